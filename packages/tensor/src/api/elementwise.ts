@@ -1,0 +1,127 @@
+import { floatOf, isFloat, promote, type DType } from "../ir/dtype.ts";
+import { DTypeError } from "../ir/errors.ts";
+import { Node } from "../ir/node.ts";
+import type { BinaryOp, CompareOp, UnaryOp } from "../ir/ops.ts";
+import { broadcastShapes } from "../ir/shape.ts";
+import { lift, type Operand } from "./leaves.ts";
+
+/** Convert a node to another dtype (identity when it already has it). */
+export function cast(x: Node, dtype: DType): Node {
+  return x.dtype === dtype ? x : Node.make("cast", dtype, x.shape, [x]);
+}
+
+// A bare number takes the dtype of the node it meets, as a weakly typed scalar does in JAX.
+function operands(a: Operand, b: Operand): [Node, Node] {
+  if (typeof a === "number" && typeof b === "number") return [lift(a), lift(b)];
+  if (typeof a === "number") return [lift(a, (b as Node).dtype === "bool" ? "f64" : (b as Node).dtype), b as Node];
+  if (typeof b === "number") return [a, lift(b, a.dtype === "bool" ? "f64" : a.dtype)];
+  return [a, b];
+}
+
+const FLOAT_ONLY_UNARY = new Set<UnaryOp>([
+  "exp", "expm1", "log", "log1p", "sqrt", "rsqrt", "reciprocal", "sin", "cos", "tanh", "sigmoid",
+  "softplus", "log_sigmoid", "erf", "erfc", "lgamma", "floor", "ceil",
+]);
+
+/** An elementwise op of one input. */
+export function unary(op: UnaryOp, x: Operand): Node {
+  let n = lift(x);
+  if (op === "not") {
+    if (n.dtype !== "bool") throw new DTypeError(`not: expects bool, got ${n.dtype}`);
+    return Node.make(op, "bool", n.shape, [n]);
+  }
+  if (FLOAT_ONLY_UNARY.has(op)) n = cast(n, floatOf(n.dtype));
+  else if (n.dtype === "bool") n = cast(n, "i32");
+  return Node.make(op, n.dtype, n.shape, [n]);
+}
+
+/** An arithmetic elementwise op of two inputs with NumPy broadcasting. */
+export function binary(op: BinaryOp, a: Operand, b: Operand): Node {
+  let [x, y] = operands(a, b);
+  let dt = promote(x.dtype, y.dtype);
+  if (dt === "bool") dt = "i32";
+  if ((op === "div" || op === "pow" || op === "atan2") && !isFloat(dt)) dt = "f64";
+  x = cast(x, dt);
+  y = cast(y, dt);
+  const shape = broadcastShapes(op, x.shape, y.shape);
+  return Node.make(op, dt, shape, [x, y]);
+}
+
+/** A comparison or logical op; returns bool. */
+export function compare(op: CompareOp, a: Operand, b: Operand): Node {
+  let [x, y] = operands(a, b);
+  if (op === "and" || op === "or") {
+    if (x.dtype !== "bool" || y.dtype !== "bool") throw new DTypeError(`${op}: expects bool operands, got ${x.dtype} and ${y.dtype}`);
+  } else {
+    const dt = promote(x.dtype, y.dtype);
+    x = cast(x, dt);
+    y = cast(y, dt);
+  }
+  return Node.make(op, "bool", broadcastShapes(op, x.shape, y.shape), [x, y]);
+}
+
+/** Elementwise choice: cond ? a : b, with broadcasting of all three. */
+export function select(cond: Node, a: Operand, b: Operand): Node {
+  if (cond.dtype !== "bool") throw new DTypeError(`select: condition must be bool, got ${cond.dtype}`);
+  let [x, y] = operands(a, b);
+  const dt = promote(x.dtype, y.dtype);
+  x = cast(x, dt);
+  y = cast(y, dt);
+  return Node.make("select", dt, broadcastShapes("select", cond.shape, x.shape, y.shape), [cond, x, y]);
+}
+
+/** The n-th derivative of digamma (n = 0 is digamma itself). */
+export function polygamma(order: number, x: Operand): Node {
+  if (!Number.isInteger(order) || order < 0) throw new DTypeError(`polygamma: order must be a non-negative integer, got ${order}`);
+  let n = lift(x);
+  n = cast(n, floatOf(n.dtype));
+  return Node.make("polygamma", n.dtype, n.shape, [n], { order });
+}
+
+export const neg = (x: Operand) => unary("neg", x);
+export const abs = (x: Operand) => unary("abs", x);
+export const sign = (x: Operand) => unary("sign", x);
+export const exp = (x: Operand) => unary("exp", x);
+export const expm1 = (x: Operand) => unary("expm1", x);
+export const log = (x: Operand) => unary("log", x);
+export const log1p = (x: Operand) => unary("log1p", x);
+export const sqrt = (x: Operand) => unary("sqrt", x);
+export const rsqrt = (x: Operand) => unary("rsqrt", x);
+export const square = (x: Operand) => unary("square", x);
+export const reciprocal = (x: Operand) => unary("reciprocal", x);
+export const sin = (x: Operand) => unary("sin", x);
+export const cos = (x: Operand) => unary("cos", x);
+export const tanh = (x: Operand) => unary("tanh", x);
+export const sigmoid = (x: Operand) => unary("sigmoid", x);
+export const softplus = (x: Operand) => unary("softplus", x);
+export const logSigmoid = (x: Operand) => unary("log_sigmoid", x);
+export const erf = (x: Operand) => unary("erf", x);
+export const erfc = (x: Operand) => unary("erfc", x);
+export const lgamma = (x: Operand) => unary("lgamma", x);
+export const digamma = (x: Operand) => polygamma(0, x);
+export const trigamma = (x: Operand) => polygamma(1, x);
+export const floor = (x: Operand) => unary("floor", x);
+export const ceil = (x: Operand) => unary("ceil", x);
+export const not = (x: Operand) => unary("not", x);
+/** Identity whose gradient is zero. */
+export const stopGradient = (x: Operand) => unary("stop_gradient", x);
+
+export const add = (a: Operand, b: Operand) => binary("add", a, b);
+export const sub = (a: Operand, b: Operand) => binary("sub", a, b);
+export const mul = (a: Operand, b: Operand) => binary("mul", a, b);
+export const div = (a: Operand, b: Operand) => binary("div", a, b);
+export const pow = (a: Operand, b: Operand) => binary("pow", a, b);
+export const maximum = (a: Operand, b: Operand) => binary("max", a, b);
+export const minimum = (a: Operand, b: Operand) => binary("min", a, b);
+export const atan2 = (a: Operand, b: Operand) => binary("atan2", a, b);
+/** Remainder with the sign of the divisor (Python's %). */
+export const mod = (a: Operand, b: Operand) => binary("mod", a, b);
+
+export const lt = (a: Operand, b: Operand) => compare("lt", a, b);
+export const le = (a: Operand, b: Operand) => compare("le", a, b);
+export const gt = (a: Operand, b: Operand) => compare("gt", a, b);
+export const ge = (a: Operand, b: Operand) => compare("ge", a, b);
+export const eq = (a: Operand, b: Operand) => compare("eq", a, b);
+export const ne = (a: Operand, b: Operand) => compare("ne", a, b);
+export const and = (a: Operand, b: Operand) => compare("and", a, b);
+export const or = (a: Operand, b: Operand) => compare("or", a, b);

@@ -1,0 +1,99 @@
+/**
+ * The op vocabulary of the IR. Every backend, the autodiff rules and the batching rules
+ * switch over these names; adding an op means adding it here and in each of those tables.
+ */
+
+/** Elementwise ops of one input; float-valued unless noted. */
+export const UNARY_OPS = [
+  "neg", "abs", "sign", "exp", "expm1", "log", "log1p", "sqrt", "rsqrt", "square", "reciprocal",
+  "sin", "cos", "tanh", "sigmoid", "softplus", "log_sigmoid", "erf", "erfc", "lgamma",
+  "floor", "ceil", "not", "stop_gradient",
+] as const;
+export type UnaryOp = (typeof UNARY_OPS)[number];
+
+/** Elementwise ops of two inputs with NumPy broadcasting. */
+export const BINARY_OPS = ["add", "sub", "mul", "div", "pow", "max", "min", "atan2", "mod"] as const;
+export type BinaryOp = (typeof BINARY_OPS)[number];
+
+/** Comparisons and logical ops; they return bool. */
+export const COMPARE_OPS = ["lt", "le", "gt", "ge", "eq", "ne", "and", "or"] as const;
+export type CompareOp = (typeof COMPARE_OPS)[number];
+
+/** Reductions over a set of axes (the reduced axes are removed). */
+export const REDUCE_OPS = ["reduce_sum", "reduce_prod", "reduce_max", "reduce_min", "reduce_logsumexp"] as const;
+export type ReduceOp = (typeof REDUCE_OPS)[number];
+
+export type LeafOp = "param" | "data" | "const" | "arg";
+export type StructOp =
+  | "select" | "cast" | "polygamma"
+  | "matmul" | "reshape" | "broadcast_to" | "transpose" | "slice" | "concat" | "pad"
+  | "gather" | "scatter_add" | "cumsum"
+  | "scan" | "tuple_get"
+  | "cholesky" | "triangular_solve";
+
+export type Op = LeafOp | UnaryOp | BinaryOp | CompareOp | ReduceOp | StructOp;
+
+const unarySet = new Set<string>(UNARY_OPS);
+const binarySet = new Set<string>(BINARY_OPS);
+const compareSet = new Set<string>(COMPARE_OPS);
+const reduceSet = new Set<string>(REDUCE_OPS);
+
+/** True for elementwise ops of one input. */
+export const isUnary = (op: Op): op is UnaryOp => unarySet.has(op);
+/** True for arithmetic elementwise ops of two inputs. */
+export const isBinary = (op: Op): op is BinaryOp => binarySet.has(op);
+/** True for comparison and logical ops. */
+export const isCompare = (op: Op): op is CompareOp => compareSet.has(op);
+/** True for reductions. */
+export const isReduce = (op: Op): op is ReduceOp => reduceSet.has(op);
+/** True for every elementwise op (unary, binary, compare, select, cast, polygamma). */
+export const isElementwise = (op: Op): boolean =>
+  isUnary(op) || isBinary(op) || isCompare(op) || op === "select" || op === "cast" || op === "polygamma";
+
+/** The body of a scan: a graph over `arg` leaves. Args: carries, then per-step slices of xs, then consts. */
+export interface ScanBody {
+  /** Carry outputs (same dtype and shape as the carry args), then per-step outputs ys. */
+  readonly outputs: readonly import("./node.ts").Node[];
+  readonly nCarry: number;
+  readonly nX: number;
+  readonly nConst: number;
+}
+
+/** Attributes by op; ops not listed take none. */
+export interface Attrs {
+  /** param, data: the name a value is bound to at run time. */
+  name?: string;
+  /** const: a scalar filling the shape, or the row-major values. */
+  value?: number | Float64Array;
+  /** arg: position in the enclosing scan body's argument list. */
+  index?: number;
+  /** arg: nesting depth of the scan body the arg belongs to. */
+  depth?: number;
+  /** reductions: sorted, distinct axes. */
+  axes?: readonly number[];
+  /** transpose: output axis i is input axis perm[i]. */
+  perm?: readonly number[];
+  /** slice: per-axis start, stop (exclusive) and positive step. */
+  starts?: readonly number[];
+  stops?: readonly number[];
+  steps?: readonly number[];
+  /** concat, gather, scatter_add, cumsum: the axis. */
+  axis?: number;
+  /** pad: per-axis [before, after] widths; padValue fills. */
+  widths?: readonly (readonly [number, number])[];
+  padValue?: number;
+  /** cumsum: accumulate from the end. */
+  reverse?: boolean;
+  /** polygamma: the derivative order n of digamma (0 = digamma). */
+  order?: number;
+  /** triangular_solve: the matrix is lower-triangular; solve with its transpose. */
+  lower?: boolean;
+  transposeA?: boolean;
+  /** scan: the body graph and number of steps. */
+  body?: ScanBody;
+  length?: number;
+  /** scan: iterate from the last step to the first. */
+  reverseScan?: boolean;
+  /** scan: dtype and shape of each output (final carries, then stacked ys). */
+  outputs?: readonly { dtype: import("./dtype.ts").DType; shape: readonly number[] }[];
+}

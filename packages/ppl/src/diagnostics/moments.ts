@@ -1,0 +1,31 @@
+/** Arithmetic mean. */
+export function mean(values: ArrayLike<number>): number {
+  const n = values.length;
+  if (n === 0) return NaN;
+  let sum = 0;
+  for (let i = 0; i < n; i++) sum += values[i]!;
+  const m = sum / n;
+  if (!Number.isFinite(m)) return m;
+  // A second pass corrects the rounding error of the first, as R's mean does.
+  let correction = 0;
+  for (let i = 0; i < n; i++) correction += values[i]! - m;
+  return m + correction / n;
+}
+
+/** Sample variance with denominator n - 1 (R's `var`). */
+export function variance(values: ArrayLike<number>): number {
+  const n = values.length;
+  if (n < 2) return NaN;
+  const m = mean(values);
+  let ss = 0;
+  for (let i = 0; i < n; i++) {
+    const d = values[i]! - m;
+    ss += d * d;
+  }
+  return ss / (n - 1);
+}
+
+/** Sample standard deviation with denominator n - 1 (R's `sd`). */
+export function sd(values: ArrayLike<number>): number {
+  return Math.sqrt(variance(values));
+}

@@ -1,0 +1,97 @@
+import type { SamplerDiagnostics } from "./sampler.ts";
+import type { ParameterSummary } from "./summary.ts";
+
+/** The usual thresholds for flagging a run. */
+export const THRESHOLDS = {
+  /** R-hat above this suggests the chains have not mixed. */
+  rhat: 1.01,
+  /** Bulk- and tail-ESS below this many per chain are too small for reliable estimates. */
+  essPerChain: 100,
+  /** E-BFMI below this suggests the momentum resampling explores the energy poorly. */
+  ebfmi: 0.3,
+} as const;
+
+/** Kind of problem a warning reports. */
+export type WarningKind = "rhat" | "ess_bulk" | "ess_tail" | "divergences" | "treedepth" | "ebfmi";
+
+/** One diagnostic warning: machine-readable fields plus a message for people. */
+export interface DiagnosticWarning {
+  readonly kind: WarningKind;
+  /** Parameter name for per-parameter warnings. */
+  readonly parameter?: string;
+  /** 0-based chain index for per-chain warnings. */
+  readonly chain?: number;
+  /** The offending value (a count for divergences and tree depth hits). */
+  readonly value: number;
+  /** The threshold it was compared against. */
+  readonly threshold: number;
+  readonly message: string;
+}
+
+function fmt(x: number): string {
+  return Number.isInteger(x) ? String(x) : x.toPrecision(4);
+}
+
+/** Warnings for R-hat and ESS of each parameter summary, given the number of chains. */
+export function parameterWarnings(summaries: readonly ParameterSummary[], chains: number): DiagnosticWarning[] {
+  const out: DiagnosticWarning[] = [];
+  const minEss = THRESHOLDS.essPerChain * chains;
+  for (const s of summaries) {
+    if (s.rhat > THRESHOLDS.rhat) {
+      out.push({
+        kind: "rhat",
+        parameter: s.name,
+        value: s.rhat,
+        threshold: THRESHOLDS.rhat,
+        message: `R-hat of ${s.name} is ${fmt(s.rhat)} (> ${THRESHOLDS.rhat}): the chains have not mixed; run longer or reparameterize.`,
+      });
+    }
+    for (const kind of ["ess_bulk", "ess_tail"] as const) {
+      const ess = s[kind];
+      if (ess < minEss) {
+        const label = kind === "ess_bulk" ? "Bulk-ESS" : "Tail-ESS";
+        out.push({
+          kind,
+          parameter: s.name,
+          value: ess,
+          threshold: minEss,
+          message: `${label} of ${s.name} is ${fmt(ess)} (< ${minEss}, i.e. ${THRESHOLDS.essPerChain} per chain): estimates of its ${kind === "ess_bulk" ? "mean and median" : "tail quantiles"} may be unreliable; run more draws.`,
+        });
+      }
+    }
+  }
+  return out;
+}
+
+/** Warnings for divergences, tree-depth saturation and low E-BFMI. */
+export function samplerWarnings(d: SamplerDiagnostics): DiagnosticWarning[] {
+  const out: DiagnosticWarning[] = [];
+  if (d.divergences > 0) {
+    out.push({
+      kind: "divergences",
+      value: d.divergences,
+      threshold: 0,
+      message: `${d.divergences} of ${d.draws} transitions ended with a divergence: the posterior may be biased; increase adapt-delta or reparameterize.`,
+    });
+  }
+  if (d.treeDepthHits > 0) {
+    out.push({
+      kind: "treedepth",
+      value: d.treeDepthHits,
+      threshold: d.maxTreeDepth,
+      message: `${d.treeDepthHits} of ${d.draws} transitions hit the maximum tree depth of ${d.maxTreeDepth}: sampling is inefficient; increase max-depth or reparameterize.`,
+    });
+  }
+  d.ebfmi.forEach((value, chain) => {
+    if (value < THRESHOLDS.ebfmi) {
+      out.push({
+        kind: "ebfmi",
+        chain,
+        value,
+        threshold: THRESHOLDS.ebfmi,
+        message: `E-BFMI of chain ${chain + 1} is ${fmt(value)} (< ${THRESHOLDS.ebfmi}): the sampler may not explore the posterior's energy well; reparameterize.`,
+      });
+    }
+  });
+  return out;
+}

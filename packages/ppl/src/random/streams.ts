@@ -1,0 +1,137 @@
+/**
+ * Random streams keyed by (seed, chain, iteration, purpose): every random
+ * quantity the sampler uses is one Philox4x32-10 block, addressed directly, so
+ * any transition of any chain can be replayed alone and compared across
+ * backends (the GPU shader computes the same blocks).
+ *
+ * Mapping (all words unsigned 32-bit):
+ *   key     = (seed mod 2³², floor(seed / 2³²))
+ *   counter = (chain, iteration, purpose | sub << 8, block)
+ * `chain` is the 0-based chain id, `iteration` the 0-based global iteration
+ * (warmup first, then sampling), `purpose` one of {@link Purpose} (< 256),
+ * `sub` a purpose-specific sub-stream (< 2²⁴, e.g. the attempt number), and
+ * `block` the block index inside that stream.
+ *
+ * A block's words (x0, x1, x2, x3) give two uniforms,
+ * u0 = uniformFromWords(x0, x1) and u1 = uniformFromWords(x2, x3), and two
+ * standard normals by Box–Muller, n0 = r·cos(2π·u1), n1 = r·sin(2π·u1) with
+ * r = sqrt(−2·log u0). A vector of length n uses blocks 0 … ceil(n/2)−1:
+ * element 2b comes from block b's first variate, element 2b+1 from its second.
+ */
+
+import { philox4x32 } from "./philox.ts";
+import { boxMullerCos, boxMullerSin, exponentialFromUniform, uniformFromWords } from "./variates.ts";
+
+/** What a random block is for; the third counter word's low byte. */
+export const Purpose = {
+  /** Initial values: sub = attempt number, uniforms for the coordinates. */
+  Init: 1,
+  /** NUTS/HMC momentum refresh: sub = 0, normals for the coordinates. */
+  Momentum: 2,
+  /** NUTS tree doubling: block = depth; u0 picks the direction, u1 the top-level merge. */
+  Tree: 3,
+  /** NUTS multinomial sampling inside a subtree: block = leapfrog index in the transition; u0. */
+  Leaf: 4,
+  /** Static HMC Metropolis test: block 0, u0. */
+  Accept: 5,
+  /** Step-size search momenta: sub = trial number, normals for the coordinates. */
+  StepSize: 6,
+} as const;
+
+/** One of the {@link Purpose} codes. */
+export type Purpose = (typeof Purpose)[keyof typeof Purpose];
+
+/** The Philox key derived from a seed. */
+export interface SeedKey {
+  readonly lo: number;
+  readonly hi: number;
+}
+
+const TWO_POW_32 = 2 ** 32;
+
+/** Splits an integer seed in [0, 2⁵³) into the two key words. */
+export function seedKey(seed: number): SeedKey {
+  if (!Number.isSafeInteger(seed) || seed < 0) {
+    throw new RangeError(`seed must be an integer in [0, 2^53), got ${seed}`);
+  }
+  return { lo: seed % TWO_POW_32 >>> 0, hi: Math.floor(seed / TWO_POW_32) >>> 0 };
+}
+
+// One scratch block: the functions below are called per leapfrog step and must not allocate.
+const words = new Uint32Array(4);
+
+/** Writes the Philox block for (seed, chain, iteration, purpose, sub, block) to out[0..3]. */
+export function streamBlock(
+  key: SeedKey,
+  chain: number,
+  iteration: number,
+  purpose: Purpose,
+  sub: number,
+  block: number,
+  out: Uint32Array,
+): void {
+  philox4x32(chain, iteration, (purpose | (sub << 8)) >>> 0, block, key.lo, key.hi, out);
+}
+
+/** Uniform in (0, 1): variate `which` (0 or 1) of the addressed block. */
+export function streamUniform(
+  key: SeedKey,
+  chain: number,
+  iteration: number,
+  purpose: Purpose,
+  sub: number,
+  block: number,
+  which: 0 | 1,
+): number {
+  streamBlock(key, chain, iteration, purpose, sub, block, words);
+  return which === 0 ? uniformFromWords(words[0], words[1]) : uniformFromWords(words[2], words[3]);
+}
+
+/** Fills out with uniforms in (0, 1) from blocks 0 … ceil(n/2)−1 of the stream. */
+export function streamUniforms(
+  key: SeedKey,
+  chain: number,
+  iteration: number,
+  purpose: Purpose,
+  sub: number,
+  out: Float64Array,
+): void {
+  const n = out.length;
+  for (let b = 0; 2 * b < n; b++) {
+    streamBlock(key, chain, iteration, purpose, sub, b, words);
+    out[2 * b] = uniformFromWords(words[0], words[1]);
+    if (2 * b + 1 < n) out[2 * b + 1] = uniformFromWords(words[2], words[3]);
+  }
+}
+
+/** Fills out with standard normals (Box–Muller) from blocks 0 … ceil(n/2)−1 of the stream. */
+export function streamNormals(
+  key: SeedKey,
+  chain: number,
+  iteration: number,
+  purpose: Purpose,
+  sub: number,
+  out: Float64Array,
+): void {
+  const n = out.length;
+  for (let b = 0; 2 * b < n; b++) {
+    streamBlock(key, chain, iteration, purpose, sub, b, words);
+    const u0 = uniformFromWords(words[0], words[1]);
+    const u1 = uniformFromWords(words[2], words[3]);
+    out[2 * b] = boxMullerCos(u0, u1);
+    if (2 * b + 1 < n) out[2 * b + 1] = boxMullerSin(u0, u1);
+  }
+}
+
+/** Fills out with standard exponentials from blocks 0 … ceil(n/2)−1 of the stream. */
+export function streamExponentials(
+  key: SeedKey,
+  chain: number,
+  iteration: number,
+  purpose: Purpose,
+  sub: number,
+  out: Float64Array,
+): void {
+  streamUniforms(key, chain, iteration, purpose, sub, out);
+  for (let i = 0; i < out.length; i++) out[i] = exponentialFromUniform(out[i]);
+}

@@ -1,0 +1,22 @@
+export { toStanCsvName, fromStanCsvName } from "./names.ts";
+export { formatNumber, parseNumber } from "./number-format.ts";
+export { type ConfigNode, type SampleSettings, SAMPLE_DEFAULTS, sampleConfig, renderConfig } from "./config.ts";
+export { type TextSink, fileSink, stringSink } from "./sink.ts";
+export {
+  type StanCsvHeader,
+  type Adaptation,
+  type Timing,
+  SAMPLER_COLUMNS,
+  StanCsvWriter,
+  writeStanCsv,
+} from "./stan-csv-writer.ts";
+export { type StanCsv, type ReadAdaptation, type ReadTiming, readStanCsv } from "./stan-csv-reader.ts";
+export { type ChainDraws, collectChains } from "./chains.ts";
+export {
+  type ParameterSummaryJson,
+  type SamplerSummaryJson,
+  type SummaryJson,
+  SAMPLER_BLOCK_KEY,
+  summaryToJson,
+  writeSummaryJson,
+} from "./summary-json.ts";

@@ -8,7 +8,7 @@ export { autocovariance } from "./autocovariance.ts";
 export { essOfMatrix, essBasic, essBulk, essTail, essQuantile, essMean } from "./ess.ts";
 export { rhatOfMatrix, rhat, rhatBasic, foldDraws } from "./rhat.ts";
 export { mcseMean, mcseSd, mcseQuantile } from "./mcse.ts";
-export { normalQuantile, betaQuantile } from "./normal-quantile.ts";
+export { normalQuantile, betaQuantile } from "./distribution-quantiles.ts";
 export {
   type SamplerDraws,
   type SamplerDiagnostics,

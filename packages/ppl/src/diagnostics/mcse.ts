@@ -1,7 +1,7 @@
 import { type Draws, mapMatrix, toChainMatrix } from "./draws.ts";
 import { essOfMatrix, essQuantileOfMatrix } from "./ess.ts";
 import { mean, sd } from "./moments.ts";
-import { betaQuantile } from "./normal-quantile.ts";
+import { betaQuantile } from "./distribution-quantiles.ts";
 import { sortedCopy } from "./quantile.ts";
 import { splitChains } from "./split-chains.ts";
 

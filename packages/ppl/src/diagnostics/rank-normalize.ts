@@ -1,5 +1,5 @@
 import type { ChainMatrix } from "./draws.ts";
-import { normalQuantile } from "./normal-quantile.ts";
+import { normalQuantile } from "./distribution-quantiles.ts";
 
 /** Blom's fractional offset, posterior's default for rank normalization. */
 export const RANK_OFFSET = 3 / 8;

@@ -1,0 +1,38 @@
+export type { BatchedDensity } from "./density.ts";
+export {
+  sample,
+  sampleAsync,
+  resolveSettings,
+  SamplingRun,
+} from "./run.ts";
+export type {
+  SampleOptions,
+  SampleResult,
+  ChainStats,
+  ChainAdaptationResult,
+  DrawInfo,
+  ResolvedSampleSettings,
+  SamplerKind,
+} from "./run.ts";
+export { InitializationError, StepSizeError, AdaptationError, SamplerOptionError } from "./errors.ts";
+export { Metric } from "./metric.ts";
+export type { MetricKind } from "./metric.ts";
+export { leapfrogBegin, leapfrogEnd, hamiltonian, integrate } from "./integrator.ts";
+export type { PhasePoint } from "./integrator.ts";
+export { noUTurn, SubtreeTermination, mergedTrajectoryContinues } from "./termination.ts";
+export { logAddExp, uniformAcceptProbability, biasedAcceptProbability } from "./proposal.ts";
+export { ChainBatch, driveBatch } from "./batch.ts";
+export type { GradientStepper } from "./batch.ts";
+export type { Transition, TransitionStats, ChainSlot } from "./transition.ts";
+export { NutsTransition, defaultNutsSettings } from "./nuts.ts";
+export type { NutsSettings } from "./nuts.ts";
+export { HmcTransition } from "./hmc.ts";
+export type { HmcSettings } from "./hmc.ts";
+export { InitialPointSearch, MAX_INIT_ATTEMPTS } from "./initialize.ts";
+export { StepSizeSearch } from "./warmup/stepsize-search.ts";
+export { DualAveraging, defaultDualAveraging } from "./warmup/dual-averaging.ts";
+export type { DualAveragingSettings } from "./warmup/dual-averaging.ts";
+export { WelfordDiag, WelfordDense, regularize } from "./warmup/welford.ts";
+export { WindowSchedule, defaultWindows } from "./warmup/windows.ts";
+export type { WindowSettings } from "./warmup/windows.ts";
+export { ChainAdaptation } from "./warmup/adaptation.ts";

@@ -1,0 +1,439 @@
+/**
+ * The sampling driver: C chains advance together, each a per-chain state
+ * machine, all gradients of a round served by one batched logpGrad call.
+ * Each chain adapts its own step size and metric, as Stan runs chains
+ * independently. Randomness comes only from Philox streams keyed by
+ * (seed, chain id, iteration, purpose), so any chain's run is reproducible on
+ * its own (chain id = firstChain + row).
+ */
+
+import { ChainBatch, driveBatch } from "./batch.ts";
+import type { BatchedDensity } from "./density.ts";
+import { SamplerOptionError } from "./errors.ts";
+import { HmcTransition } from "./hmc.ts";
+import { InitialPointSearch } from "./initialize.ts";
+import { Metric, type MetricKind } from "./metric.ts";
+import { NutsTransition } from "./nuts.ts";
+import type { Transition } from "./transition.ts";
+import { ChainAdaptation } from "./warmup/adaptation.ts";
+import { defaultDualAveraging } from "./warmup/dual-averaging.ts";
+import { StepSizeSearch } from "./warmup/stepsize-search.ts";
+import { defaultWindows } from "./warmup/windows.ts";
+import { seedKey } from "../random/streams.ts";
+
+/** Which transition kernel to run. */
+export type SamplerKind = "nuts" | "hmc";
+
+/** One iteration of one chain, handed to `onDraw` (warmup and sampling alike). */
+export interface DrawInfo {
+  /** Row of the chain in this run (0-based). */
+  readonly chain: number;
+  /** Chain id in the random streams (firstChain + chain). */
+  readonly chainId: number;
+  /** Global 0-based iteration: warmup iterations first. */
+  readonly iteration: number;
+  readonly warmup: boolean;
+  /** Unconstrained position; a view valid only during the callback. */
+  readonly position: Float64Array;
+  readonly lp: number;
+  readonly acceptStat: number;
+  readonly stepSize: number;
+  readonly treeDepth: number;
+  readonly nLeapfrog: number;
+  readonly divergent: boolean;
+  readonly energy: number;
+}
+
+/** Options of {@link sample}; every field has Stan's default where Stan has one. */
+export interface SampleOptions {
+  /** Number of chains (4). */
+  chains?: number;
+  /** Warmup iterations (1000). */
+  warmup?: number;
+  /** Post-warmup draws per chain (1000). */
+  draws?: number;
+  /** Integer seed in [0, 2^53) (random when absent; reported in the result). */
+  seed?: number;
+  /** Chain id of the first chain in the random streams (0); lets chains be split across runs. */
+  firstChain?: number;
+  /** Metric form ("diag"). */
+  metric?: MetricKind;
+  /** Target accept_stat of dual averaging (0.8). */
+  adaptDelta?: number;
+  /** NUTS maximum tree depth (10). */
+  maxDepth?: number;
+  /** Random initial values are uniform in (−initRadius, initRadius) (2). */
+  initRadius?: number;
+  /** Initial unconstrained point, shared by all chains or one per chain. */
+  init?: Float64Array | readonly Float64Array[];
+  /** Initial step size (1). */
+  stepSize?: number;
+  /** Initial inverse metric (unit): length dim for diag, dim×dim row-major for dense; shared or per chain. */
+  invMetric?: Float64Array | readonly Float64Array[];
+  /** Transition kernel ("nuts"). */
+  sampler?: SamplerKind;
+  /** Leapfrog steps of static HMC (10). */
+  hmcSteps?: number;
+  /** Called for every chain after every iteration, e.g. to stream CSV. */
+  onDraw?: (draw: DrawInfo) => void;
+  /** Stops cleanly between iterations, keeping what was drawn. */
+  signal?: AbortSignal;
+}
+
+/** Per-draw sampler statistics of one chain (Stan's `__` columns), length = draws done. */
+export interface ChainStats {
+  readonly lp: Float64Array;
+  readonly acceptStat: Float64Array;
+  readonly stepSize: Float64Array;
+  readonly treeDepth: Float64Array;
+  readonly nLeapfrog: Float64Array;
+  /** 1 for divergent, 0 otherwise. */
+  readonly divergent: Float64Array;
+  readonly energy: Float64Array;
+}
+
+/** Adaptation results of one chain. */
+export interface ChainAdaptationResult {
+  readonly stepSize: number;
+  readonly metric: MetricKind;
+  /** Inverse metric: diagonal (dim) or dense (dim×dim, row-major). */
+  readonly invMetric: Float64Array;
+}
+
+/** The resolved settings a run used (for output headers). */
+export interface ResolvedSampleSettings {
+  readonly chains: number;
+  readonly warmup: number;
+  readonly draws: number;
+  readonly seed: number;
+  readonly firstChain: number;
+  readonly metric: MetricKind;
+  readonly adaptDelta: number;
+  readonly maxDepth: number;
+  readonly initRadius: number;
+  readonly stepSize: number;
+  readonly sampler: SamplerKind;
+  readonly hmcSteps: number;
+}
+
+/** Everything a run produced; arrays cover only what was drawn when aborted. */
+export interface SampleResult {
+  readonly dim: number;
+  readonly settings: ResolvedSampleSettings;
+  /** Per chain: draws × dim unconstrained positions, row per draw. */
+  readonly draws: Float64Array[];
+  readonly stats: ChainStats[];
+  readonly adaptation: ChainAdaptationResult[];
+  readonly warmupDone: number;
+  readonly drawsDone: number;
+  readonly aborted: boolean;
+  /** Gradient evaluations per chain (init, step-size searches and transitions). */
+  readonly gradientEvaluations: number[];
+  readonly timing: { readonly warmupSeconds: number; readonly samplingSeconds: number };
+}
+
+function checkInteger(name: string, value: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new SamplerOptionError(`${name} must be an integer in [${min}, ${max}], got ${value}`);
+  }
+  return value;
+}
+
+function checkPositive(name: string, value: number): number {
+  if (!(value > 0) || !Number.isFinite(value)) throw new SamplerOptionError(`${name} must be positive and finite, got ${value}`);
+  return value;
+}
+
+/** Fills in defaults and checks ranges. */
+export function resolveSettings(options: SampleOptions): ResolvedSampleSettings {
+  const metric = options.metric ?? "diag";
+  if (metric !== "diag" && metric !== "dense") throw new SamplerOptionError(`metric must be "diag" or "dense", got ${String(metric)}`);
+  const sampler = options.sampler ?? "nuts";
+  if (sampler !== "nuts" && sampler !== "hmc") throw new SamplerOptionError(`sampler must be "nuts" or "hmc", got ${String(sampler)}`);
+  const adaptDelta = options.adaptDelta ?? 0.8;
+  if (!(adaptDelta > 0 && adaptDelta < 1)) throw new SamplerOptionError(`adaptDelta must be in (0, 1), got ${adaptDelta}`);
+  const initRadius = options.initRadius ?? 2;
+  if (!(initRadius >= 0) || !Number.isFinite(initRadius)) {
+    throw new SamplerOptionError(`initRadius must be finite and non-negative, got ${initRadius}`);
+  }
+  const seed = options.seed ?? Math.floor(Math.random() * 2 ** 32);
+  return {
+    chains: checkInteger("chains", options.chains ?? 4, 1, 2 ** 31),
+    warmup: checkInteger("warmup", options.warmup ?? 1000, 0, 2 ** 31),
+    draws: checkInteger("draws", options.draws ?? 1000, 0, 2 ** 31),
+    seed: checkInteger("seed", seed, 0),
+    firstChain: checkInteger("firstChain", options.firstChain ?? 0, 0, 2 ** 31),
+    metric,
+    adaptDelta,
+    // 2^30 leaves is far beyond any use; the bound keeps leaf indices in 32 bits.
+    maxDepth: checkInteger("maxDepth", options.maxDepth ?? 10, 1, 30),
+    initRadius,
+    stepSize: checkPositive("stepSize", options.stepSize ?? 1),
+    sampler,
+    hmcSteps: checkInteger("hmcSteps", options.hmcSteps ?? 10, 1, 2 ** 31),
+  };
+}
+
+/** Picks chain c's entry from a shared-or-per-chain option, checking its length. */
+function perChain(
+  name: string,
+  value: Float64Array | readonly Float64Array[] | undefined,
+  chains: number,
+  length: number,
+): (Float64Array | null)[] {
+  if (value === undefined) return new Array<Float64Array | null>(chains).fill(null);
+  const list = value instanceof Float64Array ? new Array<Float64Array>(chains).fill(value) : value;
+  if (list.length !== chains) throw new SamplerOptionError(`${name} has ${list.length} entries, expected one per chain (${chains})`);
+  return list.map((v, c) => {
+    if (v.length !== length) throw new SamplerOptionError(`${name} for chain ${c + 1} has length ${v.length}, expected ${length}`);
+    return v;
+  });
+}
+
+/** A run that can be advanced one iteration at a time (used by sample and sampleAsync). */
+export class SamplingRun {
+  readonly settings: ResolvedSampleSettings;
+  readonly dim: number;
+  private readonly density: BatchedDensity;
+  private readonly options: SampleOptions;
+  private readonly batch: ChainBatch;
+  private readonly updated: Uint8Array;
+  private readonly metrics: Metric[];
+  private readonly transitions: Transition[];
+  private readonly searches: StepSizeSearch[];
+  private readonly inits: InitialPointSearch[];
+  private readonly adaptations: ChainAdaptation[];
+  private readonly stepSizes: Float64Array;
+  private readonly draws: Float64Array[];
+  private readonly stats: ChainStats[];
+  private iteration = 0;
+  private started = false;
+  private warmupMs = 0;
+  private samplingMs = 0;
+
+  constructor(density: BatchedDensity, options: SampleOptions = {}) {
+    const s = resolveSettings(options);
+    const dim = density.dim;
+    checkInteger("density.dim", dim, 1);
+    this.settings = s;
+    this.dim = dim;
+    this.density = density;
+    this.options = options;
+    const key = seedKey(s.seed);
+    const metricLength = s.metric === "diag" ? dim : dim * dim;
+    const givenInits = perChain("init", options.init, s.chains, dim);
+    const givenMetrics = perChain("invMetric", options.invMetric, s.chains, metricLength);
+
+    this.batch = new ChainBatch(s.chains, dim);
+    this.updated = new Uint8Array(s.chains);
+    this.metrics = [];
+    this.transitions = [];
+    this.searches = [];
+    this.inits = [];
+    this.adaptations = [];
+    this.stepSizes = new Float64Array(s.chains).fill(s.stepSize);
+    this.draws = [];
+    this.stats = [];
+    for (let c = 0; c < s.chains; c++) {
+      const slot = { row: c, id: s.firstChain + c };
+      const metric = new Metric(s.metric, dim);
+      const given = givenMetrics[c];
+      if (given && !metric.trySet(given)) {
+        throw new SamplerOptionError(`invMetric for chain ${c + 1} is not finite and positive definite`);
+      }
+      this.metrics.push(metric);
+      this.transitions.push(
+        s.sampler === "nuts"
+          ? new NutsTransition(this.batch, slot, key, metric, { maxDepth: s.maxDepth, maxDeltaH: 1000 })
+          : new HmcTransition(this.batch, slot, key, metric, { steps: s.hmcSteps, maxDeltaH: 1000 }),
+      );
+      this.searches.push(new StepSizeSearch(this.batch, slot, key, metric));
+      this.inits.push(new InitialPointSearch(this.batch, slot, key, s.initRadius, givenInits[c] ?? null));
+      this.adaptations.push(
+        new ChainAdaptation(slot.id, metric, s.warmup, s.stepSize, { ...defaultDualAveraging, delta: s.adaptDelta }, defaultWindows),
+      );
+      this.draws.push(new Float64Array(s.draws * dim));
+      const n = s.draws;
+      this.stats.push({
+        lp: new Float64Array(n),
+        acceptStat: new Float64Array(n),
+        stepSize: new Float64Array(n),
+        treeDepth: new Float64Array(n),
+        nLeapfrog: new Float64Array(n),
+        divergent: new Float64Array(n),
+        energy: new Float64Array(n),
+      });
+    }
+  }
+
+  /** Whether iterations remain. */
+  get done(): boolean {
+    return this.iteration >= this.settings.warmup + this.settings.draws;
+  }
+
+  /** Runs one iteration of every chain (initializing first); returns false when the run is complete. */
+  step(): boolean {
+    if (this.done) return false;
+    const t0 = performance.now();
+    const s = this.settings;
+    const { batch } = this;
+    if (!this.started) {
+      for (let c = 0; c < s.chains; c++) batch.active[c] = this.inits[c]!.begin() ? 1 : 0;
+      driveBatch(this.density, batch, this.inits);
+      // Stan searches for a first step size whenever it adapts.
+      if (s.warmup > 0) this.searchStepSizes(0, null);
+      this.started = true;
+    }
+
+    const t = this.iteration;
+    const warmup = t < s.warmup;
+    for (let c = 0; c < s.chains; c++) batch.active[c] = this.transitions[c]!.begin(t, this.stepSizes[c]!) ? 1 : 0;
+    driveBatch(this.density, batch, this.transitions);
+    this.record(t, warmup);
+
+    if (warmup) {
+      const updated = this.updated;
+      updated.fill(0);
+      let anyUpdated = false;
+      for (let c = 0; c < s.chains; c++) {
+        const a = this.adaptations[c]!;
+        this.stepSizes[c] = a.learnStepSize(this.transitions[c]!.acceptStat);
+        if (a.learnMetric(batch.qRows[c]!)) {
+          updated[c] = 1;
+          anyUpdated = true;
+        }
+      }
+      if (anyUpdated) {
+        this.searchStepSizes(t + 1, updated);
+        for (let c = 0; c < s.chains; c++) if (updated[c]) this.adaptations[c]!.restartStepSize(this.stepSizes[c]!);
+      }
+      if (t === s.warmup - 1) {
+        for (let c = 0; c < s.chains; c++) this.stepSizes[c] = this.adaptations[c]!.finalStepSize();
+      }
+    }
+    this.iteration++;
+    const elapsed = performance.now() - t0;
+    if (warmup) this.warmupMs += elapsed;
+    else this.samplingMs += elapsed;
+    return !this.done;
+  }
+
+  /** Step-size search (batched) for the chains marked in `which` (all when null), preceding iteration t. */
+  private searchStepSizes(t: number, which: Uint8Array | null): void {
+    const { batch } = this;
+    for (let c = 0; c < this.settings.chains; c++) {
+      batch.active[c] = which === null || which[c] ? (this.searches[c]!.begin(t, this.stepSizes[c]!) ? 1 : 0) : 0;
+    }
+    driveBatch(this.density, batch, this.searches);
+    for (let c = 0; c < this.settings.chains; c++) {
+      if (which === null || which[c]) this.stepSizes[c] = this.searches[c]!.stepSize;
+    }
+  }
+
+  /** Stores the iteration's draw and statistics and reports them. */
+  private record(t: number, warmup: boolean): void {
+    const s = this.settings;
+    const { batch, dim } = this;
+    const onDraw = this.options.onDraw;
+    for (let c = 0; c < s.chains; c++) {
+      const tr = this.transitions[c]!;
+      const q = batch.qRows[c]!;
+      const lp = batch.lp[c]!;
+      const eps = this.stepSizes[c]!;
+      if (!warmup) {
+        const i = t - s.warmup;
+        this.draws[c]!.set(q, i * dim);
+        const st = this.stats[c]!;
+        st.lp[i] = lp;
+        st.acceptStat[i] = tr.acceptStat;
+        st.stepSize[i] = eps;
+        st.treeDepth[i] = tr.treeDepth;
+        st.nLeapfrog[i] = tr.nLeapfrog;
+        st.divergent[i] = tr.divergent ? 1 : 0;
+        st.energy[i] = tr.energy;
+      }
+      if (onDraw) {
+        onDraw({
+          chain: c,
+          chainId: s.firstChain + c,
+          iteration: t,
+          warmup,
+          position: q,
+          lp,
+          acceptStat: tr.acceptStat,
+          stepSize: eps,
+          treeDepth: tr.treeDepth,
+          nLeapfrog: tr.nLeapfrog,
+          divergent: tr.divergent,
+          energy: tr.energy,
+        });
+      }
+    }
+  }
+
+  /** The draws so far (trimmed when the run stopped early). */
+  result(aborted: boolean): SampleResult {
+    const s = this.settings;
+    const drawsDone = Math.max(0, this.iteration - s.warmup);
+    const warmupDone = Math.min(this.iteration, s.warmup);
+    const trim = (a: Float64Array): Float64Array => (drawsDone === s.draws ? a : a.slice(0, drawsDone));
+    return {
+      dim: this.dim,
+      settings: s,
+      draws: this.draws.map((d) => (drawsDone === s.draws ? d : d.slice(0, drawsDone * this.dim))),
+      stats: this.stats.map((st) => ({
+        lp: trim(st.lp),
+        acceptStat: trim(st.acceptStat),
+        stepSize: trim(st.stepSize),
+        treeDepth: trim(st.treeDepth),
+        nLeapfrog: trim(st.nLeapfrog),
+        divergent: trim(st.divergent),
+        energy: trim(st.energy),
+      })),
+      adaptation: this.metrics.map((m, c) => ({
+        stepSize: this.stepSizes[c]!,
+        metric: m.kind,
+        invMetric: Float64Array.from(m.inverse),
+      })),
+      warmupDone,
+      drawsDone,
+      aborted,
+      gradientEvaluations: Array.from(this.batch.evaluations),
+      timing: { warmupSeconds: this.warmupMs / 1000, samplingSeconds: this.samplingMs / 1000 },
+    };
+  }
+}
+
+/** Samples C chains together (synchronously); stops between iterations when `signal` aborts. */
+export function sample(density: BatchedDensity, options: SampleOptions = {}): SampleResult {
+  const run = new SamplingRun(density, options);
+  const signal = options.signal;
+  while (!run.done) {
+    if (signal?.aborted) return run.result(true);
+    run.step();
+  }
+  return run.result(false);
+}
+
+/**
+ * As {@link sample}, but yields to the event loop every `yieldEveryMs`
+ * milliseconds (default 50) so that signal handlers (Ctrl-C) can abort it.
+ */
+export async function sampleAsync(
+  density: BatchedDensity,
+  options: SampleOptions & { yieldEveryMs?: number } = {},
+): Promise<SampleResult> {
+  const run = new SamplingRun(density, options);
+  const signal = options.signal;
+  const every = options.yieldEveryMs ?? 50;
+  let last = performance.now();
+  while (!run.done) {
+    if (signal?.aborted) return run.result(true);
+    run.step();
+    if (performance.now() - last >= every) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      last = performance.now();
+    }
+  }
+  return run.result(false);
+}

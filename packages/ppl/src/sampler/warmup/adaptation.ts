@@ -1,0 +1,86 @@
+/**
+ * One chain's warmup bookkeeping, in the order of Stan's adapt_*_nuts
+ * transition: learn the step size from accept_stat, feed the draw to the
+ * metric estimator inside slow windows, and at a window's end replace the
+ * metric by the regularized estimate. The caller then re-runs the step-size
+ * search and calls {@link ChainAdaptation.restartStepSize}.
+ */
+
+import { AdaptationError } from "../errors.ts";
+import type { Metric } from "../metric.ts";
+import { DualAveraging, type DualAveragingSettings } from "./dual-averaging.ts";
+import { regularize, WelfordDense, WelfordDiag } from "./welford.ts";
+import { WindowSchedule, type WindowSettings } from "./windows.ts";
+
+/** Step size and metric adaptation state of one chain. */
+export class ChainAdaptation {
+  readonly dualAveraging: DualAveraging;
+  readonly windows: WindowSchedule;
+  private readonly chainId: number;
+  private readonly metric: Metric;
+  private readonly diag: WelfordDiag | null;
+  private readonly dense: WelfordDense | null;
+  private readonly estimate: Float64Array;
+
+  constructor(
+    chainId: number,
+    metric: Metric,
+    numWarmup: number,
+    initialStepSize: number,
+    dualAveraging: DualAveragingSettings,
+    windows: WindowSettings,
+  ) {
+    this.chainId = chainId;
+    this.metric = metric;
+    // Stan sets μ = log(10·ε) from the user's initial step size, before the first search.
+    this.dualAveraging = new DualAveraging(Math.log(10 * initialStepSize), dualAveraging);
+    this.windows = new WindowSchedule(numWarmup, windows);
+    this.diag = metric.kind === "diag" ? new WelfordDiag(metric.dim) : null;
+    this.dense = metric.kind === "dense" ? new WelfordDense(metric.dim) : null;
+    this.estimate = new Float64Array(metric.inverse.length);
+  }
+
+  /** Step size for the next iteration from this iteration's accept_stat. */
+  learnStepSize(acceptStat: number): number {
+    return this.dualAveraging.learn(acceptStat);
+  }
+
+  /** Feeds the draw q; returns true when a window closed and the metric was replaced. */
+  learnMetric(q: Float64Array): boolean {
+    const w = this.windows;
+    if (w.inWindow()) {
+      if (this.diag) this.diag.add(q);
+      else this.dense!.add(q);
+    }
+    if (!w.atWindowEnd()) {
+      w.advance();
+      return false;
+    }
+    w.computeNextWindow();
+    const n = this.diag ? this.diag.count : this.dense!.count;
+    if (this.diag) this.diag.variance(this.estimate);
+    else this.dense!.covariance(this.estimate);
+    regularize(this.estimate, n, this.metric.dim, this.dense !== null);
+    if (!this.metric.trySet(this.estimate)) {
+      throw new AdaptationError(
+        this.chainId,
+        "numerical overflow in metric adaptation: the estimated (co)variance is not finite and positive definite; check the model's scaling",
+      );
+    }
+    if (this.diag) this.diag.reset();
+    else this.dense!.reset();
+    w.advance();
+    return true;
+  }
+
+  /** After the post-window step-size search: μ = log(10·ε) and a fresh dual-averaging history. */
+  restartStepSize(stepSize: number): void {
+    this.dualAveraging.mu = Math.log(10 * stepSize);
+    this.dualAveraging.restart();
+  }
+
+  /** The step size to sample with: exp(x̄). */
+  finalStepSize(): number {
+    return this.dualAveraging.finalStepSize();
+  }
+}

@@ -1,0 +1,55 @@
+/**
+ * Nesterov dual averaging of log step size (Hoffman & Gelman 2014, §3.2), as
+ * Stan's stepsize_adaptation: targets a mean accept_stat of δ.
+ */
+
+/** Dual-averaging settings (Stan's defaults: δ 0.8, γ 0.05, κ 0.75, t0 10). */
+export interface DualAveragingSettings {
+  readonly delta: number;
+  readonly gamma: number;
+  readonly kappa: number;
+  readonly t0: number;
+}
+
+/** Stan's default dual-averaging settings. */
+export const defaultDualAveraging: DualAveragingSettings = { delta: 0.8, gamma: 0.05, kappa: 0.75, t0: 10 };
+
+/** Dual-averaging state for one chain. */
+export class DualAveraging {
+  readonly settings: DualAveragingSettings;
+  /** Shrinkage target for log ε (Stan sets log(10·ε)). */
+  mu: number;
+  private counter = 0;
+  private sBar = 0;
+  private xBar = 0;
+
+  constructor(mu: number, settings: DualAveragingSettings = defaultDualAveraging) {
+    this.mu = mu;
+    this.settings = settings;
+  }
+
+  /** Forgets the history (after a metric update), keeping mu. */
+  restart(): void {
+    this.counter = 0;
+    this.sBar = 0;
+    this.xBar = 0;
+  }
+
+  /** Takes one accept statistic and returns the step size for the next iteration. */
+  learn(acceptStat: number): number {
+    const { delta, gamma, kappa, t0 } = this.settings;
+    this.counter++;
+    const stat = acceptStat > 1 ? 1 : acceptStat;
+    const eta = 1 / (this.counter + t0);
+    this.sBar = (1 - eta) * this.sBar + eta * (delta - stat);
+    const x = this.mu - (this.sBar * Math.sqrt(this.counter)) / gamma;
+    const xEta = Math.pow(this.counter, -kappa);
+    this.xBar = (1 - xEta) * this.xBar + xEta * x;
+    return Math.exp(x);
+  }
+
+  /** The final step size: exp of the averaged iterate x̄. */
+  finalStepSize(): number {
+    return Math.exp(this.xBar);
+  }
+}

@@ -1,0 +1,170 @@
+#include "algorithm.hpp"
+
+#include <algorithm>
+#include <vector>
+
+#include "args.hpp"
+#include "errors.hpp"
+#include "manager.hpp"
+#include "spirv.hpp"
+
+AlgorithmState::~AlgorithmState() {
+  VkDevice device = context->device;
+  if (pipeline != VK_NULL_HANDLE) fn::vkDestroyPipeline(device, pipeline, nullptr);
+  if (pipelineLayout != VK_NULL_HANDLE) fn::vkDestroyPipelineLayout(device, pipelineLayout, nullptr);
+  if (setLayout != VK_NULL_HANDLE) fn::vkDestroyDescriptorSetLayout(device, setLayout, nullptr);
+}
+
+Napi::Function Algorithm::define(Napi::Env env) {
+  return DefineClass(env, "Algorithm",
+                     {
+                         InstanceAccessor<&Algorithm::bufferCount>("bufferCount"),
+                         InstanceAccessor<&Algorithm::pushConstantSize>("pushConstantSize"),
+                         InstanceAccessor<&Algorithm::localSize>("localSize"),
+                         InstanceAccessor<&Algorithm::destroyed>("destroyed"),
+                         InstanceMethod<&Algorithm::destroy>("destroy"),
+                     });
+}
+
+static std::vector<uint32_t> uint32Words(Napi::Env env, const Napi::Value& value, const char* what) {
+  if (!value.IsTypedArray() || value.As<Napi::TypedArray>().TypedArrayType() != napi_uint32_array) {
+    throwTypeError(env, std::string(what) + " must be a Uint32Array");
+  }
+  Napi::Uint32Array array = value.As<Napi::Uint32Array>();
+  return std::vector<uint32_t>(array.Data(), array.Data() + array.ElementLength());
+}
+
+Algorithm::Algorithm(const Napi::CallbackInfo& info) : Napi::ObjectWrap<Algorithm>(info) {
+  Napi::Env env = info.Env();
+  std::shared_ptr<Context> context = Manager::contextOf(env, info[0]);
+  std::vector<uint32_t> code = uint32Words(env, info[1], "spirv");
+  uint64_t bufferCount = toIndex(env, info[2], "bufferCount");
+  std::vector<uint32_t> specConstants;
+  if (info.Length() > 3 && !info[3].IsUndefined()) specConstants = uint32Words(env, info[3], "specConstants");
+  uint64_t pushConstantSize = toIndexOr(env, info[4], "pushConstantSize", 0);
+
+  const VkPhysicalDeviceLimits& limits = context->limits();
+  uint64_t maxBuffers = std::min(limits.maxPerStageDescriptorStorageBuffers, limits.maxDescriptorSetStorageBuffers);
+  if (bufferCount > maxBuffers) {
+    throwRangeError(env, "bufferCount " + std::to_string(bufferCount) + " exceeds the device limit of " +
+                             std::to_string(maxBuffers) + " storage buffers per shader");
+  }
+  if (pushConstantSize % 4 != 0 || pushConstantSize > limits.maxPushConstantsSize) {
+    throwRangeError(env, "pushConstantSize must be a multiple of 4 and at most maxPushConstantsSize (" +
+                             std::to_string(limits.maxPushConstantsSize) + "), got " + std::to_string(pushConstantSize));
+  }
+
+  SpirvSummary summary = inspectSpirv(code);
+  if (!summary.error.empty()) throwError(env, "invalid SPIR-V: " + summary.error);
+  for (const SpirvBinding& binding : summary.bindings) {
+    std::string where = "set " + std::to_string(binding.set) + ", binding " + std::to_string(binding.binding);
+    if (binding.set != 0) throwError(env, "invalid SPIR-V for this algorithm: " + where + ": only set 0 is bound");
+    if (binding.binding >= bufferCount) {
+      throwError(env, "invalid SPIR-V for this algorithm: the shader uses " + where + " but bufferCount is " +
+                          std::to_string(bufferCount));
+    }
+    if (!binding.storageBuffer || binding.isArray) {
+      throwError(env, "invalid SPIR-V for this algorithm: " + where + " is not a single storage buffer");
+    }
+  }
+  if (summary.hasPushConstants && pushConstantSize == 0) {
+    throwError(env, "the shader declares push constants but pushConstantSize is 0");
+  }
+
+  auto state = std::make_shared<AlgorithmState>(context);
+  state->bufferCount = static_cast<uint32_t>(bufferCount);
+  state->pushConstantSize = static_cast<uint32_t>(pushConstantSize);
+  state->localSize = summary.localSize;
+  VkDevice device = context->device;
+
+  std::vector<VkDescriptorSetLayoutBinding> bindings(bufferCount);
+  for (uint32_t b = 0; b < bufferCount; b++) {
+    bindings[b] = VkDescriptorSetLayoutBinding{};
+    bindings[b].binding = b;
+    bindings[b].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    bindings[b].descriptorCount = 1;
+    bindings[b].stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
+  }
+  VkDescriptorSetLayoutCreateInfo setLayoutInfo{};
+  setLayoutInfo.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO;
+  setLayoutInfo.bindingCount = static_cast<uint32_t>(bufferCount);
+  setLayoutInfo.pBindings = bindings.data();
+  check(env, fn::vkCreateDescriptorSetLayout(device, &setLayoutInfo, nullptr, &state->setLayout),
+        "vkCreateDescriptorSetLayout");
+
+  VkPushConstantRange pushRange{VK_SHADER_STAGE_COMPUTE_BIT, 0, static_cast<uint32_t>(pushConstantSize)};
+  VkPipelineLayoutCreateInfo layoutInfo{};
+  layoutInfo.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO;
+  layoutInfo.setLayoutCount = 1;
+  layoutInfo.pSetLayouts = &state->setLayout;
+  layoutInfo.pushConstantRangeCount = pushConstantSize > 0 ? 1 : 0;
+  layoutInfo.pPushConstantRanges = &pushRange;
+  check(env, fn::vkCreatePipelineLayout(device, &layoutInfo, nullptr, &state->pipelineLayout),
+        "vkCreatePipelineLayout");
+
+  VkShaderModuleCreateInfo moduleInfo{};
+  moduleInfo.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO;
+  moduleInfo.codeSize = code.size() * sizeof(uint32_t);
+  moduleInfo.pCode = code.data();
+  VkShaderModule module = VK_NULL_HANDLE;
+  check(env, fn::vkCreateShaderModule(device, &moduleInfo, nullptr, &module), "vkCreateShaderModule");
+
+  std::vector<VkSpecializationMapEntry> entries(specConstants.size());
+  for (uint32_t k = 0; k < specConstants.size(); k++) {
+    entries[k] = VkSpecializationMapEntry{k, k * 4u, 4};
+  }
+  VkSpecializationInfo specialization{};
+  specialization.mapEntryCount = static_cast<uint32_t>(entries.size());
+  specialization.pMapEntries = entries.data();
+  specialization.dataSize = specConstants.size() * sizeof(uint32_t);
+  specialization.pData = specConstants.data();
+
+  VkComputePipelineCreateInfo pipelineInfo{};
+  pipelineInfo.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO;
+  pipelineInfo.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
+  pipelineInfo.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+  pipelineInfo.stage.module = module;
+  pipelineInfo.stage.pName = "main";
+  pipelineInfo.stage.pSpecializationInfo = specConstants.empty() ? nullptr : &specialization;
+  pipelineInfo.layout = state->pipelineLayout;
+  VkResult result = fn::vkCreateComputePipelines(device, context->pipelineCache, 1, &pipelineInfo, nullptr,
+                                                 &state->pipeline);
+  // The pipeline keeps what it needs; the module can go either way.
+  fn::vkDestroyShaderModule(device, module, nullptr);
+  check(env, result, "vkCreateComputePipelines");
+  state_ = state;
+}
+
+std::shared_ptr<AlgorithmState> Algorithm::live(Napi::Env env) const {
+  if (!state_ || state_->destroyed) throwError(env, "Algorithm was destroyed");
+  return state_;
+}
+
+Napi::Value Algorithm::bufferCount(const Napi::CallbackInfo& info) {
+  return Napi::Number::New(info.Env(), live(info.Env())->bufferCount);
+}
+
+Napi::Value Algorithm::pushConstantSize(const Napi::CallbackInfo& info) {
+  return Napi::Number::New(info.Env(), live(info.Env())->pushConstantSize);
+}
+
+Napi::Value Algorithm::localSize(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  std::shared_ptr<AlgorithmState> state = live(env);
+  Napi::Array out = Napi::Array::New(env, 3);
+  for (uint32_t i = 0; i < 3; i++) out.Set(i, state->localSize[i]);
+  return out;
+}
+
+Napi::Value Algorithm::destroyed(const Napi::CallbackInfo& info) {
+  return Napi::Boolean::New(info.Env(), !state_ || state_->destroyed);
+}
+
+// Marks destroyed; the pipeline lives on while a recorded sequence uses it.
+Napi::Value Algorithm::destroy(const Napi::CallbackInfo& info) {
+  if (state_) {
+    state_->destroyed = true;
+    state_.reset();
+  }
+  return info.Env().Undefined();
+}

@@ -1,0 +1,294 @@
+#include "buffer.hpp"
+
+#include <cstring>
+
+#include "addon.hpp"
+#include "args.hpp"
+#include "commands.hpp"
+#include "errors.hpp"
+#include "manager.hpp"
+
+// ---- DeviceBuffer -------------------------------------------------------
+
+DeviceBuffer::DeviceBuffer(Napi::Env env, std::shared_ptr<Context> context, uint64_t size, MemoryKind kind)
+    : context_(std::move(context)), size_(size) {
+  // A constructor that throws never runs its destructor: release by hand.
+  try {
+    create(env, kind);
+  } catch (...) {
+    release();
+    throw;
+  }
+}
+
+void DeviceBuffer::create(Napi::Env env, MemoryKind kind) {
+  const uint64_t size = size_;
+  const PhysicalDeviceInfo& physical = context_->physical;
+  // Creating a buffer above maxBufferSize, or allocating more than a heap
+  // holds, is invalid usage (undefined behaviour, not an error code), so it is
+  // refused here with the error a driver would give for memory it lacks.
+  if (physical.maxBufferSize != 0 && size > physical.maxBufferSize) {
+    throwVulkanError(env, "vkCreateBuffer", VK_ERROR_OUT_OF_DEVICE_MEMORY,
+                     std::to_string(size) + " bytes requested, the device's maxBufferSize is " +
+                         std::to_string(physical.maxBufferSize) + "; refused before calling Vulkan");
+  }
+
+  VkBufferCreateInfo bufferInfo{};
+  bufferInfo.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO;
+  bufferInfo.size = size;
+  bufferInfo.usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+  if (kind != MemoryKind::Staging) bufferInfo.usage |= VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+  bufferInfo.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+  check(env, fn::vkCreateBuffer(context_->device, &bufferInfo, nullptr, &buffer_), "vkCreateBuffer");
+
+  VkMemoryRequirements requirements;
+  fn::vkGetBufferMemoryRequirements(context_->device, buffer_, &requirements);
+
+  const VkMemoryPropertyFlags hostCoherent = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+  int memoryType = -1;
+  bool mapIt = false;
+  if (kind == MemoryKind::Staging) {
+    memoryType = context_->findMemoryType(requirements.memoryTypeBits, hostCoherent | VK_MEMORY_PROPERTY_HOST_CACHED_BIT);
+    if (memoryType < 0) memoryType = context_->findMemoryType(requirements.memoryTypeBits, hostCoherent);
+    mapIt = true;
+  } else if (kind == MemoryKind::Direct) {
+    memoryType = context_->findMemoryType(requirements.memoryTypeBits, hostCoherent | VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+    mapIt = memoryType >= 0;
+  }
+  VkResult result = VK_ERROR_OUT_OF_DEVICE_MEMORY;
+  if (memoryType >= 0) result = allocate(memoryType, requirements.size);
+  // Device kind, or no direct memory type, or its (possibly small BAR) heap
+  // is full: plain device-local memory behind staging copies.
+  if (result != VK_SUCCESS && kind != MemoryKind::Staging) {
+    mapIt = false;
+    memoryType = context_->findMemoryType(requirements.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+    if (memoryType < 0) memoryType = context_->findMemoryType(requirements.memoryTypeBits, 0);
+    if (memoryType >= 0) result = allocate(memoryType, requirements.size);
+  }
+  if (memoryType < 0) throwError(env, "no suitable Vulkan memory type for a buffer");
+  if (result == VK_ERROR_OUT_OF_DEVICE_MEMORY && memory_ == VK_NULL_HANDLE) {
+    uint32_t heap = physical.memory.memoryTypes[memoryType].heapIndex;
+    uint64_t heapSize = physical.memory.memoryHeaps[heap].size;
+    std::string detail = std::to_string(requirements.size) + " bytes requested";
+    if (requirements.size > heapSize) {
+      detail += ", memory heap " + std::to_string(heap) + " holds " + std::to_string(heapSize) +
+                "; refused before calling Vulkan";
+    }
+    throwVulkanError(env, "vkAllocateMemory", result, detail);
+  }
+  check(env, result, "vkAllocateMemory");
+  check(env, fn::vkBindBufferMemory(context_->device, buffer_, memory_, 0), "vkBindBufferMemory");
+  if (mapIt) check(env, fn::vkMapMemory(context_->device, memory_, 0, VK_WHOLE_SIZE, 0, &mapped_), "vkMapMemory");
+}
+
+// Allocates, unless the request exceeds the heap (invalid usage to ask).
+VkResult DeviceBuffer::allocate(int memoryType, uint64_t size) {
+  const VkPhysicalDeviceMemoryProperties& memory = context_->physical.memory;
+  if (size > memory.memoryHeaps[memory.memoryTypes[memoryType].heapIndex].size) return VK_ERROR_OUT_OF_DEVICE_MEMORY;
+  VkMemoryAllocateInfo allocateInfo{};
+  allocateInfo.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO;
+  allocateInfo.allocationSize = size;
+  allocateInfo.memoryTypeIndex = static_cast<uint32_t>(memoryType);
+  return fn::vkAllocateMemory(context_->device, &allocateInfo, nullptr, &memory_);
+}
+
+DeviceBuffer::~DeviceBuffer() { release(); }
+
+void DeviceBuffer::release() {
+  if (mapped_) fn::vkUnmapMemory(context_->device, memory_);
+  if (buffer_ != VK_NULL_HANDLE) fn::vkDestroyBuffer(context_->device, buffer_, nullptr);
+  if (memory_ != VK_NULL_HANDLE) fn::vkFreeMemory(context_->device, memory_, nullptr);
+  mapped_ = nullptr;
+  buffer_ = VK_NULL_HANDLE;
+  memory_ = VK_NULL_HANDLE;
+}
+
+// ---- staging transfers ------------------------------------------------------
+
+// Records "copy src[srcOffset..+size] -> dst[dstOffset..]" into a fresh batch,
+// ordered after all earlier GPU work and made visible to the host at the end.
+static std::shared_ptr<CommandBatch> recordCopy(Napi::Env env, const std::shared_ptr<Context>& context, VkBuffer src,
+                                                uint64_t srcOffset, VkBuffer dst, uint64_t dstOffset, uint64_t size) {
+  auto batch = std::make_shared<CommandBatch>(env, context);
+  VkCommandBuffer cb = batch->commandBuffer();
+  batch->begin(env);
+  memoryBarrier(cb, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_ACCESS_MEMORY_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT);
+  VkBufferCopy region{srcOffset, dstOffset, size};
+  fn::vkCmdCopyBuffer(cb, src, dst, 1, &region);
+  memoryBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
+                VK_ACCESS_HOST_READ_BIT);
+  batch->end(env);
+  return batch;
+}
+
+// ---- Buffer (JS class) ------------------------------------------------------
+
+Napi::Function Buffer::define(Napi::Env env) {
+  return DefineClass(env, "Buffer",
+                     {
+                         InstanceAccessor<&Buffer::byteLength>("byteLength"),
+                         InstanceAccessor<&Buffer::hostVisible>("hostVisible"),
+                         InstanceAccessor<&Buffer::destroyed>("destroyed"),
+                         InstanceMethod<&Buffer::write>("write"),
+                         InstanceMethod<&Buffer::writeAsync>("writeAsync"),
+                         InstanceMethod<&Buffer::read>("read"),
+                         InstanceMethod<&Buffer::readAsync>("readAsync"),
+                         InstanceMethod<&Buffer::fillZero>("fillZero"),
+                         InstanceMethod<&Buffer::destroy>("destroy"),
+                     });
+}
+
+Buffer::Buffer(const Napi::CallbackInfo& info) : Napi::ObjectWrap<Buffer>(info) {
+  Napi::Env env = info.Env();
+  std::shared_ptr<Context> context = Manager::contextOf(env, info[0]);
+  uint64_t byteLength = toIndex(env, info[1], "byteLength");
+  if (byteLength == 0) throwRangeError(env, "byteLength must be at least 1");
+  // Round up so shaders can always address whole 32-bit words.
+  uint64_t size = (byteLength + 3) & ~uint64_t(3);
+  MemoryKind kind = context->options.forceStaging ? MemoryKind::Device : MemoryKind::Direct;
+  state_ = std::make_shared<BufferState>();
+  state_->storage = std::make_unique<DeviceBuffer>(env, context, size, kind);
+  state_->byteLength = byteLength;
+}
+
+std::shared_ptr<BufferState> Buffer::live(Napi::Env env) const {
+  if (!state_ || state_->destroyed) throwError(env, "Buffer was destroyed");
+  return state_;
+}
+
+Napi::Value Buffer::byteLength(const Napi::CallbackInfo& info) {
+  return Napi::Number::New(info.Env(), static_cast<double>(live(info.Env())->byteLength));
+}
+
+Napi::Value Buffer::hostVisible(const Napi::CallbackInfo& info) {
+  return Napi::Boolean::New(info.Env(), live(info.Env())->storage->mapped() != nullptr);
+}
+
+Napi::Value Buffer::destroyed(const Napi::CallbackInfo& info) {
+  return Napi::Boolean::New(info.Env(), !state_ || state_->destroyed);
+}
+
+// Checks offset/length against the buffer; returns the length.
+static uint64_t checkRange(Napi::Env env, const BufferState& state, uint64_t offset, uint64_t length) {
+  if (offset > state.byteLength || length > state.byteLength - offset) {
+    throwRangeError(env, "range [" + std::to_string(offset) + ", " + std::to_string(offset + length) +
+                             ") is outside the buffer of " + std::to_string(state.byteLength) + " bytes");
+  }
+  return length;
+}
+
+// write(data, byteOffset = 0)
+Napi::Value Buffer::write(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  std::shared_ptr<BufferState> state = live(env);
+  ByteView bytes = toBytes(env, info[0], "data");
+  uint64_t offset = toIndexOr(env, info[1], "byteOffset", 0);
+  checkRange(env, *state, offset, bytes.length);
+  if (bytes.length == 0) return env.Undefined();
+  if (uint8_t* mapped = state->storage->mapped()) {
+    std::memcpy(mapped + offset, bytes.data, bytes.length);
+    return env.Undefined();
+  }
+  const std::shared_ptr<Context>& context = state->storage->context();
+  DeviceBuffer staging(env, context, bytes.length, MemoryKind::Staging);
+  std::memcpy(staging.mapped(), bytes.data, bytes.length);
+  recordCopy(env, context, staging.buffer(), 0, state->storage->buffer(), offset, bytes.length)->submitAndWait(env);
+  return env.Undefined();
+}
+
+// writeAsync(data, byteOffset = 0): the data is copied before this returns,
+// so the caller may reuse its array at once.
+Napi::Value Buffer::writeAsync(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  std::shared_ptr<BufferState> state = live(env);
+  ByteView bytes = toBytes(env, info[0], "data");
+  uint64_t offset = toIndexOr(env, info[1], "byteOffset", 0);
+  checkRange(env, *state, offset, bytes.length);
+  if (bytes.length == 0 || state->storage->mapped()) {
+    if (bytes.length > 0) std::memcpy(state->storage->mapped() + offset, bytes.data, bytes.length);
+    Napi::Promise::Deferred done = Napi::Promise::Deferred::New(env);
+    done.Resolve(env.Undefined());
+    return done.Promise();
+  }
+  const std::shared_ptr<Context>& context = state->storage->context();
+  auto staging = std::make_shared<DeviceBuffer>(env, context, bytes.length, MemoryKind::Staging);
+  std::memcpy(staging->mapped(), bytes.data, bytes.length);
+  auto batch = recordCopy(env, context, staging->buffer(), 0, state->storage->buffer(), offset, bytes.length);
+  batch->submit(env);
+  auto keepAlive = std::make_shared<std::pair<std::shared_ptr<DeviceBuffer>, std::shared_ptr<BufferState>>>(staging, state);
+  return waitAsync(env, batch, keepAlive, nullptr);
+}
+
+// read(byteLength = rest, byteOffset = 0) -> ArrayBuffer
+Napi::Value Buffer::read(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  std::shared_ptr<BufferState> state = live(env);
+  uint64_t offset = toIndexOr(env, info[1], "byteOffset", 0);
+  if (offset > state->byteLength) checkRange(env, *state, offset, 0);
+  uint64_t length = checkRange(env, *state, offset, toIndexOr(env, info[0], "byteLength", state->byteLength - offset));
+  Napi::ArrayBuffer out = Napi::ArrayBuffer::New(env, length);
+  if (length == 0) return out;
+  if (uint8_t* mapped = state->storage->mapped()) {
+    std::memcpy(out.Data(), mapped + offset, length);
+    return out;
+  }
+  const std::shared_ptr<Context>& context = state->storage->context();
+  DeviceBuffer staging(env, context, length, MemoryKind::Staging);
+  recordCopy(env, context, state->storage->buffer(), offset, staging.buffer(), 0, length)->submitAndWait(env);
+  std::memcpy(out.Data(), staging.mapped(), length);
+  return out;
+}
+
+// readAsync(byteLength = rest, byteOffset = 0) -> Promise<ArrayBuffer>
+Napi::Value Buffer::readAsync(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  std::shared_ptr<BufferState> state = live(env);
+  uint64_t offset = toIndexOr(env, info[1], "byteOffset", 0);
+  if (offset > state->byteLength) checkRange(env, *state, offset, 0);
+  uint64_t length = checkRange(env, *state, offset, toIndexOr(env, info[0], "byteLength", state->byteLength - offset));
+  if (length == 0 || state->storage->mapped()) {
+    Napi::ArrayBuffer out = Napi::ArrayBuffer::New(env, length);
+    if (length > 0) std::memcpy(out.Data(), state->storage->mapped() + offset, length);
+    Napi::Promise::Deferred done = Napi::Promise::Deferred::New(env);
+    done.Resolve(out);
+    return done.Promise();
+  }
+  const std::shared_ptr<Context>& context = state->storage->context();
+  auto staging = std::make_shared<DeviceBuffer>(env, context, length, MemoryKind::Staging);
+  auto batch = recordCopy(env, context, state->storage->buffer(), offset, staging->buffer(), 0, length);
+  batch->submit(env);
+  auto keepAlive = std::make_shared<std::pair<std::shared_ptr<DeviceBuffer>, std::shared_ptr<BufferState>>>(staging, state);
+  return waitAsync(env, batch, keepAlive, [staging, length](Napi::Env env) -> Napi::Value {
+    Napi::ArrayBuffer out = Napi::ArrayBuffer::New(env, length);
+    std::memcpy(out.Data(), staging->mapped(), length);
+    return out;
+  });
+}
+
+Napi::Value Buffer::fillZero(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  std::shared_ptr<BufferState> state = live(env);
+  if (uint8_t* mapped = state->storage->mapped()) {
+    std::memset(mapped, 0, state->storage->size());
+    return env.Undefined();
+  }
+  CommandBatch batch(env, state->storage->context());
+  batch.begin(env);
+  memoryBarrier(batch.commandBuffer(), VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_ACCESS_MEMORY_WRITE_BIT,
+                VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
+  fn::vkCmdFillBuffer(batch.commandBuffer(), state->storage->buffer(), 0, VK_WHOLE_SIZE, 0);
+  batch.end(env);
+  batch.submitAndWait(env);
+  return env.Undefined();
+}
+
+// Marks the buffer destroyed and drops this wrapper's reference; sequences
+// that recorded it keep the memory until they are destroyed.
+Napi::Value Buffer::destroy(const Napi::CallbackInfo& info) {
+  if (state_) {
+    state_->destroyed = true;
+    state_.reset();
+  }
+  return info.Env().Undefined();
+}

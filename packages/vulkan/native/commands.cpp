@@ -1,0 +1,119 @@
+#include "commands.hpp"
+
+#include "errors.hpp"
+
+CommandBatch::CommandBatch(Napi::Env env, std::shared_ptr<Context> context) : context_(std::move(context)) {
+  VkCommandBufferAllocateInfo allocateInfo{};
+  allocateInfo.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO;
+  allocateInfo.commandPool = context_->commandPool;
+  allocateInfo.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+  allocateInfo.commandBufferCount = 1;
+  check(env, fn::vkAllocateCommandBuffers(context_->device, &allocateInfo, &commandBuffer_),
+        "vkAllocateCommandBuffers");
+
+  VkFenceCreateInfo fenceInfo{};
+  fenceInfo.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO;
+  VkResult result = fn::vkCreateFence(context_->device, &fenceInfo, nullptr, &fence_);
+  if (result != VK_SUCCESS) {
+    fn::vkFreeCommandBuffers(context_->device, context_->commandPool, 1, &commandBuffer_);
+    throwVulkanError(env, "vkCreateFence", result);
+  }
+}
+
+CommandBatch::~CommandBatch() {
+  // Never free a command buffer the GPU may still execute.
+  if (inFlight_) waitBlocking();
+  fn::vkDestroyFence(context_->device, fence_, nullptr);
+  fn::vkFreeCommandBuffers(context_->device, context_->commandPool, 1, &commandBuffer_);
+}
+
+void CommandBatch::begin(Napi::Env env) {
+  VkCommandBufferBeginInfo beginInfo{};
+  beginInfo.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO;
+  check(env, fn::vkBeginCommandBuffer(commandBuffer_, &beginInfo), "vkBeginCommandBuffer");
+}
+
+void CommandBatch::end(Napi::Env env) { check(env, fn::vkEndCommandBuffer(commandBuffer_), "vkEndCommandBuffer"); }
+
+void CommandBatch::submit(Napi::Env env) {
+  if (inFlight_) throwError(env, "the command batch is still running; await its completion before submitting again");
+  check(env, fn::vkResetFences(context_->device, 1, &fence_), "vkResetFences");
+  VkSubmitInfo submitInfo{};
+  submitInfo.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO;
+  submitInfo.commandBufferCount = 1;
+  submitInfo.pCommandBuffers = &commandBuffer_;
+  check(env, fn::vkQueueSubmit(context_->queue, 1, &submitInfo, fence_), "vkQueueSubmit");
+  inFlight_ = true;
+}
+
+VkResult CommandBatch::waitBlocking() const {
+  return fn::vkWaitForFences(context_->device, 1, &fence_, VK_TRUE, UINT64_MAX);
+}
+
+void CommandBatch::submitAndWait(Napi::Env env) {
+  submit(env);
+  VkResult result = waitBlocking();
+  inFlight_ = false;
+  check(env, result, "vkWaitForFences");
+}
+
+void memoryBarrier(VkCommandBuffer commandBuffer, VkPipelineStageFlags srcStage, VkAccessFlags srcAccess,
+                   VkPipelineStageFlags dstStage, VkAccessFlags dstAccess) {
+  VkMemoryBarrier barrier{};
+  barrier.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER;
+  barrier.srcAccessMask = srcAccess;
+  barrier.dstAccessMask = dstAccess;
+  fn::vkCmdPipelineBarrier(commandBuffer, srcStage, dstStage, 0, 1, &barrier, 0, nullptr, 0, nullptr);
+}
+
+namespace {
+
+class FenceWaitWorker : public Napi::AsyncWorker {
+ public:
+  FenceWaitWorker(Napi::Env env, std::shared_ptr<CommandBatch> batch, std::shared_ptr<void> keepAlive,
+                  CompletionFn onComplete)
+      : Napi::AsyncWorker(env, "ppl-vulkan-fence-wait"),
+        deferred_(Napi::Promise::Deferred::New(env)),
+        batch_(std::move(batch)),
+        keepAlive_(std::move(keepAlive)),
+        onComplete_(std::move(onComplete)) {}
+
+  Napi::Promise promise() const { return deferred_.Promise(); }
+
+  // Worker thread: only the fence wait, no JS and no command-pool access.
+  void Execute() override { result_ = batch_->waitBlocking(); }
+
+  // Main thread. The references are dropped when the worker is deleted, also
+  // on the main thread, so Vulkan objects are never destroyed off it.
+  void OnOK() override {
+    Napi::Env env = Env();
+    Napi::HandleScope scope(env);
+    batch_->finished();
+    if (result_ != VK_SUCCESS) {
+      deferred_.Reject(makeVulkanError(env, VulkanFailure{"vkWaitForFences", result_, ""}).Value());
+      return;
+    }
+    try {
+      deferred_.Resolve(onComplete_ ? onComplete_(env) : env.Undefined());
+    } catch (const Napi::Error& error) {
+      deferred_.Reject(error.Value());
+    }
+  }
+
+ private:
+  Napi::Promise::Deferred deferred_;
+  std::shared_ptr<CommandBatch> batch_;
+  std::shared_ptr<void> keepAlive_;
+  CompletionFn onComplete_;
+  VkResult result_ = VK_SUCCESS;
+};
+
+}  // namespace
+
+Napi::Promise waitAsync(Napi::Env env, std::shared_ptr<CommandBatch> batch, std::shared_ptr<void> keepAlive,
+                        CompletionFn onComplete) {
+  auto* worker = new FenceWaitWorker(env, std::move(batch), std::move(keepAlive), std::move(onComplete));
+  Napi::Promise promise = worker->promise();
+  worker->Queue();
+  return promise;
+}

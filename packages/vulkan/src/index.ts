@@ -1,0 +1,16 @@
+// @ppl/vulkan: Vulkan compute through a native addon, in Kompute's four nouns:
+// manager (device), buffer, algorithm (pipeline), sequence (command buffer).
+// Importing this module never throws, even when the addon is not built.
+export { loadAddon, addonPath, type AddonLoad, type NativeAddon } from "./native.ts";
+export { listDevices, usableDevices, type DeviceInfo, type DeviceListing } from "./devices.ts";
+export { VulkanManager, type ManagerOptions } from "./manager.ts";
+export { VulkanBuffer } from "./buffer.ts";
+export { Algorithm, specFloat32, type AlgorithmOptions } from "./algorithm.ts";
+export { Sequence, type GroupCount, type CopyOptions } from "./sequence.ts";
+export { compileGlsl, defaultSpirvCacheDir, glslcVersion, numberLines, type CompileOptions } from "./glslc.ts";
+export {
+  VulkanError,
+  VulkanUnavailableError,
+  ShaderCompileError,
+  ShaderCompilerMissingError,
+} from "./errors.ts";

@@ -1,0 +1,46 @@
+// Shared test setup: the addon must load (a missing build fails the tests
+// rather than skipping them), lavapipe must be present, and SPIR-V is cached
+// in a per-run temporary directory.
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { compileGlsl, listDevices, loadAddon, type CompileOptions, type DeviceInfo } from "../src/index.ts";
+
+export const cacheDir = mkdtempSync(join(tmpdir(), "ppl-vulkan-test-"));
+
+/** Compiles with the test cache directory. */
+export function compile(source: string, options: CompileOptions = {}): Promise<Uint32Array> {
+  return compileGlsl(source, { cacheDir, ...options });
+}
+
+/** The lavapipe device; throws (failing the test) when the addon or device is missing. */
+export function lavapipe(): DeviceInfo {
+  const load = loadAddon();
+  if (!load.ok) throw new Error(load.reason);
+  const listing = listDevices();
+  const device = listing.devices.find((d) => d.driver === "llvmpipe" || d.name.startsWith("llvmpipe"));
+  if (!device) throw new Error(`lavapipe not found: ${JSON.stringify(listing)}`);
+  return device;
+}
+
+/** Deterministic pseudo-random floats in [-100, 100), exactly representable in f32. */
+export function randomFloats(n: number, seed = 1): Float32Array {
+  const out = new Float32Array(n);
+  let state = seed >>> 0;
+  for (let i = 0; i < n; i++) {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+    out[i] = (state / 2 ** 32) * 200 - 100;
+  }
+  return out;
+}
+
+/** Deterministic pseudo-random bytes. */
+export function randomBytes(n: number, seed = 7): Uint8Array {
+  const out = new Uint8Array(n);
+  let state = seed >>> 0;
+  for (let i = 0; i < n; i++) {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+    out[i] = state >>> 24;
+  }
+  return out;
+}

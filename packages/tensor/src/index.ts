@@ -18,3 +18,8 @@ export { referenceBackend } from "./cpu/reference/backend.ts";
 import { registerBackend } from "./backend.ts";
 import { referenceBackend } from "./cpu/reference/backend.ts";
 registerBackend("reference", referenceBackend);
+export { vjp, grad, valueAndGrad } from "./autodiff/vjp.ts";
+export { unbroadcast } from "./autodiff/unbroadcast.ts";
+export { RULES as VJP_RULES, TUPLE_RULES as VJP_TUPLE_RULES, hasRule as hasVjpRule } from "./autodiff/rules/index.ts";
+export { checkGrad, numericGrad, type GradCheckOptions, type GradCheckResult } from "./autodiff/check.ts";
+export type { VjpRule, TupleVjpRule, VjpFn } from "./autodiff/rule.ts";

@@ -97,3 +97,25 @@ export interface Attrs {
   /** scan: dtype and shape of each output (final carries, then stacked ys). */
   outputs?: readonly { dtype: import("./dtype.ts").DType; shape: readonly number[] }[];
 }
+
+/** The leaf ops (graph inputs), as a list for tables that must cover every op. */
+export const LEAF_OPS = ["param", "data", "const", "arg"] as const satisfies readonly LeafOp[];
+
+/** The structural ops, as a list for tables that must cover every op. */
+export const STRUCT_OPS = [
+  "select", "cast", "polygamma",
+  "matmul", "reshape", "broadcast_to", "transpose", "slice", "concat", "pad",
+  "gather", "scatter_add", "cumsum",
+  "scan", "tuple_get",
+  "cholesky", "triangular_solve",
+] as const satisfies readonly StructOp[];
+
+// Compile-time check that the two lists above name every member of their types.
+type Missing<T, L extends readonly unknown[]> = Exclude<T, L[number]>;
+const _leafOpsComplete: [Missing<LeafOp, typeof LEAF_OPS>] extends [never] ? true : never = true;
+const _structOpsComplete: [Missing<StructOp, typeof STRUCT_OPS>] extends [never] ? true : never = true;
+void _leafOpsComplete;
+void _structOpsComplete;
+
+/** Every op of the IR. */
+export const ALL_OPS: readonly Op[] = [...LEAF_OPS, ...UNARY_OPS, ...BINARY_OPS, ...COMPARE_OPS, ...REDUCE_OPS, ...STRUCT_OPS];

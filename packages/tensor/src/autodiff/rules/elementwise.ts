@@ -1,0 +1,122 @@
+import {
+  add, cast, cos, div, eq, exp, floor, gt, log, lt, mul, neg, polygamma, pow, select, sigmoid, sign, sin, square, sub,
+} from "../../api/elementwise.ts";
+import { isFloat } from "../../ir/dtype.ts";
+import type { Node } from "../../ir/node.ts";
+import type { BinaryOp, UnaryOp } from "../../ir/ops.ts";
+import type { VjpRule } from "../rule.ts";
+import { unbroadcast } from "../unbroadcast.ts";
+
+/** Cotangent of the input of a unary op from x (its input), y (its output) and ct; null: no gradient. */
+type UnaryVjp = (x: Node, y: Node, ct: Node) => Node | null;
+
+const TWO_OVER_SQRT_PI = 2 / Math.sqrt(Math.PI);
+
+// Piecewise-constant ops (sign, floor, ceil) and stop_gradient have zero derivative: no cotangent.
+const UNARY_VJP: Record<UnaryOp, UnaryVjp> = {
+  neg: (_x, _y, ct) => neg(ct),
+  // abs'(0) = 0, as sign(0) = 0: the subgradient that keeps |x| stationary at its minimum.
+  abs: (x, _y, ct) => mul(ct, sign(x)),
+  sign: () => null,
+  exp: (_x, y, ct) => mul(ct, y),
+  expm1: (_x, y, ct) => mul(ct, add(y, 1)),
+  log: (x, _y, ct) => div(ct, x),
+  log1p: (x, _y, ct) => div(ct, add(x, 1)),
+  sqrt: (_x, y, ct) => div(mul(ct, 0.5), y),
+  // d/dx x^(-1/2) = -y / (2x)
+  rsqrt: (x, y, ct) => mul(ct, div(mul(y, -0.5), x)),
+  square: (x, _y, ct) => mul(ct, mul(x, 2)),
+  reciprocal: (_x, y, ct) => neg(mul(ct, square(y))),
+  sin: (x, _y, ct) => mul(ct, cos(x)),
+  cos: (x, _y, ct) => neg(mul(ct, sin(x))),
+  tanh: (_x, y, ct) => mul(ct, sub(1, square(y))),
+  sigmoid: (_x, y, ct) => mul(ct, mul(y, sub(1, y))),
+  softplus: (x, _y, ct) => mul(ct, sigmoid(x)),
+  log_sigmoid: (x, _y, ct) => mul(ct, sigmoid(neg(x))),
+  erf: (x, _y, ct) => mul(ct, mul(TWO_OVER_SQRT_PI, exp(neg(square(x))))),
+  erfc: (x, _y, ct) => mul(ct, mul(-TWO_OVER_SQRT_PI, exp(neg(square(x))))),
+  lgamma: (x, _y, ct) => mul(ct, polygamma(0, x)),
+  floor: () => null,
+  ceil: () => null,
+  not: () => null,
+  stop_gradient: () => null,
+};
+
+/** The rule of a unary op. */
+export function unaryRule(op: UnaryOp): VjpRule {
+  const f = UNARY_VJP[op];
+  return (node, ct) => [isFloat(node.dtype) ? f(node.inputs[0]!, node, ct) : null];
+}
+
+/** polygamma(n, x) → polygamma(n + 1, x). */
+export const polygammaRule: VjpRule = (node, ct) => [mul(ct, polygamma(node.attrs.order! + 1, node.inputs[0]!))];
+
+/** Cotangents of both operands of a binary op before unbroadcasting (output shape). */
+type BinaryVjp = (a: Node, b: Node, y: Node, ct: Node) => [Node | null, Node | null];
+
+// Weight of the first operand in max/min: 1 where it wins, 1/2 at ties (the tie is split evenly,
+// so max(x, x) has derivative 1 in x and the rule is symmetric in its operands).
+function winnerWeight(wins: Node, ties: Node, dtype: Node["dtype"]): Node {
+  return add(cast(wins, dtype), mul(cast(ties, dtype), 0.5));
+}
+
+const BINARY_VJP: Record<BinaryOp, BinaryVjp> = {
+  add: (_a, _b, _y, ct) => [ct, ct],
+  sub: (_a, _b, _y, ct) => [ct, neg(ct)],
+  mul: (a, b, _y, ct) => [mul(ct, b), mul(ct, a)],
+  div: (_a, b, y, ct) => {
+    const ca = div(ct, b);
+    return [ca, neg(mul(ca, y))];
+  },
+  pow: (a, b, y, ct) => {
+    // d/da a^b = b·a^(b−1), taken as 0 where b = 0 (a^0 is constant even at a = 0, where 0·0^−1 would be NaN).
+    const da = select(eq(b, 0), 0, mul(b, pow(a, sub(b, 1))));
+    // d/db a^b = a^b·log a for a > 0, and 0 elsewhere: at a = 0 the value is constant (0 or 1) in b,
+    // and for a < 0 the real power exists only at integer b, where no derivative in b exists.
+    // log reads a guarded base, so neither branch produces NaN, not even in second derivatives.
+    const positive = gt(a, 0);
+    const db = select(positive, mul(y, log(select(positive, a, 1))), 0);
+    return [mul(ct, da), mul(ct, db)];
+  },
+  max: (a, b, _y, ct) => {
+    const wa = winnerWeight(gt(a, b), eq(a, b), ct.dtype);
+    return [mul(ct, wa), mul(ct, sub(1, wa))];
+  },
+  min: (a, b, _y, ct) => {
+    const wa = winnerWeight(lt(a, b), eq(a, b), ct.dtype);
+    return [mul(ct, wa), mul(ct, sub(1, wa))];
+  },
+  atan2: (a, b, _y, ct) => {
+    const r = div(ct, add(square(a), square(b)));
+    return [mul(r, b), neg(mul(r, a))];
+  },
+  // mod(a, b) = a − b·floor(a/b): slope 1 in a, −floor(a/b) in b (away from the jumps).
+  mod: (a, b, _y, ct) => [ct, neg(mul(ct, floor(div(a, b))))],
+};
+
+/** The rule of a binary op: the operand cotangents, summed back over broadcast axes. */
+export function binaryRule(op: BinaryOp): VjpRule {
+  const f = BINARY_VJP[op];
+  return (node, ct) => {
+    if (!isFloat(node.dtype)) return [null, null];
+    const [a, b] = node.inputs as [Node, Node];
+    const [ca, cb] = f(a, b, node, ct);
+    return [ca && unbroadcast(ca, a.shape), cb && unbroadcast(cb, b.shape)];
+  };
+}
+
+/** Comparisons and logical ops are piecewise constant: no cotangents. */
+export const compareRule: VjpRule = () => [null, null];
+
+/** select(c, a, b): the cotangent goes to a where c holds and to b elsewhere; c gets none. */
+export const selectRule: VjpRule = (node, ct) => {
+  if (!isFloat(node.dtype)) return [null, null, null];
+  const [c, a, b] = node.inputs as [Node, Node, Node];
+  return [null, unbroadcast(select(c, ct, 0), a.shape), unbroadcast(select(c, 0, ct), b.shape)];
+};
+
+/** cast: the cotangent is cast back to the input's float type; integer and bool inputs get none. */
+export const castRule: VjpRule = (node, ct) => {
+  const x = node.inputs[0]!;
+  return [isFloat(x.dtype) && isFloat(node.dtype) ? cast(ct, x.dtype) : null];
+};

@@ -1,0 +1,84 @@
+import { isElementwise, toposort, userCounts, type Node } from "@ppl/tensor";
+
+/** Ops whose values are always computed by a kernel of their own into storage. */
+const ALWAYS_MATERIALIZED = new Set<string>([
+  "reduce_sum", "reduce_prod", "reduce_max", "reduce_min", "reduce_logsumexp",
+  "matmul", "cumsum", "scatter_add", "cholesky", "triangular_solve",
+]);
+
+/** Rough cost of evaluating one element of an op inline, so shared or broadcast work is not recomputed. */
+function opCost(n: Node): number {
+  switch (n.op) {
+    case "lgamma": case "polygamma": case "erf": case "erfc": case "pow": case "atan2": return 20;
+    case "exp": case "log": case "expm1": case "log1p": case "tanh": case "sigmoid": case "softplus":
+    case "log_sigmoid": case "sin": case "cos": return 6;
+    default: return isElementwise(n.op) ? 1 : 0;
+  }
+}
+
+/** The nodes of a graph, and which of them get storage (a buffer or local array) rather than being inlined. */
+export interface Schedule {
+  /** All nodes, inputs first. */
+  readonly order: readonly Node[];
+  /** Materialized nodes that need a kernel (or a loop), inputs first; a scan stands for all its outputs. */
+  readonly kernels: readonly Node[];
+  /** Leaves read from storage: params, data, array constants, scan args. */
+  readonly leaves: readonly Node[];
+  /** True when `n` has storage. */
+  isStored(n: Node): boolean;
+}
+
+/**
+ * Decide fusion: elementwise and movement ops are inlined into whichever kernel consumes them,
+ * except when their inline cost would be paid many times — a node with several users, or one
+ * broadcast to a larger shape — in which case it gets its own storage and kernel.
+ */
+export function schedule(outputs: readonly Node[]): Schedule {
+  const order = toposort(outputs);
+  const users = userCounts(outputs);
+  const outs = new Set(outputs);
+  const stored = new Set<Node>();
+  const leaves: Node[] = [];
+  const kernels: Node[] = [];
+  const inlineCost = new Map<Node, number>();
+  // Nodes read at more positions than they have elements are broadcast (or re-read by a matmul).
+  const broadcast = new Set<Node>();
+  for (const n of order) {
+    for (const x of n.inputs) {
+      if (x.size < n.size || n.op === "matmul" || n.op === "triangular_solve" || n.op === "cholesky") broadcast.add(x);
+    }
+  }
+  for (const n of order) {
+    if (n.op === "param" || n.op === "data" || n.op === "arg" || (n.op === "const" && typeof n.attrs.value !== "number")) {
+      stored.add(n);
+      leaves.push(n);
+      continue;
+    }
+    if (n.op === "tuple_get") {
+      stored.add(n); // written by its scan's kernel
+      continue;
+    }
+    if (n.op === "scan") {
+      kernels.push(n); // one kernel runs the whole recurrence and writes every tuple_get
+      continue;
+    }
+    const cost = opCost(n) + n.inputs.reduce((s, x) => s + (stored.has(x) ? 0 : inlineCost.get(x) ?? 0), 0);
+    inlineCost.set(n, cost);
+    const shared = (users.get(n) ?? 0) > 1 || broadcast.has(n);
+    if (ALWAYS_MATERIALIZED.has(n.op) || outs.has(n) || (shared && cost >= 6)) {
+      if (n.op === "const") {
+        continue; // a scalar fill output is written by its own trivial kernel below
+      }
+      stored.add(n);
+      kernels.push(n);
+    }
+  }
+  // Outputs that are scalar constants still need a buffer written.
+  for (const o of outputs) {
+    if (!stored.has(o)) {
+      stored.add(o);
+      kernels.push(o);
+    }
+  }
+  return { order, kernels, leaves, isStored: (n) => stored.has(n) };
+}

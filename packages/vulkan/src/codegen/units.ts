@@ -1,0 +1,242 @@
+import { GraphError, isReduce, sizeOf, type Node } from "@ppl/tensor";
+import type { ExprRenderer } from "./expr.ts";
+import { glslType, literal } from "./glsl.ts";
+import { broadcastIndex, flatten, unflatten } from "./index-math.ts";
+import type { Scope } from "./scope.ts";
+import type { Storage } from "./storage.ts";
+
+/** What a unit of work needs: the renderer, the storage, and a way to run a scan body. */
+export interface UnitContext {
+  readonly r: ExprRenderer;
+  readonly storage: Storage;
+  /** Render a scan node (a whole recurrence) into `scope`. */
+  scan(node: Node, scope: Scope): void;
+}
+
+/**
+ * How a materialized node is computed, as independent units of work: one output element for
+ * maps, reductions and matmuls, one line for cumsum, one matrix for cholesky, one right-hand
+ * column for triangular solves, one whole recurrence for scan. On the device a unit is a thread;
+ * inside a single-thread program (scan bodies) the units run in a loop.
+ */
+export interface UnitWriter {
+  readonly units: number;
+  /** Emit the code of unit `u` (a GLSL int expression) into `scope`. */
+  emit(u: string, scope: Scope, ctx: UnitContext): void;
+}
+
+/** The unit writer of a materialized node. */
+export function unitWriter(node: Node): UnitWriter {
+  if (isReduce(node.op)) return reduceUnits(node);
+  switch (node.op) {
+    case "matmul": return matmulUnits(node);
+    case "cumsum": return cumsumUnits(node);
+    case "scatter_add": return scatterAddUnits(node);
+    case "cholesky": return choleskyUnits(node);
+    case "triangular_solve": return triangularSolveUnits(node);
+    case "scan": return { units: 1, emit: (_u, scope, ctx) => ctx.scan(node, scope) };
+    default: return mapUnits(node);
+  }
+}
+
+function mapUnits(node: Node): UnitWriter {
+  return {
+    units: node.size,
+    emit(u, scope, { r, storage }) {
+      const v = r.compute(node, unflatten(node.shape, u), scope);
+      scope.emit(storage.write(node, u, v));
+    },
+  };
+}
+
+function reduceUnits(node: Node): UnitWriter {
+  const x = node.inputs[0]!;
+  const axes = node.attrs.axes!;
+  const redShape = axes.map((a) => x.shape[a]!);
+  const count = sizeOf(redShape);
+  const T = glslType(node.dtype);
+  return {
+    units: node.size,
+    emit(u, scope, { r, storage }) {
+      const outIdx = unflatten(node.shape, u);
+      const acc = r.fresh("acc");
+      const m = r.fresh("m");
+      const k = r.fresh("k");
+      const init = { reduce_sum: 0, reduce_prod: 1, reduce_max: -Infinity, reduce_min: Infinity, reduce_logsumexp: 0 }[node.op as "reduce_sum"];
+      scope.emit(`${T} ${acc} = ${literal(init, node.dtype)};`);
+      if (node.op === "reduce_logsumexp") scope.emit(`${T} ${m} = ${literal(-Infinity, node.dtype)};`);
+      const body = scope.child();
+      const redIdx = unflatten(redShape, k);
+      const idx: string[] = [];
+      let ko = 0, oo = 0;
+      for (let a = 0; a < x.rank; a++) idx.push(axes.includes(a) ? redIdx[ko++]! : outIdx[oo++]!);
+      const v = r.value(x, idx, body);
+      switch (node.op) {
+        case "reduce_sum": body.emit(`${acc} += ${v};`); break;
+        case "reduce_prod": body.emit(`${acc} *= ${v};`); break;
+        case "reduce_max": body.emit(`${acc} = ${node.dtype === "i32" ? `max(${acc}, ${v})` : `ppl_max(${acc}, ${v})`};`); break;
+        case "reduce_min": body.emit(`${acc} = ${node.dtype === "i32" ? `min(${acc}, ${v})` : `ppl_min(${acc}, ${v})`};`); break;
+        case "reduce_logsumexp":
+          // One pass: keep the running max m and the sum of exp(x - m), rescaled when m grows.
+          body.emit(`if (${v} > ${m}) { ${acc} = ${acc} * ppl_exp(${m} - ${v}) + ${literal(1, node.dtype)}; ${m} = ${v}; }`);
+          body.emit(`else if (!isinf(${m}) || ${m} > 0) { ${acc} += ppl_exp(${v} - ${m}); }`);
+          body.emit(`if (isnan(${v})) { ${m} = ${v}; }`);
+          break;
+        default: throw new GraphError(`reduce: unknown op ${node.op}`);
+      }
+      scope.block(`for (int ${k} = 0; ${k} < ${count}; ${k}++)`, body);
+      const result = node.op === "reduce_logsumexp" ? `((isinf(${m}) || isnan(${m})) ? ${m} : ${m} + ppl_log(${acc}))` : acc;
+      scope.emit(storage.write(node, u, result));
+    },
+  };
+}
+
+function matmulUnits(node: Node): UnitWriter {
+  const [A, B] = node.inputs as [Node, Node];
+  const k = A.shape[A.rank - 1]!;
+  const T = glslType(node.dtype);
+  return {
+    units: node.size,
+    emit(u, scope, { r, storage }) {
+      const idx = unflatten(node.shape, u);
+      const batch = idx.slice(0, -2);
+      const [i, j] = idx.slice(-2) as [string, string];
+      const acc = r.fresh("acc");
+      const l = r.fresh("l");
+      scope.emit(`${T} ${acc} = ${literal(0, node.dtype)};`);
+      const body = scope.child();
+      const a = r.value(A, [...broadcastIndex(A.shape.slice(0, -2), batch), i, l], body);
+      const b = r.value(B, [...broadcastIndex(B.shape.slice(0, -2), batch), l, j], body);
+      body.emit(`${acc} += ${a} * ${b};`);
+      scope.block(`for (int ${l} = 0; ${l} < ${k}; ${l}++)`, body);
+      scope.emit(storage.write(node, u, acc));
+    },
+  };
+}
+
+function cumsumUnits(node: Node): UnitWriter {
+  const axis = node.attrs.axis!;
+  const n = node.shape[axis]!;
+  const lineShape = node.shape.map((d, a) => (a === axis ? 1 : d));
+  const T = glslType(node.dtype);
+  return {
+    units: sizeOf(lineShape),
+    emit(u, scope, { r, storage }) {
+      const base = unflatten(lineShape, u);
+      const acc = r.fresh("acc");
+      const s = r.fresh("s");
+      scope.emit(`${T} ${acc} = ${literal(0, node.dtype)};`);
+      const body = scope.child();
+      const t = r.fresh("t");
+      body.emit(`int ${t} = ${node.attrs.reverse ? `${n - 1} - ${s}` : s};`);
+      const idx = [...base];
+      idx[axis] = t;
+      body.emit(`${acc} += ${r.value(node.inputs[0]!, idx, body)};`);
+      body.emit(storage.write(node, flatten(node.shape, idx), acc));
+      scope.block(`for (int ${s} = 0; ${s} < ${n}; ${s}++)`, body);
+    },
+  };
+}
+
+function scatterAddUnits(node: Node): UnitWriter {
+  const [upd, ind] = node.inputs as [Node, Node];
+  const axis = node.attrs.axis!;
+  const T = glslType(node.dtype);
+  return {
+    units: node.size,
+    emit(u, scope, { r, storage }) {
+      const idx = unflatten(node.shape, u);
+      const acc = r.fresh("acc");
+      const p = r.fresh("p");
+      scope.emit(`${T} ${acc} = ${literal(0, node.dtype)};`);
+      const body = scope.child();
+      const pIdx = unflatten(ind.shape, p);
+      const j = r.value(ind, pIdx, body);
+      const hit = body.child();
+      const v = r.value(upd, [...idx.slice(0, axis), ...pIdx, ...idx.slice(axis + 1)], hit);
+      hit.emit(`${acc} += ${v};`);
+      body.block(`if (${j} == ${idx[axis]})`, hit);
+      scope.block(`for (int ${p} = 0; ${p} < ${ind.size}; ${p}++)`, body);
+      scope.emit(storage.write(node, u, acc));
+    },
+  };
+}
+
+// Reads of a node's own storage inside its kernel bypass the value cache: the values change as the loops run.
+function selfRead(node: Node, storage: Storage, idx: readonly string[], scope: Scope): string {
+  const e = storage.read(node, idx, scope);
+  if (e === undefined) throw new GraphError(`codegen: ${node.op} has no storage`);
+  return e;
+}
+
+function choleskyUnits(node: Node): UnitWriter {
+  const n = node.shape[node.rank - 1]!;
+  const batchShape = node.shape.slice(0, -2);
+  const T = glslType(node.dtype);
+  return {
+    units: sizeOf(batchShape),
+    emit(u, scope, { r, storage }) {
+      const b = unflatten(batchShape, u);
+      const A = node.inputs[0]!;
+      const at = (i: string, j: string) => [...b, i, j];
+      const [i, j, k] = [r.fresh("i"), r.fresh("j"), r.fresh("k")];
+      const zero = scope.child();
+      zero.emit(storage.write(node, flatten(node.shape, at(i, j)), literal(0, node.dtype)));
+      scope.block(`for (int ${i} = 0; ${i} < ${n}; ${i}++) for (int ${j} = ${i} + 1; ${j} < ${n}; ${j}++)`, zero);
+      const col = scope.child();
+      const d = r.fresh("d");
+      col.emit(`${T} ${d} = ${r.value(A, at(j, j), col)};`);
+      const dl = col.child();
+      const ljk = selfRead(node, storage, at(j, k), dl);
+      dl.emit(`${d} -= ${ljk} * ${ljk};`);
+      col.block(`for (int ${k} = 0; ${k} < ${j}; ${k}++)`, dl);
+      const ljj = r.fresh("ljj");
+      // Not positive definite: NaN, so a log density built on it is rejected rather than wrong.
+      col.emit(`${T} ${ljj} = ${d} > ${literal(0, node.dtype)} ? sqrt(${d}) : ${literal(NaN, node.dtype)};`);
+      col.emit(storage.write(node, flatten(node.shape, at(j, j)), ljj));
+      const row = col.child();
+      const s = r.fresh("s");
+      row.emit(`${T} ${s} = ${r.value(A, at(i, j), row)};`);
+      const sl = row.child();
+      sl.emit(`${s} -= ${selfRead(node, storage, at(i, k), sl)} * ${selfRead(node, storage, at(j, k), sl)};`);
+      row.block(`for (int ${k} = 0; ${k} < ${j}; ${k}++)`, sl);
+      row.emit(storage.write(node, flatten(node.shape, at(i, j)), `${s} / ${ljj}`));
+      col.block(`for (int ${i} = ${j} + 1; ${i} < ${n}; ${i}++)`, row);
+      scope.block(`for (int ${j} = 0; ${j} < ${n}; ${j}++)`, col);
+    },
+  };
+}
+
+function triangularSolveUnits(node: Node): UnitWriter {
+  const [L, B] = node.inputs as [Node, Node];
+  const n = L.shape[L.rank - 1]!;
+  const m = node.shape[node.rank - 1]!;
+  const batchShape = node.shape.slice(0, -2);
+  const forward = node.attrs.lower! !== node.attrs.transposeA!;
+  const trans = node.attrs.transposeA!;
+  const T = glslType(node.dtype);
+  return {
+    units: sizeOf(batchShape) * m,
+    emit(u, scope, { r, storage }) {
+      const bIdx = unflatten(batchShape, `(${u})/${m}`);
+      const c = `(${u})%${m}`;
+      const lb = broadcastIndex(L.shape.slice(0, -2), bIdx);
+      const bb = broadcastIndex(B.shape.slice(0, -2), bIdx);
+      const Lat = (i: string, j: string, sc: Scope) => r.value(L, trans ? [...lb, j, i] : [...lb, i, j], sc);
+      const [s, q] = [r.fresh("s"), r.fresh("q")];
+      const row = scope.child();
+      const i = r.fresh("i");
+      row.emit(`int ${i} = ${forward ? s : `${n - 1} - ${s}`};`);
+      const v = r.fresh("v");
+      row.emit(`${T} ${v} = ${r.value(B, [...bb, i, c], row)};`);
+      const inner = row.child();
+      const j = r.fresh("j");
+      inner.emit(`int ${j} = ${forward ? q : `${n - 1} - ${q}`};`);
+      inner.emit(`${v} -= ${Lat(i, j, inner)} * ${selfRead(node, storage, [...bIdx, j, c], inner)};`);
+      row.block(`for (int ${q} = 0; ${q} < ${s}; ${q}++)`, inner);
+      row.emit(storage.write(node, flatten(node.shape, [...bIdx, i, c]), `${v} / ${Lat(i, i, row)}`));
+      scope.block(`for (int ${s} = 0; ${s} < ${n}; ${s}++)`, row);
+    },
+  };
+}
+

@@ -1,0 +1,41 @@
+import { add, and, ge, le, logSigmoid, mul, neg, sigmoid, sub, type Operand } from "@ppl/tensor";
+import type { Distribution, Support } from "./distribution.ts";
+import { batchShapeOf, checkParam, full, isFiniteNumber, isProbability, restrict, xlogy } from "./helpers.ts";
+import { sampleScalar } from "./sampling.ts";
+
+const ZERO_ONE: Support = { kind: "int_interval", lower: 0, upper: 1 };
+
+/** Bernoulli with success probability p; outcomes 0 and 1. */
+export function bernoulli(p: Operand): Distribution {
+  checkParam("bernoulli", "p", p, isProbability, "in [0, 1]");
+  const batchShape = batchShapeOf("bernoulli", { p });
+  return {
+    name: "bernoulli",
+    support: ZERO_ONE,
+    discrete: true,
+    batchShape,
+    eventShape: [],
+    logpdf: (x) => restrict(and(ge(x, 0), le(x, 1)), add(xlogy(x, p), xlogy(sub(1, x), sub(1, p)))),
+    sample: (rng, shape = [], bindings) => sampleScalar(rng, shape, batchShape, [p], bindings, (r, [q]) => (r.uniform() < q! ? 1 : 0)),
+    mean: () => full(p, batchShape),
+    variance: () => full(mul(p, sub(1, p)), batchShape),
+  };
+}
+
+/** Bernoulli with the success probability given on the logit scale (stable for large |alpha|). */
+export function bernoulliLogit(alpha: Operand): Distribution {
+  checkParam("bernoulliLogit", "alpha", alpha, isFiniteNumber, "finite");
+  const batchShape = batchShapeOf("bernoulliLogit", { alpha });
+  return {
+    name: "bernoulli_logit",
+    support: ZERO_ONE,
+    discrete: true,
+    batchShape,
+    eventShape: [],
+    logpdf: (x) => restrict(and(ge(x, 0), le(x, 1)), add(mul(x, logSigmoid(alpha)), mul(sub(1, x), logSigmoid(neg(alpha))))),
+    sample: (rng, shape = [], bindings) =>
+      sampleScalar(rng, shape, batchShape, [alpha], bindings, (r, [a]) => (r.uniform() < 1 / (1 + Math.exp(-a!)) ? 1 : 0)),
+    mean: () => full(sigmoid(alpha), batchShape),
+    variance: () => full(mul(sigmoid(alpha), sigmoid(neg(alpha))), batchShape),
+  };
+}

@@ -1,0 +1,49 @@
+import type { Bindings, Node, Operand, Shape, TensorValue } from "@ppl/tensor";
+import type { Rng } from "./rng.ts";
+
+/**
+ * Where a distribution puts its mass. A parameter given this distribution as its prior and no
+ * explicit constraint is sampled through the matching transform (positive → exp, unit → logit, …).
+ */
+export type Support =
+  | { readonly kind: "real" }
+  | { readonly kind: "positive" }
+  | { readonly kind: "unit" }
+  | { readonly kind: "lower"; readonly lower: Operand }
+  | { readonly kind: "upper"; readonly upper: Operand }
+  | { readonly kind: "interval"; readonly lower: Operand; readonly upper: Operand }
+  | { readonly kind: "simplex" }
+  | { readonly kind: "cholesky_corr" }
+  | { readonly kind: "nonnegative_int" }
+  | { readonly kind: "int_interval"; readonly lower: Operand; readonly upper: Operand }
+  | { readonly kind: "counts" }
+  | { readonly kind: "any" };
+
+/** A probability distribution over tensors whose parameters are graph nodes or numbers (broadcast together). */
+export interface Distribution {
+  /** Stan-style name, for messages ("normal", "lkj_corr_cholesky"). */
+  readonly name: string;
+  readonly support: Support;
+  /** True for distributions over integers: they may be observed, never used as a parameter's prior. */
+  readonly discrete: boolean;
+  /** Broadcast shape of the parameters, without the event axes. */
+  readonly batchShape: Shape;
+  /** Shape of one draw: [] for scalar distributions, [K] for Dirichlet or MVN, [K,K] for LKJ. */
+  readonly eventShape: Shape;
+  /**
+   * Log density (or mass) of each event of x, normalizing constants included (Stan's _lpdf):
+   * shape = broadcast of x's batch axes with batchShape; −∞ outside the support.
+   */
+  logpdf(x: Operand): Node;
+  /** Draws of shape [...shape, ...batchShape, ...eventShape]; node parameters are evaluated with `bindings`. */
+  sample(rng: Rng, shape?: Shape, bindings?: Bindings): TensorValue;
+  /** Mean of each event entry, where closed-form. */
+  mean?(): Node;
+  /** Variance of each event entry, where closed-form. */
+  variance?(): Node;
+}
+
+/** True for objects that implement Distribution. */
+export function isDistribution(x: unknown): x is Distribution {
+  return typeof x === "object" && x !== null && typeof (x as Distribution).logpdf === "function" && "support" in x && "eventShape" in x;
+}

@@ -1,0 +1,84 @@
+import {
+  add, broadcastShapes, broadcastTo, eq, lgamma, lift, log, mul, select, sub, type Node, type Operand, type Shape,
+} from "@ppl/tensor";
+import { ModelError } from "../model/errors.ts";
+
+/** log(2π) / 2. */
+export const HALF_LOG_TWO_PI = 0.5 * Math.log(2 * Math.PI);
+export const LOG_TWO = Math.LN2;
+export const LOG_PI = Math.log(Math.PI);
+
+/** Shape of an operand (numbers are scalars). */
+export function shapeOf(x: Operand): Shape {
+  return typeof x === "number" ? [] : x.shape;
+}
+
+/** Broadcast shape of several parameters; a mismatch is a ModelError naming the distribution. */
+export function batchShapeOf(dist: string, params: Record<string, Operand>): Shape {
+  try {
+    return broadcastShapes(dist, ...Object.values(params).map(shapeOf));
+  } catch {
+    const desc = Object.entries(params).map(([k, v]) => `${k} [${shapeOf(v).join(",")}]`).join(", ");
+    throw new ModelError(`${dist}: parameter shapes do not broadcast (${desc}); give parameters of equal shape or scalars`);
+  }
+}
+
+/** Check a parameter given as a plain number at build time (node-valued parameters are checked by the sampler's rejection of NaN). */
+export function checkParam(dist: string, name: string, value: Operand, ok: (v: number) => boolean, what: string): void {
+  if (typeof value === "number" && !(ok(value) && !Number.isNaN(value))) {
+    throw new ModelError(`${dist}: ${name} must be ${what}, got ${value}; pass a value that is ${what}`);
+  }
+}
+
+export const isPositive = (v: number) => v > 0 && Number.isFinite(v);
+export const isFiniteNumber = (v: number) => Number.isFinite(v);
+export const isProbability = (v: number) => v >= 0 && v <= 1;
+export const isNonNegativeInt = (v: number) => Number.isInteger(v) && v >= 0;
+
+/** Reject option keys a distribution does not know (a typo would otherwise be silently ignored). */
+export function checkOptions(dist: string, opts: object | undefined, known: readonly string[]): void {
+  if (!opts) return;
+  for (const k of Object.keys(opts)) {
+    if (!known.includes(k)) throw new ModelError(`${dist}: unknown argument '${k}'; the arguments are ${known.join(", ")}`);
+  }
+}
+
+/** lp where `inside` holds, −∞ elsewhere. */
+export function restrict(inside: Node, lp: Node): Node {
+  return select(inside, lp, -Infinity);
+}
+
+/** a·log(x) with 0·log(0) = 0 (a point mass at a boundary has log weight 0, not NaN). */
+export function xlogy(a: Operand, x: Operand): Node {
+  return select(eq(lift(a), 0), 0, mul(a, log(x)));
+}
+
+/** log B(a, b) = lgamma(a) + lgamma(b) − lgamma(a + b). */
+export function lbeta(a: Operand, b: Operand): Node {
+  return sub(add(lgamma(a), lgamma(b)), lgamma(add(a, b)));
+}
+
+/** log of the binomial coefficient C(n, k). */
+export function lchoose(n: Operand, k: Operand): Node {
+  return sub(sub(lgamma(add(n, 1)), lgamma(add(k, 1))), lgamma(add(sub(n, k), 1)));
+}
+
+/** A number or node as a node. */
+export function asNode(x: Operand): Node {
+  return lift(x);
+}
+
+/** log of an operand, computed now when it is a number. */
+export function logOf(x: Operand): Operand {
+  return typeof x === "number" ? Math.log(x) : log(x);
+}
+
+/** An operand broadcast to a batch shape, as a node (for mean and variance). */
+export function full(x: Operand, batch: Shape): Node {
+  return broadcastTo(lift(x), broadcastShapes("full", shapeOf(x), batch));
+}
+
+export const REAL = { kind: "real" } as const;
+export const POSITIVE = { kind: "positive" } as const;
+export const UNIT = { kind: "unit" } as const;
+export const NONNEGATIVE_INT = { kind: "nonnegative_int" } as const;

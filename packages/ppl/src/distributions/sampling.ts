@@ -1,0 +1,96 @@
+import { interpret, sizeOf, stridesOf, type Bindings, type Operand, type Shape, type TensorValue } from "@ppl/tensor";
+import type { Rng } from "./rng.ts";
+
+/** Concrete values of distribution parameters: numbers as scalars, nodes through the reference interpreter. */
+export function evalOperands(ops: readonly Operand[], bindings: Bindings = {}): TensorValue[] {
+  const nodes = ops.filter((o) => typeof o !== "number");
+  const values = nodes.length > 0 ? interpret(nodes, bindings) : [];
+  let k = 0;
+  return ops.map((o) => (typeof o === "number" ? { dtype: "f64", shape: [], data: Float64Array.of(o) } : values[k++]!));
+}
+
+/** For each flat index of `outShape`, the flat index of an input of `inShape` that broadcasts to it. */
+export function broadcastIndex(inShape: Shape, outShape: Shape): Int32Array {
+  const n = sizeOf(outShape);
+  const map = new Int32Array(n);
+  const inStrides = stridesOf(inShape);
+  const off = outShape.length - inShape.length;
+  const idx = new Array<number>(outShape.length).fill(0);
+  for (let f = 0; f < n; f++) {
+    let src = 0;
+    for (let a = 0; a < inShape.length; a++) if (inShape[a] !== 1) src += idx[a + off]! * inStrides[a]!;
+    map[f] = src;
+    for (let a = outShape.length - 1; a >= 0; a--) {
+      if (++idx[a]! < outShape[a]!) break;
+      idx[a] = 0;
+    }
+  }
+  return map;
+}
+
+/** Parameter values broadcast to `batch`, one Float64Array per parameter. */
+export function broadcastValues(values: readonly TensorValue[], batch: Shape): Float64Array[] {
+  return values.map((v) => {
+    const m = broadcastIndex(v.shape, batch);
+    return Float64Array.from(m, (i) => v.data[i]!);
+  });
+}
+
+/**
+ * Draws of a scalar distribution: for every sample index and batch entry, `draw(rng, params)`
+ * with that entry's parameter values. Result shape [...shape, ...batch].
+ */
+export function sampleScalar(
+  rng: Rng,
+  shape: Shape,
+  batch: Shape,
+  params: readonly Operand[],
+  bindings: Bindings | undefined,
+  draw: (rng: Rng, p: number[]) => number,
+): TensorValue {
+  const cols = broadcastValues(evalOperands(params, bindings), batch);
+  const nb = sizeOf(batch);
+  const ns = sizeOf(shape);
+  const out = new Float64Array(ns * nb);
+  const p = new Array<number>(cols.length);
+  for (let s = 0; s < ns; s++) {
+    for (let b = 0; b < nb; b++) {
+      for (let k = 0; k < cols.length; k++) p[k] = cols[k]![b]!;
+      out[s * nb + b] = draw(rng, p);
+    }
+  }
+  return { dtype: "f64", shape: [...shape, ...batch], data: out };
+}
+
+/**
+ * Draws of a distribution with event shape `event`: `draw(rng, params, out, offset)` fills one
+ * event; `params` are per batch entry, each parameter's trailing `eventRanks[k]` axes kept whole.
+ */
+export function sampleEvents(
+  rng: Rng,
+  shape: Shape,
+  batch: Shape,
+  event: Shape,
+  params: readonly Operand[],
+  eventRanks: readonly number[],
+  bindings: Bindings | undefined,
+  draw: (rng: Rng, p: Float64Array[], out: Float64Array, offset: number) => void,
+): TensorValue {
+  const values = evalOperands(params, bindings);
+  const nb = sizeOf(batch);
+  // Per batch entry, a copy of each parameter's event block.
+  const blocks = values.map((v, k) => {
+    const r = eventRanks[k]!;
+    const evShape = v.shape.slice(v.shape.length - r);
+    const evSize = sizeOf(evShape);
+    const m = broadcastIndex(v.shape.slice(0, v.shape.length - r), batch);
+    return Array.from(m, (i) => v.data.subarray(i * evSize, (i + 1) * evSize));
+  });
+  const ns = sizeOf(shape);
+  const es = sizeOf(event);
+  const out = new Float64Array(ns * nb * es);
+  for (let s = 0; s < ns; s++) {
+    for (let b = 0; b < nb; b++) draw(rng, blocks.map((bl) => bl[b]!), out, (s * nb + b) * es);
+  }
+  return { dtype: "f64", shape: [...shape, ...batch, ...event], data: out };
+}

@@ -1,0 +1,93 @@
+import {
+  add, and, div, erfc, exp, ge, gt, le, log, mul, neg, select, square, sub, type Node, type Operand,
+} from "@ppl/tensor";
+import normalCdf from "@stdlib/stats-base-dists-normal-cdf";
+import normalQuantile from "@stdlib/stats-base-dists-normal-quantile";
+import type { Distribution, Support } from "./distribution.ts";
+import { batchShapeOf, checkOptions, checkParam, full, HALF_LOG_TWO_PI, isFiniteNumber, isPositive, restrict } from "./helpers.ts";
+import { normalLogpdf } from "./normal.ts";
+import { sampleScalar } from "./sampling.ts";
+import { ModelError } from "../model/errors.ts";
+
+/** Bounds of a truncated normal; either may be left out. */
+export interface TruncationBounds {
+  lower?: Operand;
+  upper?: Operand;
+}
+
+const SQRT1_2 = Math.SQRT1_2;
+
+/** Normal(mu, sigma) truncated to [lower, upper] and renormalized; its support gives a parameter the matching bound transform. */
+export function truncatedNormal(mu: Operand, sigma: Operand, bounds: TruncationBounds = {}): Distribution {
+  checkOptions("truncatedNormal", bounds, ["lower", "upper"]);
+  const { lower, upper } = bounds;
+  checkParam("truncatedNormal", "mu", mu, isFiniteNumber, "finite");
+  checkParam("truncatedNormal", "sigma", sigma, isPositive, "positive");
+  if (typeof lower === "number" && typeof upper === "number" && !(lower < upper)) {
+    throw new ModelError(`truncatedNormal: lower (${lower}) must be below upper (${upper}); swap them or widen the interval`);
+  }
+  const params: Record<string, Operand> = { mu, sigma };
+  if (lower !== undefined) params.lower = lower;
+  if (upper !== undefined) params.upper = upper;
+  const batchShape = batchShapeOf("truncatedNormal", params);
+  const alpha = lower === undefined ? undefined : div(sub(lower, mu), sigma);
+  const beta = upper === undefined ? undefined : div(sub(upper, mu), sigma);
+  const support: Support =
+    lower !== undefined && upper !== undefined ? { kind: "interval", lower, upper }
+    : lower !== undefined ? { kind: "lower", lower }
+    : upper !== undefined ? { kind: "upper", upper }
+    : { kind: "real" };
+  const pdf = (t: Node) => exp(sub(mul(-0.5, square(t)), HALF_LOG_TWO_PI));
+  // Z = Φ(β) − Φ(α), from the tail where it does not cancel.
+  const z = (): Node | undefined => {
+    if (alpha && beta) {
+      return select(gt(alpha, 0), mul(0.5, sub(erfc(mul(alpha, SQRT1_2)), erfc(mul(beta, SQRT1_2)))),
+        mul(0.5, sub(erfc(mul(neg(beta), SQRT1_2)), erfc(mul(neg(alpha), SQRT1_2)))));
+    }
+    if (alpha) return mul(0.5, erfc(mul(alpha, SQRT1_2)));
+    if (beta) return mul(0.5, erfc(mul(neg(beta), SQRT1_2)));
+    return undefined;
+  };
+  const phiDiff = () => sub(alpha ? pdf(alpha) : 0, beta ? pdf(beta) : 0);
+  return {
+    name: "truncated_normal",
+    support,
+    discrete: false,
+    batchShape,
+    eventShape: [],
+    logpdf: (x) => {
+      const lp = normalLogpdf(x, mu, sigma);
+      const zz = z();
+      const inside =
+        lower !== undefined && upper !== undefined ? and(ge(x, lower), le(x, upper))
+        : lower !== undefined ? ge(x, lower)
+        : upper !== undefined ? le(x, upper)
+        : undefined;
+      const norm = zz ? sub(lp, log(zz)) : lp;
+      return inside ? restrict(inside, norm) : norm;
+    },
+    sample: (rng, shape = [], bindings) =>
+      sampleScalar(rng, shape, batchShape, [mu, sigma, lower ?? -Infinity, upper ?? Infinity], bindings, (r, [m, s, a, b]) =>
+        m! + s! * truncatedStandardNormal(r.uniform(), (a! - m!) / s!, (b! - m!) / s!)),
+    mean: () => {
+      const zz = z();
+      return full(zz ? add(mu, mul(sigma, div(phiDiff(), zz))) : mu, batchShape);
+    },
+    variance: () => {
+      const zz = z();
+      if (!zz) return full(square(sigma), batchShape);
+      const tail = sub(alpha ? mul(alpha, pdf(alpha)) : 0, beta ? mul(beta, pdf(beta)) : 0);
+      return full(mul(square(sigma), sub(add(1, div(tail, zz)), square(div(phiDiff(), zz)))), batchShape);
+    },
+  };
+}
+
+/** Inverse-CDF draw of a standard normal truncated to [a, b], taken in the upper tail when the interval lies above 0 so the CDF does not round to 1. */
+function truncatedStandardNormal(u: number, a: number, b: number): number {
+  if (a > 0) {
+    const qa = normalCdf(-a, 0, 1), qb = normalCdf(-b, 0, 1);
+    return -normalQuantile(qb + u * (qa - qb), 0, 1);
+  }
+  const pa = normalCdf(a, 0, 1), pb = normalCdf(b, 0, 1);
+  return normalQuantile(pa + u * (pb - pa), 0, 1);
+}

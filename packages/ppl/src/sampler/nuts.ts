@@ -123,6 +123,16 @@ export class NutsTransition implements Transition {
     this.scratch = vec();
   }
 
+  /** The last transition's backward end (q, p), for tests and diagnostics. */
+  get minusEnd(): { readonly q: Float64Array; readonly p: Float64Array } {
+    return { q: this.qMinus, p: this.pMinus };
+  }
+
+  /** The last transition's forward end (q, p), for tests and diagnostics. */
+  get plusEnd(): { readonly q: Float64Array; readonly p: Float64Array } {
+    return { q: this.qPlus, p: this.pPlus };
+  }
+
   /** Starts the transition for `iteration` with step size eps from the chain's row. */
   begin(iteration: number, eps: number): boolean {
     this.iteration = iteration;

@@ -20,7 +20,9 @@ std::string loadVulkanLibrary() {
 
   void* library = dlopen("libvulkan.so.1", RTLD_NOW | RTLD_LOCAL);
   if (!library) {
+    const char* detail = dlerror();
     reason = "libvulkan.so.1 not found (install the Vulkan loader, Debian package libvulkan1)";
+    if (detail) reason += std::string("; dlopen: ") + detail;
     return reason;
   }
   fn::vkGetInstanceProcAddr =

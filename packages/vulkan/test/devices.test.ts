@@ -1,4 +1,7 @@
 import { spawnSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { listDevices, loadAddon, usableDevices, VulkanManager, VulkanUnavailableError } from "../src/index.ts";
@@ -75,6 +78,17 @@ describe("device discovery", () => {
     expect(listing.reason).toMatch(/^no device: /);
     expect(listing.reason).toMatch(/driver|ICD|physical device/i);
     expect(JSON.parse(managerLine!).message).toMatch(/no device/);
+  });
+
+  it("without a loadable libvulkan.so.1 says so instead of crashing", () => {
+    // A file that is not a shared library shadows the real loader.
+    const dir = mkdtempSync(join(tmpdir(), "ppl-no-loader-"));
+    writeFileSync(join(dir, "libvulkan.so.1"), "not a shared library");
+    const child = runChild(`console.log(JSON.stringify(vk.listDevices()));`, { LD_LIBRARY_PATH: dir });
+    expect(child.status, child.stderr).toBe(0);
+    const listing = JSON.parse(child.stdout.trim()) as { devices: unknown[]; reason: string };
+    expect(listing.devices).toEqual([]);
+    expect(listing.reason).toMatch(/^no device: libvulkan\.so\.1 not found/);
   });
 
   it("importing never throws when the addon is missing; listDevices gives the reason", () => {

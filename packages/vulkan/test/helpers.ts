@@ -44,3 +44,17 @@ export function randomBytes(n: number, seed = 7): Uint8Array {
   }
   return out;
 }
+
+/** Asserts byte-for-byte equality quickly (deep-equal on large typed arrays is slow); names the first difference. */
+export function expectSameBytes(actual: ArrayBuffer | ArrayBufferView, expected: ArrayBuffer | ArrayBufferView): void {
+  const a = toUint8(actual);
+  const b = toUint8(expected);
+  if (a.length !== b.length) throw new Error(`length ${a.length} != expected ${b.length}`);
+  if (Buffer.compare(a, b) === 0) return;
+  const i = a.findIndex((value, k) => value !== b[k]);
+  throw new Error(`bytes differ first at ${i}: ${a[i]} != expected ${b[i]}`);
+}
+
+function toUint8(data: ArrayBuffer | ArrayBufferView): Uint8Array {
+  return data instanceof ArrayBuffer ? new Uint8Array(data) : new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+}

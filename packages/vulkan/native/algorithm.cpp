@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "addon.hpp"
 #include "args.hpp"
 #include "errors.hpp"
 #include "manager.hpp"
@@ -36,6 +37,7 @@ static std::vector<uint32_t> uint32Words(Napi::Env env, const Napi::Value& value
 
 Algorithm::Algorithm(const Napi::CallbackInfo& info) : Napi::ObjectWrap<Algorithm>(info) {
   Napi::Env env = info.Env();
+  info.This().As<Napi::Object>().TypeTag(&kAlgorithmTag);
   std::shared_ptr<Context> context = Manager::contextOf(env, info[0]);
   std::vector<uint32_t> code = uint32Words(env, info[1], "spirv");
   uint64_t bufferCount = toIndex(env, info[2], "bufferCount");
@@ -141,14 +143,17 @@ std::shared_ptr<AlgorithmState> Algorithm::live(Napi::Env env) const {
 }
 
 Napi::Value Algorithm::bufferCount(const Napi::CallbackInfo& info) {
+  requireThis(info, kAlgorithmTag);
   return Napi::Number::New(info.Env(), live(info.Env())->bufferCount);
 }
 
 Napi::Value Algorithm::pushConstantSize(const Napi::CallbackInfo& info) {
+  requireThis(info, kAlgorithmTag);
   return Napi::Number::New(info.Env(), live(info.Env())->pushConstantSize);
 }
 
 Napi::Value Algorithm::localSize(const Napi::CallbackInfo& info) {
+  requireThis(info, kAlgorithmTag);
   Napi::Env env = info.Env();
   std::shared_ptr<AlgorithmState> state = live(env);
   Napi::Array out = Napi::Array::New(env, 3);
@@ -157,11 +162,13 @@ Napi::Value Algorithm::localSize(const Napi::CallbackInfo& info) {
 }
 
 Napi::Value Algorithm::destroyed(const Napi::CallbackInfo& info) {
+  requireThis(info, kAlgorithmTag);
   return Napi::Boolean::New(info.Env(), !state_ || state_->destroyed);
 }
 
 // Marks destroyed; the pipeline lives on while a recorded sequence uses it.
 Napi::Value Algorithm::destroy(const Napi::CallbackInfo& info) {
+  requireThis(info, kAlgorithmTag);
   if (state_) {
     state_->destroyed = true;
     state_.reset();

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <string>
 
+#include "addon.hpp"
 #include "errors.hpp"
 
 uint64_t toIndex(Napi::Env env, const Napi::Value& value, const char* what) {
@@ -40,9 +41,6 @@ ByteView toBytes(Napi::Env env, const Napi::Value& value, const char* what) {
   return view;
 }
 
-void requireInstance(Napi::Env env, const Napi::Value& value, const Napi::FunctionReference& constructor,
-                     const char* what) {
-  if (!value.IsObject() || !value.As<Napi::Object>().InstanceOf(constructor.Value())) {
-    throwTypeError(env, std::string(what) + " has the wrong type");
-  }
+void requireTag(Napi::Env env, const Napi::Value& value, const napi_type_tag& tag, const std::string& what) {
+  if (!value.IsObject() || !value.As<Napi::Object>().CheckTypeTag(&tag)) throwTypeError(env, what + " has the wrong type");
 }

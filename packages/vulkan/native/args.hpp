@@ -19,7 +19,3 @@ struct ByteView {
 };
 ByteView toBytes(Napi::Env env, const Napi::Value& value, const char* what);
 
-// Throws when the instance `object` is not created by `constructor`; needed
-// before Unwrap, which would otherwise reinterpret an unrelated object.
-void requireInstance(Napi::Env env, const Napi::Value& value, const Napi::FunctionReference& constructor,
-                     const char* what);

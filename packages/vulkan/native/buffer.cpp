@@ -141,6 +141,7 @@ Napi::Function Buffer::define(Napi::Env env) {
 
 Buffer::Buffer(const Napi::CallbackInfo& info) : Napi::ObjectWrap<Buffer>(info) {
   Napi::Env env = info.Env();
+  info.This().As<Napi::Object>().TypeTag(&kBufferTag);
   std::shared_ptr<Context> context = Manager::contextOf(env, info[0]);
   uint64_t byteLength = toIndex(env, info[1], "byteLength");
   if (byteLength == 0) throwRangeError(env, "byteLength must be at least 1");
@@ -158,14 +159,17 @@ std::shared_ptr<BufferState> Buffer::live(Napi::Env env) const {
 }
 
 Napi::Value Buffer::byteLength(const Napi::CallbackInfo& info) {
+  requireThis(info, kBufferTag);
   return Napi::Number::New(info.Env(), static_cast<double>(live(info.Env())->byteLength));
 }
 
 Napi::Value Buffer::hostVisible(const Napi::CallbackInfo& info) {
+  requireThis(info, kBufferTag);
   return Napi::Boolean::New(info.Env(), live(info.Env())->storage->mapped() != nullptr);
 }
 
 Napi::Value Buffer::destroyed(const Napi::CallbackInfo& info) {
+  requireThis(info, kBufferTag);
   return Napi::Boolean::New(info.Env(), !state_ || state_->destroyed);
 }
 
@@ -180,6 +184,7 @@ static uint64_t checkRange(Napi::Env env, const BufferState& state, uint64_t off
 
 // write(data, byteOffset = 0)
 Napi::Value Buffer::write(const Napi::CallbackInfo& info) {
+  requireThis(info, kBufferTag);
   Napi::Env env = info.Env();
   std::shared_ptr<BufferState> state = live(env);
   ByteView bytes = toBytes(env, info[0], "data");
@@ -200,6 +205,7 @@ Napi::Value Buffer::write(const Napi::CallbackInfo& info) {
 // writeAsync(data, byteOffset = 0): the data is copied before this returns,
 // so the caller may reuse its array at once.
 Napi::Value Buffer::writeAsync(const Napi::CallbackInfo& info) {
+  requireThis(info, kBufferTag);
   Napi::Env env = info.Env();
   std::shared_ptr<BufferState> state = live(env);
   ByteView bytes = toBytes(env, info[0], "data");
@@ -222,6 +228,7 @@ Napi::Value Buffer::writeAsync(const Napi::CallbackInfo& info) {
 
 // read(byteLength = rest, byteOffset = 0) -> ArrayBuffer
 Napi::Value Buffer::read(const Napi::CallbackInfo& info) {
+  requireThis(info, kBufferTag);
   Napi::Env env = info.Env();
   std::shared_ptr<BufferState> state = live(env);
   uint64_t offset = toIndexOr(env, info[1], "byteOffset", 0);
@@ -242,6 +249,7 @@ Napi::Value Buffer::read(const Napi::CallbackInfo& info) {
 
 // readAsync(byteLength = rest, byteOffset = 0) -> Promise<ArrayBuffer>
 Napi::Value Buffer::readAsync(const Napi::CallbackInfo& info) {
+  requireThis(info, kBufferTag);
   Napi::Env env = info.Env();
   std::shared_ptr<BufferState> state = live(env);
   uint64_t offset = toIndexOr(env, info[1], "byteOffset", 0);
@@ -267,6 +275,7 @@ Napi::Value Buffer::readAsync(const Napi::CallbackInfo& info) {
 }
 
 Napi::Value Buffer::fillZero(const Napi::CallbackInfo& info) {
+  requireThis(info, kBufferTag);
   Napi::Env env = info.Env();
   std::shared_ptr<BufferState> state = live(env);
   if (uint8_t* mapped = state->storage->mapped()) {
@@ -286,6 +295,7 @@ Napi::Value Buffer::fillZero(const Napi::CallbackInfo& info) {
 // Marks the buffer destroyed and drops this wrapper's reference; sequences
 // that recorded it keep the memory until they are destroyed.
 Napi::Value Buffer::destroy(const Napi::CallbackInfo& info) {
+  requireThis(info, kBufferTag);
   if (state_) {
     state_->destroyed = true;
     state_.reset();

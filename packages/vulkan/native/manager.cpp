@@ -25,6 +25,7 @@ static bool optionalBool(Napi::Env env, const Napi::Object& options, const char*
 
 Manager::Manager(const Napi::CallbackInfo& info) : Napi::ObjectWrap<Manager>(info) {
   Napi::Env env = info.Env();
+  info.This().As<Napi::Object>().TypeTag(&kManagerTag);
   ContextOptions options;
   if (info.Length() > 1 && !info[1].IsUndefined()) {
     if (!info[1].IsObject()) throwTypeError(env, "Manager options must be an object");
@@ -54,25 +55,32 @@ std::shared_ptr<Context> Manager::live(Napi::Env env) const {
 }
 
 std::shared_ptr<Context> Manager::contextOf(Napi::Env env, const Napi::Value& value) {
-  requireInstance(env, value, addonData(env).manager, "manager");
+  requireTag(env, value, kManagerTag, "manager");
   return Unwrap(value.As<Napi::Object>())->live(env);
 }
 
 Napi::Value Manager::deviceIndex(const Napi::CallbackInfo& info) {
+  requireThis(info, kManagerTag);
   return Napi::Number::New(info.Env(), live(info.Env())->deviceIndex);
 }
 
 Napi::Value Manager::deviceName(const Napi::CallbackInfo& info) {
+  requireThis(info, kManagerTag);
   return Napi::String::New(info.Env(), live(info.Env())->physical.properties.deviceName);
 }
 
 Napi::Value Manager::forceStaging(const Napi::CallbackInfo& info) {
+  requireThis(info, kManagerTag);
   return Napi::Boolean::New(info.Env(), live(info.Env())->options.forceStaging);
 }
 
-Napi::Value Manager::destroyed(const Napi::CallbackInfo& info) { return Napi::Boolean::New(info.Env(), !context_); }
+Napi::Value Manager::destroyed(const Napi::CallbackInfo& info) {
+  requireThis(info, kManagerTag);
+  return Napi::Boolean::New(info.Env(), !context_);
+}
 
 Napi::Value Manager::savePipelineCache(const Napi::CallbackInfo& info) {
+  requireThis(info, kManagerTag);
   live(info.Env())->savePipelineCache(info.Env());
   return info.Env().Undefined();
 }
@@ -80,6 +88,7 @@ Napi::Value Manager::savePipelineCache(const Napi::CallbackInfo& info) {
 // Saves the pipeline cache and lets go of the context. Objects created from
 // this manager keep the device alive until they are destroyed or collected.
 Napi::Value Manager::destroy(const Napi::CallbackInfo& info) {
+  requireThis(info, kManagerTag);
   if (context_) {
     std::shared_ptr<Context> context = std::move(context_);
     context->savePipelineCache(info.Env());

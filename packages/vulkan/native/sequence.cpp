@@ -37,6 +37,7 @@ Napi::Function Sequence::define(Napi::Env env) {
 
 Sequence::Sequence(const Napi::CallbackInfo& info) : Napi::ObjectWrap<Sequence>(info) {
   Napi::Env env = info.Env();
+  info.This().As<Napi::Object>().TypeTag(&kSequenceTag);
   std::shared_ptr<Context> context = Manager::contextOf(env, info[0]);
   auto state = std::make_shared<SequenceState>(context);
   state->batch = std::make_shared<CommandBatch>(env, context);
@@ -91,7 +92,7 @@ VkDescriptorSet Sequence::allocateSet(Napi::Env env, SequenceState& state, const
 // Unwraps a JS Buffer argument that must belong to `context`.
 static std::shared_ptr<BufferState> bufferArgument(Napi::Env env, const Napi::Value& value,
                                                    const std::shared_ptr<Context>& context, const std::string& what) {
-  requireInstance(env, value, addonData(env).buffer, what.c_str());
+  requireTag(env, value, kBufferTag, what);
   std::shared_ptr<BufferState> buffer = Buffer::Unwrap(value.As<Napi::Object>())->live(env);
   if (buffer->storage->context() != context) throwError(env, what + " belongs to another manager");
   return buffer;
@@ -99,10 +100,11 @@ static std::shared_ptr<BufferState> bufferArgument(Napi::Env env, const Napi::Va
 
 // dispatch(algorithm, buffers[], x, y, z, pushConstants?)
 Napi::Value Sequence::dispatch(const Napi::CallbackInfo& info) {
+  requireThis(info, kSequenceTag);
   Napi::Env env = info.Env();
   std::shared_ptr<SequenceState> state = live(env);
   if (state->ended) throwError(env, "Sequence was already submitted; record commands into a new Sequence");
-  requireInstance(env, info[0], addonData(env).algorithm, "algorithm");
+  requireTag(env, info[0], kAlgorithmTag, "algorithm");
   std::shared_ptr<AlgorithmState> algorithm = Algorithm::Unwrap(info[0].As<Napi::Object>())->live(env);
   if (algorithm->context != state->context) throwError(env, "algorithm belongs to another manager");
   const VkPhysicalDeviceLimits& limits = state->context->limits();
@@ -179,6 +181,7 @@ Napi::Value Sequence::dispatch(const Napi::CallbackInfo& info) {
 
 // copy(src, dst, byteLength = src.byteLength - srcOffset, srcOffset = 0, dstOffset = 0)
 Napi::Value Sequence::copy(const Napi::CallbackInfo& info) {
+  requireThis(info, kSequenceTag);
   Napi::Env env = info.Env();
   std::shared_ptr<SequenceState> state = live(env);
   std::shared_ptr<BufferState> src = bufferArgument(env, info[0], state->context, "source buffer");
@@ -228,6 +231,7 @@ void Sequence::prepareSubmit(Napi::Env env, SequenceState& state) {
 
 // submit() -> Promise<void>, settled from a worker thread's fence wait.
 Napi::Value Sequence::submit(const Napi::CallbackInfo& info) {
+  requireThis(info, kSequenceTag);
   Napi::Env env = info.Env();
   std::shared_ptr<SequenceState> state = live(env);
   prepareSubmit(env, *state);
@@ -237,6 +241,7 @@ Napi::Value Sequence::submit(const Napi::CallbackInfo& info) {
 
 // submitSync(): submits and blocks until the GPU is done.
 Napi::Value Sequence::submitSync(const Napi::CallbackInfo& info) {
+  requireThis(info, kSequenceTag);
   Napi::Env env = info.Env();
   std::shared_ptr<SequenceState> state = live(env);
   prepareSubmit(env, *state);
@@ -245,18 +250,24 @@ Napi::Value Sequence::submitSync(const Napi::CallbackInfo& info) {
 }
 
 Napi::Value Sequence::commandCount(const Napi::CallbackInfo& info) {
+  requireThis(info, kSequenceTag);
   return Napi::Number::New(info.Env(), live(info.Env())->commandCount);
 }
 
 Napi::Value Sequence::running(const Napi::CallbackInfo& info) {
+  requireThis(info, kSequenceTag);
   return Napi::Boolean::New(info.Env(), live(info.Env())->batch->inFlight());
 }
 
-Napi::Value Sequence::destroyed(const Napi::CallbackInfo& info) { return Napi::Boolean::New(info.Env(), !state_); }
+Napi::Value Sequence::destroyed(const Napi::CallbackInfo& info) {
+  requireThis(info, kSequenceTag);
+  return Napi::Boolean::New(info.Env(), !state_);
+}
 
 // Drops this wrapper's reference; a running submission keeps the state (and
 // the command buffer) alive until its fence signals.
 Napi::Value Sequence::destroy(const Napi::CallbackInfo& info) {
+  requireThis(info, kSequenceTag);
   state_.reset();
   return info.Env().Undefined();
 }

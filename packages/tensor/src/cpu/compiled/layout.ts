@@ -1,0 +1,62 @@
+import { GraphError } from "../../ir/errors.ts";
+import type { Node } from "../../ir/node.ts";
+import { stridesOf } from "../../ir/shape.ts";
+
+/**
+ * Where a node's values live, as seen by the code that reads them: a strided window on some
+ * buffer, or one literal filling the shape. Views (reshape, transpose, broadcast_to, slice) only
+ * change the window, so they cost no loop and no memory unless something needs them contiguous.
+ */
+export type Layout =
+  | { readonly kind: "buf"; readonly source: Node; readonly start: number; readonly shape: readonly number[]; readonly strides: readonly number[] }
+  | { readonly kind: "lit"; readonly value: number; readonly shape: readonly number[] };
+
+/** Ops that only re-index another node's buffer. */
+export const VIEW_OPS: ReadonlySet<string> = new Set(["reshape", "transpose", "broadcast_to", "slice"]);
+
+/** True when the node is a scalar-filled constant (it becomes a literal in code). */
+export function isFillConst(n: Node): boolean {
+  return n.op === "const" && typeof n.attrs.value === "number";
+}
+
+/** The layout of `n`, given which nodes own a buffer (leaves, array constants, written nodes). */
+export function layoutOf(n: Node, hasBuffer: (n: Node) => boolean): Layout {
+  if (isFillConst(n)) return { kind: "lit", value: n.attrs.value as number, shape: n.shape };
+  if (hasBuffer(n)) return { kind: "buf", source: n, start: 0, shape: n.shape, strides: stridesOf(n.shape) };
+  if (VIEW_OPS.has(n.op)) return viewLayout(n, layoutOf(n.inputs[0]!, hasBuffer));
+  throw new GraphError(`compiled CPU: ${n} has no buffer (scheduler bug)`);
+}
+
+/** The layout of a view node over its input's layout. */
+export function viewLayout(n: Node, l: Layout): Layout {
+  if (l.kind === "lit") return { kind: "lit", value: l.value, shape: n.shape };
+  switch (n.op) {
+    case "reshape":
+      if (!isContiguous(l)) throw new GraphError(`compiled CPU: reshape of a non-contiguous view (scheduler bug)`);
+      return { ...l, shape: n.shape, strides: stridesOf(n.shape) };
+    case "transpose": {
+      const perm = n.attrs.perm!;
+      return { ...l, shape: n.shape, strides: perm.map((p) => l.strides[p]!) };
+    }
+    case "broadcast_to": {
+      const off = n.rank - l.shape.length;
+      const strides = n.shape.map((_, i) => (i < off || l.shape[i - off] === 1 ? 0 : l.strides[i - off]!));
+      return { ...l, shape: n.shape, strides };
+    }
+    case "slice": {
+      const { starts, steps } = n.attrs;
+      let start = l.start;
+      for (let k = 0; k < l.shape.length; k++) start += starts![k]! * l.strides[k]!;
+      return { ...l, start, shape: n.shape, strides: l.strides.map((s, k) => s * steps![k]!) };
+    }
+    default:
+      throw new GraphError(`compiled CPU: '${n.op}' is not a view`);
+  }
+}
+
+/** True when the window is the row-major block [start, start + size) (axes of length 1 may have any stride). */
+export function isContiguous(l: Layout): boolean {
+  if (l.kind === "lit") return false;
+  const rowMajor = stridesOf(l.shape);
+  return l.shape.every((d, i) => d <= 1 || l.strides[i] === rowMajor[i]);
+}

@@ -1,0 +1,74 @@
+import type { Node } from "../../ir/node.ts";
+import { sizeOf, stridesOf } from "../../ir/shape.ts";
+import { batchLoops, batchStrides, indent } from "./batch.ts";
+import { sumExpr, type RenderContext } from "./context.ts";
+import { roundExpr } from "./expr.ts";
+
+// Round a finished buffer to its dtype: linear algebra works in f64 throughout, as the reference does.
+function roundAll(n: Node, name: string, offset: string): string[] {
+  if (n.dtype === "f64") return [];
+  const at = `${name}[${sumExpr(offset, "f")}]`;
+  return [`for (let f = 0; f < ${n.size}; f++) ${at} = ${roundExpr(n.dtype, at)};`];
+}
+
+/** Lower Cholesky factor of each matrix in the batch (left-looking, the reference's operation order; NaN when not positive definite). */
+export function renderCholesky(n: Node, ctx: RenderContext): string[] {
+  const a = ctx.contiguous(n.inputs[0]!);
+  const out = ctx.target(n);
+  const size = n.shape[n.rank - 1]!;
+  const count = sizeOf(n.shape.slice(0, -2));
+  const A = (e: string) => `${a.name}[${sumExpr(a.offset, e)}]`;
+  const L = (e: string) => `${out.name}[${sumExpr(out.offset, e)}]`;
+  return [
+    `for (let f = 0; f < ${n.size}; f++) ${L("f")} = 0;`,
+    `for (let t = 0; t < ${count}; t++) {`,
+    `  const o = t * ${size * size};`,
+    `  for (let j = 0; j < ${size}; j++) {`,
+    `    let d = ${A(`o + j * ${size} + j`)};`,
+    `    for (let k = 0; k < j; k++) d -= ${L(`o + j * ${size} + k`)} ** 2;`,
+    `    const ljj = d > 0 ? Math.sqrt(d) : NaN;`,
+    `    ${L(`o + j * ${size} + j`)} = ljj;`,
+    `    for (let i = j + 1; i < ${size}; i++) {`,
+    `      let s = ${A(`o + i * ${size} + j`)};`,
+    `      for (let k = 0; k < j; k++) s -= ${L(`o + i * ${size} + k`)} * ${L(`o + j * ${size} + k`)};`,
+    `      ${L(`o + i * ${size} + j`)} = s / ljj;`,
+    `    }`,
+    `  }`,
+    `}`,
+    ...roundAll(n, out.name, out.offset),
+  ];
+}
+
+/** Solve L X = B (or Lᵀ X = B) by substitution, column by column, with batch broadcasting. */
+export function renderTriangularSolve(n: Node, ctx: RenderContext): string[] {
+  const [Ln, Bn] = n.inputs as [Node, Node];
+  const l = ctx.contiguous(Ln), b = ctx.contiguous(Bn);
+  const out = ctx.target(n);
+  const id = ctx.id(n);
+  const size = Ln.shape[Ln.rank - 1]!, m = Bn.shape[Bn.rank - 1]!;
+  const batch = n.shape.slice(0, -2);
+  const { open, close, offsets } = batchLoops(`s${id}`, batch, [
+    { offset: l.offset, strides: batchStrides(Ln.shape, stridesOf(Ln.shape), batch) },
+    { offset: b.offset, strides: batchStrides(Bn.shape, stridesOf(Bn.shape), batch) },
+    { offset: out.offset, strides: stridesOf(n.shape).slice(0, -2) },
+  ]);
+  const trans = n.attrs.transposeA!;
+  // Solving with Lᵀ for lower L is solving with an upper matrix, and vice versa.
+  const forward = n.attrs.lower! !== trans;
+  const at = (i: string, j: string) => `${l.name}[lo + ${trans ? `${j} * ${size} + ${i}` : `${i} * ${size} + ${j}`}]`;
+  const body = [
+    `const lo = ${offsets[0]}, bo = ${offsets[1]}, oo = ${offsets[2]};`,
+    `for (let c = 0; c < ${m}; c++) {`,
+    `  for (let s = 0; s < ${size}; s++) {`,
+    `    const i = ${forward ? "s" : `${size - 1} - s`};`,
+    `    let v = ${b.name}[bo + i * ${m} + c];`,
+    `    for (let r = 0; r < s; r++) {`,
+    `      const j = ${forward ? "r" : `${size - 1} - r`};`,
+    `      v -= ${at("i", "j")} * ${out.name}[oo + j * ${m} + c];`,
+    `    }`,
+    `    ${out.name}[oo + i * ${m} + c] = v / ${at("i", "i")};`,
+    `  }`,
+    `}`,
+  ];
+  return [...open, ...indent(body, open.length), ...close, ...roundAll(n, out.name, out.offset)];
+}

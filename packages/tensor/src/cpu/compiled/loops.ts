@@ -1,0 +1,283 @@
+import type { Node } from "../../ir/node.ts";
+import { isElementwise, isReduce } from "../../ir/ops.ts";
+import { stridesOf } from "../../ir/shape.ts";
+import type { ArrayRef, RenderContext } from "./context.ts";
+import { scaled, sumExpr } from "./context.ts";
+import { elementwiseExpr, literal, roundExpr } from "./expr.ts";
+import { viewLayout, VIEW_OPS, type Layout } from "./layout.ts";
+import type { LoopKernel, Scope } from "./schedule.ts";
+
+/**
+ * Renders a fused loop kernel. First a tree of blocks (one per scope) with every memory access
+ * as an address over loop axes; then adjacent axes that every address walks contiguously are
+ * merged (so a fused chain over contiguous buffers is one flat loop); then JS is printed.
+ */
+
+interface Axis {
+  readonly id: number;
+  readonly extent: number;
+}
+
+/** base offset + Σ axis · stride into an array. */
+interface Address {
+  readonly ref: ArrayRef;
+  readonly start: number;
+  readonly terms: ReadonlyMap<number, number>;
+}
+
+type Operand = { readonly text: string } | { readonly addr: Address };
+
+type Stmt =
+  | { readonly kind: "compute"; readonly node: Node; readonly args: readonly Operand[] }
+  | { readonly kind: "reduce"; readonly node: Node; readonly inner: Block; readonly value: Operand }
+  | { readonly kind: "store"; readonly node: Node; readonly addr: Address }
+  | { readonly kind: "accumulate"; readonly node: Node; readonly value: Operand; readonly addr: Address; readonly scratch?: Address };
+
+interface Block {
+  readonly axes: readonly Axis[];
+  readonly stmts: Stmt[];
+}
+
+/** Merged loop: axes [first..last] become one variable. */
+interface Group {
+  readonly name: string;
+  readonly extent: number;
+  readonly last: number;
+}
+
+const INIT: Record<string, number> = { reduce_sum: 0, reduce_prod: 1, reduce_max: -Infinity, reduce_min: Infinity, reduce_logsumexp: -Infinity };
+
+/** JS statements of one fused loop kernel. */
+export function renderLoopKernel(k: LoopKernel, ctx: RenderContext): string[] {
+  const { schedule } = ctx;
+  let nextAxis = 0;
+  const axesFor = (shape: readonly number[]) => {
+    const dims: (number | undefined)[] = [];
+    const axes: Axis[] = [];
+    for (const d of shape) {
+      if (d > 1) {
+        axes.push({ id: nextAxis, extent: d });
+        dims.push(nextAxis++);
+      } else dims.push(undefined);
+    }
+    return { dims, axes };
+  };
+  const v = (n: Node) => `v${ctx.id(n)}`;
+
+  const address = (ref: ArrayRef, start: number, shape: readonly number[], strides: readonly number[], dims: readonly (number | undefined)[]): Address => {
+    const off = dims.length - shape.length;
+    const terms = new Map<number, number>();
+    shape.forEach((d, a) => {
+      if (d <= 1 || strides[a] === 0) return;
+      const axis = dims[a + off];
+      if (axis === undefined) throw new Error(`compiled CPU: shape [${shape}] does not fit its loop (scheduler bug)`);
+      terms.set(axis, (terms.get(axis) ?? 0) + strides[a]!);
+    });
+    return { ref, start, terms };
+  };
+  const load = (l: Layout, dims: readonly (number | undefined)[]): Operand =>
+    l.kind === "lit" ? { text: literal(l.value) } : { addr: address(ctx.source(l.source), l.start, l.shape, l.strides, dims) };
+  const operand = (x: Node, s: Scope, dims: readonly (number | undefined)[]): Operand =>
+    schedule.scopeOf.get(x) === s ? { text: v(x) } : load(schedule.layout(x), dims);
+  const storeAt = (n: Node, dims: readonly (number | undefined)[]) => address(ctx.target(n), 0, n.shape, stridesOf(n.shape), dims);
+
+  const build = (s: Scope, dims: readonly (number | undefined)[], axes: readonly Axis[]): Block => {
+    const stmts: Stmt[] = [];
+    for (const n of s.nodes) {
+      if (isReduce(n.op)) {
+        const inner = schedule.innerOf.get(n)!;
+        const reduced = n.attrs.axes!;
+        const innerDims: (number | undefined)[] = [];
+        const innerAxes: Axis[] = [];
+        let kept = 0;
+        inner.shape.forEach((d, j) => {
+          if (reduced.includes(j)) {
+            if (d > 1) {
+              innerAxes.push({ id: nextAxis, extent: d });
+              innerDims.push(nextAxis++);
+            } else innerDims.push(undefined);
+          } else innerDims.push(dims[kept++ + dims.length - n.rank]);
+        });
+        const block = build(inner, innerDims, innerAxes);
+        stmts.push({ kind: "reduce", node: n, inner: block, value: operand(n.inputs[0]!, inner, innerDims) });
+      } else if (isElementwise(n.op)) {
+        stmts.push({ kind: "compute", node: n, args: n.inputs.map((x) => operand(x, s, dims)) });
+      } else {
+        // A leaf or view copied into its own buffer: read it through the view's window.
+        const l = VIEW_OPS.has(n.op) ? viewLayout(n, schedule.layout(n.inputs[0]!)) : schedule.layout(n);
+        stmts.push({ kind: "compute", node: n, args: [load(l, dims)] });
+      }
+      if (schedule.written.has(n)) stmts.push({ kind: "store", node: n, addr: storeAt(n, dims) });
+    }
+    return { axes, stmts };
+  };
+
+  let block: Block;
+  const r = k.scatter;
+  const pre: string[] = [];
+  const post: string[] = [];
+  if (r) {
+    // Row-major over the input; each element accumulates into out[kept index].
+    const { dims, axes } = axesFor(k.main.shape);
+    block = build(k.main, dims, axes);
+    const keptStrides: number[] = [];
+    const outStrides = stridesOf(r.shape);
+    let kept = 0;
+    k.main.shape.forEach((_, j) => keptStrides.push(r.attrs.axes!.includes(j) ? 0 : outStrides[kept++]!));
+    const out = ctx.target(r);
+    const addr = address(out, 0, k.main.shape, keptStrides, dims);
+    const value = operand(r.inputs[0]!, k.main, dims);
+    const o = `f${ctx.id(r)}`;
+    const at = `${out.name}[${sumExpr(out.offset, o)}]`;
+    pre.push(`for (let ${o} = 0; ${o} < ${r.size}; ${o}++) ${at} = ${literal(INIT[r.op]!)};`);
+    if (r.op === "reduce_logsumexp") {
+      const s = ctx.scratch(r.size, `sum of exp for n${ctx.id(r)}`);
+      block.stmts.push({ kind: "accumulate", node: r, value, addr, scratch: { ref: { name: s, offset: "0" }, start: 0, terms: addr.terms } });
+      pre.push(`${s}.fill(0);`);
+      post.push(`for (let ${o} = 0; ${o} < ${r.size}; ${o}++) {`, `  const m = ${at};`, `  if (m > -Infinity && m < Infinity) ${at} = m + Math.log(${s}[${o}]);`, `}`);
+    } else block.stmts.push({ kind: "accumulate", node: r, value, addr });
+    if (r.dtype !== "f64") post.push(`for (let ${o} = 0; ${o} < ${r.size}; ${o}++) ${at} = ${roundExpr(r.dtype, at)};`);
+  } else {
+    const { dims, axes } = axesFor(k.main.shape);
+    block = build(k.main, dims, axes);
+  }
+
+  const groups = new Map<number, Group>();
+  coalesce(block, groups);
+  const lines = [...pre, ...printBlock(block, groups, ctx, [])];
+  if (r?.op === "reduce_logsumexp") {
+    // Second pass: the maxima are known; sum exp(x - max) into the scratch buffer.
+    lines.push("{", ...printBlock(block, groups, ctx, [], true).map((l) => "  " + l), "}");
+  }
+  return [...lines, ...post];
+}
+
+// Every address in a block and the blocks inside it.
+function addresses(b: Block, out: Address[] = []): Address[] {
+  const fromOperand = (o: Operand) => {
+    if ("addr" in o) out.push(o.addr);
+  };
+  for (const s of b.stmts) {
+    if (s.kind === "compute") s.args.forEach(fromOperand);
+    else if (s.kind === "reduce") {
+      fromOperand(s.value);
+      addresses(s.inner, out);
+    } else if (s.kind === "store") out.push(s.addr);
+    else {
+      fromOperand(s.value);
+      out.push(s.addr);
+    }
+  }
+  return out;
+}
+
+// Merge neighbouring axes i, j of a block when every address has stride(i) = stride(j) · extent(j).
+function coalesce(b: Block, groups: Map<number, Group>): void {
+  const all = addresses(b);
+  let run: Axis[] = [];
+  const flush = () => {
+    if (run.length === 0) return;
+    const g = { name: `i${run[0]!.id}`, extent: run.reduce((p, a) => p * a.extent, 1), last: run[run.length - 1]!.id };
+    for (const a of run) groups.set(a.id, g);
+    run = [];
+  };
+  for (const a of b.axes) {
+    const prev = run[run.length - 1];
+    if (prev && all.every((ad) => (ad.terms.get(prev.id) ?? 0) === (ad.terms.get(a.id) ?? 0) * a.extent)) run.push(a);
+    else {
+      flush();
+      run.push(a);
+    }
+  }
+  flush();
+  for (const s of b.stmts) if (s.kind === "reduce") coalesce(s.inner, groups);
+}
+
+function printAddress(a: Address, groups: ReadonlyMap<number, Group>): string {
+  const terms: (string | number)[] = [a.ref.offset, a.start];
+  const seen = new Set<Group>();
+  for (const [axis, stride] of a.terms) {
+    const g = groups.get(axis)!;
+    if (seen.has(g)) continue;
+    seen.add(g);
+    terms.push(scaled(g.name, a.terms.get(g.last) ?? 0));
+  }
+  return `${a.ref.name}[${sumExpr(...terms)}]`;
+}
+
+function printOperand(o: Operand, groups: ReadonlyMap<number, Group>): string {
+  return "text" in o ? o.text : printAddress(o.addr, groups);
+}
+
+function printBlock(b: Block, groups: ReadonlyMap<number, Group>, ctx: RenderContext, tail: readonly string[], secondPass = false): string[] {
+  const loops: Group[] = [];
+  for (const a of b.axes) {
+    const g = groups.get(a.id)!;
+    if (!loops.includes(g)) loops.push(g);
+  }
+  const body: string[] = [];
+  const op = (o: Operand) => printOperand(o, groups);
+  for (const s of b.stmts) {
+    const name = `v${ctx.id(s.node)}`;
+    if (s.kind === "compute") {
+      const args = s.args.map(op);
+      const e = isElementwise(s.node.op) ? roundExpr(s.node.dtype, elementwiseExpr(s.node, args), s.node.op) : args[0]!;
+      body.push(`const ${name} = ${e};`);
+    } else if (s.kind === "store") {
+      body.push(`${printAddress(s.addr, groups)} = ${name};`);
+    } else if (s.kind === "reduce") {
+      body.push(...printReduce(s.node, s.inner, op(s.value), groups, ctx));
+    } else {
+      const at = printAddress(s.addr, groups);
+      const x = op(s.value);
+      if (s.node.op === "reduce_logsumexp") {
+        if (secondPass) body.push(`{`, `  const m = ${at};`, `  if (m > -Infinity && m < Infinity) ${printAddress(s.scratch!, groups)} += Math.exp(${x} - m);`, `}`);
+        else body.push(`{`, `  const x = ${x}, m = ${at};`, `  if (x > m || x !== x) ${at} = x;`, `}`);
+      } else body.push(...accumulate(s.node.op, at, x));
+    }
+  }
+  body.push(...tail);
+  const lines: string[] = [];
+  let indent = "";
+  for (const g of loops) {
+    lines.push(`${indent}for (let ${g.name} = 0; ${g.name} < ${g.extent}; ${g.name}++) {`);
+    indent += "  ";
+  }
+  for (const l of body) lines.push(indent + l);
+  for (let i = loops.length - 1; i >= 0; i--) lines.push(`${"  ".repeat(i)}}`);
+  return lines;
+}
+
+// acc = acc ⊕ x, as the reference does it (NaN wins max and min).
+function accumulate(op: string, acc: string, x: string): string[] {
+  switch (op) {
+    case "reduce_sum": return [`${acc} += ${x};`];
+    case "reduce_prod": return [`${acc} *= ${x};`];
+    case "reduce_max": return [`{`, `  const x = ${x}, m = ${acc};`, `  if (x > m || x !== x) ${acc} = x;`, `}`];
+    case "reduce_min": return [`{`, `  const x = ${x}, m = ${acc};`, `  if (x < m || x !== x) ${acc} = x;`, `}`];
+    default: throw new Error(`compiled CPU: no accumulator for ${op}`);
+  }
+}
+
+// A reduction inside a scope: its inner loop runs in place, its result becomes a local.
+function printReduce(n: Node, inner: Block, x: string, groups: ReadonlyMap<number, Group>, ctx: RenderContext): string[] {
+  const id = ctx.id(n);
+  const acc = `acc${id}`;
+  const out: string[] = [`// n${id} ${n.op} over axes [${n.attrs.axes!.join(",")}] of [${n.inputs[0]!.shape.join(",")}]`];
+  const wrap = (lines: string[]) => ["{", ...lines.map((l) => "  " + l), "}"];
+  if (n.op === "reduce_logsumexp") {
+    const m = `max${id}`;
+    out.push(`let ${m} = -Infinity;`);
+    out.push(...wrap(printBlock(inner, groups, ctx, [`const x${id} = ${x};`, `if (x${id} > ${m} || x${id} !== x${id}) ${m} = x${id};`])));
+    out.push(`let ${acc} = 0;`);
+    out.push(`if (${m} > -Infinity && ${m} < Infinity) {`);
+    out.push(...printBlock(inner, groups, ctx, [`${acc} += Math.exp(${x} - ${m});`]).map((l) => "  " + l));
+    out.push(`}`);
+    out.push(`const v${id} = ${roundExpr(n.dtype, `${m} > -Infinity && ${m} < Infinity ? ${m} + Math.log(${acc}) : ${m}`)};`);
+    return out;
+  }
+  out.push(`let ${acc} = ${literal(INIT[n.op]!)};`);
+  out.push(...wrap(printBlock(inner, groups, ctx, accumulate(n.op, acc, x))));
+  out.push(`const v${id} = ${roundExpr(n.dtype, acc)};`);
+  return out;
+}

@@ -1,0 +1,78 @@
+import type { Node } from "../../ir/node.ts";
+import { stridesOf } from "../../ir/shape.ts";
+import { batchLoops, batchStrides, indent } from "./batch.ts";
+import { scaled, sumExpr, type RenderContext } from "./context.ts";
+import { roundExpr } from "./expr.ts";
+
+/**
+ * Matrix product with batch broadcasting, reading both operands through strided windows (so
+ * a transpose is never copied). The loop order is picked from the strides so the innermost loop
+ * walks memory contiguously:
+ *   - A stored transposed (Xᵀ·r): l outer, out[i,:] += A[i,l]·B[l,:] — reads Xᵀ's columns as X's rows;
+ *   - B's rows contiguous and more than one column: i, l, j (axpy of B's rows);
+ *   - otherwise (X·β, dot products): i, j, then the sum over l.
+ * Every order adds the products for one output element in increasing l starting from 0, as the
+ * reference does, so results agree bit for bit.
+ */
+export function renderMatmul(n: Node, ctx: RenderContext): string[] {
+  const [A, B] = n.inputs as [Node, Node];
+  const a = ctx.strided(A), b = ctx.strided(B);
+  const id = ctx.id(n);
+  const out = ctx.target(n);
+  const rows = n.shape[n.rank - 2]!, cols = n.shape[n.rank - 1]!, inner = A.shape[A.rank - 1]!;
+  const batch = n.shape.slice(0, -2);
+  const sAi = rows > 1 ? a.strides[A.rank - 2]! : 0, sAl = a.strides[A.rank - 1]!;
+  const sBl = b.strides[B.rank - 2]!, sBj = cols > 1 ? b.strides[B.rank - 1]! : 0;
+  const { open, close, offsets } = batchLoops(`m${id}`, batch, [
+    { offset: a.offset, strides: batchStrides(A.shape, a.strides, batch) },
+    { offset: b.offset, strides: batchStrides(B.shape, b.strides, batch) },
+    { offset: out.offset, strides: stridesOf(n.shape).slice(0, -2) },
+  ]);
+  const depth = open.length;
+  const [ao, bo, oo] = [`ao${id}`, `bo${id}`, `oo${id}`];
+  const body: string[] = [`const ${ao} = ${offsets[0]}, ${bo} = ${offsets[1]}, ${oo} = ${offsets[2]};`];
+  const A_ = (...t: (string | number)[]) => `${a.name}[${sumExpr(...t)}]`;
+  const B_ = (...t: (string | number)[]) => `${b.name}[${sumExpr(...t)}]`;
+  const O_ = (...t: (string | number)[]) => `${out.name}[${sumExpr(...t)}]`;
+  let order: string;
+  if (sAi === 1 && sAl !== 1 && rows > 1) {
+    order = "l, i, j (A is stored transposed)";
+    body.push(`for (let f = 0; f < ${rows * cols}; f++) ${O_(oo, "f")} = 0;`);
+    body.push(`for (let l = 0; l < ${inner}; l++) {`);
+    body.push(`  const al = ${sumExpr(ao, scaled("l", sAl))}, bl = ${sumExpr(bo, scaled("l", sBl))};`);
+    if (cols === 1) {
+      body.push(`  const bv = ${B_("bl")};`);
+      body.push(`  for (let i = 0; i < ${rows}; i++) ${O_(oo, "i")} += ${A_("al", "i")} * bv;`);
+    } else {
+      body.push(`  for (let i = 0; i < ${rows}; i++) {`);
+      body.push(`    const av = ${A_("al", "i")}, oi = ${sumExpr(oo, scaled("i", cols))};`);
+      body.push(`    for (let j = 0; j < ${cols}; j++) ${O_("oi", "j")} += av * ${B_("bl", scaled("j", sBj))};`);
+      body.push(`  }`);
+    }
+    body.push(`}`);
+  } else if (sBj === 1 && cols > 1) {
+    order = "i, l, j (rows of B are contiguous)";
+    body.push(`for (let i = 0; i < ${rows}; i++) {`);
+    body.push(`  const ai = ${sumExpr(ao, scaled("i", sAi))}, oi = ${sumExpr(oo, scaled("i", cols))};`);
+    body.push(`  for (let j = 0; j < ${cols}; j++) ${O_("oi", "j")} = 0;`);
+    body.push(`  for (let l = 0; l < ${inner}; l++) {`);
+    body.push(`    const av = ${A_("ai", scaled("l", sAl))}, bl = ${sumExpr(bo, scaled("l", sBl))};`);
+    body.push(`    for (let j = 0; j < ${cols}; j++) ${O_("oi", "j")} += av * ${B_("bl", "j")};`);
+    body.push(`  }`);
+    body.push(`}`);
+  } else {
+    order = "i, j, l (dot products)";
+    body.push(`for (let i = 0; i < ${rows}; i++) {`);
+    body.push(`  const ai = ${sumExpr(ao, scaled("i", sAi))};`);
+    body.push(`  for (let j = 0; j < ${cols}; j++) {`);
+    body.push(`    const bj = ${sumExpr(bo, scaled("j", sBj))};`);
+    body.push(`    let s = 0;`);
+    body.push(`    for (let l = 0; l < ${inner}; l++) s += ${A_("ai", scaled("l", sAl))} * ${B_("bj", scaled("l", sBl))};`);
+    body.push(`    ${O_(oo, scaled("i", cols), "j")} = ${roundExpr(n.dtype, "s")};`);
+    body.push(`  }`);
+    body.push(`}`);
+  }
+  const accumulates = !order.startsWith("i, j, l");
+  if (accumulates && n.dtype !== "f64") body.push(`for (let f = 0; f < ${rows * cols}; f++) ${O_(oo, "f")} = ${roundExpr(n.dtype, O_(oo, "f"))};`);
+  return [`// loop order ${order}`, ...open, ...indent(body, depth), ...close];
+}

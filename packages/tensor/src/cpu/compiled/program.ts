@@ -1,0 +1,75 @@
+import { GraphError } from "../../ir/errors.ts";
+import { BINARY, UNARY, polygamma, sigmoid, softplus } from "../scalar.ts";
+import type { ProgramPlan } from "./render.ts";
+
+/** The generated `run` function. */
+export type RunFunction = (
+  IN: Float64Array[], INOFF: number[], OUT: Float64Array[], OUTOFF: number[], T: Float64Array[], C: Instance[],
+) => void;
+
+/** A rendered plan turned into a function (shared by every executable of the same graph). */
+export interface Program {
+  readonly plan: ProgramPlan;
+  readonly run: RunFunction;
+  readonly children: readonly Program[];
+}
+
+/** A program with its buffers: what one executable owns. Slots are reused across runs. */
+export interface Instance {
+  readonly run: RunFunction;
+  readonly IN: Float64Array[];
+  readonly INOFF: number[];
+  readonly OUT: Float64Array[];
+  readonly OUTOFF: number[];
+  readonly T: Float64Array[];
+  readonly C: Instance[];
+}
+
+// Special functions and helpers the generated code calls: the very functions the reference uses.
+const F = {
+  sigmoid,
+  softplus,
+  polygamma,
+  erf: UNARY.erf,
+  erfc: UNARY.erfc,
+  lgamma: UNARY.lgamma,
+  mod: BINARY.mod,
+  indexError(op: string, j: number, d: number): never {
+    throw new GraphError(`${op}: index ${j} is out of range [0, ${d})`);
+  },
+};
+
+/** Turn a plan into a callable program (children first). */
+export function buildProgram(plan: ProgramPlan): Program {
+  const children = plan.children.map(buildProgram);
+  const make = new Function("F", "K", `"use strict";\nreturn function run(IN, INOFF, OUT, OUTOFF, T, C) {\n${indentSource(plan.source)}\n};`);
+  const run = make(F, plan.consts) as RunFunction;
+  return { plan, run, children };
+}
+
+/** Allocate the buffers of a program and of its children. */
+export function instantiate(p: Program): Instance {
+  return {
+    run: p.run,
+    IN: new Array<Float64Array>(p.plan.inputs.length),
+    INOFF: new Array<number>(p.plan.inputs.length).fill(0),
+    OUT: new Array<Float64Array>(p.plan.outputs.length),
+    OUTOFF: new Array<number>(p.plan.outputs.length).fill(0),
+    T: p.plan.temps.map((n) => new Float64Array(n)),
+    C: p.children.map(instantiate),
+  };
+}
+
+/** The source of a plan and its children, for reading and snapshots. */
+export function fullSource(plan: ProgramPlan, label = "program"): string {
+  const parts = [`// ===== ${label} =====`, plan.source];
+  plan.children.forEach((c, i) => parts.push("", fullSource(c, `${label} / scan body C[${i}]`)));
+  return parts.join("\n");
+}
+
+function indentSource(s: string): string {
+  return s
+    .split("\n")
+    .map((l) => (l ? "  " + l : l))
+    .join("\n");
+}

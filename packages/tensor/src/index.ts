@@ -33,3 +33,7 @@ export type { VjpRule, TupleVjpRule, VjpFn } from "./autodiff/rule.ts";
 export { compiledBackend, type CompiledBackend, type CompiledExecutable } from "./cpu/compiled/backend.ts";
 import { compiledBackend } from "./cpu/compiled/backend.ts";
 registerBackend("cpu", compiledBackend);
+export { vmap, type VmapSpec } from "./batch/vmap.ts";
+export { batchGraph } from "./batch/batch-graph.ts";
+export { BATCH_RULES } from "./batch/batch-rules.ts";
+export type { BatchRule, BatchedValue, BatchContext } from "./batch/batched-value.ts";

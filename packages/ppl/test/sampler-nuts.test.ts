@@ -172,19 +172,19 @@ function stanReference(
 
   const zFwd = copyPoint(z);
   const zBck = copyPoint(z);
-  let pFwdFwd = Float64Array.from(z.p);
-  let sFwdFwd = sharpOf(z.p);
-  let pFwdBck = Float64Array.from(z.p);
-  let sFwdBck = sharpOf(z.p);
-  let pBckFwd = Float64Array.from(z.p);
-  let sBckFwd = sharpOf(z.p);
-  let pBckBck = Float64Array.from(z.p);
-  let sBckBck = sharpOf(z.p);
-  let rho = Float64Array.from(z.p);
+  let pFwdFwd: Float64Array = Float64Array.from(z.p);
+  let sFwdFwd: Float64Array = sharpOf(z.p);
+  let pFwdBck: Float64Array = Float64Array.from(z.p);
+  let sFwdBck: Float64Array = sharpOf(z.p);
+  let pBckFwd: Float64Array = Float64Array.from(z.p);
+  let sBckFwd: Float64Array = sharpOf(z.p);
+  let pBckBck: Float64Array = Float64Array.from(z.p);
+  let sBckBck: Float64Array = sharpOf(z.p);
+  let rho: Float64Array = Float64Array.from(z.p);
   let depth = 0;
   while (depth < maxDepth) {
-    let rhoFwd = new Float64Array(dim);
-    let rhoBck = new Float64Array(dim);
+    let rhoFwd: Float64Array = new Float64Array(dim);
+    let rhoBck: Float64Array = new Float64Array(dim);
     let valid: boolean;
     const sub: RefTree = {
       lsw: -Infinity,

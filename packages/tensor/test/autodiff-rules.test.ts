@@ -23,7 +23,7 @@ interface Case {
   valid?: (vals: number[][]) => boolean;
 }
 
-const RUNS = 25;
+const RUNS = 40;
 const size = (s: readonly number[]) => s.reduce((a, b) => a * b, 1);
 // Uniform on [lo, hi] (fc.double would crowd values near 0 and the bounds).
 const real = (lo: number, hi: number) => fc.noBias(fc.integer({ min: 0, max: 2 ** 30 })).map((k) => lo + ((hi - lo) * k) / 2 ** 30);

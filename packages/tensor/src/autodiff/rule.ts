@@ -11,5 +11,8 @@ export type VjpRule = (node: Node, ct: Node) => (Node | null)[];
 /** The reverse-mode transform itself, handed to rules that differentiate subgraphs (scan bodies). */
 export type VjpFn = (outputs: readonly Node[], cotangents: readonly (Node | null)[], wrt: readonly Node[]) => Node[];
 
-/** A rule for an op with several outputs (scan): one cotangent or null per output. */
-export type TupleVjpRule = (node: Node, cts: readonly (Node | null)[], vjp: VjpFn) => (Node | null)[];
+/**
+ * A rule for an op with several outputs (scan): one cotangent or null per output; `needed` says
+ * which inputs want a cotangent, so the rule can leave the others out of the graph it builds.
+ */
+export type TupleVjpRule = (node: Node, cts: readonly (Node | null)[], needed: readonly boolean[], vjp: VjpFn) => (Node | null)[];

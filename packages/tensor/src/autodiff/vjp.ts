@@ -1,4 +1,4 @@
-import { add } from "../api/elementwise.ts";
+import { add, cast } from "../api/elementwise.ts";
 import { constant } from "../api/leaves.ts";
 import { toposort } from "../graph/toposort.ts";
 import { floatOf, isFloat } from "../ir/dtype.ts";
@@ -39,7 +39,9 @@ export function vjp(outputs: readonly Node[], cotangents: readonly (Node | null)
 
   outputs.forEach((o, k) => {
     const ct = cotangents[k];
-    if (ct && receives(o)) contribute(o, ct, "caller's");
+    if (!ct) return;
+    if (!sameShape(ct.shape, o.shape)) throw new ShapeError(`vjp: cotangent ${k} has shape ${fmt(ct.shape)}, its output ${fmt(o.shape)}`);
+    if (receives(o)) contribute(o, cast(ct, o.dtype), "caller");
   });
 
   for (let i = order.length - 1; i >= 0; i--) {
@@ -48,7 +50,7 @@ export function vjp(outputs: readonly Node[], cotangents: readonly (Node | null)
     if (n.op === "scan") {
       const slots = tupleParts.get(n);
       if (!slots) continue;
-      inputCts = TUPLE_RULES.scan(n, slots, vjp);
+      inputCts = TUPLE_RULES.scan(n, slots, n.inputs.map(receives), vjp);
     } else {
       const list = parts.get(n);
       if (!list) continue;

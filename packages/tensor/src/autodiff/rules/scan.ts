@@ -21,7 +21,7 @@ const zerosLike = (x: Node) => constant(0, x.shape, x.dtype);
  * Both scans are built through the public `scan`, so their args get the right nesting depth and
  * a scan inside the body is differentiated by this rule again, one level deeper.
  */
-export const scanRule: TupleVjpRule = (node, cts, vjp) => {
+export const scanRule: TupleVjpRule = (node, cts, needed, vjp) => {
   const { outputs, nCarry, nX } = node.attrs.body!;
   const length = node.attrs.length!;
   const reverse = node.attrs.reverseScan ?? false;
@@ -33,9 +33,10 @@ export const scanRule: TupleVjpRule = (node, cts, vjp) => {
   const bodyArgs = toposort(outputs).filter((n) => n.op === "arg");
   const rebind = (args: readonly Node[]) => substitute(outputs, new Map(bodyArgs.map((a) => [a, args[a.attrs.index!]!] as const)));
 
+  // Every float carry takes part in the recurrence; xs and consts get cotangents only where needed.
   const floatCarry = indicesWhere(init, (n) => isFloat(n.dtype));
-  const floatX = indicesWhere(xs, (n) => isFloat(n.dtype));
-  const floatConst = indicesWhere(consts, (n) => isFloat(n.dtype));
+  const floatX = indicesWhere(xs, (n, i) => isFloat(n.dtype) && needed[nCarry + i]!);
+  const floatConst = indicesWhere(consts, (n, i) => isFloat(n.dtype) && needed[nCarry + nX + i]!);
   const ysWithCt = indicesWhere(cts.slice(nCarry), (c) => c !== null);
 
   const stacked = nCarry === 0 ? [] : scan(
@@ -54,11 +55,11 @@ export const scanRule: TupleVjpRule = (node, cts, vjp) => {
       const outCts: (Node | null)[] = outs.map(() => null);
       floatCarry.forEach((i, q) => (outCts[i] = ctCarry[q]!));
       ysWithCt.forEach((k, q) => (outCts[nCarry + k] = ctYs[q]!));
-      const g = vjp(outs, outCts, [...c, ...x, ...rk]);
-      return {
-        carry: [...floatCarry.map((i) => g[i]!), ...floatConst.map((j, q) => add(acc[q]!, g[nCarry + nX + j]!))],
-        ys: floatX.map((i) => g[nCarry + i]!),
-      };
+      const wrt = [...floatCarry.map((i) => c[i]!), ...floatX.map((i) => x[i]!), ...floatConst.map((j) => rk[j]!)];
+      const g = vjp(outs, outCts, wrt);
+      const gc = g.slice(0, floatCarry.length), gx = g.slice(floatCarry.length, floatCarry.length + floatX.length);
+      const gk = g.slice(floatCarry.length + floatX.length);
+      return { carry: [...gc, ...gk.map((gj, q) => add(acc[q]!, gj))], ys: gx };
     },
     [...floatCarry.map((i) => cts[i] ?? zerosLike(init[i]!)), ...floatConst.map((j) => zerosLike(consts[j]!))],
     [...xs, ...stacked, ...ysWithCt.map((k) => cts[nCarry + k]!)],
@@ -73,10 +74,10 @@ export const scanRule: TupleVjpRule = (node, cts, vjp) => {
   return result;
 };
 
-function indicesWhere<T>(items: readonly T[], pred: (t: T) => boolean): number[] {
+function indicesWhere<T>(items: readonly T[], pred: (t: T, i: number) => boolean): number[] {
   const out: number[] = [];
   items.forEach((t, i) => {
-    if (pred(t)) out.push(i);
+    if (pred(t, i)) out.push(i);
   });
   return out;
 }

@@ -1,0 +1,16 @@
+import { add, matmul, slice, stack } from "../../packages/tensor/src/index.ts";
+import { data, halfCauchy, model, normal } from "../../packages/ppl/src/index.ts";
+
+/** Autoregressive model of order K: y[t] ~ normal(alpha + Σ_k beta[k]·y[t−k], sigma) for t > K. */
+export default model({
+  name: "arK",
+  data: { K: data.int({ lower: 0 }), T: data.int({ lower: 0 }), y: data.vector("T") },
+  build(m, d) {
+    const alpha = m.param("alpha", normal(0, 10));
+    const beta = m.param("beta", normal(0, 10), { shape: [d.K] });
+    const sigma = m.param("sigma", halfCauchy(0, 2.5));
+    // Lag matrix [T−K, K]: column k holds y[t−k] for t = K+1..T (1-based).
+    const lags = stack(Array.from({ length: d.K }, (_, j) => slice(d.y, [{ start: d.K - (j + 1), stop: d.T - (j + 1) }])), 1);
+    m.observe(slice(d.y, [{ start: d.K }]), normal(add(alpha, matmul(lags, beta)), sigma));
+  },
+});

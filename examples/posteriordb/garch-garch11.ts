@@ -1,0 +1,24 @@
+import { add, concat, mul, reshape, scan, slice, sqrt, square, sub } from "../../packages/tensor/src/index.ts";
+import { data, interval, model, normal, positive, unitInterval } from "../../packages/ppl/src/index.ts";
+
+/** GARCH(1,1) volatility: sigma[t]² = alpha0 + alpha1·(y[t−1] − mu)² + beta1·sigma[t−1]², with beta1 < 1 − alpha1. */
+export default model({
+  name: "garch11",
+  data: { T: data.int({ lower: 0 }), y: data.vector("T"), sigma1: data.real({ lower: 0 }) },
+  build(m, d) {
+    const mu = m.param("mu");
+    const alpha0 = m.param("alpha0", { constraint: positive() });
+    const alpha1 = m.param("alpha1", { constraint: unitInterval() });
+    const beta1 = m.param("beta1", { constraint: interval(0, sub(1, alpha1)) });
+    const { ys } = scan(
+      ([s], [yPrev]) => {
+        const next = sqrt(add(add(alpha0, mul(alpha1, square(sub(yPrev!, mu)))), mul(beta1, square(s!))));
+        return { carry: [next], ys: [next] };
+      },
+      [d.sigma1],
+      [slice(d.y, [{ stop: d.T - 1 }])],
+    );
+    const sigma = concat([reshape(d.sigma1, [1]), ys[0]!]);
+    m.observe(d.y, normal(mu, sigma));
+  },
+});

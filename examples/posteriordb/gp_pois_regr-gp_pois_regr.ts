@@ -1,0 +1,24 @@
+import { add, cholesky, constant, div, exp, matmul, mul, reshape, square, sub } from "../../packages/tensor/src/index.ts";
+import { data, gamma, halfNormal, model, normal, poissonLog } from "../../packages/ppl/src/index.ts";
+
+/** Latent Gaussian process with a squared-exponential kernel and Poisson counts. */
+export default model({
+  name: "gp_pois_regr",
+  data: {
+    N: data.int({ lower: 1 }),
+    x: data.vector("N"),
+    k: data.intVector("N", { lower: 0 }),
+    // Present in the posteriordb data file; the model does not use it.
+    y: data.vector("N"),
+  },
+  build(m, d) {
+    const rho = m.param("rho", gamma(25, 4));
+    const alpha = m.param("alpha", halfNormal(0, 2));
+    const fTilde = m.param("f_tilde", normal(0, 1), { shape: [d.N] });
+    const diff = sub(reshape(d.x, [d.N, 1]), reshape(d.x, [1, d.N]));
+    const eye = constant(Array.from({ length: d.N * d.N }, (_, i) => (Math.floor(i / d.N) === i % d.N ? 1e-10 : 0)), [d.N, d.N]);
+    const K = add(mul(square(alpha), exp(div(square(diff), mul(-2, square(rho))))), eye);
+    const f = m.deterministic("f", matmul(cholesky(K), fTilde));
+    m.observe(d.k, poissonLog(f));
+  },
+});

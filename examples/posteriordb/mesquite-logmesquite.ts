@@ -1,0 +1,25 @@
+import { add, index, log, matmul, slice, stack } from "../../packages/tensor/src/index.ts";
+import { data, model, normal, positive } from "../../packages/ppl/src/index.ts";
+
+/** log(weight) of mesquite bushes on the logs of five size measures and the group; flat priors. */
+export default model({
+  name: "logmesquite",
+  data: {
+    N: data.int({ lower: 0 }),
+    weight: data.vector("N"),
+    diam1: data.vector("N"),
+    diam2: data.vector("N"),
+    canopy_height: data.vector("N"),
+    total_height: data.vector("N"),
+    density: data.vector("N"),
+    group: data.vector("N"),
+  },
+  build(m, d) {
+    const beta = m.param("beta", { shape: [7] });
+    const sigma = m.param("sigma", { constraint: positive() });
+    // Predictors as columns, in beta[2..7]'s order.
+    const X = stack([log(d.diam1), log(d.diam2), log(d.canopy_height), log(d.total_height), log(d.density), d.group], 1);
+    const mu = add(index(beta, 0), matmul(X, slice(beta, [{ start: 1 }])));
+    m.observe(log(d.weight), normal(mu, sigma));
+  },
+});

@@ -1,0 +1,7 @@
+export * from "./model/index.ts";
+export * from "./distributions/index.ts";
+export * from "./transforms/index.ts";
+export * from "./sampler/index.ts";
+export * from "./random/index.ts";
+export * from "./diagnostics/index.ts";
+export * from "./io/index.ts";

@@ -1,0 +1,148 @@
+import {
+  add, broadcastShapes, lift, param as paramLeaf, ShapeError, sum, type Node, type Operand, type Shape,
+} from "@ppl/tensor";
+import { isDistribution, type Distribution } from "../distributions/distribution.ts";
+import { constraintOfSupport } from "../transforms/from-support.ts";
+import { real } from "../transforms/identity.ts";
+import { isConstraint, type Transform } from "../transforms/transform.ts";
+import { ModelError } from "./errors.ts";
+import { isValidName, type ModelBuilder, type ParamOptions } from "./model.ts";
+
+/** A declared parameter: its transform and the placeholder leaf its unconstrained slice replaces at compile time. */
+export interface DeclaredParam {
+  readonly name: string;
+  readonly shape: Shape;
+  readonly transform: Transform;
+  readonly prior: Distribution | undefined;
+  /** Placeholder for this parameter's unconstrained values [unconstrainedSize]. */
+  readonly leaf: Node;
+  /** The constrained value as a function of `leaf` (and earlier parameters' leaves). */
+  readonly value: Node;
+}
+
+/** Records what a model's build declares; the log density is the sum of `terms`. */
+export class Recorder implements ModelBuilder {
+  readonly params: DeclaredParam[] = [];
+  readonly deterministics: { name: string; value: Node }[] = [];
+  readonly terms: Node[] = [];
+  private readonly names: Set<string>;
+
+  constructor(private readonly modelName: string, dataNames: readonly string[]) {
+    this.names = new Set(dataNames);
+  }
+
+  param(name: string, priorOrOpts?: Distribution | ParamOptions, maybeOpts?: ParamOptions): Node {
+    this.claim(name, "parameter");
+    const prior = isDistribution(priorOrOpts) ? priorOrOpts : undefined;
+    if (priorOrOpts !== undefined && !prior && maybeOpts !== undefined) {
+      throw new ModelError(`parameter '${name}': the second argument must be a distribution (the prior); write m.param("${name}", prior, options) or m.param("${name}", options)`);
+    }
+    const opts = prior ? (maybeOpts ?? {}) : ((priorOrOpts as ParamOptions | undefined) ?? {});
+    for (const k of Object.keys(opts)) {
+      if (k !== "shape" && k !== "constraint") throw new ModelError(`parameter '${name}': unknown option '${k}'; the options are shape and constraint`);
+    }
+    if (prior?.discrete) {
+      throw new ModelError(`parameter '${name}': ${prior.name} is a distribution over integers; parameters must be continuous — marginalize the discrete variable or observe it as data`);
+    }
+    const shape = this.shapeOf(name, prior, opts.shape);
+    if (opts.constraint !== undefined && !isConstraint(opts.constraint)) {
+      throw new ModelError(`parameter '${name}': constraint must be made by positive(), lower(a), interval(a, b), simplex(), …`);
+    }
+    const constraint = opts.constraint ?? (prior ? constraintOfSupport(prior.support, prior.name) : real());
+    let transform: Transform;
+    try {
+      transform = constraint.bind(shape);
+    } catch (e) {
+      if (e instanceof ModelError) throw new ModelError(`parameter '${name}': ${e.message}`);
+      throw e;
+    }
+    const leaf = paramLeaf(`u:${name}`, [transform.unconstrainedSize]);
+    const value = transform.forward(leaf);
+    this.terms.push(transform.logJacobian(leaf));
+    if (prior) this.terms.push(this.logpdfSum(`the prior of parameter '${name}'`, prior, value));
+    this.params.push({ name, shape, transform, prior, leaf, value });
+    return value;
+  }
+
+  deterministic(name: string, value: Operand): Node {
+    this.claim(name, "deterministic");
+    const node = lift(value);
+    this.deterministics.push({ name, value: node });
+    return node;
+  }
+
+  observe(value: Operand, dist: Distribution): void {
+    if (!isDistribution(dist)) throw new ModelError("observe: the second argument must be a distribution, e.g. m.observe(d.y, normal(mu, sigma))");
+    this.terms.push(this.logpdfSum(`observe(${describe(value)}, ${dist.name})`, dist, value));
+  }
+
+  factor(term: Operand): void {
+    this.terms.push(sum(lift(term)));
+  }
+
+  get(name: string): Node {
+    const p = this.params.find((x) => x.name === name);
+    if (p) return p.value;
+    const d = this.deterministics.find((x) => x.name === name);
+    if (d) return d.value;
+    const known = [...this.params.map((x) => x.name), ...this.deterministics.map((x) => x.name)];
+    throw new ModelError(`get: no parameter or deterministic named '${name}' has been declared yet (declared: ${known.join(", ") || "none"}); declare it before using it`);
+  }
+
+  /** Sum of all log-density terms. */
+  total(): Node {
+    return this.terms.reduce((a, b) => add(a, b), lift(0));
+  }
+
+  private claim(name: string, what: string): void {
+    if (typeof name !== "string" || !isValidName(name)) {
+      throw new ModelError(`${what} name '${String(name)}' is not an identifier; use letters, digits and _ starting with a letter`);
+    }
+    if (this.names.has(name)) throw new ModelError(`model '${this.modelName}': the name '${name}' is used twice; give the ${what} another name`);
+    this.names.add(name);
+  }
+
+  private shapeOf(name: string, prior: Distribution | undefined, given: Shape | undefined): Shape {
+    if (given !== undefined) {
+      if (!Array.isArray(given) || given.some((d) => !Number.isInteger(d) || d < 0)) {
+        throw new ModelError(`parameter '${name}': shape must be a list of non-negative integers, got ${JSON.stringify(given)}`);
+      }
+      if (prior) {
+        const priorShape = [...prior.batchShape, ...prior.eventShape];
+        const ev = prior.eventShape;
+        const tailOk = ev.every((d, i) => given[given.length - ev.length + i] === d);
+        let ok = tailOk && given.length >= ev.length;
+        if (ok) {
+          try {
+            const b = broadcastShapes("param", priorShape, given);
+            ok = b.length === given.length && b.every((d, i) => d === given[i]);
+          } catch {
+            ok = false;
+          }
+        }
+        if (!ok) {
+          throw new ModelError(`parameter '${name}': its prior ${prior.name} has shape [${priorShape.join(",")}], which does not fit the parameter's shape [${given.join(",")}]; make the prior's arguments scalars or of shape [${given.join(",")}]`);
+        }
+      }
+      return [...given];
+    }
+    return prior ? [...prior.batchShape, ...prior.eventShape] : [];
+  }
+
+  private logpdfSum(what: string, dist: Distribution, value: Operand): Node {
+    try {
+      return sum(dist.logpdf(value));
+    } catch (e) {
+      if (e instanceof ShapeError) {
+        throw new ModelError(`${what}: the value's shape [${lift(value).shape.join(",")}] does not match the distribution's shape [${[...dist.batchShape, ...dist.eventShape].join(",")}] (${e.message})`);
+      }
+      throw e;
+    }
+  }
+}
+
+function describe(x: Operand): string {
+  if (typeof x === "number") return String(x);
+  return x.op === "data" || x.op === "param" ? String(x.attrs.name) : `${x.op}[${x.shape.join(",")}]`;
+}
+

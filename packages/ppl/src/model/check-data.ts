@@ -1,0 +1,104 @@
+import type { TensorValue } from "@ppl/tensor";
+import { DataError, ModelError } from "./errors.ts";
+import { describeField, type DataField, type DataSpec, type Size } from "./data-spec.ts";
+
+/** Checked data: every declared field as a host tensor (f64 values; integer fields hold exact integers). */
+export type CheckedData = Readonly<Record<string, TensorValue>>;
+
+/** Options of checkData. */
+export interface CheckDataOptions {
+  /** Accept keys the spec does not declare (Stan ignores them); by default they are an error, since they are often typos. */
+  allowExtraKeys?: boolean;
+}
+
+/**
+ * Check Stan-format JSON data (scalars as numbers, matrices as arrays of rows) against a spec.
+ * Throws a DataError naming the key, what was expected and what came.
+ */
+export function checkData(spec: DataSpec, json: unknown, opts: CheckDataOptions = {}): CheckedData {
+  if (typeof json !== "object" || json === null || Array.isArray(json)) {
+    throw new DataError("", `the data must be a JSON object of named fields, got ${kindOf(json)}`);
+  }
+  const input = json as Record<string, unknown>;
+  const declared = Object.keys(spec);
+  const extra = Object.keys(input).filter((k) => !(k in spec));
+  const out: Record<string, TensorValue> = {};
+  // Scalars first: sizes of the other fields come from int scalars.
+  const order = [...declared.filter((k) => spec[k]!.dims.length === 0), ...declared.filter((k) => spec[k]!.dims.length > 0)];
+  for (const key of order) {
+    const f = spec[key]!;
+    if (!(key in input)) {
+      const hint = extra.length > 0 ? ` (the data has undeclared key${extra.length > 1 ? "s" : ""} ${extra.map((e) => `'${e}'`).join(", ")} — a misspelling?)` : "";
+      throw new DataError(key, `'${key}' is missing; the model expects ${describeField(f)}${hint}. Add it to the data file`);
+    }
+    const dims = f.dims.map((d) => resolveSize(spec, out, key, d));
+    out[key] = checkField(key, f, dims, input[key]);
+  }
+  if (extra.length > 0 && !opts.allowExtraKeys) {
+    throw new DataError(extra[0]!, `'${extra[0]}' is not a data field of this model (its fields: ${declared.join(", ") || "none"}); remove it from the data or declare it in the model's data spec`);
+  }
+  return out;
+}
+
+function resolveSize(spec: DataSpec, out: Record<string, TensorValue>, key: string, d: Size): number {
+  if (typeof d === "number") return d;
+  const sizeField = spec[d];
+  if (!sizeField || sizeField.kind !== "int") {
+    throw new ModelError(`data field '${key}' is sized by '${d}', which is not an int data field; declare ${d}: data.int()`);
+  }
+  const v = out[d]!.data[0]!;
+  if (v < 0) throw new DataError(d, `'${d}' is ${v}, but it sizes '${key}' and a size must be ≥ 0`);
+  return v;
+}
+
+function checkField(key: string, f: DataField, dims: readonly number[], value: unknown): TensorValue {
+  const flat: number[] = [];
+  collect(key, f, dims, value, 0, [], flat);
+  return { dtype: "f64", shape: dims, data: Float64Array.from(flat) };
+}
+
+// Walk the nested arrays, checking each level's length, then each entry.
+function collect(key: string, f: DataField, dims: readonly number[], v: unknown, level: number, idx: number[], flat: number[]): void {
+  const where = idx.length > 0 ? `${key}[${idx.join(",")}]` : key;
+  if (level === dims.length) {
+    flat.push(checkEntry(key, where, f, v));
+    return;
+  }
+  const sizeName = f.dims[level]!;
+  const expectLen = dims[level]!;
+  const expect = typeof sizeName === "string" ? `${sizeName}=${expectLen}` : `${expectLen}`;
+  if (!Array.isArray(v)) {
+    throw new DataError(key, `'${where}' should be an array of ${expect} ${level === 0 && dims.length === 2 ? "rows" : "entries"} (${describeField(f)}), got ${kindOf(v)}`);
+  }
+  if (v.length !== expectLen) {
+    const what = dims.length === 2 ? (level === 0 ? "rows" : "entries") : "entries";
+    const rowNote = dims.length === 2 && level === 1 ? ` in row ${idx[idx.length - 1]}` : "";
+    throw new DataError(key, `'${key}' has ${v.length} ${what}${rowNote}, the model expects ${expect}`);
+  }
+  v.forEach((e, i) => collect(key, f, dims, e, level + 1, [...idx, i + 1], flat));
+}
+
+const NON_FINITE = new Set(["NaN", "nan", "Inf", "inf", "-Inf", "-inf", "Infinity", "-Infinity", "+Infinity", "+inf"]);
+
+function checkEntry(key: string, where: string, f: DataField, v: unknown): number {
+  if (typeof v === "string" && NON_FINITE.has(v)) {
+    throw new DataError(key, `'${where}' is ${v}; data must be finite numbers — remove or impute the entry`);
+  }
+  if (typeof v !== "number") {
+    const shape = f.dims.length === 0 ? "a number" : "a number at this position";
+    throw new DataError(key, `'${where}' should be ${shape} (${describeField(f)}), got ${kindOf(v)}`);
+  }
+  if (!Number.isFinite(v)) throw new DataError(key, `'${where}' is ${v}; data must be finite numbers — remove or impute the entry`);
+  if (f.integer && !Number.isInteger(v)) throw new DataError(key, `'${where}' is ${v}, but '${key}' holds integers; give a whole number`);
+  if (f.lower !== undefined && v < f.lower) throw new DataError(key, `'${where}' is ${v}, below the lower bound ${f.lower} of '${key}'`);
+  if (f.upper !== undefined && v > f.upper) throw new DataError(key, `'${where}' is ${v}, above the upper bound ${f.upper} of '${key}'`);
+  return v;
+}
+
+function kindOf(v: unknown): string {
+  if (v === null) return "null";
+  if (Array.isArray(v)) return `an array of ${v.length}`;
+  if (typeof v === "string") return `the string ${JSON.stringify(v.length > 20 ? v.slice(0, 20) + "…" : v)}`;
+  if (typeof v === "object") return "an object";
+  return `${typeof v} ${String(v)}`;
+}

@@ -1,0 +1,162 @@
+import {
+  concat, constant, data as dataLeaf, interpret, param as paramLeaf, reshape, slice, substitute, type Node, type Shape, type TensorValue,
+} from "@ppl/tensor";
+import { checkData, type CheckDataOptions, type CheckedData } from "./check-data.ts";
+import { Recorder, type DeclaredParam } from "./builder.ts";
+import type { DataSpec, DataValues } from "./data-spec.ts";
+import { ModelError } from "./errors.ts";
+import { isModel, type Model } from "./model.ts";
+import { flattenStanOrder, stanNames } from "./stan-names.ts";
+
+/** Where a parameter lives on the unconstrained vector q, and its constrained shape. */
+export interface ParamInfo {
+  readonly name: string;
+  /** Constrained shape. */
+  readonly shape: Shape;
+  readonly constrainedSize: number;
+  readonly unconstrainedSize: number;
+  /** First index of this parameter's slice of q. */
+  readonly offset: number;
+  /** Name of the constraint (real, positive, simplex, …). */
+  readonly transform: string;
+}
+
+/** A reported quantity: a parameter (constrained) or a deterministic. */
+export interface GeneratedInfo {
+  readonly name: string;
+  readonly shape: Shape;
+  readonly kind: "param" | "deterministic";
+}
+
+/** A model compiled against its data: graphs over one unconstrained vector `q` plus the data leaves. */
+export interface CompiledModel {
+  readonly name: string;
+  /** Length of q. */
+  readonly dim: number;
+  readonly paramInfo: readonly ParamInfo[];
+  /** Scalar log density of q (priors, likelihood, factors, log-Jacobians), reading data through `data` leaves. */
+  readonly logDensity: Node;
+  /** The unconstrained vector leaf: param "q" of shape [dim]. */
+  readonly q: Node;
+  /** Each reported quantity as a function of q, flattened in Stan's order (first index fastest). */
+  readonly generated: readonly Node[];
+  readonly generatedInfo: readonly GeneratedInfo[];
+  /** All reported values in one vector, in the order of constrainedNames(). */
+  readonly generatedFlat: Node;
+  /** Values for the graphs' data leaves. */
+  readonly dataBindings: Readonly<Record<string, TensorValue>>;
+  readonly data: CheckedData;
+  /** Stan-style names of the entries of generatedFlat: mu, theta[1], L[2,1]. */
+  constrainedNames(): string[];
+  /**
+   * q from constrained values by name (Stan init format: numbers and nested arrays, matrices as rows);
+   * parameters left out stay 0 on the unconstrained scale.
+   */
+  unconstrain(values: Readonly<Record<string, unknown>>): Float64Array;
+  /** Log density at q, by the reference interpreter. */
+  logDensityAt(q: ArrayLike<number>): number;
+  /** Reported values at q, in the order of constrainedNames(), by the reference interpreter. */
+  generatedAt(q: ArrayLike<number>): Float64Array;
+}
+
+/** Check the data, run the model's build and produce the log density over the unconstrained vector q. */
+export function compileModel<S extends DataSpec>(m: Model<S>, json: unknown, opts: CheckDataOptions = {}): CompiledModel {
+  if (!isModel(m)) throw new ModelError("compileModel: expects a model made by model({ name, data, build }) (a model file's default export)");
+  const checked = checkData(m.data, json, opts);
+  const values: Record<string, number | Node> = {};
+  const dataBindings: Record<string, TensorValue> = {};
+  for (const [key, f] of Object.entries(m.data)) {
+    const v = checked[key]!;
+    if (f.kind === "int") values[key] = v.data[0]!;
+    else {
+      values[key] = dataLeaf(key, v.shape);
+      dataBindings[key] = v;
+    }
+  }
+  const rec = new Recorder(m.name, Object.keys(m.data));
+  m.build(rec, values as DataValues<S>);
+  if (rec.params.length === 0) throw new ModelError(`model '${m.name}': build declared no parameters; declare at least one with m.param(name, prior)`);
+
+  let offset = 0;
+  const paramInfo: ParamInfo[] = rec.params.map((p) => {
+    const info = {
+      name: p.name,
+      shape: p.shape,
+      constrainedSize: p.transform.constrainedSize,
+      unconstrainedSize: p.transform.unconstrainedSize,
+      offset,
+      transform: p.transform.name,
+    };
+    offset += p.transform.unconstrainedSize;
+    return info;
+  });
+  const dim = offset;
+  const q = paramLeaf("q", [dim]);
+  const replace = new Map<Node, Node>(
+    rec.params.map((p, i) => [p.leaf, slice(q, [{ start: paramInfo[i]!.offset, stop: paramInfo[i]!.offset + p.transform.unconstrainedSize }])]),
+  );
+  const reported = [
+    ...rec.params.map((p) => ({ name: p.name, shape: p.shape, kind: "param" as const, node: p.value })),
+    ...rec.deterministics.map((d) => ({ name: d.name, shape: d.value.shape, kind: "deterministic" as const, node: d.value })),
+  ];
+  const [logDensity, ...generated] = substitute([rec.total(), ...reported.map((r) => flattenStanOrder(r.node))], replace);
+  const generatedFlat = generated.length === 1 ? generated[0]! : concat(generated.map((g) => g!));
+  const generatedInfo = reported.map(({ name, shape, kind }) => ({ name, shape, kind }));
+  const bindingsWith = (qv: ArrayLike<number>) => ({ ...dataBindings, q: { dtype: "f64" as const, shape: [dim], data: Float64Array.from(qv) } });
+
+  return {
+    name: m.name,
+    dim,
+    paramInfo,
+    logDensity: logDensity!,
+    q,
+    generated: generated as Node[],
+    generatedInfo,
+    generatedFlat,
+    dataBindings,
+    data: checked,
+    constrainedNames: () => generatedInfo.flatMap((g) => stanNames(g.name, g.shape)),
+    unconstrain: (vals) => unconstrain(m.name, rec.params, paramInfo, replace, vals, dim, bindingsWith),
+    logDensityAt: (qv) => interpret([logDensity!], bindingsWith(qv))[0]!.data[0]!,
+    generatedAt: (qv) => interpret([generatedFlat], bindingsWith(qv))[0]!.data,
+  };
+}
+
+function unconstrain(
+  modelName: string,
+  params: readonly DeclaredParam[],
+  info: readonly ParamInfo[],
+  replace: ReadonlyMap<Node, Node>,
+  vals: Readonly<Record<string, unknown>>,
+  dim: number,
+  bindingsWith: (q: ArrayLike<number>) => Record<string, TensorValue>,
+): Float64Array {
+  const known = new Set(params.map((p) => p.name));
+  for (const k of Object.keys(vals)) {
+    if (!known.has(k)) throw new ModelError(`unconstrain: '${k}' is not a parameter of model '${modelName}' (parameters: ${[...known].join(", ")})`);
+  }
+  const q = new Float64Array(dim);
+  // In declaration order: a bound may depend on earlier parameters, whose slices of q are filled by then.
+  params.forEach((p, i) => {
+    if (!(p.name in vals)) return;
+    const flat = flattenNested(p.name, vals[p.name]);
+    if (flat.length !== p.transform.constrainedSize) {
+      throw new ModelError(`unconstrain: '${p.name}' has ${flat.length} values, the parameter has shape [${p.shape.join(",")}] (${p.transform.constrainedSize} values)`);
+    }
+    const [inv] = substitute([p.transform.inverse(reshape(constant(flat, [flat.length]), p.shape))], replace);
+    const u = interpret([inv!], bindingsWith(q))[0]!.data;
+    for (let j = 0; j < u.length; j++) {
+      if (!Number.isFinite(u[j]!)) throw new ModelError(`unconstrain: '${p.name}' = ${JSON.stringify(vals[p.name])} violates its constraint (${p.transform.name})`);
+      q[info[i]!.offset + j] = u[j]!;
+    }
+  });
+  return q;
+}
+
+// Row-major values of a number or nested arrays (Stan's JSON: matrices as arrays of rows).
+function flattenNested(name: string, v: unknown): number[] {
+  if (typeof v === "number") return [v];
+  if (Array.isArray(v)) return v.flatMap((e) => flattenNested(name, e));
+  throw new ModelError(`unconstrain: '${name}' must be a number or nested arrays of numbers, got ${typeof v}`);
+}
+

@@ -1,0 +1,77 @@
+import type { Node, Operand, Shape } from "@ppl/tensor";
+import type { Distribution } from "../distributions/distribution.ts";
+import type { Constraint } from "../transforms/transform.ts";
+import type { DataSpec, DataValues } from "./data-spec.ts";
+import { ModelError } from "./errors.ts";
+
+/** Options of a parameter: its shape (default: the prior's shape, or scalar) and an explicit constraint (default: from the prior's support). */
+export interface ParamOptions {
+  shape?: Shape;
+  constraint?: Constraint;
+}
+
+/** What a model's `build` uses to declare parameters, derived quantities and log-density terms. */
+export interface ModelBuilder {
+  /**
+   * A parameter with an optional prior (none = flat on the constrained scale); returns its
+   * constrained value. `m.param(name, options)` declares a flat-prior parameter.
+   */
+  param(name: string, prior?: Distribution | ParamOptions, opts?: ParamOptions): Node;
+  /** A derived quantity reported with the draws; returns the node. */
+  deterministic(name: string, value: Operand): Node;
+  /** Observed data (or any value) with a distribution: adds the sum of its log density. */
+  observe(value: Operand, dist: Distribution): void;
+  /** A custom term added to the log density (summed if not a scalar). */
+  factor(term: Operand): void;
+  /** The node of a parameter or deterministic declared earlier. */
+  get(name: string): Node;
+}
+
+/** A model definition: a name, a data spec and a build function run once the data are checked. */
+export interface ModelDefinition<S extends DataSpec> {
+  name: string;
+  data: S;
+  build(m: ModelBuilder, d: DataValues<S>): void;
+}
+
+const MODEL_BRAND = "ppl.model/v1";
+
+/** A model, as model files default-export it. */
+export interface Model<S extends DataSpec = DataSpec> extends ModelDefinition<S> {
+  readonly brand: typeof MODEL_BRAND;
+}
+
+const NAME = /^[A-Za-z][A-Za-z0-9_]*$/;
+
+/** Define a model; checks its name and data spec (sizes must name int fields). */
+export function model<S extends DataSpec>(def: ModelDefinition<S>): Model<S> {
+  if (typeof def !== "object" || def === null) throw new ModelError("model: expects { name, data, build }");
+  for (const key of Object.keys(def)) {
+    if (!["name", "data", "build"].includes(key)) throw new ModelError(`model: unknown field '${key}'; a model has name, data and build`);
+  }
+  if (typeof def.name !== "string" || def.name.length === 0) throw new ModelError("model: give the model a non-empty name");
+  if (typeof def.build !== "function") throw new ModelError(`model '${def.name}': build must be a function (m, d) => { ... }`);
+  const spec = def.data ?? ({} as S);
+  for (const [key, f] of Object.entries(spec)) {
+    if (!NAME.test(key)) throw new ModelError(`model '${def.name}': data name '${key}' is not an identifier; use letters, digits and _`);
+    if (key === "q") throw new ModelError(`model '${def.name}': the data name 'q' is reserved for the unconstrained parameter vector; rename it`);
+    if (typeof f !== "object" || f === null || !("dims" in f)) throw new ModelError(`model '${def.name}': data field '${key}' must be declared with data.int(), data.vector(...), …`);
+    for (const d of f.dims) {
+      if (typeof d === "string" && spec[d]?.kind !== "int") {
+        throw new ModelError(`model '${def.name}': data field '${key}' is sized by '${d}', which is not an int data field; declare ${d}: data.int()`);
+      }
+      if (typeof d === "number" && !(Number.isInteger(d) && d >= 0)) throw new ModelError(`model '${def.name}': data field '${key}' has size ${d}; sizes are non-negative integers`);
+    }
+  }
+  return { name: def.name, data: spec, build: def.build, brand: MODEL_BRAND };
+}
+
+/** True for values made by `model(...)` (also across copies of this module, by a brand string). */
+export function isModel(x: unknown): x is Model {
+  return typeof x === "object" && x !== null && (x as Model).brand === MODEL_BRAND && typeof (x as Model).build === "function";
+}
+
+/** True for valid parameter and deterministic names. */
+export function isValidName(name: string): boolean {
+  return NAME.test(name);
+}

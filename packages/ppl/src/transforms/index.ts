@@ -1,0 +1,11 @@
+export { type Transform, type Constraint, isConstraint } from "./transform.ts";
+export { real } from "./identity.ts";
+export { lower, positive } from "./lower.ts";
+export { upper } from "./upper.ts";
+export { interval, unitInterval } from "./interval.ts";
+export { ordered } from "./ordered.ts";
+export { positiveOrdered } from "./positive-ordered.ts";
+export { simplex } from "./simplex.ts";
+export { unitVector } from "./unit-vector.ts";
+export { choleskyCorr } from "./cholesky-corr.ts";
+export { constraintOfSupport } from "./from-support.ts";

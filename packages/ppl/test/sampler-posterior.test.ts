@@ -7,6 +7,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { sample, type BatchedDensity, type SampleResult } from "../src/sampler/index.ts";
+import { Purpose, seedKey, streamNormals, streamUniform } from "../src/random/index.ts";
 
 // ---------- Monte Carlo error helpers ----------
 
@@ -77,7 +78,7 @@ function normalChecks(series: Float64Array[], mu: number, sd: number): number[] 
   ];
 }
 
-/** Bonferroni bound for k two-sided tests at family error 1e-3 (≥ 4 for one test... ~3.3, so take max). */
+/** Bonferroni bound for k two-sided z-tests at family error 1e-3, never below the single-test bound 4. */
 function zBound(k: number): number {
   // Two-sided normal quantile for 1e-3/k by bisection on erfc.
   const target = 1e-3 / k;
@@ -284,12 +285,11 @@ describe("stationarity of one transition", () => {
     return Array.from({ length: chains }, (_, k) => Float64Array.from(draw(k)));
   }
 
-  // Deterministic standard normals by inverse CDF of a low-discrepancy-free hash (Box–Muller on sines).
+  // Exact standard normal pairs from a Philox stream the sampler never uses (seed 999, purpose Init, sub 7).
   function normalPair(k: number): [number, number] {
-    const u1 = (Math.abs(Math.sin(12.9898 * (k + 1))) * 43758.5453) % 1 || 0.5;
-    const u2 = (Math.abs(Math.sin(78.233 * (k + 1))) * 12345.6789) % 1;
-    const r = Math.sqrt(-2 * Math.log(u1));
-    return [r * Math.cos(2 * Math.PI * u2), r * Math.sin(2 * Math.PI * u2)];
+    const z = new Float64Array(2);
+    streamNormals(seedKey(999), k, 0, Purpose.Init, 7, z);
+    return [z[0]!, z[1]!];
   }
 
   /** Kolmogorov–Smirnov distance between the sample and a CDF. */
@@ -371,7 +371,7 @@ describe("stationarity of one transition", () => {
       seed: 808,
       stepSize: 2.5,
       init: exactStart((k) => {
-        const u = ((Math.abs(Math.sin(91.17 * (k + 1))) * 24634.6345) % 1) || 0.5;
+        const u = streamUniform(seedKey(999), k, 0, Purpose.Init, 8, 0, 0);
         return [Math.log(u / (1 - u))];
       }),
     });

@@ -22,19 +22,28 @@
 import { philox4x32 } from "./philox.ts";
 import { boxMullerCos, boxMullerSin, exponentialFromUniform, uniformFromWords } from "./variates.ts";
 
-/** What a random block is for; the third counter word's low byte. */
+/**
+ * What a random block is for; the third counter word's low byte. Which
+ * counter draws which quantity:
+ *
+ * | purpose  | iteration                       | sub          | block                  | use                                   |
+ * |----------|---------------------------------|--------------|------------------------|---------------------------------------|
+ * | Init     | 0                               | attempt 0…99 | 0 … ceil(dim/2)−1      | uniforms → coordinates in (−R, R)     |
+ * | Momentum | transition's iteration          | 0            | 0 … ceil(dim/2)−1      | normals → p ~ N(0, M)                 |
+ * | Tree     | transition's iteration          | 0            | depth (0 … maxDepth−1) | u0: direction (forward if > 0.5); u1: top-level merge |
+ * | Leaf     | transition's iteration          | 0            | leapfrog index in the transition (0-based) | u0: progressive sampling inside a subtree |
+ * | Accept   | transition's iteration          | 0            | 0                      | u0: static HMC Metropolis test        |
+ * | StepSize | iteration the search precedes   | trial j      | 0 … ceil(dim/2)−1      | normals → trial momentum              |
+ *
+ * The step-size search before the first iteration uses iteration 0; the one
+ * after a metric window that closes at iteration t uses t + 1.
+ */
 export const Purpose = {
-  /** Initial values: sub = attempt number, uniforms for the coordinates. */
   Init: 1,
-  /** NUTS/HMC momentum refresh: sub = 0, normals for the coordinates. */
   Momentum: 2,
-  /** NUTS tree doubling: block = depth; u0 picks the direction, u1 the top-level merge. */
   Tree: 3,
-  /** NUTS multinomial sampling inside a subtree: block = leapfrog index in the transition; u0. */
   Leaf: 4,
-  /** Static HMC Metropolis test: block 0, u0. */
   Accept: 5,
-  /** Step-size search momenta: sub = trial number, normals for the coordinates. */
   StepSize: 6,
 } as const;
 

@@ -1,0 +1,24 @@
+import type { ConformanceCase } from "./case.ts";
+import { binaryCases, compareCases, otherElementwiseCases, unaryCases } from "./cases/elementwise.ts";
+import { fusionCases } from "./cases/fusion.ts";
+import { indexingCases } from "./cases/indexing.ts";
+import { linalgCases } from "./cases/linalg.ts";
+import { movementCases } from "./cases/movement.ts";
+import { reduceCases } from "./cases/reduce.ts";
+import { scanCases } from "./cases/scan.ts";
+
+/** Every conformance case: one or more per op of the IR, plus fusion stress cases. */
+export function conformanceCases(): ConformanceCase[] {
+  return [
+    ...unaryCases(),
+    ...binaryCases(),
+    ...compareCases(),
+    ...otherElementwiseCases(),
+    ...reduceCases(),
+    ...movementCases(),
+    ...indexingCases(),
+    ...linalgCases(),
+    ...scanCases(),
+    ...fusionCases(),
+  ];
+}

@@ -117,6 +117,34 @@ export const SIMPLIFY_RULES: readonly RewriteRule[] = [
     },
   },
   {
+    // Size-1 axes hold no data, so a transpose that keeps the other axes in order moves nothing.
+    name: "transpose-unit-axes",
+    ops: ["transpose"],
+    apply: (n) => {
+      const x = n.inputs[0]!;
+      const order = n.attrs.perm!.filter((p) => x.shape[p] !== 1);
+      return order.every((p, i) => i === 0 || p > order[i - 1]!) ? reshape(x, n.shape) : undefined;
+    },
+  },
+  {
+    // reshape(transpose(reshape y)) where both reshapes only add or drop size-1 axes is a transpose
+    // of y: the pattern vmap leaves around a matrix product that serves every chain.
+    name: "unit-reshape-transpose",
+    ops: ["reshape"],
+    apply: (n) => {
+      const t = n.inputs[0]!;
+      const r = t.inputs[0];
+      if (t.op !== "transpose" || r?.op !== "reshape") return undefined;
+      const y = r.inputs[0]!;
+      if (!sameShape(nonUnit(y.shape), nonUnit(r.shape)) || !sameShape(nonUnit(t.shape), nonUnit(n.shape))) return undefined;
+      const yAxes = y.shape.flatMap((d, i) => (d === 1 ? [] : [i]));
+      const rAxes = r.shape.flatMap((d, i) => (d === 1 ? [] : [i]));
+      const moved = t.attrs.perm!.filter((p) => r.shape[p] !== 1).map((p) => yAxes[rAxes.indexOf(p)]!);
+      const perm = [...moved, ...y.shape.flatMap((d, i) => (d === 1 ? [i] : []))];
+      return reshape(transpose(y, perm), n.shape);
+    },
+  },
+  {
     name: "broadcast-broadcast",
     ops: ["broadcast_to"],
     apply: (n) => (n.inputs[0]!.op === "broadcast_to" ? broadcastTo(n.inputs[0]!.inputs[0]!, n.shape) : undefined),
@@ -161,6 +189,10 @@ function binaryIdentity(n: Node, e: number, side: "right" | "both"): Node | unde
   if (isFillOf(b, e)) return broadcastTo(a, n.shape);
   if (side === "both" && isFillOf(a, e)) return broadcastTo(b, n.shape);
   return undefined;
+}
+
+function nonUnit(shape: readonly number[]): number[] {
+  return shape.filter((d) => d !== 1);
 }
 
 function movesNothing(n: Node): boolean {

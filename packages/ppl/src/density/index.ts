@@ -1,0 +1,1 @@
+export { modelDensity, type ModelDensity, type ModelDensityOptions } from "./model-density.ts";

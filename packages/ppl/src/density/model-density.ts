@@ -1,0 +1,59 @@
+import { getBackend, optimize, valueAndGrad, type Backend, type Bindings, type Executable, type TensorValue } from "@ppl/tensor";
+import type { CompiledModel } from "../model/compile.ts";
+import type { BatchedDensity } from "../sampler/density.ts";
+
+/** A model's log density on a backend, for the sampler, plus its reported quantities for writing draws. */
+export interface ModelDensity extends BatchedDensity {
+  readonly backend: Backend;
+  /** Constrained parameters and deterministics at one unconstrained point, in constrainedNames() order. */
+  generated(q: Float64Array): Float64Array;
+  /** Number of gradient evaluations so far (per chain). */
+  readonly evaluations: number;
+}
+
+/** Options for building a model density. */
+export interface ModelDensityOptions {
+  /** Backend name or instance (default "cpu"). */
+  backend?: string | Backend;
+}
+
+/**
+ * Compile a model's log density and gradient for a synchronous backend (the CPU paths): one
+ * executable evaluates one chain; chains that the sampler marks inactive are skipped. Data are
+ * bound once and reused for every evaluation.
+ */
+export async function modelDensity(model: CompiledModel, opts: ModelDensityOptions = {}): Promise<ModelDensity> {
+  const backend = typeof opts.backend === "object" ? opts.backend : await getBackend(opts.backend ?? "cpu");
+  if (!backend.compileSync) throw new Error(`modelDensity: backend '${backend.name}' has no synchronous path; use its own sampler driver`);
+  const { value, grads } = valueAndGrad(model.logDensity, [model.q]);
+  const lpGrad = backend.compileSync(optimize([value, grads[0]!]));
+  const gen = backend.compileSync(optimize([model.generatedFlat]));
+  const dim = model.dim;
+  const q: TensorValue = { dtype: "f64", shape: [dim], data: new Float64Array(dim) };
+  const bindings: Record<string, Bindings[string]> = { ...model.dataBindings, q };
+  let evaluations = 0;
+  const run = (exe: Executable, x: Float64Array): TensorValue[] => {
+    q.data.set(x);
+    return exe.runSync!(bindings);
+  };
+  return {
+    dim,
+    backend,
+    get evaluations() {
+      return evaluations;
+    },
+    logpGrad(qs, lp, grad, active) {
+      const chains = lp.length;
+      for (let c = 0; c < chains; c++) {
+        if (active && !active[c]) continue;
+        const [v, g] = run(lpGrad, qs.subarray(c * dim, (c + 1) * dim));
+        lp[c] = v!.data[0]!;
+        grad.set(g!.data, c * dim);
+        evaluations++;
+      }
+    },
+    generated(x) {
+      return Float64Array.from(run(gen, x)[0]!.data);
+    },
+  };
+}

@@ -78,6 +78,21 @@ export function reducesTrailing(r: Node): boolean {
   return lastKept < firstReduced;
 }
 
+// Ops cheap enough to recompute at every element of a larger loop they broadcast into (about the cost of a load).
+const CHEAP = new Set<string>([
+  "neg", "abs", "sign", "square", "floor", "ceil", "not", "stop_gradient", "cast", "select",
+  "add", "sub", "mul", "max", "min", "lt", "le", "gt", "ge", "eq", "ne", "and", "or",
+]);
+
+// A node joins its users' scope when it has the scope's size. A smaller node (it broadcasts into the
+// loop) joins only when cheap: a transcendental of a [D] vector in an [N, D] loop would be computed N
+// times over, so it gets a loop of its own instead (loop-invariant hoisting).
+function fitsScope(n: Node, s: Scope, isOutput: boolean): boolean {
+  if (isReduce(n.op) && !reducesTrailing(n)) return false;
+  if (sizeOf(n.shape) === sizeOf(s.shape)) return true;
+  return CHEAP.has(n.op) && !isOutput;
+}
+
 /** Group the graph of `outputs` into kernels. */
 export function schedule(outputs: readonly Node[]): Schedule {
   const order = toposort(outputs);
@@ -135,7 +150,7 @@ export function schedule(outputs: readonly Node[]): Schedule {
       written.add(n);
     } else {
       const s = commonScope(n);
-      if (s && sizeOf(n.shape) === sizeOf(s.shape) && (!isReduce(n.op) || reducesTrailing(n))) {
+      if (s && fitsScope(n, s, isOutput.has(n))) {
         place(n, s);
         if (isOutput.has(n)) written.add(n);
         continue;

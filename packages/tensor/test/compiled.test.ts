@@ -1,0 +1,196 @@
+import { describe, expect, it } from "vitest";
+import fc from "fast-check";
+import * as T from "../src/index.ts";
+import { compiledBackend } from "../src/cpu/compiled/backend.ts";
+import { cacheSize } from "../src/cpu/compiled/cache.ts";
+import { broadcastableTo, floats, shapeArb, valuesArb } from "../src/testing/index.ts";
+import type { Node } from "../src/ir/node.ts";
+
+const cpu = compiledBackend();
+
+function expectSame(outputs: Node[], bindings: T.Bindings, rel = 1e-12): T.TensorValue[] {
+  const got = cpu.compileSync(outputs).runSync(bindings);
+  const want = T.interpret(outputs, bindings);
+  got.forEach((g, j) => {
+    expect(g.shape).toEqual(want[j]!.shape);
+    g.data.forEach((v, i) => {
+      const w = want[j]!.data[i]!;
+      if (Number.isNaN(w)) expect(v).toBeNaN();
+      else expect(Math.abs(v - w)).toBeLessThanOrEqual(rel * Math.max(1, Math.abs(w)));
+    });
+  });
+  return got;
+}
+
+const seq = (n: number, f = (i: number) => Math.sin(i + 1)) => Float64Array.from({ length: n }, (_, i) => f(i));
+
+// A small logistic regression: value and hand-written gradient.
+function logreg(n: number, d: number) {
+  const X = T.data("X", [n, d]), y = T.data("y", [n]), beta = T.param("beta", [d]);
+  const eta = T.matmul(X, beta);
+  const lp = T.add(T.sum(T.sub(T.mul(y, eta), T.softplus(eta))), T.mul(-0.5, T.sum(T.square(beta))));
+  const grad = T.sub(T.matmul(T.transpose(X), T.sub(y, T.sigmoid(eta))), beta);
+  return { outputs: [lp, grad], bindings: { X: seq(n * d), y: seq(n, (i) => i % 2), beta: seq(d, (i) => 0.1 * i - 0.2) } };
+}
+
+describe("generated source (golden snapshots)", () => {
+  it("logistic regression value and gradient", async () => {
+    const { outputs } = logreg(6, 3);
+    const exe = cpu.compileSync(outputs);
+    expect(exe.stats.kernels).toBe(5);
+    await expect(exe.source).toMatchFileSnapshot("./__snapshots__/compiled-logreg.js");
+  });
+
+  it("row softmax, a column reduction and a scan", async () => {
+    const x = T.param("x", [4, 3]);
+    const lse = T.logsumexp(x, -1, true);
+    const p = T.exp(T.sub(x, lse));
+    const col = T.max(T.mul(p, 2), 0);
+    const { carry } = T.scan(([c], [xt]) => ({ carry: [T.add(T.mul(c!, 0.5), xt!)] }), [T.constant(0, [3])], [p]);
+    const exe = cpu.compileSync([col, carry[0]!]);
+    await expect(exe.source).toMatchFileSnapshot("./__snapshots__/compiled-softmax-scan.js");
+  });
+});
+
+describe("fusion", () => {
+  it("a 30-op chain over 10 inputs of mixed shapes is one loop and matches the interpreter", () => {
+    fc.assert(
+      fc.property(
+        shapeArb(1, 3, 5).chain((out) =>
+          fc.tuple(fc.constant(out), fc.array(broadcastableTo(out), { minLength: 9, maxLength: 9 }), fc.array(fc.nat(5), { minLength: 30, maxLength: 30 })),
+        ),
+        fc.integer(),
+        ([out, shapes, steps], seed) => {
+          const all = [out, ...shapes];
+          const xs = all.map((s, k) => T.param(`x${k}`, s));
+          let acc: Node = xs[0]!;
+          steps.forEach((f, i) => {
+            const x = xs[i % xs.length]!;
+            // Every step involves the running value, so every intermediate that is not cheap arithmetic has the full shape.
+            acc = [
+              () => T.add(acc, x),
+              () => T.tanh(T.mul(acc, T.abs(x))),
+              () => T.sin(T.sub(acc, x)),
+              () => T.maximum(acc, T.mul(x, 0.5)),
+              () => T.select(T.gt(acc, x), acc, T.neg(x)),
+              () => T.div(acc, T.add(T.square(x), 1)),
+            ][f]!();
+          });
+          const bindings = Object.fromEntries(all.map((s, k) => [`x${k}`, seq(s.reduce((a, b) => a * b, 1), (i) => Math.sin(seed + 7 * k + i))]));
+          expect(cpu.compileSync([acc]).stats.kernels).toBe(1);
+          expectSame([acc], bindings);
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+
+  it("reductions fuse with their producers and consumers", () => {
+    const x = T.param("x", [5, 4]), w = T.data("w", [4]), y = T.data("y", [5]);
+    const eta = T.sum(T.mul(x, w), -1); // trailing reduction fed by a product
+    const lp = T.add(T.sum(T.sub(T.mul(y, eta), T.softplus(eta))), T.mul(-0.5, T.sum(T.square(w))));
+    const exe = cpu.compileSync([lp]);
+    expect(exe.stats.kernels).toBe(1);
+    expect(exe.source).not.toMatch(/= T\[/); // no intermediate buffer at all
+    expectSame([lp], { x: seq(20), w: seq(4), y: seq(5, (i) => i % 2) });
+  });
+
+  it("a leading-axis reduction runs row-major and accumulates (sum, max, logsumexp)", () => {
+    const x = T.param("x", [6, 5]);
+    const outs = [T.sum(T.exp(x), 0), T.max(T.mul(x, 3), 0), T.logsumexp(T.mul(x, 2), 0), T.min(T.reshape(x, [3, 2, 5]), [0, 2])];
+    const exe = cpu.compileSync(outs);
+    expect(exe.source).toContain("row-major over [6,5]");
+    expectSame(outs, { x: seq(30, (i) => Math.sin(i) * 5) });
+  });
+
+  it("reductions over random axes of random chains match the interpreter", () => {
+    fc.assert(
+      fc.property(
+        shapeArb(1, 4, 4).chain((shape) => fc.tuple(fc.constant(shape), fc.subarray([...shape.keys()], { minLength: 1 }), valuesArb(shape, floats(-3, 3)))),
+        ([shape, axes, vals]) => {
+          const x = T.param("x", shape);
+          const chain = T.mul(T.exp(T.tanh(x)), T.add(x, 1));
+          expectSame([T.sum(chain, axes), T.logsumexp(chain, axes), T.exp(T.max(chain, axes, true))], { x: vals });
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
+  it("strided views (transpose, slice, broadcast) are read in place or copied when an op needs them contiguous", () => {
+    const x = T.param("x", [3, 4, 5]);
+    const t = T.transpose(x, [2, 0, 1]);
+    const outs = [T.exp(t), T.cumsum(t, 1), T.reshape(t, [5, 12]), T.slice(x, [{ step: 2 }, { start: 1, step: 3 }]), T.matmul(T.slice(x, [{ step: 2 }]), T.transpose(x, [0, 2, 1]).shape.length ? T.param("m", [5, 2]) : x)];
+    expectSame(outs, { x: seq(60), m: seq(10) });
+  });
+});
+
+describe("executables", () => {
+  it("caches programs by graph", () => {
+    const { outputs } = logreg(7, 2);
+    const before = cacheSize();
+    const a = cpu.compileSync(outputs);
+    const b = cpu.compileSync(logreg(7, 2).outputs);
+    expect(cacheSize()).toBe(before + 1);
+    expect(b.source).toBe(a.source);
+  });
+
+  it("reuses its buffers across runs and returns fresh outputs", () => {
+    const { outputs, bindings } = logreg(9, 3);
+    const exe = cpu.compileSync(outputs);
+    const first = exe.runSync(bindings);
+    const second = exe.runSync({ ...bindings, beta: seq(3, () => 0.3) });
+    const again = exe.runSync(bindings);
+    expect(Array.from(again[1]!.data)).toEqual(Array.from(first[1]!.data));
+    expect(second[1]!.data).not.toBe(first[1]!.data);
+    expect(Array.from(second[1]!.data)).not.toEqual(Array.from(first[1]!.data));
+  });
+
+  it("rounds f32 and i32 inputs and nodes as the interpreter does", () => {
+    const x = T.param("x", [4], "f32"), k = T.data("k", [4], "i32");
+    const outs = [T.mul(T.exp(x), T.cast(k, "f32")), T.add(k, 7), T.sum(T.div(x, 3))];
+    const got = expectSame(outs, { x: [0.1, 0.2, 1 / 3, 2.5], k: [1.7, -2.2, 3, 4] }, 0);
+    expect(got[0]!.data[0]).toBe(Math.fround(got[0]!.data[0]!));
+  });
+
+  it("runs nested scans", () => {
+    const xs = T.data("xs", [4, 3]);
+    const { carry, ys } = T.scan(
+      ([c], [row]) => {
+        const inner = T.scan(([d], [v]) => ({ carry: [T.add(T.mul(d!, 0.5), v!)] }), [c!], [row!]);
+        return { carry: [inner.carry[0]!], ys: [T.mul(inner.carry[0]!, 2)] };
+      },
+      [T.constant(1)],
+      [xs],
+    );
+    expectSame([carry[0]!, ys[0]!], { xs: seq(12) });
+  });
+
+  it("reports unbound inputs, wrong shapes and bad indices", () => {
+    const x = T.param("x", [3]);
+    const exe = cpu.compileSync([T.exp(x)]);
+    expect(() => exe.runSync({})).toThrow(/no value bound for param 'x'/);
+    expect(() => exe.runSync({ x: T.tensorValue([1, 2], [2]) })).toThrow(/has shape \[2\], the graph expects \[3\]/);
+    const g = cpu.compileSync([T.gather(x, T.data("i", [2], "i32"))]);
+    expect(() => g.runSync({ x: [1, 2, 3], i: [0, 3] })).toThrow(/gather: index 3 is out of range \[0, 3\)/);
+  });
+
+  it("is registered as the 'cpu' backend", async () => {
+    const be = await T.getBackend("cpu");
+    expect(be.name).toBe("cpu");
+    const exe = await be.compile([T.add(T.param("a"), 1)]);
+    expect((await exe.run({ a: 2 }))[0]!.data[0]).toBe(3);
+  });
+});
+
+describe("loop-invariant work", () => {
+  it("a transcendental of a smaller operand gets its own loop instead of being recomputed per element", () => {
+    const x = T.param("x", [50, 4]), s = T.param("s", [4]);
+    const out = T.mul(x, T.exp(s));
+    const exe = cpu.compileSync([out]);
+    expect(exe.stats.kernels).toBe(2);
+    expectSame([out], { x: seq(200), s: seq(4) });
+    // Cheap arithmetic on the smaller operand stays inline.
+    expect(cpu.compileSync([T.mul(x, T.add(s, 1))]).stats.kernels).toBe(1);
+  });
+});

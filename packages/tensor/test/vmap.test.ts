@@ -213,8 +213,11 @@ describe("vmap batching rules", () => {
     expect([...v!.data]).toEqual([1.5, 1.5, 1.5, 1.5]);
   });
 
-  it("names a param the graph does not read", () => {
-    expect(() => vmap([T.exp(a)], { params: ["a", "alpha"], size: 2 })).toThrow(/alpha/);
+  it("ignores a named param the graph does not read, and rejects a bad batch size", () => {
+    const [out] = vmap([T.exp(a)], { params: ["a", "alpha"], size: 2 });
+    expect(out!.shape).toEqual([2, 3]);
+    expect(() => vmap([T.exp(a)], { params: ["a"], size: 0 })).toThrow(/batch size/);
+    expect(() => vmap([T.exp(a)], new Map([[a, 2], [b, 3]]))).toThrow(/same batch size/);
   });
 
   it("keeps a scan carry shared when nothing batched reaches it", () => {

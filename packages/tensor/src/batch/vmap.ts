@@ -12,7 +12,8 @@ export type VmapSpec = ReadonlyMap<Node, number> | { readonly params: readonly s
  * Turn a graph written for one chain into the graph for C chains at once. Each batched leaf is
  * replaced by a leaf of the same op and name with shape [C, ...shape] (bind it to the stacked
  * per-chain values); everything else, data above all, stays shared. Every output gets the leading
- * axis C: outputs that depend on no batched leaf are broadcast at the end.
+ * axis C: outputs that depend on no batched leaf are broadcast at the end (as are all outputs
+ * when a named param is one the graph never reads).
  */
 export function vmap(outputs: readonly Node[], spec: VmapSpec): Node[] {
   const { size, leaves } = resolve(outputs, spec);
@@ -24,20 +25,20 @@ export function vmap(outputs: readonly Node[], spec: VmapSpec): Node[] {
 
 function resolve(outputs: readonly Node[], spec: VmapSpec): { size: number; leaves: Node[] } {
   if (spec instanceof Map) {
-    const sizes = new Set(spec.values());
-    if (sizes.size > 1) throw new GraphError(`vmap: every batched leaf needs the same batch size, got ${[...sizes].join(", ")}`);
-    const leaves = [...spec.keys()];
-    for (const l of leaves) {
+    const sizes = [...new Set(spec.values())];
+    if (sizes.length !== 1) throw new GraphError(`vmap: every batched leaf needs the same batch size, got [${sizes.join(", ")}]`);
+    for (const l of spec.keys()) {
       if (l.op !== "param" && l.op !== "data") throw new GraphError(`vmap: only params and data can be batched, got a ${l.op} node`);
     }
-    return { size: [...sizes][0] ?? 1, leaves };
+    return { size: checkSize(sizes[0]!), leaves: [...spec.keys()] };
   }
   const { params, size } = spec as { params: readonly string[]; size: number };
-  if (!Number.isInteger(size) || size < 1) throw new GraphError(`vmap: the batch size must be a positive integer, got ${size}`);
+  // A named param the outputs never read needs no leaf: the outputs are the same for every chain.
   const found = toposort(outputs).filter((n) => n.op === "param" && params.includes(n.attrs.name!));
-  const missing = params.filter((p) => !found.some((n) => n.attrs.name === p));
-  if (missing.length > 0) {
-    throw new GraphError(`vmap: no param named ${missing.map((p) => `'${p}'`).join(", ")} in the graph; batch only params the outputs read`);
-  }
-  return { size, leaves: found };
+  return { size: checkSize(size), leaves: found };
+}
+
+function checkSize(size: number): number {
+  if (!Number.isInteger(size) || size < 1) throw new GraphError(`vmap: the batch size must be a positive integer, got ${size}`);
+  return size;
 }

@@ -162,7 +162,7 @@ const CASES: Record<string, () => Node[]> = {
     const mixed = scan(
       ([u, w], [row, e]) => ({ carry: [T.add(u!, T.mul(row!, e!)), T.add(w!, sum(row!))], ys: [T.mul(u!, 2), w!] }),
       [a, constant(0)],
-      [b, reshape(a.inputs.length === 0 ? slice(X, [{ stop: 2 }, { stop: 1 }]) : a, [2])],
+      [b, slice(y, [{ stop: 2 }])],
       [],
       { reverse: true },
     );

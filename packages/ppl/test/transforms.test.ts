@@ -1,0 +1,177 @@
+import fc from "fast-check";
+import { describe, expect, test } from "vitest";
+import { add, constant, interpret, param, type Bindings, type Node } from "@ppl/tensor";
+import {
+  choleskyCorr, interval, lower, ModelError, ordered, positive, positiveOrdered, real, simplex, unitInterval, unitVector, upper,
+  type Constraint,
+} from "../src/index.ts";
+
+const uArb = (n: number, r = 3) => fc.array(fc.double({ min: -r, max: r, noNaN: true }), { minLength: n, maxLength: n });
+
+/** log |det| of a square matrix (row-major) by Gaussian elimination with partial pivoting. */
+function logAbsDet(a: number[], n: number): number {
+  const m = [...a];
+  let s = 0;
+  for (let c = 0; c < n; c++) {
+    let p = c;
+    for (let r = c + 1; r < n; r++) if (Math.abs(m[r * n + c]!) > Math.abs(m[p * n + c]!)) p = r;
+    if (p !== c) for (let k = 0; k < n; k++) [m[c * n + k], m[p * n + k]] = [m[p * n + k]!, m[c * n + k]!];
+    const piv = m[c * n + c]!;
+    s += Math.log(Math.abs(piv));
+    for (let r = c + 1; r < n; r++) {
+      const f = m[r * n + c]! / piv;
+      for (let k = c; k < n; k++) m[r * n + k]! -= f * m[c * n + k]!;
+    }
+  }
+  return s;
+}
+
+interface Case {
+  name: string;
+  constraint: Constraint;
+  shape: number[];
+  /** Coordinates of the constrained value that form a chart (as many as unconstrained values). */
+  chart: (x: Float64Array) => number[];
+  /** True when x satisfies the constraint. */
+  valid: (x: Float64Array, b: Bindings) => boolean;
+  /** Extra bindings (node-valued bounds). */
+  bindings?: Bindings;
+}
+
+const all = (x: Float64Array) => Array.from(x);
+const within = (lo: number, hi: number) => (x: Float64Array) => x.every((v) => v > lo && v < hi);
+const increasing = (x: Float64Array) => x.every((v, i) => i === 0 || v > x[i - 1]!);
+const boundLo = param("lo", [3]);
+
+/** Strictly lower entries of a K×K matrix, row-major (Stan's order of the partial correlations). */
+const strictLower = (k: number) => (x: Float64Array) => {
+  const out: number[] = [];
+  for (let i = 0; i < k; i++) for (let j = 0; j < i; j++) out.push(x[i * k + j]!);
+  return out;
+};
+const isCholeskyCorr = (k: number) => (x: Float64Array) => {
+  for (let i = 0; i < k; i++) {
+    let norm = 0;
+    for (let j = 0; j < k; j++) {
+      norm += x[i * k + j]! ** 2;
+      if (j > i && x[i * k + j] !== 0) return false;
+    }
+    if (!(Math.abs(norm - 1) < 1e-9) || !(x[i * k + i]! >= 0)) return false;
+  }
+  return true;
+};
+
+const cases: Case[] = [
+  { name: "real", constraint: real(), shape: [3], chart: all, valid: (x) => x.every(Number.isFinite) },
+  { name: "positive", constraint: positive(), shape: [3], chart: all, valid: within(0, Infinity) },
+  { name: "lower(-2) on a matrix", constraint: lower(-2), shape: [2, 2], chart: all, valid: within(-2, Infinity) },
+  { name: "upper(3)", constraint: upper(3), shape: [3], chart: all, valid: within(-Infinity, 3) },
+  { name: "interval(-1, 4)", constraint: interval(-1, 4), shape: [3], chart: all, valid: within(-1, 4) },
+  {
+    name: "interval with node bounds (lo, lo + 2)",
+    constraint: interval(boundLo, add(boundLo, 2)),
+    shape: [3],
+    chart: all,
+    bindings: { lo: [-1, 0.5, 3] },
+    valid: (x) => [-1, 0.5, 3].every((lo, i) => x[i]! > lo && x[i]! < lo + 2),
+  },
+  { name: "unitInterval", constraint: unitInterval(), shape: [2], chart: all, valid: within(0, 1) },
+  { name: "ordered", constraint: ordered(), shape: [4], chart: all, valid: increasing },
+  { name: "positiveOrdered", constraint: positiveOrdered(), shape: [4], chart: all, valid: (x) => increasing(x) && x[0]! > 0 },
+  {
+    name: "simplex",
+    constraint: simplex(),
+    shape: [4],
+    chart: (x) => Array.from(x.subarray(0, 3)),
+    valid: (x) => x.every((v) => v >= 0) && Math.abs(x.reduce((a, b) => a + b, 0) - 1) < 1e-12,
+  },
+  { name: "choleskyCorr 3×3", constraint: choleskyCorr(), shape: [3, 3], chart: strictLower(3), valid: isCholeskyCorr(3) },
+  { name: "choleskyCorr 4×4", constraint: choleskyCorr(), shape: [4, 4], chart: strictLower(4), valid: isCholeskyCorr(4) },
+];
+
+describe("transforms: round trip, constraint, log-Jacobian against the numerical Jacobian", () => {
+  for (const c of cases) {
+    test(c.name, () => {
+      const t = c.constraint.bind(c.shape);
+      const n = t.unconstrainedSize;
+      const u = param("u", [n]);
+      const fwd = t.forward(u);
+      const logJ = t.logJacobian(u);
+      expect(fwd.shape).toEqual(c.shape);
+      const extra = c.bindings ?? {};
+      const forwardAt = (v: ArrayLike<number>) => interpret([fwd], { ...extra, u: Float64Array.from(v) })[0]!.data;
+      fc.assert(
+        fc.property(uArb(n), (uv) => {
+          const x = forwardAt(uv);
+          expect(c.valid(x, extra)).toBe(true);
+          // Round trip through the graph inverse.
+          const back = interpret([t.inverse(constant(x, c.shape))], extra)[0]!.data;
+          uv.forEach((v, i) => expect(Math.abs(back[i]! - v)).toBeLessThan(1e-7 * (1 + Math.abs(v))));
+          // Central differences of the chart coordinates.
+          const h = 1e-6;
+          const jac: number[] = new Array(n * n).fill(0);
+          for (let j = 0; j < n; j++) {
+            const up = [...uv], dn = [...uv];
+            up[j]! += h;
+            dn[j]! -= h;
+            const fu = c.chart(forwardAt(up)), fd = c.chart(forwardAt(dn));
+            for (let i = 0; i < n; i++) jac[i * n + j] = (fu[i]! - fd[i]!) / (2 * h);
+          }
+          const got = interpret([logJ], { ...extra, u: Float64Array.from(uv) })[0]!.data[0]!;
+          expect(Math.abs(got - logAbsDet(jac, n))).toBeLessThan(1e-5 * (1 + Math.abs(got)));
+        }),
+        { numRuns: 25, seed: 31 },
+      );
+    });
+  }
+
+  test("extreme unconstrained values still give valid constrained values", () => {
+    for (const c of cases) {
+      const t = c.constraint.bind(c.shape);
+      const u = param("u", [t.unconstrainedSize]);
+      const fwd = t.forward(u);
+      const logJ = t.logJacobian(u);
+      fc.assert(
+        fc.property(uArb(t.unconstrainedSize, 30), (uv) => {
+          const [x, lj] = interpret([fwd, logJ], { ...(c.bindings ?? {}), u: Float64Array.from(uv) });
+          expect(x!.data.every((v) => !Number.isNaN(v))).toBe(true);
+          expect(Number.isNaN(lj!.data[0])).toBe(false);
+          if (c.name.startsWith("simplex") || c.name.startsWith("cholesky")) expect(c.valid(x!.data, {})).toBe(true);
+        }),
+        { numRuns: 20, seed: 37 },
+      );
+    }
+  });
+
+  test("unit vector: norm 1, forward(inverse(x)) = x, and the −|u|²/2 radius term", () => {
+    const t = unitVector().bind([3]);
+    const u = param("u", [3]);
+    fc.assert(
+      fc.property(uArb(3).filter((v) => Math.hypot(...v) > 0.1), (uv) => {
+        const [x, lj] = interpret([t.forward(u), t.logJacobian(u)], { u: uv });
+        expect(Math.hypot(...x!.data)).toBeCloseTo(1, 12);
+        expect(lj!.data[0]).toBeCloseTo(-0.5 * uv.reduce((a, b) => a + b * b, 0), 12);
+        const again = interpret([t.forward(t.inverse(constant(x!.data, [3])))], {})[0]!.data;
+        x!.data.forEach((v, i) => expect(again[i]).toBeCloseTo(v, 12));
+      }),
+      { numRuns: 25, seed: 41 },
+    );
+  });
+
+  test("simplex at u = 0 is uniform (Stan's centring)", () => {
+    const t = simplex().bind([5]);
+    const x = interpret([t.forward(constant(0, [4]))], {})[0]!.data;
+    x.forEach((v) => expect(v).toBeCloseTo(0.2, 14));
+  });
+});
+
+describe("transform shape checks are ModelErrors", () => {
+  test("messages name the constraint and the fix", () => {
+    expect(() => simplex().bind([])).toThrow(/simplex: needs a vector parameter of length ≥ 2, got shape \[\]; pass \{ shape: \[K\] \}/);
+    expect(() => ordered().bind([2, 2])).toThrow(ModelError);
+    expect(() => choleskyCorr().bind([3])).toThrow(/choleskyCorr: needs a square matrix/);
+    expect(() => interval(2, 1)).toThrow(/interval: the lower bound 2 must be below the upper bound 1/);
+    const bound: Node = param("b", [2]);
+    expect(() => lower(bound).bind([3])).toThrow(/lower: the lower bound has shape \[2\], which does not broadcast to the parameter's shape \[3\]/);
+  });
+});

@@ -70,6 +70,10 @@ function collect(key: string, f: DataField, dims: readonly number[], v: unknown,
   if (!Array.isArray(v)) {
     throw new DataError(key, `'${where}' should be an array of ${expect} ${level === 0 && dims.length === 2 ? "rows" : "entries"} (${describeField(f)}), got ${kindOf(v)}`);
   }
+  if (level === 0 && dims.length > 1 && v.length > 0 && !Array.isArray(v[0])) {
+    const rows = dims.map((d, i) => (typeof f.dims[i] === "string" ? `${f.dims[i]}=${d}` : `${d}`)).join(" × ");
+    throw new DataError(key, `'${key}' is a flat list of ${v.length} values; the model expects nested arrays of ${rows} (Stan's JSON gives a matrix as an array of rows)`);
+  }
   if (v.length !== expectLen) {
     const what = dims.length === 2 ? (level === 0 ? "rows" : "entries") : "entries";
     const rowNote = dims.length === 2 && level === 1 ? ` in row ${idx[idx.length - 1]}` : "";

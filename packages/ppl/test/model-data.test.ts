@@ -1,0 +1,76 @@
+import { describe, expect, test } from "vitest";
+import { checkData, data, DataError, ModelError, type DataSpec } from "../src/index.ts";
+
+const eight: DataSpec = { J: data.int({ lower: 1 }), y: data.vector("J"), sigma: data.vector("J", { lower: 0 }) };
+const good = () => ({ J: 8, y: [28, 8, -3, 7, -1, 1, 18, 12], sigma: [15, 10, 16, 11, 9, 11, 10, 18] });
+const blr: DataSpec = { N: data.int(), D: data.int(), X: data.matrix("N", "D"), y: data.vector("N") };
+const blrData = (n = 4, d = 3) => ({ N: n, D: d, X: Array.from({ length: n }, (_, i) => Array.from({ length: d }, (_, j) => i + j / 10)), y: Array.from({ length: n }, (_, i) => i) });
+
+/** The DataError thrown by checkData, for assertions on its key and message. */
+function dataError(spec: DataSpec, json: unknown, opts?: { allowExtraKeys?: boolean }): DataError {
+  try {
+    checkData(spec, json, opts);
+  } catch (e) {
+    if (e instanceof DataError) return e;
+    throw e;
+  }
+  throw new Error("expected a DataError");
+}
+
+describe("checkData accepts Stan JSON data", () => {
+  test("vectors, matrices as arrays of rows, int scalars", () => {
+    const out = checkData(eight, good());
+    expect(out.J!.shape).toEqual([]);
+    expect(out.J!.data[0]).toBe(8);
+    expect(out.y!.shape).toEqual([8]);
+    const m = checkData(blr, blrData());
+    expect(m.X!.shape).toEqual([4, 3]);
+    expect(m.X!.data[1 * 3 + 2]).toBeCloseTo(1.2, 14); // row-major: row 2, column 3
+  });
+  test("arrays of any rank with integer option and bounds; numeric sizes", () => {
+    const spec: DataSpec = { a: data.array(2, 3, 2, { int: true, lower: 0 }), v: data.intVector(3) };
+    const out = checkData(spec, { a: [[[1, 2], [3, 4], [5, 6]], [[7, 8], [9, 10], [11, 12]]], v: [1, 2, 3] });
+    expect(out.a!.shape).toEqual([2, 3, 2]);
+    expect(Array.from(out.a!.data)).toEqual(Array.from({ length: 12 }, (_, i) => i + 1));
+    expect(dataError(spec, { a: [[[1, 2], [3, 4], [5, 6]], [[7, 8], [9, 10], [11, 12.5]]], v: [1, 2, 3] }).message).toBe("'a[2,3,2]' is 12.5, but 'a' holds integers; give a whole number");
+  });
+  test("extra keys may be allowed explicitly", () => {
+    expect(() => checkData(eight, { ...good(), note: 1 }, { allowExtraKeys: true })).not.toThrow();
+  });
+});
+
+describe("DataError for each kind of bad data, naming the key, what was expected and what came", () => {
+  const cases: [string, DataSpec, unknown, string, string][] = [
+    ["missing key", eight, { J: 8, y: good().y }, "sigma", "'sigma' is missing; the model expects a vector of J reals ≥ 0. Add it to the data file"],
+    ["missing key with a likely misspelling", eight, { J: 8, y: good().y, sigmas: good().sigma }, "sigma", "'sigma' is missing; the model expects a vector of J reals ≥ 0 (the data has undeclared key 'sigmas' — a misspelling?). Add it to the data file"],
+    ["wrong length", eight, { ...good(), y: good().y.slice(0, 7) }, "y", "'y' has 7 entries, the model expects J=8"],
+    ["NaN given as Stan's string", eight, { ...good(), y: [1, 2, "NaN", 4, 5, 6, 7, 8] }, "y", "'y[3]' is NaN; data must be finite numbers — remove or impute the entry"],
+    ["infinity in a JS object", eight, { ...good(), sigma: [1, Infinity, 1, 1, 1, 1, 1, 1] }, "sigma", "'sigma[2]' is Infinity; data must be finite numbers — remove or impute the entry"],
+    ["NaN number", eight, { ...good(), y: [NaN, 2, 3, 4, 5, 6, 7, 8] }, "y", "'y[1]' is NaN; data must be finite numbers — remove or impute the entry"],
+    ["integer field with a fraction", eight, { ...good(), J: 8.5 }, "J", "'J' is 8.5, but 'J' holds integers; give a whole number"],
+    ["below a lower bound", eight, { ...good(), sigma: [-1, 1, 1, 1, 1, 1, 1, 1] }, "sigma", "'sigma[1]' is -1, below the lower bound 0 of 'sigma'"],
+    ["above an upper bound", { p: data.real({ upper: 1 }) }, { p: 2 }, "p", "'p' is 2, above the upper bound 1 of 'p'"],
+    ["int bound", eight, { ...good(), J: 0, y: [], sigma: [] }, "J", "'J' is 0, below the lower bound 1 of 'J'"],
+    ["undeclared key", eight, { ...good(), tau: 3 }, "tau", "'tau' is not a data field of this model (its fields: J, y, sigma); remove it from the data or declare it in the model's data spec"],
+    ["string instead of a vector", eight, { ...good(), y: "28 8 -3" }, "y", "'y' should be an array of J=8 entries (a vector of J reals), got the string \"28 8 -3\""],
+    ["string entry", eight, { ...good(), y: [1, "x", 3, 4, 5, 6, 7, 8] }, "y", "'y[2]' should be a number at this position (a vector of J reals), got the string \"x\""],
+    ["scalar given as an array", eight, { ...good(), J: [8] }, "J", "'J' should be a number (an integer ≥ 1), got an array of 1"],
+    ["matrix with too few rows", blr, { ...blrData(), X: blrData().X.slice(0, 3) }, "X", "'X' has 3 rows, the model expects N=4"],
+    ["matrix row of the wrong length", blr, { ...blrData(), X: blrData().X.map((r, i) => (i === 2 ? r.slice(0, 2) : r)) }, "X", "'X' has 2 entries in row 3, the model expects D=3"],
+    ["matrix given flat", blr, { ...blrData(), X: blrData().X.flat() }, "X", "'X' is a flat list of 12 values; the model expects nested arrays of N=4 × D=3 (Stan's JSON gives a matrix as an array of rows)"],
+    ["negative size", { n: data.int(), v: data.vector("n") }, { n: -1, v: [] }, "n", "'n' is -1, but it sizes 'v' and a size must be ≥ 0"],
+    ["not an object", eight, [1, 2], "", "the data must be a JSON object of named fields, got an array of 2"],
+  ];
+  for (const [name, spec, json, key, message] of cases) {
+    test(name, () => {
+      const e = dataError(spec, json);
+      expect(e.name).toBe("DataError");
+      expect(e.key).toBe(key);
+      expect(e.message).toBe(message);
+      expect(String(e)).toBe(`DataError: ${message}`);
+    });
+  }
+  test("a size naming a field that is not an int is a ModelError", () => {
+    expect(() => checkData({ r: data.real(), v: data.vector("r") }, { r: 2, v: [1, 2] })).toThrow(ModelError);
+  });
+});

@@ -15,12 +15,10 @@ const b19 = T[2]; // n19 matmul f64[3,1]
   const ao4 = b1o, bo4 = b2o, oo4 = 0;
   for (let i = 0; i < 6; i++) {
     const ai = ao4 + i * 3;
-    for (let j = 0; j < 1; j++) {
-      const bj = bo4;
-      let s = 0;
-      for (let l = 0; l < 3; l++) s += b1[ai + l] * b2[bj + l];
-      b4[oo4 + i + j] = s;
-    }
+    const bj = bo4;
+    let s = 0;
+    for (let l = 0; l < 3; l++) s += b1[ai + l] * b2[bj + l];
+    b4[oo4 + i] = s;
   }
 }
 

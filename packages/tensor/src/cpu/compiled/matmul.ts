@@ -64,12 +64,14 @@ export function renderMatmul(n: Node, ctx: RenderContext): string[] {
     order = "i, j, l (dot products)";
     body.push(`for (let i = 0; i < ${rows}; i++) {`);
     body.push(`  const ai = ${sumExpr(ao, scaled("i", sAi))};`);
-    body.push(`  for (let j = 0; j < ${cols}; j++) {`);
-    body.push(`    const bj = ${sumExpr(bo, scaled("j", sBj))};`);
-    body.push(`    let s = 0;`);
-    body.push(`    for (let l = 0; l < ${inner}; l++) s += ${A_("ai", scaled("l", sAl))} * ${B_("bj", scaled("l", sBl))};`);
-    body.push(`    ${O_(oo, scaled("i", cols), "j")} = ${roundExpr(n.dtype, "s")};`);
-    body.push(`  }`);
+    // One column (X·β): no loop over j.
+    const j = cols === 1 ? "" : "  ";
+    if (cols > 1) body.push(`  for (let j = 0; j < ${cols}; j++) {`);
+    body.push(`${j}  const bj = ${sumExpr(bo, cols === 1 ? 0 : scaled("j", sBj))};`);
+    body.push(`${j}  let s = 0;`);
+    body.push(`${j}  for (let l = 0; l < ${inner}; l++) s += ${A_("ai", scaled("l", sAl))} * ${B_("bj", scaled("l", sBl))};`);
+    body.push(`${j}  ${O_(oo, scaled("i", cols), cols === 1 ? 0 : "j")} = ${roundExpr(n.dtype, "s")};`);
+    if (cols > 1) body.push(`  }`);
     body.push(`}`);
   }
   const accumulates = !order.startsWith("i, j, l");

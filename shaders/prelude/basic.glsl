@@ -22,7 +22,8 @@ REAL ppl_min(REAL a, REAL b) { return (a <= b || ppl_isnan(a)) ? a : b; }
 
 // Python-style remainder (sign of the divisor), as the CPU's mod: r = a - trunc(a/b)*b with the
 // product formed exactly (Dekker), then one correction step for a rounded-up quotient and the
-// shift by b when the signs of r and b differ. Exact while |a/b| < 2^53 (2^24 for f32).
+// shift by b when the signs of r and b differ. Exact while |a/b| < 2^52 (2^23 for f32); for larger
+// quotients (huge a, tiny b) the result is inaccurate or NaN: no bitwise long division is done.
 REAL ppl_mod(REAL a, REAL b) {
   if (ppl_isnan(a) || ppl_isnan(b) || ppl_isinf(a) || b == R(0.0)) return PPL_NAN;
   if (ppl_isinf(b)) return (a != R(0.0) && (a < R(0.0)) != (b < R(0.0))) ? b : a;

@@ -42,9 +42,11 @@ REAL ppl_digamma(REAL x) {
     tmp -= R(1.0) / x;
     x += R(1.0);
   }
-  REAL g = x - R(1.4616321446374059);   // root1 = 1569415565 / 2^30
-  g -= R(3.3095646882752572e-10);       // root2 = 381566830 / 2^60
-  g -= R(9.016312093258695918615325266959189453125e-20);  // root3
+  // x - x0 with x0 in three parts, subtracted in this order: `precise`, or the compiler folds
+  // the three constants into one and the digits below the first part are lost.
+  precise REAL g = x - PPL_DIGAMMA_ROOT1;  // the split is per type (real_f32.glsl, real_f64.glsl)
+  g -= PPL_DIGAMMA_ROOT2;
+  g -= PPL_DIGAMMA_ROOT3;
   REAL rr = ppl_digamma_rational(x - R(1.0));
   return tmp + (g * R(0.99558162689208984) + g * rr);
 }

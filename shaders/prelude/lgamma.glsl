@@ -4,10 +4,10 @@
 // zeros at 1 and 2 come out with full relative accuracy); [2, 8) by a rational approximation
 // of lgamma(2 + f) and the recurrence; [8, 2^56) by Stirling's series; negative non-integers
 // by the reflection lgamma(-x) = log(pi / |x sin(pi x)|) - lgamma(x) (sin(pi x) from ppl_sinpi).
-// Poles (0 and negative integers) give +inf. Generic over REAL.
+// Poles (0 and negative integers) give +inf; +-inf give +-inf (as the CPU). Generic over REAL.
 
 REAL ppl_lgamma(REAL x) {
-  if (ppl_isnan(x) || ppl_isinf(x)) return ppl_isnan(x) ? x : PPL_INF;
+  if (ppl_isnan(x) || ppl_isinf(x)) return x;  // lgamma(-inf) = -inf, as the CPU reference
   if (x == R(0.0)) return PPL_INF;
   bool neg = x < R(0.0);
   REAL ax = abs(x);

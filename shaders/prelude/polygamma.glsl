@@ -8,8 +8,10 @@
 //   psi_1(x) = -psi_1(1-x) + pi^2 / sin^2(pi x)
 //   psi_2(x) =  psi_2(1-x) - 2 pi^3 cos(pi x) / sin^3(pi x)
 //   psi_3(x) = -psi_3(1-x) + 2 pi^4 (2 cos^2(pi x) + 1) / sin^4(pi x)
-// with sin(pi x), cos(pi x) from ppl_sinpi/ppl_cospi (exact reduction). Poles (0 and negative
-// integers) give NaN. Generic over REAL.
+// with sin(pi x), cos(pi x) from ppl_sinpi/ppl_cospi (exact reduction). At the poles (0 and
+// negative integers) the values follow the CPU reference: NaN for n = 1, +inf for n = 2 and 3.
+// (For tiny x > 0 the CPU reference returns +inf for n = 2; the true limit, returned here, is -inf.)
+// Generic over REAL.
 
 REAL ppl_polygamma_pos(int n, REAL x) {
   REAL acc = R(0.0);
@@ -55,8 +57,9 @@ REAL ppl_polygamma_pos(int n, REAL x) {
 REAL ppl_polygamma(int n, REAL x) {
   if (n == 0) return ppl_digamma(x);
   if (n < 0 || n > 3 || ppl_isnan(x)) return PPL_NAN;
-  if (x > R(0.0)) return ppl_isinf(x) ? R(0.0) : ppl_polygamma_pos(n, x);
-  if (ppl_isinf(x) || floor(x) == x) return PPL_NAN;
+  if (x > R(0.0)) return ppl_isinf(x) ? (n == 2 ? R(-0.0) : R(0.0)) : ppl_polygamma_pos(n, x);
+  if (ppl_isinf(x)) return PPL_NAN;
+  if (floor(x) == x) return n == 1 ? PPL_NAN : PPL_INF;
   const REAL PI = R(3.14159265358979311600e+00);
   REAL sp = ppl_sinpi(x);
   REAL cp = ppl_cospi(x);

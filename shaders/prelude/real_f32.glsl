@@ -17,6 +17,10 @@
 #define PPL_ERF_SMALL 6.103515625e-05     // 2^-14
 #define PPL_ALL_INTEGERS 8388608.0        // 2^23
 #define PPL_SPLITTER 4097.0               // 2^12 + 1
+// The positive root of digamma, x0 = 1.46163214496836234126..., as a sum of three floats.
+#define PPL_DIGAMMA_ROOT1 1.461632133e+00
+#define PPL_DIGAMMA_ROOT2 1.243815007e-08
+#define PPL_DIGAMMA_ROOT3 -1.265446444e-16
 
 float ppl_nan_f32() { return uintBitsToFloat(0x7fc00000u); }
 float ppl_inf_f32() { return uintBitsToFloat(0x7f800000u); }
@@ -54,8 +58,9 @@ float ppl_normalize(float x, out int k, out int hx) {
   return uintBitsToFloat((b & 0x007fffffu) | 0x3f800000u);
 }
 
-// x with the low 12 significand bits cleared, so that its square is exact.
-float ppl_clear_low(float x) { return uintBitsToFloat(floatBitsToUint(x) & 0xfffff000u); }
+// x with the low 13 significand bits cleared (fdlibm's erff and cosf use 0xffffe000): its square
+// is exact and, for the arguments of erfc, so is -x^2 - 0.5625.
+float ppl_clear_low(float x) { return uintBitsToFloat(floatBitsToUint(x) & 0xffffe000u); }
 
 int ppl_biased_exponent(float x) { return int((floatBitsToUint(x) >> 23) & 0xffu); }
 

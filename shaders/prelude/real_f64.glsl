@@ -23,6 +23,10 @@
 #define PPL_ERF_SMALL R(3.7252902984619140625e-09)       // 2^-28
 #define PPL_ALL_INTEGERS R(4503599627370496.0)           // 2^52: every |x| above is an integer
 #define PPL_SPLITTER R(134217729.0)                      // 2^27 + 1, Veltkamp splitting
+// The positive root of digamma, x0 = 1.46163214496836234126..., in three parts (Boost's split).
+#define PPL_DIGAMMA_ROOT1 R(1.4616321446374059)           // 1569415565 / 2^30
+#define PPL_DIGAMMA_ROOT2 R(3.3095646882752572e-10)       // 381566830 / 2^60
+#define PPL_DIGAMMA_ROOT3 R(9.016312093258695918615325266959189453125e-20)
 
 double ppl_nan_f64() { return packDouble2x32(uvec2(0u, 0x7ff80000u)); }
 double ppl_inf_f64() { return packDouble2x32(uvec2(0u, 0x7ff00000u)); }

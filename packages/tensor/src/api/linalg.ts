@@ -21,12 +21,21 @@ export function matmul(a: Operand, b: Operand): Node {
   const [n, k] = x.shape.slice(-2) as [number, number];
   const [k2, m] = y.shape.slice(-2) as [number, number];
   if (k !== k2) throw new ShapeError(`matmul: inner dimensions differ: ${fmt(lift(a).shape)} @ ${fmt(lift(b).shape)}`);
-  const batch = broadcastShapes("matmul", x.shape.slice(0, -2), y.shape.slice(0, -2));
+  const batch = broadcastBatch("matmul", x.shape.slice(0, -2), y.shape.slice(0, -2), lift(a).shape, lift(b).shape);
   const out = Node.make("matmul", dt, [...batch, n, m], [x, y]);
   if (vecA && vecB) return reshape(out, batch);
   if (vecA) return reshape(out, [...batch, m]);
   if (vecB) return reshape(out, [...batch, n]);
   return out;
+}
+
+// Broadcast batch axes; the error names the full operand shapes, not just their batch parts.
+function broadcastBatch(op: string, a: readonly number[], b: readonly number[], fullA: readonly number[], fullB: readonly number[]): number[] {
+  try {
+    return broadcastShapes(op, a, b);
+  } catch {
+    throw new ShapeError(`${op}: batch dimensions of ${fmt(fullA)} and ${fmt(fullB)} do not broadcast`);
+  }
 }
 
 /** Inner product of two vectors (sum over the last axis, broadcasting the rest). */
@@ -57,7 +66,7 @@ export function triangularSolve(l: Operand, b: Operand, opts: { lower?: boolean;
   const vec = B.rank === 1;
   if (vec) B = reshape(B, [B.shape[0]!, 1]);
   if (B.shape[B.rank - 2] !== n) throw new ShapeError(`triangular_solve: matrix ${fmt(L.shape)} and right-hand side ${fmt(lift(b).shape)} disagree`);
-  const batch = broadcastShapes("triangular_solve", L.shape.slice(0, -2), B.shape.slice(0, -2));
+  const batch = broadcastBatch("triangular_solve", L.shape.slice(0, -2), B.shape.slice(0, -2), L.shape, lift(b).shape);
   const out = Node.make("triangular_solve", dt, [...batch, n, B.shape[B.rank - 1]!], [L, B], {
     lower: opts.lower ?? true,
     transposeA: opts.transposeA ?? false,

@@ -5,3 +5,4 @@ export * from "./sampler/index.ts";
 export * from "./random/index.ts";
 export * from "./diagnostics/index.ts";
 export * from "./io/index.ts";
+export * from "./density/index.ts";

@@ -11,6 +11,8 @@ import { toposort } from "../src/graph/toposort.ts";
 import type { Node } from "../src/ir/node.ts";
 import { optimize } from "../src/rewrite/optimize.ts";
 
+// Every rule but log-exp keeps values exactly, so that pattern is left out here (it has its own test):
+// log(exp t) rounds to 0 for tiny t, and a comparison downstream can flip on the difference.
 // Random graphs: a pool of inputs and constants, grown by steps that each apply an op to pool members.
 // Shapes that do not broadcast make a step throw; such steps are skipped.
 type Step = { op: number; i: number; j: number; c: number };
@@ -26,8 +28,6 @@ const BUILDERS: ((a: Node, b: Node, c: number) => Node)[] = [
   (a) => T.sin(a),
   (a) => T.exp(T.tanh(a)),
   (a) => T.log(T.add(T.abs(a), 1)),
-  // log(exp t) → t is exact only up to rounding, so t stays bounded and nothing downstream is singular at 0.
-  (a) => T.log(T.exp(T.tanh(a))),
   (a) => T.square(a),
   (a, _b, c) => sum(a, a.rank === 0 ? [] : [c % a.rank]),
   (a) => max(a),
@@ -71,9 +71,10 @@ function build(steps: readonly Step[]): Node[] {
   return [pool[pool.length - 1]!, pool[pool.length - 2]!];
 }
 
+// Exact equality (NaN matches NaN; -0 matches +0, the one difference x + 0 → x may make).
 function close(a: number, b: number): boolean {
   if (Number.isNaN(a) || Number.isNaN(b)) return Number.isNaN(a) && Number.isNaN(b);
-  return a === b || Math.abs(a - b) <= 1e-12 * Math.max(1, Math.abs(a), Math.abs(b));
+  return a === b;
 }
 
 const stepArb = fc.record({ op: fc.nat(BUILDERS.length - 1), i: fc.nat(10), j: fc.nat(12), c: fc.nat(11) });

@@ -12,8 +12,8 @@ export type VmapSpec = ReadonlyMap<Node, number> | { readonly params: readonly s
  * Turn a graph written for one chain into the graph for C chains at once. Each batched leaf is
  * replaced by a leaf of the same op and name with shape [C, ...shape] (bind it to the stacked
  * per-chain values); everything else, data above all, stays shared. Every output gets the leading
- * axis C: outputs that depend on no batched leaf are broadcast at the end (as are all outputs
- * when a named param is one the graph never reads).
+ * axis C: outputs that depend on no batched leaf are broadcast at the end. A named param the
+ * graph never reads is ignored, since no output depends on it.
  */
 export function vmap(outputs: readonly Node[], spec: VmapSpec): Node[] {
   const { size, leaves } = resolve(outputs, spec);

@@ -5,6 +5,7 @@ import { ModelError } from "../model/errors.ts";
 
 /** log(2π) / 2. */
 export const HALF_LOG_TWO_PI = 0.5 * Math.log(2 * Math.PI);
+/** log 2 and log π, for normalizing constants. */
 export const LOG_TWO = Math.LN2;
 export const LOG_PI = Math.log(Math.PI);
 
@@ -30,6 +31,7 @@ export function checkParam(dist: string, name: string, value: Operand, ok: (v: n
   }
 }
 
+/** Checks for literal parameters, used with checkParam. */
 export const isPositive = (v: number) => v > 0 && Number.isFinite(v);
 export const isFiniteNumber = (v: number) => Number.isFinite(v);
 export const isProbability = (v: number) => v >= 0 && v <= 1;
@@ -78,6 +80,7 @@ export function full(x: Operand, batch: Shape): Node {
   return broadcastTo(lift(x), broadcastShapes("full", shapeOf(x), batch));
 }
 
+/** Supports shared by many distributions. */
 export const REAL = { kind: "real" } as const;
 export const POSITIVE = { kind: "positive" } as const;
 export const UNIT = { kind: "unit" } as const;

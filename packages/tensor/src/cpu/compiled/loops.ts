@@ -55,7 +55,7 @@ export function renderLoopKernel(k: LoopKernel, ctx: RenderContext): string[] {
     const dims: (number | undefined)[] = [];
     const axes: Axis[] = [];
     for (const d of shape) {
-      if (d > 1) {
+      if (d !== 1) {
         axes.push({ id: nextAxis, extent: d });
         dims.push(nextAxis++);
       } else dims.push(undefined);
@@ -92,7 +92,7 @@ export function renderLoopKernel(k: LoopKernel, ctx: RenderContext): string[] {
         let kept = 0;
         inner.shape.forEach((d, j) => {
           if (reduced.includes(j)) {
-            if (d > 1) {
+            if (d !== 1) {
               innerAxes.push({ id: nextAxis, extent: d });
               innerDims.push(nextAxis++);
             } else innerDims.push(undefined);
@@ -172,8 +172,9 @@ function addresses(b: Block, out: Address[] = []): Address[] {
 }
 
 // Merge neighbouring axes i, j of a block when every address has stride(i) = stride(j) · extent(j).
-function coalesce(b: Block, groups: Map<number, Group>): void {
-  const all = addresses(b);
+// `extra`: addresses outside the block that its axes index (a reduction's input, read in its inner loop).
+function coalesce(b: Block, groups: Map<number, Group>, extra: readonly Address[] = []): void {
+  const all = [...addresses(b), ...extra];
   let run: Axis[] = [];
   const flush = () => {
     if (run.length === 0) return;
@@ -190,7 +191,7 @@ function coalesce(b: Block, groups: Map<number, Group>): void {
     }
   }
   flush();
-  for (const s of b.stmts) if (s.kind === "reduce") coalesce(s.inner, groups);
+  for (const s of b.stmts) if (s.kind === "reduce") coalesce(s.inner, groups, "addr" in s.value ? [s.value.addr] : []);
 }
 
 function printAddress(a: Address, groups: ReadonlyMap<number, Group>): string {

@@ -1,0 +1,22 @@
+// Eight schools (Rubin 1981), non-centered: the effect of coaching in eight schools, each school's
+// effect theta[j] = mu + tau * theta_trans[j], so the sampler sees independent standard normals
+// instead of the funnel of the centered form.
+//   pnpm ppl sample examples/eight_schools.ts --data examples/eight_schools.json
+import { add, mul } from "../packages/tensor/src/index.ts";
+import { data, halfCauchy, model, normal } from "../packages/ppl/src/index.ts";
+
+export default model({
+  name: "eight_schools_noncentered",
+  data: {
+    J: data.int({ lower: 1 }),
+    y: data.vector("J"),
+    sigma: data.vector("J", { lower: 0 }),
+  },
+  build(m, d) {
+    const mu = m.param("mu", normal(0, 5));
+    const tau = m.param("tau", halfCauchy(0, 5));
+    const thetaTrans = m.param("theta_trans", normal(0, 1), { shape: [d.J] });
+    const theta = m.deterministic("theta", add(mu, mul(tau, thetaTrans)));
+    m.observe(d.y, normal(theta, d.sigma));
+  },
+});

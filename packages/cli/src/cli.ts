@@ -1,0 +1,108 @@
+/**
+ * The `ppl` command line: sample, summary, report, devices. Each command returns its exit code; every
+ * user error is a CliError printed as one line (see exit-codes.ts), never a stack trace.
+ */
+import { Command, CommanderError, Option } from "commander";
+import { devicesCommand } from "./commands/devices.ts";
+import { reportCommand } from "./commands/report.ts";
+import { sampleCommand, type SampleCommandOptions } from "./commands/sample.ts";
+import { summaryCommand } from "./commands/summary.ts";
+import { CliError, ExitCode, type ExitCodeValue } from "./exit-codes.ts";
+import { processIO } from "./io.ts";
+import { integer, nameList, nonNegative, openInterval } from "./options.ts";
+
+/** Builds the command-line program; `done` receives each command's exit code. */
+export function buildProgram(done: (code: ExitCodeValue) => void): Command {
+  const run = (action: () => Promise<ExitCodeValue> | ExitCodeValue) => async (): Promise<void> => {
+    try {
+      done(await action());
+    } catch (e) {
+      done(reportError(e));
+    }
+  };
+
+  const program = new Command("ppl")
+    .description("Sample Bayesian models written in TypeScript, summarize and report the draws.")
+    .exitOverride()
+    .showHelpAfterError("(add --help for the options)")
+    .configureHelp({ showGlobalOptions: false });
+
+  program
+    .command("sample")
+    .description("Sample a model with NUTS; writes DIR/chain-N.csv (Stan CSV) and DIR/summary.json and prints the summary.")
+    .argument("<model>", "TypeScript file whose default export is a model")
+    .option("--data <file>", "data file in Stan's JSON format")
+    .option("--chains <n>", "number of chains", integer(1, 65536), 4)
+    .option("--warmup <n>", "warmup iterations per chain", integer(0, 2 ** 31), 1000)
+    .option("--draws <n>", "draws per chain after warmup", integer(1, 2 ** 31), 1000)
+    .option("--seed <n>", "random seed (default: random, written to the CSV header)", integer(0))
+    .addOption(new Option("--backend <name>", "where the log density runs").choices(["auto", "cpu", "vulkan"]).default("auto"))
+    .option("--device <n>", "Vulkan device index (see `ppl devices`)", integer(0))
+    .addOption(new Option("--dtype <type>", "float type of the density (default: f64 on the CPU)").choices(["f32", "f64"]))
+    .addOption(new Option("--metric <form>", "metric (mass matrix) form").choices(["diag", "dense"]).default("diag"))
+    .option("--adapt-delta <x>", "target acceptance statistic, in (0, 1)", openInterval(0, 1), 0.8)
+    .option("--max-depth <n>", "maximum NUTS tree depth", integer(1, 30), 10)
+    .option("--init <r>", "initial values uniform in (-r, r) on the unconstrained scale", nonNegative, 2)
+    .option("--output <dir>", "output directory", "output")
+    .option("--quiet", "no progress or informational lines on stderr", false)
+    .option("--strict", "exit with code 1 when the diagnostics give warnings", false)
+    .addHelpText("after", EXIT_CODES_HELP)
+    .action((model: string, opts: SampleCommandOptions) => run(() => sampleCommand(model, opts, processIO))());
+
+  program
+    .command("summary")
+    .description("Summarize Stan CSV files (ours or CmdStan's): mean, MCSE, sd, MAD, quantiles, ESS, R-hat, sampler diagnostics.")
+    .argument("<files...>", "Stan CSV files, or directories holding them")
+    .option("--json", "print JSON keyed by parameter name", false)
+    .addHelpText("after", EXIT_CODES_HELP)
+    .action((files: string[], opts: { json: boolean }) => run(() => summaryCommand(files, opts, processIO))());
+
+  program
+    .command("report")
+    .description("Write a self-contained HTML report (summary, warnings, trace, rank, pair, energy and autocorrelation plots).")
+    .argument("<dir>", "output directory of `ppl sample` (or a directory of Stan CSV files)")
+    .option("-o, --output <file>", "HTML file to write", "report.html")
+    .option("--pairs <names>", "comma-separated parameters for the pair plot (default: the first six)", nameList)
+    .addHelpText("after", EXIT_CODES_HELP)
+    .action((dir: string, opts: { output: string; pairs?: string[] }) => run(() => reportCommand(dir, opts, processIO))());
+
+  program
+    .command("devices")
+    .description("List the Vulkan devices: type, memory, f64 support and limits (or why there are none).")
+    .option("--json", "print the listing as JSON", false)
+    .action((opts: { json: boolean }) => run(() => devicesCommand(opts, processIO))());
+
+  return program;
+}
+
+const EXIT_CODES_HELP = `
+Exit codes: 0 success; 1 diagnostics failed with --strict; 2 usage error; 3 model or data error;
+4 device error; 130 interrupted (Ctrl-C; the CSV files hold every draw made so far).`;
+
+/** Prints an error as one line and returns its exit code; anything that is not a CliError is a bug. */
+export function reportError(e: unknown): ExitCodeValue {
+  if (e instanceof CliError) {
+    process.stderr.write(`ppl: ${e.message}\n`);
+    return e.exitCode;
+  }
+  const message = e instanceof Error ? e.message : String(e);
+  process.stderr.write(`ppl: internal error: ${message}\n`);
+  if (process.env["PPL_DEBUG"]) process.stderr.write(`${e instanceof Error ? e.stack : ""}\n`);
+  else process.stderr.write("ppl: this is a bug in ppl, not in your input; run again with PPL_DEBUG=1 for the stack trace and report it\n");
+  return ExitCode.internal;
+}
+
+/** Runs the program on argv (without node and the script) and returns the exit code. */
+export async function main(argv: readonly string[]): Promise<ExitCodeValue> {
+  let code: ExitCodeValue = ExitCode.ok;
+  const program = buildProgram((c) => {
+    code = c;
+  });
+  try {
+    await program.parseAsync([...argv], { from: "user" });
+  } catch (e) {
+    if (e instanceof CommanderError) return e.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
+    return reportError(e);
+  }
+  return code;
+}

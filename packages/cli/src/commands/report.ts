@@ -1,0 +1,33 @@
+/** `ppl report DIR`: one self-contained HTML file with the summary, warnings and SVG plots. */
+import { writeFileSync } from "node:fs";
+import { renderReport } from "../report/html.ts";
+import { ExitCode, usageError, type ExitCodeValue } from "../exit-codes.ts";
+import type { CommandIO } from "../io.ts";
+import { firstLine } from "../load-model.ts";
+import { readRun, summarizeRun } from "../read-runs.ts";
+
+/** Options of `ppl report`. */
+export interface ReportCommandOptions {
+  /** The HTML file to write. */
+  readonly output: string;
+  /** Parameters of the pair plot. */
+  readonly pairs?: string[];
+}
+
+/** Writes the report of the run in `dir`; returns the exit code. */
+export function reportCommand(dir: string, opts: ReportCommandOptions, io: CommandIO): ExitCodeValue {
+  const run = readRun([dir]);
+  const known = Object.keys(run.chains.parameters);
+  const unknown = (opts.pairs ?? []).filter((p) => !(p in run.chains.parameters));
+  if (unknown.length > 0) {
+    throw usageError(`--pairs: ${unknown.map((u) => `'${u}'`).join(", ")} ${unknown.length > 1 ? "are not parameters" : "is not a parameter"} of this run (parameters: ${known.slice(0, 20).join(", ")}${known.length > 20 ? ", …" : ""})`);
+  }
+  const html = renderReport(run, summarizeRun(run), { source: dir, ...(opts.pairs ? { pairs: opts.pairs } : {}) });
+  try {
+    writeFileSync(opts.output, html);
+  } catch (e) {
+    throw usageError(`cannot write the report to '${opts.output}': ${firstLine(e)}; choose another path with -o`);
+  }
+  io.stderr.write(`wrote ${opts.output} (${(Buffer.byteLength(html) / 1024).toFixed(0)} KiB)\n`);
+  return ExitCode.ok;
+}

@@ -1,0 +1,167 @@
+/** `ppl sample MODEL.ts`: run NUTS, stream Stan CSV per chain, write summary.json, print the summary. */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { basename, join, resolve } from "node:path";
+import {
+  AdaptationError, InitializationError, sampleConfig, StepSizeError, writeSummaryJson, type ConfigNode, type SampleResult,
+} from "@ppl/ppl";
+import { listDevices } from "@ppl/vulkan";
+import { ChainFiles } from "../chain-files.ts";
+import { chooseBackend, openDensity, type BackendChoice, type BackendRequest } from "../choose-backend.ts";
+import { compileWithData } from "../compile.ts";
+import { driveSampler } from "../drive-sampler.ts";
+import { ExitCode, modelError, usageError, type ExitCodeValue } from "../exit-codes.ts";
+import type { CommandIO } from "../io.ts";
+import { loadData } from "../load-data.ts";
+import { firstLine, loadModel } from "../load-model.ts";
+import { Progress } from "../progress.ts";
+import { readRun, summarizeRun } from "../read-runs.ts";
+import { formatSummary } from "../summary-text.ts";
+
+/** The options of `ppl sample`, as parsed and range-checked by the command line. */
+export interface SampleCommandOptions extends BackendRequest {
+  readonly data?: string;
+  readonly chains: number;
+  readonly warmup: number;
+  readonly draws: number;
+  readonly seed?: number;
+  readonly metric: "diag" | "dense";
+  readonly adaptDelta: number;
+  readonly maxDepth: number;
+  readonly init: number;
+  readonly output: string;
+  readonly quiet: boolean;
+  readonly strict: boolean;
+}
+
+/** Runs `ppl sample`; returns the exit code (0, 1 with --strict and failed diagnostics, 130 when interrupted). */
+export async function sampleCommand(modelPath: string, opts: SampleCommandOptions, io: CommandIO): Promise<ExitCodeValue> {
+  const info = (line: string): void => {
+    if (!opts.quiet) io.stderr.write(line + "\n");
+  };
+  // Only look for devices when Vulkan is an option: --backend cpu never loads the native addon.
+  const listing = opts.backend === "cpu" ? { devices: [], reason: null } : listDevices();
+  const choice = chooseBackend(opts, listing);
+  info(choice.note);
+
+  const model = await loadModel(modelPath);
+  const compiled = compileWithData(model, loadData(opts.data), modelPath, opts.data);
+  let density;
+  try {
+    density = await openDensity(choice, compiled);
+  } catch (e) {
+    throw modelError(`model '${compiled.name}': its log density could not be compiled for the ${choice.backend} backend: ${firstLine(e)}`);
+  }
+
+  const seed = opts.seed ?? Math.floor(Math.random() * 2 ** 32);
+  const dir = resolve(opts.output);
+  try {
+    mkdirSync(dir, { recursive: true });
+  } catch (e) {
+    throw usageError(`cannot create the output directory '${opts.output}': ${firstLine(e)}; choose another with --output`);
+  }
+  const started = new Date().toISOString();
+  let files: ChainFiles;
+  try {
+    files = new ChainFiles(dir, opts.chains, compiled.constrainedNames(), (c) =>
+      headerConfig(opts, choice, compiled.name, modelPath, seed, started, c, join(dir, `chain-${c + 1}.csv`)),
+    );
+  } catch (e) {
+    throw usageError(`cannot write into the output directory '${opts.output}': ${firstLine(e)}; choose another with --output`);
+  }
+
+  const progress = new Progress(io.stderr, opts.warmup, opts.draws, opts.chains, !opts.quiet);
+  const controller = new AbortController();
+  // First Ctrl-C: stop after the current iteration and close the files with their timing.
+  // A second one exits at once; every draw already written is a complete line on disk.
+  const onSigint = (): void => {
+    if (controller.signal.aborted) process.exit(ExitCode.interrupted);
+    controller.abort();
+  };
+  process.on("SIGINT", onSigint);
+  let result: SampleResult;
+  try {
+    result = await driveSampler(density, {
+      chains: opts.chains,
+      warmup: opts.warmup,
+      draws: opts.draws,
+      seed,
+      metric: opts.metric,
+      adaptDelta: opts.adaptDelta,
+      maxDepth: opts.maxDepth,
+      initRadius: opts.init,
+      signal: controller.signal,
+      onWarmupDone: (adaptation) => files.writeAdaptation(adaptation),
+      onDraw: (d) => {
+        progress.update(d.chain, d.iteration);
+        if (!d.warmup) files.writeDraw(d, density.generated(d.position));
+      },
+    });
+  } catch (e) {
+    progress.finish();
+    files.close();
+    throw samplingError(e, compiled.name);
+  } finally {
+    process.off("SIGINT", onSigint);
+  }
+  progress.finish();
+  files.close({ warmup: result.timing.warmupSeconds, sampling: result.timing.samplingSeconds });
+
+  if (result.aborted) {
+    io.stderr.write(
+      `interrupted: ${result.drawsDone} of ${opts.draws} draws per chain (after ${result.warmupDone} of ${opts.warmup} warmup iterations) ` +
+        `are in ${files.paths.length} valid CSV files in ${opts.output}; \`ppl summary ${opts.output}\` summarizes them\n`,
+    );
+    return ExitCode.interrupted;
+  }
+
+  const summary = summarizeRun(readRun(files.paths));
+  writeFileSync(join(dir, "summary.json"), writeSummaryJson(summary));
+  io.stdout.write(formatSummary(summary));
+  const total = result.timing.warmupSeconds + result.timing.samplingSeconds;
+  info(`wrote ${files.paths.map((p) => basename(p)).join(", ")} and summary.json to ${opts.output} (seed ${seed}, ${total.toFixed(1)}s)`);
+  if (opts.strict && summary.warnings.length > 0) {
+    io.stderr.write(`--strict: the diagnostics gave ${summary.warnings.length} warning${summary.warnings.length === 1 ? "" : "s"}; exiting with code 1\n`);
+    return ExitCode.diagnosticsFailed;
+  }
+  return ExitCode.ok;
+}
+
+// The sampler's typed errors come from the model (a log density that is not finite, a posterior the
+// step size cannot follow), so they are model errors with a hint at the fix.
+function samplingError(e: unknown, name: string): unknown {
+  if (e instanceof InitializationError) {
+    return modelError(`model '${name}': ${e.message}. Check that the log density is finite somewhere near 0 on the unconstrained scale (priors, constraints, data), or try a smaller --init`);
+  }
+  if (e instanceof StepSizeError || e instanceof AdaptationError) {
+    return modelError(`model '${name}': ${e.message}. The posterior may be improper or badly scaled; check priors, or try --adapt-delta 0.95`);
+  }
+  return e;
+}
+
+/** The settings header of one chain's CSV: CmdStan's settings plus this tool's (backend, dtype, model file). */
+function headerConfig(
+  opts: SampleCommandOptions, choice: BackendChoice, name: string, modelPath: string, seed: number, started: string, chain: number, outputFile: string,
+): ConfigNode[] {
+  return sampleConfig({
+    model: name,
+    numSamples: opts.draws,
+    numWarmup: opts.warmup,
+    adaptDelta: opts.adaptDelta,
+    maxDepth: opts.maxDepth,
+    metric: opts.metric === "dense" ? "dense_e" : "diag_e",
+    numChains: opts.chains,
+    chainId: chain + 1,
+    ...(opts.data !== undefined ? { dataFile: resolve(opts.data) } : {}),
+    init: opts.init,
+    seed,
+    outputFile,
+    startDatetime: started,
+    extra: {
+      model_file: resolve(modelPath),
+      backend: choice.backend,
+      device: choice.device ?? "none",
+      dtype: choice.dtype,
+      backend_requested: opts.backend,
+    },
+  });
+}

@@ -1,0 +1,27 @@
+/** `ppl summary FILES_OR_DIR…`: summarize Stan CSV files (ours or CmdStan's) as a table or JSON. */
+import { summaryToJson } from "@ppl/ppl";
+import { ExitCode, type ExitCodeValue } from "../exit-codes.ts";
+import type { CommandIO } from "../io.ts";
+import { readRun, summarizeRun } from "../read-runs.ts";
+import { formatSummary } from "../summary-text.ts";
+
+/** Options of `ppl summary`. */
+export interface SummaryCommandOptions {
+  readonly json: boolean;
+}
+
+/** Prints the summary of the files or directories given; returns the exit code. */
+export function summaryCommand(paths: readonly string[], opts: SummaryCommandOptions, io: CommandIO): ExitCodeValue {
+  const run = readRun(paths);
+  const summary = summarizeRun(run);
+  if (opts.json) {
+    io.stdout.write(JSON.stringify(summaryToJson(summary), null, 2) + "\n");
+    return ExitCode.ok;
+  }
+  const lengths = run.files.map((f) => f.draws[0]?.length ?? 0);
+  if (lengths.some((n) => n !== run.chains.drawsPerChain)) {
+    io.stderr.write(`note: the chains have ${lengths.join(", ")} draws; each is cut to the shortest (${run.chains.drawsPerChain})\n`);
+  }
+  io.stdout.write(formatSummary(summary));
+  return ExitCode.ok;
+}

@@ -1,0 +1,50 @@
+/**
+ * The exit codes of `ppl`, and the error type that carries one.
+ *
+ * 0   success
+ * 1   sampling finished but the diagnostics failed and --strict was given
+ * 2   usage error: bad option values, unknown options, files that are missing or unreadable
+ * 3   model or data error: a model file that does not load or does not default-export a model,
+ *     data that do not fit the model, a log density that cannot be initialized
+ * 4   device error: a Vulkan backend requested where none is usable
+ * 70  an internal error (a bug in ppl, not in the input): the message asks for PPL_DEBUG=1
+ * 130 interrupted (Ctrl-C): the CSV files hold every draw made so far and are valid
+ */
+export const ExitCode = {
+  ok: 0,
+  diagnosticsFailed: 1,
+  usage: 2,
+  modelOrData: 3,
+  device: 4,
+  internal: 70,
+  interrupted: 130,
+} as const;
+
+/** One of the exit codes above. */
+export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
+
+/** A user-facing failure: one message that names the thing and the fix, and the exit code to leave with. */
+export class CliError extends Error {
+  override name = "CliError";
+  constructor(
+    message: string,
+    readonly exitCode: ExitCodeValue,
+  ) {
+    super(message);
+  }
+}
+
+/** A usage error (exit 2). */
+export function usageError(message: string): CliError {
+  return new CliError(message, ExitCode.usage);
+}
+
+/** A model or data error (exit 3). */
+export function modelError(message: string): CliError {
+  return new CliError(message, ExitCode.modelOrData);
+}
+
+/** A device error (exit 4). */
+export function deviceError(message: string): CliError {
+  return new CliError(message, ExitCode.device);
+}

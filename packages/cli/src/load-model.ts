@@ -1,0 +1,60 @@
+import { statSync } from "node:fs";
+import { resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { isModel, type Model } from "@ppl/ppl";
+import { modelError, usageError } from "./exit-codes.ts";
+import { describeFsError } from "./read-file.ts";
+
+/**
+ * Imports a model file (TypeScript, loaded at run time through tsx) and returns its default
+ * export. A missing file is a usage error; a file that fails to load or does not default-export
+ * a model made by model({ name, data, build }) is a model error.
+ */
+export async function loadModel(path: string): Promise<Model> {
+  const abs = resolve(path);
+  let isFile = false;
+  try {
+    isFile = statSync(abs).isFile();
+  } catch (e) {
+    throw usageError(`model file '${path}' ${describeFsError(e)}; check the path`);
+  }
+  if (!isFile) throw usageError(`model file '${path}' is not a file; give the path of a .ts file that default-exports a model`);
+
+  let ns: Record<string, unknown>;
+  try {
+    ns = (await import(pathToFileURL(abs).href)) as Record<string, unknown>;
+  } catch (e) {
+    throw modelError(`model file '${path}' failed to load: ${firstLine(e)}`);
+  }
+  const found = defaultExport(ns);
+  if (isModel(found)) return found;
+  const what = found === undefined ? "has no default export" : `default-exports ${describe(found)}`;
+  throw modelError(
+    `model file '${path}' ${what}; it must end with \`export default model({ name, data, build })\` (model from the ppl package)`,
+  );
+}
+
+// A file outside an ESM package is compiled as CommonJS, where the default export sits one level down.
+function defaultExport(ns: Record<string, unknown>): unknown {
+  const d = ns["default"];
+  if (isModel(d)) return d;
+  if (typeof d === "object" && d !== null && "default" in d) {
+    const inner = (d as Record<string, unknown>)["default"];
+    if (inner !== undefined) return inner;
+  }
+  if (typeof d === "object" && d !== null && Object.keys(d).length === 0) return undefined;
+  return d;
+}
+
+function describe(x: unknown): string {
+  if (x === null) return "null";
+  if (typeof x === "function") return "a function";
+  if (typeof x === "object") return "an object that is not a model";
+  return `a ${typeof x}`;
+}
+
+/** The first line of an error's message (tsx and Node errors can run over many lines). */
+export function firstLine(e: unknown): string {
+  const text = e instanceof Error ? e.message : String(e);
+  return text.split("\n").find((l) => l.trim() !== "")?.trim() ?? text;
+}

@@ -1,0 +1,77 @@
+import { readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { collectChains, readStanCsv, summarize, type ChainDraws, type StanCsv, type Summary } from "@ppl/ppl";
+import { usageError } from "./exit-codes.ts";
+import { describeFsError, readTextFile } from "./read-file.ts";
+
+/** Stan CSV files read from disk, one chain each, with their draws regrouped per column. */
+export interface Run {
+  readonly paths: string[];
+  readonly files: StanCsv[];
+  readonly chains: ChainDraws;
+  /** The maximum tree depth the run used (from the header; Stan's 10 when absent). */
+  readonly maxTreeDepth: number;
+  /** The model name from the header, or null. */
+  readonly model: string | null;
+}
+
+/**
+ * The CSV files named by `args`: files as given, directories expanded to their *.csv files in
+ * natural order (chain-2 before chain-10). Missing paths and empty directories are usage errors.
+ */
+export function csvPaths(args: readonly string[]): string[] {
+  if (args.length === 0) throw usageError("give at least one Stan CSV file or a directory holding them");
+  const out: string[] = [];
+  for (const a of args) {
+    let isDir: boolean;
+    try {
+      isDir = statSync(a).isDirectory();
+    } catch (e) {
+      throw usageError(`'${a}' ${describeFsError(e)}; give Stan CSV files or a directory holding them`);
+    }
+    if (!isDir) {
+      out.push(a);
+      continue;
+    }
+    const names = readdirSync(a)
+      .filter((n) => n.toLowerCase().endsWith(".csv"))
+      .sort((x, y) => x.localeCompare(y, "en", { numeric: true }));
+    if (names.length === 0) throw usageError(`directory '${a}' holds no .csv files; give the output directory of \`ppl sample\` or CSV files`);
+    out.push(...names.map((n) => join(a, n)));
+  }
+  return out;
+}
+
+/** Reads and parses the Stan CSV files named by `args`; a file that is not Stan CSV is a usage error naming it. */
+export function readRun(args: readonly string[]): Run {
+  const paths = csvPaths(args);
+  const files = paths.map((p) => {
+    const text = readTextFile(p, "Stan CSV file");
+    try {
+      return readStanCsv(text);
+    } catch (e) {
+      throw usageError(`'${p}' is not a valid Stan CSV file: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  });
+  let chains: ChainDraws;
+  try {
+    chains = collectChains(files);
+  } catch (e) {
+    const msg = e instanceof Error ? e.message : String(e);
+    throw usageError(`the files do not belong to one run: ${msg.replace(/^chain (\d+)/, (_m, i: string) => `'${paths[Number(i) - 1]}'`)} ('${paths[0]}')`);
+  }
+  if (chains.drawsPerChain === 0) {
+    const short = paths.filter((_, i) => (files[i]!.draws[0]?.length ?? 0) === 0);
+    throw usageError(`${short.map((p) => `'${p}'`).join(", ")} ${short.length > 1 ? "hold" : "holds"} no sampling draws (was the run stopped during warmup?); nothing to summarize`);
+  }
+  if (Object.keys(chains.parameters).length === 0) throw usageError(`'${paths[0]}' has no parameter columns; nothing to summarize`);
+  const depth = Number(files[0]!.config["max_depth"]);
+  const model = files[0]!.config["model"] ?? null;
+  return { paths, files, chains, maxTreeDepth: Number.isInteger(depth) && depth > 0 ? depth : 10, model };
+}
+
+/** The diagnostics summary of a run: every parameter, and the sampler when its columns are present. */
+export function summarizeRun(run: Run): Summary {
+  const { parameters, sampler } = run.chains;
+  return summarize(parameters, { ...(sampler !== undefined ? { sampler } : {}), maxTreeDepth: run.maxTreeDepth });
+}

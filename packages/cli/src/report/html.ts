@@ -1,0 +1,131 @@
+/**
+ * The HTML report: one self-contained file (inline CSS and SVG, no scripts, fonts or network),
+ * with the summary table, sampler diagnostics, warnings, energy and pair plots, and per parameter
+ * a trace, a rank plot and the autocorrelation.
+ */
+import type { Summary } from "@ppl/ppl";
+import type { Run } from "../read-runs.ts";
+import { samplerLines, summaryRows } from "../summary-text.ts";
+import { autocorrSvg } from "./svg-autocorr.ts";
+import { energySvg } from "./svg-energy.ts";
+import { pairsSvg } from "./svg-pairs.ts";
+import { rankSvg } from "./svg-rank.ts";
+import { escapeXml } from "./svg.ts";
+import { traceSvg } from "./svg-trace.ts";
+
+/** Options of the report. */
+export interface ReportOptions {
+  /** Parameters of the pair plot (default: the first six). */
+  readonly pairs?: readonly string[];
+  /** Where the draws came from, shown in the header. */
+  readonly source: string;
+}
+
+/** Most parameters in the pair plot: beyond six the panels get too small to read. */
+export const MAX_PAIRS = 6;
+/** Budget of trace points over the whole report; keeps 4000 draws × 30 parameters well under 5 MB. */
+const TRACE_POINT_BUDGET = 150_000;
+const PAIR_POINTS = 600;
+
+/** Renders the report page for a run and its summary. */
+export function renderReport(run: Run, summary: Summary, opts: ReportOptions): string {
+  const names = Object.keys(run.chains.parameters);
+  const chains = run.files.length;
+  const perChain = Math.max(100, Math.min(1000, Math.floor(TRACE_POINT_BUDGET / Math.max(1, names.length * chains))));
+  const divergent = run.chains.columns["divergent__"];
+  const config = run.files[0]!.config;
+  const title = `ppl report — ${run.model ?? "model"}`;
+
+  const pairNames = (opts.pairs ?? names.slice(0, MAX_PAIRS)).slice(0, MAX_PAIRS);
+  const pooled = (chainsOf: readonly ArrayLike<number>[]): Float64Array => {
+    const out = new Float64Array(chainsOf.reduce((a, c) => a + c.length, 0));
+    let o = 0;
+    for (const c of chainsOf) {
+      out.set(Array.from(c), o);
+      o += c.length;
+    }
+    return out;
+  };
+  const pairs =
+    pairNames.length >= 2
+      ? pairsSvg({ names: pairNames, values: pairNames.map((p) => pooled(run.chains.parameters[p]!)), ...(divergent ? { divergent: pooled(divergent) } : {}) }, PAIR_POINTS)
+      : `<p class="note">The pair plot needs at least two parameters.</p>`;
+  const energy = run.chains.sampler ? energySvg(run.chains.sampler.energy) : `<p class="note">No energy__ column: the energy plot needs Stan's sampler columns.</p>`;
+
+  const params = names.map((name, i) => {
+    const draws = run.chains.parameters[name]!;
+    return [
+      `<section class="param" id="p${i}"><h3>${escapeXml(name)}</h3><div class="plots">`,
+      traceSvg({ name, chains: draws, ...(divergent ? { divergent } : {}) }, perChain),
+      rankSvg(name, draws),
+      autocorrSvg(name, draws),
+      `</div></section>`,
+    ].join("");
+  });
+
+  const meta: [string, string][] = [
+    ["source", opts.source],
+    ["chains", String(chains)],
+    ["draws per chain", String(run.chains.drawsPerChain)],
+    ["warmup per chain", config["num_warmup"] ?? "?"],
+    ["seed", config["seed"] ?? "?"],
+    ["adapt delta", config["delta"] ?? "?"],
+    ["max tree depth", String(run.maxTreeDepth)],
+    ["metric", config["metric"] ?? "?"],
+    ["backend", config["backend"] ? `${config["backend"]} (${config["dtype"] ?? "?"})` : "?"],
+  ];
+
+  return `<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeXml(title)}</title>
+<style>${CSS}</style></head>
+<body>
+<h1>${escapeXml(title)}</h1>
+<table class="meta">${meta.map(([k, v]) => `<tr><th>${escapeXml(k)}</th><td>${escapeXml(v)}</td></tr>`).join("")}</table>
+<h2>Warnings</h2>
+${warningsHtml(summary)}
+<h2>Summary</h2>
+${summaryTable(summary)}
+<pre class="sampler">${escapeXml(samplerLines(summary).join("\n"))}</pre>
+<h2>Energy</h2>
+${energy}
+<h2>Pairs</h2>
+<p class="note">Lower triangle: draws of ${pairNames.map(escapeXml).join(", ")} (thinned to ${PAIR_POINTS} per panel); divergent transitions in red.</p>
+${pairs}
+<h2>Parameters</h2>
+<p class="note">Trace (${perChain >= run.chains.drawsPerChain ? "every draw" : `thinned to ${perChain} points per chain`}; red ticks: divergences), ranks of each chain in the pooled draws, and autocorrelation per chain.</p>
+<nav>${names.map((n, i) => `<a href="#p${i}">${escapeXml(n)}</a>`).join(" ")}</nav>
+${params.join("\n")}
+</body></html>
+`;
+}
+
+function warningsHtml(summary: Summary): string {
+  if (summary.warnings.length === 0) return `<p class="ok">No warnings: R-hat, ESS, divergences, tree depth and E-BFMI are within their thresholds.</p>`;
+  return `<ul class="warnings">${summary.warnings.map((w) => `<li>${escapeXml(w.message)}</li>`).join("")}</ul>`;
+}
+
+function summaryTable(summary: Summary): string {
+  const [header, ...rows] = summaryRows(summary);
+  const bad = new Set(summary.warnings.filter((w) => w.parameter !== undefined).map((w) => w.parameter));
+  return `<table class="summary"><thead><tr>${header!.map((h) => `<th>${escapeXml(h)}</th>`).join("")}</tr></thead><tbody>${rows
+    .map((r) => `<tr${bad.has(r[0]) ? ` class="flag"` : ""}>${r.map((c, j) => (j === 0 ? `<th>${escapeXml(c)}</th>` : `<td>${escapeXml(c)}</td>`)).join("")}</tr>`)
+    .join("")}</tbody></table>`;
+}
+
+const CSS = `
+body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:24px;color:#222;max-width:1100px}
+h1{font-size:22px}h2{font-size:18px;margin-top:28px;border-bottom:1px solid #ddd}h3{font-size:15px;margin:14px 0 4px}
+table{border-collapse:collapse;font-size:13px}th,td{padding:3px 8px;text-align:right}
+table.summary th:first-child{text-align:left}table.summary thead th{border-bottom:1px solid #999}
+table.summary tbody tr:nth-child(odd){background:#f6f6f6}table.summary tr.flag{background:#fde8e8}
+table.meta th{text-align:left;color:#555;font-weight:normal}table.meta td{text-align:left}
+.warnings li{color:#a00}.ok{color:#070}.note{color:#555;font-size:13px}pre.sampler{font-size:13px}
+nav a{font-size:12px;margin-right:6px}.plots{display:flex;flex-wrap:wrap;gap:6px}
+svg{background:#fff}svg text{font-size:10px;fill:#333}svg .title{font-size:11px;font-weight:600}
+svg .grid{stroke:#eee}svg .box{fill:none;stroke:#999}svg .chain{fill:none;stroke-width:1;stroke-opacity:.8}
+svg .expect{stroke:#333;stroke-dasharray:3 3}svg .zero{stroke:#666}svg .hist{fill:#1f77b4;fill-opacity:.6}
+svg .dots{stroke:#1f77b4;stroke-opacity:.45;stroke-width:3;stroke-linecap:round;fill:none}
+svg .divergent{stroke-width:4;stroke-linecap:round;fill:none}svg .divergent-ticks{stroke-width:1.5}
+svg .label{font-size:11px}svg .legend{font-size:11px}
+`;

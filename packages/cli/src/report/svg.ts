@@ -1,0 +1,167 @@
+/**
+ * The pieces every plot shares: linear scales with round tick values, axes, a frame, chain
+ * colours, and compact number formatting (one decimal of a pixel is plenty and keeps files small).
+ */
+
+/** Colours of chains 1, 2, …, distinguishable and readable on white (cycled past eight). */
+export const CHAIN_COLORS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#7f7f7f"];
+/** Colour of divergent transitions. */
+export const DIVERGENT_COLOR = "#d62728";
+
+/** The colour of chain `c` (0-based). */
+export function chainColor(c: number): string {
+  return CHAIN_COLORS[c % CHAIN_COLORS.length]!;
+}
+
+/** A pixel coordinate with at most one decimal. */
+export function px(x: number): string {
+  return String(Math.round(x * 10) / 10);
+}
+
+/** Text made safe for HTML and SVG. */
+export function escapeXml(s: string): string {
+  return s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+}
+
+/** A linear map from [d0, d1] to [r0, r1]; a degenerate domain is widened so that it still maps. */
+export class Scale {
+  readonly d0: number;
+  readonly d1: number;
+  constructor(
+    d0: number,
+    d1: number,
+    readonly r0: number,
+    readonly r1: number,
+  ) {
+    if (!(Number.isFinite(d0) && Number.isFinite(d1))) [d0, d1] = [0, 1];
+    if (d1 - d0 <= Math.abs(d0) * 1e-12 || d1 === d0) {
+      const pad = d0 === 0 ? 1 : Math.abs(d0) * 0.01;
+      [d0, d1] = [d0 - pad, d1 + pad];
+    }
+    this.d0 = d0;
+    this.d1 = d1;
+  }
+
+  /** Where x lands. */
+  at(x: number): number {
+    return this.r0 + ((x - this.d0) / (this.d1 - this.d0)) * (this.r1 - this.r0);
+  }
+
+  /** About `count` round values inside the domain (1, 2 or 5 times a power of ten apart). */
+  ticks(count = 5): number[] {
+    const step = niceStep((this.d1 - this.d0) / Math.max(1, count));
+    const out: number[] = [];
+    for (let v = Math.ceil(this.d0 / step) * step; v <= this.d1 + step * 1e-9; v += step) out.push(Math.abs(v) < step * 1e-9 ? 0 : v);
+    return out;
+  }
+}
+
+function niceStep(raw: number): number {
+  const p = 10 ** Math.floor(Math.log10(raw));
+  const f = raw / p;
+  return (f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10) * p;
+}
+
+/** Min and max of the finite values, or [0, 1] when there are none. */
+export function extent(values: Iterable<number>): [number, number] {
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const v of values) {
+    if (!Number.isFinite(v)) continue;
+    if (v < lo) lo = v;
+    if (v > hi) hi = v;
+  }
+  return lo <= hi ? [lo, hi] : [0, 1];
+}
+
+/** The domain widened by `fraction` of its width on each side, so lines do not run along the frame. */
+export function padded([lo, hi]: [number, number], fraction = 0.04): [number, number] {
+  const w = hi - lo;
+  return [lo - w * fraction, hi + w * fraction];
+}
+
+/** A tick label: short, without float noise. */
+export function tickLabel(v: number): string {
+  if (v === 0) return "0";
+  const a = Math.abs(v);
+  if (a >= 1e5 || a < 1e-3) return v.toExponential(1);
+  return String(Number(v.toPrecision(4)));
+}
+
+/** The plotting area of a panel: its box and its scales. */
+export interface Frame {
+  readonly x: Scale;
+  readonly y: Scale;
+  readonly left: number;
+  readonly top: number;
+  readonly right: number;
+  readonly bottom: number;
+}
+
+/** A frame with margins for axes inside a width × height panel at (ox, oy). */
+export function frame(
+  xDomain: [number, number], yDomain: [number, number], width: number, height: number,
+  margin = { left: 44, right: 8, top: 22, bottom: 22 }, ox = 0, oy = 0,
+): Frame {
+  const left = ox + margin.left;
+  const right = ox + width - margin.right;
+  const top = oy + margin.top;
+  const bottom = oy + height - margin.bottom;
+  return { x: new Scale(xDomain[0], xDomain[1], left, right), y: new Scale(yDomain[0], yDomain[1], bottom, top), left, top, right, bottom };
+}
+
+/** Axes with tick labels, a light grid, a box and an optional title, as SVG elements. */
+export function axes(f: Frame, opts: { title?: string; xTicks?: number; yTicks?: number; grid?: boolean; xLabels?: boolean; yLabels?: boolean } = {}): string {
+  const parts: string[] = [];
+  const grid = opts.grid ?? true;
+  for (const v of f.y.ticks(opts.yTicks ?? 4)) {
+    const y = px(f.y.at(v));
+    if (grid) parts.push(`<line class="grid" x1="${px(f.left)}" x2="${px(f.right)}" y1="${y}" y2="${y}"/>`);
+    if (opts.yLabels ?? true) parts.push(`<text class="tick" x="${px(f.left - 4)}" y="${y}" text-anchor="end" dominant-baseline="middle">${tickLabel(v)}</text>`);
+  }
+  for (const v of f.x.ticks(opts.xTicks ?? 5)) {
+    const x = px(f.x.at(v));
+    if (grid) parts.push(`<line class="grid" x1="${x}" x2="${x}" y1="${px(f.top)}" y2="${px(f.bottom)}"/>`);
+    if (opts.xLabels ?? true) parts.push(`<text class="tick" x="${x}" y="${px(f.bottom + 12)}" text-anchor="middle">${tickLabel(v)}</text>`);
+  }
+  parts.push(`<rect class="box" x="${px(f.left)}" y="${px(f.top)}" width="${px(f.right - f.left)}" height="${px(f.bottom - f.top)}"/>`);
+  if (opts.title !== undefined) parts.push(`<text class="title" x="${px(f.left)}" y="${px(f.top - 7)}">${escapeXml(opts.title)}</text>`);
+  return parts.join("");
+}
+
+/** An <svg> element of the given size, with a class and data attributes for tests and styling. */
+export function svg(width: number, height: number, cls: string, content: string, data: Record<string, string> = {}): string {
+  const attrs = Object.entries(data).map(([k, v]) => ` data-${k}="${escapeXml(v)}"`).join("");
+  return `<svg class="${cls}"${attrs} width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img">${content}</svg>`;
+}
+
+/** A polyline path ("M x y L x y …") through the points. */
+export function linePath(xs: ArrayLike<number>, ys: ArrayLike<number>): string {
+  const parts: string[] = [];
+  for (let i = 0; i < xs.length; i++) {
+    if (!Number.isFinite(ys[i]!)) continue;
+    parts.push(`${parts.length === 0 ? "M" : "L"}${px(xs[i]!)} ${px(ys[i]!)}`);
+  }
+  return parts.join("");
+}
+
+/** Indices 0..n-1 thinned evenly to at most `max` (all of them when n ≤ max). */
+export function thinIndices(n: number, max: number): number[] {
+  if (n <= max) return Array.from({ length: n }, (_, i) => i);
+  const out: number[] = [];
+  for (let k = 0; k < max; k++) out.push(Math.round((k * (n - 1)) / (max - 1)));
+  return out;
+}
+
+/** Counts of `values` in `bins` equal bins over [lo, hi]. */
+export function histogram(values: ArrayLike<number>, lo: number, hi: number, bins: number): number[] {
+  const counts = new Array<number>(bins).fill(0);
+  const w = (hi - lo) / bins;
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i]!;
+    if (!Number.isFinite(v)) continue;
+    const b = w > 0 ? Math.min(bins - 1, Math.max(0, Math.floor((v - lo) / w))) : 0;
+    counts[b]!++;
+  }
+  return counts;
+}

@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-APT_PACKAGES="mesa-vulkan-drivers libvulkan-dev glslc cmake g++ make python3"
+APT_PACKAGES="mesa-vulkan-drivers libvulkan-dev glslc cmake g++ make python3 chromium"
 missing=""
 for p in $APT_PACKAGES; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

@@ -5,6 +5,7 @@
 #include "addon.hpp"
 #include "args.hpp"
 #include "commands.hpp"
+#include "fence_waiter.hpp"
 #include "errors.hpp"
 #include "manager.hpp"
 

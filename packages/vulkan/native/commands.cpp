@@ -46,8 +46,8 @@ void CommandBatch::submit(Napi::Env env) {
   inFlight_ = true;
 }
 
-VkResult CommandBatch::waitBlocking() const {
-  return fn::vkWaitForFences(context_->device, 1, &fence_, VK_TRUE, UINT64_MAX);
+VkResult CommandBatch::waitBlocking(uint64_t timeoutNs) const {
+  return fn::vkWaitForFences(context_->device, 1, &fence_, VK_TRUE, timeoutNs);
 }
 
 void CommandBatch::submitAndWait(Napi::Env env) {
@@ -64,56 +64,4 @@ void memoryBarrier(VkCommandBuffer commandBuffer, VkPipelineStageFlags srcStage,
   barrier.srcAccessMask = srcAccess;
   barrier.dstAccessMask = dstAccess;
   fn::vkCmdPipelineBarrier(commandBuffer, srcStage, dstStage, 0, 1, &barrier, 0, nullptr, 0, nullptr);
-}
-
-namespace {
-
-class FenceWaitWorker : public Napi::AsyncWorker {
- public:
-  FenceWaitWorker(Napi::Env env, std::shared_ptr<CommandBatch> batch, std::shared_ptr<void> keepAlive,
-                  CompletionFn onComplete)
-      : Napi::AsyncWorker(env, "ppl-vulkan-fence-wait"),
-        deferred_(Napi::Promise::Deferred::New(env)),
-        batch_(std::move(batch)),
-        keepAlive_(std::move(keepAlive)),
-        onComplete_(std::move(onComplete)) {}
-
-  Napi::Promise promise() const { return deferred_.Promise(); }
-
-  // Worker thread: only the fence wait, no JS and no command-pool access.
-  void Execute() override { result_ = batch_->waitBlocking(); }
-
-  // Main thread. The references are dropped when the worker is deleted, also
-  // on the main thread, so Vulkan objects are never destroyed off it.
-  void OnOK() override {
-    Napi::Env env = Env();
-    Napi::HandleScope scope(env);
-    batch_->finished();
-    if (result_ != VK_SUCCESS) {
-      deferred_.Reject(makeVulkanError(env, VulkanFailure{"vkWaitForFences", result_, ""}).Value());
-      return;
-    }
-    try {
-      deferred_.Resolve(onComplete_ ? onComplete_(env) : env.Undefined());
-    } catch (const Napi::Error& error) {
-      deferred_.Reject(error.Value());
-    }
-  }
-
- private:
-  Napi::Promise::Deferred deferred_;
-  std::shared_ptr<CommandBatch> batch_;
-  std::shared_ptr<void> keepAlive_;
-  CompletionFn onComplete_;
-  VkResult result_ = VK_SUCCESS;
-};
-
-}  // namespace
-
-Napi::Promise waitAsync(Napi::Env env, std::shared_ptr<CommandBatch> batch, std::shared_ptr<void> keepAlive,
-                        CompletionFn onComplete) {
-  auto* worker = new FenceWaitWorker(env, std::move(batch), std::move(keepAlive), std::move(onComplete));
-  Napi::Promise promise = worker->promise();
-  worker->Queue();
-  return promise;
 }

@@ -4,7 +4,6 @@
 #pragma once
 #include <napi.h>
 
-#include <functional>
 #include <memory>
 
 #include "context.hpp"
@@ -25,8 +24,9 @@ class CommandBatch {
   // Resets the fence and submits; throws when the previous submission has
   // not been waited for.
   void submit(Napi::Env env);
-  // Blocks until the fence signals. Safe on any thread; does not touch JS.
-  VkResult waitBlocking() const;
+  // Blocks until the fence signals (or the timeout passes: VK_TIMEOUT).
+  // Safe on any thread; does not touch JS.
+  VkResult waitBlocking(uint64_t timeoutNs = UINT64_MAX) const;
   // Marks the submission as finished (main thread, after a wait returned).
   void finished() { inFlight_ = false; }
   // Submits and waits on the calling thread.
@@ -42,13 +42,3 @@ class CommandBatch {
 // Records a global memory barrier (all buffers) into `commandBuffer`.
 void memoryBarrier(VkCommandBuffer commandBuffer, VkPipelineStageFlags srcStage, VkAccessFlags srcAccess,
                    VkPipelineStageFlags dstStage, VkAccessFlags dstAccess);
-
-// Runs after the fence of a submitted batch signals, on the main thread; it
-// returns the value the promise resolves with (or throws to reject it).
-using CompletionFn = std::function<Napi::Value(Napi::Env)>;
-
-// Waits for `batch` on a libuv worker thread so the event loop keeps running,
-// then settles the returned promise. `keepAlive` holds whatever the GPU work
-// uses (the batch's owner, buffers) until the wait is over.
-Napi::Promise waitAsync(Napi::Env env, std::shared_ptr<CommandBatch> batch, std::shared_ptr<void> keepAlive,
-                        CompletionFn onComplete);

@@ -5,6 +5,7 @@
 #include "addon.hpp"
 #include "args.hpp"
 #include "errors.hpp"
+#include "fence_waiter.hpp"
 #include "manager.hpp"
 
 namespace {

@@ -5,6 +5,7 @@
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
+import { availableParallelism } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -33,6 +34,7 @@ const args = [
   "--out", join(packageDir, "build"),
   "--config", "Release",
   `--CDNODE_ADDON_API_DIR=${addonApiDir}`,
+  "--parallel", String(availableParallelism()),
   "--log-level", "warn",
 ];
 if (nodeInclude) args.push(`--CDPPL_NODE_INCLUDE=${nodeInclude}`);

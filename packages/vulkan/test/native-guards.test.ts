@@ -1,9 +1,13 @@
 // Hostile calls straight into the addon: wrong receivers, disguised objects,
 // junk arguments. Each must throw a JS error; a crash would kill this worker
 // and fail the run.
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { loadAddon, type NativeAddon } from "../src/index.ts";
-import { lavapipe } from "./helpers.ts";
+import { addonPath, loadAddon, type NativeAddon } from "../src/index.ts";
+import { compile, lavapipe } from "./helpers.ts";
 
 function addon(): NativeAddon {
   const load = loadAddon();
@@ -82,5 +86,47 @@ describe("native guards", () => {
     // Still healthy afterwards.
     buffer.write(new Uint8Array([5, 6, 7]), 1);
     expect(Array.from(new Uint8Array(buffer.read(3, 1)))).toEqual([5, 6, 7]);
+  });
+
+  it("survives a worker thread terminated while its GPU work runs", async () => {
+    const spirv = await compile(`#version 450
+layout(local_size_x = 64) in;
+layout(std430, binding = 0) buffer Y { float y[]; };
+layout(push_constant) uniform Push { uint iterations; };
+void main() {
+  float v = y[gl_GlobalInvocationID.x];
+  for (uint k = 0; k < iterations; k++) v = v * 0.9999999 + 1e-7;
+  y[gl_GlobalInvocationID.x] = v;
+}`);
+    // The worker submits long work and awaits it; the parent terminates the
+    // worker at several moments (during setup, during the wait).
+    const script = `
+const { Worker, isMainThread, workerData, parentPort } = require("node:worker_threads");
+if (isMainThread) {
+  (async () => {
+    for (const delay of [5, 60, 250]) {
+      const worker = new Worker(__filename, { workerData: JSON.parse(process.argv[2]) });
+      await new Promise((resolve) => worker.once("message", resolve));
+      await new Promise((resolve) => setTimeout(resolve, delay));
+      await worker.terminate();
+    }
+    console.log("ok");
+  })();
+} else {
+  const a = require(workerData.addon);
+  parentPort.postMessage("started");
+  const m = new a.Manager(undefined, {});
+  const b = new a.Buffer(m, 64 * 64 * 4);
+  const alg = new a.Algorithm(m, Uint32Array.from(workerData.spirv), 1, undefined, 4);
+  const s = new a.Sequence(m).dispatch(alg, [b], 64, 1, 1, new Uint32Array([2000000]));
+  s.submit().then(() => s.submit());
+}`;
+    const file = join(mkdtempSync(join(tmpdir(), "ppl-worker-")), "terminate.cjs");
+    writeFileSync(file, script);
+    const data = JSON.stringify({ addon: addonPath, spirv: Array.from(spirv) });
+    const child = spawnSync(process.execPath, [file, data], { encoding: "utf8", timeout: 60_000 });
+    expect(child.signal).toBeNull();
+    expect(child.stderr).toBe("");
+    expect(child.stdout.trim()).toBe("ok");
   });
 });

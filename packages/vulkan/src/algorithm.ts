@@ -12,6 +12,7 @@ export interface AlgorithmOptions {
   pushConstantSize?: number;
 }
 
+/** A compute pipeline: created by VulkanManager.algorithm(), dispatched by sequences. */
 export class Algorithm {
   /** @internal the addon object; used by sequences. */
   readonly handle: NativeAlgorithm;

@@ -4,6 +4,7 @@
 import { callNative, callNativeAsync } from "./errors.ts";
 import type { Bytes, NativeBuffer } from "./native.ts";
 
+/** A device buffer: created by VulkanManager.buffer(), bound to algorithms by sequences. */
 export class VulkanBuffer {
   /** @internal the addon object; used by sequences. */
   readonly handle: NativeBuffer;

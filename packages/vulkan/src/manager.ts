@@ -22,6 +22,7 @@ function requireAddon(): NativeAddon {
   return load.addon;
 }
 
+/** One Vulkan device (queue, memory, pipeline cache): the factory for buffers, algorithms and sequences. */
 export class VulkanManager {
   /** @internal the addon object. */
   readonly handle: NativeManager;

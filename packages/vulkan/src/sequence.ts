@@ -18,6 +18,7 @@ export interface CopyOptions {
   dstOffset?: number;
 }
 
+/** A recorded command buffer: created by VulkanManager.sequence(), submitted any number of times. */
 export class Sequence {
   /** @internal the addon object. */
   readonly handle: NativeSequence;

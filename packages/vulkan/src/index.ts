@@ -14,3 +14,12 @@ export {
   ShaderCompileError,
   ShaderCompilerMissingError,
 } from "./errors.ts";
+export { preludeSource, type PreludeDType } from "./prelude.ts";
+export { vulkanBackend, type VulkanBackendOptions } from "./backend.ts";
+export { planProgram, type KernelPlan, type ProgramPlan } from "./codegen/program.ts";
+export { limitsOf, type RenderLimits } from "./codegen/limits.ts";
+
+import { registerBackend } from "@ppl/tensor";
+import { vulkanBackend } from "./backend.ts";
+// Registered lazily: nothing touches Vulkan until a caller asks for the backend by name.
+registerBackend("vulkan", () => vulkanBackend());

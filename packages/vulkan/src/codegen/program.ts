@@ -40,7 +40,11 @@ export function planProgram(outputs: readonly Node[], limits: RenderLimits, prel
   const tupleUsers = new Map<Node, Node[]>();
   for (const n of sched.order) if (n.op === "tuple_get") tupleUsers.set(n.inputs[0]!, [...(tupleUsers.get(n.inputs[0]!) ?? []), n]);
   const buffers = sched.order.filter((n) => sched.isStored(n));
-  const kernels = sched.kernels.map((node) => renderKernel(node, sched.isStored, tupleUsers, limits, prelude));
+  // Kernels with nothing to compute (zero-size results) are dropped: there is no work to dispatch.
+  const kernels = sched.kernels
+    .filter((node) => node.op === "scan" || node.size > 0)
+    .map((node) => renderKernel(node, sched.isStored, tupleUsers, limits, prelude))
+    .filter((k) => k.units > 0);
   return { outputs, kernels, buffers, dtypes };
 }
 

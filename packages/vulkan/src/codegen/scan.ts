@@ -1,11 +1,11 @@
 import { sizeOf, stridesOf, type Node } from "@ppl/tensor";
-import { ExprRenderer } from "./expr.ts";
 import { glslType } from "./glsl.ts";
 import { flatten } from "./index-math.ts";
 import { schedule } from "./schedule.ts";
 import type { Scope } from "./scope.ts";
 import type { Storage } from "./storage.ts";
-import { unitWriter, type UnitContext } from "./units.ts";
+import { renderSequential } from "./sequential.ts";
+import type { UnitContext } from "./units.ts";
 
 /**
  * Render a scan as an in-kernel loop run by one thread: carries live in local arrays, the body's
@@ -38,47 +38,22 @@ export function renderScan(node: Node, scope: Scope, ctx: UnitContext, users: re
   const s = r.fresh("s");
   step.emit(`int ${t} = ${node.attrs.reverseScan ? `${length - 1} - ${s}` : s};`);
 
-  const sched = schedule(body.outputs);
-  const localName = (n: Node) => `${sid}_l${n.id}`;
-  const locals = new Set(sched.kernels.filter((n) => n.op !== "scan"));
-  const tupleUsers = new Map<Node, Node[]>();
-  for (const n of sched.order) if (n.op === "tuple_get") tupleUsers.set(n.inputs[0]!, [...(tupleUsers.get(n.inputs[0]!) ?? []), n]);
-  for (const n of sched.order) if (n.op === "tuple_get") locals.add(n);
-
-  const bodyStorage: Storage = {
-    read(n, idx, sc) {
-      if (n.op === "arg" && isBodyArg(n, body.outputs)) {
-        const a = n.attrs.index!;
-        if (a < body.nCarry) return `${carryName(a)}[${flatten(n.shape, idx)}]`;
-        if (a < body.nCarry + body.nX) return r.value(xNodes[a - body.nCarry]!, [t, ...idx], sc);
-        return r.value(constNodes[a - body.nCarry - body.nX]!, idx, sc);
-      }
-      if (locals.has(n)) return `${localName(n)}[${flatten(n.shape, idx)}]`;
-      return outer.read(n, idx, sc);
+  const bodyArgs = new Set(schedule(body.outputs).leaves.filter((l) => l.op === "arg"));
+  const program = renderSequential(
+    body.outputs,
+    (n, idx, sc) => {
+      if (n.op !== "arg" || !bodyArgs.has(n)) return undefined;
+      const a = n.attrs.index!;
+      if (a < body.nCarry) return `${carryName(a)}[${flatten(n.shape, idx)}]`;
+      if (a < body.nCarry + body.nX) return r.value(xNodes[a - body.nCarry]!, [t, ...idx], sc);
+      return r.value(constNodes[a - body.nCarry - body.nX]!, idx, sc);
     },
-    write(n, flat, value) {
-      return `${localName(n)}[${flat}] = ${value};`;
-    },
-  };
-  const bodyCtx: UnitContext = {
-    r: new ExprRenderer(bodyStorage, r),
-    storage: bodyStorage,
-    scan: (inner, sc) => renderScan(inner, sc, bodyCtx, tupleUsers.get(inner) ?? []),
-  };
-  for (const n of locals) step.emit(`${glslType(n.dtype)} ${localName(n)}[${Math.max(1, n.size)}];`);
-  for (const k of sched.kernels) {
-    const w = unitWriter(k);
-    if (w.units === 1) {
-      const one = step.child();
-      w.emit("0", one, bodyCtx);
-      step.block("", one);
-    } else {
-      const loop = step.child();
-      const u = r.fresh("u");
-      w.emit(u, loop, bodyCtx);
-      step.block(`for (int ${u} = 0; ${u} < ${w.units}; ${u}++)`, loop);
-    }
-  }
+    step,
+    r,
+    outer,
+    sid,
+  );
+  const bodyCtx = { r: program.r };
   // New carries are copied only after every output of the step is computed from the old ones.
   const outs = body.outputs;
   const ysUsers = new Map(users.map((g) => [g.attrs.index!, g] as const));
@@ -118,17 +93,6 @@ export function renderScan(node: Node, scope: Scope, ctx: UnitContext, users: re
     cp.emit(outer.write(g, i, `${carryName(k)}[${i}]`));
     scope.block(`for (int ${i} = 0; ${i} < ${c.size}; ${i}++)`, cp);
   });
-}
-
-// The args of this body are the arg leaves reachable from its outputs (nested bodies have their own).
-const bodyArgCache = new WeakMap<readonly Node[], Set<Node>>();
-function isBodyArg(n: Node, outputs: readonly Node[]): boolean {
-  let set = bodyArgCache.get(outputs);
-  if (!set) {
-    set = new Set(schedule(outputs).leaves.filter((l) => l.op === "arg"));
-    bodyArgCache.set(outputs, set);
-  }
-  return set.has(n);
 }
 
 function unflattenLocal(shape: readonly number[], i: string): string[] {

@@ -1,0 +1,69 @@
+import type { Node } from "@ppl/tensor";
+import { ExprRenderer } from "./expr.ts";
+import { glslType } from "./glsl.ts";
+import { flatten } from "./index-math.ts";
+import { renderScan } from "./scan.ts";
+import { schedule } from "./schedule.ts";
+import type { Scope } from "./scope.ts";
+import type { Storage } from "./storage.ts";
+import { unitWriter, type UnitContext } from "./units.ts";
+
+/** Reads a graph's leaves (params, data, args) for a single-thread program; undefined defers to the outer storage. */
+export type LeafReader = (node: Node, idx: readonly string[], scope: Scope) => string | undefined;
+
+/** A graph rendered for one thread: read its outputs (and any node) through `r`. */
+export interface SequentialProgram {
+  readonly r: ExprRenderer;
+  readonly storage: Storage;
+}
+
+/**
+ * Render a whole graph as straight-line code for ONE thread: every materialized node becomes a
+ * local array filled by a loop over its units, elementwise work is inlined as usual. This is how
+ * scan bodies run, and how a one-chain log density runs inside a thread-per-chain sampler.
+ */
+export function renderSequential(
+  outputs: readonly Node[],
+  leaves: LeafReader,
+  scope: Scope,
+  parent: ExprRenderer | undefined,
+  outer: Storage | undefined,
+  prefix: string,
+): SequentialProgram {
+  const sched = schedule(outputs);
+  const localName = (n: Node) => `${prefix}_l${n.id}`;
+  const locals = new Set<Node>();
+  for (const n of sched.kernels) if (n.op !== "scan") locals.add(n);
+  for (const n of sched.order) if (n.op === "tuple_get") locals.add(n);
+  const tupleUsers = new Map<Node, Node[]>();
+  for (const n of sched.order) if (n.op === "tuple_get") tupleUsers.set(n.inputs[0]!, [...(tupleUsers.get(n.inputs[0]!) ?? []), n]);
+  const storage: Storage = {
+    read(n, idx, sc) {
+      if (n.op === "param" || n.op === "data" || n.op === "arg") {
+        const e = leaves(n, idx, sc);
+        if (e !== undefined) return e;
+      }
+      if (locals.has(n)) return `${localName(n)}[${flatten(n.shape, idx)}]`;
+      return outer?.read(n, idx, sc);
+    },
+    write(n, flat, value) {
+      return `${localName(n)}[${flat}] = ${value};`;
+    },
+  };
+  const r = new ExprRenderer(storage, parent);
+  const ctx: UnitContext = { r, storage, scan: (s, sc) => renderScan(s, sc, ctx, tupleUsers.get(s) ?? []) };
+  for (const n of locals) scope.emit(`${glslType(n.dtype)} ${localName(n)}[${Math.max(1, n.size)}];`);
+  for (const k of sched.kernels) {
+    const w = unitWriter(k);
+    const body = scope.child();
+    if (w.units === 1) {
+      w.emit("0", body, ctx);
+      scope.block("", body);
+    } else {
+      const u = r.fresh("u");
+      w.emit(u, body, ctx);
+      scope.block(`for (int ${u} = 0; ${u} < ${w.units}; ${u}++)`, body);
+    }
+  }
+  return { r, storage };
+}

@@ -3,15 +3,15 @@
  * user error is a CliError printed as one line (see exit-codes.ts), never a stack trace.
  */
 import { Command, CommanderError, Option } from "commander";
-import { devicesCommand } from "./commands/devices.ts";
-import { reportCommand } from "./commands/report.ts";
-import { sampleCommand, type SampleCommandOptions } from "./commands/sample.ts";
-import { summaryCommand } from "./commands/summary.ts";
+import type { SampleCommandOptions } from "./commands/sample.ts";
 import { CliError, ExitCode, type ExitCodeValue } from "./exit-codes.ts";
 import { processIO } from "./io.ts";
 import { integer, nameList, nonNegative, openInterval } from "./options.ts";
 
-/** Builds the command-line program; `done` receives each command's exit code. */
+/**
+ * Builds the command-line program; `done` receives each command's exit code. Commands are imported
+ * when they run, so that --help and option errors answer without loading the model libraries.
+ */
 export function buildProgram(done: (code: ExitCodeValue) => void): Command {
   const run = (action: () => Promise<ExitCodeValue> | ExitCodeValue) => async (): Promise<void> => {
     try {
@@ -25,7 +25,9 @@ export function buildProgram(done: (code: ExitCodeValue) => void): Command {
     .description("Sample Bayesian models written in TypeScript, summarize and report the draws.")
     .exitOverride()
     .showHelpAfterError("(add --help for the options)")
-    .configureHelp({ showGlobalOptions: false });
+    .configureHelp({ showGlobalOptions: false })
+    // Commander's own messages ("error: unknown option …") get the same prefix as ours.
+    .configureOutput({ outputError: (text, write) => write(text.replace(/^error: /, "ppl: ")) });
 
   program
     .command("sample")
@@ -47,7 +49,7 @@ export function buildProgram(done: (code: ExitCodeValue) => void): Command {
     .option("--quiet", "no progress or informational lines on stderr", false)
     .option("--strict", "exit with code 1 when the diagnostics give warnings", false)
     .addHelpText("after", EXIT_CODES_HELP)
-    .action((model: string, opts: SampleCommandOptions) => run(() => sampleCommand(model, opts, processIO))());
+    .action((model: string, opts: SampleCommandOptions) => run(async () => (await import("./commands/sample.ts")).sampleCommand(model, opts, processIO))());
 
   program
     .command("summary")
@@ -55,7 +57,7 @@ export function buildProgram(done: (code: ExitCodeValue) => void): Command {
     .argument("<files...>", "Stan CSV files, or directories holding them")
     .option("--json", "print JSON keyed by parameter name", false)
     .addHelpText("after", EXIT_CODES_HELP)
-    .action((files: string[], opts: { json: boolean }) => run(() => summaryCommand(files, opts, processIO))());
+    .action((files: string[], opts: { json: boolean }) => run(async () => (await import("./commands/summary.ts")).summaryCommand(files, opts, processIO))());
 
   program
     .command("report")
@@ -64,13 +66,13 @@ export function buildProgram(done: (code: ExitCodeValue) => void): Command {
     .option("-o, --output <file>", "HTML file to write", "report.html")
     .option("--pairs <names>", "comma-separated parameters for the pair plot (default: the first six)", nameList)
     .addHelpText("after", EXIT_CODES_HELP)
-    .action((dir: string, opts: { output: string; pairs?: string[] }) => run(() => reportCommand(dir, opts, processIO))());
+    .action((dir: string, opts: { output: string; pairs?: string[] }) => run(async () => (await import("./commands/report.ts")).reportCommand(dir, opts, processIO))());
 
   program
     .command("devices")
     .description("List the Vulkan devices: type, memory, f64 support and limits (or why there are none).")
     .option("--json", "print the listing as JSON", false)
-    .action((opts: { json: boolean }) => run(() => devicesCommand(opts, processIO))());
+    .action((opts: { json: boolean }) => run(async () => (await import("./commands/devices.ts")).devicesCommand(opts, processIO))());
 
   return program;
 }

@@ -41,7 +41,6 @@ export async function sampleCommand(modelPath: string, opts: SampleCommandOption
   // Only look for devices when Vulkan is an option: --backend cpu never loads the native addon.
   const listing = opts.backend === "cpu" ? { devices: [], reason: null } : listDevices();
   const choice = chooseBackend(opts, listing);
-  info(choice.note);
 
   const model = await loadModel(modelPath);
   const compiled = compileWithData(model, loadData(opts.data), modelPath, opts.data);
@@ -52,6 +51,8 @@ export async function sampleCommand(modelPath: string, opts: SampleCommandOption
     throw modelError(`model '${compiled.name}': its log density could not be compiled for the ${choice.backend} backend: ${firstLine(e)}`);
   }
 
+  // Said once the model is ready, so that a model or data error stands alone on stderr.
+  info(choice.note);
   const seed = opts.seed ?? Math.floor(Math.random() * 2 ** 32);
   const dir = resolve(opts.output);
   try {

@@ -1,0 +1,71 @@
+// Helpers for running `ppl` as a user would: a child process of the CLI entry point under tsx.
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { readStanCsv, type StanCsv } from "@ppl/ppl";
+
+/** The repository root (the CLI runs from there, as `pnpm ppl` does). */
+export const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
+/** The CLI's entry point. */
+export const MAIN = join(ROOT, "packages/cli/src/main.ts");
+/** The bin launcher. */
+export const LAUNCHER = join(ROOT, "packages/cli/bin/ppl.js");
+/** The ppl package's index, for model files written by tests into temporary directories. */
+export const PPL_INDEX = join(ROOT, "packages/ppl/src/index.ts");
+
+/** What a finished command left behind. */
+export interface CliResult {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Starts `ppl ARGS` (node --import tsx main.ts) without waiting; stdout and stderr are collected. */
+export function startCli(args: readonly string[], env: Record<string, string> = {}): { child: ChildProcess; done: Promise<CliResult> } {
+  const child = spawn(process.execPath, ["--import", "tsx", MAIN, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  return { child, done: collect(child) };
+}
+
+/** Runs `ppl ARGS` to the end. */
+export function runCli(args: readonly string[], env: Record<string, string> = {}): Promise<CliResult> {
+  return startCli(args, env).done;
+}
+
+/** Runs the bin launcher (`node packages/cli/bin/ppl.js ARGS`) to the end. */
+export function runLauncher(args: readonly string[]): Promise<CliResult> {
+  const child = spawn(process.execPath, [LAUNCHER, ...args], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+  return collect(child);
+}
+
+function collect(child: ChildProcess): Promise<CliResult> {
+  let stdout = "";
+  let stderr = "";
+  child.stdout!.setEncoding("utf8").on("data", (s: string) => (stdout += s));
+  child.stderr!.setEncoding("utf8").on("data", (s: string) => (stderr += s));
+  return new Promise((resolve, reject) => {
+    child.on("error", reject);
+    child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
+}
+
+/** A fresh temporary directory. */
+export function tempDir(prefix = "ppl-cli-"): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/** Reads and parses one Stan CSV file. */
+export function readCsv(path: string): StanCsv {
+  return readStanCsv(readFileSync(path, "utf8"));
+}
+
+/** True when the text looks like it holds a stack trace. */
+export function hasStackTrace(text: string): boolean {
+  return /^\s+at .+[:(]/m.test(text) || /node:internal/.test(text);
+}

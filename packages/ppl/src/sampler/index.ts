@@ -13,6 +13,10 @@ export type {
   DrawInfo,
   ResolvedSampleSettings,
   SamplerKind,
+  RunnerStats,
+  TransitionRunner,
+  TransitionRunnerContext,
+  TransitionRunnerFactory,
 } from "./run.ts";
 export { InitializationError, StepSizeError, AdaptationError, SamplerOptionError } from "./errors.ts";
 export { Metric } from "./metric.ts";

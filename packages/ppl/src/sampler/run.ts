@@ -14,7 +14,7 @@ import { HmcTransition } from "./hmc.ts";
 import { InitialPointSearch } from "./initialize.ts";
 import { Metric, type MetricKind } from "./metric.ts";
 import { NutsTransition } from "./nuts.ts";
-import type { Transition } from "./transition.ts";
+import type { Transition, TransitionStats } from "./transition.ts";
 import { ChainAdaptation } from "./warmup/adaptation.ts";
 import { defaultDualAveraging } from "./warmup/dual-averaging.ts";
 import { StepSizeSearch } from "./warmup/stepsize-search.ts";
@@ -78,7 +78,38 @@ export interface SampleOptions {
   onDraw?: (draw: DrawInfo) => void;
   /** Stops cleanly between iterations, keeping what was drawn. */
   signal?: AbortSignal;
+  /**
+   * Runs the transitions somewhere else (a GPU): given the run's settings and metrics, returns a
+   * runner that advances every chain one iteration. Initialization, step-size searches and
+   * adaptation stay here and use `density`.
+   */
+  transitionRunner?: TransitionRunnerFactory;
 }
+
+/** Per-chain statistics a transition runner fills in. */
+export interface RunnerStats {
+  acceptStat: number;
+  treeDepth: number;
+  nLeapfrog: number;
+  divergent: boolean;
+  energy: number;
+}
+
+/** Advances every chain of a batch by one transition of iteration t, from and back into the batch rows. */
+export interface TransitionRunner {
+  run(t: number, stepSizes: Float64Array, batch: ChainBatch, stats: RunnerStats[]): void;
+}
+
+/** What a transition runner is built from. */
+export interface TransitionRunnerContext {
+  readonly settings: ResolvedSampleSettings;
+  readonly dim: number;
+  /** Each chain's metric; adaptation updates them in place between iterations. */
+  readonly metrics: readonly Metric[];
+}
+
+/** Makes the transition runner of a run. */
+export type TransitionRunnerFactory = (ctx: TransitionRunnerContext) => TransitionRunner;
 
 /** Per-draw sampler statistics of one chain (Stan's `__` columns), length = draws done. */
 export interface ChainStats {
@@ -200,6 +231,8 @@ export class SamplingRun {
   private readonly updated: Uint8Array;
   private readonly metrics: Metric[];
   private readonly transitions: Transition[];
+  private readonly runner: TransitionRunner | null;
+  private readonly runnerStats: RunnerStats[];
   private readonly searches: StepSizeSearch[];
   private readonly inits: InitialPointSearch[];
   private readonly adaptations: ChainAdaptation[];
@@ -234,7 +267,9 @@ export class SamplingRun {
     this.stepSizes = new Float64Array(s.chains).fill(s.stepSize);
     this.draws = [];
     this.stats = [];
+    this.runnerStats = [];
     for (let c = 0; c < s.chains; c++) {
+      this.runnerStats.push({ acceptStat: 0, treeDepth: 0, nLeapfrog: 0, divergent: false, energy: 0 });
       const slot = { row: c, id: s.firstChain + c };
       const metric = new Metric(s.metric, dim);
       const given = givenMetrics[c];
@@ -264,6 +299,12 @@ export class SamplingRun {
         energy: new Float64Array(n),
       });
     }
+    this.runner = options.transitionRunner ? options.transitionRunner({ settings: s, dim, metrics: this.metrics }) : null;
+  }
+
+  // Statistics of chain c's last transition, wherever it ran.
+  private lastStats(c: number): TransitionStats {
+    return this.runner ? this.runnerStats[c]! : this.transitions[c]!;
   }
 
   /** Whether iterations remain. */
@@ -287,8 +328,12 @@ export class SamplingRun {
 
     const t = this.iteration;
     const warmup = t < s.warmup;
-    for (let c = 0; c < s.chains; c++) batch.active[c] = this.transitions[c]!.begin(t, this.stepSizes[c]!) ? 1 : 0;
-    driveBatch(this.density, batch, this.transitions);
+    if (this.runner) {
+      this.runner.run(t, this.stepSizes, batch, this.runnerStats);
+    } else {
+      for (let c = 0; c < s.chains; c++) batch.active[c] = this.transitions[c]!.begin(t, this.stepSizes[c]!) ? 1 : 0;
+      driveBatch(this.density, batch, this.transitions);
+    }
     this.record(t, warmup);
 
     if (warmup) {
@@ -297,7 +342,7 @@ export class SamplingRun {
       let anyUpdated = false;
       for (let c = 0; c < s.chains; c++) {
         const a = this.adaptations[c]!;
-        this.stepSizes[c] = a.learnStepSize(this.transitions[c]!.acceptStat);
+        this.stepSizes[c] = a.learnStepSize(this.lastStats(c).acceptStat);
         if (a.learnMetric(batch.qRows[c]!)) {
           updated[c] = 1;
           anyUpdated = true;
@@ -336,7 +381,7 @@ export class SamplingRun {
     const { batch, dim } = this;
     const onDraw = this.options.onDraw;
     for (let c = 0; c < s.chains; c++) {
-      const tr = this.transitions[c]!;
+      const tr = this.lastStats(c);
       const q = batch.qRows[c]!;
       const lp = batch.lp[c]!;
       const eps = this.stepSizes[c]!;

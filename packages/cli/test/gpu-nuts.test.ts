@@ -1,0 +1,53 @@
+import { describe, expect, it } from "vitest";
+import { compileModel, modelDensity, sample } from "@ppl/ppl";
+import { prepareGpuNuts, usableDevices } from "@ppl/vulkan";
+import { readFileSync } from "node:fs";
+import eightSchools from "../../../examples/posteriordb/eight_schools-eight_schools_noncentered.ts";
+
+const data = JSON.parse(
+  readFileSync(new URL("../../../../shared/posteriordb/eight_schools-eight_schools_noncentered/data.json", import.meta.url), "utf8"),
+);
+const device = usableDevices()[0];
+
+// The same NUTS transitions, from the same states and Philox keys, on the CPU sampler and in the
+// fused GPU kernel: f64 must agree to rounding, f32 within f32 tolerance on most draws.
+describe.runIf(device !== undefined)("GPU NUTS (thread per chain) against the CPU sampler", () => {
+  const compiled = compileModel(eightSchools, data);
+  const opts = { chains: 4, warmup: 0, draws: 6, seed: 11, stepSize: 0.25, maxDepth: 10 };
+
+  it("f64: same next states, tree depths and leapfrog counts", async () => {
+    const cpu = sample(await modelDensity(compiled), opts);
+    const gpu = await prepareGpuNuts(compiled, { chains: 4, maxDepth: 10, dtype: "f64", iterationsPerSubmit: 3 });
+    try {
+      const res = sample(await modelDensity(compiled), { ...opts, transitionRunner: gpu.factory });
+      for (let c = 0; c < 4; c++) {
+        expect(Array.from(res.stats[c]!.treeDepth)).toEqual(Array.from(cpu.stats[c]!.treeDepth));
+        expect(Array.from(res.stats[c]!.nLeapfrog)).toEqual(Array.from(cpu.stats[c]!.nLeapfrog));
+        res.draws[c]!.forEach((v, i) => expect(v).toBeCloseTo(cpu.draws[c]![i]!, 8));
+        res.stats[c]!.acceptStat.forEach((v, i) => expect(v).toBeCloseTo(cpu.stats[c]!.acceptStat[i]!, 8));
+      }
+    } finally {
+      gpu.dispose();
+    }
+  });
+
+  it("f32: most draws agree with the f64 CPU sampler within f32 tolerance", async () => {
+    const cpu = sample(await modelDensity(compiled), opts);
+    const gpu = await prepareGpuNuts(compiled, { chains: 4, maxDepth: 10, dtype: "f32" });
+    try {
+      const res = sample(await modelDensity(compiled), { ...opts, transitionRunner: gpu.factory });
+      let close = 0, total = 0;
+      for (let c = 0; c < 4; c++) {
+        for (let d = 0; d < opts.draws; d++) {
+          total++;
+          const a = res.draws[c]!.subarray(d * compiled.dim, (d + 1) * compiled.dim);
+          const b = cpu.draws[c]!.subarray(d * compiled.dim, (d + 1) * compiled.dim);
+          if (a.every((v, i) => Math.abs(v - b[i]!) <= 1e-3 * (1 + Math.abs(b[i]!)))) close++;
+        }
+      }
+      expect(close / total).toBeGreaterThanOrEqual(0.75);
+    } finally {
+      gpu.dispose();
+    }
+  });
+});

@@ -15,9 +15,10 @@ describe.runIf(device !== undefined)("GPU NUTS (thread per chain) against the CP
   const compiled = compileModel(eightSchools, data);
   const opts = { chains: 4, warmup: 0, draws: 6, seed: 11, stepSize: 0.25, maxDepth: 10 };
 
-  it("f64: same next states, tree depths and leapfrog counts", async () => {
+  it.each(["thread", "workgroup"] as const)("f64, %s per chain: same next states, tree depths and leapfrog counts", async (shape) => {
     const cpu = sample(await modelDensity(compiled), opts);
-    const gpu = await prepareGpuNuts(compiled, { chains: 4, maxDepth: 10, dtype: "f64", iterationsPerSubmit: 3 });
+    const gpu = await prepareGpuNuts(compiled, { chains: 4, maxDepth: 10, dtype: "f64", iterationsPerSubmit: 3, shape });
+    expect(gpu.shape).toBe(shape);
     try {
       const res = sample(await modelDensity(compiled), { ...opts, transitionRunner: gpu.factory });
       for (let c = 0; c < 4; c++) {
@@ -46,6 +47,31 @@ describe.runIf(device !== undefined)("GPU NUTS (thread per chain) against the CP
         }
       }
       expect(close / total).toBeGreaterThanOrEqual(0.75);
+    } finally {
+      gpu.dispose();
+    }
+  });
+});
+
+// A regression with N = 434 observations: the workgroup shape computes its sums cooperatively
+// (strided partial sums and a shared-memory tree), so its transitions must still match the CPU's.
+describe.runIf(device !== undefined)("GPU NUTS, workgroup per chain, with cooperative reductions", () => {
+  it("f64: kidiq regression transitions equal the CPU sampler's", async () => {
+    const { default: kidiq } = await import("../../../examples/posteriordb/kidiq-kidscore_interaction.ts");
+    const kidData = JSON.parse(
+      readFileSync(new URL("../../../../shared/posteriordb/kidiq-kidscore_interaction/data.json", import.meta.url), "utf8"),
+    );
+    const compiled = compileModel(kidiq, kidData);
+    const opts = { chains: 2, warmup: 0, draws: 4, seed: 5, stepSize: 0.05, maxDepth: 6, init: compiled.unconstrain({ beta: [26, 0.1, 0.5, 0.1], sigma: 18 }) };
+    const cpu = sample(await modelDensity(compiled), opts);
+    const gpu = await prepareGpuNuts(compiled, { chains: 2, maxDepth: 6, dtype: "f64", shape: "workgroup" });
+    try {
+      expect(gpu.source).toContain("ppl_red0");
+      const res = sample(await modelDensity(compiled), { ...opts, transitionRunner: gpu.factory });
+      for (let c = 0; c < 2; c++) {
+        expect(Array.from(res.stats[c]!.nLeapfrog)).toEqual(Array.from(cpu.stats[c]!.nLeapfrog));
+        res.draws[c]!.forEach((v, i) => expect(v).toBeCloseTo(cpu.draws[c]![i]!, 6));
+      }
     } finally {
       gpu.dispose();
     }

@@ -51,12 +51,23 @@ export interface GpuNutsOptions {
   readonly device?: number;
   /** Sampling iterations recorded per submission (warmup runs one per submission so the host can adapt). */
   readonly iterationsPerSubmit?: number;
+  /** Execution shape; default: chosen from the model's size (see chooseShape). */
+  readonly shape?: "thread" | "workgroup";
+}
+
+/**
+ * Thread per chain while one gradient is small work (a few thousand multiply-adds); beyond that
+ * a workgroup shares each chain's gradient, so the data loop runs 256 threads wide.
+ */
+export function chooseShape(graphWork: number): "thread" | "workgroup" {
+  return graphWork <= 50_000 ? "thread" : "workgroup";
 }
 
 /** A prepared GPU NUTS kernel; `factory` plugs into the sampler's `transitionRunner` option. */
 export interface GpuNuts {
   readonly device: string;
   readonly dtype: "f32" | "f64";
+  readonly shape: "thread" | "workgroup";
   readonly source: string;
   factory(ctx: { settings: RunSettings; dim: number; metrics: readonly { inverse: Float64Array }[] }): {
     run(t: number, stepSizes: Float64Array, batch: Batch, stats: Stats[]): void;
@@ -76,9 +87,15 @@ export async function prepareGpuNuts(model: GpuModel, opts: GpuNutsOptions): Pro
   if (dtype === "f64" && !manager.device.features.shaderFloat64) {
     throw new Error(`device '${manager.device.name}' has no shaderFloat64: use dtype f32`);
   }
-  const program = nutsProgram(model.logDensity, model.q, { chains: opts.chains, maxDepth: opts.maxDepth, dtype });
+  const work = Object.values(model.dataBindings).reduce((s, v) => s + v.data.length, 0) + model.q.size;
+  const shape = opts.shape ?? chooseShape(work);
+  const program = nutsProgram(model.logDensity, model.q, { chains: opts.chains, maxDepth: opts.maxDepth, dtype, shape });
   const spirv = await compileGlsl(program.source, { optimize: false });
-  const algorithm: Algorithm = manager.algorithm(spirv, { buffers: NUTS_FIXED_BUFFERS + program.data.length, pushConstantSize: 4 });
+  const scratchBuffers = shape === "workgroup" ? 1 : 0;
+  const algorithm: Algorithm = manager.algorithm(spirv, {
+    buffers: NUTS_FIXED_BUFFERS + scratchBuffers + program.data.length,
+    pushConstantSize: 4,
+  });
   const C = opts.chains;
   const D = model.q.size;
   const bytes = dtype === "f64" ? 8 : 4;
@@ -94,9 +111,10 @@ export async function prepareGpuNuts(model: GpuModel, opts: GpuNutsOptions): Pro
     const arr = n.dtype === "i32" || n.dtype === "bool" ? Int32Array.from(v.data) : Real.from(v.data);
     return manager.bufferFrom(arr);
   });
-  const buffers = [bq, bg, blp, beps, bminv, bctrl, bstats, bdraws, ...dataBuffers];
+  const scratch = shape === "workgroup" ? [buf(C * program.scratch)] : [];
+  const buffers = [bq, bg, blp, beps, bminv, bctrl, bstats, bdraws, ...scratch, ...dataBuffers];
   const sequences = new Map<number, Sequence>();
-  const groups = Math.ceil(C / program.localSize);
+  const groups = shape === "workgroup" ? C : Math.ceil(C / program.localSize);
   const sequenceFor = (k: number): Sequence => {
     let s = sequences.get(k);
     if (!s) {
@@ -110,6 +128,7 @@ export async function prepareGpuNuts(model: GpuModel, opts: GpuNutsOptions): Pro
   return {
     device: `${info.name} (${info.type})`,
     dtype,
+    shape,
     source: program.source,
     factory(ctx) {
       const s = ctx.settings;

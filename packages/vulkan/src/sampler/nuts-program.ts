@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { castFloats, optimize, valueAndGrad, type Node } from "@ppl/tensor";
 import { kernelPrelude } from "../codegen/kernel-prelude.ts";
-import { renderLogpFunction } from "./logp-function.ts";
+import { renderLogpFunction, type LogpMode } from "./logp-function.ts";
 
 const SHADER_DIR = process.env.PPL_SHADERS_DIR
   ? `${process.env.PPL_SHADERS_DIR}/nuts/`
@@ -16,6 +16,10 @@ export interface NutsProgram {
   readonly source: string;
   readonly data: readonly Node[];
   readonly localSize: number;
+  /** Execution shape: thread per chain, or workgroup per chain. */
+  readonly shape: "thread" | "workgroup";
+  /** Scratch elements per chain (workgroup shape): bound at NUTS_FIXED_BUFFERS, data after it. */
+  readonly scratch: number;
 }
 
 /** Shape and precision of a NUTS kernel. */
@@ -23,13 +27,16 @@ export interface NutsProgramOptions {
   readonly chains: number;
   readonly maxDepth: number;
   readonly dtype: "f32" | "f64";
-  readonly localSize?: number;
+  /** Thread per chain (small models, many chains) or workgroup per chain (more data per gradient). */
+  readonly shape?: "thread" | "workgroup";
+  /** Threads per workgroup (a power of two) in the workgroup shape. */
+  readonly workgroup?: number;
 }
 
 /**
  * Build the fused NUTS kernel of a model: the log density and its gradient (one chain, over the
  * unconstrained vector `q`) are differentiated, optimized, lowered to the dtype and rendered as a
- * GLSL function, which the hand-written NUTS loop (shaders/nuts/thread_per_chain.glsl) calls
+ * GLSL function, which the hand-written NUTS loop (shaders/nuts/transition.glsl) calls
  * at every leapfrog step — the whole transition is one dispatch.
  */
 export function nutsProgram(logDensity: Node, q: Node, opts: NutsProgramOptions): NutsProgram {
@@ -42,8 +49,11 @@ export function nutsProgram(logDensity: Node, q: Node, opts: NutsProgramOptions)
     qNode = lowered[2]!;
   }
   const dim = q.size;
-  const logp = renderLogpFunction(outs[0]!, outs[1]!, qNode, NUTS_FIXED_BUFFERS, opts.dtype);
-  const localSize = opts.localSize ?? 64;
+  const shape = opts.shape ?? "thread";
+  const workgroup = opts.workgroup ?? 256;
+  const mode: LogpMode = shape === "thread" ? { kind: "thread" } : { kind: "workgroup", workgroup };
+  const logp = renderLogpFunction(outs[0]!, outs[1]!, qNode, NUTS_FIXED_BUFFERS, opts.dtype, mode);
+  const localSize = shape === "thread" ? 64 : workgroup;
   const source = [
     "#version 450",
     `#define NREAL ${opts.dtype === "f64" ? "double" : "float"}`,
@@ -51,10 +61,12 @@ export function nutsProgram(logDensity: Node, q: Node, opts: NutsProgramOptions)
     `#define D ${dim}`,
     `#define MAXD ${opts.maxDepth}`,
     `#define CHAINS ${opts.chains}`,
+    shape === "thread" ? "#define CHAIN_ID gl_GlobalInvocationID.x" : "#define CHAIN_ID gl_WorkGroupID.x",
+    shape === "thread" ? "#define LEADER true" : "#define LEADER (gl_LocalInvocationID.x == 0u)",
     `layout(local_size_x = ${localSize}) in;`,
     kernelPrelude(new Set([opts.dtype])),
     logp.source,
-    readFileSync(`${SHADER_DIR}thread_per_chain.glsl`, "utf8"),
+    readFileSync(`${SHADER_DIR}transition.glsl`, "utf8"),
   ].join("\n");
-  return { source, data: logp.data, localSize };
+  return { source, data: logp.data, localSize, shape, scratch: logp.scratch };
 }

@@ -1,4 +1,6 @@
-// NUTS transition, one thread per chain (execution shape 1 of DESIGN.md).
+// NUTS transition of one chain per thread (execution shape 1 of DESIGN.md) or per workgroup
+// (shape 2: every thread of the workgroup runs the same control flow on identical private copies
+// of the state, and the log density is computed by the whole workgroup together).
 //
 // A line-by-line port of packages/ppl/src/sampler/nuts.ts and termination.ts (Stan-equivalent
 // iterative NUTS: multinomial sampling, biased progressive sampling at the top, uniform within
@@ -6,7 +8,8 @@
 // same Philox blocks (random/streams.ts), so a transition can be compared with the CPU sampler.
 //
 // The including program defines: NREAL (float|double), SFX(name) (type suffix for prelude
-// variates), D (dimension), MAXD (max tree depth), CHAINS, and the function
+// variates), D (dimension), MAXD (max tree depth), CHAINS, CHAIN_ID (the chain of this thread),
+// LEADER (true in the one thread that writes results), and the function
 //   NREAL ppl_logp_grad(in NREAL q[D], out NREAL g[D]);
 // Buffers: 0 q[C·D], 1 grad[C·D], 2 lp[C], 3 step size[C], 4 inverse metric diag[C·D],
 // 5 control {seed lo, seed hi, first iteration, first chain id}, 6 stats[K·C·6], 7 draws[K·C·D].
@@ -93,7 +96,7 @@ NREAL qMinus[D], pMinus[D], gMinus[D], sharpMinus[D];
 NREAL rho[D], sampleQ[D], sampleG[D], propQ[D], propG[D], scratch[D];
 
 void main() {
-  uint c = gl_GlobalInvocationID.x;
+  uint c = CHAIN_ID;
   if (c >= uint(CHAINS)) return;
   uvec2 key = uvec2(bctrl.v[0], bctrl.v[1]);
   uint iteration = bctrl.v[2] + pc.k;
@@ -189,6 +192,7 @@ void main() {
     if (!continues) break;
   }
 
+  if (!LEADER) return;
   for (int i = 0; i < D; i++) { bq.v[base + i] = sampleQ[i]; bg.v[base + i] = sampleG[i]; }
   blp.v[c] = sampleLp;
   uint slot = pc.k * uint(CHAINS) + c;

@@ -1,0 +1,102 @@
+/**
+ * The three anchor cases of DESIGN.md ("Performance"), sampled by this toolkit on a chosen backend,
+ * with data read from the raw float32 files that ../shared/anchors/make_data.py writes (the very
+ * numbers NumPyro's side uses). Prints one JSON line per case and repetition (rep 0 includes
+ * compilation; rep 1 runs again in the same process, so only cached kernels are used).
+ *
+ *   tsx bench/gpu-anchors.ts --data DIR [--backend vulkan|cpu] [--dtype f32|f64] [--cases 8s,lr,many] [--reps 2]
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { add, matmul } from "../packages/tensor/src/index.ts";
+import {
+  bernoulliLogit, compileModel, data, essBulk, model, modelDensity, normal, sample, type CompiledModel,
+} from "../packages/ppl/src/index.ts";
+import { prepareGpuNuts, usableDevices } from "../packages/vulkan/src/index.ts";
+import eightSchools from "../examples/posteriordb/eight_schools-eight_schools_noncentered.ts";
+
+const args = process.argv.slice(2);
+const opt = (name: string, fallback: string) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? args[i + 1]! : fallback;
+};
+const dataDir = opt("data", "/tmp/anchor-data");
+const backend = opt("backend", "vulkan");
+const dtype = opt("dtype", "f32") as "f32" | "f64";
+const cases = opt("cases", "8s,lr,many").split(",");
+const reps = Number(opt("reps", "2"));
+
+/** Logistic regression as the anchor defines it: beta ~ N(0,1)^D, alpha ~ N(0,1), y ~ Bernoulli(logit = X·beta + alpha). */
+const logistic = model({
+  name: "logistic_regression",
+  data: { N: data.int({ lower: 1 }), D: data.int({ lower: 1 }), X: data.matrix("N", "D"), y: data.intVector("N", { lower: 0, upper: 1 }) },
+  build(m, d) {
+    const beta = m.param("beta", normal(0, 1), { shape: [d.D] });
+    const alpha = m.param("alpha", normal(0, 1));
+    m.observe(d.y, bernoulliLogit(add(matmul(d.X, beta), alpha)));
+  },
+});
+
+function logisticData(name: string) {
+  const index = JSON.parse(readFileSync(join(dataDir, "index.json"), "utf8"))[name];
+  const N: number = index.N, D: number = index.D;
+  const f32 = (file: string) => {
+    const b = readFileSync(join(dataDir, file));
+    return new Float32Array(b.buffer, b.byteOffset, b.byteLength / 4);
+  };
+  const X = f32(`${name}.X.f32`);
+  const y = f32(`${name}.y.f32`);
+  const rows: number[][] = [];
+  for (let n = 0; n < N; n++) rows.push(Array.from(X.subarray(n * D, (n + 1) * D)));
+  return { N, D, X: rows, y: Array.from(y) };
+}
+
+async function runCase(name: string, compiled: () => CompiledModel, chains: number, warmup: number, draws: number) {
+  for (let rep = 0; rep < reps; rep++) {
+    const t0 = performance.now();
+    const m = compiled();
+    const density = await modelDensity(m);
+    const settings = { chains, warmup, draws, seed: 1000 + rep, maxDepth: 10 };
+    let runner;
+    let device = "CPU (compiled JavaScript, f64)";
+    if (backend === "vulkan") {
+      runner = await prepareGpuNuts(m, { chains, maxDepth: 10, dtype, iterationsPerSubmit: 100 });
+      device = runner.device;
+    }
+    const tCompiled = performance.now();
+    const res = sample(density, runner ? { ...settings, transitionRunner: runner.factory } : settings);
+    const wall = (performance.now() - t0) / 1000;
+    runner?.dispose();
+    let minEss = Infinity;
+    for (let j = 0; j < m.dim; j++) {
+      const perChain = res.draws.map((d) => {
+        const out = new Float64Array(draws);
+        for (let i = 0; i < draws; i++) out[i] = d[i * m.dim + j]!;
+        return out;
+      });
+      minEss = Math.min(minEss, essBulk(perChain));
+    }
+    const gradEvals = res.gradientEvaluations.reduce((a, b) => a + b, 0);
+    const sampleSeconds = res.timing.warmupSeconds + res.timing.samplingSeconds;
+    console.log(JSON.stringify({
+      case: name, rep, backend, dtype: backend === "vulkan" ? dtype : "f64", chains,
+      wall_s: +wall.toFixed(3), compile_s: +((tCompiled - t0) / 1000).toFixed(3), sample_s: +sampleSeconds.toFixed(3),
+      min_ess_bulk: +minEss.toFixed(1), ess_per_s: +(minEss / wall).toFixed(1),
+      grad_evals: gradEvals, grad_evals_per_s: Math.round(gradEvals / sampleSeconds),
+      divergences: res.stats.reduce((a, s) => a + s.divergent.reduce((x, y) => x + y, 0), 0),
+      device,
+    }));
+  }
+}
+
+if (backend === "vulkan" && usableDevices().length === 0) throw new Error("no Vulkan device");
+const esData = JSON.parse(readFileSync(join(dataDir, "index.json"), "utf8")).eight_schools;
+if (cases.includes("8s")) await runCase("eight_schools_nc", () => compileModel(eightSchools, esData), 4, 1000, 1000);
+if (cases.includes("lr")) {
+  const d = logisticData("logistic_n100k_d100");
+  await runCase("logistic_n100k_d100", () => compileModel(logistic, d), 4, 1000, 1000);
+}
+if (cases.includes("many")) {
+  const d = logisticData("logistic_n1k_d10");
+  await runCase("logistic_n1k_d10_x1024chains", () => compileModel(logistic, d), Number(opt("many-chains", "1024")), 500, 500);
+}

@@ -29,7 +29,10 @@ import { fileURLToPath } from "node:url";
 /** Element types a shader computes in. */
 export type PreludeDType = "f32" | "f64";
 
-const PRELUDE_DIR = fileURLToPath(new URL("../../../shaders/prelude/", import.meta.url));
+// PPL_SHADERS_DIR locates shaders/ when this module is bundled away from the repository layout.
+const PRELUDE_DIR = process.env.PPL_SHADERS_DIR
+  ? `${process.env.PPL_SHADERS_DIR}/prelude/`
+  : fileURLToPath(new URL("../../../shaders/prelude/", import.meta.url));
 
 /** Generic math files, in dependency order (each may call the ones before it). */
 const GENERIC_FILES = [

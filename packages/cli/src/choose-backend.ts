@@ -4,9 +4,7 @@
  * for a usable device and `openDensity` builds its density; nothing else changes.
  */
 import { castFloats } from "@ppl/tensor";
-import type { CompiledModel } from "@ppl/ppl";
-// The density bridge is not re-exported from the package index (yet), so it is imported by path.
-import { modelDensity, type ModelDensity } from "../../ppl/src/density/index.ts";
+import { modelDensity, type CompiledModel, type ModelDensity } from "@ppl/ppl";
 import type { DeviceInfo, DeviceListing } from "@ppl/vulkan";
 import { deviceError, usageError } from "./exit-codes.ts";
 

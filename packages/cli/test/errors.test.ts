@@ -30,16 +30,12 @@ async function expectFailure(args: string[], code: number, message: RegExp, env:
 }
 
 describe.concurrent("usage errors (exit 2)", () => {
+  // The parsers' ranges are covered one by one in units.test.ts; these are the cases the command line must show.
   it.each([
-    [["--chains", "0"], /--chains <n>.*'0' is invalid.*integer ≥ 1|--chains <n>.*'0' is invalid.*from 1/],
+    [["--chains", "0"], /--chains <n>.*'0' is invalid.*from 1/],
     [["--adapt-delta", "1.5"], /--adapt-delta <x>.*'1.5' is invalid.*strictly between 0 and 1/],
-    [["--warmup", "-3"], /--warmup <n>.*'-3' is invalid/],
     [["--draws", "abc"], /--draws <n>.*'abc' is invalid/],
-    [["--max-depth", "0"], /--max-depth <n>.*'0' is invalid/],
-    [["--init", "-1"], /--init <r>.*'-1' is invalid/],
     [["--backend", "gpu"], /--backend.*'gpu' is invalid.*auto, cpu, vulkan/],
-    [["--dtype", "f16"], /--dtype.*'f16' is invalid/],
-    [["--metric", "full"], /--metric.*'full' is invalid/],
     [["--bogus"], /unknown option '--bogus'/],
   ])("sample %j", async (extra, message) => {
     await expectFailure(["sample", MODEL, "--data", DATA, ...extra], 2, message);
@@ -141,7 +137,7 @@ describe.concurrent("device errors (exit 4)", () => {
 });
 
 describe.concurrent("--help", () => {
-  it.each([[[]], [["sample"]], [["summary"]], [["report"]], [["devices"]]])("ppl %j --help exits 0 with usage", async (cmd) => {
+  it.each([[[]], [["sample"]], [["report"]]])("ppl %j --help exits 0 with usage", async (cmd) => {
     const r = await runCli([...cmd, "--help"]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^Usage: ppl/);

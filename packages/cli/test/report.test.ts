@@ -96,17 +96,17 @@ describe("ppl report", () => {
     console.log(`report screenshots: ${top} ${plots}`);
   });
 
-  it("stays small for 4 chains × 4000 draws × 30 parameters (thinned plots)", async () => {
+  it("stays small for 4000 draws (4 chains × 1000) × 30 parameters (thinned plots)", async () => {
     const run = join(dir, "big");
     mkdirSync(run, { recursive: true });
     const names = Array.from({ length: 30 }, (_, i) => `beta[${i + 1}]`);
     let state = 12345;
     const uniform = (): number => ((state = (state * 1103515245 + 12345) % 2 ** 31) + 0.5) / 2 ** 31;
     for (let c = 0; c < 4; c++) {
-      const w = writeStanCsv(fileSink(join(run, `chain-${c + 1}.csv`)), { config: sampleConfig({ model: "big", numSamples: 4000, numWarmup: 1000, seed: 1, chainId: c + 1 }), parameters: names });
+      const w = writeStanCsv(fileSink(join(run, `chain-${c + 1}.csv`)), { config: sampleConfig({ model: "big", numSamples: 1000, numWarmup: 1000, seed: 1, chainId: c + 1 }), parameters: names });
       w.writeAdaptation({ stepsize: 0.5, inverseMetric: names.map(() => 1) });
       const x = new Float64Array(30);
-      for (let i = 0; i < 4000; i++) {
+      for (let i = 0; i < 1000; i++) {
         for (let k = 0; k < 30; k++) x[k] = 0.9 * x[k]! + (uniform() - 0.5);
         const div = uniform() < 0.002 ? 1 : 0;
         w.writeDraw([-10 - uniform(), uniform(), 0.5, 3, 7, div, 12 + 3 * uniform(), ...x]);
@@ -122,6 +122,7 @@ describe("ppl report", () => {
     const text = readFileSync(out, "utf8");
     expect(text.match(/<svg class="trace"/g)).toHaveLength(30);
     expect(text).toContain('data-params="beta[3],beta[1],beta[30]"');
+    expect(text).toContain("thinned to 500 points per chain");
   });
 
   it("rejects --pairs naming an unknown parameter", async () => {

@@ -121,4 +121,17 @@ describe("ppl sample", () => {
     expect(ra.stderr).toBe("");
     for (const c of [1, 2]) expect(readCsv(join(a, `chain-${c}.csv`)).draws).toEqual(readCsv(join(b, `chain-${c}.csv`)).draws);
   });
+
+  it("--dtype f32 computes the density in f32 on the CPU and records it in the header", async () => {
+    const o = join(tempDir(), "f32");
+    const r = await runCli(["sample", "examples/eight_schools.ts", "--data", "examples/eight_schools.json", "--backend", "cpu", "--dtype", "f32",
+      "--chains", "1", "--warmup", "40", "--draws", "20", "--seed", "1", "--output", o]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/^backend: cpu \(f32\), as requested$/m);
+    const f = readCsv(join(o, "chain-1.csv"));
+    expect(f.config["dtype"]).toBe("f32");
+    expect(f.draws[0]!.length).toBe(20);
+    // lp__ computed in f32 is an f32 value.
+    for (const lp of f.draws[0]!) expect(Math.fround(lp)).toBe(lp);
+  });
 });

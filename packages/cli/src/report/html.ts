@@ -23,8 +23,11 @@ export interface ReportOptions {
 
 /** Most parameters in the pair plot: beyond six the panels get too small to read. */
 export const MAX_PAIRS = 6;
-/** Budget of trace points over the whole report; keeps 4000 draws × 30 parameters well under 5 MB. */
-const TRACE_POINT_BUDGET = 150_000;
+/**
+ * Budget of trace points over the whole report: 4 chains × 30 parameters get 500 points per chain,
+ * more than one per pixel of a trace, and the file stays near 1 MB whatever the number of draws.
+ */
+const TRACE_POINT_BUDGET = 60_000;
 const PAIR_POINTS = 600;
 
 /** Renders the report page for a run and its summary. */

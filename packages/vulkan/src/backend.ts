@@ -3,7 +3,7 @@ import { GraphError, fmt, sameShape, sizeOf } from "@ppl/tensor";
 import type { Algorithm } from "./algorithm.ts";
 import type { VulkanBuffer } from "./buffer.ts";
 import { limitsOf, type RenderLimits } from "./codegen/limits.ts";
-import { planProgram, type ProgramPlan } from "./codegen/program.ts";
+import { planProgram, type Binding, type ProgramPlan } from "./codegen/program.ts";
 import { listDevices } from "./devices.ts";
 import { compileGlsl } from "./glslc.ts";
 import { VulkanManager } from "./manager.ts";
@@ -18,13 +18,15 @@ export interface VulkanBackendOptions {
   forceStaging?: boolean;
   /** GLSL source of the prelude for the dtypes a kernel uses. */
   prelude?: (dtypes: ReadonlySet<DType>) => string;
+  /** Overrides of the device's render limits (tests force the parallel kernels on small inputs this way). */
+  limits?: Partial<RenderLimits>;
 }
 
 /** The Vulkan backend: every node of a graph runs in generated compute shaders, none on the host. */
 export async function vulkanBackend(options: VulkanBackendOptions = {}): Promise<Backend> {
   const manager = new VulkanManager(options.device, { forceStaging: options.forceStaging ?? false });
   const info = listDevices().devices.find((d) => d.index === manager.deviceIndex)!;
-  const limits = limitsOf(info);
+  const limits: RenderLimits = { ...limitsOf(info), ...options.limits };
   const prelude = options.prelude ?? kernelPrelude;
   const cache = new Map<string, Promise<Executable>>();
   return {
@@ -72,13 +74,15 @@ async function compileProgram(
   // No -O: glslc's optimizer inlines the whole prelude and takes seconds per kernel; the
   // driver's own compiler optimizes the SPIR-V anyway.
   const spirv = await Promise.all(plan.kernels.map((k) => compileGlsl(k.source, { optimize: false })));
-  const buffers = new Map<Node, VulkanBuffer>();
+  const buffers = new Map<Binding, VulkanBuffer>();
   for (const n of plan.buffers) {
     const buf = manager.buffer(Math.max(4, sizeOf(n.shape) * BYTES[n.dtype]));
     buffers.set(n, buf);
     const v = n.attrs.value;
     if (n.op === "const" && v instanceof Float64Array) buf.write(toBytes(n.dtype, v));
   }
+  // Scratch buffers carry partial results between the passes of one node; nothing reads them outside.
+  for (const s of plan.scratch) buffers.set(s, manager.buffer(Math.max(4, s.size * BYTES[s.dtype])));
   const algorithms: Algorithm[] = plan.kernels.map((k, i) => manager.algorithm(spirv[i]!, { buffers: k.bindings.length }));
   const sequence: Sequence = manager.sequence();
   plan.kernels.forEach((k, i) => sequence.dispatch(algorithms[i]!, k.bindings.map((b) => buffers.get(b)!), [k.groups[0], k.groups[1]]));

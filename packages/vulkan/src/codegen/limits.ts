@@ -9,16 +9,50 @@ export interface RenderLimits {
   readonly maxGroupCountX: number;
   /** Whether the device has shaderFloat64. */
   readonly float64: boolean;
+  /** Threads per workgroup of cooperative kernels (parallel reductions, tiled matmuls). */
+  readonly groupSize: number;
+  /** Bytes of shared memory a workgroup may use. */
+  readonly sharedMemoryBytes: number;
+  /** Whether compute shaders have subgroup arithmetic (subgroupAdd, subgroupMax, …). */
+  readonly subgroupArithmetic: boolean;
+  /**
+   * Workgroups that keep the device busy: a parallel reduction or split matmul splits its work
+   * until about this many workgroups run (a few per compute unit on a GPU, a few per core on a CPU).
+   */
+  readonly busyGroups: number;
+  /** Reduced elements per output below which a reduction stays one thread per output. */
+  readonly parallelReduceMin: number;
+  /** Multiply-adds (n·m·k) below which a matmul stays one thread per output element. */
+  readonly tiledMatmulMin: number;
+  /**
+   * Loop iterations one invocation may run in total, all loops together: llvmpipe (lavapipe)
+   * silently ends every loop after 65535 (its guard against endless loops); other drivers have no limit.
+   */
+  readonly maxLoopIterations: number;
 }
 
 /** Limits of a device as listDevices() reports them. */
 export function limitsOf(device: {
-  limits: { maxComputeWorkGroupInvocations: number; maxComputeWorkGroupCount: readonly number[] };
+  type?: string;
+  driver?: string;
+  limits: { maxComputeWorkGroupInvocations: number; maxComputeWorkGroupCount: readonly number[]; maxComputeWorkGroupSize?: readonly number[]; maxComputeSharedMemorySize?: number };
   features: { shaderFloat64: boolean };
+  subgroup?: { operations: readonly string[]; inCompute: boolean };
 }): RenderLimits {
+  const maxX = Math.min(device.limits.maxComputeWorkGroupInvocations, device.limits.maxComputeWorkGroupSize?.[0] ?? Infinity);
   return {
     localSize: Math.min(64, device.limits.maxComputeWorkGroupInvocations),
     maxGroupCountX: device.limits.maxComputeWorkGroupCount[0]!,
     float64: device.features.shaderFloat64,
+    // Power of two, so tree reductions halve evenly.
+    groupSize: 2 ** Math.floor(Math.log2(Math.min(256, maxX))),
+    // Vulkan guarantees 16 KiB; the renderers size their tiles to this.
+    sharedMemoryBytes: device.limits.maxComputeSharedMemorySize ?? 16384,
+    subgroupArithmetic: (device.subgroup?.inCompute ?? false) && ["arithmetic", "vote"].every((op) => device.subgroup?.operations.includes(op) ?? false),
+    // A CPU driver runs a workgroup per core at a time, so a handful of groups already fills it.
+    busyGroups: device.type === "cpu" ? 16 : 1024,
+    parallelReduceMin: 4096,
+    tiledMatmulMin: 1 << 18,
+    maxLoopIterations: device.driver === "llvmpipe" ? 65535 : Infinity,
   };
 }

@@ -1,31 +1,25 @@
-import { GraphError, toposort, type DType, type Node } from "@ppl/tensor";
-import { ExprRenderer } from "./expr.ts";
-import { bufferType, glslType } from "./glsl.ts";
-import { flatten } from "./index-math.ts";
+import { GraphError, isReduce, sizeOf, type DType, type Node } from "@ppl/tensor";
 import type { RenderLimits } from "./limits.ts";
+import { tiledMatmulKernels } from "./matmul-tiled.ts";
+import { parallelReduceKernels, type KernelFactory } from "./reduce-parallel.ts";
 import { renderScan } from "./scan.ts";
 import { schedule } from "./schedule.ts";
 import { Scope } from "./scope.ts";
-import type { Storage } from "./storage.ts";
+import { assemble, isScratch, ShaderBuilder, toposortAll, type KernelPlan, type ScratchBuffer } from "./shader.ts";
+import { reducePartitions, useTiledMatmul } from "./strategy.ts";
 import { unitWriter, type UnitContext } from "./units.ts";
 
-/** One compute shader of a program: the node it materializes and the buffers it binds, in binding order. */
-export interface KernelPlan {
-  readonly node: Node;
-  readonly source: string;
-  readonly units: number;
-  readonly localSize: number;
-  readonly bindings: readonly Node[];
-  /** Workgroup counts [x, y]. */
-  readonly groups: readonly [number, number];
-}
+export type { Binding, KernelPlan, ScratchBuffer } from "./shader.ts";
+export { isScratch } from "./shader.ts";
 
-/** A graph as a list of kernels run in order over buffers, one buffer per stored node. */
+/** A graph as a list of kernels run in order over buffers: one per stored node, plus scratch buffers between the passes of multi-kernel nodes. */
 export interface ProgramPlan {
   readonly outputs: readonly Node[];
   readonly kernels: readonly KernelPlan[];
   /** Every node with a buffer: leaves (params, data, array constants) and kernel results. */
   readonly buffers: readonly Node[];
+  /** Buffers holding no node (partial results of parallel reductions and split matmuls). */
+  readonly scratch: readonly ScratchBuffer[];
   /** The dtypes the program computes in (f64 needs shaderFloat64). */
   readonly dtypes: ReadonlySet<DType>;
 }
@@ -43,74 +37,50 @@ export function planProgram(outputs: readonly Node[], limits: RenderLimits, prel
   // Kernels with nothing to compute (zero-size results) are dropped: there is no work to dispatch.
   const kernels = sched.kernels
     .filter((node) => node.op === "scan" || node.size > 0)
-    .map((node) => renderKernel(node, sched.isStored, tupleUsers, limits, prelude))
+    .flatMap((node) => renderKernels(node, sched.isStored, tupleUsers, limits, prelude))
     .filter((k) => k.units > 0);
-  return { outputs, kernels, buffers, dtypes };
+  const scratch = [...new Set(kernels.flatMap((k) => k.bindings.filter(isScratch)))];
+  return { outputs, kernels, buffers, scratch, dtypes };
 }
 
-// All nodes, scan bodies included: their dtypes count too.
-function toposortAll(outputs: readonly Node[]): Node[] {
-  const all: Node[] = [];
-  for (const n of toposort(outputs)) {
-    all.push(n);
-    if (n.op === "scan") all.push(...toposortAll(n.attrs.body!.outputs));
-  }
-  return all;
-}
-
-function renderKernel(
+function renderKernels(
   node: Node,
   isStored: (n: Node) => boolean,
   tupleUsers: ReadonlyMap<Node, Node[]>,
   limits: RenderLimits,
   prelude: (dtypes: ReadonlySet<DType>) => string,
-): KernelPlan {
-  const bindings: Node[] = [];
-  const bindingOf = (n: Node) => {
-    let b = bindings.indexOf(n);
-    if (b < 0) b = bindings.push(n) - 1;
-    return `b${b}.v`;
+): KernelPlan[] {
+  const factory: KernelFactory = {
+    limits,
+    shader: () => new ShaderBuilder(isStored),
+    finish: (parts, shader) => assemble(parts, shader, limits, prelude),
   };
-  const storage: Storage = {
-    read(n, idx) {
-      if (!isStored(n)) return undefined;
-      const e = `${bindingOf(n)}[${flatten(n.shape, idx)}]`;
-      return n.dtype === "bool" ? `(${e} != 0)` : e;
-    },
-    write(n, flat, value) {
-      return `${bindingOf(n)}[${flat}] = ${n.dtype === "bool" ? `int(${value})` : value};`;
-    },
-  };
-  const r = new ExprRenderer(storage);
-  const ctx: UnitContext = { r, storage, scan: (s, scope) => renderScan(s, scope, ctx, tupleUsers.get(s) ?? []) };
-  const writer = unitWriter(node);
-  const body = new Scope(undefined, "  ");
-  writer.emit("u", body, ctx);
-  const localSize = writer.units === 1 ? 1 : limits.localSize;
-  const totalGroups = Math.ceil(writer.units / localSize);
-  const gx = Math.min(totalGroups, limits.maxGroupCountX);
-  const gy = Math.ceil(totalGroups / gx);
-  const dtypes = new Set<DType>([...bindings.map((b) => b.dtype), node.dtype]);
-  collectDtypes(node, dtypes);
-  const decls = bindings.map(
-    (b, i) => `layout(std430, set = 0, binding = ${i}) buffer Buf${i} { ${bufferType(b.dtype)} v[]; } b${i};`,
-  );
-  const source = [
-    "#version 450",
-    `// kernel for ${node.op} ${glslType(node.dtype)}[${node.shape.join(",")}] (node ${node.hash})`,
-    `layout(local_size_x = ${localSize}) in;`,
-    ...decls,
-    prelude(dtypes),
-    "void main() {",
-    `  int u = int(gl_GlobalInvocationID.x + gl_GlobalInvocationID.y * gl_NumWorkGroups.x * ${localSize}u);`,
-    `  if (u >= ${writer.units}) return;`,
-    ...body.lines,
-    "}",
-    "",
-  ].join("\n");
-  return { node, source, units: writer.units, localSize, bindings, groups: [gx, Math.max(1, gy)] };
+  if (isReduce(node.op)) {
+    const x = node.inputs[0]!;
+    const count = sizeOf(node.attrs.axes!.map((a) => x.shape[a]!));
+    const partitions = reducePartitions(node.size, count, limits);
+    if (partitions > 0) return parallelReduceKernels(node, partitions, factory);
+  }
+  if (node.op === "matmul") {
+    const k = node.inputs[0]!.shape[node.inputs[0]!.rank - 1]!;
+    if (useTiledMatmul(node.size * k, k, limits)) return tiledMatmulKernels(node, factory);
+  }
+  return [unitKernel(node, tupleUsers, factory)];
 }
 
-function collectDtypes(node: Node, out: Set<DType>): void {
-  for (const n of toposortAll([node])) out.add(n.dtype);
+// One thread per unit of the node's unit writer.
+function unitKernel(node: Node, tupleUsers: ReadonlyMap<Node, Node[]>, f: KernelFactory): KernelPlan {
+  const shader = f.shader();
+  const { r, storage } = shader;
+  const ctx: UnitContext = { r, storage, scan: (s, scope) => renderScan(s, scope, ctx, tupleUsers.get(s) ?? []) };
+  const writer = unitWriter(node);
+  const body = new Scope(undefined, "");
+  writer.emit("u", body, ctx);
+  const localSize = writer.units === 1 ? 1 : f.limits.localSize;
+  const main = [
+    `int u = gid * ${localSize} + int(gl_LocalInvocationIndex);`,
+    `if (u >= ${writer.units}) return;`,
+    ...body.lines,
+  ];
+  return f.finish({ node, localSize, workgroups: Math.ceil(writer.units / localSize), units: writer.units, main }, shader);
 }

@@ -1,4 +1,5 @@
 import { GraphError, isReduce, sizeOf, type Node } from "@ppl/tensor";
+import { reduceMonoid } from "./reduce-monoid.ts";
 import type { ExprRenderer } from "./expr.ts";
 import { glslType, literal } from "./glsl.ts";
 import { broadcastIndex, flatten, unflatten } from "./index-math.ts";
@@ -54,39 +55,26 @@ function reduceUnits(node: Node): UnitWriter {
   const axes = node.attrs.axes!;
   const redShape = axes.map((a) => x.shape[a]!);
   const count = sizeOf(redShape);
-  const T = glslType(node.dtype);
+  const monoid = reduceMonoid(node);
   return {
     units: node.size,
     emit(u, scope, { r, storage }) {
       const outIdx = unflatten(node.shape, u);
-      const acc = r.fresh("acc");
-      const m = r.fresh("m");
+      const s = monoid.identity.map((init) => {
+        const name = r.fresh("acc");
+        scope.emit(`${monoid.type} ${name} = ${init};`);
+        return name;
+      });
       const k = r.fresh("k");
-      const init = { reduce_sum: 0, reduce_prod: 1, reduce_max: -Infinity, reduce_min: Infinity, reduce_logsumexp: 0 }[node.op as "reduce_sum"];
-      scope.emit(`${T} ${acc} = ${literal(init, node.dtype)};`);
-      if (node.op === "reduce_logsumexp") scope.emit(`${T} ${m} = ${literal(-Infinity, node.dtype)};`);
       const body = scope.child();
       const redIdx = unflatten(redShape, k);
       const idx: string[] = [];
       let ko = 0, oo = 0;
       for (let a = 0; a < x.rank; a++) idx.push(axes.includes(a) ? redIdx[ko++]! : outIdx[oo++]!);
       const v = r.value(x, idx, body);
-      switch (node.op) {
-        case "reduce_sum": body.emit(`${acc} += ${v};`); break;
-        case "reduce_prod": body.emit(`${acc} *= ${v};`); break;
-        case "reduce_max": body.emit(`${acc} = ${node.dtype === "i32" ? `max(${acc}, ${v})` : `ppl_max(${acc}, ${v})`};`); break;
-        case "reduce_min": body.emit(`${acc} = ${node.dtype === "i32" ? `min(${acc}, ${v})` : `ppl_min(${acc}, ${v})`};`); break;
-        case "reduce_logsumexp":
-          // One pass: keep the running max m and the sum of exp(x - m), rescaled when m grows.
-          body.emit(`if (${v} > ${m}) { ${acc} = ${acc} * ppl_exp(${m} - ${v}) + ${literal(1, node.dtype)}; ${m} = ${v}; }`);
-          body.emit(`else if (!isinf(${m}) || ${m} > 0) { ${acc} += ppl_exp(${v} - ${m}); }`);
-          body.emit(`if (isnan(${v})) { ${m} = ${v}; }`);
-          break;
-        default: throw new GraphError(`reduce: unknown op ${node.op}`);
-      }
+      for (const line of monoid.fold(s, v)) body.emit(line);
       scope.block(`for (int ${k} = 0; ${k} < ${count}; ${k}++)`, body);
-      const result = node.op === "reduce_logsumexp" ? `((isinf(${m}) || isnan(${m})) ? ${m} : ${m} + ppl_log(${acc}))` : acc;
-      scope.emit(storage.write(node, u, result));
+      scope.emit(storage.write(node, u, monoid.finish(s)));
     },
   };
 }

@@ -1,0 +1,117 @@
+import { toposort, type DType, type Node } from "@ppl/tensor";
+import { ExprRenderer } from "./expr.ts";
+import { bufferType, glslType } from "./glsl.ts";
+import { flatten } from "./index-math.ts";
+import type { RenderLimits } from "./limits.ts";
+import type { Storage } from "./storage.ts";
+
+/** A device buffer that holds no node: partial results passed from one kernel of a node to the next. */
+export interface ScratchBuffer {
+  readonly kind: "scratch";
+  readonly dtype: DType;
+  /** Elements. */
+  readonly size: number;
+  /** What it holds, for the generated source. */
+  readonly label: string;
+}
+
+/** What a kernel binds: a stored node's buffer or a scratch buffer. */
+export type Binding = Node | ScratchBuffer;
+
+/** One compute shader of a program: the node it (partly) computes and the buffers it binds, in binding order. */
+export interface KernelPlan {
+  readonly node: Node;
+  readonly source: string;
+  readonly units: number;
+  readonly localSize: number;
+  readonly bindings: readonly Binding[];
+  /** Workgroup counts [x, y]. */
+  readonly groups: readonly [number, number];
+}
+
+/** True when a binding is a scratch buffer rather than a node's storage. */
+export function isScratch(b: Binding): b is ScratchBuffer {
+  return (b as ScratchBuffer).kind === "scratch";
+}
+
+/**
+ * One shader being written: its binding table (buffers numbered in order of first use), the
+ * storage that reads stored nodes from those buffers, and an expression renderer over it.
+ */
+export class ShaderBuilder {
+  readonly bindings: Binding[] = [];
+  readonly storage: Storage;
+  readonly r: ExprRenderer;
+
+  constructor(isStored: (n: Node) => boolean) {
+    this.storage = {
+      read: (n, idx) => {
+        if (!isStored(n)) return undefined;
+        const e = `${this.bind(n)}[${flatten(n.shape, idx)}]`;
+        return n.dtype === "bool" ? `(${e} != 0)` : e;
+      },
+      write: (n, flat, value) => `${this.bind(n)}[${flat}] = ${n.dtype === "bool" ? `int(${value})` : value};`,
+    };
+    this.r = new ExprRenderer(this.storage);
+  }
+
+  /** The GLSL array of a binding (`b3.v`), adding it to the table on first use. */
+  bind(b: Binding): string {
+    let i = this.bindings.indexOf(b);
+    if (i < 0) i = this.bindings.push(b) - 1;
+    return `b${i}.v`;
+  }
+}
+
+/** The parts of a shader a kernel renderer decides; `assemble` adds the header, buffers and prelude. */
+export interface ShaderParts {
+  readonly node: Node;
+  readonly localSize: number;
+  /** Workgroups to run; `main` sees the linear workgroup index as `int gid` (groups past the count return at once). */
+  readonly workgroups: number;
+  /** Threads doing useful work, for stats and for dropping empty kernels. */
+  readonly units: number;
+  readonly extensions?: readonly string[];
+  readonly shared?: readonly string[];
+  readonly main: readonly string[];
+  /** What the kernel computes, for the comment at the top. */
+  readonly title?: string;
+}
+
+/** The complete GLSL of a shader and its dispatch size. */
+export function assemble(parts: ShaderParts, shader: ShaderBuilder, limits: RenderLimits, prelude: (dtypes: ReadonlySet<DType>) => string): KernelPlan {
+  const { node, localSize, workgroups } = parts;
+  const gx = Math.max(1, Math.min(workgroups, limits.maxGroupCountX));
+  const gy = Math.max(1, Math.ceil(workgroups / gx));
+  const dtypes = new Set<DType>([...shader.bindings.map((b) => b.dtype), node.dtype]);
+  for (const n of toposortAll([node])) dtypes.add(n.dtype);
+  const decls = shader.bindings.map(
+    (b, i) => `layout(std430, set = 0, binding = ${i}) buffer Buf${i} { ${bufferType(b.dtype)} v[]; } b${i};${isScratch(b) ? ` // scratch: ${b.label}` : ""}`,
+  );
+  const source = [
+    "#version 450",
+    ...(parts.extensions ?? []).map((e) => `#extension ${e} : require`),
+    `// kernel for ${node.op} ${glslType(node.dtype)}[${node.shape.join(",")}] (node ${node.hash})${parts.title ? `: ${parts.title}` : ""}`,
+    `layout(local_size_x = ${localSize}) in;`,
+    ...decls,
+    ...(parts.shared ?? []),
+    prelude(dtypes),
+    "void main() {",
+    `  int gid = int(gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x);`,
+    `  if (gid >= ${workgroups}) return;`,
+    ...parts.main.map((l) => `  ${l}`),
+    "}",
+    "",
+  ].join("\n");
+  return { node, source, units: parts.units, localSize, bindings: shader.bindings, groups: [gx, gy] };
+}
+
+/** All nodes under `outputs`, scan bodies included (their dtypes count too). */
+export function toposortAll(outputs: readonly Node[]): Node[] {
+  const all: Node[] = [];
+  for (const n of toposort(outputs)) {
+    all.push(n);
+    if (n.op === "scan") all.push(...toposortAll(n.attrs.body!.outputs));
+  }
+  return all;
+}

@@ -1,0 +1,153 @@
+import { describe, expect, it } from "vitest";
+import { abs, add, data, exp, gt, interpret, logsumexp, max, min, mul, prod, reduce, sum, type Node, type ReduceOp } from "@ppl/tensor";
+import { checkConformanceCase, conformanceCases, type FloatDType } from "@ppl/tensor/testing";
+import { vulkanBackend } from "../src/backend.ts";
+import { limitsOf } from "../src/codegen/limits.ts";
+import { planProgram } from "../src/codegen/program.ts";
+import { reducePartitions } from "../src/codegen/strategy.ts";
+import { kernelPrelude } from "../src/codegen/kernel-prelude.ts";
+import { usableDevices } from "../src/devices.ts";
+
+// Parallel (two-pass, workgroup) reductions against the reference interpreter, on sizes that take
+// the parallel path with lavapipe's limits, and with limits that force it on the conformance cases.
+const device = usableDevices()[0];
+const DTYPES: readonly FloatDType[] = device?.features.shaderFloat64 ? ["f32", "f64"] : ["f32"];
+
+/** Deterministic values in [lo, hi), rounded to f32 so both sides read the same inputs. */
+function values(n: number, lo: number, hi: number, seed = 1): Float64Array {
+  let s = seed >>> 0;
+  return Float64Array.from({ length: n }, () => {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    return Math.fround(lo + (s / 2 ** 32) * (hi - lo));
+  });
+}
+
+/** |got − want| ≤ rel·scale elementwise (scale: Σ|terms| per output, or |want|); NaN and infinities must match exactly. */
+function expectClose(got: ArrayLike<number>, want: ArrayLike<number>, rel: number, scale?: ArrayLike<number>): void {
+  expect(got.length).toBe(want.length);
+  for (let i = 0; i < want.length; i++) {
+    const g = got[i]!, w = want[i]!;
+    if (!Number.isFinite(w)) {
+      expect(Object.is(g, w) || (Number.isNaN(g) && Number.isNaN(w)), `element ${i}: got ${g}, want ${w}`).toBe(true);
+      continue;
+    }
+    const allowed = rel * Math.max(Math.abs(w), scale ? scale[i]! : 0) + 1e-300;
+    expect(Math.abs(g - w) <= allowed, `element ${i}: got ${g}, want ${w} (allowed ${allowed})`).toBe(true);
+  }
+}
+
+const relOf = (dtype: FloatDType) => (dtype === "f32" ? 2e-5 : 1e-13);
+
+describe.runIf(device !== undefined)("parallel reductions", async () => {
+  const backend = await vulkanBackend();
+  const limits = limitsOf(device!);
+
+  it("takes the two-pass path for few outputs and many elements", () => {
+    expect(reducePartitions(1, 1_000_000, limits)).toBeGreaterThan(1);
+    expect(reducePartitions(4, 25_000, limits)).toBeGreaterThan(1);
+    expect(reducePartitions(100_000, 10, limits)).toBe(0);
+    const x = data("x", [4, 25_000], "f32");
+    const plan = planProgram([sum(x, 1)], limits, kernelPrelude);
+    expect(plan.kernels.length).toBe(2);
+    expect(plan.scratch.length).toBe(1);
+  });
+
+  const ops: readonly ReduceOp[] = ["reduce_sum", "reduce_prod", "reduce_max", "reduce_min", "reduce_logsumexp"];
+  // [shape, axes]: a scalar of 300k, chains × terms (contiguous and strided), two axes of three.
+  const layouts: readonly [number[], number[]][] = [
+    [[300_000], [0]],
+    [[4, 25_000], [1]],
+    [[25_000, 4], [0]],
+    [[40, 3, 500], [0, 2]],
+  ];
+  for (const dtype of DTYPES) {
+    for (const op of ops) {
+      it(`${op} ${dtype} over several axis sets, with a fused producer`, async () => {
+        for (const [shape, axes] of layouts) {
+          const n = shape.reduce((a, b) => a * b, 1);
+          const x = data("x", shape, dtype);
+          // Products stay finite: factors near 1. Others: a producer fused into the loop.
+          const term = op === "reduce_prod" ? add(mul(x, 1e-4), 1) : add(mul(x, 2), 0.5);
+          const out = reduce(op, term, axes);
+          const bindings = { x: values(n, -3, 3, n) };
+          const exe = await backend.compile([out]);
+          const [got] = await exe.run(bindings);
+          exe.dispose?.();
+          const [want] = interpret([out], bindings);
+          const [scale] = op === "reduce_sum" ? interpret([sum(abs(term), axes)], bindings) : [undefined];
+          // A product's rounding errors add up with the count (lavapipe's f32 products drift by ~1e-3 over 300k factors).
+          const rel = op === "reduce_prod" ? (n * 2 ** (dtype === "f32" ? -24 : -53)) : op === "reduce_sum" ? relOf(dtype) * 8 : relOf(dtype);
+          expectClose(got!.data, want!.data, rel, scale?.data);
+        }
+      });
+    }
+
+    it(`non-finite values ${dtype}: -inf, +inf and NaN rows`, async () => {
+      const N = 20_000;
+      const rows = 6;
+      const v = values(rows * N, -5, 5, 3);
+      v[0 * N + 17] = -Infinity; // one -inf among finite values
+      for (let i = 0; i < N; i++) v[1 * N + i] = -Infinity; // all -inf
+      v[2 * N + 12_345] = Infinity;
+      v[3 * N + 9_999] = NaN;
+      v[4 * N + 5] = Infinity;
+      v[4 * N + 19_000] = NaN;
+      v[5 * N + 19_999] = -Infinity;
+      const x = data("x", [rows, N], dtype);
+      const outs: Node[] = [logsumexp(x, 1), max(x, 1), min(x, 1), sum(x, 1)];
+      const exe = await backend.compile(outs);
+      const got = await exe.run({ x: v });
+      exe.dispose?.();
+      const want = interpret(outs, { x: v });
+      const [scale] = interpret([sum(abs(x), 1)], { x: v });
+      outs.forEach((_, j) => expectClose(got[j]!.data, want[j]!.data, relOf(dtype) * 8, j === 3 ? scale!.data : undefined));
+    });
+  }
+
+  it("counts (sum of bools as i32) exactly", async () => {
+    const x = data("x", [3, 100_000], "f32");
+    const out = sum(gt(exp(x), 1), 1);
+    const bindings = { x: values(300_000, -1, 1, 9) };
+    const exe = await backend.compile([out]);
+    const [got] = await exe.run(bindings);
+    exe.dispose?.();
+    expect(Array.from(got!.data)).toEqual(Array.from(interpret([out], bindings)[0]!.data));
+  });
+
+  it("is deterministic: reruns and recompiles give bit-identical results", async () => {
+    const x = data("x", [1_000_000], "f32");
+    const outs = [sum(mul(x, x)), logsumexp(x), prod(add(mul(x, 1e-6), 1))];
+    const bindings = { x: values(1_000_000, -10, 10, 5) };
+    const exe = await backend.compile(outs);
+    const a = await exe.run(bindings);
+    const b = await exe.run(bindings);
+    exe.dispose?.();
+    const exe2 = await backend.compile(outs);
+    const c = await exe2.run(bindings);
+    exe2.dispose?.();
+    for (let j = 0; j < outs.length; j++) {
+      expect(Array.from(b[j]!.data)).toEqual(Array.from(a[j]!.data));
+      expect(Array.from(c[j]!.data)).toEqual(Array.from(a[j]!.data));
+    }
+  });
+
+  // The conformance cases that reduce, with limits that send even their small shapes down the
+  // parallel path (tiny workgroups, so several partitions per output), with and without subgroups.
+  const forced = [
+    { name: "subgroups, 4-thread groups", limits: { parallelReduceMin: 1, tiledMatmulMin: 0, busyGroups: 64, groupSize: 4 } },
+    { name: "shared-memory tree, 8-thread groups", limits: { parallelReduceMin: 1, tiledMatmulMin: 0, busyGroups: 64, groupSize: 8, subgroupArithmetic: false } },
+  ];
+  const cases = conformanceCases().filter((c) => /^reduce_|^matmul|^fusion: reductions/.test(c.name));
+  for (const f of forced) {
+    describe(`forced parallel kernels (${f.name})`, async () => {
+      const forcedBackend = await vulkanBackend({ limits: f.limits });
+      for (const dtype of DTYPES) {
+        for (const c of cases) {
+          it(`${c.name} ${dtype}`, async () => {
+            await checkConformanceCase(forcedBackend, c, { dtype, numRuns: 3, seed: 11 });
+          });
+        }
+      }
+    });
+  }
+});

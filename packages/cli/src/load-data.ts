@@ -8,6 +8,8 @@ export function loadData(path: string | undefined): unknown {
   try {
     return JSON.parse(text) as unknown;
   } catch (e) {
-    throw modelError(`data file '${path}' is not valid JSON: ${e instanceof Error ? e.message : String(e)}`);
+    // Stan's own JSON reader accepts bare NaN and Infinity; JSON does not, and the data must be finite anyway.
+    const bare = /(^|[\s,[:])-?(NaN|Infinity|inf)\b/.test(text) ? " (bare NaN or Infinity is not JSON, and data must be finite numbers: remove or impute those entries)" : "";
+    throw modelError(`data file '${path}' is not valid JSON${bare}: ${e instanceof Error ? e.message : String(e)}`);
   }
 }

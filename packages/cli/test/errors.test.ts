@@ -89,7 +89,8 @@ describe.concurrent("model and data errors (exit 3)", () => {
   });
 
   it("data that is not JSON, and no data file where the model needs one", async () => {
-    await expectFailure(["sample", MODEL, "--data", file("bad.json", "{J: 8")], 3, /bad.json' is not valid JSON/);
+    await expectFailure(["sample", MODEL, "--data", file("bad.json", "{J: 8")], 3, /bad.json' is not valid JSON: /);
+    await expectFailure(["sample", MODEL, "--data", file("nan.json", '{"J": 1, "y": [NaN], "sigma": [1]}')], 3, /nan.json' is not valid JSON \(bare NaN or Infinity is not JSON/);
     await expectFailure(["sample", MODEL], 3, /no data file was given \(pass --data DATA.json\): 'J' is missing/);
   });
 

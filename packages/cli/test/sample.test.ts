@@ -1,6 +1,6 @@
 // `ppl sample` on the eight schools example, run as a child process: the files it writes, the
 // summary it prints, and `ppl summary` reading the same files back.
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { collectChains, SAMPLER_COLUMNS, summarize, summaryToJson, type StanCsv } from "@ppl/ppl";
@@ -117,7 +117,11 @@ describe("ppl sample", () => {
     const a = join(tempDir(), "a");
     const b = join(tempDir(), "b");
     const args = ["sample", "examples/eight_schools.ts", "--data", "examples/eight_schools.json", "--chains", "2", "--warmup", "30", "--draws", "10", "--seed", "5", "--quiet"];
+    // b held a run with more chains before: its extra chain file must not survive into this run.
+    mkdirSync(b, { recursive: true });
+    writeFileSync(join(b, "chain-3.csv"), "stale");
     const [ra, rb] = await Promise.all([runCli([...args, "--output", a]), runCli([...args, "--output", b])]);
+    expect(existsSync(join(b, "chain-3.csv"))).toBe(false);
     expect(ra.code, ra.stderr).toBe(0);
     expect(rb.code, rb.stderr).toBe(0);
     expect(ra.stderr).toBe("");

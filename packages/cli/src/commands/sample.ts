@@ -1,5 +1,5 @@
 /** `ppl sample MODEL.ts`: run NUTS, stream Stan CSV per chain, write summary.json, print the summary. */
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, unlinkSync, writeFileSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import {
   AdaptationError, InitializationError, sampleConfig, StepSizeError, writeSummaryJson, type ConfigNode, type SampleResult,
@@ -60,6 +60,7 @@ export async function sampleCommand(modelPath: string, opts: SampleCommandOption
   } catch (e) {
     throw usageError(`cannot create the output directory '${opts.output}': ${firstLine(e)}; choose another with --output`);
   }
+  removeStaleChains(dir, opts.chains, info);
   const started = new Date().toISOString();
   let files: ChainFiles;
   try {
@@ -125,6 +126,17 @@ export async function sampleCommand(modelPath: string, opts: SampleCommandOption
     return ExitCode.diagnosticsFailed;
   }
   return ExitCode.ok;
+}
+
+// chain-K.csv files left by an earlier run with more chains would be read as part of this run by
+// `ppl summary DIR` and `ppl report DIR`; they are this tool's own outputs, so they go.
+function removeStaleChains(dir: string, chains: number, info: (line: string) => void): void {
+  const stale = readdirSync(dir).filter((n) => {
+    const m = /^chain-(\d+)\.csv$/.exec(n);
+    return m !== null && Number(m[1]) > chains;
+  });
+  for (const n of stale) unlinkSync(join(dir, n));
+  if (stale.length > 0) info(`removed ${stale.join(", ")} left in the output directory by an earlier run with more chains`);
 }
 
 // The sampler's typed errors come from the model (a log density that is not finite, a posterior the

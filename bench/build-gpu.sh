@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Bundles the benchmark programs into single ES modules under .gpuout/ (with the addon and the
+# shaders beside them) for the GPU machine, which has node but no node_modules.
+#   bash bench/build-gpu.sh && ../shared/tools/gpu-bundle
+#   then on that machine: source .gpu/enter.sh; bash .gpuout/run.sh ...
+set -euo pipefail
+cd "$(dirname "$0")/.."
+rm -rf .gpuout && mkdir -p .gpuout/addon
+for prog in gpu-anchors gpu-conformance gpu-diagnose vulkan-micro; do
+  [ -f "bench/$prog.ts" ] || continue
+  npx esbuild "bench/$prog.ts" --bundle --platform=node --format=esm --target=node20 \
+    --outfile=".gpuout/$prog.mjs" --log-level=warning \
+    --banner:js="import { createRequire as __cr } from 'module'; const require = __cr(import.meta.url);"
+done
+cp packages/vulkan/build/Release/ppl_vulkan.node .gpuout/addon/
+cp -r shaders .gpuout/shaders
+cp ../shared/anchors/make_data.py .gpuout/
+cat > .gpuout/env.sh <<'EOS'
+# source after .gpu/enter.sh: points the bundled programs at the addon and the shaders.
+export PPL_VULKAN_ADDON=$PWD/.gpuout/addon/ppl_vulkan.node PPL_SHADERS_DIR=$PWD/.gpuout/shaders PPL_CACHE_DIR=/tmp/ppl-cache
+EOS
+du -sh .gpuout

@@ -1,6 +1,7 @@
 import { getBackend, optimize, valueAndGrad, type Backend, type Bindings, type Executable, type TensorValue } from "@ppl/tensor";
 import type { CompiledModel } from "../model/compile.ts";
 import type { BatchedDensity } from "../sampler/density.ts";
+import { hoistData } from "./hoist-data.ts";
 
 /** A model's log density on a backend, for the sampler, plus its reported quantities for writing draws. */
 export interface ModelDensity extends BatchedDensity {
@@ -20,19 +21,24 @@ export interface ModelDensityOptions {
 /**
  * Compile a model's log density and gradient for a synchronous backend (the CPU paths): one
  * executable evaluates one chain; chains that the sampler marks inactive are skipped. Data are
- * bound once and reused for every evaluation.
+ * bound once and reused for every evaluation, and the parts of the graphs that read only data are
+ * computed once (see hoistData).
  */
 export async function modelDensity(model: CompiledModel, opts: ModelDensityOptions = {}): Promise<ModelDensity> {
   const backend = typeof opts.backend === "object" ? opts.backend : await getBackend(opts.backend ?? "cpu");
   if (!backend.compileSync) throw new Error(`modelDensity: backend '${backend.name}' has no synchronous path; use its own sampler driver`);
   const { value, grads } = valueAndGrad(model.logDensity, [model.q]);
-  const lpGrad = backend.compileSync(optimize([value, grads[0]!]));
-  const gen = backend.compileSync(optimize([model.generatedFlat]));
+  const density = hoistData(optimize([value, grads[0]!]), model.dataBindings, backend);
+  const generated = hoistData(optimize([model.generatedFlat]), model.dataBindings, backend);
+  const lpGrad = backend.compileSync(density.outputs);
+  const gen = backend.compileSync(generated.outputs);
   const dim = model.dim;
   const q: TensorValue = { dtype: "f64", shape: [dim], data: new Float64Array(dim) };
-  const bindings: Record<string, Bindings[string]> = { ...model.dataBindings, q };
+  // The two graphs' hoisted leaves share names; each executable gets its own bindings.
+  const lpBindings: Record<string, Bindings[string]> = { ...model.dataBindings, ...density.bindings, q };
+  const genBindings: Record<string, Bindings[string]> = { ...model.dataBindings, ...generated.bindings, q };
   let evaluations = 0;
-  const run = (exe: Executable, x: Float64Array): TensorValue[] => {
+  const run = (exe: Executable, bindings: Bindings, x: Float64Array): TensorValue[] => {
     q.data.set(x);
     return exe.runSync!(bindings);
   };
@@ -46,14 +52,14 @@ export async function modelDensity(model: CompiledModel, opts: ModelDensityOptio
       const chains = lp.length;
       for (let c = 0; c < chains; c++) {
         if (active && !active[c]) continue;
-        const [v, g] = run(lpGrad, qs.subarray(c * dim, (c + 1) * dim));
+        const [v, g] = run(lpGrad, lpBindings, qs.subarray(c * dim, (c + 1) * dim));
         lp[c] = v!.data[0]!;
         grad.set(g!.data, c * dim);
         evaluations++;
       }
     },
     generated(x) {
-      return Float64Array.from(run(gen, x)[0]!.data);
+      return Float64Array.from(run(gen, genBindings, x)[0]!.data);
     },
   };
 }

@@ -1,0 +1,10 @@
+export { loadPosterior, posteriordbDir, modelsDir } from "./reference.ts";
+export type { Posterior, Reference, ReferenceParameter, ReferenceMethodArguments } from "./reference.ts";
+export { posteriorSettings, SUITE_RUN } from "./settings.ts";
+export type { PosteriorSettings } from "./settings.ts";
+export { checkParameter, PASS_RULE } from "./pass-rule.ts";
+export type { ParameterCheck, ParameterEstimate } from "./pass-rule.ts";
+export { runPosterior, loadModel, DEFAULT_SEED } from "./run-posterior.ts";
+export type { PosteriorReport, RunPosteriorOptions, Worst } from "./run-posterior.ts";
+export { runSuite, posteriorNames, resolveName } from "./suite.ts";
+export { reportTable, failureLines } from "./report-table.ts";

@@ -1,0 +1,67 @@
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** Reference statistics of one constrained parameter (posteriordb's reference.json). */
+export interface ReferenceParameter {
+  readonly mean: number;
+  readonly sd: number;
+  readonly mcse_mean: number;
+  readonly q05: number;
+  readonly q50: number;
+  readonly q95: number;
+}
+
+/** The settings the reference run used (Stan's `control` block and friends). */
+export interface ReferenceMethodArguments {
+  readonly chains?: number;
+  readonly iter?: number;
+  readonly warmup?: number;
+  readonly thin?: number;
+  readonly seed?: number;
+  readonly control?: { readonly adapt_delta?: number; readonly max_treedepth?: number };
+}
+
+/** A reference posterior: its statistics per parameter and how they were made. */
+export interface Reference {
+  readonly posterior: string;
+  readonly params: Readonly<Record<string, ReferenceParameter>>;
+  readonly inference: { readonly method: string; readonly method_arguments: ReferenceMethodArguments };
+}
+
+/** A posterior folder as loaded: its name, the data in Stan's JSON format, and the reference. */
+export interface Posterior {
+  readonly name: string;
+  readonly data: unknown;
+  readonly reference: Reference;
+}
+
+const REPO_ROOT = fileURLToPath(new URL("../../../../", import.meta.url));
+
+/**
+ * The folder holding the posterior folders: $PPL_POSTERIORDB_DIR, else the shared
+ * folder beside the checkout, else one inside it (both layouts occur).
+ */
+export function posteriordbDir(): string {
+  const fromEnv = process.env.PPL_POSTERIORDB_DIR;
+  if (fromEnv) return fromEnv;
+  const candidates = [join(REPO_ROOT, "..", "shared", "posteriordb"), join(REPO_ROOT, "shared", "posteriordb")];
+  const found = candidates.find((c) => existsSync(c));
+  if (!found) throw new Error(`posteriordb folder not found (looked in ${candidates.join(", ")}); set PPL_POSTERIORDB_DIR`);
+  return found;
+}
+
+/** The folder of the posteriordb model files (examples/posteriordb in the checkout). */
+export function modelsDir(): string {
+  return join(REPO_ROOT, "examples", "posteriordb");
+}
+
+/** Reads a posterior folder's data.json and reference.json. */
+export function loadPosterior(name: string, dir: string = posteriordbDir()): Posterior {
+  const read = (file: string): unknown => JSON.parse(readFileSync(join(dir, name, file), "utf8"));
+  const reference = read("reference.json") as Reference;
+  if (typeof reference !== "object" || reference === null || typeof reference.params !== "object") {
+    throw new Error(`${name}/reference.json has no 'params' object`);
+  }
+  return { name, data: read("data.json"), reference };
+}

@@ -1,0 +1,139 @@
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { modelDensity } from "../density/model-density.ts";
+import { mcseMean } from "../diagnostics/mcse.ts";
+import { mean, sd } from "../diagnostics/moments.ts";
+import { compileModel } from "../model/compile.ts";
+import { isModel, type Model } from "../model/model.ts";
+import { sample } from "../sampler/run.ts";
+import { checkParameter, type ParameterCheck } from "./pass-rule.ts";
+import { loadPosterior, modelsDir, posteriordbDir } from "./reference.ts";
+import { posteriorSettings, type PosteriorSettings } from "./settings.ts";
+
+/** The suite's default seed. */
+export const DEFAULT_SEED = 20251129;
+
+/** Options of {@link runPosterior}. */
+export interface RunPosteriorOptions {
+  /** Sampler seed (DEFAULT_SEED). */
+  seed?: number;
+  /** Folder of posterior folders (posteriordbDir()). */
+  posteriordb?: string;
+  /** Folder of the model files (modelsDir()). */
+  models?: string;
+  /** Overrides of the posterior's settings (e.g. a shorter run while exploring). */
+  settings?: Partial<PosteriorSettings>;
+}
+
+/** A parameter's worst value and which parameter it was. */
+export interface Worst {
+  readonly name: string;
+  readonly value: number;
+}
+
+/** The outcome of one posterior. */
+export interface PosteriorReport {
+  readonly name: string;
+  readonly pass: boolean;
+  readonly seed: number;
+  readonly settings: PosteriorSettings;
+  /** Every reference parameter, checked. */
+  readonly checks: readonly ParameterCheck[];
+  /** Reference parameters the model does not report (each one fails the posterior). */
+  readonly missing: readonly string[];
+  /** The largest z-score. */
+  readonly worstZ: Worst;
+  /** The sd ratio furthest from 1 (on a log scale). */
+  readonly worstSdRatio: Worst;
+  readonly divergences: number;
+  /** Gradient evaluations, all chains together. */
+  readonly gradientEvaluations: number;
+  /** Seconds for compile, sampling and checking. */
+  readonly wallSeconds: number;
+  /** Seconds inside the sampler (warmup + sampling). */
+  readonly samplerSeconds: number;
+}
+
+/** Imports examples/posteriordb/<name>.ts and returns its default-exported model. */
+export async function loadModel(name: string, dir: string = modelsDir()): Promise<Model> {
+  const mod = (await import(pathToFileURL(join(dir, `${name}.ts`)).href)) as { default?: unknown };
+  if (!isModel(mod.default)) throw new Error(`${name}.ts does not default-export a model`);
+  return mod.default;
+}
+
+/**
+ * Samples one posterior on the CPU backend and applies the pass rule to every reference
+ * parameter, on the constrained draws that `density.generated` reports.
+ */
+export async function runPosterior(name: string, opts: RunPosteriorOptions = {}): Promise<PosteriorReport> {
+  const t0 = performance.now();
+  const posterior = loadPosterior(name, opts.posteriordb ?? posteriordbDir());
+  const seed = opts.seed ?? DEFAULT_SEED;
+  const settings = { ...posteriorSettings(name, posterior.reference), ...opts.settings };
+  const compiled = compileModel(await loadModel(name, opts.models ?? modelsDir()), posterior.data);
+  const density = await modelDensity(compiled, { backend: "cpu" });
+  const result = sample(density, { ...settings, seed });
+
+  // Constrained draws, [name][chain][draw].
+  const names = compiled.constrainedNames();
+  const columns = new Map<string, Float64Array[]>(names.map((n) => [n, []]));
+  for (const chain of result.draws) {
+    const perName = names.map(() => new Float64Array(result.drawsDone));
+    for (let i = 0; i < result.drawsDone; i++) {
+      const values = density.generated(chain.subarray(i * result.dim, (i + 1) * result.dim));
+      for (let k = 0; k < names.length; k++) perName[k]![i] = values[k]!;
+    }
+    names.forEach((n, k) => columns.get(n)!.push(perName[k]!));
+  }
+
+  const checks: ParameterCheck[] = [];
+  const missing: string[] = [];
+  for (const [param, ref] of Object.entries(posterior.reference.params)) {
+    const draws = columns.get(param);
+    if (!draws) {
+      missing.push(param);
+      continue;
+    }
+    const pooled = concatAll(draws);
+    checks.push(checkParameter(param, { mean: mean(pooled), sd: sd(pooled), mcseMean: mcseMean(draws) }, ref));
+  }
+  const divergences = result.stats.reduce((s, st) => s + st.divergent.reduce((a, b) => a + b, 0), 0);
+  return {
+    name,
+    pass: missing.length === 0 && checks.every((c) => c.pass),
+    seed,
+    settings,
+    checks,
+    missing,
+    worstZ: worstOf(checks, (c) => c.z, (c) => c.z),
+    worstSdRatio: worstOf(checks, (c) => c.sdRatio, (c) => Math.abs(Math.log(c.sdRatio))),
+    divergences,
+    gradientEvaluations: result.gradientEvaluations.reduce((a, b) => a + b, 0),
+    wallSeconds: (performance.now() - t0) / 1000,
+    samplerSeconds: result.timing.warmupSeconds + result.timing.samplingSeconds,
+  };
+}
+
+function concatAll(chains: readonly Float64Array[]): Float64Array {
+  const out = new Float64Array(chains.reduce((s, c) => s + c.length, 0));
+  let at = 0;
+  for (const c of chains) {
+    out.set(c, at);
+    at += c.length;
+  }
+  return out;
+}
+
+// The check with the largest badness; NaN counts as the worst of all.
+function worstOf(checks: readonly ParameterCheck[], value: (c: ParameterCheck) => number, badness: (c: ParameterCheck) => number): Worst {
+  let worst: Worst = { name: "", value: NaN };
+  let worstBad = -Infinity;
+  for (const c of checks) {
+    const b = Number.isNaN(badness(c)) ? Infinity : badness(c);
+    if (b > worstBad) {
+      worstBad = b;
+      worst = { name: c.name, value: value(c) };
+    }
+  }
+  return worst;
+}

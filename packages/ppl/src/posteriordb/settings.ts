@@ -1,0 +1,39 @@
+import type { MetricKind } from "../sampler/metric.ts";
+import type { Reference } from "./reference.ts";
+
+/** Sampler settings of one posterior's run. */
+export interface PosteriorSettings {
+  readonly chains: number;
+  readonly warmup: number;
+  readonly draws: number;
+  readonly metric: MetricKind;
+  readonly adaptDelta: number;
+  readonly maxDepth: number;
+}
+
+/** The pass rule's minimum run: 4 chains × 1000 draws after 1000 warmup. */
+export const SUITE_RUN = { chains: 4, warmup: 1000, draws: 1000 } as const;
+
+/**
+ * Per-posterior departures from the reference's own settings. Diamonds' posterior is strongly
+ * correlated (condition number in the thousands): a diagonal metric needs trees of depth 20, a
+ * dense one turns it into a near-isotropic Gaussian.
+ */
+const OVERRIDES: Readonly<Record<string, Partial<PosteriorSettings>>> = {
+  "diamonds-diamonds": { metric: "dense" },
+};
+
+/**
+ * Settings for a posterior: the pass rule's run length, the reference run's adapt_delta and
+ * max_treedepth (Stan's 0.8 and 10 where it gave none), and the overrides above.
+ */
+export function posteriorSettings(name: string, reference: Reference): PosteriorSettings {
+  const control = reference.inference.method_arguments.control ?? {};
+  return {
+    ...SUITE_RUN,
+    metric: "diag",
+    adaptDelta: control.adapt_delta ?? 0.8,
+    maxDepth: control.max_treedepth ?? 10,
+    ...OVERRIDES[name],
+  };
+}

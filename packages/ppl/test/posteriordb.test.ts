@@ -1,0 +1,41 @@
+/**
+ * Reference posteriors from posteriordb, sampled on the CPU backend at the suite's fixed seed
+ * (4 chains × 1000 draws after 1000 warmup): every reference parameter must pass the rule
+ * |mean − ref| ≤ 4·sqrt(mcse² + ref_mcse²) and 0.8 ≤ sd/ref_sd ≤ 1.25.
+ *
+ * CI runs the posteriors that take seconds each. The three that take minutes on 2 cores
+ * (earnings: deep trees from flat priors on unscaled predictors; gp_pois_regr: adapt_delta 0.99;
+ * diamonds: N = 5000 × 24 with adapt_delta 0.99) run with PPL_LONG=1, or all eleven with
+ * `pnpm posteriordb`.
+ */
+import { describe, expect, test } from "vitest";
+import { failureLines, runPosterior } from "../src/posteriordb/index.ts";
+
+const CI = [
+  "eight_schools-eight_schools_noncentered",
+  "kidiq-kidscore_interaction",
+  "sblrc-blr",
+  "mesquite-logmesquite",
+  "arK-arK",
+  "garch-garch11",
+  "low_dim_gauss_mix-low_dim_gauss_mix",
+  "hmm_example-hmm_example",
+];
+const LONG = ["earnings-logearn_interaction", "gp_pois_regr-gp_pois_regr", "diamonds-diamonds"];
+
+function check(name: string): () => Promise<void> {
+  return async () => {
+    const r = await runPosterior(name);
+    expect(r.missing, "reference parameters the model does not report").toEqual([]);
+    expect(failureLines(r), `${name}: worst |z| ${r.worstZ.value.toFixed(2)} (${r.worstZ.name})`).toEqual([]);
+    expect(r.pass).toBe(true);
+  };
+}
+
+describe("posteriordb reference posteriors (CPU backend, fixed seed)", () => {
+  for (const name of CI) test(name, { timeout: 240_000 }, check(name));
+});
+
+describe.runIf(process.env.PPL_LONG)("posteriordb reference posteriors that take minutes (PPL_LONG=1)", () => {
+  for (const name of LONG) test(name, { timeout: 3_600_000 }, check(name));
+});

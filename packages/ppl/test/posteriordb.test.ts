@@ -9,7 +9,9 @@
  * `pnpm posteriordb`.
  */
 import { describe, expect, test } from "vitest";
-import { failureLines, runPosterior } from "../src/posteriordb/index.ts";
+import { interpret, valueAndGrad } from "@ppl/tensor";
+import { compileModel, modelDensity, seededRng } from "../src/index.ts";
+import { failureLines, loadModel, loadPosterior, posteriorNames, runPosterior } from "../src/posteriordb/index.ts";
 
 const CI = [
   "eight_schools-eight_schools_noncentered",
@@ -31,6 +33,30 @@ function check(name: string): () => Promise<void> {
     expect(r.pass).toBe(true);
   };
 }
+
+describe("the density bridge on the posteriordb models", () => {
+  // The bridge computes data-only subgraphs once (hoistData); the result must not change.
+  for (const name of posteriorNames()) {
+    test(`${name}: log density and gradient equal the reference interpreter's`, async () => {
+      const compiled = compileModel(await loadModel(name), loadPosterior(name).data);
+      const density = await modelDensity(compiled, { backend: "cpu" });
+      const { value, grads } = valueAndGrad(compiled.logDensity, [compiled.q]);
+      const rng = seededRng(3);
+      for (let k = 0; k < 3; k++) {
+        const q = Float64Array.from({ length: compiled.dim }, () => rng.uniform() - 0.5);
+        const lp = new Float64Array(1);
+        const grad = new Float64Array(compiled.dim);
+        density.logpGrad(q, lp, grad);
+        const [v, g] = interpret([value, grads[0]!], { ...compiled.dataBindings, q: { dtype: "f64", shape: [compiled.dim], data: q } });
+        // Relative to the size of each value: sums may be added in another order.
+        const close = (a: number, b: number) => expect(a / Math.max(1, Math.abs(b))).toBeCloseTo(b / Math.max(1, Math.abs(b)), 9);
+        close(lp[0]!, v!.data[0]!);
+        g!.data.forEach((gi, i) => close(grad[i]!, gi));
+        expect(Array.from(density.generated(q))).toEqual(Array.from(compiled.generatedAt(q)).map((x) => expect.closeTo(x, 8)));
+      }
+    });
+  }
+});
 
 describe("posteriordb reference posteriors (CPU backend, fixed seed)", () => {
   for (const name of CI) test(name, { timeout: 240_000 }, check(name));

@@ -5,15 +5,18 @@
  *   (b) sum of one f32 array (256 MiB, capped at the device's maxStorageBufferRange) to a scalar,
  *       through the two-pass workgroup reduction: bandwidth = bytes read / time;
  *   (c) submit + wait of one tiny dispatch (µs), and N dependent tiny dispatches recorded in one
- *       sequence (µs per dispatch, from the difference of two sequence lengths).
+ *       sequence (µs per dispatch, from the difference of two sequence lengths);
+ *   (d) regression-shaped matmuls, X[N,D]·B[D,C] and Xᵀ[D,N]·R[N,C] with N = 100k, D = 100,
+ *       C = 4 and 1024 chains: GFLOP/s and bandwidth over the bytes of operands and result.
  * Kernels come from the backend's own codegen (planProgram) and run on resident buffers, so the
  * timings hold no host transfers. Each timing: warm-up submits, then the median of repeated
  * performance.now() around `await sequence.submit()`; kernels (a) and (b) are recorded REPEAT times
  * per sequence so one submit's fixed cost does not hide the bandwidth.
  * Prints one JSON line per measurement. Run: npx tsx bench/vulkan-micro.ts
- * Environment: PPL_BENCH_MIB (input MiB for (a) and (b), default 256), PPL_BENCH_SAMPLES (default 7).
+ * Environment: PPL_BENCH_MIB (input MiB for (a) and (b), default 256), PPL_BENCH_SAMPLES (default 7),
+ * PPL_BENCH_CHAINS (C values of (d), default 4,1024; those whose [N,C] buffers pass maxStorageBufferRange are skipped).
  */
-import { add, data, exp, mul, sum, type Node } from "../packages/tensor/src/index.ts";
+import { add, data, exp, matmul, mT, mul, sum, type Node } from "../packages/tensor/src/index.ts";
 import { compileGlsl, limitsOf, planProgram, VulkanManager, type VulkanBuffer } from "../packages/vulkan/src/index.ts";
 import { kernelPrelude } from "../packages/vulkan/src/codegen/kernel-prelude.ts";
 import type { Binding } from "../packages/vulkan/src/codegen/program.ts";
@@ -102,6 +105,25 @@ function fill(buffer: VulkanBuffer, n: number, lo: number, hi: number, seed: num
   emit({ bench: "reduce_sum", dtype: "f32", elements: n, input_mib: (n * 4) / MIB, capped_by_maxStorageBufferRange: maxBytes < INPUT_MIB * MIB, kernels: plan.kernels.length, ms_per_reduction: ms / repeat, GBps: bytes / (ms * 1e6) });
   buffers.forEach((buf) => buf.destroy());
   sequence.destroy();
+}
+
+// (d) regression-shaped matmuls: X[N,D]·B[D,C] (tiled) and Xᵀ·R over N (tiled, k split and merged).
+{
+  const N = 100_000, D = 100;
+  const chains = (process.env.PPL_BENCH_CHAINS ?? "4,1024").split(",").map(Number);
+  for (const C of chains.filter((c) => N * c * 4 <= device.limits.maxStorageBufferRange)) {
+    const X = data("X", [N, D], "f32"), B = data("B", [D, C], "f32"), R = data("R", [N, C], "f32");
+    for (const [name, out] of [["X@B", matmul(X, B)], ["XT@R", matmul(mT(X), R)]] as const) {
+      const repeat = 2;
+      const { plan, buffers, sequence } = await program([out], repeat);
+      for (const [i, leaf] of [X, B, R].entries()) if (buffers.has(leaf)) fill(buffers.get(leaf)!, leaf.size, -1, 1, 20 + i);
+      const ms = (await timeMs(() => sequence.submit(), 5, 1)) / repeat;
+      const bytes = 4 * plan.buffers.reduce((s, b) => s + b.size, 0);
+      emit({ bench: "matmul", shape: name, N, D, C, dtype: "f32", kernels: plan.kernels.length, ms, GFLOPs: (2 * N * D * C) / (ms * 1e6), GBps_min_traffic: bytes / (ms * 1e6) });
+      buffers.forEach((buf) => buf.destroy());
+      sequence.destroy();
+    }
+  }
 }
 
 // (c) dispatch overhead: a one-thread kernel that adds 1 to a counter, so each dispatch depends on the last.

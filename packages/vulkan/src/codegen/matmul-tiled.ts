@@ -83,11 +83,11 @@ export function tiledMatmulKernels(node: Node, f: KernelFactory): KernelPlan[] {
   const step = main.child();
   loadTile(step, "ppl_As", tm, tk, threads, isTransposedView(A), (r, c) => ({
     inBounds: `i0 + ${r} < ${n} && k0 + ${c} < kEnd`,
-    value: (sc) => sh.r.value(A, [...broadcastIndex(A.shape.slice(0, -2), batchIdx), `i0 + ${r}`, `k0 + ${c}`], sc),
+    value: (sc) => sh.r.value(A, [...broadcastIndex(A.shape.slice(0, -2), batchIdx), `(i0 + ${r})`, `(k0 + ${c})`], sc),
   }), T, zero);
   loadTile(step, "ppl_Bs", tk, tn, threads, isTransposedView(B), (r, c) => ({
     inBounds: `k0 + ${r} < kEnd && j0 + ${c} < ${m}`,
-    value: (sc) => sh.r.value(B, [...broadcastIndex(B.shape.slice(0, -2), batchIdx), `k0 + ${r}`, `j0 + ${c}`], sc),
+    value: (sc) => sh.r.value(B, [...broadcastIndex(B.shape.slice(0, -2), batchIdx), `(k0 + ${r})`, `(j0 + ${c})`], sc),
   }), T, zero);
   step.emit("memoryBarrierShared(); barrier();");
   step.emit(`for (int kk = 0; kk < ${tk}; kk++) {`);

@@ -1,6 +1,9 @@
 // NUTS transition of one chain per thread (execution shape 1 of DESIGN.md) or per workgroup
-// (shape 2: every thread of the workgroup runs the same control flow on identical private copies
-// of the state, and the log density is computed by the whole workgroup together).
+// (shape 2). The state vectors are split over the chain's WG threads: thread LID owns elements
+// LID, LID+WG, … (slot s holds element i = LID + s·WG), so elementwise updates need no
+// synchronisation; dot products (energies, U-turn checks) are workgroup sums, so every thread
+// takes the same branches; the log density and gradient are computed by all of the chain's
+// threads together (LOGP). With WG = 1 this is plain thread-per-chain code.
 //
 // A line-by-line port of packages/ppl/src/sampler/nuts.ts and termination.ts (Stan-equivalent
 // iterative NUTS: multinomial sampling, biased progressive sampling at the top, uniform within
@@ -8,12 +11,16 @@
 // same Philox blocks (random/streams.ts), so a transition can be compared with the CPU sampler.
 //
 // The including program defines: NREAL (float|double), SFX(name) (type suffix for prelude
-// variates), D (dimension), MAXD (max tree depth), CHAINS, CHAIN_ID (the chain of this thread),
-// LEADER (true in the one thread that writes results), and the function
-//   NREAL ppl_logp_grad(in NREAL q[D], out NREAL g[D]);
+// variates), D (dimension), MAXD (max tree depth), CHAINS, CHAIN_ID, LEADER (the thread that
+// writes scalar results), WG and LID (threads per chain and this thread's index among them),
+// REDUCE_SUM(x) (sum over the chain's threads, returned to all), and LOGP(), a statement that sets
+// lp and g[] (owned slots) from q[] (owned slots).
 // Buffers: 0 q[C·D], 1 grad[C·D], 2 lp[C], 3 step size[C], 4 inverse metric diag[C·D],
 // 5 control {seed lo, seed hi, first iteration, first chain id}, 6 stats[K·C·6], 7 draws[K·C·D].
 // Push constant k: this dispatch runs iteration (first iteration + k) and writes slot k.
+
+
+
 
 layout(std430, set = 0, binding = 0) buffer StateQ { NREAL v[]; } bq;
 layout(std430, set = 0, binding = 1) buffer StateG { NREAL v[]; } bg;
@@ -29,7 +36,7 @@ const uint PURPOSE_MOMENTUM = 2u;
 const uint PURPOSE_TREE = 3u;
 const uint PURPOSE_LEAF = 4u;
 
-NREAL minv[D];
+NREAL minv[OWN];
 
 NREAL log_add_exp(NREAL a, NREAL b) {
   if (ppl_isinf(a) && a < NREAL(0)) return b;
@@ -38,62 +45,65 @@ NREAL log_add_exp(NREAL a, NREAL b) {
 }
 
 // −lp + ½·pᵀM⁻¹p, leaving p♯ = M⁻¹p in sharp; NaN or a non-finite gradient count as +∞.
-NREAL hamiltonian(NREAL lp, in NREAL g[D], in NREAL p[D], out NREAL sharp[D]) {
-  NREAL s = NREAL(0);
-  bool finite = true;
-  for (int i = 0; i < D; i++) {
-    sharp[i] = minv[i] * p[i];
-    s += p[i] * sharp[i];
-    if (ppl_isnan(g[i]) || ppl_isinf(g[i])) finite = false;
+NREAL hamiltonian(NREAL lp, in NREAL g[OWN], in NREAL p[OWN], out NREAL sharp[OWN]) {
+  NREAL pp = NREAL(0), bad = NREAL(0);
+  FOR_OWNED(s, i) {
+    sharp[s] = minv[s] * p[s];
+    pp += p[s] * sharp[s];
+    if (ppl_isnan(g[s]) || ppl_isinf(g[s])) bad = NREAL(1);
   }
-  NREAL h = -lp + NREAL(0.5) * s;
-  if (ppl_isnan(h) || !finite) return ppl_inf(h);
+  pp = REDUCE_SUM(pp);
+  bad = REDUCE_SUM(bad);
+  NREAL h = -lp + NREAL(0.5) * pp;
+  if (ppl_isnan(h) || bad > NREAL(0)) return ppl_inf(h);
   return h;
 }
 
-bool no_u_turn(in NREAL sm[D], in NREAL sp[D], in NREAL rho[D]) {
+bool no_u_turn(in NREAL sm[OWN], in NREAL sp[OWN], in NREAL rho[OWN]) {
   NREAL a = NREAL(0), b = NREAL(0);
-  for (int i = 0; i < D; i++) { a += sm[i] * rho[i]; b += sp[i] * rho[i]; }
+  FOR_OWNED(s, i) { a += sm[s] * rho[s]; b += sp[s] * rho[s]; }
+  a = REDUCE_SUM(a);
+  b = REDUCE_SUM(b);
   return a > NREAL(0) && b > NREAL(0);
 }
 
 // Subtree termination checkpoints (termination.ts), one slot per level.
-NREAL t_rho[D], t_firstP[D], t_firstSharp[D], t_prevP[D], t_prevSharp[D], t_r[D];
-NREAL t_startSharp[MAXD][D], t_startPrefix[MAXD][D], t_midPrefix[MAXD][D], t_midP[MAXD][D];
-NREAL t_midSharp[MAXD][D], t_midPrevP[MAXD][D], t_midPrevSharp[MAXD][D];
-NREAL t_a[D], t_b[D];
+NREAL t_rho[OWN], t_firstP[OWN], t_firstSharp[OWN], t_prevP[OWN], t_prevSharp[OWN], t_r[OWN];
+NREAL t_startSharp[MAXD][OWN], t_startPrefix[MAXD][OWN], t_midPrefix[MAXD][OWN], t_midP[MAXD][OWN];
+NREAL t_midSharp[MAXD][OWN], t_midPrevP[MAXD][OWN], t_midPrevSharp[MAXD][OWN];
+NREAL t_a[OWN], t_b[OWN];
 
-bool add_leaf(int n, int depth, in NREAL p[D], in NREAL sharp[D]) {
+bool add_leaf(int n, int depth, in NREAL p[OWN], in NREAL sharp[OWN]) {
   if (n == 0) {
-    for (int i = 0; i < D; i++) { t_firstP[i] = p[i]; t_firstSharp[i] = sharp[i]; }
+    FOR_OWNED(s, i) { t_firstP[s] = p[s]; t_firstSharp[s] = sharp[s]; }
   } else {
     int k = findLSB(n);
-    for (int i = 0; i < D; i++) {
-      t_midPrefix[k][i] = t_rho[i]; t_midP[k][i] = p[i]; t_midSharp[k][i] = sharp[i];
-      t_midPrevP[k][i] = t_prevP[i]; t_midPrevSharp[k][i] = t_prevSharp[i];
+    FOR_OWNED(s, i) {
+      t_midPrefix[k][s] = t_rho[s]; t_midP[k][s] = p[s]; t_midSharp[k][s] = sharp[s];
+      t_midPrevP[k][s] = t_prevP[s]; t_midPrevSharp[k][s] = t_prevSharp[s];
     }
   }
   int opened = n == 0 ? depth : min(findLSB(n), depth);
   for (int k = 0; k < opened; k++)
-    for (int i = 0; i < D; i++) { t_startSharp[k][i] = sharp[i]; t_startPrefix[k][i] = t_rho[i]; }
-  for (int i = 0; i < D; i++) t_rho[i] += p[i];
+    FOR_OWNED(s, i) { t_startSharp[k][s] = sharp[s]; t_startPrefix[k][s] = t_rho[s]; }
+  FOR_OWNED(s, i) t_rho[s] += p[s];
   int closed = min(findLSB(n + 1), depth);
   for (int k = 0; k < closed; k++) {
-    for (int i = 0; i < D; i++) { t_r[i] = t_rho[i] - t_startPrefix[k][i]; t_a[i] = t_startSharp[k][i]; }
+    FOR_OWNED(s, i) { t_r[s] = t_rho[s] - t_startPrefix[k][s]; t_a[s] = t_startSharp[k][s]; }
     if (!no_u_turn(t_a, sharp, t_r)) return false;
-    for (int i = 0; i < D; i++) { t_r[i] = t_midPrefix[k][i] - t_startPrefix[k][i] + t_midP[k][i]; t_b[i] = t_midSharp[k][i]; }
+    FOR_OWNED(s, i) { t_r[s] = t_midPrefix[k][s] - t_startPrefix[k][s] + t_midP[k][s]; t_b[s] = t_midSharp[k][s]; }
     if (!no_u_turn(t_a, t_b, t_r)) return false;
-    for (int i = 0; i < D; i++) { t_r[i] = t_rho[i] - t_midPrefix[k][i] + t_midPrevP[k][i]; t_a[i] = t_midPrevSharp[k][i]; }
+    FOR_OWNED(s, i) { t_r[s] = t_rho[s] - t_midPrefix[k][s] + t_midPrevP[k][s]; t_a[s] = t_midPrevSharp[k][s]; }
     if (!no_u_turn(t_a, sharp, t_r)) return false;
   }
-  for (int i = 0; i < D; i++) { t_prevP[i] = p[i]; t_prevSharp[i] = sharp[i]; }
+  FOR_OWNED(s, i) { t_prevP[s] = p[s]; t_prevSharp[s] = sharp[s]; }
   return true;
 }
 
-NREAL q[D], g[D], p[D], sharp[D];
-NREAL qPlus[D], pPlus[D], gPlus[D], sharpPlus[D];
-NREAL qMinus[D], pMinus[D], gMinus[D], sharpMinus[D];
-NREAL rho[D], sampleQ[D], sampleG[D], propQ[D], propG[D], scratch[D];
+NREAL q[OWN], g[OWN], p[OWN], sharp[OWN];
+NREAL qPlus[OWN], pPlus[OWN], gPlus[OWN], sharpPlus[OWN];
+NREAL qMinus[OWN], pMinus[OWN], gMinus[OWN], sharpMinus[OWN];
+NREAL rho[OWN], sampleQ[OWN], sampleG[OWN], propQ[OWN], propG[OWN], scratch[OWN];
 
 void main() {
   uint c = CHAIN_ID;
@@ -102,21 +112,21 @@ void main() {
   uint iteration = bctrl.v[2] + pc.k;
   uint chain = bctrl.v[3] + c;
   NREAL eps = beps.v[c];
-  uint base = c * uint(D);
-  for (int i = 0; i < D; i++) { minv[i] = bminv.v[base + i]; q[i] = bq.v[base + i]; g[i] = bg.v[base + i]; }
+  int base = int(c) * D;
+  FOR_OWNED(s, i) { minv[s] = bminv.v[base + i]; q[s] = bq.v[base + i]; g[s] = bg.v[base + i]; }
   NREAL lp = blp.v[c];
 
-  // Momentum p ~ N(0, M): z / sqrt(M⁻¹) with z from blocks 0 … ceil(D/2)−1.
-  for (int b = 0; 2 * b < D; b++) {
-    uvec4 w = ppl_philox_stream(key, chain, iteration, PURPOSE_MOMENTUM, 0u, uint(b));
-    p[2 * b] = SFX(ppl_normal0)(w) * (NREAL(1) / sqrt(minv[2 * b]));
-    if (2 * b + 1 < D) p[2 * b + 1] = SFX(ppl_normal1)(w) * (NREAL(1) / sqrt(minv[2 * b + 1]));
+  // Momentum p ~ N(0, M): z / sqrt(M⁻¹); element i's z is variate i % 2 of block i / 2.
+  FOR_OWNED(s, i) {
+    uvec4 w = ppl_philox_stream(key, chain, iteration, PURPOSE_MOMENTUM, 0u, uint(i / 2));
+    NREAL z = (i % 2 == 0) ? SFX(ppl_normal0)(w) : SFX(ppl_normal1)(w);
+    p[s] = z * (NREAL(1) / sqrt(minv[s]));
   }
   NREAL H0 = hamiltonian(lp, g, p, sharp);
-  for (int i = 0; i < D; i++) {
-    qPlus[i] = q[i]; pPlus[i] = p[i]; gPlus[i] = g[i]; sharpPlus[i] = sharp[i];
-    qMinus[i] = q[i]; pMinus[i] = p[i]; gMinus[i] = g[i]; sharpMinus[i] = sharp[i];
-    rho[i] = p[i]; sampleQ[i] = q[i]; sampleG[i] = g[i];
+  FOR_OWNED(s, i) {
+    qPlus[s] = q[s]; pPlus[s] = p[s]; gPlus[s] = g[s]; sharpPlus[s] = sharp[s];
+    qMinus[s] = q[s]; pMinus[s] = p[s]; gMinus[s] = g[s]; sharpMinus[s] = sharp[s];
+    rho[s] = p[s]; sampleQ[s] = q[s]; sampleG[s] = g[s];
   }
   NREAL sampleLp = lp, sampleEnergy = H0, propLp = lp, propEnergy = H0;
   NREAL logSumW = NREAL(0), sumMetro = NREAL(0);
@@ -128,11 +138,11 @@ void main() {
     uvec4 wt = ppl_philox_stream(key, chain, iteration, PURPOSE_TREE, 0u, uint(depth));
     NREAL dir = SFX(ppl_uniform0)(wt) > NREAL(0.5) ? NREAL(1) : NREAL(-1);
     bool forward = dir > NREAL(0);
-    for (int i = 0; i < D; i++) {
-      q[i] = forward ? qPlus[i] : qMinus[i];
-      p[i] = forward ? pPlus[i] : pMinus[i];
-      g[i] = forward ? gPlus[i] : gMinus[i];
-      t_rho[i] = NREAL(0);
+    FOR_OWNED(s, i) {
+      q[s] = forward ? qPlus[s] : qMinus[s];
+      p[s] = forward ? pPlus[s] : pMinus[s];
+      g[s] = forward ? gPlus[s] : gMinus[s];
+      t_rho[s] = NREAL(0);
     }
     int size = 1 << depth;
     NREAL logSumWSub = ppl_inf(eps) * NREAL(-1);
@@ -140,9 +150,9 @@ void main() {
     bool valid = true;
     for (int leaf = 0; leaf < size; leaf++) {
       // Fused leapfrog: half kick, drift, log density and gradient, half kick.
-      for (int i = 0; i < D; i++) { p[i] += NREAL(0.5) * h * g[i]; q[i] += h * (minv[i] * p[i]); }
-      lp = ppl_logp_grad(q, g);
-      for (int i = 0; i < D; i++) p[i] += NREAL(0.5) * h * g[i];
+      FOR_OWNED(s, i) { p[s] += NREAL(0.5) * h * g[s]; q[s] += h * (minv[s] * p[s]); }
+      LOGP();
+      FOR_OWNED(s, i) p[s] += NREAL(0.5) * h * g[s];
       nLeap++;
       NREAL H = hamiltonian(lp, g, p, sharp);
       if (H - H0 > NREAL(1000)) divergent = true;
@@ -156,7 +166,7 @@ void main() {
         take = SFX(ppl_uniform0)(wl) < ppl_exp(logW - logSumWSub);
       }
       if (take) {
-        for (int i = 0; i < D; i++) { propQ[i] = q[i]; propG[i] = g[i]; }
+        FOR_OWNED(s, i) { propQ[s] = q[s]; propG[s] = g[s]; }
         propLp = lp; propEnergy = H;
       }
       if (!add_leaf(leaf, depth, p, sharp)) { valid = false; break; }
@@ -168,39 +178,42 @@ void main() {
     NREAL u1 = SFX(ppl_uniform1)(ppl_philox_stream(key, chain, iteration, PURPOSE_TREE, 0u, uint(depthBlock)));
     NREAL accept = logSumWSub > logSumW ? NREAL(1) : ppl_exp(logSumWSub - logSumW);
     if (u1 < accept) {
-      for (int i = 0; i < D; i++) { sampleQ[i] = propQ[i]; sampleG[i] = propG[i]; }
+      FOR_OWNED(s, i) { sampleQ[s] = propQ[s]; sampleG[s] = propG[s]; }
       sampleLp = propLp; sampleEnergy = propEnergy;
     }
     logSumW = log_add_exp(logSumW, logSumWSub);
     // rhoOld + rhoNew, with the outer ends; then the two seams.
     bool continues = true;
-    for (int i = 0; i < D; i++) { scratch[i] = rho[i] + t_rho[i]; t_a[i] = forward ? sharpMinus[i] : sharpPlus[i]; }
+    FOR_OWNED(s, i) { scratch[s] = rho[s] + t_rho[s]; t_a[s] = forward ? sharpMinus[s] : sharpPlus[s]; }
     if (!no_u_turn(t_a, sharp, scratch)) continues = false;
     if (continues) {
-      for (int i = 0; i < D; i++) scratch[i] = rho[i] + t_firstP[i];
+      FOR_OWNED(s, i) scratch[s] = rho[s] + t_firstP[s];
       if (!no_u_turn(t_a, t_firstSharp, scratch)) continues = false;
     }
     if (continues) {
-      for (int i = 0; i < D; i++) { scratch[i] = t_rho[i] + (forward ? pPlus[i] : pMinus[i]); t_b[i] = forward ? sharpPlus[i] : sharpMinus[i]; }
+      FOR_OWNED(s, i) { scratch[s] = t_rho[s] + (forward ? pPlus[s] : pMinus[s]); t_b[s] = forward ? sharpPlus[s] : sharpMinus[s]; }
       if (!no_u_turn(t_b, sharp, scratch)) continues = false;
     }
-    for (int i = 0; i < D; i++) rho[i] += t_rho[i];
-    for (int i = 0; i < D; i++) {
-      if (forward) { qPlus[i] = q[i]; pPlus[i] = p[i]; gPlus[i] = g[i]; sharpPlus[i] = sharp[i]; }
-      else { qMinus[i] = q[i]; pMinus[i] = p[i]; gMinus[i] = g[i]; sharpMinus[i] = sharp[i]; }
+    FOR_OWNED(s, i) rho[s] += t_rho[s];
+    FOR_OWNED(s, i) {
+      if (forward) { qPlus[s] = q[s]; pPlus[s] = p[s]; gPlus[s] = g[s]; sharpPlus[s] = sharp[s]; }
+      else { qMinus[s] = q[s]; pMinus[s] = p[s]; gMinus[s] = g[s]; sharpMinus[s] = sharp[s]; }
     }
     if (!continues) break;
   }
 
-  if (!LEADER) return;
-  for (int i = 0; i < D; i++) { bq.v[base + i] = sampleQ[i]; bg.v[base + i] = sampleG[i]; }
-  blp.v[c] = sampleLp;
   uint slot = pc.k * uint(CHAINS) + c;
+  FOR_OWNED(s, i) {
+    bq.v[base + i] = sampleQ[s];
+    bg.v[base + i] = sampleG[s];
+    bdraws.v[slot * uint(D) + uint(i)] = sampleQ[s];
+  }
+  if (!LEADER) return;
+  blp.v[c] = sampleLp;
   bstats.v[slot * 6u + 0u] = nLeap > 0 ? sumMetro / NREAL(nLeap) : NREAL(0);
   bstats.v[slot * 6u + 1u] = NREAL(depth);
   bstats.v[slot * 6u + 2u] = NREAL(nLeap);
   bstats.v[slot * 6u + 3u] = divergent ? NREAL(1) : NREAL(0);
   bstats.v[slot * 6u + 4u] = sampleEnergy;
   bstats.v[slot * 6u + 5u] = sampleLp;
-  for (int i = 0; i < D; i++) bdraws.v[slot * uint(D) + uint(i)] = sampleQ[i];
 }

@@ -56,7 +56,7 @@ describe.runIf(device !== undefined)("GPU NUTS (thread per chain) against the CP
 // A regression with N = 434 observations: the workgroup shape computes its sums cooperatively
 // (strided partial sums and a shared-memory tree), so its transitions must still match the CPU's.
 describe.runIf(device !== undefined)("GPU NUTS, workgroup per chain, with cooperative reductions", () => {
-  it("f64: kidiq regression transitions equal the CPU sampler's", async () => {
+  it.each(["workgroup", "thread"] as const)("f64, %s per chain: kidiq regression transitions equal the CPU sampler's", async (shape) => {
     const { default: kidiq } = await import("../../../examples/posteriordb/kidiq-kidscore_interaction.ts");
     const kidData = JSON.parse(
       readFileSync(new URL("../../../../shared/posteriordb/kidiq-kidscore_interaction/data.json", import.meta.url), "utf8"),
@@ -64,9 +64,9 @@ describe.runIf(device !== undefined)("GPU NUTS, workgroup per chain, with cooper
     const compiled = compileModel(kidiq, kidData);
     const opts = { chains: 2, warmup: 0, draws: 4, seed: 5, stepSize: 0.05, maxDepth: 6, init: compiled.unconstrain({ beta: [26, 0.1, 0.5, 0.1], sigma: 18 }) };
     const cpu = sample(await modelDensity(compiled), opts);
-    const gpu = await prepareGpuNuts(compiled, { chains: 2, maxDepth: 6, dtype: "f64", shape: "workgroup" });
+    const gpu = await prepareGpuNuts(compiled, { chains: 2, maxDepth: 6, dtype: "f64", shape });
     try {
-      expect(gpu.source).toContain("ppl_red0");
+      expect(gpu.source).toContain(shape === "workgroup" ? "ppl_red0" : "PPL_SCRATCH_BASE");
       const res = sample(await modelDensity(compiled), { ...opts, transitionRunner: gpu.factory });
       for (let c = 0; c < 2; c++) {
         expect(Array.from(res.stats[c]!.nLeapfrog)).toEqual(Array.from(cpu.stats[c]!.nLeapfrog));

@@ -1,6 +1,6 @@
-import type { Node } from "@ppl/tensor";
+import type { DType, Node } from "@ppl/tensor";
 import { ExprRenderer } from "./expr.ts";
-import { glslType } from "./glsl.ts";
+import { convert, glslType } from "./glsl.ts";
 import { flatten } from "./index-math.ts";
 import { renderScan } from "./scan.ts";
 import { schedule } from "./schedule.ts";
@@ -15,6 +15,19 @@ export type LeafReader = (node: Node, idx: readonly string[], scope: Scope) => s
 export interface SequentialProgram {
   readonly r: ExprRenderer;
   readonly storage: Storage;
+  /** Elements placed in the spill area (0 without one). */
+  readonly spilled: number;
+}
+
+/**
+ * Where a single-thread program keeps materialized nodes too large for private arrays: drivers
+ * reject shaders whose private memory grows large, so values above `limit` elements go to the
+ * thread's slice of a global buffer, `at(offset, flat)` naming an element of it.
+ */
+export interface Spill {
+  readonly limit: number;
+  readonly dtype: DType;
+  at(offset: number, flat: string): string;
 }
 
 /**
@@ -29,12 +42,21 @@ export function renderSequential(
   parent: ExprRenderer | undefined,
   outer: Storage | undefined,
   prefix: string,
+  spill?: Spill,
 ): SequentialProgram {
   const sched = schedule(outputs);
   const localName = (n: Node) => `${prefix}_l${n.id}`;
   const locals = new Set<Node>();
-  for (const n of sched.kernels) if (n.op !== "scan") locals.add(n);
-  for (const n of sched.order) if (n.op === "tuple_get") locals.add(n);
+  const spilled = new Map<Node, number>();
+  let spillSize = 0;
+  const place = (n: Node) => {
+    if (spill && n.size > spill.limit) {
+      spilled.set(n, spillSize);
+      spillSize += n.size;
+    } else locals.add(n);
+  };
+  for (const n of sched.kernels) if (n.op !== "scan") place(n);
+  for (const n of sched.order) if (n.op === "tuple_get") place(n);
   const tupleUsers = new Map<Node, Node[]>();
   for (const n of sched.order) if (n.op === "tuple_get") tupleUsers.set(n.inputs[0]!, [...(tupleUsers.get(n.inputs[0]!) ?? []), n]);
   const storage: Storage = {
@@ -44,9 +66,13 @@ export function renderSequential(
         if (e !== undefined) return e;
       }
       if (locals.has(n)) return `${localName(n)}[${flatten(n.shape, idx)}]`;
+      const off = spilled.get(n);
+      if (off !== undefined && spill) return convert(spill.at(off, flatten(n.shape, idx)), spill.dtype, n.dtype);
       return outer?.read(n, idx, sc);
     },
     write(n, flat, value) {
+      const off = spilled.get(n);
+      if (off !== undefined && spill) return `${spill.at(off, flat)} = ${convert(value, n.dtype, spill.dtype)};`;
       return `${localName(n)}[${flat}] = ${value};`;
     },
   };
@@ -65,5 +91,5 @@ export function renderSequential(
       scope.block(`for (int ${u} = 0; ${u} < ${w.units}; ${u}++)`, body);
     }
   }
-  return { r, storage };
+  return { r, storage, spilled: spillSize };
 }

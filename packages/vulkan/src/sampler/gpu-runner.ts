@@ -53,14 +53,21 @@ export interface GpuNutsOptions {
   readonly iterationsPerSubmit?: number;
   /** Execution shape; default: chosen from the model's size (see chooseShape). */
   readonly shape?: "thread" | "workgroup";
+  /** Threads per chain in the workgroup shape (a power of two); default from the model's size. */
+  readonly workgroup?: number;
 }
 
 /**
- * Thread per chain while one gradient is small work (a few thousand multiply-adds); beyond that
- * a workgroup shares each chain's gradient, so the data loop runs 256 threads wide.
+ * Thread per chain while one gradient is little work (a few thousand data elements); beyond that
+ * a workgroup shares each chain's gradient, so the data loop runs many threads wide.
  */
-export function chooseShape(graphWork: number): "thread" | "workgroup" {
-  return graphWork <= 50_000 ? "thread" : "workgroup";
+export function chooseShape(dataElements: number): "thread" | "workgroup" {
+  return dataElements <= 2_000 ? "thread" : "workgroup";
+}
+
+/** Threads per chain in the workgroup shape: enough to spread the data loop, a power of two. */
+export function chooseWorkgroup(dataElements: number): number {
+  return dataElements < 50_000 ? 64 : 256;
 }
 
 /** A prepared GPU NUTS kernel; `factory` plugs into the sampler's `transitionRunner` option. */
@@ -89,11 +96,12 @@ export async function prepareGpuNuts(model: GpuModel, opts: GpuNutsOptions): Pro
   }
   const work = Object.values(model.dataBindings).reduce((s, v) => s + v.data.length, 0) + model.q.size;
   const shape = opts.shape ?? chooseShape(work);
-  const program = nutsProgram(model.logDensity, model.q, { chains: opts.chains, maxDepth: opts.maxDepth, dtype, shape });
+  const program = nutsProgram(model.logDensity, model.q, {
+    chains: opts.chains, maxDepth: opts.maxDepth, dtype, shape, workgroup: opts.workgroup ?? chooseWorkgroup(work),
+  });
   const spirv = await compileGlsl(program.source, { optimize: false });
-  const scratchBuffers = shape === "workgroup" ? 1 : 0;
   const algorithm: Algorithm = manager.algorithm(spirv, {
-    buffers: NUTS_FIXED_BUFFERS + scratchBuffers + program.data.length,
+    buffers: NUTS_FIXED_BUFFERS + 1 + program.data.length,
     pushConstantSize: 4,
   });
   const C = opts.chains;
@@ -111,8 +119,10 @@ export async function prepareGpuNuts(model: GpuModel, opts: GpuNutsOptions): Pro
     const arr = n.dtype === "i32" || n.dtype === "bool" ? Int32Array.from(v.data) : Real.from(v.data);
     return manager.bufferFrom(arr);
   });
-  const scratch = shape === "workgroup" ? [buf(C * program.scratch)] : [];
-  const buffers = [bq, bg, blp, beps, bminv, bctrl, bstats, bdraws, ...scratch, ...dataBuffers];
+  // Thread shape: one slice per thread of every dispatched workgroup (threads past the last chain exit early).
+  const slices = shape === "workgroup" ? C : Math.ceil(C / program.localSize) * program.localSize;
+  const scratch = buf(slices * Math.max(1, program.scratch));
+  const buffers = [bq, bg, blp, beps, bminv, bctrl, bstats, bdraws, scratch, ...dataBuffers];
   const sequences = new Map<number, Sequence>();
   const groups = shape === "workgroup" ? C : Math.ceil(C / program.localSize);
   const sequenceFor = (k: number): Sequence => {

@@ -1,34 +1,40 @@
 import type { Node } from "@ppl/tensor";
+import { renderCooperative } from "../codegen/cooperative.ts";
 import { glslType } from "../codegen/glsl.ts";
 import { flatten } from "../codegen/index-math.ts";
-import { renderCooperative } from "../codegen/cooperative.ts";
 import { Scope } from "../codegen/scope.ts";
 import { renderSequential, type LeafReader } from "../codegen/sequential.ts";
 
-/** A one-chain log density and gradient as a GLSL function, and the data buffers it reads. */
+/** A one-chain log density and gradient as GLSL, and the data buffers it reads. */
 export interface LogpFunction {
-  /** GLSL source of `REAL ppl_logp_grad(in REAL q[D], out REAL g[D])`. */
+  /** GLSL: declarations, the functions, and the `#define`s the NUTS template needs (LOGP, REDUCE_SUM, …). */
   readonly source: string;
-  /** Data leaves in binding order (after the sampler's own buffers). */
+  /** Data leaves in binding order (after the sampler's buffers and the scratch buffer). */
   readonly data: readonly Node[];
-  /** Scratch elements per chain (workgroup mode; 0 for thread mode). */
+  /** Scratch elements per chain (intermediates kept in global memory). */
   readonly scratch: number;
 }
 
 /** How the log density runs: by the chain's one thread, or by its whole workgroup of `workgroup` threads. */
 export type LogpMode = { kind: "thread" } | { kind: "workgroup"; workgroup: number };
 
+/** Intermediates larger than this many elements leave private memory for the chain's scratch slice. */
+const PRIVATE_LIMIT = Number(process.env.PPL_PRIVATE_LIMIT ?? 64);
+
 /**
- * Render lp(q) and its gradient, graphs over the param `q`, as one GLSL function run by one
- * thread: this is the model part of the fused leapfrog, evaluated inside the NUTS loop of
- * each chain's thread. Data are read from storage buffers bound from `firstBinding` on.
+ * Render lp(q) and its gradient — graphs over the param `q` — as the model part of the fused
+ * leapfrog inside the NUTS transition. Thread mode: one function run by the chain's thread, large
+ * intermediates in the chain's slice of a scratch buffer. Workgroup mode: the chain's threads
+ * compute it together (codegen/cooperative.ts), q shared through workgroup memory. Scratch is
+ * bound at `scratchBinding`, data after it.
  */
-export function renderLogpFunction(lp: Node, grad: Node, q: Node, firstBinding: number, real: "f32" | "f64", mode: LogpMode = { kind: "thread" }): LogpFunction {
+export function renderLogpFunction(lp: Node, grad: Node, q: Node, scratchBinding: number, real: "f32" | "f64", mode: LogpMode): LogpFunction {
   const data: Node[] = [];
   const T = real === "f64" ? "double" : "float";
   const scope = new Scope(undefined, "  ");
+  const qName = mode.kind === "thread" ? "q" : "ppl_sq";
   const leaves: LeafReader = (n, idx) => {
-    if (n === q) return `q[${flatten(n.shape, idx)}]`;
+    if (n === q) return `${qName}[${flatten(n.shape, idx)}]`;
     if (n.op === "data") {
       let b = data.indexOf(n);
       if (b < 0) b = data.push(n) - 1;
@@ -37,40 +43,64 @@ export function renderLogpFunction(lp: Node, grad: Node, q: Node, firstBinding: 
     }
     return undefined;
   };
-  let scratch = 0;
-  const extra: string[] = [];
-  let program;
+  const at = (offset: number, flat: string) => `bs.v[PPL_SCRATCH_BASE + ${offset} + ${flat}]`;
+  const lines: string[] = [`layout(std430, set = 0, binding = ${scratchBinding}) buffer Scratch { ${T} v[]; } bs;`];
+  let scratch: number;
   if (mode.kind === "thread") {
-    program = renderSequential([lp, grad], leaves, scope, undefined, undefined, "m");
+    const program = renderSequential([lp, grad], leaves, scope, undefined, undefined, "m", { limit: PRIVATE_LIMIT, dtype: real, at });
+    scratch = program.spilled;
+    const lpVal = program.r.value(lp, [], scope);
+    const gi = program.r.fresh("gi");
+    const loop = scope.child();
+    loop.emit(`g[${gi}] = ${T}(${program.r.value(grad, [gi], loop)});`);
+    scope.block(`for (int ${gi} = 0; ${gi} < ${grad.size}; ${gi}++)`, loop);
+    scope.emit(`return ${T}(${lpVal});`);
+    lines.push(
+      `#define PPL_SCRATCH_BASE (gl_GlobalInvocationID.x * ${Math.max(1, scratch)}u)`,
+      "#define WG 1",
+      "#define LID 0u",
+      "#define REDUCE_SUM(x) (x)",
+      "#define LOGP() lp = ppl_logp_grad(q, g)",
+    );
+    data.forEach((n, i) => lines.push(dataDecl(n, i, scratchBinding)));
+    lines.push(`${T} ppl_logp_grad(in ${T} q[D], out ${T} g[D]) {`, ...scope.lines, "}");
   } else {
-    // The workgroup's intermediates live in its slice of a scratch buffer bound just before the data.
     const W = mode.workgroup;
-    program = renderCooperative([lp, grad], leaves, scope, {
-      at: (offset, flat) => `bs.v[ppl_scratch_base + ${offset} + ${flat}]`,
+    const program = renderCooperative([lp, grad], leaves, scope, {
+      at,
       dtype: real,
       workgroup: W,
       lid: "gl_LocalInvocationID.x",
       shared: ["ppl_red0", "ppl_red1"],
     });
     scratch = program.scratchSize;
-    extra.push(
-      `layout(std430, set = 0, binding = ${firstBinding}) buffer Scratch { ${T} v[]; } bs;`,
+    const lpVal = program.r.value(lp, [], scope);
+    scope.emit(`return ${T}(${lpVal});`);
+    // The gradient is read back element by element after the final barrier of ppl_logp_grad.
+    const gScope = new Scope(undefined, "  ");
+    gScope.emit(`return ${T}(${program.r.value(grad, ["i"], gScope)});`);
+    lines.push(
+      `#define PPL_SCRATCH_BASE (gl_WorkGroupID.x * ${Math.max(1, scratch)}u)`,
+      `#define WG ${W}`,
+      "#define LID gl_LocalInvocationID.x",
       `shared ${T} ppl_red0[${W}];`,
       `shared ${T} ppl_red1[${W}];`,
+      `shared ${T} ppl_sq[D];`,
+      // A fixed tree over the workgroup: every thread gets the same, deterministic sum.
+      `${T} ppl_wg_sum(${T} x) {`,
+      "  ppl_red0[LID] = x; barrier();",
+      `  for (uint st = ${W / 2}u; st > 0u; st >>= 1) { if (LID < st) ppl_red0[LID] += ppl_red0[LID + st]; barrier(); }`,
+      `  ${T} r = ppl_red0[0]; barrier(); return r;`,
+      "}",
+      "#define REDUCE_SUM(x) ppl_wg_sum(x)",
+      "#define LOGP() { FOR_OWNED(s, i) ppl_sq[i] = q[s]; barrier(); lp = ppl_logp_grad(); FOR_OWNED(s, i) g[s] = ppl_grad_at(i); barrier(); }",
     );
-    scope.lines.unshift(`  uint ppl_scratch_base = gl_WorkGroupID.x * ${scratch}u;`);
-    firstBinding += 1;
+    data.forEach((n, i) => lines.push(dataDecl(n, i, scratchBinding)));
+    lines.push(`${T} ppl_logp_grad() {`, ...scope.lines, "}", `${T} ppl_grad_at(int i) {`, ...gScope.lines, "}");
   }
-  const lpVal = program.r.value(lp, [], scope);
-  const gi = program.r.fresh("gi");
-  const loop = scope.child();
-  loop.emit(`g[${gi}] = ${T}(${program.r.value(grad, [gi], loop)});`);
-  scope.block(`for (int ${gi} = 0; ${gi} < ${grad.size}; ${gi}++)`, loop);
-  scope.emit(`return ${T}(${lpVal});`);
-  const decls = data.map(
-    (n, i) =>
-      `layout(std430, set = 0, binding = ${firstBinding + i}) readonly buffer Data${i} { ${n.dtype === "bool" ? "int" : glslType(n.dtype)} v[]; } bd${i};`,
-  );
-  const source = [...extra, ...decls, `${T} ppl_logp_grad(in ${T} q[D], out ${T} g[D]) {`, ...scope.lines, "}"].join("\n");
-  return { source, data, scratch };
+  return { source: lines.join("\n"), data, scratch };
+}
+
+function dataDecl(n: Node, i: number, scratchBinding: number): string {
+  return `layout(std430, set = 0, binding = ${scratchBinding + 1 + i}) readonly buffer Data${i} { ${n.dtype === "bool" ? "int" : glslType(n.dtype)} v[]; } bd${i};`;
 }

@@ -8,7 +8,7 @@ const SHADER_DIR = process.env.PPL_SHADERS_DIR
   ? `${process.env.PPL_SHADERS_DIR}/nuts/`
   : fileURLToPath(new URL("../../../../shaders/nuts/", import.meta.url));
 
-/** Buffers of the NUTS kernel before the model's data buffers. */
+/** Buffers of the NUTS kernel before the scratch buffer (bound next) and the model's data buffers. */
 export const NUTS_FIXED_BUFFERS = 8;
 
 /** The GLSL of a thread-per-chain NUTS transition for one model, and the data leaves it binds. */
@@ -65,6 +65,8 @@ export function nutsProgram(logDensity: Node, q: Node, opts: NutsProgramOptions)
     shape === "thread" ? "#define LEADER true" : "#define LEADER (gl_LocalInvocationID.x == 0u)",
     `layout(local_size_x = ${localSize}) in;`,
     kernelPrelude(new Set([opts.dtype])),
+    "#define OWN ((D + WG - 1) / WG)",
+    "#define FOR_OWNED(s, i) for (int s = 0, i = int(LID); s < OWN && i < D; s++, i += WG)",
     logp.source,
     readFileSync(`${SHADER_DIR}transition.glsl`, "utf8"),
   ].join("\n");

@@ -16,11 +16,12 @@ export const SUITE_RUN = { chains: 4, warmup: 1000, draws: 1000 } as const;
 
 /**
  * Per-posterior departures from the reference's own settings. Diamonds' posterior is strongly
- * correlated (condition number in the thousands): a diagonal metric needs trees of depth 20, a
- * dense one turns it into a near-isotropic Gaussian.
+ * correlated: with a diagonal metric the reference needed adapt_delta 0.99 and trees of depth 20;
+ * a dense metric makes it a near-isotropic Gaussian, and Stan's defaults (0.8, depth 10) then
+ * sample it without divergences on 2.4 times fewer gradients (0.2M against 0.5M at 0.99, depth 20).
  */
 const OVERRIDES: Readonly<Record<string, Partial<PosteriorSettings>>> = {
-  "diamonds-diamonds": { metric: "dense" },
+  "diamonds-diamonds": { metric: "dense", adaptDelta: 0.8, maxDepth: 10 },
 };
 
 /**

@@ -1,11 +1,10 @@
 /**
- * Where the log density runs. This is the one place that maps `--backend`, `--device` and
- * `--dtype` to a density: when the Vulkan sampler lands, `chooseBackend` returns a Vulkan choice
- * for a usable device and `openDensity` builds its density; nothing else changes.
+ * Where the sampler runs. This is the one place that maps `--backend`, `--device` and `--dtype`
+ * to a density (and, on a GPU, to the fused NUTS kernel that runs the transitions).
  */
 import { castFloats } from "@ppl/tensor";
-import { modelDensity, type CompiledModel, type ModelDensity } from "@ppl/ppl";
-import type { DeviceInfo, DeviceListing } from "@ppl/vulkan";
+import { modelDensity, type CompiledModel, type ModelDensity, type TransitionRunnerFactory } from "@ppl/ppl";
+import { prepareGpuNuts, type DeviceInfo, type DeviceListing } from "@ppl/vulkan";
 import { deviceError, usageError } from "./exit-codes.ts";
 
 /** What the user asked for. */
@@ -13,13 +12,15 @@ export interface BackendRequest {
   readonly backend: "auto" | "cpu" | "vulkan";
   /** Index into listDevices(); undefined picks the best usable device. */
   readonly device?: number;
-  /** Float type of the density; undefined takes the backend's default (f64 on the CPU). */
+  /** Float type of the density; undefined takes the backend's default (f64 on the CPU, f32 on a GPU). */
   readonly dtype?: "f32" | "f64";
+  /** The metric asked for (the GPU sampler adapts a diagonal one only). */
+  readonly metric?: "diag" | "dense";
 }
 
 /** The backend a run uses, and the line that tells the user why. */
 export interface BackendChoice {
-  readonly backend: "cpu";
+  readonly backend: "cpu" | "vulkan";
   readonly dtype: "f32" | "f64";
   /** Index of the Vulkan device used, or null on the CPU. */
   readonly device: number | null;
@@ -27,16 +28,16 @@ export interface BackendChoice {
   readonly note: string;
 }
 
-/** Whether a Vulkan sampler exists in this version (the density path is CPU-only for now). */
-export const VULKAN_SAMPLER_AVAILABLE = false;
-
 /**
- * Picks the backend from the request and the device listing. Throws a device error (exit 4)
- * when Vulkan is requested and cannot be used, and a usage error for --device with --backend cpu.
+ * Picks the backend from the request and the device listing. `auto` takes a Vulkan GPU when one is
+ * usable; a CPU implementation of Vulkan (lavapipe) is slower than the native CPU backend and
+ * stops shader loops after 65,535 iterations, so `auto` leaves it alone (`--backend vulkan` uses it).
+ * Throws a device error (exit 4) when Vulkan is requested and cannot be used, and a usage error
+ * for --device with --backend cpu or for a metric the GPU sampler lacks.
  */
 export function chooseBackend(req: BackendRequest, listing: DeviceListing): BackendChoice {
-  const dtype = req.dtype ?? "f64";
   if (req.backend === "cpu") {
+    const dtype = req.dtype ?? "f64";
     if (req.device !== undefined) throw usageError("--device selects a Vulkan device; it has no meaning with --backend cpu");
     return { backend: "cpu", dtype, device: null, note: `backend: cpu (${dtype}), as requested` };
   }
@@ -44,12 +45,27 @@ export function chooseBackend(req: BackendRequest, listing: DeviceListing): Back
   const picked = pickDevice(req.device, listing, usable);
   if (req.backend === "vulkan") {
     if (typeof picked === "string") throw deviceError(`--backend vulkan: ${picked}; use --backend cpu`);
-    throw deviceError(`the Vulkan sampler is not available in this version; use --backend cpu (device ${picked.index} '${picked.name}' is present)`);
+    if (req.metric === "dense") throw usageError("the GPU sampler adapts a diagonal metric only; use --metric diag, or --backend cpu for a dense metric");
+    const dtype = req.dtype ?? "f32";
+    if (dtype === "f64" && !picked.features.shaderFloat64) {
+      throw deviceError(`Vulkan device ${picked.index} '${picked.name}' has no shaderFloat64; use --dtype f32`);
+    }
+    return { backend: "vulkan", dtype, device: picked.index, note: `backend: vulkan (${dtype}) on device ${picked.index} '${picked.name}', as requested` };
   }
-  const why =
-    typeof picked === "string"
-      ? picked
-      : `Vulkan device ${picked.index} '${picked.name}' is present, but the Vulkan sampler is not available in this version yet`;
+  const dtype = req.dtype ?? "f64";
+  let why: string;
+  if (typeof picked === "string") why = picked;
+  else if (picked.type === "cpu") why = `Vulkan device ${picked.index} '${picked.name}' is a CPU implementation; the CPU backend is faster (use --backend vulkan to run on it anyway)`;
+  else if (req.metric === "dense") why = `the GPU sampler adapts a diagonal metric only and --metric dense was asked for`;
+  else {
+    const gpuDtype = req.dtype ?? "f32";
+    return {
+      backend: "vulkan",
+      dtype: gpuDtype,
+      device: picked.index,
+      note: `backend: vulkan (${gpuDtype}) on device ${picked.index} '${picked.name}' (${picked.type} GPU)`,
+    };
+  }
   return { backend: "cpu", dtype, device: null, note: `backend: cpu (${dtype}) — ${why}` };
 }
 
@@ -83,9 +99,33 @@ function bestDevice(usable: DeviceInfo[]): DeviceInfo {
   return [...usable].sort((a, b) => rank[a.type] - rank[b.type] || a.index - b.index)[0]!;
 }
 
-/** Compiles the model's density for the chosen backend. */
-export async function openDensity(choice: BackendChoice, compiled: CompiledModel): Promise<ModelDensity> {
-  return modelDensity(choice.dtype === "f32" ? castModel(compiled, "f32") : compiled, { backend: "cpu" });
+/** The compiled density, and on a GPU the runner that takes the sampler's transitions there. */
+export interface OpenedDensity {
+  readonly density: ModelDensity;
+  readonly transitionRunner?: TransitionRunnerFactory;
+  /** A line naming the GPU kernel's execution shape, for the log. */
+  readonly detail?: string;
+  dispose(): void;
+}
+
+/**
+ * Compiles the model for the chosen backend. On Vulkan the NUTS transitions of all chains run in
+ * one fused GPU kernel; initialization, step-size searches and adaptation between warmup
+ * iterations run on the host with the f64 CPU density.
+ */
+export async function openDensity(choice: BackendChoice, compiled: CompiledModel, run: { chains: number; maxDepth: number }): Promise<OpenedDensity> {
+  if (choice.backend === "vulkan") {
+    const density = await modelDensity(compiled, { backend: "cpu" });
+    const gpu = await prepareGpuNuts(compiled, { chains: run.chains, maxDepth: run.maxDepth, dtype: choice.dtype, device: choice.device ?? undefined });
+    return {
+      density,
+      transitionRunner: (ctx) => gpu.factory(ctx),
+      detail: `GPU NUTS kernel: ${gpu.shape} per chain`,
+      dispose: () => gpu.dispose(),
+    };
+  }
+  const density = await modelDensity(choice.dtype === "f32" ? castModel(compiled, "f32") : compiled, { backend: "cpu" });
+  return { density, dispose: () => undefined };
 }
 
 // The model with every float computed in `dtype`; the CPU backend accepts f64 values for f32 leaves,

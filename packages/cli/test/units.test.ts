@@ -49,10 +49,19 @@ describe("chooseBackend", () => {
     expect(c.note).toBe("backend: cpu (f64) — no Vulkan device: libvulkan.so.1 not found");
   });
 
-  it("auto with devices: the CPU, because the Vulkan sampler is not available yet (naming the best device)", () => {
-    const c = chooseBackend({ backend: "auto", dtype: "f32" }, TWO);
-    expect(c).toMatchObject({ backend: "cpu", dtype: "f32" });
-    expect(c.note).toMatch(/Vulkan device 1 'dev1' is present, but the Vulkan sampler is not available in this version yet/);
+  it("auto with a GPU: the best GPU, in f32 by default", () => {
+    const c = chooseBackend({ backend: "auto" }, TWO);
+    expect(c).toMatchObject({ backend: "vulkan", dtype: "f32", device: 1 });
+    expect(c.note).toBe("backend: vulkan (f32) on device 1 'dev1' (discrete GPU)");
+  });
+
+  it("auto with only a CPU implementation of Vulkan, or a dense metric: the CPU, saying why", () => {
+    const cpuOnly = chooseBackend({ backend: "auto" }, { devices: [device(0, "cpu")], reason: null });
+    expect(cpuOnly).toMatchObject({ backend: "cpu", dtype: "f64", device: null });
+    expect(cpuOnly.note).toMatch(/Vulkan device 0 'dev0' is a CPU implementation; the CPU backend is faster/);
+    const dense = chooseBackend({ backend: "auto", metric: "dense" }, TWO);
+    expect(dense.backend).toBe("cpu");
+    expect(dense.note).toMatch(/diagonal metric only/);
   });
 
   it("auto with only rejected devices says why each was rejected", () => {
@@ -60,13 +69,13 @@ describe("chooseBackend", () => {
     expect(c.note).toMatch(/no usable Vulkan device \(device 0 'dev0': no compute queue\)/);
   });
 
-  it("vulkan: exit 4 with the reason, or with 'not available in this version' when a device exists", () => {
+  it("vulkan: the requested device, or exit 4 with the reason; a dense metric is a usage error", () => {
     const none = thrown(() => chooseBackend({ backend: "vulkan" }, NONE));
     expect(none.exitCode).toBe(ExitCode.device);
     expect(none.message).toBe("--backend vulkan: no Vulkan device: libvulkan.so.1 not found; use --backend cpu");
-    const present = thrown(() => chooseBackend({ backend: "vulkan" }, TWO));
-    expect(present.exitCode).toBe(ExitCode.device);
-    expect(present.message).toMatch(/^the Vulkan sampler is not available in this version; use --backend cpu/);
+    expect(chooseBackend({ backend: "vulkan", device: 0 }, TWO)).toMatchObject({ backend: "vulkan", dtype: "f32", device: 0 });
+    expect(chooseBackend({ backend: "vulkan" }, TWO)).toMatchObject({ backend: "vulkan", device: 1 });
+    expect(thrown(() => chooseBackend({ backend: "vulkan", metric: "dense" }, TWO)).exitCode).toBe(ExitCode.usage);
     const missing = thrown(() => chooseBackend({ backend: "vulkan", device: 7 }, TWO));
     expect(missing.exitCode).toBe(ExitCode.device);
     expect(missing.message).toMatch(/there is no Vulkan device 7 \(devices: 0 'dev0', 1 'dev1'\)/);

@@ -4,12 +4,12 @@ import { basename, join, resolve } from "node:path";
 import {
   AdaptationError, InitializationError, sampleConfig, StepSizeError, writeSummaryJson, type ConfigNode, type SampleResult,
 } from "@ppl/ppl";
-import { listDevices } from "@ppl/vulkan";
+import { listDevices, ShaderCompileError, ShaderCompilerMissingError, VulkanError } from "@ppl/vulkan";
 import { ChainFiles } from "../chain-files.ts";
 import { chooseBackend, openDensity, type BackendChoice, type BackendRequest } from "../choose-backend.ts";
 import { compileWithData } from "../compile.ts";
 import { driveSampler } from "../drive-sampler.ts";
-import { ExitCode, modelError, usageError, type ExitCodeValue } from "../exit-codes.ts";
+import { deviceError, ExitCode, modelError, usageError, type ExitCodeValue } from "../exit-codes.ts";
 import type { CommandIO } from "../io.ts";
 import { loadData } from "../load-data.ts";
 import { firstLine, loadModel } from "../load-model.ts";
@@ -44,15 +44,20 @@ export async function sampleCommand(modelPath: string, opts: SampleCommandOption
 
   const model = await loadModel(modelPath);
   const compiled = compileWithData(model, loadData(opts.data), modelPath, opts.data);
-  let density;
+  let opened;
   try {
-    density = await openDensity(choice, compiled);
+    opened = await openDensity(choice, compiled, { chains: opts.chains, maxDepth: opts.maxDepth });
   } catch (e) {
+    if (e instanceof VulkanError || e instanceof ShaderCompileError || e instanceof ShaderCompilerMissingError) {
+      throw deviceError(`the Vulkan device could not run the model's sampler: ${firstLine(e)}; use --backend cpu`);
+    }
     throw modelError(`model '${compiled.name}': its log density could not be compiled for the ${choice.backend} backend: ${firstLine(e)}`);
   }
+  const density = opened.density;
 
   // Said once the model is ready, so that a model or data error stands alone on stderr.
   info(choice.note);
+  if (opened.detail) info(opened.detail);
   const seed = opts.seed ?? Math.floor(Math.random() * 2 ** 32);
   const dir = resolve(opts.output);
   try {
@@ -92,6 +97,7 @@ export async function sampleCommand(modelPath: string, opts: SampleCommandOption
       maxDepth: opts.maxDepth,
       initRadius: opts.init,
       signal: controller.signal,
+      ...(opened.transitionRunner ? { transitionRunner: opened.transitionRunner } : {}),
       onWarmupDone: (adaptation) => files.writeAdaptation(adaptation),
       onDraw: (d) => {
         progress.update(d.chain, d.iteration);
@@ -104,6 +110,7 @@ export async function sampleCommand(modelPath: string, opts: SampleCommandOption
     throw samplingError(e, compiled.name);
   } finally {
     process.off("SIGINT", onSigint);
+    opened.dispose();
   }
   progress.finish();
   files.close({ warmup: result.timing.warmupSeconds, sampling: result.timing.samplingSeconds });

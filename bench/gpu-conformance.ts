@@ -22,6 +22,6 @@ for (const dtype of opt("dtypes", "f32,f64").split(",") as ("f32" | "f64")[]) {
   console.log(JSON.stringify({
     suite: "op-conformance", device: backend.device, dtype, runs_per_case: runs,
     passed: report.passed.length, failed: report.failed.length, seconds: +((performance.now() - t0) / 1000).toFixed(1),
-    failures: report.failed.map((f) => f.message.slice(0, 600)),
+    failures: report.failed.map((f) => `${f.name}: ${f.message.slice(0, 2500)}`),
   }));
 }

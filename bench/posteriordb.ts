@@ -6,7 +6,7 @@
 import { writeFileSync } from "node:fs";
 import { cpus } from "node:os";
 import { parseArgs } from "node:util";
-import { DEFAULT_SEED, failureLines, reportTable, runSuite } from "../packages/ppl/src/posteriordb/index.ts";
+import { DEFAULT_SEED, failureLines, posteriorNames, reportTable, resolveName, runSuite } from "../packages/ppl/src/posteriordb/index.ts";
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -26,8 +26,17 @@ if (!Number.isSafeInteger(seed) || seed < 0) {
   process.exit(2);
 }
 
+let names: string[];
+try {
+  const all = posteriorNames();
+  names = positionals.map((n) => resolveName(n, all));
+} catch (e) {
+  console.error((e as Error).message);
+  process.exit(2);
+}
+
 const started = Date.now();
-const reports = await runSuite(positionals, {
+const reports = await runSuite(names, {
   seed,
   onReport: (r) => {
     const line = `${r.pass ? "pass" : "FAIL"} ${r.name}: worst |z| ${r.worstZ.value.toFixed(2)} (${r.worstZ.name}), ` +

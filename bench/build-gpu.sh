@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rm -rf .gpuout && mkdir -p .gpuout/addon
-for prog in gpu-anchors gpu-conformance gpu-diagnose vulkan-micro; do
+for prog in gpu-anchors gpu-conformance gpu-diagnose posteriordb-gpu vulkan-micro; do
   [ -f "bench/$prog.ts" ] || continue
   npx esbuild "bench/$prog.ts" --bundle --platform=node --format=esm --target=node20 \
     --outfile=".gpuout/$prog.mjs" --log-level=warning \
@@ -15,6 +15,10 @@ done
 cp packages/vulkan/build/Release/ppl_vulkan.node .gpuout/addon/
 cp -r shaders .gpuout/shaders
 cp ../shared/anchors/make_data.py .gpuout/
+# The reference posteriors' data and summaries (not the reference draws) for posteriordb-gpu.
+for d in ../shared/posteriordb/*/; do
+  n=$(basename "$d"); mkdir -p ".gpuout/posteriordb/$n"; cp "$d/data.json" "$d/reference.json" ".gpuout/posteriordb/$n/"
+done
 cat > .gpuout/env.sh <<'EOS'
 # source after .gpu/enter.sh: points the bundled programs at the addon and the shaders.
 export PPL_VULKAN_ADDON=$PWD/.gpuout/addon/ppl_vulkan.node PPL_SHADERS_DIR=$PWD/.gpuout/shaders PPL_CACHE_DIR=/tmp/ppl-cache

@@ -25,6 +25,7 @@ const backend = opt("backend", "vulkan");
 const dtype = opt("dtype", "f32") as "f32" | "f64";
 const cases = opt("cases", "8s,lr,many").split(",");
 const reps = Number(opt("reps", "2"));
+const shapeOpt = opt("shape", "auto");
 
 /** Logistic regression as the anchor defines it: beta ~ N(0,1)^D, alpha ~ N(0,1), y ~ Bernoulli(logit = X·beta + alpha). */
 const logistic = model({
@@ -60,7 +61,10 @@ async function runCase(name: string, compiled: () => CompiledModel, chains: numb
     let runner;
     let device = "CPU (compiled JavaScript, f64)";
     if (backend === "vulkan") {
-      runner = await prepareGpuNuts(m, { chains, maxDepth: 10, dtype, iterationsPerSubmit: 100 });
+      runner = await prepareGpuNuts(m, {
+        chains, maxDepth: 10, dtype, iterationsPerSubmit: 100,
+        ...(shapeOpt === "auto" ? {} : { shape: shapeOpt as "thread" | "workgroup" }),
+      });
       device = runner.device;
     }
     const tCompiled = performance.now();
@@ -84,7 +88,7 @@ async function runCase(name: string, compiled: () => CompiledModel, chains: numb
       min_ess_bulk: +minEss.toFixed(1), ess_per_s: +(minEss / wall).toFixed(1),
       grad_evals: gradEvals, grad_evals_per_s: Math.round(gradEvals / sampleSeconds),
       divergences: res.stats.reduce((a, s) => a + s.divergent.reduce((x, y) => x + y, 0), 0),
-      device,
+      device, shape: runner?.shape ?? "cpu",
     }));
   }
 }

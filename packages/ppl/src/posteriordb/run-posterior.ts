@@ -3,9 +3,9 @@ import { pathToFileURL } from "node:url";
 import { modelDensity } from "../density/model-density.ts";
 import { mcseMean } from "../diagnostics/mcse.ts";
 import { mean, sd } from "../diagnostics/moments.ts";
-import { compileModel } from "../model/compile.ts";
+import { compileModel, type CompiledModel } from "../model/compile.ts";
 import { isModel, type Model } from "../model/model.ts";
-import { sample } from "../sampler/run.ts";
+import { sample, type TransitionRunnerFactory } from "../sampler/run.ts";
 import { checkParameter, type ParameterCheck } from "./pass-rule.ts";
 import { loadPosterior, modelsDir, posteriordbDir } from "./reference.ts";
 import { posteriorSettings, type PosteriorSettings } from "./settings.ts";
@@ -23,6 +23,13 @@ export interface RunPosteriorOptions {
   models?: string;
   /** Overrides of the posterior's settings (e.g. a shorter run while exploring). */
   settings?: Partial<PosteriorSettings>;
+  /** The model itself, instead of importing examples/posteriordb/<name>.ts (bundled programs). */
+  model?: Model;
+  /**
+   * Runs the transitions elsewhere (a GPU): given the compiled model and the settings, returns the
+   * sampler's transition runner; the density stays the f64 CPU one for initialization and adaptation.
+   */
+  runner?: (compiled: CompiledModel, settings: PosteriorSettings) => Promise<{ factory: TransitionRunnerFactory; dispose(): void }>;
 }
 
 /** A parameter's worst value and which parameter it was. */
@@ -70,9 +77,15 @@ export async function runPosterior(name: string, opts: RunPosteriorOptions = {})
   const posterior = loadPosterior(name, opts.posteriordb ?? posteriordbDir());
   const seed = opts.seed ?? DEFAULT_SEED;
   const settings = { ...posteriorSettings(name, posterior.reference), ...opts.settings };
-  const compiled = compileModel(await loadModel(name, opts.models ?? modelsDir()), posterior.data);
+  const compiled = compileModel(opts.model ?? (await loadModel(name, opts.models ?? modelsDir())), posterior.data);
   const density = await modelDensity(compiled, { backend: "cpu" });
-  const result = sample(density, { ...settings, seed });
+  const runner = opts.runner ? await opts.runner(compiled, settings) : null;
+  let result;
+  try {
+    result = sample(density, { ...settings, seed, ...(runner ? { transitionRunner: runner.factory } : {}) });
+  } finally {
+    runner?.dispose();
+  }
 
   // Constrained draws, [name][chain][draw].
   const names = compiled.constrainedNames();

@@ -52,7 +52,7 @@ export function renderCooperative(outputs: readonly Node[], leaves: LeafReader, 
   const real = layout.dtype;
   const storage: Storage = {
     read(n, idx, sc) {
-      if (n.op === "param" || n.op === "data" || n.op === "arg") {
+      if (n.op === "param" || n.op === "data" || n.op === "arg" || (n.op === "const" && typeof n.attrs.value !== "number")) {
         const e = leaves(n, idx, sc);
         if (e !== undefined) return e;
       }

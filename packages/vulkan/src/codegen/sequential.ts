@@ -8,7 +8,7 @@ import type { Scope } from "./scope.ts";
 import type { Storage } from "./storage.ts";
 import { unitWriter, type UnitContext } from "./units.ts";
 
-/** Reads a graph's leaves (params, data, args) for a single-thread program; undefined defers to the outer storage. */
+/** Reads a graph's leaves (params, data, args, array constants) for a single-thread program; undefined defers to the outer storage. */
 export type LeafReader = (node: Node, idx: readonly string[], scope: Scope) => string | undefined;
 
 /** A graph rendered for one thread: read its outputs (and any node) through `r`. */
@@ -61,7 +61,7 @@ export function renderSequential(
   for (const n of sched.order) if (n.op === "tuple_get") tupleUsers.set(n.inputs[0]!, [...(tupleUsers.get(n.inputs[0]!) ?? []), n]);
   const storage: Storage = {
     read(n, idx, sc) {
-      if (n.op === "param" || n.op === "data" || n.op === "arg") {
+      if (n.op === "param" || n.op === "data" || n.op === "arg" || (n.op === "const" && typeof n.attrs.value !== "number")) {
         const e = leaves(n, idx, sc);
         if (e !== undefined) return e;
       }

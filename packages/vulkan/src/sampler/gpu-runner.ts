@@ -114,9 +114,9 @@ export async function prepareGpuNuts(model: GpuModel, opts: GpuNutsOptions): Pro
   const bctrl = manager.buffer(16);
   const bstats = buf(K * C * 6), bdraws = buf(K * C * D);
   const dataBuffers: VulkanBuffer[] = program.data.map((n) => {
-    const v = model.dataBindings[n.attrs.name!];
-    if (!v) throw new Error(`GPU sampler: no data bound for '${n.attrs.name}'`);
-    const arr = n.dtype === "i32" || n.dtype === "bool" ? Int32Array.from(v.data) : Real.from(v.data);
+    const values = n.op === "const" ? (n.attrs.value as Float64Array) : model.dataBindings[n.attrs.name!]?.data;
+    if (!values) throw new Error(`GPU sampler: no data bound for '${n.attrs.name}'`);
+    const arr = n.dtype === "i32" || n.dtype === "bool" ? Int32Array.from(values) : Real.from(values);
     return manager.bufferFrom(arr);
   });
   // Thread shape: one slice per thread of every dispatched workgroup (threads past the last chain exit early).

@@ -9,7 +9,7 @@ import { renderSequential, type LeafReader } from "../codegen/sequential.ts";
 export interface LogpFunction {
   /** GLSL: declarations, the functions, and the `#define`s the NUTS template needs (LOGP, REDUCE_SUM, …). */
   readonly source: string;
-  /** Data leaves in binding order (after the sampler's buffers and the scratch buffer). */
+  /** Data leaves and array constants in binding order (after the sampler's buffers and the scratch buffer). */
   readonly data: readonly Node[];
   /** Scratch elements per chain (intermediates kept in global memory). */
   readonly scratch: number;
@@ -35,7 +35,8 @@ export function renderLogpFunction(lp: Node, grad: Node, q: Node, scratchBinding
   const qName = mode.kind === "thread" ? "q" : "ppl_sq";
   const leaves: LeafReader = (n, idx) => {
     if (n === q) return `${qName}[${flatten(n.shape, idx)}]`;
-    if (n.op === "data") {
+    // Array constants travel like data: one read-only buffer each.
+    if (n.op === "data" || (n.op === "const" && typeof n.attrs.value !== "number")) {
       let b = data.indexOf(n);
       if (b < 0) b = data.push(n) - 1;
       const e = `bd${b}.v[${flatten(n.shape, idx)}]`;

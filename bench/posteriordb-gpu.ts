@@ -1,0 +1,58 @@
+/**
+ * The posteriordb suite with the transitions on a Vulkan GPU: every chain's NUTS transition is one
+ * fused shader (f32 by default); initialization and adaptation on the host, as `ppl sample
+ * --backend vulkan` runs. Models are imported statically so the program can be bundled.
+ *   tsx bench/posteriordb-gpu.ts [--posteriordb DIR] [--dtype f32|f64] [--seed N] [names…]
+ */
+import { parseArgs } from "node:util";
+import { DEFAULT_SEED, failureLines, reportTable, runPosterior, type PosteriorReport } from "../packages/ppl/src/posteriordb/index.ts";
+import type { Model } from "../packages/ppl/src/index.ts";
+import { prepareGpuNuts, usableDevices } from "../packages/vulkan/src/index.ts";
+import arK from "../examples/posteriordb/arK-arK.ts";
+import diamonds from "../examples/posteriordb/diamonds-diamonds.ts";
+import earnings from "../examples/posteriordb/earnings-logearn_interaction.ts";
+import eightSchools from "../examples/posteriordb/eight_schools-eight_schools_noncentered.ts";
+import garch from "../examples/posteriordb/garch-garch11.ts";
+import gp from "../examples/posteriordb/gp_pois_regr-gp_pois_regr.ts";
+import hmm from "../examples/posteriordb/hmm_example-hmm_example.ts";
+import kidiq from "../examples/posteriordb/kidiq-kidscore_interaction.ts";
+import mixture from "../examples/posteriordb/low_dim_gauss_mix-low_dim_gauss_mix.ts";
+import mesquite from "../examples/posteriordb/mesquite-logmesquite.ts";
+import sblrc from "../examples/posteriordb/sblrc-blr.ts";
+
+const MODELS: Record<string, Model> = {
+  "arK-arK": arK, "diamonds-diamonds": diamonds, "earnings-logearn_interaction": earnings,
+  "eight_schools-eight_schools_noncentered": eightSchools, "garch-garch11": garch, "gp_pois_regr-gp_pois_regr": gp,
+  "hmm_example-hmm_example": hmm, "kidiq-kidscore_interaction": kidiq, "low_dim_gauss_mix-low_dim_gauss_mix": mixture,
+  "mesquite-logmesquite": mesquite, "sblrc-blr": sblrc,
+};
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { posteriordb: { type: "string" }, dtype: { type: "string" }, seed: { type: "string" } },
+});
+const dtype = (values.dtype ?? "f32") as "f32" | "f64";
+const seed = values.seed === undefined ? DEFAULT_SEED : Number(values.seed);
+const device = usableDevices()[0];
+if (!device) throw new Error("no Vulkan device");
+const names = positionals.length > 0 ? positionals : Object.keys(MODELS);
+const reports: PosteriorReport[] = [];
+for (const name of names) {
+  const report = await runPosterior(name, {
+    seed,
+    model: MODELS[name],
+    ...(values.posteriordb ? { posteriordb: values.posteriordb } : {}),
+    // The GPU kernel adapts a diagonal metric: diamonds runs with the reference's own settings.
+    ...(name === "diamonds-diamonds" ? { settings: { metric: "diag" as const, adaptDelta: 0.99, maxDepth: 20 } } : {}),
+    runner: async (compiled, settings) => {
+      const gpu = await prepareGpuNuts(compiled, { chains: settings.chains, maxDepth: settings.maxDepth, dtype });
+      return { factory: (ctx) => gpu.factory(ctx), dispose: () => gpu.dispose() };
+    },
+  });
+  reports.push(report);
+  console.error(`${report.pass ? "pass" : "FAIL"} ${name}: worst |z| ${report.worstZ.value.toFixed(2)} (${report.worstZ.name}), sd ratio ${report.worstSdRatio.value.toFixed(3)}, ${report.divergences} divergences, ${report.wallSeconds.toFixed(1)} s`);
+  for (const f of failureLines(report)) console.error(`  ${f}`);
+}
+console.log(`\nposteriordb on the Vulkan backend (${dtype}) — ${device.name}, seed ${seed}, ${new Date().toISOString()}\n`);
+console.log(reportTable(reports));
+console.log(`\n${reports.filter((r) => r.pass).length}/${reports.length} pass`);

@@ -18,8 +18,13 @@ export function bufferType(dtype: DType): string {
 const f32 = new Float32Array(1);
 const u32 = new Uint32Array(f32.buffer);
 
-/** An exact GLSL literal of `value` in `dtype` (infinities and NaN through bit patterns). */
+/** An exact GLSL literal of `value` in `dtype` (infinities and NaN through bit patterns); negative ones in parentheses, so `a-` + literal never reads as `a--`. */
 export function literal(value: number, dtype: DType): string {
+  const text = literalText(value, dtype);
+  return text.startsWith("-") ? `(${text})` : text;
+}
+
+function literalText(value: number, dtype: DType): string {
   switch (dtype) {
     case "bool": return value ? "true" : "false";
     case "i32": return `${value | 0}`;

@@ -2,7 +2,7 @@ import { isReduce, sizeOf, type Node } from "@ppl/tensor";
 import { ExprRenderer } from "./expr.ts";
 import { convert } from "./glsl.ts";
 import { broadcastIndex, flatten, unflatten } from "./index-math.ts";
-import { reduceMonoid, type ReduceMonoid } from "./reduce-monoid.ts";
+import { monoidFor, reduceMonoid } from "./reduce-monoid.ts";
 import { renderScan } from "./scan.ts";
 import { schedule } from "./schedule.ts";
 import type { Scope } from "./scope.ts";
@@ -97,15 +97,11 @@ function reductionTerms(n: Node): number | null {
   return null;
 }
 
-function sumMonoid(node: Node): ReduceMonoid {
-  return reduceMonoid({ ...node, op: "reduce_sum" } as unknown as Node);
-}
-
 function emitCooperativeReduction(node: Node, scope: Scope, ctx: UnitContext, layout: CooperativeLayout): void {
   const { r, storage } = ctx;
   const W = layout.workgroup;
   const isMatmul = node.op === "matmul";
-  const monoid = isMatmul ? sumMonoid(node) : reduceMonoid(node);
+  const monoid = isMatmul ? monoidFor("reduce_sum", node.dtype) : reduceMonoid(node);
   const terms = reductionTerms(node)!;
   const o = r.fresh("o");
   const outer = scope.child();

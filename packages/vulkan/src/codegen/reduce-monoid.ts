@@ -25,7 +25,11 @@ export interface ReduceMonoid {
 
 /** The monoid of a reduce node. */
 export function reduceMonoid(node: Node): ReduceMonoid {
-  const dtype = node.dtype;
+  return monoidFor(node.op, node.dtype);
+}
+
+/** The monoid of a reduce op in a dtype (a matmul's inner sum is reduce_sum's). */
+export function monoidFor(op: string, dtype: DType): ReduceMonoid {
   const T = glslType(dtype);
   const lit = (v: number) => literal(v, dtype);
   const isInt = dtype === "i32";
@@ -40,13 +44,13 @@ export function reduceMonoid(node: Node): ReduceMonoid {
   });
   // GLSL's max/min leave NaN handling undefined; a NaN anywhere in the subgroup must win.
   const nanWins = (s: string, op: string) => (isInt ? `${op}(${s})` : `(subgroupAny(ppl_isnan(${s})) ? ${lit(NaN)} : ${op}(${s}))`);
-  switch (node.op) {
+  switch (op) {
     case "reduce_sum": return single(0, (a, b) => `${a} + ${b}`, (s) => `subgroupAdd(${s})`);
     case "reduce_prod": return single(1, (a, b) => `${a} * ${b}`, (s) => `subgroupMul(${s})`);
     case "reduce_max": return single(-Infinity, (a, b) => (isInt ? `max(${a}, ${b})` : `ppl_max(${a}, ${b})`), (s) => nanWins(s, "subgroupMax"));
     case "reduce_min": return single(Infinity, (a, b) => (isInt ? `min(${a}, ${b})` : `ppl_min(${a}, ${b})`), (s) => nanWins(s, "subgroupMin"));
     case "reduce_logsumexp": return logsumexpMonoid(dtype);
-    default: throw new GraphError(`reduce: unknown op ${node.op}`);
+    default: throw new GraphError(`reduce: unknown op ${op}`);
   }
 }
 

@@ -8,11 +8,11 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { add, matmul } from "../packages/tensor/src/index.ts";
 import {
-  bernoulliLogit, compileModel, data, essBulk, model, modelDensity, normal, sample, type CompiledModel,
+  compileModel, essBulk, modelDensity, sample, type CompiledModel,
 } from "../packages/ppl/src/index.ts";
 import { prepareGpuNuts, usableDevices } from "../packages/vulkan/src/index.ts";
+import { anchorLogistic } from "./anchor-models.ts";
 import eightSchools from "../examples/posteriordb/eight_schools-eight_schools_noncentered.ts";
 
 const args = process.argv.slice(2);
@@ -27,16 +27,7 @@ const cases = opt("cases", "8s,lr,many").split(",");
 const reps = Number(opt("reps", "2"));
 const shapeOpt = opt("shape", "auto");
 
-/** Logistic regression as the anchor defines it: beta ~ N(0,1)^D, alpha ~ N(0,1), y ~ Bernoulli(logit = X·beta + alpha). */
-const logistic = model({
-  name: "logistic_regression",
-  data: { N: data.int({ lower: 1 }), D: data.int({ lower: 1 }), X: data.matrix("N", "D"), y: data.intVector("N", { lower: 0, upper: 1 }) },
-  build(m, d) {
-    const beta = m.param("beta", normal(0, 1), { shape: [d.D] });
-    const alpha = m.param("alpha", normal(0, 1));
-    m.observe(d.y, bernoulliLogit(add(matmul(d.X, beta), alpha)));
-  },
-});
+const logistic = anchorLogistic;
 
 function logisticData(name: string) {
   const index = JSON.parse(readFileSync(join(dataDir, "index.json"), "utf8"))[name];

@@ -1,17 +1,9 @@
 /** Which NUTS kernel variants the device's pipeline compiler accepts (a diagnostic for driver failures). */
-import { add, matmul } from "../packages/tensor/src/index.ts";
-import { bernoulliLogit, compileModel, data, model, normal } from "../packages/ppl/src/index.ts";
+import { compileModel } from "../packages/ppl/src/index.ts";
+import { anchorLogistic } from "./anchor-models.ts";
 import { compileGlsl, nutsProgram, VulkanManager } from "../packages/vulkan/src/index.ts";
 
-const logistic = model({
-  name: "logistic_regression",
-  data: { N: data.int({ lower: 1 }), D: data.int({ lower: 1 }), X: data.matrix("N", "D"), y: data.intVector("N", { lower: 0, upper: 1 }) },
-  build(m, d) {
-    const beta = m.param("beta", normal(0, 1), { shape: [d.D] });
-    const alpha = m.param("alpha", normal(0, 1));
-    m.observe(d.y, bernoulliLogit(add(matmul(d.X, beta), alpha)));
-  },
-});
+const logistic = anchorLogistic;
 const manager = new VulkanManager();
 for (const [N, D] of [[1000, 10], [100, 10], [20, 10], [1000, 2], [100000, 100]] as const) {
   const X = Array.from({ length: N }, (_, i) => Array.from({ length: D }, (_, j) => Math.sin(i * 7 + j)));

@@ -1,4 +1,4 @@
-import { GraphError, isBinary, isCompare, isUnary, sizeOf, stridesOf, type Node } from "@ppl/tensor";
+import { GraphError, isBinary, isCompare, isUnary, type Node } from "@ppl/tensor";
 import { binaryGlsl, compareGlsl, unaryGlsl } from "./functions.ts";
 import { convert, glslType, literal } from "./glsl.ts";
 import { broadcastIndex, flatten, plus, times, unflatten } from "./index-math.ts";
@@ -103,10 +103,4 @@ export class ExprRenderer {
         throw new GraphError(`vulkan codegen: op '${op}' must be materialized, not inlined`);
     }
   }
-
-  /** Flat offset helpers, re-exported for kernel writers. */
-  static flatten = flatten;
-  static unflatten = unflatten;
-  static sizeOf = sizeOf;
-  static stridesOf = stridesOf;
 }

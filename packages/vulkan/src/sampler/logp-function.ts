@@ -19,7 +19,7 @@ export interface LogpFunction {
 export type LogpMode = { kind: "thread" } | { kind: "workgroup"; workgroup: number };
 
 /** Intermediates larger than this many elements leave private memory for the chain's scratch slice. */
-const PRIVATE_LIMIT = Number(process.env.PPL_PRIVATE_LIMIT ?? 64);
+const PRIVATE_LIMIT = 64;
 
 /**
  * Render lp(q) and its gradient — graphs over the param `q` — as the model part of the fused

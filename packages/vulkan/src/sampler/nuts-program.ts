@@ -68,6 +68,7 @@ export function nutsProgram(logDensity: Node, q: Node, opts: NutsProgramOptions)
     "#define OWN ((D + WG - 1) / WG)",
     "#define FOR_OWNED(s, i) for (int s = 0, i = int(LID); s < OWN && i < D; s++, i += WG)",
     logp.source,
+    readFileSync(`${SHADER_DIR}common.glsl`, "utf8"),
     readFileSync(`${SHADER_DIR}transition.glsl`, "utf8"),
   ].join("\n");
   return { source, data: logp.data, localSize, shape, scratch: logp.scratch };

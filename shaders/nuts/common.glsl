@@ -1,0 +1,237 @@
+// The parts of NUTS shared by the fused transition (transition.glsl, execution shapes 1 and 2)
+// and the controller of the whole-device shape (controller.glsl): the sampler's buffers 0–7, the
+// energy, the U-turn criterion, the subtree termination checkpoints and the state vectors. The
+// state vectors are split over the chain's WG threads: thread LID owns elements LID, LID+WG, …
+// (slot s holds element i = LID + s·WG), so elementwise updates need no synchronisation; dot
+// products (energies, U-turn checks) are workgroup sums, so every thread takes the same branches.
+//
+// A line-by-line port of packages/ppl/src/sampler/nuts.ts and termination.ts (Stan-equivalent
+// iterative NUTS: multinomial sampling, biased progressive sampling at the top, uniform within
+// subtrees, generalized U-turn with the two seam checks, divergence at ΔH > 1000), drawing the
+// same Philox blocks (random/streams.ts), so a transition can be compared with the CPU sampler.
+//
+// The including program defines: NREAL (float|double), SFX(name) (type suffix for prelude
+// variates), D (dimension), MAXD (max tree depth), CHAINS, CHAIN_ID, LEADER (the thread that
+// writes scalar results), WG and LID (threads per chain and this thread's index among them),
+// OWN and FOR_OWNED, and REDUCE_SUM(x) (sum over the chain's threads, returned to all).
+// Buffers: 0 q[C·D], 1 grad[C·D], 2 lp[C], 3 step size[C], 4 inverse metric diag[C·D],
+// 5 control {seed lo, seed hi, first iteration, first chain id, …}, 6 stats[K·C·6], 7 draws[K·C·D].
+
+layout(std430, set = 0, binding = 0) buffer StateQ { NREAL v[]; } bq;
+layout(std430, set = 0, binding = 1) buffer StateG { NREAL v[]; } bg;
+layout(std430, set = 0, binding = 2) buffer StateLp { NREAL v[]; } blp;
+layout(std430, set = 0, binding = 3) readonly buffer StepSize { NREAL v[]; } beps;
+layout(std430, set = 0, binding = 4) readonly buffer InvMetric { NREAL v[]; } bminv;
+layout(std430, set = 0, binding = 5) readonly buffer Control { uint v[]; } bctrl;
+layout(std430, set = 0, binding = 6) writeonly buffer Stats { NREAL v[]; } bstats;
+layout(std430, set = 0, binding = 7) writeonly buffer Draws { NREAL v[]; } bdraws;
+
+const uint PURPOSE_MOMENTUM = 2u;
+const uint PURPOSE_TREE = 3u;
+const uint PURPOSE_LEAF = 4u;
+
+NREAL minv[OWN];
+
+NREAL log_add_exp(NREAL a, NREAL b) {
+  if (ppl_isinf(a) && a < NREAL(0)) return b;
+  if (ppl_isinf(b) && b < NREAL(0)) return a;
+  return a > b ? a + ppl_log1p(ppl_exp(b - a)) : b + ppl_log1p(ppl_exp(a - b));
+}
+
+// −lp + ½·pᵀM⁻¹p, leaving p♯ = M⁻¹p in sharp; NaN or a non-finite gradient count as +∞.
+NREAL hamiltonian(NREAL lp, in NREAL g[OWN], in NREAL p[OWN], out NREAL sharp[OWN]) {
+  NREAL pp = NREAL(0), bad = NREAL(0);
+  FOR_OWNED(s, i) {
+    sharp[s] = minv[s] * p[s];
+    pp += p[s] * sharp[s];
+    if (ppl_isnan(g[s]) || ppl_isinf(g[s])) bad = NREAL(1);
+  }
+  pp = REDUCE_SUM(pp);
+  bad = REDUCE_SUM(bad);
+  NREAL h = -lp + NREAL(0.5) * pp;
+  if (ppl_isnan(h) || bad > NREAL(0)) return ppl_inf(h);
+  return h;
+}
+
+bool no_u_turn(in NREAL sm[OWN], in NREAL sp[OWN], in NREAL rho[OWN]) {
+  NREAL a = NREAL(0), b = NREAL(0);
+  FOR_OWNED(s, i) { a += sm[s] * rho[s]; b += sp[s] * rho[s]; }
+  a = REDUCE_SUM(a);
+  b = REDUCE_SUM(b);
+  return a > NREAL(0) && b > NREAL(0);
+}
+
+// Subtree termination checkpoints (termination.ts), one slot per level.
+NREAL t_rho[OWN], t_firstP[OWN], t_firstSharp[OWN], t_prevP[OWN], t_prevSharp[OWN], t_r[OWN];
+NREAL t_startSharp[MAXD][OWN], t_startPrefix[MAXD][OWN], t_midPrefix[MAXD][OWN], t_midP[MAXD][OWN];
+NREAL t_midSharp[MAXD][OWN], t_midPrevP[MAXD][OWN], t_midPrevSharp[MAXD][OWN];
+NREAL t_a[OWN], t_b[OWN];
+
+bool add_leaf(int n, int depth, in NREAL p[OWN], in NREAL sharp[OWN]) {
+  if (n == 0) {
+    FOR_OWNED(s, i) { t_firstP[s] = p[s]; t_firstSharp[s] = sharp[s]; }
+  } else {
+    int k = findLSB(n);
+    FOR_OWNED(s, i) {
+      t_midPrefix[k][s] = t_rho[s]; t_midP[k][s] = p[s]; t_midSharp[k][s] = sharp[s];
+      t_midPrevP[k][s] = t_prevP[s]; t_midPrevSharp[k][s] = t_prevSharp[s];
+    }
+  }
+  int opened = n == 0 ? depth : min(findLSB(n), depth);
+  for (int k = 0; k < opened; k++)
+    FOR_OWNED(s, i) { t_startSharp[k][s] = sharp[s]; t_startPrefix[k][s] = t_rho[s]; }
+  FOR_OWNED(s, i) t_rho[s] += p[s];
+  int closed = min(findLSB(n + 1), depth);
+  for (int k = 0; k < closed; k++) {
+    FOR_OWNED(s, i) { t_r[s] = t_rho[s] - t_startPrefix[k][s]; t_a[s] = t_startSharp[k][s]; }
+    if (!no_u_turn(t_a, sharp, t_r)) return false;
+    FOR_OWNED(s, i) { t_r[s] = t_midPrefix[k][s] - t_startPrefix[k][s] + t_midP[k][s]; t_b[s] = t_midSharp[k][s]; }
+    if (!no_u_turn(t_a, t_b, t_r)) return false;
+    FOR_OWNED(s, i) { t_r[s] = t_rho[s] - t_midPrefix[k][s] + t_midPrevP[k][s]; t_a[s] = t_midPrevSharp[k][s]; }
+    if (!no_u_turn(t_a, sharp, t_r)) return false;
+  }
+  FOR_OWNED(s, i) { t_prevP[s] = p[s]; t_prevSharp[s] = sharp[s]; }
+  return true;
+}
+
+NREAL q[OWN], g[OWN], p[OWN], sharp[OWN];
+NREAL qPlus[OWN], pPlus[OWN], gPlus[OWN], sharpPlus[OWN];
+NREAL qMinus[OWN], pMinus[OWN], gMinus[OWN], sharpMinus[OWN];
+NREAL rho[OWN], sampleQ[OWN], sampleG[OWN], propQ[OWN], propG[OWN], scratch[OWN];
+
+// The transition's scalar state; with the vectors above, everything one chain's NUTS keeps.
+uvec2 key;
+uint chain, iteration;
+NREAL eps, lp, H0, sampleLp, sampleEnergy, propLp, propEnergy, logSumW, sumMetro, logSumWSub;
+int nLeap, depth;
+bool divergent, forward;
+
+// Start a transition at (q, g, lp): momentum p ~ N(0, M) as z / sqrt(M⁻¹), where element i's z is
+// variate i % 2 of Philox block i / 2; the trajectory's ends and the sample start at the point.
+void begin_transition() {
+  FOR_OWNED(s, i) {
+    uvec4 w = ppl_philox_stream(key, chain, iteration, PURPOSE_MOMENTUM, 0u, uint(i / 2));
+    NREAL z = (i % 2 == 0) ? SFX(ppl_normal0)(w) : SFX(ppl_normal1)(w);
+    p[s] = z * (NREAL(1) / sqrt(minv[s]));
+  }
+  H0 = hamiltonian(lp, g, p, sharp);
+  FOR_OWNED(s, i) {
+    qPlus[s] = q[s]; pPlus[s] = p[s]; gPlus[s] = g[s]; sharpPlus[s] = sharp[s];
+    qMinus[s] = q[s]; pMinus[s] = p[s]; gMinus[s] = g[s]; sharpMinus[s] = sharp[s];
+    rho[s] = p[s]; sampleQ[s] = q[s]; sampleG[s] = g[s];
+  }
+  sampleLp = lp; sampleEnergy = H0; propLp = lp; propEnergy = H0;
+  logSumW = NREAL(0); sumMetro = NREAL(0);
+  nLeap = 0; depth = 0;
+  divergent = ppl_isinf(H0);
+}
+
+// Whether the trajectory grows by another subtree.
+bool tree_continues() { return !divergent && depth < MAXD; }
+
+// Start a subtree of 2^depth leaves from the end in a random direction.
+void begin_subtree() {
+  uvec4 wt = ppl_philox_stream(key, chain, iteration, PURPOSE_TREE, 0u, uint(depth));
+  forward = SFX(ppl_uniform0)(wt) > NREAL(0.5);
+  FOR_OWNED(s, i) {
+    q[s] = forward ? qPlus[s] : qMinus[s];
+    p[s] = forward ? pPlus[s] : pMinus[s];
+    g[s] = forward ? gPlus[s] : gMinus[s];
+    t_rho[s] = NREAL(0);
+  }
+  logSumWSub = ppl_inf(eps) * NREAL(-1);
+}
+
+NREAL step_h() { return eps * (forward ? NREAL(1) : NREAL(-1)); }
+
+// The fused leapfrog's first half: half kick and drift; the log density and gradient at the new
+// q come next, then end_leaf.
+void leapfrog_drift() {
+  NREAL h = step_h();
+  FOR_OWNED(s, i) { p[s] += NREAL(0.5) * h * g[s]; q[s] += h * (minv[s] * p[s]); }
+}
+
+// The leapfrog's closing half kick, then the leaf's energy, multinomial weight, sample and
+// termination checks; false when the subtree ends early (divergence or a U-turn inside it).
+bool end_leaf(int leaf) {
+  NREAL h = step_h();
+  FOR_OWNED(s, i) p[s] += NREAL(0.5) * h * g[s];
+  nLeap++;
+  NREAL H = hamiltonian(lp, g, p, sharp);
+  if (H - H0 > NREAL(1000)) divergent = true;
+  NREAL logW = H0 - H;
+  logSumWSub = log_add_exp(logSumWSub, logW);
+  sumMetro += logW > NREAL(0) ? NREAL(1) : ppl_exp(logW);
+  if (divergent) return false;
+  bool take = leaf == 0;
+  if (!take) {
+    uvec4 wl = ppl_philox_stream(key, chain, iteration, PURPOSE_LEAF, 0u, uint(nLeap - 1));
+    take = SFX(ppl_uniform0)(wl) < ppl_exp(logW - logSumWSub);
+  }
+  if (take) {
+    FOR_OWNED(s, i) { propQ[s] = q[s]; propG[s] = g[s]; }
+    propLp = lp; propEnergy = H;
+  }
+  return add_leaf(leaf, depth, p, sharp);
+}
+
+// Merge a completed subtree: biased progressive sampling, then the top-level U-turn checks
+// (rhoOld + rhoNew with the outer ends, then the two seams); false when the trajectory stops.
+bool merge_subtree() {
+  int depthBlock = depth;
+  depth++;
+  NREAL u1 = SFX(ppl_uniform1)(ppl_philox_stream(key, chain, iteration, PURPOSE_TREE, 0u, uint(depthBlock)));
+  NREAL accept = logSumWSub > logSumW ? NREAL(1) : ppl_exp(logSumWSub - logSumW);
+  if (u1 < accept) {
+    FOR_OWNED(s, i) { sampleQ[s] = propQ[s]; sampleG[s] = propG[s]; }
+    sampleLp = propLp; sampleEnergy = propEnergy;
+  }
+  logSumW = log_add_exp(logSumW, logSumWSub);
+  bool continues = true;
+  FOR_OWNED(s, i) { scratch[s] = rho[s] + t_rho[s]; t_a[s] = forward ? sharpMinus[s] : sharpPlus[s]; }
+  if (!no_u_turn(t_a, sharp, scratch)) continues = false;
+  if (continues) {
+    FOR_OWNED(s, i) scratch[s] = rho[s] + t_firstP[s];
+    if (!no_u_turn(t_a, t_firstSharp, scratch)) continues = false;
+  }
+  if (continues) {
+    FOR_OWNED(s, i) { scratch[s] = t_rho[s] + (forward ? pPlus[s] : pMinus[s]); t_b[s] = forward ? sharpPlus[s] : sharpMinus[s]; }
+    if (!no_u_turn(t_b, sharp, scratch)) continues = false;
+  }
+  FOR_OWNED(s, i) rho[s] += t_rho[s];
+  FOR_OWNED(s, i) {
+    if (forward) { qPlus[s] = q[s]; pPlus[s] = p[s]; gPlus[s] = g[s]; sharpPlus[s] = sharp[s]; }
+    else { qMinus[s] = q[s]; pMinus[s] = p[s]; gMinus[s] = g[s]; sharpMinus[s] = sharp[s]; }
+  }
+  return continues;
+}
+
+// Write chain c's finished transition: the new state (buffers 0–2), its draw and stats in slot k.
+void write_result(uint c, uint k) {
+  int base = int(c) * D;
+  uint slot = k * uint(CHAINS) + c;
+  FOR_OWNED(s, i) {
+    bq.v[base + i] = sampleQ[s];
+    bg.v[base + i] = sampleG[s];
+    bdraws.v[slot * uint(D) + uint(i)] = sampleQ[s];
+  }
+  if (!LEADER) return;
+  blp.v[c] = sampleLp;
+  bstats.v[slot * 6u + 0u] = nLeap > 0 ? sumMetro / NREAL(nLeap) : NREAL(0);
+  bstats.v[slot * 6u + 1u] = NREAL(depth);
+  bstats.v[slot * 6u + 2u] = NREAL(nLeap);
+  bstats.v[slot * 6u + 3u] = divergent ? NREAL(1) : NREAL(0);
+  bstats.v[slot * 6u + 4u] = sampleEnergy;
+  bstats.v[slot * 6u + 5u] = sampleLp;
+}
+
+// Load chain c's start of a transition from buffers 0–4 and the control buffer.
+void load_chain(uint c, uint it) {
+  key = uvec2(bctrl.v[0], bctrl.v[1]);
+  iteration = it;
+  chain = bctrl.v[3] + c;
+  eps = beps.v[c];
+  int base = int(c) * D;
+  FOR_OWNED(s, i) { minv[s] = bminv.v[base + i]; q[s] = bq.v[base + i]; g[s] = bg.v[base + i]; }
+  lp = blp.v[c];
+}

@@ -11,11 +11,11 @@ const device = usableDevices()[0];
 
 // The same NUTS transitions, from the same states and Philox keys, on the CPU sampler and in the
 // fused GPU kernel: f64 must agree to rounding, f32 within f32 tolerance on most draws.
-describe.runIf(device !== undefined)("GPU NUTS (thread per chain) against the CPU sampler", () => {
+describe.runIf(device !== undefined)("GPU NUTS in each execution shape against the CPU sampler", () => {
   const compiled = compileModel(eightSchools, data);
   const opts = { chains: 4, warmup: 0, draws: 6, seed: 11, stepSize: 0.25, maxDepth: 10 };
 
-  it.each(["thread", "workgroup"] as const)("f64, %s per chain: same next states, tree depths and leapfrog counts", async (shape) => {
+  it.each(["thread", "workgroup", "device"] as const)("f64, %s shape: same next states, tree depths and leapfrog counts", async (shape) => {
     const cpu = sample(await modelDensity(compiled), opts);
     const gpu = await prepareGpuNuts(compiled, { chains: 4, maxDepth: 10, dtype: "f64", iterationsPerSubmit: 3, shape });
     expect(gpu.shape).toBe(shape);
@@ -56,7 +56,7 @@ describe.runIf(device !== undefined)("GPU NUTS (thread per chain) against the CP
 // A regression with N = 434 observations: the workgroup shape computes its sums cooperatively
 // (strided partial sums and a shared-memory tree), so its transitions must still match the CPU's.
 describe.runIf(device !== undefined)("GPU NUTS, workgroup per chain, with cooperative reductions", () => {
-  it.each(["workgroup", "thread"] as const)("f64, %s per chain: kidiq regression transitions equal the CPU sampler's", async (shape) => {
+  it.each(["workgroup", "thread", "device"] as const)("f64, %s shape: kidiq regression transitions equal the CPU sampler's", async (shape) => {
     const { default: kidiq } = await import("../../../examples/posteriordb/kidiq-kidscore_interaction.ts");
     const kidData = JSON.parse(
       readFileSync(new URL("../../../../shared/posteriordb/kidiq-kidscore_interaction/data.json", import.meta.url), "utf8"),
@@ -66,7 +66,8 @@ describe.runIf(device !== undefined)("GPU NUTS, workgroup per chain, with cooper
     const cpu = sample(await modelDensity(compiled), opts);
     const gpu = await prepareGpuNuts(compiled, { chains: 2, maxDepth: 6, dtype: "f64", shape });
     try {
-      expect(gpu.source).toContain(shape === "workgroup" ? "ppl_red0" : "PPL_SCRATCH_BASE");
+      // Workgroup: cooperative sums; thread: intermediates spilled to scratch; device: a controller beside batched kernels.
+      expect(gpu.source).toContain({ workgroup: "ppl_red0", thread: "PPL_SCRATCH_BASE", device: "// ---- batched gradient" }[shape]);
       const res = sample(await modelDensity(compiled), { ...opts, transitionRunner: gpu.factory });
       for (let c = 0; c < 2; c++) {
         expect(Array.from(res.stats[c]!.nLeapfrog)).toEqual(Array.from(cpu.stats[c]!.nLeapfrog));

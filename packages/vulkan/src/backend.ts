@@ -45,9 +45,11 @@ export async function vulkanBackend(options: VulkanBackendOptions = {}): Promise
   };
 }
 
-const BYTES: Record<DType, number> = { f64: 8, f32: 4, i32: 4, bool: 4 };
+/** Bytes per element of each dtype in a buffer (bool as i32). */
+export const BYTES: Record<DType, number> = { f64: 8, f32: 4, i32: 4, bool: 4 };
 
-function toBytes(dtype: DType, data: ArrayLike<number>): ArrayBufferView {
+/** Values as the bytes of a buffer of `dtype`. */
+export function toBytes(dtype: DType, data: ArrayLike<number>): ArrayBufferView {
   switch (dtype) {
     case "f64": return data instanceof Float64Array ? data : Float64Array.from(data);
     case "f32": return Float32Array.from(data);

@@ -1,9 +1,10 @@
 import type { Node, TensorValue } from "@ppl/tensor";
-import type { Algorithm } from "../algorithm.ts";
 import type { VulkanBuffer } from "../buffer.ts";
 import { compileGlsl } from "../glslc.ts";
 import { VulkanManager } from "../manager.ts";
 import type { Sequence } from "../sequence.ts";
+import { batchedGradient } from "./batched-gradient.ts";
+import { CONTROLLER_BUFFERS, controllerProgram, controllerStateSizes, controllerWorkgroup } from "./controller-program.ts";
 import { NUTS_FIXED_BUFFERS, nutsProgram } from "./nuts-program.ts";
 
 /** The parts of a compiled model the GPU sampler needs (structurally the ppl CompiledModel). */
@@ -42,6 +43,9 @@ interface Stats {
   energy: number;
 }
 
+/** How the chains' transitions are laid out on the device (DESIGN.md, "The sampler on the GPU"). */
+export type ExecutionShape = "thread" | "workgroup" | "device";
+
 /** Options of the GPU NUTS runner. */
 export interface GpuNutsOptions {
   readonly chains: number;
@@ -52,17 +56,19 @@ export interface GpuNutsOptions {
   /** Sampling iterations recorded per submission (warmup runs one per submission so the host can adapt). */
   readonly iterationsPerSubmit?: number;
   /** Execution shape; default: chosen from the model's size (see chooseShape). */
-  readonly shape?: "thread" | "workgroup";
+  readonly shape?: ExecutionShape;
   /** Threads per chain in the workgroup shape (a power of two); default from the model's size. */
   readonly workgroup?: number;
 }
 
 /**
- * Thread per chain while one gradient is little work (a few thousand data elements); beyond that
- * a workgroup shares each chain's gradient, so the data loop runs many threads wide.
+ * Thread per chain while one gradient is little work (a few thousand data elements); a workgroup
+ * per chain for moderate data, so each chain's data loop runs many threads wide; beyond that the
+ * whole device computes each gradient for all chains at once, reading the data once per leapfrog.
  */
-export function chooseShape(dataElements: number): "thread" | "workgroup" {
-  return dataElements <= 2_000 ? "thread" : "workgroup";
+export function chooseShape(dataElements: number): ExecutionShape {
+  if (dataElements <= 2_000) return "thread";
+  return dataElements <= 20_000 ? "workgroup" : "device";
 }
 
 /** Threads per chain in the workgroup shape: enough to spread the data loop, a power of two. */
@@ -74,7 +80,7 @@ export function chooseWorkgroup(dataElements: number): number {
 export interface GpuNuts {
   readonly device: string;
   readonly dtype: "f32" | "f64";
-  readonly shape: "thread" | "workgroup";
+  readonly shape: ExecutionShape;
   readonly source: string;
   factory(ctx: { settings: RunSettings; dim: number; metrics: readonly { inverse: Float64Array }[] }): {
     run(t: number, stepSizes: Float64Array, batch: Batch, stats: Stats[]): void;
@@ -82,64 +88,61 @@ export interface GpuNuts {
   dispose(): void;
 }
 
+/** The sampler's buffers 0–7 (shaders/nuts/common.glsl), shared by every execution shape. */
+interface StateBuffers {
+  readonly q: VulkanBuffer;
+  readonly g: VulkanBuffer;
+  readonly lp: VulkanBuffer;
+  readonly eps: VulkanBuffer;
+  readonly minv: VulkanBuffer;
+  readonly ctrl: VulkanBuffer;
+  readonly stats: VulkanBuffer;
+  readonly draws: VulkanBuffer;
+}
+
+/** Runs blocks of iterations on the device: `run(k)` advances every chain by k transitions. */
+interface Engine {
+  readonly source: string;
+  run(k: number): void;
+  dispose(): void;
+}
+
 /**
- * Compile a model's NUTS transition into one Vulkan compute shader, thread per chain, and return
- * a runner for the sampler: every iteration's transitions of all chains are one dispatch with no
- * host round trip inside; during warmup the host adapts between iterations, during sampling many
- * iterations are recorded per submission and their draws streamed back in batches.
+ * Compile a model's NUTS transition for the GPU and return a runner for the sampler. Thread and
+ * workgroup shapes: every iteration's transitions of all chains are one dispatch of one fused
+ * kernel. Device shape: a batched gradient over all chains alternates with a controller kernel,
+ * many pairs per submission, the host polling a done counter. In every shape the host adapts
+ * between warmup iterations, and during sampling many iterations run per submission and their
+ * draws come back in batches.
  */
 export async function prepareGpuNuts(model: GpuModel, opts: GpuNutsOptions): Promise<GpuNuts> {
   const manager = new VulkanManager(opts.device);
   const dtype = opts.dtype ?? "f32";
   if (dtype === "f64" && !manager.device.features.shaderFloat64) {
+    manager.destroy();
     throw new Error(`device '${manager.device.name}' has no shaderFloat64: use dtype f32`);
   }
   const work = Object.values(model.dataBindings).reduce((s, v) => s + v.data.length, 0) + model.q.size;
   const shape = opts.shape ?? chooseShape(work);
-  const program = nutsProgram(model.logDensity, model.q, {
-    chains: opts.chains, maxDepth: opts.maxDepth, dtype, shape, workgroup: opts.workgroup ?? chooseWorkgroup(work),
-  });
-  const spirv = await compileGlsl(program.source, { optimize: false });
-  const algorithm: Algorithm = manager.algorithm(spirv, {
-    buffers: NUTS_FIXED_BUFFERS + 1 + program.data.length,
-    pushConstantSize: 4,
-  });
   const C = opts.chains;
   const D = model.q.size;
   const bytes = dtype === "f64" ? 8 : 4;
   const Real = dtype === "f64" ? Float64Array : Float32Array;
   const K = Math.max(1, opts.iterationsPerSubmit ?? 100);
   const buf = (n: number) => manager.buffer(Math.max(4, n * bytes));
-  const bq = buf(C * D), bg = buf(C * D), blp = buf(C), beps = buf(C), bminv = buf(C * D);
-  const bctrl = manager.buffer(16);
-  const bstats = buf(K * C * 6), bdraws = buf(K * C * D);
-  const dataBuffers: VulkanBuffer[] = program.data.map((n) => {
-    const values = n.op === "const" ? (n.attrs.value as Float64Array) : model.dataBindings[n.attrs.name!]?.data;
-    if (!values) throw new Error(`GPU sampler: no data bound for '${n.attrs.name}'`);
-    const arr = n.dtype === "i32" || n.dtype === "bool" ? Int32Array.from(values) : Real.from(values);
-    return manager.bufferFrom(arr);
-  });
-  // Thread shape: one slice per thread of every dispatched workgroup (threads past the last chain exit early).
-  const slices = shape === "workgroup" ? C : Math.ceil(C / program.localSize) * program.localSize;
-  const scratch = buf(slices * Math.max(1, program.scratch));
-  const buffers = [bq, bg, blp, beps, bminv, bctrl, bstats, bdraws, scratch, ...dataBuffers];
-  const sequences = new Map<number, Sequence>();
-  const groups = shape === "workgroup" ? C : Math.ceil(C / program.localSize);
-  const sequenceFor = (k: number): Sequence => {
-    let s = sequences.get(k);
-    if (!s) {
-      s = manager.sequence();
-      for (let i = 0; i < k; i++) s.dispatch(algorithm, buffers, groups, new Uint32Array([i]));
-      sequences.set(k, s);
-    }
-    return s;
+  const state: StateBuffers = {
+    q: buf(C * D), g: buf(C * D), lp: buf(C), eps: buf(C), minv: buf(C * D),
+    ctrl: manager.buffer(32), stats: buf(K * C * 6), draws: buf(K * C * D),
   };
+  const engine = shape === "device"
+    ? await deviceEngine(manager, model, state, { chains: C, maxDepth: opts.maxDepth, dtype })
+    : await fusedEngine(manager, model, state, { chains: C, maxDepth: opts.maxDepth, dtype, shape, workgroup: opts.workgroup ?? chooseWorkgroup(work) });
   const info = manager.device;
   return {
     device: `${info.name} (${info.type})`,
     dtype,
     shape,
-    source: program.source,
+    source: engine.source,
     factory(ctx) {
       const s = ctx.settings;
       if (s.metric !== "diag") throw new Error("the GPU sampler supports the diagonal metric only; use --metric diag or the CPU backend");
@@ -148,29 +151,29 @@ export async function prepareGpuNuts(model: GpuModel, opts: GpuNutsOptions): Pro
       // Results of the current block of sampling iterations: [start, start + count).
       let start = -1, count = 0;
       let stats = new Real(0), draws = new Real(0);
-      const upload = (t: number, stepSizes: Float64Array, batch: Batch) => {
-        bq.write(Real.from(batch.q));
-        bg.write(Real.from(batch.grad));
-        blp.write(Real.from(batch.lp));
-        beps.write(Real.from(stepSizes));
+      const upload = (t: number, k: number, stepSizes: Float64Array, batch: Batch) => {
+        state.q.write(Real.from(batch.q));
+        state.g.write(Real.from(batch.grad));
+        state.lp.write(Real.from(batch.lp));
+        state.eps.write(Real.from(stepSizes));
         const minv = new Real(C * D);
         ctx.metrics.forEach((m, c) => minv.set(m.inverse, c * D));
-        bminv.write(minv);
+        state.minv.write(minv);
         const seedLo = s.seed % 2 ** 32 >>> 0, seedHi = Math.floor(s.seed / 2 ** 32) >>> 0;
-        bctrl.write(new Uint32Array([seedLo, seedHi, t, s.firstChain]));
+        state.ctrl.write(new Uint32Array([seedLo, seedHi, t, s.firstChain, k]));
       };
       return {
         run(t, stepSizes, batch, out) {
           if (!(t >= start && t < start + count)) {
             const k = t < s.warmup ? 1 : Math.min(K, total - t);
-            upload(t, stepSizes, batch);
-            sequenceFor(k).submitSync();
-            stats = new Real(bstats.read(k * C * 6 * bytes));
-            draws = new Real(bdraws.read(k * C * D * bytes));
+            upload(t, k, stepSizes, batch);
+            engine.run(k);
+            stats = new Real(state.stats.read(k * C * 6 * bytes));
+            draws = new Real(state.draws.read(k * C * D * bytes));
             start = t;
             count = k;
             // The block's last draws are the chains' state; their gradient comes back with them.
-            const g = new Real(bg.read(C * D * bytes));
+            const g = new Real(state.g.read(C * D * bytes));
             for (let i = 0; i < C * D; i++) batch.grad[i] = g[i]!;
           }
           const slot = t - start;
@@ -190,10 +193,133 @@ export async function prepareGpuNuts(model: GpuModel, opts: GpuNutsOptions): Pro
       };
     },
     dispose() {
-      sequences.forEach((q) => q.destroy());
-      algorithm.destroy();
-      buffers.forEach((b) => b.destroy());
+      engine.dispose();
+      Object.values(state).forEach((b: VulkanBuffer) => b.destroy());
       manager.destroy();
+    },
+  };
+}
+
+/** Shapes 1 and 2: the whole transition of every chain in one dispatch of one fused kernel. */
+async function fusedEngine(
+  manager: VulkanManager,
+  model: GpuModel,
+  state: StateBuffers,
+  opts: { chains: number; maxDepth: number; dtype: "f32" | "f64"; shape: "thread" | "workgroup"; workgroup: number },
+): Promise<Engine> {
+  const C = opts.chains;
+  const program = nutsProgram(model.logDensity, model.q, opts);
+  const algorithm = manager.algorithm(await compileGlsl(program.source, { optimize: false }), {
+    buffers: NUTS_FIXED_BUFFERS + 1 + program.data.length,
+    pushConstantSize: 4,
+  });
+  const Real = opts.dtype === "f64" ? Float64Array : Float32Array;
+  const dataBuffers: VulkanBuffer[] = program.data.map((n) => {
+    const values = n.op === "const" ? (n.attrs.value as Float64Array) : model.dataBindings[n.attrs.name!]?.data;
+    if (!values) throw new Error(`GPU sampler: no data bound for '${n.attrs.name}'`);
+    const arr = n.dtype === "i32" || n.dtype === "bool" ? Int32Array.from(values) : Real.from(values);
+    return manager.bufferFrom(arr);
+  });
+  // Thread shape: one slice per thread of every dispatched workgroup (threads past the last chain exit early).
+  const groups = opts.shape === "workgroup" ? C : Math.ceil(C / program.localSize);
+  const slices = opts.shape === "workgroup" ? C : groups * program.localSize;
+  const scratch = manager.buffer(Math.max(4, slices * Math.max(1, program.scratch) * Real.BYTES_PER_ELEMENT));
+  const buffers = [state.q, state.g, state.lp, state.eps, state.minv, state.ctrl, state.stats, state.draws, scratch, ...dataBuffers];
+  const sequences = new Map<number, Sequence>();
+  const sequenceFor = (k: number): Sequence => {
+    let s = sequences.get(k);
+    if (!s) {
+      s = manager.sequence();
+      for (let i = 0; i < k; i++) s.dispatch(algorithm, buffers, groups, new Uint32Array([i]));
+      sequences.set(k, s);
+    }
+    return s;
+  };
+  return {
+    source: program.source,
+    run: (k) => sequenceFor(k).submitSync(),
+    dispose() {
+      sequences.forEach((s) => s.destroy());
+      algorithm.destroy();
+      [scratch, ...dataBuffers].forEach((b) => b.destroy());
+    },
+  };
+}
+
+/** Most controller + gradient pairs recorded in one submission. */
+const MAX_STEPS_PER_SUBMIT = 1024;
+
+/**
+ * Shape 3: the batched gradient of all chains (multi-workgroup kernels) alternating with the NUTS
+ * controller, S pairs per submission; the host resubmits until every chain has finished the block.
+ */
+async function deviceEngine(
+  manager: VulkanManager,
+  model: GpuModel,
+  state: StateBuffers,
+  opts: { chains: number; maxDepth: number; dtype: "f32" | "f64" },
+): Promise<Engine> {
+  const C = opts.chains;
+  const D = model.q.size;
+  const bytes = opts.dtype === "f64" ? 8 : 4;
+  const gradient = await batchedGradient(manager, model, C, opts.dtype);
+  const workgroup = controllerWorkgroup(D);
+  const source = controllerProgram(D, { chains: C, maxDepth: opts.maxDepth, dtype: opts.dtype, workgroup });
+  const controller = manager.algorithm(await compileGlsl(source, { optimize: false }), { buffers: CONTROLLER_BUFFERS });
+  const sizes = controllerStateSizes(D, opts.maxDepth);
+  const vectors = manager.buffer(C * sizes.vectors * bytes);
+  const reals = manager.buffer(C * sizes.reals * bytes);
+  const ints = manager.buffer(C * sizes.ints * 4);
+  const done = manager.buffer(4);
+  const controllerBuffers = [
+    state.q, state.g, state.lp, state.eps, state.minv, state.ctrl, state.stats, state.draws,
+    vectors, reals, ints, done, gradient.q, gradient.lp, gradient.grad,
+  ];
+  const sequences = new Map<number, Sequence>();
+  const sequenceFor = (steps: number): Sequence => {
+    let s = sequences.get(steps);
+    if (!s) {
+      s = manager.sequence();
+      for (let i = 0; i < steps; i++) {
+        s.dispatch(controller, controllerBuffers, C);
+        for (const d of gradient.step) s.dispatch(d.algorithm, d.buffers, d.groups);
+      }
+      sequences.set(steps, s);
+    }
+    return s;
+  };
+  const pow2 = (n: number) => 2 ** Math.ceil(Math.log2(Math.max(1, n)));
+  // Leapfrogs per iteration of the slowest chain in the last block: the next block's first guess.
+  let perIteration = 4;
+  return {
+    source: `${source}
+// ---- batched gradient
+${gradient.source}`,
+    run(k) {
+      ints.write(new Int32Array(C * sizes.ints));
+      done.write(new Uint32Array(1));
+      // A chain needs one controller call per leapfrog plus one to finish the block.
+      let steps = Math.min(MAX_STEPS_PER_SUBMIT, pow2(Math.ceil(perIteration * k * 1.1) + 1));
+      for (;;) {
+        sequenceFor(steps).submitSync();
+        if (new Uint32Array(done.read(4))[0]! >= C) break;
+        steps = Math.min(MAX_STEPS_PER_SUBMIT, Math.max(8, steps / 2));
+      }
+      const stats = state.stats.read(k * C * 6 * bytes);
+      const st = opts.dtype === "f64" ? new Float64Array(stats) : new Float32Array(stats);
+      let slowest = 0;
+      for (let c = 0; c < C; c++) {
+        let leaps = 0;
+        for (let i = 0; i < k; i++) leaps += st[(i * C + c) * 6 + 2]!;
+        slowest = Math.max(slowest, leaps);
+      }
+      perIteration = Math.max(1, slowest / k);
+    },
+    dispose() {
+      sequences.forEach((s) => s.destroy());
+      controller.destroy();
+      [vectors, reals, ints, done].forEach((b) => b.destroy());
+      gradient.dispose();
     },
   };
 }

@@ -4,6 +4,7 @@ import { glslType } from "../codegen/glsl.ts";
 import { flatten } from "../codegen/index-math.ts";
 import { Scope } from "../codegen/scope.ts";
 import { renderSequential, type LeafReader } from "../codegen/sequential.ts";
+import { workgroupSumSource } from "./workgroup-sum.ts";
 
 /** A one-chain log density and gradient as GLSL, and the data buffers it reads. */
 export interface LogpFunction {
@@ -84,16 +85,9 @@ export function renderLogpFunction(lp: Node, grad: Node, q: Node, scratchBinding
       `#define PPL_SCRATCH_BASE (gl_WorkGroupID.x * ${Math.max(1, scratch)}u)`,
       `#define WG ${W}`,
       "#define LID gl_LocalInvocationID.x",
-      `shared ${T} ppl_red0[${W}];`,
       `shared ${T} ppl_red1[${W}];`,
       `shared ${T} ppl_sq[D];`,
-      // A fixed tree over the workgroup: every thread gets the same, deterministic sum.
-      `${T} ppl_wg_sum(${T} x) {`,
-      "  ppl_red0[LID] = x; barrier();",
-      `  for (uint st = ${W / 2}u; st > 0u; st >>= 1) { if (LID < st) ppl_red0[LID] += ppl_red0[LID + st]; barrier(); }`,
-      `  ${T} r = ppl_red0[0]; barrier(); return r;`,
-      "}",
-      "#define REDUCE_SUM(x) ppl_wg_sum(x)",
+      ...workgroupSumSource(real, W),
       "#define LOGP() { FOR_OWNED(s, i) ppl_sq[i] = q[s]; barrier(); lp = ppl_logp_grad(); FOR_OWNED(s, i) g[s] = ppl_grad_at(i); barrier(); }",
     );
     data.forEach((n, i) => lines.push(dataDecl(n, i, scratchBinding)));

@@ -4,7 +4,8 @@ import { castFloats, optimize, valueAndGrad, type Node } from "@ppl/tensor";
 import { kernelPrelude } from "../codegen/kernel-prelude.ts";
 import { renderLogpFunction, type LogpMode } from "./logp-function.ts";
 
-const SHADER_DIR = process.env.PPL_SHADERS_DIR
+/** Where the hand-written NUTS GLSL lives (PPL_SHADERS_DIR overrides it for bundled programs). */
+export const SHADER_DIR = process.env.PPL_SHADERS_DIR
   ? `${process.env.PPL_SHADERS_DIR}/nuts/`
   : fileURLToPath(new URL("../../../../shaders/nuts/", import.meta.url));
 

@@ -1,0 +1,132 @@
+// NUTS controller of the whole-device shape (execution shape 3 of DESIGN.md), included after
+// common.glsl. The log density and gradient of all chains are separate kernels (the batched
+// gradient, which reads the data once for every chain); this kernel runs between two of them,
+// one workgroup per chain. Each call takes the gradient just computed at the position it asked
+// for, ends that leapfrog (closing half kick, energy, multinomial sample, U-turn checks), merges
+// subtrees and ends or starts transitions as the trajectory requires, and then begins the next
+// leapfrog (half kick and drift) and writes its position for the next batched gradient. The
+// transition's state lives in buffers between calls, so the host can record many
+// controller + gradient pairs in one submission and only polls the done counter.
+//
+// Buffers after common.glsl's 0–7: 8 vector state [C·NV·D], 9 real state [C·NRS], 10 int state
+// [C·NIS] (phase, k, nLeap, depth, leaf, forward, divergent), 11 done counter (chains that
+// finished the block), 12 the batched gradient's input positions [C·D], 13 its log densities [C],
+// 14 its gradients [C·D]. Control word 4: iterations in this block. The host starts a block with
+// every chain's phase BEGIN and k = 0, and the done counter at 0.
+
+layout(std430, set = 0, binding = 8) buffer VectorState { NREAL v[]; } bvs;
+layout(std430, set = 0, binding = 9) buffer RealState { NREAL v[]; } brs;
+layout(std430, set = 0, binding = 10) buffer IntState { int v[]; } bis;
+layout(std430, set = 0, binding = 11) buffer Done { uint v[]; } bdone;
+layout(std430, set = 0, binding = 12) writeonly buffer GradientQ { NREAL v[]; } bgq;
+layout(std430, set = 0, binding = 13) readonly buffer GradientLp { NREAL v[]; } bglp;
+layout(std430, set = 0, binding = 14) readonly buffer GradientG { NREAL v[]; } bgg;
+
+#define NV (22 + 7 * MAXD)
+#define NRS 8
+#define NIS 7
+const int PHASE_BEGIN = 0;
+const int PHASE_LEAF = 1;
+const int PHASE_IDLE = 2;
+
+// The vectors a transition keeps between leapfrogs, in the order of the vector state.
+void save_vectors(int vb) {
+  FOR_OWNED(s, i) {
+    int o = vb + i;
+    bvs.v[o] = q[s]; bvs.v[o + D] = g[s]; bvs.v[o + 2 * D] = p[s]; bvs.v[o + 3 * D] = sharp[s];
+    bvs.v[o + 4 * D] = qPlus[s]; bvs.v[o + 5 * D] = pPlus[s]; bvs.v[o + 6 * D] = gPlus[s]; bvs.v[o + 7 * D] = sharpPlus[s];
+    bvs.v[o + 8 * D] = qMinus[s]; bvs.v[o + 9 * D] = pMinus[s]; bvs.v[o + 10 * D] = gMinus[s]; bvs.v[o + 11 * D] = sharpMinus[s];
+    bvs.v[o + 12 * D] = rho[s]; bvs.v[o + 13 * D] = sampleQ[s]; bvs.v[o + 14 * D] = sampleG[s];
+    bvs.v[o + 15 * D] = propQ[s]; bvs.v[o + 16 * D] = propG[s];
+    bvs.v[o + 17 * D] = t_rho[s]; bvs.v[o + 18 * D] = t_firstP[s]; bvs.v[o + 19 * D] = t_firstSharp[s];
+    bvs.v[o + 20 * D] = t_prevP[s]; bvs.v[o + 21 * D] = t_prevSharp[s];
+  }
+  for (int k = 0; k < MAXD; k++) FOR_OWNED(s, i) {
+    int o = vb + (22 + 7 * k) * D + i;
+    bvs.v[o] = t_startSharp[k][s]; bvs.v[o + D] = t_startPrefix[k][s]; bvs.v[o + 2 * D] = t_midPrefix[k][s];
+    bvs.v[o + 3 * D] = t_midP[k][s]; bvs.v[o + 4 * D] = t_midSharp[k][s]; bvs.v[o + 5 * D] = t_midPrevP[k][s];
+    bvs.v[o + 6 * D] = t_midPrevSharp[k][s];
+  }
+}
+
+void load_vectors(int vb) {
+  FOR_OWNED(s, i) {
+    int o = vb + i;
+    q[s] = bvs.v[o]; g[s] = bvs.v[o + D]; p[s] = bvs.v[o + 2 * D]; sharp[s] = bvs.v[o + 3 * D];
+    qPlus[s] = bvs.v[o + 4 * D]; pPlus[s] = bvs.v[o + 5 * D]; gPlus[s] = bvs.v[o + 6 * D]; sharpPlus[s] = bvs.v[o + 7 * D];
+    qMinus[s] = bvs.v[o + 8 * D]; pMinus[s] = bvs.v[o + 9 * D]; gMinus[s] = bvs.v[o + 10 * D]; sharpMinus[s] = bvs.v[o + 11 * D];
+    rho[s] = bvs.v[o + 12 * D]; sampleQ[s] = bvs.v[o + 13 * D]; sampleG[s] = bvs.v[o + 14 * D];
+    propQ[s] = bvs.v[o + 15 * D]; propG[s] = bvs.v[o + 16 * D];
+    t_rho[s] = bvs.v[o + 17 * D]; t_firstP[s] = bvs.v[o + 18 * D]; t_firstSharp[s] = bvs.v[o + 19 * D];
+    t_prevP[s] = bvs.v[o + 20 * D]; t_prevSharp[s] = bvs.v[o + 21 * D];
+  }
+  for (int k = 0; k < MAXD; k++) FOR_OWNED(s, i) {
+    int o = vb + (22 + 7 * k) * D + i;
+    t_startSharp[k][s] = bvs.v[o]; t_startPrefix[k][s] = bvs.v[o + D]; t_midPrefix[k][s] = bvs.v[o + 2 * D];
+    t_midP[k][s] = bvs.v[o + 3 * D]; t_midSharp[k][s] = bvs.v[o + 4 * D]; t_midPrevP[k][s] = bvs.v[o + 5 * D];
+    t_midPrevSharp[k][s] = bvs.v[o + 6 * D];
+  }
+}
+
+void main() {
+  uint c = CHAIN_ID;
+  if (c >= uint(CHAINS)) return;
+  int ib = int(c) * NIS, rb = int(c) * NRS, vb = int(c) * NV * D, base = int(c) * D;
+  int phase = bis.v[ib];
+  if (phase == PHASE_IDLE) return;
+  uint k = uint(bis.v[ib + 1]);
+  uint count = bctrl.v[4];
+  load_chain(c, bctrl.v[2] + k);
+  int leaf = 0;
+  if (phase == PHASE_LEAF) {
+    load_vectors(vb);
+    H0 = brs.v[rb]; sampleLp = brs.v[rb + 1]; sampleEnergy = brs.v[rb + 2]; propLp = brs.v[rb + 3];
+    propEnergy = brs.v[rb + 4]; logSumW = brs.v[rb + 5]; sumMetro = brs.v[rb + 6]; logSumWSub = brs.v[rb + 7];
+    nLeap = bis.v[ib + 2]; depth = bis.v[ib + 3]; leaf = bis.v[ib + 4];
+    forward = bis.v[ib + 5] != 0; divergent = bis.v[ib + 6] != 0;
+    // The gradient kernels have just evaluated the position this chain asked for.
+    lp = bglp.v[c];
+    FOR_OWNED(s, i) g[s] = bgg.v[base + i];
+  }
+  // Finish the pending leaf or begin a transition, until a gradient is needed or the block is done.
+  bool wantGradient = false;
+  while (phase != PHASE_IDLE && !wantGradient) {
+    bool more;
+    if (phase == PHASE_LEAF) {
+      bool valid = end_leaf(leaf);
+      leaf++;
+      if (valid && leaf < (1 << depth)) more = true;
+      else if (valid && merge_subtree() && tree_continues()) { begin_subtree(); leaf = 0; more = true; }
+      else more = false;
+    } else {
+      begin_transition();
+      more = tree_continues();
+      if (more) { begin_subtree(); leaf = 0; }
+    }
+    if (more) {
+      leapfrog_drift();
+      FOR_OWNED(s, i) bgq.v[base + i] = q[s];
+      phase = PHASE_LEAF;
+      wantGradient = true;
+    } else {
+      write_result(c, k);
+      FOR_OWNED(s, i) { q[s] = sampleQ[s]; g[s] = sampleG[s]; }
+      lp = sampleLp;
+      k++;
+      iteration = bctrl.v[2] + k;
+      if (k < count) phase = PHASE_BEGIN;
+      else {
+        phase = PHASE_IDLE;
+        if (LEADER) atomicAdd(bdone.v[0], 1u);
+      }
+    }
+  }
+  if (phase == PHASE_LEAF) save_vectors(vb);
+  if (!LEADER) return;
+  bis.v[ib] = phase; bis.v[ib + 1] = int(k);
+  if (phase != PHASE_LEAF) return;
+  brs.v[rb] = H0; brs.v[rb + 1] = sampleLp; brs.v[rb + 2] = sampleEnergy; brs.v[rb + 3] = propLp;
+  brs.v[rb + 4] = propEnergy; brs.v[rb + 5] = logSumW; brs.v[rb + 6] = sumMetro; brs.v[rb + 7] = logSumWSub;
+  bis.v[ib + 2] = nLeap; bis.v[ib + 3] = depth; bis.v[ib + 4] = leaf;
+  bis.v[ib + 5] = forward ? 1 : 0; bis.v[ib + 6] = divergent ? 1 : 0;
+}

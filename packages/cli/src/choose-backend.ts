@@ -4,7 +4,7 @@
  */
 import { castFloats } from "@ppl/tensor";
 import { modelDensity, type CompiledModel, type ModelDensity, type TransitionRunnerFactory } from "@ppl/ppl";
-import { prepareGpuNuts, type DeviceInfo, type DeviceListing } from "@ppl/vulkan";
+import { prepareGpuNuts, type DeviceInfo, type DeviceListing, type ExecutionShape } from "@ppl/vulkan";
 import { deviceError, usageError } from "./exit-codes.ts";
 
 /** What the user asked for. */
@@ -16,6 +16,8 @@ export interface BackendRequest {
   readonly dtype?: "f32" | "f64";
   /** The metric asked for (the GPU sampler adapts a diagonal one only). */
   readonly metric?: "diag" | "dense";
+  /** The GPU sampler's execution shape; auto chooses from the data size. */
+  readonly gpuShape?: "auto" | ExecutionShape;
 }
 
 /** The backend a run uses, and the line that tells the user why. */
@@ -39,6 +41,7 @@ export function chooseBackend(req: BackendRequest, listing: DeviceListing): Back
   if (req.backend === "cpu") {
     const dtype = req.dtype ?? "f64";
     if (req.device !== undefined) throw usageError("--device selects a Vulkan device; it has no meaning with --backend cpu");
+    if (req.gpuShape !== undefined && req.gpuShape !== "auto") throw usageError("--gpu-shape lays the sampler out on a GPU; it has no meaning with --backend cpu");
     return { backend: "cpu", dtype, device: null, note: `backend: cpu (${dtype}), as requested` };
   }
   const usable = listing.devices.filter((d) => d.rejected === null);
@@ -113,14 +116,21 @@ export interface OpenedDensity {
  * one fused GPU kernel; initialization, step-size searches and adaptation between warmup
  * iterations run on the host with the f64 CPU density.
  */
-export async function openDensity(choice: BackendChoice, compiled: CompiledModel, run: { chains: number; maxDepth: number }): Promise<OpenedDensity> {
+export async function openDensity(
+  choice: BackendChoice,
+  compiled: CompiledModel,
+  run: { chains: number; maxDepth: number; gpuShape?: "auto" | ExecutionShape },
+): Promise<OpenedDensity> {
   if (choice.backend === "vulkan") {
     const density = await modelDensity(compiled, { backend: "cpu" });
-    const gpu = await prepareGpuNuts(compiled, { chains: run.chains, maxDepth: run.maxDepth, dtype: choice.dtype, device: choice.device ?? undefined });
+    const shape = run.gpuShape === "auto" ? undefined : run.gpuShape;
+    const gpu = await prepareGpuNuts(compiled, { chains: run.chains, maxDepth: run.maxDepth, dtype: choice.dtype, device: choice.device ?? undefined, shape });
     return {
       density,
       transitionRunner: (ctx) => gpu.factory(ctx),
-      detail: `GPU NUTS kernel: ${gpu.shape} per chain`,
+      detail: gpu.shape === "device"
+        ? "GPU NUTS: whole device per gradient (batched gradient kernels and a controller kernel)"
+        : `GPU NUTS kernel: ${gpu.shape} per chain`,
       dispose: () => gpu.dispose(),
     };
   }

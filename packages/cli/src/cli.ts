@@ -42,6 +42,10 @@ export function buildProgram(done: (code: ExitCodeValue) => void): Command {
     .option("--device <n>", "Vulkan device index (see `ppl devices`)", integer(0))
     .addOption(new Option("--dtype <type>", "float type of the density (default: f64 on the CPU)").choices(["f32", "f64"]))
     .addOption(new Option("--metric <form>", "metric (mass matrix) form").choices(["diag", "dense"]).default("diag"))
+    .addOption(
+      new Option("--gpu-shape <shape>", "how chains map onto the GPU: thread or workgroup per chain, or the whole device per gradient (default: from the data size)")
+        .choices(["auto", "thread", "workgroup", "device"]).default("auto"),
+    )
     .option("--adapt-delta <x>", "target acceptance statistic, in (0, 1)", openInterval(0, 1), 0.8)
     .option("--max-depth <n>", "maximum NUTS tree depth", integer(1, 30), 10)
     .option("--init <r>", "initial values uniform in (-r, r) on the unconstrained scale", nonNegative, 2)

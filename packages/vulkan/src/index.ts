@@ -23,5 +23,5 @@ import { registerBackend } from "@ppl/tensor";
 import { vulkanBackend } from "./backend.ts";
 // Registered lazily: nothing touches Vulkan until a caller asks for the backend by name.
 registerBackend("vulkan", () => vulkanBackend());
-export { prepareGpuNuts, type GpuNuts, type GpuNutsOptions, type GpuModel } from "./sampler/gpu-runner.ts";
+export { prepareGpuNuts, chooseShape, type ExecutionShape, type GpuNuts, type GpuNutsOptions, type GpuModel } from "./sampler/gpu-runner.ts";
 export { nutsProgram, type NutsProgram, type NutsProgramOptions } from "./sampler/nuts-program.ts";

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import {
   compileModel, essBulk, modelDensity, sample, type CompiledModel,
 } from "../packages/ppl/src/index.ts";
-import { prepareGpuNuts, usableDevices } from "../packages/vulkan/src/index.ts";
+import { batchedGradient, prepareGpuNuts, usableDevices, VulkanManager, type ExecutionShape } from "../packages/vulkan/src/index.ts";
 import { anchorLogistic } from "./anchor-models.ts";
 import eightSchools from "../examples/posteriordb/eight_schools-eight_schools_noncentered.ts";
 
@@ -54,12 +54,12 @@ async function runCase(name: string, compiled: () => CompiledModel, chains: numb
     if (backend === "vulkan") {
       runner = await prepareGpuNuts(m, {
         chains, maxDepth: 10, dtype, iterationsPerSubmit: 100,
-        ...(shapeOpt === "auto" ? {} : { shape: shapeOpt as "thread" | "workgroup" }),
+        ...(shapeOpt === "auto" ? {} : { shape: shapeOpt as ExecutionShape }),
       });
       device = runner.device;
     }
     const tCompiled = performance.now();
-    const res = sample(density, runner ? { ...settings, transitionRunner: runner.factory } : settings);
+    const res = runner ? sample(runner.hostDensity(density), { ...settings, transitionRunner: runner.factory }) : sample(density, settings);
     const wall = (performance.now() - t0) / 1000;
     runner?.dispose();
     let minEss = Infinity;
@@ -79,7 +79,7 @@ async function runCase(name: string, compiled: () => CompiledModel, chains: numb
       min_ess_bulk: +minEss.toFixed(1), ess_per_s: +(minEss / wall).toFixed(1),
       grad_evals: gradEvals, grad_evals_per_s: Math.round(gradEvals / sampleSeconds),
       divergences: res.stats.reduce((a, s) => a + s.divergent.reduce((x, y) => x + y, 0), 0),
-      device, shape: runner?.shape ?? "cpu",
+      cpu_density_evals: density.evaluations, device, shape: runner?.shape ?? "cpu",
     }));
   }
 }
@@ -90,8 +90,36 @@ if (cases.includes("8s")) await runCase("eight_schools_nc", () => compileModel(e
 if (cases.includes("lr")) {
   const d = logisticData("logistic_n100k_d100");
   await runCase("logistic_n100k_d100", () => compileModel(logistic, d), 4, 1000, 1000);
+  if (backend === "vulkan") await timeBatchedGradient("logistic_n100k_d100", compileModel(logistic, d), 4);
 }
 if (cases.includes("many")) {
   const d = logisticData("logistic_n1k_d10");
   await runCase("logistic_n1k_d10_x1024chains", () => compileModel(logistic, d), Number(opt("many-chains", "1024")), 500, 500);
+}
+
+/**
+ * Time one batched gradient of all chains (the device shape's per-leapfrog kernels, without the
+ * controller): `evals` evaluations recorded in one sequence, median of 5 submits. The floor is
+ * the bytes of the data read twice (forward and backward pass) at the device's bandwidth.
+ */
+async function timeBatchedGradient(name: string, m: CompiledModel, chains: number, evals = 200) {
+  const manager = new VulkanManager();
+  const g = await batchedGradient(manager, m, chains, dtype);
+  const s = manager.sequence();
+  for (let i = 0; i < evals; i++) for (const d of g.step) s.dispatch(d.algorithm, d.buffers, d.groups);
+  const times: number[] = [];
+  for (let i = 0; i < 7; i++) {
+    const t0 = performance.now();
+    s.submitSync();
+    times.push(performance.now() - t0);
+  }
+  const ms = times.sort((a, b) => a - b)[3]! / evals;
+  const dataBytes = Object.values(m.dataBindings).reduce((acc, v) => acc + v.data.length, 0) * (dtype === "f64" ? 8 : 4);
+  console.log(JSON.stringify({
+    case: name, bench: "batched_gradient", chains, dtype, kernels_per_gradient: g.step.length, kernels_total: g.kernels,
+    us_per_gradient: +(ms * 1e3).toFixed(2), floor_us_at_3_9TBps: +((2 * dataBytes) / 3.9e12 * 1e6).toFixed(2),
+  }));
+  s.destroy();
+  g.dispose();
+  manager.destroy();
 }

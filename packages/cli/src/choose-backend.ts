@@ -126,7 +126,7 @@ export async function openDensity(
     const shape = run.gpuShape === "auto" ? undefined : run.gpuShape;
     const gpu = await prepareGpuNuts(compiled, { chains: run.chains, maxDepth: run.maxDepth, dtype: choice.dtype, device: choice.device ?? undefined, shape });
     return {
-      density,
+      density: gpu.hostDensity(density),
       transitionRunner: (ctx) => gpu.factory(ctx),
       detail: gpu.shape === "device"
         ? "GPU NUTS: whole device per gradient (batched gradient kernels and a controller kernel)"

@@ -32,6 +32,31 @@ describe.runIf(device !== undefined)("GPU NUTS in each execution shape against t
     }
   });
 
+  it("device shape: the host's batched evaluations run on the device and equal the CPU density's (f64)", async () => {
+    const gpu = await prepareGpuNuts(compiled, { chains: 4, maxDepth: 10, dtype: "f64", shape: "device" });
+    try {
+      const host = await modelDensity(compiled);
+      const moved = gpu.hostDensity(host);
+      expect(moved).not.toBe(host);
+      const D = compiled.dim;
+      const q = Float64Array.from({ length: 4 * D }, (_, i) => Math.sin(1.7 * i + 0.3) * 1.5);
+      const [lpA, lpB] = [new Float64Array(4), new Float64Array(4)];
+      const [gA, gB] = [new Float64Array(4 * D), new Float64Array(4 * D)];
+      const before = host.evaluations;
+      moved.logpGrad(q, lpA, gA);
+      expect(host.evaluations).toBe(before);
+      host.logpGrad(q, lpB, gB);
+      lpA.forEach((v, c) => expect(v).toBeCloseTo(lpB[c]!, 10));
+      gA.forEach((v, i) => expect(v).toBeCloseTo(gB[i]!, 10));
+      // Thread and workgroup shapes have no batched kernels: the host density stays as it is.
+      const fused = await prepareGpuNuts(compiled, { chains: 4, maxDepth: 10, dtype: "f64", shape: "thread" });
+      expect(fused.hostDensity(host)).toBe(host);
+      fused.dispose();
+    } finally {
+      gpu.dispose();
+    }
+  });
+
   it("f32: most draws agree with the f64 CPU sampler within f32 tolerance", async () => {
     const cpu = sample(await modelDensity(compiled), opts);
     const gpu = await prepareGpuNuts(compiled, { chains: 4, maxDepth: 10, dtype: "f32" });

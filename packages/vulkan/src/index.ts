@@ -24,4 +24,5 @@ import { vulkanBackend } from "./backend.ts";
 // Registered lazily: nothing touches Vulkan until a caller asks for the backend by name.
 registerBackend("vulkan", () => vulkanBackend());
 export { prepareGpuNuts, chooseShape, type ExecutionShape, type GpuNuts, type GpuNutsOptions, type GpuModel } from "./sampler/gpu-runner.ts";
+export { batchedGradient, type BatchedGradient, type BatchedModel } from "./sampler/batched-gradient.ts";
 export { nutsProgram, type NutsProgram, type NutsProgramOptions } from "./sampler/nuts-program.ts";

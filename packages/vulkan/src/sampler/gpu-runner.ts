@@ -85,7 +85,19 @@ export interface GpuNuts {
   factory(ctx: { settings: RunSettings; dim: number; metrics: readonly { inverse: Float64Array }[] }): {
     run(t: number, stepSizes: Float64Array, batch: Batch, stats: Stats[]): void;
   };
+  /**
+   * The host's density for the sampler's own evaluations (initialization, step-size searches),
+   * with its batched log density and gradient moved to the device when the device shape has
+   * kernels for it; otherwise the host density itself.
+   */
+  hostDensity<T extends HostDensity>(host: T): T;
   dispose(): void;
+}
+
+/** A batched density as the sampler calls it (structurally ppl's BatchedDensity). */
+export interface HostDensity {
+  readonly dim: number;
+  logpGrad(q: Float64Array, lp: Float64Array, grad: Float64Array, active?: Uint8Array): void;
 }
 
 /** The sampler's buffers 0–7 (shaders/nuts/common.glsl), shared by every execution shape. */
@@ -104,6 +116,8 @@ interface StateBuffers {
 interface Engine {
   readonly source: string;
   run(k: number): void;
+  /** lp and gradient of all chains at once on the device, where the shape has batched kernels. */
+  readonly logpGrad?: (q: Float64Array, lp: Float64Array, grad: Float64Array) => void;
   dispose(): void;
 }
 
@@ -191,6 +205,14 @@ export async function prepareGpuNuts(model: GpuModel, opts: GpuNutsOptions): Pro
           }
         },
       };
+    },
+    hostDensity(host) {
+      const onDevice = engine.logpGrad;
+      if (!onDevice) return host;
+      // Calls for the whole batch go to the device; anything else (single chains) stays on the host.
+      const logpGrad = (q: Float64Array, lp: Float64Array, grad: Float64Array, active?: Uint8Array) =>
+        lp.length === C && q.length === C * D ? onDevice(q, lp, grad) : host.logpGrad(q, lp, grad, active);
+      return Object.create(host, { logpGrad: { value: logpGrad } }) as typeof host;
     },
     dispose() {
       engine.dispose();
@@ -291,10 +313,20 @@ async function deviceEngine(
   const pow2 = (n: number) => 2 ** Math.ceil(Math.log2(Math.max(1, n)));
   // Leapfrogs per iteration of the slowest chain in the last block: the next block's first guess.
   let perIteration = 4;
+  const Real = opts.dtype === "f64" ? Float64Array : Float32Array;
+  const evaluate = manager.sequence();
+  gradient.step.forEach((d) => evaluate.dispatch(d.algorithm, d.buffers, d.groups));
   return {
     source: `${source}
 // ---- batched gradient
 ${gradient.source}`,
+    logpGrad(q, lp, grad) {
+      // Safe between blocks: every chain is idle and the next block starts without reading these buffers.
+      gradient.q.write(Real.from(q));
+      evaluate.submitSync();
+      lp.set(new Real(gradient.lp.read(C * bytes)));
+      grad.set(new Real(gradient.grad.read(C * D * bytes)));
+    },
     run(k) {
       ints.write(new Int32Array(C * sizes.ints));
       done.write(new Uint32Array(1));
@@ -317,6 +349,7 @@ ${gradient.source}`,
     },
     dispose() {
       sequences.forEach((s) => s.destroy());
+      evaluate.destroy();
       controller.destroy();
       [vectors, reals, ints, done].forEach((b) => b.destroy());
       gradient.dispose();

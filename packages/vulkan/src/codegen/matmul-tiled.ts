@@ -4,7 +4,8 @@ import { broadcastIndex, unflatten } from "./index-math.ts";
 import type { RenderLimits } from "./limits.ts";
 import type { KernelFactory } from "./reduce-parallel.ts";
 import { Scope } from "./scope.ts";
-import type { KernelPlan, ScratchBuffer } from "./shader.ts";
+import type { KernelPlan } from "./shader.ts";
+import { sliceScratch, sliceSumKernel } from "./slice-sum.ts";
 import { matmulSplits } from "./strategy.ts";
 
 /** Tile of a tiled matmul: TM×TN outputs per workgroup, k in steps of TK, `threads` per workgroup. */
@@ -66,7 +67,7 @@ export function tiledMatmulKernels(node: Node, f: KernelFactory): KernelPlan[] {
   const chunk = Math.ceil(Math.ceil(k / P) / tk) * tk;
   const T = glslType(node.dtype);
   const zero = literal(0, node.dtype);
-  const scratch: ScratchBuffer = { kind: "scratch", dtype: node.dtype, size: P * node.size, label: `${P} partial products per output` };
+  const scratch = sliceScratch(node, P);
 
   const sh = f.shader();
   const main = new Scope(undefined, "");
@@ -99,7 +100,7 @@ export function tiledMatmulKernels(node: Node, f: KernelFactory): KernelPlan[] {
   const store = main.child();
   store.emit(`int i = i0 + row0 + j * ${threads / tn}; int jj = j0 + col;`);
   const flat = `(bt * ${n * m} + i * ${m} + jj)`;
-  const write = P === 1 ? sh.storage.write(node, flat, "acc[j]") : `${sh.bind(scratch)}[p * ${node.size} + ${flat}] = acc[j];`;
+  const write = P === 1 ? sh.storage.write(node, flat, "acc[j]") : `${sh.bind(scratch, "write")}[p * ${node.size} + ${flat}] = acc[j];`;
   store.emit(`if (i < ${n} && jj < ${m}) { ${write} }`);
   main.block(`for (int j = 0; j < ${perThread}; j++)`, store);
   const shared = [`shared ${T} ppl_As[${tm * (tk + 1)}];`, `shared ${T} ppl_Bs[${tk * (tn + 1)}];`];
@@ -107,21 +108,7 @@ export function tiledMatmulKernels(node: Node, f: KernelFactory): KernelPlan[] {
     { node, localSize: threads, workgroups: tiles * P, units: tiles * P * threads, shared, main: main.lines, title: `tiled matmul ${tm}x${tn}x${tk}, ${P} k-slices` },
     sh,
   );
-  if (P === 1) return [pass1];
-
-  const sh2 = f.shader();
-  const main2 = new Scope(undefined, "");
-  const G = f.limits.localSize;
-  main2.emit(`int u = gid * ${G} + int(gl_LocalInvocationIndex);`);
-  main2.emit(`if (u >= ${node.size}) return;`);
-  main2.emit(`${T} acc = ${zero};`);
-  main2.emit(`for (int p = 0; p < ${P}; p++) acc += ${sh2.bind(scratch)}[p * ${node.size} + u];`);
-  main2.emit(sh2.storage.write(node, "u", "acc"));
-  const pass2 = f.finish(
-    { node, localSize: G, workgroups: Math.ceil(node.size / G), units: node.size, main: main2.lines, title: `sum of ${P} k-slices` },
-    sh2,
-  );
-  return [pass1, pass2];
+  return P === 1 ? [pass1] : [pass1, sliceSumKernel(node, scratch, P, f)];
 }
 
 /**

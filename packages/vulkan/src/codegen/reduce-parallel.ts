@@ -53,7 +53,7 @@ export function parallelReduceKernels(node: Node, partitions: number, f: KernelF
   for (const l of wg1.lines) main.emit(l);
   const result = P === 1
     ? sh1.storage.write(node, "o", monoid.finish(s))
-    : s.map((c, i) => `${sh1.bind(scratch)}[${slot(i, "gid")}] = ${c};`).join(" ");
+    : s.map((c, i) => `${sh1.bind(scratch, "write")}[${slot(i, "gid")}] = ${c};`).join(" ");
   main.emit(`if (${wg1.leader}) { ${result} }`);
   const pass1 = f.finish(
     { node, localSize: G, workgroups: outputs * P, units: outputs * P * G, extensions: wg1.extensions, shared: wg1.shared, main: main.lines, title: `parallel reduction, pass 1 of ${P === 1 ? 1 : 2} (${P} workgroups per output)` },
@@ -65,7 +65,7 @@ export function parallelReduceKernels(node: Node, partitions: number, f: KernelF
   const main2 = new Scope(undefined, "");
   const s2 = declareState(monoid, main2);
   const loop = main2.child();
-  const partial = s2.map((_, c) => `${sh2.bind(scratch)}[${slot(c, `gid * ${P} + i`)}]`);
+  const partial = s2.map((_, c) => `${sh2.bind(scratch, "read")}[${slot(c, `gid * ${P} + i`)}]`);
   for (const l of monoid.merge(s2, partial)) loop.emit(l);
   main2.block(`for (int i = int(gl_LocalInvocationIndex); i < ${P}; i += ${G})`, loop);
   const wg2 = workgroupReduce(monoid, s2, G, f.limits.subgroupArithmetic);

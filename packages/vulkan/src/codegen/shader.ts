@@ -18,7 +18,10 @@ export interface ScratchBuffer {
 /** What a kernel binds: a stored node's buffer or a scratch buffer. */
 export type Binding = Node | ScratchBuffer;
 
-/** One compute shader of a program: the node it (partly) computes and the buffers it binds, in binding order. */
+/**
+ * One compute shader of a program: the node it (partly) computes and the buffers it binds, in
+ * binding order. Its buffers are declared `restrict`: bind a different buffer to each binding.
+ */
 export interface KernelPlan {
   readonly node: Node;
   readonly source: string;
@@ -34,34 +37,51 @@ export function isScratch(b: Binding): b is ScratchBuffer {
   return (b as ScratchBuffer).kind === "scratch";
 }
 
+/** How a shader uses a binding; a buffer only read is declared readonly, one only written writeonly. */
+export type Access = "read" | "write" | "readwrite";
+
 /**
- * One shader being written: its binding table (buffers numbered in order of first use), the
- * storage that reads stored nodes from those buffers, and an expression renderer over it.
+ * One shader being written: its binding table (buffers numbered in order of first use, with how
+ * the shader uses each), the storage that reads stored nodes from those buffers, and an expression
+ * renderer over it.
  */
 export class ShaderBuilder {
   readonly bindings: Binding[] = [];
   readonly storage: Storage;
   readonly r: ExprRenderer;
+  private readonly access = new Map<Binding, Access>();
 
   constructor(isStored: (n: Node) => boolean) {
     this.storage = {
       read: (n, idx) => {
         if (!isStored(n)) return undefined;
-        const e = `${this.bind(n)}[${flatten(n.shape, idx)}]`;
+        const e = `${this.bind(n, "read")}[${flatten(n.shape, idx)}]`;
         return n.dtype === "bool" ? `(${e} != 0)` : e;
       },
-      write: (n, flat, value) => `${this.bind(n)}[${flat}] = ${n.dtype === "bool" ? `int(${value})` : value};`,
+      write: (n, flat, value) => `${this.bind(n, "write")}[${flat}] = ${n.dtype === "bool" ? `int(${value})` : value};`,
     };
     this.r = new ExprRenderer(this.storage);
   }
 
-  /** The GLSL array of a binding (`b3.v`), adding it to the table on first use. */
-  bind(b: Binding): string {
+  /** The GLSL array of a binding (`b3.v`), adding it to the table on first use; `access` says whether this use reads or writes it. */
+  bind(b: Binding, access: Access): string {
     let i = this.bindings.indexOf(b);
     if (i < 0) i = this.bindings.push(b) - 1;
+    const before = this.access.get(b);
+    this.access.set(b, before === undefined || before === access ? access : "readwrite");
     return `b${i}.v`;
   }
+
+  /** How the shader uses a binding, over all its uses so far. */
+  accessOf(b: Binding): Access {
+    return this.access.get(b) ?? "readwrite";
+  }
 }
+
+// Memory qualifiers of a buffer declaration. `restrict` is valid because every binding of a kernel
+// is a distinct buffer (KernelPlan's contract); with it and readonly/writeonly the compiler may keep
+// loads in flight across other units' stores and use the read-only data path.
+const QUALIFIERS: Record<Access, string> = { read: "readonly restrict ", write: "writeonly restrict ", readwrite: "restrict " };
 
 /** The parts of a shader a kernel renderer decides; `assemble` adds the header, buffers and prelude. */
 export interface ShaderParts {
@@ -86,7 +106,7 @@ export function assemble(parts: ShaderParts, shader: ShaderBuilder, limits: Rend
   const dtypes = new Set<DType>([...shader.bindings.map((b) => b.dtype), node.dtype]);
   for (const n of toposortAll([node])) dtypes.add(n.dtype);
   const decls = shader.bindings.map(
-    (b, i) => `layout(std430, set = 0, binding = ${i}) buffer Buf${i} { ${bufferType(b.dtype)} v[]; } b${i};${isScratch(b) ? ` // scratch: ${b.label}` : ""}`,
+    (b, i) => `layout(std430, set = 0, binding = ${i}) ${QUALIFIERS[shader.accessOf(b)]}buffer Buf${i} { ${bufferType(b.dtype)} v[]; } b${i};${isScratch(b) ? ` // scratch: ${b.label}` : ""}`,
   );
   const source = [
     "#version 450",

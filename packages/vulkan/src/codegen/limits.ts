@@ -5,6 +5,14 @@
 export interface RenderLimits {
   /** Threads per workgroup for one-thread-per-unit kernels. */
   readonly localSize: number;
+  /**
+   * Units each thread of a large elementwise kernel computes, all their loads issued before any
+   * arithmetic: on a GPU one load per thread leaves too few memory requests in flight to reach the
+   * bandwidth (H200: 1.8 TB/s with one element per thread, 3.3 TB/s with two); 1 turns it off.
+   */
+  readonly unitsPerThread: number;
+  /** Threads per workgroup of those multi-unit elementwise kernels. */
+  readonly streamLocalSize: number;
   /** Largest workgroup count in x (larger domains spill into y). */
   readonly maxGroupCountX: number;
   /** Whether the device has shaderFloat64. */
@@ -40,17 +48,22 @@ export function limitsOf(device: {
   subgroup?: { operations: readonly string[]; inCompute: boolean };
 }): RenderLimits {
   const maxX = Math.min(device.limits.maxComputeWorkGroupInvocations, device.limits.maxComputeWorkGroupSize?.[0] ?? Infinity);
+  const cpu = device.type === "cpu";
+  // Power of two, so tree reductions halve evenly.
+  const groupSize = 2 ** Math.floor(Math.log2(Math.min(256, maxX)));
   return {
     localSize: Math.min(64, device.limits.maxComputeWorkGroupInvocations),
+    // A CPU driver runs a thread's units one after the other anyway: nothing to overlap.
+    unitsPerThread: cpu ? 1 : 2,
+    streamLocalSize: cpu ? Math.min(64, maxX) : groupSize,
     maxGroupCountX: device.limits.maxComputeWorkGroupCount[0]!,
     float64: device.features.shaderFloat64,
-    // Power of two, so tree reductions halve evenly.
-    groupSize: 2 ** Math.floor(Math.log2(Math.min(256, maxX))),
+    groupSize,
     // Vulkan guarantees 16 KiB; the renderers size their tiles to this.
     sharedMemoryBytes: device.limits.maxComputeSharedMemorySize ?? 16384,
     subgroupArithmetic: (device.subgroup?.inCompute ?? false) && ["arithmetic", "vote"].every((op) => device.subgroup?.operations.includes(op) ?? false),
     // A CPU driver runs a workgroup per core at a time, so a handful of groups already fills it.
-    busyGroups: device.type === "cpu" ? 16 : 1024,
+    busyGroups: cpu ? 16 : 1024,
     parallelReduceMin: 4096,
     tiledMatmulMin: 1 << 18,
     maxLoopIterations: device.driver === "llvmpipe" ? 65535 : Infinity,

@@ -1,12 +1,13 @@
 import { GraphError, isReduce, sizeOf, type DType, type Node } from "@ppl/tensor";
 import type { RenderLimits } from "./limits.ts";
+import { isStreamable, streamKernel } from "./elementwise-stream.ts";
 import { tiledMatmulKernels } from "./matmul-tiled.ts";
 import { parallelReduceKernels, type KernelFactory } from "./reduce-parallel.ts";
 import { renderScan } from "./scan.ts";
 import { schedule } from "./schedule.ts";
 import { Scope } from "./scope.ts";
 import { assemble, isScratch, ShaderBuilder, toposortAll, type KernelPlan, type ScratchBuffer } from "./shader.ts";
-import { reducePartitions, useTiledMatmul } from "./strategy.ts";
+import { reducePartitions, streamUnitsPerThread, useTiledMatmul } from "./strategy.ts";
 import { unitWriter, type UnitContext } from "./units.ts";
 
 export type { Binding, KernelPlan, ScratchBuffer } from "./shader.ts";
@@ -64,6 +65,10 @@ function renderKernels(
   if (node.op === "matmul") {
     const k = node.inputs[0]!.shape[node.inputs[0]!.rank - 1]!;
     if (useTiledMatmul(node.size * k, k, limits)) return tiledMatmulKernels(node, factory);
+  }
+  if (isStreamable(node, isStored)) {
+    const perThread = streamUnitsPerThread(node.size, limits);
+    if (perThread > 1) return [streamKernel(node, perThread, factory)];
   }
   return [unitKernel(node, tupleUsers, factory)];
 }

@@ -38,3 +38,13 @@ export function matmulSplits(tiles: number, k: number, tileK: number, loopsPerSt
   const needed = Math.ceil(((k / tileK) * loopsPerStep) / (limits.maxLoopIterations / 2));
   return Math.max(1, needed, Math.min(wanted, useful));
 }
+
+/**
+ * Units per thread of an elementwise kernel of `units` outputs: limits.unitsPerThread once that
+ * still gives busyGroups workgroups of streamLocalSize threads, else 1 (a smaller kernel needs
+ * every thread it can get more than each thread needs several loads in flight).
+ */
+export function streamUnitsPerThread(units: number, limits: RenderLimits): number {
+  const per = limits.unitsPerThread;
+  return per > 1 && units >= limits.busyGroups * limits.streamLocalSize * per ? per : 1;
+}

@@ -28,6 +28,7 @@ export interface UnitWriter {
 
 /** The unit writer of a materialized node. */
 export function unitWriter(node: Node): UnitWriter {
+  if (isElementMap(node)) return mapUnits(node);
   if (isReduce(node.op)) return reduceUnits(node);
   switch (node.op) {
     case "matmul": return matmulUnits(node);
@@ -36,8 +37,16 @@ export function unitWriter(node: Node): UnitWriter {
     case "cholesky": return choleskyUnits(node);
     case "triangular_solve": return triangularSolveUnits(node);
     case "scan": return { units: 1, emit: (_u, scope, ctx) => ctx.scan(node, scope) };
-    default: return mapUnits(node);
+    default: throw new GraphError(`codegen: no unit writer for ${node.op}`);
   }
+}
+
+// The materialized ops whose units loop (over terms, a line, a matrix, a recurrence): the cases above.
+const LOOPING_OPS: ReadonlySet<string> = new Set(["matmul", "cumsum", "scatter_add", "cholesky", "triangular_solve", "scan"]);
+
+/** True when a node's unit is one output element computed by one expression of its inputs (no loop). */
+export function isElementMap(node: Node): boolean {
+  return !isReduce(node.op) && !LOOPING_OPS.has(node.op);
 }
 
 function mapUnits(node: Node): UnitWriter {

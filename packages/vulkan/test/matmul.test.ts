@@ -1,46 +1,25 @@
 import { describe, expect, it } from "vitest";
-import { abs, data, interpret, matmul, mT, type Node } from "@ppl/tensor";
+import { data, matmul, mT, type Node } from "@ppl/tensor";
 import type { FloatDType } from "@ppl/tensor/testing";
 import { vulkanBackend } from "../src/backend.ts";
 import { kernelPrelude } from "../src/codegen/kernel-prelude.ts";
 import { limitsOf } from "../src/codegen/limits.ts";
 import { planProgram } from "../src/codegen/program.ts";
 import { usableDevices } from "../src/devices.ts";
+import { checkMatmul } from "./matmul-check.ts";
 
 // The tiled (and k-split) matmul kernels against the reference interpreter, on the shapes of
-// regression models: X[N,D]·B[D,C] and Xᵀ[D,N]·R[N,C].
+// regression models: X[N,D]·B[D,C] and Xᵀ[D,N]·R[N,C]. Those shapes have few columns and would
+// run as the skinny kernels (matmul-skinny.test.ts), so these tests turn the skinny kernels off.
 const device = usableDevices()[0];
 const DTYPES: readonly FloatDType[] = device?.features.shaderFloat64 ? ["f32", "f64"] : ["f32"];
 
-function values(n: number, seed: number): Float64Array {
-  let s = seed >>> 0;
-  return Float64Array.from({ length: n }, () => {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    return Math.fround((s / 2 ** 32) * 4 - 2);
-  });
-}
+const TILED = { skinnyMatmulColumns: 0 } as const;
 
-// |got − want| ≤ k·eps·(|A|·|B|) elementwise: the standard bound for a dot product of length k.
-async function check(out: Node, shapes: Record<string, readonly number[]>, dtype: FloatDType, k: number): Promise<void> {
-  const backend = await vulkanBackend();
-  const bindings = Object.fromEntries(Object.entries(shapes).map(([name, shape], i) => [name, values(shape.reduce((a, b) => a * b, 1), 17 + i)]));
-  const exe = await backend.compile([out]);
-  const [got] = await exe.run(bindings);
-  exe.dispose?.();
-  const [want] = interpret([out], bindings);
-  const [A, B] = out.inputs as [Node, Node];
-  const [scale] = interpret([matmul(abs(A), abs(B))], bindings);
-  const eps = dtype === "f32" ? 2 ** -24 : 2 ** -53;
-  expect(got!.data.length).toBe(want!.data.length);
-  for (let i = 0; i < want!.data.length; i++) {
-    const allowed = 2 * k * eps * scale!.data[i]! + 1e-30;
-    const diff = Math.abs(got!.data[i]! - want!.data[i]!);
-    if (!(diff <= allowed)) expect.fail(`element ${i}: got ${got!.data[i]}, want ${want!.data[i]} (allowed ${allowed})`);
-  }
-}
-
-describe.runIf(device !== undefined)("tiled matmul", () => {
-  const limits = limitsOf(device!);
+describe.runIf(device !== undefined)("tiled matmul", async () => {
+  const limits = { ...limitsOf(device!), ...TILED };
+  const backend = await vulkanBackend({ limits: TILED });
+  const check = (out: Node, shapes: Record<string, readonly number[]>, dtype: FloatDType, k: number) => checkMatmul(backend, out, shapes, dtype, k);
 
   it("chooses the tiled kernel, and a k-split with a merge pass for Xᵀ·R", () => {
     const X = data("X", [20_000, 20], "f32"), R = data("R", [20_000, 4], "f32"), B = data("B", [20, 4], "f32");

@@ -134,9 +134,10 @@ describe.runIf(device !== undefined)("parallel reductions", async () => {
   // The conformance cases that reduce, with limits that send even their small shapes down the
   // parallel path (tiny workgroups, so several partitions per output): with subgroup ops in f32,
   // with the shared-memory tree in f64 (the big fusion case only once: it compiles many kernels).
+  // Matmuls take the tiled kernel here (skinny kernels off; matmul-skinny.test.ts forces those).
   const forced = [
-    { name: "subgroups, 4-thread groups", dtype: "f32", fusion: true, limits: { parallelReduceMin: 1, tiledMatmulMin: 0, busyGroups: 64, groupSize: 4 } },
-    { name: "shared-memory tree, 8-thread groups", dtype: "f64", fusion: false, limits: { parallelReduceMin: 1, tiledMatmulMin: 0, busyGroups: 64, groupSize: 8, subgroupArithmetic: false } },
+    { name: "subgroups, 4-thread groups", dtype: "f32", fusion: true, limits: { parallelReduceMin: 1, tiledMatmulMin: 0, skinnyMatmulColumns: 0, busyGroups: 64, groupSize: 4 } },
+    { name: "shared-memory tree, 8-thread groups", dtype: "f64", fusion: false, limits: { parallelReduceMin: 1, tiledMatmulMin: 0, skinnyMatmulColumns: 0, busyGroups: 64, groupSize: 8, subgroupArithmetic: false } },
   ] as const;
   for (const f of forced) {
     const dtype = DTYPES.includes(f.dtype) ? f.dtype : "f32";

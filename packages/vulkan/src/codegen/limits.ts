@@ -33,6 +33,12 @@ export interface RenderLimits {
   /** Multiply-adds (n·m·k) below which a matmul stays one thread per output element. */
   readonly tiledMatmulMin: number;
   /**
+   * Most output columns (m of [n,k]·[k,m]) for which a larger matmul runs as the skinny kernels,
+   * each thread keeping the m sums of one output row in registers; 0 leaves every large matmul to
+   * the tiled kernel.
+   */
+  readonly skinnyMatmulColumns: number;
+  /**
    * Loop iterations one invocation may run in total, all loops together: llvmpipe (lavapipe)
    * silently ends every loop after 65535 (its guard against endless loops); other drivers have no limit.
    */
@@ -66,6 +72,7 @@ export function limitsOf(device: {
     busyGroups: cpu ? 16 : 1024,
     parallelReduceMin: 4096,
     tiledMatmulMin: 1 << 18,
+    skinnyMatmulColumns: 16,
     maxLoopIterations: device.driver === "llvmpipe" ? 65535 : Infinity,
   };
 }

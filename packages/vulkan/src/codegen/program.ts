@@ -1,13 +1,14 @@
 import { GraphError, isReduce, sizeOf, type DType, type Node } from "@ppl/tensor";
 import type { RenderLimits } from "./limits.ts";
 import { isStreamable, streamKernel } from "./elementwise-stream.ts";
+import { skinnyMatmulKernels } from "./matmul-skinny.ts";
 import { tiledMatmulKernels } from "./matmul-tiled.ts";
 import { parallelReduceKernels, type KernelFactory } from "./reduce-parallel.ts";
 import { renderScan } from "./scan.ts";
 import { schedule } from "./schedule.ts";
 import { Scope } from "./scope.ts";
 import { assemble, isScratch, ShaderBuilder, toposortAll, type KernelPlan, type ScratchBuffer } from "./shader.ts";
-import { reducePartitions, streamUnitsPerThread, useTiledMatmul } from "./strategy.ts";
+import { matmulKernel, reducePartitions, streamUnitsPerThread } from "./strategy.ts";
 import { unitWriter, type UnitContext } from "./units.ts";
 
 export type { Binding, KernelPlan, ScratchBuffer } from "./shader.ts";
@@ -63,8 +64,11 @@ function renderKernels(
     if (partitions > 0) return parallelReduceKernels(node, partitions, factory);
   }
   if (node.op === "matmul") {
-    const k = node.inputs[0]!.shape[node.inputs[0]!.rank - 1]!;
-    if (useTiledMatmul(node.size * k, k, limits)) return tiledMatmulKernels(node, factory);
+    const [A, B] = node.inputs as [Node, Node];
+    const [n, k] = A.shape.slice(-2) as [number, number];
+    const kind = matmulKernel(n, B.shape[B.rank - 1]!, k, node.size, limits);
+    if (kind === "skinny") return skinnyMatmulKernels(node, factory);
+    if (kind === "tiled") return tiledMatmulKernels(node, factory);
   }
   if (isStreamable(node, isStored)) {
     const perThread = streamUnitsPerThread(node.size, limits);

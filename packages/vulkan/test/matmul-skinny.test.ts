@@ -1,0 +1,214 @@
+import { describe, expect, it } from "vitest";
+import fc from "fast-check";
+import { add, data, grad, interpret, matmul, mT, mul, neg, optimize, param, softplus, square, sub, sum, vmap, type Node } from "@ppl/tensor";
+import { checkConformanceCase, conformanceCases, type FloatDType } from "@ppl/tensor/testing";
+import { vulkanBackend } from "../src/backend.ts";
+import { kernelPrelude } from "../src/codegen/kernel-prelude.ts";
+import { limitsOf, type RenderLimits } from "../src/codegen/limits.ts";
+import { planProgram } from "../src/codegen/program.ts";
+import { matmulKernel } from "../src/codegen/strategy.ts";
+import { usableDevices } from "../src/devices.ts";
+import { checkMatmul, matmulValues } from "./matmul-check.ts";
+
+// The skinny matmul kernels (few output columns: one thread per output row, slots splitting k,
+// k-slices merged by a second pass): which shapes take them, and their results against the
+// reference interpreter on random shapes, with limits that force them onto lavapipe's small inputs.
+const device = usableDevices()[0];
+const DTYPES: readonly FloatDType[] = device?.features.shaderFloat64 ? ["f32", "f64"] : ["f32"];
+
+// A discrete GPU as limitsOf sees it (an H200's reported limits): planning needs no device.
+const GPU = limitsOf({
+  type: "discrete-gpu",
+  driver: "nvidia",
+  limits: { maxComputeWorkGroupInvocations: 1024, maxComputeWorkGroupCount: [2 ** 31 - 1, 65535, 65535], maxComputeWorkGroupSize: [1024, 1024, 64], maxComputeSharedMemorySize: 49152 },
+  features: { shaderFloat64: true },
+  subgroup: { operations: ["basic", "vote", "arithmetic"], inCompute: true },
+});
+const plan = (outs: Node[], limits: RenderLimits) => planProgram(outs, limits, kernelPrelude);
+const titles = (outs: Node[], limits: RenderLimits) => plan(outs, limits).kernels.map((k) => k.source.split("\n")[1]!);
+
+describe("skinny matmul strategy", () => {
+  const N = 100_000, D = 100, C = 4;
+  const X = data("X", [N, D], "f32"), B = data("B", [D, C], "f32"), R = data("R", [N, C], "f32");
+
+  it("runs X·B as one thread per row (256 rows, one slot, B staged in shared memory), no k-split", () => {
+    const p = plan([matmul(X, B)], GPU);
+    expect(p.kernels.length).toBe(1);
+    expect(p.kernels[0]!.source).toContain("skinny matmul, 256 rows x 1 slots per workgroup, 1 k-slices");
+    expect(p.kernels[0]!.source).toContain("shared float ppl_Bs[400]");
+    expect(p.kernels[0]!.groups).toEqual([Math.ceil(N / 256), 1]);
+  });
+
+  it("runs Xᵀ·R as row slots (2 slots of 100 threads) over about busyGroups/2 k-slices, then a merge pass", () => {
+    const p = plan([matmul(mT(X), R)], GPU);
+    expect(p.kernels.length).toBe(2);
+    const slices = Number(/(\d+) k-slices/.exec(p.kernels[0]!.source)![1]);
+    expect(p.kernels[0]!.source).toContain("100 rows x 2 slots per workgroup");
+    expect(p.kernels[0]!.localSize).toBe(200);
+    expect(slices).toBeGreaterThan(GPU.busyGroups / 4);
+    expect(slices).toBeLessThanOrEqual(GPU.busyGroups / 2);
+    expect(p.kernels[1]!.source).toContain(`sum of ${slices} k-slices`);
+    // The slice count follows the limits, not this device.
+    const half = plan([matmul(mT(X), R)], { ...GPU, busyGroups: GPU.busyGroups / 2 });
+    expect(Number(/(\d+) k-slices/.exec(half.kernels[0]!.source)![1])).toBeLessThanOrEqual(GPU.busyGroups / 4);
+  });
+
+  it("takes both matmuls of a vmapped logistic-regression gradient", () => {
+    const x = data("X", [N, D], "f32"), y = data("y", [N], "f32"), beta = param("beta", [D], "f32");
+    const eta = matmul(x, beta);
+    const lp = add(sum(sub(mul(y, eta), softplus(eta))), sum(mul(-0.5, square(beta))));
+    const outs = optimize(vmap(optimize([lp, ...grad(lp, [beta])]), { params: ["beta"], size: C }));
+    const matmuls = titles(outs, GPU).filter((t) => t.includes("kernel for matmul"));
+    expect(matmuls.filter((t) => t.includes("skinny matmul")).length).toBe(2);
+    expect(matmuls.filter((t) => t.includes("tiled")).length).toBe(0);
+  });
+
+  it("leaves wide outputs and short batched products to the tiled kernel, small ones to one thread per output", () => {
+    expect(matmulKernel(2000, 64, 2000, 2000 * 64, GPU)).toBe("tiled");
+    expect(matmulKernel(2000, 16, 2000, 2000 * 16, GPU)).toBe("skinny");
+    expect(matmulKernel(8, 8, 8, 1000 * 64, GPU)).toBe("tiled"); // 1000 batches of 8x8: 32 slots, k = 8
+    expect(matmulKernel(10, 4, 10, 40, GPU)).toBe("units");
+    expect(matmulKernel(N, C, D, N * C, { ...GPU, skinnyMatmulColumns: 0 })).toBe("tiled");
+  });
+
+  it("splits k so one thread stays within the loop budget (lavapipe ends loops after 65535 iterations)", () => {
+    const few = { ...GPU, busyGroups: 2, maxLoopIterations: 4000 };
+    const p = plan([matmul(mT(X), R)], few);
+    const slices = Number(/(\d+) k-slices/.exec(p.kernels[0]!.source)![1]);
+    const perThread = Math.ceil(N / slices / 2); // two slots
+    expect(perThread).toBeLessThanOrEqual(few.maxLoopIterations / 2);
+    const rows = plan([matmul(X, B)], { ...few, maxLoopIterations: 100 });
+    expect(rows.kernels.length).toBe(2);
+  });
+});
+
+// Limits that send small products to the skinny kernels on lavapipe: tiny workgroups (so small n
+// already fills a row tile, and k need not be long for several slots), few busy groups or many.
+const FORCED: readonly Partial<RenderLimits>[] = [
+  { tiledMatmulMin: 0, groupSize: 32, busyGroups: 8 },
+  { tiledMatmulMin: 0, groupSize: 64, busyGroups: 64, sharedMemoryBytes: 1024 }, // B staged in small blocks, merges in rounds
+  { tiledMatmulMin: 0, groupSize: 16, busyGroups: 1, maxLoopIterations: 600 }, // splits forced by the loop budget
+];
+
+interface Case {
+  readonly batchA: readonly number[];
+  readonly batchB: readonly number[];
+  readonly n: number;
+  readonly k: number;
+  readonly m: number;
+  readonly transA: boolean;
+  readonly transB: boolean;
+  readonly fuse: boolean;
+  readonly limits: number;
+}
+
+// Shapes the strategy sends to the skinny kernels under FORCED[limits]: either more rows than half
+// a workgroup (one slot), or fewer with k long enough for every slot.
+function caseArb(): fc.Arbitrary<Case> {
+  return fc
+    .record({
+      limits: fc.integer({ min: 0, max: FORCED.length - 1 }),
+      rowsMode: fc.boolean(),
+      batch: fc.constantFrom<readonly [readonly number[], readonly number[]]>([[], []], [[3], []], [[], [2]], [[2], [2]], [[2, 1], [3]], [[1], [2]]),
+      m: fc.integer({ min: 1, max: 16 }),
+      transA: fc.boolean(),
+      transB: fc.boolean(),
+      fuse: fc.boolean(),
+      a: fc.integer({ min: 0, max: 1000 }),
+      b: fc.integer({ min: 0, max: 1000 }),
+    })
+    .map(({ limits, rowsMode, batch, m, transA, transB, fuse, a, b }) => {
+      const G = FORCED[limits]!.groupSize!;
+      // Rows mode: n in (G/2, 12·G], k in [1, 150]; slots mode: n in [1, G/2], k ≥ slots·32.
+      const n = rowsMode ? G / 2 + 1 + (a % (12 * G)) : 1 + (a % (G / 2));
+      const slots = Math.floor(G / n);
+      const k = rowsMode ? 1 + (b % 150) : slots * 32 + (b % 400);
+      return { batchA: batch[0], batchB: batch[1], n, k, m, transA, transB, fuse, limits };
+    });
+}
+
+describe.runIf(device !== undefined)("skinny matmul kernels against the reference", async () => {
+  const backends = await Promise.all(FORCED.map((limits) => vulkanBackend({ limits })));
+  const forcedLimits = FORCED.map((l) => ({ ...limitsOf(device!), ...l }));
+
+  for (const dtype of DTYPES) {
+    it(`random shapes, batches, transposed operands and fused producers, ${dtype}`, async () => {
+      await fc.assert(
+        fc.asyncProperty(caseArb(), async (c) => {
+          const { n, k, m } = c;
+          const shapeA = [...c.batchA, ...(c.transA ? [k, n] : [n, k])];
+          const shapeB = [...c.batchB, ...(c.transB ? [m, k] : [k, m])];
+          let A: Node = data("A", shapeA, dtype), B: Node = data("B", shapeB, dtype);
+          if (c.transA) A = mT(A);
+          if (c.transB) B = mT(B);
+          // Cheap producers stay fused into the matmul's kernel (no kernel of their own).
+          if (c.fuse) {
+            A = add(mul(A, 0.5), 0.25);
+            B = neg(B);
+          }
+          const out = matmul(A, B);
+          const limits = forcedLimits[c.limits]!;
+          expect(matmulKernel(n, m, k, out.size, limits)).toBe("skinny");
+          const kernels = plan([out], limits).kernels;
+          expect(kernels[0]!.source).toContain("skinny matmul");
+          expect(kernels.length).toBeLessThanOrEqual(2); // producers fused: pass 1 and at most the merge pass
+          await checkMatmul(backends[c.limits]!, out, { A: shapeA, B: shapeB }, dtype, k);
+        }),
+        { numRuns: 14, seed: 20251201 },
+      );
+    });
+  }
+
+  it("k = 0 gives zeros; a single row and a single column", async () => {
+    const backend = backends[0]!;
+    const A0 = data("A", [40, 0], "f32"), B0 = data("B", [0, 3], "f32");
+    await checkMatmul(backend, matmul(A0, B0), { A: [40, 0], B: [0, 3] }, "f32", 1);
+    const a = data("A", [1, 2000], "f32"), b = data("B", [2000, 1], "f32");
+    await checkMatmul(backend, matmul(a, b), { A: [1, 2000], B: [2000, 1] }, "f32", 2000);
+  });
+
+  it("stays within lavapipe's real loop limit by splitting k (a wrong count would silently truncate the sums)", async () => {
+    // busyGroups 2: no split is wanted for filling the device, only for the loop budget.
+    const limits = { tiledMatmulMin: 0, groupSize: 4, busyGroups: 2 };
+    const backend = await vulkanBackend({ limits });
+    const full = { ...limitsOf(device!), ...limits };
+    // Slots: 1 row, 4 slots, 300k terms (75k per thread unsplit). Rows: 3 rows, one slot, 100k terms.
+    for (const [n, k, m] of [[1, 300_000, 2], [3, 100_000, 2]] as const) {
+      const A = data("A", [n, k], "f32"), B = data("B", [k, m], "f32");
+      const out = matmul(A, B);
+      expect(plan([out], full).kernels[0]!.source).toMatch(/skinny matmul.*[2-9] k-slices/);
+      await checkMatmul(backend, out, { A: [n, k], B: [k, m] }, "f32", k);
+    }
+  });
+
+  it("the vmapped logistic-regression gradient (4 chains) matches the reference", async () => {
+    const N = 3000, D = 10, C = 4;
+    const x = data("X", [N, D], "f32"), y = data("y", [N], "f32"), beta = param("beta", [D], "f32");
+    const eta = matmul(x, beta);
+    const lp = add(sum(sub(mul(y, eta), softplus(eta))), sum(mul(-0.5, square(beta))));
+    const outs = optimize(vmap(optimize([lp, ...grad(lp, [beta])]), { params: ["beta"], size: C }));
+    const limits = { tiledMatmulMin: 0, busyGroups: 8 };
+    const backend = await vulkanBackend({ limits });
+    expect(titles(outs, { ...limitsOf(device!), ...limits }).filter((t) => t.includes("skinny matmul")).length).toBe(2);
+    const bindings = { X: matmulValues(N * D, 3), y: Float64Array.from(matmulValues(N, 4), (v) => (v > 0 ? 1 : 0)), beta: matmulValues(C * D, 5) };
+    const exe = await backend.compile(outs);
+    const got = await exe.run(bindings);
+    exe.dispose?.();
+    const want = interpret(outs, bindings);
+    got.forEach((g, j) => {
+      // Sums over N terms of size ≤ ~4 in f32.
+      g.data.forEach((v, i) => expect(Math.abs(v - want[j]!.data[i]!)).toBeLessThanOrEqual(1e-5 * N * 4));
+    });
+  });
+
+  // The conformance matmul case with the skinny kernels forced (rows of 3 to 5 take them here).
+  const conformance = conformanceCases().filter((c) => c.name.startsWith("matmul"));
+  for (const dtype of DTYPES) {
+    for (const c of conformance) {
+      it(`${c.name} with skinny kernels forced, ${dtype}`, async () => {
+        const forced = await vulkanBackend({ limits: { tiledMatmulMin: 0, groupSize: 4, busyGroups: 64 } });
+        await checkConformanceCase(forced, c, { dtype, numRuns: 6, seed: 5 });
+      });
+    }
+  }
+});

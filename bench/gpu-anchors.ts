@@ -79,7 +79,7 @@ async function runCase(name: string, compiled: () => CompiledModel, chains: numb
       min_ess_bulk: +minEss.toFixed(1), ess_per_s: +(minEss / wall).toFixed(1),
       grad_evals: gradEvals, grad_evals_per_s: Math.round(gradEvals / sampleSeconds),
       divergences: res.stats.reduce((a, s) => a + s.divergent.reduce((x, y) => x + y, 0), 0),
-      cpu_density_evals: density.evaluations, device, shape: runner?.shape ?? "cpu",
+      cpu_density_evals: density.evaluations, submits: runner?.counters.submits, device_steps: runner?.counters.steps, device, shape: runner?.shape ?? "cpu",
     }));
   }
 }

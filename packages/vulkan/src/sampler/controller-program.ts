@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { kernelPrelude } from "../codegen/kernel-prelude.ts";
 import { SHADER_DIR } from "./nuts-program.ts";
+import { INT_STATE } from "./steps-per-submit.ts";
 import { workgroupSumSource } from "./workgroup-sum.ts";
 
 /** Buffers of the controller kernel (shaders/nuts/controller.glsl). */
@@ -8,7 +9,7 @@ export const CONTROLLER_BUFFERS = 15;
 
 /** Vector, real and int state slots per chain, as controller.glsl lays them out. */
 export function controllerStateSizes(dim: number, maxDepth: number): { vectors: number; reals: number; ints: number } {
-  return { vectors: (22 + 7 * maxDepth) * dim, reals: 8, ints: 7 };
+  return { vectors: (22 + 7 * maxDepth) * dim, reals: 8, ints: INT_STATE };
 }
 
 /** Threads per chain of the controller: enough to cover the state vectors, a power of two in [32, 256]. */

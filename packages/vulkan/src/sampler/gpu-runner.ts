@@ -6,6 +6,7 @@ import type { Sequence } from "../sequence.ts";
 import { batchedGradient } from "./batched-gradient.ts";
 import { CONTROLLER_BUFFERS, controllerProgram, controllerStateSizes, controllerWorkgroup } from "./controller-program.ts";
 import { NUTS_FIXED_BUFFERS, nutsProgram } from "./nuts-program.ts";
+import { chainProgress, stepsToSubmit } from "./steps-per-submit.ts";
 
 /** The parts of a compiled model the GPU sampler needs (structurally the ppl CompiledModel). */
 export interface GpuModel {
@@ -91,6 +92,8 @@ export interface GpuNuts {
    * kernels for it; otherwise the host density itself.
    */
   hostDensity<T extends HostDensity>(host: T): T;
+  /** Submissions so far, and (device shape) the controller + gradient steps they ran. */
+  readonly counters: { readonly submits: number; readonly steps: number };
   dispose(): void;
 }
 
@@ -116,6 +119,8 @@ interface StateBuffers {
 interface Engine {
   readonly source: string;
   run(k: number): void;
+  /** Submissions and the controller + gradient steps they ran (device shape; zero otherwise). */
+  readonly counters: { submits: number; steps: number };
   /** lp and gradient of all chains at once on the device, where the shape has batched kernels. */
   readonly logpGrad?: (q: Float64Array, lp: Float64Array, grad: Float64Array) => void;
   dispose(): void;
@@ -157,6 +162,7 @@ export async function prepareGpuNuts(model: GpuModel, opts: GpuNutsOptions): Pro
     dtype,
     shape,
     source: engine.source,
+    counters: engine.counters,
     factory(ctx) {
       const s = ctx.settings;
       if (s.metric !== "diag") throw new Error("the GPU sampler supports the diagonal metric only; use --metric diag or the CPU backend");
@@ -257,9 +263,14 @@ async function fusedEngine(
     }
     return s;
   };
+  const counters = { submits: 0, steps: 0 };
   return {
     source: program.source,
-    run: (k) => sequenceFor(k).submitSync(),
+    counters,
+    run(k) {
+      sequenceFor(k).submitSync();
+      counters.submits++;
+    },
     dispose() {
       sequences.forEach((s) => s.destroy());
       algorithm.destroy();
@@ -310,16 +321,17 @@ async function deviceEngine(
     }
     return s;
   };
-  const pow2 = (n: number) => 2 ** Math.ceil(Math.log2(Math.max(1, n)));
-  // Leapfrogs per iteration of the slowest chain in the last block: the next block's first guess.
+  // Leapfrogs per transition of the slowest chain in the last block: the pace the next block is planned by.
   let perIteration = 4;
   const Real = opts.dtype === "f64" ? Float64Array : Float32Array;
+  const counters = { submits: 0, steps: 0 };
   const evaluate = manager.sequence();
   gradient.step.forEach((d) => evaluate.dispatch(d.algorithm, d.buffers, d.groups));
   return {
     source: `${source}
 // ---- batched gradient
 ${gradient.source}`,
+    counters,
     logpGrad(q, lp, grad) {
       // Safe between blocks: every chain is idle and the next block starts without reading these buffers.
       gradient.q.write(Real.from(q));
@@ -330,12 +342,14 @@ ${gradient.source}`,
     run(k) {
       ints.write(new Int32Array(C * sizes.ints));
       done.write(new Uint32Array(1));
-      // A chain needs one controller call per leapfrog plus one to finish the block.
-      let steps = Math.min(MAX_STEPS_PER_SUBMIT, pow2(Math.ceil(perIteration * k * 1.1) + 1));
+      let progress = chainProgress(new Int32Array(C * sizes.ints), C);
       for (;;) {
+        const steps = stepsToSubmit(progress, k, perIteration, MAX_STEPS_PER_SUBMIT);
         sequenceFor(steps).submitSync();
+        counters.submits++;
+        counters.steps += steps;
         if (new Uint32Array(done.read(4))[0]! >= C) break;
-        steps = Math.min(MAX_STEPS_PER_SUBMIT, Math.max(8, steps / 2));
+        progress = chainProgress(new Int32Array(ints.read(C * sizes.ints * 4)), C);
       }
       const stats = state.stats.read(k * C * 6 * bytes);
       const st = opts.dtype === "f64" ? new Float64Array(stats) : new Float32Array(stats);

@@ -1,0 +1,45 @@
+/** Where one chain is in its block, as the controller's int state holds it. */
+export interface ChainProgress {
+  /** 0 begin a transition, 1 waiting for a leaf's gradient, 2 done with the block. */
+  readonly phase: number;
+  /** Transitions finished in this block. */
+  readonly k: number;
+  readonly depth: number;
+  readonly leaf: number;
+}
+
+/** Int state slots per chain (controller.glsl): phase, k, nLeap, depth, leaf, forward, divergent. */
+export const INT_STATE = 7;
+
+/** Read the progress of every chain from the controller's int state. */
+export function chainProgress(ints: Int32Array, chains: number): ChainProgress[] {
+  return Array.from({ length: chains }, (_, c) => {
+    const o = c * INT_STATE;
+    return { phase: ints[o]!, k: ints[o + 1]!, depth: ints[o + 3]!, leaf: ints[o + 4]! };
+  });
+}
+
+/**
+ * Controller + gradient pairs for the next submission of a block of `count` transitions: what the
+ * chain furthest from done still needs, from the leaves left in its current subtree and the last
+ * block's pace (`perIteration` leapfrogs per transition of its slowest chain), plus one call to
+ * finish. Every step past the slowest chain's end is a wasted gradient of all chains, and every
+ * extra submission a host round trip, so the count is an estimate rather than a bound, rounded up
+ * to an eighth of its power of two so that few distinct sequences get recorded.
+ */
+export function stepsToSubmit(progress: readonly ChainProgress[], count: number, perIteration: number, max: number): number {
+  let need = 0;
+  for (const p of progress) {
+    if (p.phase === 2) continue;
+    const inSubtree = p.phase === 1 ? 2 ** p.depth - p.leaf : 0;
+    const whole = p.phase === 1 ? count - p.k - 1 : count - p.k;
+    need = Math.max(need, inSubtree + Math.ceil(whole * perIteration) + 1);
+  }
+  return Math.min(max, quantize(Math.max(1, need)));
+}
+
+function quantize(n: number): number {
+  if (n <= 16) return n;
+  const grain = 2 ** (Math.floor(Math.log2(n)) - 3);
+  return Math.ceil(n / grain) * grain;
+}

@@ -52,23 +52,25 @@ function resolveSize(spec: DataSpec, out: Record<string, TensorValue>, key: stri
 }
 
 function checkField(key: string, f: DataField, dims: readonly number[], value: unknown): TensorValue {
-  const flat: number[] = [];
-  collect(key, f, dims, value, 0, [], flat);
-  return { dtype: "f64", shape: dims, data: Float64Array.from(flat) };
+  const out = { data: new Float64Array(dims.reduce((a, b) => a * b, 1)), n: 0 };
+  collect(key, f, dims, value, 0, [], out);
+  return { dtype: "f64", shape: dims, data: out.data };
 }
 
-// Walk the nested arrays, checking each level's length, then each entry.
-function collect(key: string, f: DataField, dims: readonly number[], v: unknown, level: number, idx: number[], flat: number[]): void {
-  const where = idx.length > 0 ? `${key}[${idx.join(",")}]` : key;
+const locate = (key: string, idx: readonly number[]) => (idx.length > 0 ? `${key}[${idx.join(",")}]` : key);
+
+// Walk the nested arrays, checking each level's length, then each entry. The location string of
+// an entry is built only for an error: data can hold millions of entries.
+function collect(key: string, f: DataField, dims: readonly number[], v: unknown, level: number, idx: number[], out: { data: Float64Array; n: number }): void {
   if (level === dims.length) {
-    flat.push(checkEntry(key, where, f, v));
+    out.data[out.n++] = checkEntry(key, locate(key, idx), f, v);
     return;
   }
   const sizeName = f.dims[level]!;
   const expectLen = dims[level]!;
   const expect = typeof sizeName === "string" ? `${sizeName}=${expectLen}` : `${expectLen}`;
   if (!Array.isArray(v)) {
-    throw new DataError(key, `'${where}' should be an array of ${expect} ${level === 0 && dims.length === 2 ? "rows" : "entries"} (${describeField(f)}), got ${kindOf(v)}`);
+    throw new DataError(key, `'${locate(key, idx)}' should be an array of ${expect} ${level === 0 && dims.length === 2 ? "rows" : "entries"} (${describeField(f)}), got ${kindOf(v)}`);
   }
   if (level === 0 && dims.length > 1 && v.length > 0 && !Array.isArray(v[0])) {
     const rows = dims.map((d, i) => (typeof f.dims[i] === "string" ? `${f.dims[i]}=${d}` : `${d}`)).join(" × ");
@@ -79,7 +81,25 @@ function collect(key: string, f: DataField, dims: readonly number[], v: unknown,
     const rowNote = dims.length === 2 && level === 1 ? ` in row ${idx[idx.length - 1]}` : "";
     throw new DataError(key, `'${key}' has ${v.length} ${what}${rowNote}, the model expects ${expect}`);
   }
-  v.forEach((e, i) => collect(key, f, dims, e, level + 1, [...idx, i + 1], flat));
+  if (level === dims.length - 1) {
+    for (let i = 0; i < v.length; i++) {
+      const e: unknown = v[i];
+      if (isPlainEntry(f, e)) out.data[out.n++] = e;
+      else out.data[out.n++] = checkEntry(key, locate(key, [...idx, i + 1]), f, e);
+    }
+    return;
+  }
+  for (let i = 0; i < v.length; i++) {
+    idx.push(i + 1);
+    collect(key, f, dims, v[i], level + 1, idx, out);
+    idx.pop();
+  }
+}
+
+// The common case, decided without building a location: a finite number within the field's rules.
+function isPlainEntry(f: DataField, e: unknown): e is number {
+  return typeof e === "number" && Number.isFinite(e) && (!f.integer || Number.isInteger(e))
+    && (f.lower === undefined || e >= f.lower) && (f.upper === undefined || e <= f.upper);
 }
 
 const NON_FINITE = new Set(["NaN", "nan", "Inf", "inf", "-Inf", "-inf", "Infinity", "-Infinity", "+Infinity", "+inf"]);

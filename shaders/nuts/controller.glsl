@@ -1,14 +1,14 @@
 // NUTS controller of the whole-device shape (execution shape 3 of DESIGN.md), included after
 // common.glsl. The log density and gradient of all chains are separate kernels (the batched
 // gradient, which reads the data once for every chain); this kernel runs between two of them,
-// one workgroup per chain. Each call takes the gradient just computed at the position it asked
+// a workgroup per chain, or a thread per chain for small models. Each call takes the gradient just computed at the position it asked
 // for, ends that leapfrog (closing half kick, energy, multinomial sample, U-turn checks), merges
 // subtrees and ends or starts transitions as the trajectory requires, and then begins the next
 // leapfrog (half kick and drift) and writes its position for the next batched gradient. The
 // transition's state lives in buffers between calls, so the host can record many
 // controller + gradient pairs in one submission and only polls the done counter.
 //
-// Buffers after common.glsl's 0–7: 8 vector state [C·NV·D], 9 real state [C·NRS], 10 int state
+// Buffers after common.glsl's 0–7: 8 vector state [NV·D·C], 9 real state [C·NRS], 10 int state
 // [C·NIS] (phase, k, nLeap, depth, leaf, forward, divergent), 11 done counter (chains that
 // finished the block), 12 the batched gradient's input positions [C·D], 13 its log densities [C],
 // 14 its gradients [C·D]. Control word 4: iterations in this block. The host starts a block with
@@ -22,56 +22,60 @@ layout(std430, set = 0, binding = 12) writeonly buffer GradientQ { NREAL v[]; } 
 layout(std430, set = 0, binding = 13) readonly buffer GradientLp { NREAL v[]; } bglp;
 layout(std430, set = 0, binding = 14) readonly buffer GradientG { NREAL v[]; } bgg;
 
-#define NV (22 + 7 * MAXD)
+#define NV (20 + 7 * MAXD)
 #define NRS 8
 #define NIS 7
 const int PHASE_BEGIN = 0;
 const int PHASE_LEAF = 1;
 const int PHASE_IDLE = 2;
 
-// The vectors a transition keeps between leapfrogs, in the order of the vector state.
-void save_vectors(int vb) {
+// The vectors a transition keeps between leapfrogs, as slots of the vector state (VS(c, slot, i)
+// is defined by the including program: chain-major for a workgroup per chain, chain-minor for a
+// thread per chain, so that neighbouring threads touch neighbouring words). g and sharp are not
+// kept: the next call gets g from the gradient kernels and recomputes sharp. Of the checkpoint
+// tables only the levels below the current subtree's depth are live.
+void save_vectors(uint c, int levels) {
   FOR_OWNED(s, i) {
-    int o = vb + i;
-    bvs.v[o] = q[s]; bvs.v[o + D] = g[s]; bvs.v[o + 2 * D] = p[s]; bvs.v[o + 3 * D] = sharp[s];
-    bvs.v[o + 4 * D] = qPlus[s]; bvs.v[o + 5 * D] = pPlus[s]; bvs.v[o + 6 * D] = gPlus[s]; bvs.v[o + 7 * D] = sharpPlus[s];
-    bvs.v[o + 8 * D] = qMinus[s]; bvs.v[o + 9 * D] = pMinus[s]; bvs.v[o + 10 * D] = gMinus[s]; bvs.v[o + 11 * D] = sharpMinus[s];
-    bvs.v[o + 12 * D] = rho[s]; bvs.v[o + 13 * D] = sampleQ[s]; bvs.v[o + 14 * D] = sampleG[s];
-    bvs.v[o + 15 * D] = propQ[s]; bvs.v[o + 16 * D] = propG[s];
-    bvs.v[o + 17 * D] = t_rho[s]; bvs.v[o + 18 * D] = t_firstP[s]; bvs.v[o + 19 * D] = t_firstSharp[s];
-    bvs.v[o + 20 * D] = t_prevP[s]; bvs.v[o + 21 * D] = t_prevSharp[s];
+    bvs.v[VS(c, 0, i)] = q[s]; bvs.v[VS(c, 1, i)] = p[s];
+    bvs.v[VS(c, 2, i)] = qPlus[s]; bvs.v[VS(c, 3, i)] = pPlus[s]; bvs.v[VS(c, 4, i)] = gPlus[s]; bvs.v[VS(c, 5, i)] = sharpPlus[s];
+    bvs.v[VS(c, 6, i)] = qMinus[s]; bvs.v[VS(c, 7, i)] = pMinus[s]; bvs.v[VS(c, 8, i)] = gMinus[s]; bvs.v[VS(c, 9, i)] = sharpMinus[s];
+    bvs.v[VS(c, 10, i)] = rho[s]; bvs.v[VS(c, 11, i)] = sampleQ[s]; bvs.v[VS(c, 12, i)] = sampleG[s];
+    bvs.v[VS(c, 13, i)] = propQ[s]; bvs.v[VS(c, 14, i)] = propG[s];
+    bvs.v[VS(c, 15, i)] = t_rho[s]; bvs.v[VS(c, 16, i)] = t_firstP[s]; bvs.v[VS(c, 17, i)] = t_firstSharp[s];
+    bvs.v[VS(c, 18, i)] = t_prevP[s]; bvs.v[VS(c, 19, i)] = t_prevSharp[s];
   }
-  for (int k = 0; k < MAXD; k++) FOR_OWNED(s, i) {
-    int o = vb + (22 + 7 * k) * D + i;
-    bvs.v[o] = t_startSharp[k][s]; bvs.v[o + D] = t_startPrefix[k][s]; bvs.v[o + 2 * D] = t_midPrefix[k][s];
-    bvs.v[o + 3 * D] = t_midP[k][s]; bvs.v[o + 4 * D] = t_midSharp[k][s]; bvs.v[o + 5 * D] = t_midPrevP[k][s];
-    bvs.v[o + 6 * D] = t_midPrevSharp[k][s];
+  for (int k = 0; k < levels; k++) FOR_OWNED(s, i) {
+    int b = 20 + 7 * k;
+    bvs.v[VS(c, b, i)] = t_startSharp[k][s]; bvs.v[VS(c, b + 1, i)] = t_startPrefix[k][s];
+    bvs.v[VS(c, b + 2, i)] = t_midPrefix[k][s]; bvs.v[VS(c, b + 3, i)] = t_midP[k][s];
+    bvs.v[VS(c, b + 4, i)] = t_midSharp[k][s]; bvs.v[VS(c, b + 5, i)] = t_midPrevP[k][s];
+    bvs.v[VS(c, b + 6, i)] = t_midPrevSharp[k][s];
   }
 }
 
-void load_vectors(int vb) {
+void load_vectors(uint c, int levels) {
   FOR_OWNED(s, i) {
-    int o = vb + i;
-    q[s] = bvs.v[o]; g[s] = bvs.v[o + D]; p[s] = bvs.v[o + 2 * D]; sharp[s] = bvs.v[o + 3 * D];
-    qPlus[s] = bvs.v[o + 4 * D]; pPlus[s] = bvs.v[o + 5 * D]; gPlus[s] = bvs.v[o + 6 * D]; sharpPlus[s] = bvs.v[o + 7 * D];
-    qMinus[s] = bvs.v[o + 8 * D]; pMinus[s] = bvs.v[o + 9 * D]; gMinus[s] = bvs.v[o + 10 * D]; sharpMinus[s] = bvs.v[o + 11 * D];
-    rho[s] = bvs.v[o + 12 * D]; sampleQ[s] = bvs.v[o + 13 * D]; sampleG[s] = bvs.v[o + 14 * D];
-    propQ[s] = bvs.v[o + 15 * D]; propG[s] = bvs.v[o + 16 * D];
-    t_rho[s] = bvs.v[o + 17 * D]; t_firstP[s] = bvs.v[o + 18 * D]; t_firstSharp[s] = bvs.v[o + 19 * D];
-    t_prevP[s] = bvs.v[o + 20 * D]; t_prevSharp[s] = bvs.v[o + 21 * D];
+    q[s] = bvs.v[VS(c, 0, i)]; p[s] = bvs.v[VS(c, 1, i)];
+    qPlus[s] = bvs.v[VS(c, 2, i)]; pPlus[s] = bvs.v[VS(c, 3, i)]; gPlus[s] = bvs.v[VS(c, 4, i)]; sharpPlus[s] = bvs.v[VS(c, 5, i)];
+    qMinus[s] = bvs.v[VS(c, 6, i)]; pMinus[s] = bvs.v[VS(c, 7, i)]; gMinus[s] = bvs.v[VS(c, 8, i)]; sharpMinus[s] = bvs.v[VS(c, 9, i)];
+    rho[s] = bvs.v[VS(c, 10, i)]; sampleQ[s] = bvs.v[VS(c, 11, i)]; sampleG[s] = bvs.v[VS(c, 12, i)];
+    propQ[s] = bvs.v[VS(c, 13, i)]; propG[s] = bvs.v[VS(c, 14, i)];
+    t_rho[s] = bvs.v[VS(c, 15, i)]; t_firstP[s] = bvs.v[VS(c, 16, i)]; t_firstSharp[s] = bvs.v[VS(c, 17, i)];
+    t_prevP[s] = bvs.v[VS(c, 18, i)]; t_prevSharp[s] = bvs.v[VS(c, 19, i)];
   }
-  for (int k = 0; k < MAXD; k++) FOR_OWNED(s, i) {
-    int o = vb + (22 + 7 * k) * D + i;
-    t_startSharp[k][s] = bvs.v[o]; t_startPrefix[k][s] = bvs.v[o + D]; t_midPrefix[k][s] = bvs.v[o + 2 * D];
-    t_midP[k][s] = bvs.v[o + 3 * D]; t_midSharp[k][s] = bvs.v[o + 4 * D]; t_midPrevP[k][s] = bvs.v[o + 5 * D];
-    t_midPrevSharp[k][s] = bvs.v[o + 6 * D];
+  for (int k = 0; k < levels; k++) FOR_OWNED(s, i) {
+    int b = 20 + 7 * k;
+    t_startSharp[k][s] = bvs.v[VS(c, b, i)]; t_startPrefix[k][s] = bvs.v[VS(c, b + 1, i)];
+    t_midPrefix[k][s] = bvs.v[VS(c, b + 2, i)]; t_midP[k][s] = bvs.v[VS(c, b + 3, i)];
+    t_midSharp[k][s] = bvs.v[VS(c, b + 4, i)]; t_midPrevP[k][s] = bvs.v[VS(c, b + 5, i)];
+    t_midPrevSharp[k][s] = bvs.v[VS(c, b + 6, i)];
   }
 }
 
 void main() {
   uint c = CHAIN_ID;
   if (c >= uint(CHAINS)) return;
-  int ib = int(c) * NIS, rb = int(c) * NRS, vb = int(c) * NV * D, base = int(c) * D;
+  int ib = int(c) * NIS, rb = int(c) * NRS, base = int(c) * D;
   int phase = bis.v[ib];
   if (phase == PHASE_IDLE) return;
   uint k = uint(bis.v[ib + 1]);
@@ -79,11 +83,11 @@ void main() {
   load_chain(c, bctrl.v[2] + k);
   int leaf = 0;
   if (phase == PHASE_LEAF) {
-    load_vectors(vb);
     H0 = brs.v[rb]; sampleLp = brs.v[rb + 1]; sampleEnergy = brs.v[rb + 2]; propLp = brs.v[rb + 3];
     propEnergy = brs.v[rb + 4]; logSumW = brs.v[rb + 5]; sumMetro = brs.v[rb + 6]; logSumWSub = brs.v[rb + 7];
     nLeap = bis.v[ib + 2]; depth = bis.v[ib + 3]; leaf = bis.v[ib + 4];
     forward = bis.v[ib + 5] != 0; divergent = bis.v[ib + 6] != 0;
+    load_vectors(c, depth);
     // The gradient kernels have just evaluated the position this chain asked for.
     lp = bglp.v[c];
     FOR_OWNED(s, i) g[s] = bgg.v[base + i];
@@ -121,7 +125,7 @@ void main() {
       }
     }
   }
-  if (phase == PHASE_LEAF) save_vectors(vb);
+  if (phase == PHASE_LEAF) save_vectors(c, depth);
   if (!LEADER) return;
   bis.v[ib] = phase; bis.v[ib + 1] = int(k);
   if (phase != PHASE_LEAF) return;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { compileModel, modelDensity, sample } from "@ppl/ppl";
-import { prepareGpuNuts, usableDevices } from "@ppl/vulkan";
+import { prepareGpuNuts, usableDevices, type ControllerMode, type ExecutionShape } from "@ppl/vulkan";
 import { readFileSync } from "node:fs";
 import eightSchools from "../../../examples/posteriordb/eight_schools-eight_schools_noncentered.ts";
 
@@ -9,15 +9,23 @@ const data = JSON.parse(
 );
 const device = usableDevices()[0];
 
+// Every execution shape, and both ways the device shape's controller maps chains onto threads.
+const SHAPES: [string, ExecutionShape, ControllerMode | undefined][] = [
+  ["thread per chain", "thread", undefined],
+  ["workgroup per chain", "workgroup", undefined],
+  ["whole device, a thread per chain in the controller", "device", { kind: "thread" }],
+  ["whole device, a workgroup per chain in the controller", "device", { kind: "workgroup", workgroup: 32 }],
+];
+
 // The same NUTS transitions, from the same states and Philox keys, on the CPU sampler and in the
 // fused GPU kernel: f64 must agree to rounding, f32 within f32 tolerance on most draws.
 describe.runIf(device !== undefined)("GPU NUTS in each execution shape against the CPU sampler", () => {
   const compiled = compileModel(eightSchools, data);
   const opts = { chains: 4, warmup: 0, draws: 6, seed: 11, stepSize: 0.25, maxDepth: 10 };
 
-  it.each(["thread", "workgroup", "device"] as const)("f64, %s shape: same next states, tree depths and leapfrog counts", async (shape) => {
+  it.each(SHAPES)("f64, %s: same next states, tree depths and leapfrog counts", async (_, shape, controller) => {
     const cpu = sample(await modelDensity(compiled), opts);
-    const gpu = await prepareGpuNuts(compiled, { chains: 4, maxDepth: 10, dtype: "f64", iterationsPerSubmit: 3, shape });
+    const gpu = await prepareGpuNuts(compiled, { chains: 4, maxDepth: 10, dtype: "f64", iterationsPerSubmit: 3, shape, controller });
     expect(gpu.shape).toBe(shape);
     try {
       const res = sample(await modelDensity(compiled), { ...opts, transitionRunner: gpu.factory });
@@ -81,7 +89,7 @@ describe.runIf(device !== undefined)("GPU NUTS in each execution shape against t
 // A regression with N = 434 observations: the workgroup shape computes its sums cooperatively
 // (strided partial sums and a shared-memory tree), so its transitions must still match the CPU's.
 describe.runIf(device !== undefined)("GPU NUTS, workgroup per chain, with cooperative reductions", () => {
-  it.each(["workgroup", "thread", "device"] as const)("f64, %s shape: kidiq regression transitions equal the CPU sampler's", async (shape) => {
+  it.each(SHAPES)("f64, %s: kidiq regression transitions equal the CPU sampler's", async (_, shape, controller) => {
     const { default: kidiq } = await import("../../../examples/posteriordb/kidiq-kidscore_interaction.ts");
     const kidData = JSON.parse(
       readFileSync(new URL("../../../../shared/posteriordb/kidiq-kidscore_interaction/data.json", import.meta.url), "utf8"),
@@ -89,7 +97,7 @@ describe.runIf(device !== undefined)("GPU NUTS, workgroup per chain, with cooper
     const compiled = compileModel(kidiq, kidData);
     const opts = { chains: 2, warmup: 0, draws: 4, seed: 5, stepSize: 0.05, maxDepth: 6, init: compiled.unconstrain({ beta: [26, 0.1, 0.5, 0.1], sigma: 18 }) };
     const cpu = sample(await modelDensity(compiled), opts);
-    const gpu = await prepareGpuNuts(compiled, { chains: 2, maxDepth: 6, dtype: "f64", shape });
+    const gpu = await prepareGpuNuts(compiled, { chains: 2, maxDepth: 6, dtype: "f64", shape, controller });
     try {
       // Workgroup: cooperative sums; thread: intermediates spilled to scratch; device: a controller beside batched kernels.
       expect(gpu.source).toContain({ workgroup: "ppl_red0", thread: "PPL_SCRATCH_BASE", device: "// ---- batched gradient" }[shape]);

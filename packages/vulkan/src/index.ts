@@ -24,5 +24,6 @@ import { vulkanBackend } from "./backend.ts";
 // Registered lazily: nothing touches Vulkan until a caller asks for the backend by name.
 registerBackend("vulkan", () => vulkanBackend());
 export { prepareGpuNuts, chooseShape, type ExecutionShape, type GpuNuts, type GpuNutsOptions, type GpuModel } from "./sampler/gpu-runner.ts";
+export { chooseControllerMode, type ControllerMode } from "./sampler/controller-program.ts";
 export { batchedGradient, type BatchedGradient, type BatchedModel } from "./sampler/batched-gradient.ts";
 export { nutsProgram, type NutsProgram, type NutsProgramOptions } from "./sampler/nuts-program.ts";

@@ -9,20 +9,37 @@ export const CONTROLLER_BUFFERS = 15;
 
 /** Vector, real and int state slots per chain, as controller.glsl lays them out. */
 export function controllerStateSizes(dim: number, maxDepth: number): { vectors: number; reals: number; ints: number } {
-  return { vectors: (22 + 7 * maxDepth) * dim, reals: 8, ints: INT_STATE };
+  return { vectors: (20 + 7 * maxDepth) * dim, reals: 8, ints: INT_STATE };
 }
 
-/** Threads per chain of the controller: enough to cover the state vectors, a power of two in [32, 256]. */
-export function controllerWorkgroup(dim: number): number {
-  return Math.min(256, Math.max(32, 2 ** Math.ceil(Math.log2(Math.max(1, dim)))));
+/**
+ * How the controller maps chains onto threads: a thread per chain while the state vectors are
+ * short (no barriers, every chain of the batch at once), else a workgroup per chain whose threads
+ * share each vector.
+ */
+export type ControllerMode = { kind: "thread" } | { kind: "workgroup"; workgroup: number };
+
+/** Thread per chain up to 32 dimensions; beyond, a workgroup covering the vectors, a power of two in [32, 256]. */
+export function chooseControllerMode(dim: number): ControllerMode {
+  if (dim <= 32) return { kind: "thread" };
+  return { kind: "workgroup", workgroup: Math.min(256, 2 ** Math.ceil(Math.log2(dim))) };
+}
+
+/** Threads per workgroup of the thread-per-chain controller. */
+const THREAD_GROUP = 64;
+
+/** Workgroups to dispatch for C chains. */
+export function controllerGroups(chains: number, mode: ControllerMode): number {
+  return mode.kind === "thread" ? Math.ceil(chains / THREAD_GROUP) : chains;
 }
 
 /**
  * The GLSL of the NUTS controller for the whole-device shape: one workgroup per chain runs the
  * transition's bookkeeping between two batched gradient evaluations.
  */
-export function controllerProgram(dim: number, opts: { chains: number; maxDepth: number; dtype: "f32" | "f64"; workgroup: number }): string {
-  const W = opts.workgroup;
+export function controllerProgram(dim: number, opts: { chains: number; maxDepth: number; dtype: "f32" | "f64"; mode: ControllerMode }): string {
+  const thread = opts.mode.kind === "thread";
+  const W = opts.mode.kind === "thread" ? 1 : opts.mode.workgroup;
   return [
     "#version 450",
     `#define NREAL ${opts.dtype === "f64" ? "double" : "float"}`,
@@ -30,15 +47,17 @@ export function controllerProgram(dim: number, opts: { chains: number; maxDepth:
     `#define D ${dim}`,
     `#define MAXD ${opts.maxDepth}`,
     `#define CHAINS ${opts.chains}`,
-    "#define CHAIN_ID gl_WorkGroupID.x",
-    "#define LEADER (gl_LocalInvocationID.x == 0u)",
+    thread ? "#define CHAIN_ID gl_GlobalInvocationID.x" : "#define CHAIN_ID gl_WorkGroupID.x",
+    thread ? "#define LEADER true" : "#define LEADER (gl_LocalInvocationID.x == 0u)",
     `#define WG ${W}`,
-    "#define LID gl_LocalInvocationID.x",
-    `layout(local_size_x = ${W}) in;`,
+    thread ? "#define LID 0u" : "#define LID gl_LocalInvocationID.x",
+    // Slot j, element i of chain c's vector state: chain-minor for threads, chain-major for workgroups.
+    thread ? "#define VS(c, j, i) (((j) * D + (i)) * CHAINS + int(c))" : "#define VS(c, j, i) ((int(c) * NV + (j)) * D + (i))",
+    `layout(local_size_x = ${thread ? THREAD_GROUP : W}) in;`,
     kernelPrelude(new Set([opts.dtype])),
     "#define OWN ((D + WG - 1) / WG)",
     "#define FOR_OWNED(s, i) for (int s = 0, i = int(LID); s < OWN && i < D; s++, i += WG)",
-    ...workgroupSumSource(opts.dtype, W),
+    ...(thread ? ["#define REDUCE_SUM(x) (x)"] : workgroupSumSource(opts.dtype, W)),
     readFileSync(`${SHADER_DIR}common.glsl`, "utf8"),
     readFileSync(`${SHADER_DIR}controller.glsl`, "utf8"),
   ].join("\n");

@@ -4,7 +4,7 @@ import { compileGlsl } from "../glslc.ts";
 import { VulkanManager } from "../manager.ts";
 import type { Sequence } from "../sequence.ts";
 import { batchedGradient } from "./batched-gradient.ts";
-import { CONTROLLER_BUFFERS, controllerProgram, controllerStateSizes, controllerWorkgroup } from "./controller-program.ts";
+import { chooseControllerMode, CONTROLLER_BUFFERS, controllerGroups, controllerProgram, controllerStateSizes, type ControllerMode } from "./controller-program.ts";
 import { NUTS_FIXED_BUFFERS, nutsProgram } from "./nuts-program.ts";
 import { chainProgress, stepsToSubmit } from "./steps-per-submit.ts";
 
@@ -60,6 +60,8 @@ export interface GpuNutsOptions {
   readonly shape?: ExecutionShape;
   /** Threads per chain in the workgroup shape (a power of two); default from the model's size. */
   readonly workgroup?: number;
+  /** Device shape: how the NUTS controller maps chains onto threads; default from the dimension. */
+  readonly controller?: ControllerMode;
 }
 
 /**
@@ -154,7 +156,7 @@ export async function prepareGpuNuts(model: GpuModel, opts: GpuNutsOptions): Pro
     ctrl: manager.buffer(32), stats: buf(K * C * 6), draws: buf(K * C * D),
   };
   const engine = shape === "device"
-    ? await deviceEngine(manager, model, state, { chains: C, maxDepth: opts.maxDepth, dtype })
+    ? await deviceEngine(manager, model, state, { chains: C, maxDepth: opts.maxDepth, dtype, controller: opts.controller })
     : await fusedEngine(manager, model, state, { chains: C, maxDepth: opts.maxDepth, dtype, shape, workgroup: opts.workgroup ?? chooseWorkgroup(work) });
   const info = manager.device;
   return {
@@ -290,14 +292,14 @@ async function deviceEngine(
   manager: VulkanManager,
   model: GpuModel,
   state: StateBuffers,
-  opts: { chains: number; maxDepth: number; dtype: "f32" | "f64" },
+  opts: { chains: number; maxDepth: number; dtype: "f32" | "f64"; controller?: ControllerMode },
 ): Promise<Engine> {
   const C = opts.chains;
   const D = model.q.size;
   const bytes = opts.dtype === "f64" ? 8 : 4;
   const gradient = await batchedGradient(manager, model, C, opts.dtype);
-  const workgroup = controllerWorkgroup(D);
-  const source = controllerProgram(D, { chains: C, maxDepth: opts.maxDepth, dtype: opts.dtype, workgroup });
+  const mode = opts.controller ?? chooseControllerMode(D);
+  const source = controllerProgram(D, { chains: C, maxDepth: opts.maxDepth, dtype: opts.dtype, mode });
   const controller = manager.algorithm(await compileGlsl(source, { optimize: false }), { buffers: CONTROLLER_BUFFERS });
   const sizes = controllerStateSizes(D, opts.maxDepth);
   const vectors = manager.buffer(C * sizes.vectors * bytes);
@@ -314,7 +316,7 @@ async function deviceEngine(
     if (!s) {
       s = manager.sequence();
       for (let i = 0; i < steps; i++) {
-        s.dispatch(controller, controllerBuffers, C);
+        s.dispatch(controller, controllerBuffers, controllerGroups(C, mode));
         for (const d of gradient.step) s.dispatch(d.algorithm, d.buffers, d.groups);
       }
       sequences.set(steps, s);

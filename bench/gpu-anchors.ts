@@ -5,6 +5,7 @@
  * compilation; rep 1 runs again in the same process, so only cached kernels are used).
  *
  *   tsx bench/gpu-anchors.ts --data DIR [--backend vulkan|cpu] [--dtype f32|f64] [--cases 8s,lr,many] [--reps 2]
+ *     [--shape auto|thread|workgroup|device] [--controller auto|thread|WG] [--workgroup WG] [--many-chains C]
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -26,6 +27,9 @@ const dtype = opt("dtype", "f32") as "f32" | "f64";
 const cases = opt("cases", "8s,lr,many").split(",");
 const reps = Number(opt("reps", "2"));
 const shapeOpt = opt("shape", "auto");
+// Device shape's controller: auto, thread, or a workgroup size; the workgroup shape's threads per chain.
+const controllerOpt = opt("controller", "auto");
+const workgroupOpt = opt("workgroup", "");
 
 const logistic = anchorLogistic;
 
@@ -55,6 +59,8 @@ async function runCase(name: string, compiled: () => CompiledModel, chains: numb
       runner = await prepareGpuNuts(m, {
         chains, maxDepth: 10, dtype, iterationsPerSubmit: 100,
         ...(shapeOpt === "auto" ? {} : { shape: shapeOpt as ExecutionShape }),
+        ...(controllerOpt === "auto" ? {} : { controller: controllerOpt === "thread" ? { kind: "thread" as const } : { kind: "workgroup" as const, workgroup: Number(controllerOpt) } }),
+        ...(workgroupOpt ? { workgroup: Number(workgroupOpt) } : {}),
       });
       device = runner.device;
     }
@@ -94,7 +100,9 @@ if (cases.includes("lr")) {
 }
 if (cases.includes("many")) {
   const d = logisticData("logistic_n1k_d10");
-  await runCase("logistic_n1k_d10_x1024chains", () => compileModel(logistic, d), Number(opt("many-chains", "1024")), 500, 500);
+  const chains = Number(opt("many-chains", "1024"));
+  await runCase("logistic_n1k_d10_x1024chains", () => compileModel(logistic, d), chains, 500, 500);
+  if (backend === "vulkan") await timeBatchedGradient("logistic_n1k_d10_x1024chains", compileModel(logistic, d), chains);
 }
 
 /**

@@ -52,6 +52,16 @@ describe.runIf(device !== undefined)("parallel reductions", async () => {
     expect(plan.scratch.length).toBe(1);
   });
 
+  it("on a GPU, a thousand outputs of a thousand terms get a workgroup each; outputs that fill the device keep a thread each", () => {
+    const gpu = limitsOf({ type: "discrete", driver: "NVIDIA", limits: { maxComputeWorkGroupInvocations: 1024, maxComputeWorkGroupCount: [65535, 65535, 65535] }, features: { shaderFloat64: true } });
+    expect(reducePartitions(1024, 1000, gpu)).toBe(1);
+    expect(reducePartitions(1 << 20, 1000, gpu)).toBe(0);
+    expect(reducePartitions(1024, 10, gpu)).toBe(0);
+    // A CPU driver runs workgroups a core at a time: a thread per output stays the better loop there.
+    const cpu = limitsOf({ type: "cpu", driver: "llvmpipe", limits: { maxComputeWorkGroupInvocations: 1024, maxComputeWorkGroupCount: [65535, 65535, 65535] }, features: { shaderFloat64: true } });
+    expect(reducePartitions(1024, 1000, cpu)).toBe(0);
+  });
+
   const ops: readonly ReduceOp[] = ["reduce_sum", "reduce_prod", "reduce_max", "reduce_min", "reduce_logsumexp"];
   // [shape, axes]: a scalar of 300k, chains × terms (contiguous and strided), two axes of three.
   const layouts: readonly [number[], number[]][] = [

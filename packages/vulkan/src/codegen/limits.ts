@@ -70,7 +70,8 @@ export function limitsOf(device: {
     subgroupArithmetic: (device.subgroup?.inCompute ?? false) && ["arithmetic", "vote"].every((op) => device.subgroup?.operations.includes(op) ?? false),
     // A CPU driver runs a workgroup per core at a time, so a handful of groups already fills it.
     busyGroups: cpu ? 16 : 1024,
-    parallelReduceMin: 4096,
+    // A GPU gives a few hundred terms a workgroup; a CPU driver runs workgroups a core at a time.
+    parallelReduceMin: device.type === "cpu" ? 4096 : 256,
     tiledMatmulMin: 1 << 18,
     skinnyMatmulColumns: 16,
     maxLoopIterations: device.driver === "llvmpipe" ? 65535 : Infinity,

@@ -2,12 +2,12 @@
  * The posteriordb suite with the transitions on a Vulkan GPU: every chain's NUTS transition is one
  * fused shader (f32 by default); initialization and adaptation on the host, as `ppl sample
  * --backend vulkan` runs. Models are imported statically so the program can be bundled.
- *   tsx bench/posteriordb-gpu.ts [--posteriordb DIR] [--dtype f32|f64] [--seed N] [names…]
+ *   tsx bench/posteriordb-gpu.ts [--posteriordb DIR] [--dtype f32|f64] [--seed N] [--shape thread|workgroup|device] [names…]
  */
 import { parseArgs } from "node:util";
 import { DEFAULT_SEED, failureLines, reportTable, runPosterior, type PosteriorReport } from "../packages/ppl/src/posteriordb/index.ts";
 import type { Model } from "../packages/ppl/src/index.ts";
-import { prepareGpuNuts, usableDevices } from "../packages/vulkan/src/index.ts";
+import { prepareGpuNuts, usableDevices, type ExecutionShape } from "../packages/vulkan/src/index.ts";
 import arK from "../examples/posteriordb/arK-arK.ts";
 import diamonds from "../examples/posteriordb/diamonds-diamonds.ts";
 import earnings from "../examples/posteriordb/earnings-logearn_interaction.ts";
@@ -29,9 +29,10 @@ const MODELS: Record<string, Model> = {
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { posteriordb: { type: "string" }, dtype: { type: "string" }, seed: { type: "string" } },
+  options: { posteriordb: { type: "string" }, dtype: { type: "string" }, seed: { type: "string" }, shape: { type: "string" } },
 });
 const dtype = (values.dtype ?? "f32") as "f32" | "f64";
+const shape = values.shape as ExecutionShape | undefined;
 const seed = values.seed === undefined ? DEFAULT_SEED : Number(values.seed);
 const device = usableDevices()[0];
 if (!device) throw new Error("no Vulkan device");
@@ -45,8 +46,9 @@ for (const name of names) {
     // The GPU kernel adapts a diagonal metric: diamonds runs with the reference's own settings.
     ...(name === "diamonds-diamonds" ? { settings: { metric: "diag" as const, adaptDelta: 0.99, maxDepth: 20 } } : {}),
     runner: async (compiled, settings) => {
-      const gpu = await prepareGpuNuts(compiled, { chains: settings.chains, maxDepth: settings.maxDepth, dtype });
-      return { factory: (ctx) => gpu.factory(ctx), dispose: () => gpu.dispose() };
+      const gpu = await prepareGpuNuts(compiled, { chains: settings.chains, maxDepth: settings.maxDepth, dtype, ...(shape ? { shape } : {}) });
+      console.error(`${name}: ${gpu.shape} shape`);
+      return { factory: (ctx) => gpu.factory(ctx), density: (host) => gpu.hostDensity(host), dispose: () => gpu.dispose() };
     },
   });
   reports.push(report);

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { modelDensity } from "../density/model-density.ts";
+import { modelDensity, type ModelDensity } from "../density/model-density.ts";
 import { mcseMean } from "../diagnostics/mcse.ts";
 import { mean, sd } from "../diagnostics/moments.ts";
 import { compileModel, type CompiledModel } from "../model/compile.ts";
@@ -27,9 +27,14 @@ export interface RunPosteriorOptions {
   model?: Model;
   /**
    * Runs the transitions elsewhere (a GPU): given the compiled model and the settings, returns the
-   * sampler's transition runner; the density stays the f64 CPU one for initialization and adaptation.
+   * sampler's transition runner, and optionally the density the sampler itself evaluates
+   * (initialization, step-size searches) built from the f64 CPU one.
    */
-  runner?: (compiled: CompiledModel, settings: PosteriorSettings) => Promise<{ factory: TransitionRunnerFactory; dispose(): void }>;
+  runner?: (compiled: CompiledModel, settings: PosteriorSettings) => Promise<{
+    factory: TransitionRunnerFactory;
+    density?: (host: ModelDensity) => ModelDensity;
+    dispose(): void;
+  }>;
 }
 
 /** A parameter's worst value and which parameter it was. */
@@ -82,7 +87,8 @@ export async function runPosterior(name: string, opts: RunPosteriorOptions = {})
   const runner = opts.runner ? await opts.runner(compiled, settings) : null;
   let result;
   try {
-    result = sample(density, { ...settings, seed, ...(runner ? { transitionRunner: runner.factory } : {}) });
+    const used = runner?.density ? runner.density(density) : density;
+    result = sample(used, { ...settings, seed, ...(runner ? { transitionRunner: runner.factory } : {}) });
   } finally {
     runner?.dispose();
   }

@@ -19,10 +19,20 @@ export function controllerStateSizes(dim: number, maxDepth: number): { vectors: 
  */
 export type ControllerMode = { kind: "thread" } | { kind: "workgroup"; workgroup: number };
 
-/** Thread per chain up to 32 dimensions; beyond, a workgroup covering the vectors, a power of two in [32, 256]. */
-export function chooseControllerMode(dim: number): ControllerMode {
-  if (dim <= 32) return { kind: "thread" };
-  return { kind: "workgroup", workgroup: Math.min(256, 2 ** Math.ceil(Math.log2(dim))) };
+/**
+ * Thread per chain while one thread's private state is small: its checkpoint tables hold
+ * 7·maxDepth·dim values, and on the H200 a controller with D = 11 and max depth 10 compiled while
+ * D = 13 with depth 15 and D = 101 with depth 10 failed pipeline creation. Beyond that, a
+ * workgroup covering the vectors, a power of two in [32, 256].
+ */
+export function chooseControllerMode(dim: number, maxDepth: number): ControllerMode {
+  if (dim <= 32 && dim * maxDepth <= 160) return { kind: "thread" };
+  return workgroupController(dim);
+}
+
+/** The workgroup-per-chain controller for a dimension: threads enough to cover the vectors. */
+export function workgroupController(dim: number): ControllerMode {
+  return { kind: "workgroup", workgroup: Math.min(256, Math.max(32, 2 ** Math.ceil(Math.log2(dim)))) };
 }
 
 /** Threads per workgroup of the thread-per-chain controller. */

@@ -1,10 +1,11 @@
 import type { Node, TensorValue } from "@ppl/tensor";
 import type { VulkanBuffer } from "../buffer.ts";
+import { VulkanError } from "../errors.ts";
 import { compileGlsl } from "../glslc.ts";
 import { VulkanManager } from "../manager.ts";
 import type { Sequence } from "../sequence.ts";
 import { batchedGradient } from "./batched-gradient.ts";
-import { chooseControllerMode, CONTROLLER_BUFFERS, controllerGroups, controllerProgram, controllerStateSizes, type ControllerMode } from "./controller-program.ts";
+import { chooseControllerMode, workgroupController, CONTROLLER_BUFFERS, controllerGroups, controllerProgram, controllerStateSizes, type ControllerMode } from "./controller-program.ts";
 import { NUTS_FIXED_BUFFERS, nutsProgram } from "./nuts-program.ts";
 import { chainProgress, stepsToSubmit } from "./steps-per-submit.ts";
 
@@ -66,12 +67,14 @@ export interface GpuNutsOptions {
 
 /**
  * Thread per chain while one gradient is little work (a few thousand data elements); a workgroup
- * per chain for moderate data, so each chain's data loop runs many threads wide; beyond that the
- * whole device computes each gradient for all chains at once, reading the data once per leapfrog.
+ * per chain for moderate data, so each chain's data loop runs many threads wide; beyond that, or
+ * when many chains share moderate data, the whole device computes each gradient for all chains at
+ * once, reading the data once per leapfrog. On the H200 (bench/RESULTS.md) 1024 chains over 10k
+ * data elements ran 1.4× faster in the device shape than a workgroup per chain.
  */
-export function chooseShape(dataElements: number): ExecutionShape {
+export function chooseShape(dataElements: number, chains = 1): ExecutionShape {
   if (dataElements <= 2_000) return "thread";
-  return dataElements <= 20_000 ? "workgroup" : "device";
+  return dataElements <= 20_000 && dataElements * chains < 1_000_000 ? "workgroup" : "device";
 }
 
 /** Threads per chain in the workgroup shape: enough to spread the data loop, a power of two. */
@@ -144,7 +147,7 @@ export async function prepareGpuNuts(model: GpuModel, opts: GpuNutsOptions): Pro
     throw new Error(`device '${manager.device.name}' has no shaderFloat64: use dtype f32`);
   }
   const work = Object.values(model.dataBindings).reduce((s, v) => s + v.data.length, 0) + model.q.size;
-  const shape = opts.shape ?? chooseShape(work);
+  const shape = opts.shape ?? chooseShape(work, opts.chains);
   const C = opts.chains;
   const D = model.q.size;
   const bytes = dtype === "f64" ? 8 : 4;
@@ -298,9 +301,20 @@ async function deviceEngine(
   const D = model.q.size;
   const bytes = opts.dtype === "f64" ? 8 : 4;
   const gradient = await batchedGradient(manager, model, C, opts.dtype);
-  const mode = opts.controller ?? chooseControllerMode(D);
-  const source = controllerProgram(D, { chains: C, maxDepth: opts.maxDepth, dtype: opts.dtype, mode });
-  const controller = manager.algorithm(await compileGlsl(source, { optimize: false }), { buffers: CONTROLLER_BUFFERS });
+  const build = async (mode: ControllerMode) => {
+    const source = controllerProgram(D, { chains: C, maxDepth: opts.maxDepth, dtype: opts.dtype, mode });
+    return { mode, source, controller: manager.algorithm(await compileGlsl(source, { optimize: false }), { buffers: CONTROLLER_BUFFERS }) };
+  };
+  const chosen = opts.controller ?? chooseControllerMode(D, opts.maxDepth);
+  let built;
+  try {
+    built = await build(chosen);
+  } catch (e) {
+    // A driver may refuse the thread-per-chain controller's private arrays; the workgroup one keeps them small.
+    if (opts.controller || chosen.kind !== "thread" || !(e instanceof VulkanError)) throw e;
+    built = await build(workgroupController(D));
+  }
+  const { mode, source, controller } = built;
   const sizes = controllerStateSizes(D, opts.maxDepth);
   const vectors = manager.buffer(C * sizes.vectors * bytes);
   const reals = manager.buffer(C * sizes.reals * bytes);

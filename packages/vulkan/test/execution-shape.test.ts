@@ -1,0 +1,19 @@
+import { describe, expect, it } from "vitest";
+import { chooseControllerMode } from "../src/sampler/controller-program.ts";
+import { chooseShape } from "../src/sampler/gpu-runner.ts";
+
+describe("choosing the GPU sampler's execution shape", () => {
+  it("thread per chain for small data, a workgroup for moderate data, the whole device for large or many-chain work", () => {
+    expect(chooseShape(200, 4)).toBe("thread"); // eight schools
+    expect(chooseShape(5_000, 4)).toBe("workgroup");
+    expect(chooseShape(10_000_000, 4)).toBe("device"); // logistic N = 100k, D = 100
+    expect(chooseShape(10_000, 1024)).toBe("device"); // logistic N = 1k, D = 10, 1024 chains
+  });
+
+  it("the controller runs a thread per chain only while its private tables stay small", () => {
+    expect(chooseControllerMode(11, 10)).toEqual({ kind: "thread" });
+    expect(chooseControllerMode(13, 15)).toEqual({ kind: "workgroup", workgroup: 32 });
+    expect(chooseControllerMode(101, 10)).toEqual({ kind: "workgroup", workgroup: 128 });
+    expect(chooseControllerMode(5000, 10)).toEqual({ kind: "workgroup", workgroup: 256 });
+  });
+});

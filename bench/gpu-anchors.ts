@@ -6,6 +6,7 @@
  *
  *   tsx bench/gpu-anchors.ts --data DIR [--backend vulkan|cpu] [--dtype f32|f64] [--cases 8s,lr,many] [--reps 2]
  *     [--shape auto|thread|workgroup|device] [--controller auto|thread|WG] [--workgroup WG] [--many-chains C]
+ *     [--iterations WARMUP,DRAWS] [--gradient-evals N] (shortened runs for slow backends)
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -30,6 +31,7 @@ const shapeOpt = opt("shape", "auto");
 // Device shape's controller: auto, thread, or a workgroup size; the workgroup shape's threads per chain.
 const controllerOpt = opt("controller", "auto");
 const workgroupOpt = opt("workgroup", "");
+const iterationsOpt = opt("iterations", "");
 
 const logistic = anchorLogistic;
 
@@ -47,7 +49,9 @@ function logisticData(name: string) {
   return { N, D, X: rows, y: Array.from(y) };
 }
 
-async function runCase(name: string, compiled: () => CompiledModel, chains: number, warmup: number, draws: number) {
+async function runCase(name: string, compiled: () => CompiledModel, chains: number, anchorWarmup: number, anchorDraws: number) {
+  // --iterations W,D shortens a case for slow backends (the JSON says so); the anchors use their own.
+  const [warmup, draws] = iterationsOpt ? iterationsOpt.split(",").map(Number) as [number, number] : [anchorWarmup, anchorDraws];
   for (let rep = 0; rep < reps; rep++) {
     const t0 = performance.now();
     const m = compiled();
@@ -80,7 +84,7 @@ async function runCase(name: string, compiled: () => CompiledModel, chains: numb
     const gradEvals = res.gradientEvaluations.reduce((a, b) => a + b, 0);
     const sampleSeconds = res.timing.warmupSeconds + res.timing.samplingSeconds;
     console.log(JSON.stringify({
-      case: name, rep, backend, dtype: backend === "vulkan" ? dtype : "f64", chains,
+      case: name, rep, backend, dtype: backend === "vulkan" ? dtype : "f64", chains, warmup, draws,
       wall_s: +wall.toFixed(3), compile_s: +((tCompiled - t0) / 1000).toFixed(3), sample_s: +sampleSeconds.toFixed(3),
       min_ess_bulk: +minEss.toFixed(1), ess_per_s: +(minEss / wall).toFixed(1),
       grad_evals: gradEvals, grad_evals_per_s: Math.round(gradEvals / sampleSeconds),
@@ -110,7 +114,7 @@ if (cases.includes("many")) {
  * controller): `evals` evaluations recorded in one sequence, median of 5 submits. The floor is
  * the bytes of the data read twice (forward and backward pass) at the device's bandwidth.
  */
-async function timeBatchedGradient(name: string, m: CompiledModel, chains: number, evals = 200) {
+async function timeBatchedGradient(name: string, m: CompiledModel, chains: number, evals = Number(opt("gradient-evals", "200"))) {
   const manager = new VulkanManager();
   const g = await batchedGradient(manager, m, chains, dtype);
   const s = manager.sequence();

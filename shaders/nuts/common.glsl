@@ -30,7 +30,29 @@ const uint PURPOSE_MOMENTUM = 2u;
 const uint PURPOSE_TREE = 3u;
 const uint PURPOSE_LEAF = 4u;
 
+// The metric. Diagonal: minv holds the owned elements of M⁻¹'s diagonal. Dense (DENSE_METRIC):
+// buffer 4 holds, per chain, M⁻¹ then the momentum transform A = L⁻ᵀ (M⁻¹ = L·Lᵀ), each D×D
+// row-major, from metricBase; products with them need every element of the vector, which
+// GATHER(v) makes readable as GATHERED(v, j) until GATHER_DONE() (workgroup shapes go through
+// shared memory; with one thread per chain the thread already holds the whole vector).
 NREAL minv[OWN];
+int metricBase;
+
+// out = M⁻¹·v (Stan's p_sharp: the velocity).
+void velocity(in NREAL v[OWN], out NREAL res[OWN]) {
+#ifdef DENSE_METRIC
+  GATHER(v);
+  FOR_OWNED(s, i) {
+    NREAL acc = NREAL(0);
+    int row = metricBase + i * D;
+    for (int j = 0; j < D; j++) acc += bminv.v[row + j] * GATHERED(v, j);
+    res[s] = acc;
+  }
+  GATHER_DONE();
+#else
+  FOR_OWNED(s, i) res[s] = minv[s] * v[s];
+#endif
+}
 
 NREAL log_add_exp(NREAL a, NREAL b) {
   if (ppl_isinf(a) && a < NREAL(0)) return b;
@@ -41,8 +63,8 @@ NREAL log_add_exp(NREAL a, NREAL b) {
 // −lp + ½·pᵀM⁻¹p, leaving p♯ = M⁻¹p in sharp; NaN or a non-finite gradient count as +∞.
 NREAL hamiltonian(NREAL lp, in NREAL g[OWN], in NREAL p[OWN], out NREAL sharp[OWN]) {
   NREAL pp = NREAL(0), bad = NREAL(0);
+  velocity(p, sharp);
   FOR_OWNED(s, i) {
-    sharp[s] = minv[s] * p[s];
     pp += p[s] * sharp[s];
     if (ppl_isnan(g[s]) || ppl_isinf(g[s])) bad = NREAL(1);
   }
@@ -112,8 +134,23 @@ void begin_transition() {
   FOR_OWNED(s, i) {
     uvec4 w = ppl_philox_stream(key, chain, iteration, PURPOSE_MOMENTUM, 0u, uint(i / 2));
     NREAL z = (i % 2 == 0) ? SFX(ppl_normal0)(w) : SFX(ppl_normal1)(w);
+#ifdef DENSE_METRIC
+    scratch[s] = z;
+#else
     p[s] = z * (NREAL(1) / sqrt(minv[s]));
+#endif
   }
+#ifdef DENSE_METRIC
+  // p = A·z, A upper triangular.
+  GATHER(scratch);
+  FOR_OWNED(s, i) {
+    NREAL acc = NREAL(0);
+    int row = metricBase + D * D + i * D;
+    for (int j = i; j < D; j++) acc += bminv.v[row + j] * GATHERED(scratch, j);
+    p[s] = acc;
+  }
+  GATHER_DONE();
+#endif
   H0 = hamiltonian(lp, g, p, sharp);
   FOR_OWNED(s, i) {
     qPlus[s] = q[s]; pPlus[s] = p[s]; gPlus[s] = g[s]; sharpPlus[s] = sharp[s];
@@ -148,7 +185,9 @@ NREAL step_h() { return eps * (forward ? NREAL(1) : NREAL(-1)); }
 // q come next, then end_leaf.
 void leapfrog_drift() {
   NREAL h = step_h();
-  FOR_OWNED(s, i) { p[s] += NREAL(0.5) * h * g[s]; q[s] += h * (minv[s] * p[s]); }
+  FOR_OWNED(s, i) p[s] += NREAL(0.5) * h * g[s];
+  velocity(p, t_a);
+  FOR_OWNED(s, i) q[s] += h * t_a[s];
 }
 
 // The leapfrog's closing half kick, then the leaf's energy, multinomial weight, sample and
@@ -232,6 +271,12 @@ void load_chain(uint c, uint it) {
   chain = bctrl.v[3] + c;
   eps = beps.v[c];
   int base = int(c) * D;
-  FOR_OWNED(s, i) { minv[s] = bminv.v[base + i]; q[s] = bq.v[base + i]; g[s] = bg.v[base + i]; }
+  metricBase = int(c) * 2 * D * D;
+  FOR_OWNED(s, i) {
+#ifndef DENSE_METRIC
+    minv[s] = bminv.v[base + i];
+#endif
+    q[s] = bq.v[base + i]; g[s] = bg.v[base + i];
+  }
   lp = blp.v[c];
 }

@@ -40,6 +40,32 @@ describe.runIf(device !== undefined)("GPU NUTS in each execution shape against t
     }
   });
 
+  it.each(SHAPES)("f64, %s, dense metric: same next states as the CPU sampler", async (_, shape, controller) => {
+    // An SPD inverse metric with off-diagonal terms: M⁻¹ = B·Bᵀ + 0.5·I, B fixed.
+    const D = compiled.dim;
+    const b = Float64Array.from({ length: D * D }, (_, i) => 0.3 * Math.sin(0.7 * i + 1));
+    const invMetric = new Float64Array(D * D);
+    for (let i = 0; i < D; i++) {
+      for (let j = 0; j < D; j++) {
+        let acc = i === j ? 0.5 : 0;
+        for (let k = 0; k < D; k++) acc += b[i * D + k]! * b[j * D + k]!;
+        invMetric[i * D + j] = acc;
+      }
+    }
+    const dense = { ...opts, metric: "dense" as const, invMetric };
+    const cpu = sample(await modelDensity(compiled), dense);
+    const gpu = await prepareGpuNuts(compiled, { chains: 4, maxDepth: 10, dtype: "f64", iterationsPerSubmit: 3, shape, controller, metric: "dense" });
+    try {
+      const res = sample(await modelDensity(compiled), { ...dense, transitionRunner: gpu.factory });
+      for (let c = 0; c < 4; c++) {
+        expect(Array.from(res.stats[c]!.nLeapfrog)).toEqual(Array.from(cpu.stats[c]!.nLeapfrog));
+        res.draws[c]!.forEach((v, i) => expect(v).toBeCloseTo(cpu.draws[c]![i]!, 8));
+      }
+    } finally {
+      gpu.dispose();
+    }
+  });
+
   it("device shape: the host's batched evaluations run on the device and equal the CPU density's (f64)", async () => {
     const gpu = await prepareGpuNuts(compiled, { chains: 4, maxDepth: 10, dtype: "f64", shape: "device" });
     try {

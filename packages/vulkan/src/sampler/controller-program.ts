@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { kernelPrelude } from "../codegen/kernel-prelude.ts";
 import { SHADER_DIR } from "./nuts-program.ts";
+import { metricSource, type MetricForm } from "./metric-source.ts";
 import { INT_STATE } from "./steps-per-submit.ts";
 import { workgroupSumSource } from "./workgroup-sum.ts";
 
@@ -47,7 +48,10 @@ export function controllerGroups(chains: number, mode: ControllerMode): number {
  * The GLSL of the NUTS controller for the whole-device shape: one workgroup per chain runs the
  * transition's bookkeeping between two batched gradient evaluations.
  */
-export function controllerProgram(dim: number, opts: { chains: number; maxDepth: number; dtype: "f32" | "f64"; mode: ControllerMode }): string {
+export function controllerProgram(
+  dim: number,
+  opts: { chains: number; maxDepth: number; dtype: "f32" | "f64"; mode: ControllerMode; metric?: MetricForm },
+): string {
   const thread = opts.mode.kind === "thread";
   const W = opts.mode.kind === "thread" ? 1 : opts.mode.workgroup;
   return [
@@ -68,6 +72,7 @@ export function controllerProgram(dim: number, opts: { chains: number; maxDepth:
     "#define OWN ((D + WG - 1) / WG)",
     "#define FOR_OWNED(s, i) for (int s = 0, i = int(LID); s < OWN && i < D; s++, i += WG)",
     ...(thread ? ["#define REDUCE_SUM(x) (x)"] : workgroupSumSource(opts.dtype, W)),
+    ...metricSource(opts.metric ?? "diag", thread, dim),
     readFileSync(`${SHADER_DIR}common.glsl`, "utf8"),
     readFileSync(`${SHADER_DIR}controller.glsl`, "utf8"),
   ].join("\n");

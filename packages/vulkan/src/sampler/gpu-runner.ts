@@ -7,6 +7,7 @@ import type { Sequence } from "../sequence.ts";
 import { batchedGradient } from "./batched-gradient.ts";
 import { chooseControllerMode, workgroupController, CONTROLLER_BUFFERS, controllerGroups, controllerProgram, controllerStateSizes, type ControllerMode } from "./controller-program.ts";
 import { NUTS_FIXED_BUFFERS, nutsProgram } from "./nuts-program.ts";
+import type { MetricForm } from "./metric-source.ts";
 import { chainProgress, stepsToSubmit } from "./steps-per-submit.ts";
 
 /** The parts of a compiled model the GPU sampler needs (structurally the ppl CompiledModel). */
@@ -63,6 +64,8 @@ export interface GpuNutsOptions {
   readonly workgroup?: number;
   /** Device shape: how the NUTS controller maps chains onto threads; default from the dimension. */
   readonly controller?: ControllerMode;
+  /** The metric the run adapts: diagonal (default) or dense. */
+  readonly metric?: MetricForm;
 }
 
 /**
@@ -88,7 +91,7 @@ export interface GpuNuts {
   readonly dtype: "f32" | "f64";
   readonly shape: ExecutionShape;
   readonly source: string;
-  factory(ctx: { settings: RunSettings; dim: number; metrics: readonly { inverse: Float64Array }[] }): {
+  factory(ctx: { settings: RunSettings; dim: number; metrics: readonly RunMetric[] }): {
     run(t: number, stepSizes: Float64Array, batch: Batch, stats: Stats[]): void;
   };
   /**
@@ -100,6 +103,14 @@ export interface GpuNuts {
   /** Submissions so far, and (device shape) the controller + gradient steps they ran. */
   readonly counters: { readonly submits: number; readonly steps: number };
   dispose(): void;
+}
+
+/** A chain's metric as the sampler keeps it (structurally ppl's Metric). */
+interface RunMetric {
+  /** M⁻¹: the diagonal, or the dense matrix row-major. */
+  readonly inverse: Float64Array;
+  /** Momentum from standard normals, p = L⁻ᵀ·z for a dense metric (linear in z). */
+  momentumFromNormals(z: Float64Array, out: Float64Array): void;
 }
 
 /** A batched density as the sampler calls it (structurally ppl's BatchedDensity). */
@@ -154,13 +165,16 @@ export async function prepareGpuNuts(model: GpuModel, opts: GpuNutsOptions): Pro
   const Real = dtype === "f64" ? Float64Array : Float32Array;
   const K = Math.max(1, opts.iterationsPerSubmit ?? 100);
   const buf = (n: number) => manager.buffer(Math.max(4, n * bytes));
+  const metric = opts.metric ?? "diag";
+  // Dense: per chain M⁻¹ and the momentum transform A = L⁻ᵀ, each D×D (shaders/nuts/common.glsl).
+  const metricSize = metric === "dense" ? 2 * D * D : D;
   const state: StateBuffers = {
-    q: buf(C * D), g: buf(C * D), lp: buf(C), eps: buf(C), minv: buf(C * D),
+    q: buf(C * D), g: buf(C * D), lp: buf(C), eps: buf(C), minv: buf(C * metricSize),
     ctrl: manager.buffer(32), stats: buf(K * C * 6), draws: buf(K * C * D),
   };
   const engine = shape === "device"
-    ? await deviceEngine(manager, model, state, { chains: C, maxDepth: opts.maxDepth, dtype, controller: opts.controller })
-    : await fusedEngine(manager, model, state, { chains: C, maxDepth: opts.maxDepth, dtype, shape, workgroup: opts.workgroup ?? chooseWorkgroup(work) });
+    ? await deviceEngine(manager, model, state, { chains: C, maxDepth: opts.maxDepth, dtype, controller: opts.controller, metric })
+    : await fusedEngine(manager, model, state, { chains: C, maxDepth: opts.maxDepth, dtype, shape, workgroup: opts.workgroup ?? chooseWorkgroup(work), metric });
   const info = manager.device;
   return {
     device: `${info.name} (${info.type})`,
@@ -170,9 +184,23 @@ export async function prepareGpuNuts(model: GpuModel, opts: GpuNutsOptions): Pro
     counters: engine.counters,
     factory(ctx) {
       const s = ctx.settings;
-      if (s.metric !== "diag") throw new Error("the GPU sampler supports the diagonal metric only; use --metric diag or the CPU backend");
+      if (s.metric !== metric) throw new Error(`GPU sampler prepared for a ${metric} metric, the run adapts a ${s.metric} one`);
       if (s.chains !== C || s.maxDepth !== opts.maxDepth) throw new Error("GPU sampler prepared for other chains/max depth");
       const total = s.warmup + s.draws;
+      // The dense transform changes only when adaptation replaces M⁻¹: rebuild a chain's on change.
+      const seen = ctx.metrics.map(() => new Float64Array(0));
+      const values = new Real(C * metricSize);
+      const metricValues = (metrics: readonly RunMetric[]) => {
+        metrics.forEach((m, c) => {
+          if (metric === "diag") values.set(m.inverse, c * D);
+          else if (!sameValues(seen[c]!, m.inverse)) {
+            seen[c] = Float64Array.from(m.inverse);
+            values.set(m.inverse, c * metricSize);
+            values.set(momentumTransform(m, D), c * metricSize + D * D);
+          }
+        });
+        return values;
+      };
       // Results of the current block of sampling iterations: [start, start + count).
       let start = -1, count = 0;
       let stats = new Real(0), draws = new Real(0);
@@ -181,9 +209,7 @@ export async function prepareGpuNuts(model: GpuModel, opts: GpuNutsOptions): Pro
         state.g.write(Real.from(batch.grad));
         state.lp.write(Real.from(batch.lp));
         state.eps.write(Real.from(stepSizes));
-        const minv = new Real(C * D);
-        ctx.metrics.forEach((m, c) => minv.set(m.inverse, c * D));
-        state.minv.write(minv);
+        state.minv.write(metricValues(ctx.metrics));
         const seedLo = s.seed % 2 ** 32 >>> 0, seedHi = Math.floor(s.seed / 2 ** 32) >>> 0;
         state.ctrl.write(new Uint32Array([seedLo, seedHi, t, s.firstChain, k]));
       };
@@ -238,7 +264,7 @@ async function fusedEngine(
   manager: VulkanManager,
   model: GpuModel,
   state: StateBuffers,
-  opts: { chains: number; maxDepth: number; dtype: "f32" | "f64"; shape: "thread" | "workgroup"; workgroup: number },
+  opts: { chains: number; maxDepth: number; dtype: "f32" | "f64"; shape: "thread" | "workgroup"; workgroup: number; metric: MetricForm },
 ): Promise<Engine> {
   const C = opts.chains;
   const program = nutsProgram(model.logDensity, model.q, opts);
@@ -295,14 +321,14 @@ async function deviceEngine(
   manager: VulkanManager,
   model: GpuModel,
   state: StateBuffers,
-  opts: { chains: number; maxDepth: number; dtype: "f32" | "f64"; controller?: ControllerMode },
+  opts: { chains: number; maxDepth: number; dtype: "f32" | "f64"; controller?: ControllerMode; metric: MetricForm },
 ): Promise<Engine> {
   const C = opts.chains;
   const D = model.q.size;
   const bytes = opts.dtype === "f64" ? 8 : 4;
   const gradient = await batchedGradient(manager, model, C, opts.dtype);
   const build = async (mode: ControllerMode) => {
-    const source = controllerProgram(D, { chains: C, maxDepth: opts.maxDepth, dtype: opts.dtype, mode });
+    const source = controllerProgram(D, { chains: C, maxDepth: opts.maxDepth, dtype: opts.dtype, mode, metric: opts.metric });
     return { mode, source, controller: manager.algorithm(await compileGlsl(source, { optimize: false }), { buffers: CONTROLLER_BUFFERS }) };
   };
   const chosen = opts.controller ?? chooseControllerMode(D, opts.maxDepth);
@@ -385,4 +411,21 @@ ${gradient.source}`,
       gradient.dispose();
     },
   };
+}
+
+function sameValues(a: Float64Array, b: Float64Array): boolean {
+  return a.length === b.length && a.every((v, i) => v === b[i]);
+}
+
+/** The matrix A with p = A·z of a dense metric, column by column from the metric's own transform. */
+function momentumTransform(m: RunMetric, dim: number): Float64Array {
+  const a = new Float64Array(dim * dim);
+  const e = new Float64Array(dim), col = new Float64Array(dim);
+  for (let j = 0; j < dim; j++) {
+    e.fill(0);
+    e[j] = 1;
+    m.momentumFromNormals(e, col);
+    for (let i = 0; i < dim; i++) a[i * dim + j] = col[i]!;
+  }
+  return a;
 }

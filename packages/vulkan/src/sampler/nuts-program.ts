@@ -3,6 +3,7 @@ import { fileURLToPath } from "node:url";
 import { castFloats, optimize, valueAndGrad, type Node } from "@ppl/tensor";
 import { kernelPrelude } from "../codegen/kernel-prelude.ts";
 import { renderLogpFunction, type LogpMode } from "./logp-function.ts";
+import { metricSource, type MetricForm } from "./metric-source.ts";
 
 /** Where the hand-written NUTS GLSL lives (PPL_SHADERS_DIR overrides it for bundled programs). */
 export const SHADER_DIR = process.env.PPL_SHADERS_DIR
@@ -32,6 +33,8 @@ export interface NutsProgramOptions {
   readonly shape?: "thread" | "workgroup";
   /** Threads per workgroup (a power of two) in the workgroup shape. */
   readonly workgroup?: number;
+  /** Diagonal (default) or dense metric. */
+  readonly metric?: MetricForm;
 }
 
 /**
@@ -69,6 +72,7 @@ export function nutsProgram(logDensity: Node, q: Node, opts: NutsProgramOptions)
     "#define OWN ((D + WG - 1) / WG)",
     "#define FOR_OWNED(s, i) for (int s = 0, i = int(LID); s < OWN && i < D; s++, i += WG)",
     logp.source,
+    ...metricSource(opts.metric ?? "diag", shape === "thread", dim),
     readFileSync(`${SHADER_DIR}common.glsl`, "utf8"),
     readFileSync(`${SHADER_DIR}transition.glsl`, "utf8"),
   ].join("\n");

@@ -43,10 +43,8 @@ for (const name of names) {
     seed,
     model: MODELS[name],
     ...(values.posteriordb ? { posteriordb: values.posteriordb } : {}),
-    // The GPU kernel adapts a diagonal metric: diamonds runs with the reference's own settings.
-    ...(name === "diamonds-diamonds" ? { settings: { metric: "diag" as const, adaptDelta: 0.99, maxDepth: 20 } } : {}),
     runner: async (compiled, settings) => {
-      const gpu = await prepareGpuNuts(compiled, { chains: settings.chains, maxDepth: settings.maxDepth, dtype, ...(shape ? { shape } : {}) });
+      const gpu = await prepareGpuNuts(compiled, { chains: settings.chains, maxDepth: settings.maxDepth, dtype, metric: settings.metric, ...(shape ? { shape } : {}) });
       console.error(`${name}: ${gpu.shape} shape`);
       return { factory: (ctx) => gpu.factory(ctx), density: (host) => gpu.hostDensity(host), dispose: () => gpu.dispose() };
     },

@@ -14,7 +14,7 @@ export interface BackendRequest {
   readonly device?: number;
   /** Float type of the density; undefined takes the backend's default (f64 on the CPU, f32 on a GPU). */
   readonly dtype?: "f32" | "f64";
-  /** The metric asked for (the GPU sampler adapts a diagonal one only). */
+  /** The metric asked for. */
   readonly metric?: "diag" | "dense";
   /** The GPU sampler's execution shape; auto chooses from the data size. */
   readonly gpuShape?: "auto" | ExecutionShape;
@@ -48,7 +48,6 @@ export function chooseBackend(req: BackendRequest, listing: DeviceListing): Back
   const picked = pickDevice(req.device, listing, usable);
   if (req.backend === "vulkan") {
     if (typeof picked === "string") throw deviceError(`--backend vulkan: ${picked}; use --backend cpu`);
-    if (req.metric === "dense") throw usageError("the GPU sampler adapts a diagonal metric only; use --metric diag, or --backend cpu for a dense metric");
     const dtype = req.dtype ?? "f32";
     if (dtype === "f64" && !picked.features.shaderFloat64) {
       throw deviceError(`Vulkan device ${picked.index} '${picked.name}' has no shaderFloat64; use --dtype f32`);
@@ -59,7 +58,6 @@ export function chooseBackend(req: BackendRequest, listing: DeviceListing): Back
   let why: string;
   if (typeof picked === "string") why = picked;
   else if (picked.type === "cpu") why = `Vulkan device ${picked.index} '${picked.name}' is a CPU implementation; the CPU backend is faster (use --backend vulkan to run on it anyway)`;
-  else if (req.metric === "dense") why = `the GPU sampler adapts a diagonal metric only and --metric dense was asked for`;
   else {
     const gpuDtype = req.dtype ?? "f32";
     return {
@@ -119,12 +117,14 @@ export interface OpenedDensity {
 export async function openDensity(
   choice: BackendChoice,
   compiled: CompiledModel,
-  run: { chains: number; maxDepth: number; gpuShape?: "auto" | ExecutionShape },
+  run: { chains: number; maxDepth: number; metric?: "diag" | "dense"; gpuShape?: "auto" | ExecutionShape },
 ): Promise<OpenedDensity> {
   if (choice.backend === "vulkan") {
     const density = await modelDensity(compiled, { backend: "cpu" });
     const shape = run.gpuShape === "auto" ? undefined : run.gpuShape;
-    const gpu = await prepareGpuNuts(compiled, { chains: run.chains, maxDepth: run.maxDepth, dtype: choice.dtype, device: choice.device ?? undefined, shape });
+    const gpu = await prepareGpuNuts(compiled, {
+      chains: run.chains, maxDepth: run.maxDepth, dtype: choice.dtype, device: choice.device ?? undefined, shape, metric: run.metric,
+    });
     return {
       density: gpu.hostDensity(density),
       transitionRunner: (ctx) => gpu.factory(ctx),

@@ -53,9 +53,22 @@ describe.runIf(usableDevices().length > 0)("ppl sample --backend vulkan", () => 
     expect(run.stderr).toMatch(/--gpu-shape .* no meaning with --backend cpu/);
   });
 
-  it("a dense metric on the GPU is a usage error", async () => {
-    const run = await runCli(["sample", "examples/eight_schools.ts", "--data", "examples/eight_schools.json", "--backend", "vulkan", "--metric", "dense"]);
-    expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(/diagonal metric only/);
+  it("--metric dense on the GPU adapts a dense metric and writes it to the CSV", async () => {
+    const out = join(tempDir(), "gpu-dense");
+    const run = await runCli([
+      "sample", "examples/eight_schools.ts", "--data", "examples/eight_schools.json", "--backend", "vulkan", "--metric", "dense",
+      "--chains", "4", "--warmup", "300", "--draws", "300", "--seed", "7", "--output", out,
+    ]);
+    expect(run.code, run.stderr).toBe(0);
+    const files = Array.from({ length: 4 }, (_, c) => readCsv(join(out, `chain-${c + 1}.csv`)));
+    for (const f of files) {
+      expect(f.config["metric"]).toBe("dense_e");
+      const m = f.adaptation!.inverseMetric as number[][];
+      expect(m.length).toBe(10);
+      // Adapted, not the unit matrix: some off-diagonal entry is non-zero.
+      expect(m.some((row, i) => row.some((v, j) => i !== j && v !== 0))).toBe(true);
+    }
+    const s = summarize(collectChains(files).parameters);
+    expect(Math.abs(s.parameters.find((p) => p.name === "mu")!.mean - 4.4)).toBeLessThan(2);
   });
 });

@@ -55,13 +55,11 @@ describe("chooseBackend", () => {
     expect(c.note).toBe("backend: vulkan (f32) on device 1 'dev1' (discrete GPU)");
   });
 
-  it("auto with only a CPU implementation of Vulkan, or a dense metric: the CPU, saying why", () => {
+  it("auto with only a CPU implementation of Vulkan: the CPU, saying why; a dense metric stays on the GPU", () => {
     const cpuOnly = chooseBackend({ backend: "auto" }, { devices: [device(0, "cpu")], reason: null });
     expect(cpuOnly).toMatchObject({ backend: "cpu", dtype: "f64", device: null });
     expect(cpuOnly.note).toMatch(/Vulkan device 0 'dev0' is a CPU implementation; the CPU backend is faster/);
-    const dense = chooseBackend({ backend: "auto", metric: "dense" }, TWO);
-    expect(dense.backend).toBe("cpu");
-    expect(dense.note).toMatch(/diagonal metric only/);
+    expect(chooseBackend({ backend: "auto", metric: "dense" }, TWO)).toMatchObject({ backend: "vulkan", device: 1 });
   });
 
   it("auto with only rejected devices says why each was rejected", () => {
@@ -69,13 +67,13 @@ describe("chooseBackend", () => {
     expect(c.note).toMatch(/no usable Vulkan device \(device 0 'dev0': no compute queue\)/);
   });
 
-  it("vulkan: the requested device, or exit 4 with the reason; a dense metric is a usage error", () => {
+  it("vulkan: the requested device, or exit 4 with the reason", () => {
     const none = thrown(() => chooseBackend({ backend: "vulkan" }, NONE));
     expect(none.exitCode).toBe(ExitCode.device);
     expect(none.message).toBe("--backend vulkan: no Vulkan device: libvulkan.so.1 not found; use --backend cpu");
     expect(chooseBackend({ backend: "vulkan", device: 0 }, TWO)).toMatchObject({ backend: "vulkan", dtype: "f32", device: 0 });
     expect(chooseBackend({ backend: "vulkan" }, TWO)).toMatchObject({ backend: "vulkan", device: 1 });
-    expect(thrown(() => chooseBackend({ backend: "vulkan", metric: "dense" }, TWO)).exitCode).toBe(ExitCode.usage);
+    expect(chooseBackend({ backend: "vulkan", metric: "dense" }, TWO)).toMatchObject({ backend: "vulkan", device: 1 });
     const missing = thrown(() => chooseBackend({ backend: "vulkan", device: 7 }, TWO));
     expect(missing.exitCode).toBe(ExitCode.device);
     expect(missing.message).toMatch(/there is no Vulkan device 7 \(devices: 0 'dev0', 1 'dev1'\)/);

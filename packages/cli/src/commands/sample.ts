@@ -46,7 +46,7 @@ export async function sampleCommand(modelPath: string, opts: SampleCommandOption
   const compiled = compileWithData(model, loadData(opts.data), modelPath, opts.data);
   let opened;
   try {
-    opened = await openDensity(choice, compiled, { chains: opts.chains, maxDepth: opts.maxDepth, gpuShape: opts.gpuShape });
+    opened = await openDensity(choice, compiled, { chains: opts.chains, maxDepth: opts.maxDepth, metric: opts.metric, gpuShape: opts.gpuShape });
   } catch (e) {
     if (e instanceof VulkanError || e instanceof ShaderCompileError || e instanceof ShaderCompilerMissingError) {
       throw deviceError(`the Vulkan device could not run the model's sampler: ${firstLine(e)}; use --backend cpu`);

@@ -20,6 +20,7 @@ import { add, data, exp, matmul, mT, mul, sum, type Node } from "../packages/ten
 import { compileGlsl, limitsOf, planProgram, VulkanManager, type VulkanBuffer } from "../packages/vulkan/src/index.ts";
 import { kernelPrelude } from "../packages/vulkan/src/codegen/kernel-prelude.ts";
 import type { Binding } from "../packages/vulkan/src/codegen/program.ts";
+import { fillBuffer } from "./fill-buffer.ts";
 
 const MIB = 1 << 20;
 const INPUT_MIB = Number(process.env.PPL_BENCH_MIB ?? 256);
@@ -62,20 +63,6 @@ async function program(outputs: readonly Node[], repeat: number) {
   return { plan, buffers, sequence };
 }
 
-/** Fill an f32 buffer with values in [lo, hi) without building one huge array. */
-function fill(buffer: VulkanBuffer, n: number, lo: number, hi: number, seed: number): void {
-  const chunk = 1 << 20;
-  const block = new Float32Array(chunk);
-  let s = seed >>> 0;
-  for (let off = 0; off < n; off += chunk) {
-    const m = Math.min(chunk, n - off);
-    for (let i = 0; i < m; i++) {
-      s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-      block[i] = lo + (s / 2 ** 32) * (hi - lo);
-    }
-    buffer.write(m === chunk ? block : block.subarray(0, m), off * 4);
-  }
-}
 
 // (a) fused elementwise kernel: 4 inputs, one output, one dispatch.
 {
@@ -84,7 +71,7 @@ function fill(buffer: VulkanBuffer, n: number, lo: number, hi: number, seed: num
   const [a, b, c, d] = ["a", "b", "c", "d"].map((name) => data(name, [n], "f32")) as [Node, Node, Node, Node];
   const y = add(mul(a, exp(b)), mul(c, d));
   const { plan, buffers, sequence } = await program([y], repeat);
-  [a, b, c, d].forEach((x, i) => fill(buffers.get(x)!, n, -1, 1, i + 1));
+  [a, b, c, d].forEach((x, i) => fillBuffer(buffers.get(x)!, n, -1, 1, i + 1));
   const ms = await timeMs(() => sequence.submit());
   const bytes = 5 * n * 4 * repeat;
   emit({ bench: "fused_elementwise", expr: "a*exp(b)+c*d", dtype: "f32", elements: n, input_mib: (4 * n * 4) / MIB, kernels: plan.kernels.length, dispatches_per_submit: repeat * plan.kernels.length, ms_per_kernel: ms / repeat, GBps: bytes / (ms * 1e6) });
@@ -99,7 +86,7 @@ function fill(buffer: VulkanBuffer, n: number, lo: number, hi: number, seed: num
   const repeat = 4;
   const x = data("x", [n], "f32");
   const { plan, buffers, sequence } = await program([sum(x)], repeat);
-  fill(buffers.get(x)!, n, -1, 1, 11);
+  fillBuffer(buffers.get(x)!, n, -1, 1, 11);
   const ms = await timeMs(() => sequence.submit());
   const bytes = n * 4 * repeat;
   emit({ bench: "reduce_sum", dtype: "f32", elements: n, input_mib: (n * 4) / MIB, capped_by_maxStorageBufferRange: maxBytes < INPUT_MIB * MIB, kernels: plan.kernels.length, ms_per_reduction: ms / repeat, GBps: bytes / (ms * 1e6) });
@@ -116,7 +103,7 @@ function fill(buffer: VulkanBuffer, n: number, lo: number, hi: number, seed: num
     for (const [name, out] of [["X@B", matmul(X, B)], ["XT@R", matmul(mT(X), R)]] as const) {
       const repeat = 2;
       const { plan, buffers, sequence } = await program([out], repeat);
-      for (const [i, leaf] of [X, B, R].entries()) if (buffers.has(leaf)) fill(buffers.get(leaf)!, leaf.size, -1, 1, 20 + i);
+      for (const [i, leaf] of [X, B, R].entries()) if (buffers.has(leaf)) fillBuffer(buffers.get(leaf)!, leaf.size, -1, 1, 20 + i);
       const ms = (await timeMs(() => sequence.submit(), 5, 1)) / repeat;
       const bytes = 4 * plan.buffers.reduce((s, b) => s + b.size, 0);
       emit({ bench: "matmul", shape: name, N, D, C, dtype: "f32", kernels: plan.kernels.length, ms, GFLOPs: (2 * N * D * C) / (ms * 1e6), GBps_min_traffic: bytes / (ms * 1e6) });

@@ -13,6 +13,7 @@ import { compileGlsl, limitsOf, planProgram, VulkanManager, type VulkanBuffer } 
 import { kernelPrelude } from "../packages/vulkan/src/codegen/kernel-prelude.ts";
 import type { Binding } from "../packages/vulkan/src/codegen/program.ts";
 import type { Sequence } from "../packages/vulkan/src/sequence.ts";
+import { fillBuffer } from "./fill-buffer.ts";
 
 const manager = new VulkanManager();
 const limits = limitsOf(manager.device);
@@ -30,19 +31,6 @@ async function timeMs(seq: Sequence, samples = 9): Promise<number> {
   return median(t);
 }
 
-function fill(buffer: VulkanBuffer, n: number, seed: number): void {
-  const chunk = 1 << 20;
-  const block = new Float32Array(chunk);
-  let s = seed >>> 0;
-  for (let off = 0; off < n; off += chunk) {
-    const m = Math.min(chunk, n - off);
-    for (let i = 0; i < m; i++) {
-      s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-      block[i] = -1 + 2 * (s / 2 ** 32);
-    }
-    buffer.write(m === chunk ? block : block.subarray(0, m), off * 4);
-  }
-}
 
 type Dispatch = { source: string; buffers: VulkanBuffer[]; groups: number | [number, number]; complete?: boolean };
 
@@ -81,7 +69,7 @@ const emit = (r: Record<string, unknown>) => console.log(JSON.stringify(r));
 {
   const n = 1 << 24;
   const ins = [0, 1, 2, 3].map(() => manager.buffer(n * 4));
-  ins.forEach((b, i) => fill(b, n, i + 1));
+  ins.forEach((b, i) => fillBuffer(b, n, -1, 1, i + 1));
   const y = manager.buffer(n * 4);
   const bytes = 5 * n * 4;
   const decl = (vec: boolean) => [0, 1, 2, 3].map((i) => `layout(std430, binding = ${i}) readonly restrict buffer B${i} { ${vec ? "vec4" : "float"} v[]; } b${i};`).join("\n") + `\nlayout(std430, binding = 4) writeonly restrict buffer Y { ${vec ? "vec4" : "float"} v[]; } by;\n`;
@@ -109,7 +97,7 @@ const emit = (r: Record<string, unknown>) => console.log(JSON.stringify(r));
   const N = 100_000, D = 100, C = 4;
   const X = manager.buffer(N * D * 4), B = manager.buffer(D * C * 4), R = manager.buffer(N * C * 4);
   const Y = manager.buffer(N * C * 4), G = manager.buffer(D * C * 4);
-  fill(X, N * D, 5); fill(B, D * C, 6); fill(R, N * C, 7);
+  fillBuffer(X, N * D, -1, 1, 5); fillBuffer(B, D * C, -1, 1, 6); fillBuffer(R, N * C, -1, 1, 7);
   const XB = data("X", [N, D], "f32"), BB = data("B", [D, C], "f32"), RB = data("R", [N, C], "f32");
   const xbNode = matmul(XB, BB), xtrNode = matmul(mT(XB), RB);
   const bytesXB = (N * D + D * C + N * C) * 4, bytesXR = (N * D + N * C + D * C) * 4;

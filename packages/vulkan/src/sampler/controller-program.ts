@@ -1,6 +1,5 @@
 import { readFileSync } from "node:fs";
-import { kernelPrelude } from "../codegen/kernel-prelude.ts";
-import { SHADER_DIR } from "./nuts-program.ts";
+import { nutsHeader, SHADER_DIR } from "./nuts-program.ts";
 import { metricSource, type MetricForm } from "./metric-source.ts";
 import { INT_STATE } from "./steps-per-submit.ts";
 import { workgroupSumSource } from "./workgroup-sum.ts";
@@ -55,22 +54,11 @@ export function controllerProgram(
   const thread = opts.mode.kind === "thread";
   const W = opts.mode.kind === "thread" ? 1 : opts.mode.workgroup;
   return [
-    "#version 450",
-    `#define NREAL ${opts.dtype === "f64" ? "double" : "float"}`,
-    `#define SFX(name) name##_${opts.dtype}`,
-    `#define D ${dim}`,
-    `#define MAXD ${opts.maxDepth}`,
-    `#define CHAINS ${opts.chains}`,
-    thread ? "#define CHAIN_ID gl_GlobalInvocationID.x" : "#define CHAIN_ID gl_WorkGroupID.x",
-    thread ? "#define LEADER true" : "#define LEADER (gl_LocalInvocationID.x == 0u)",
+    ...nutsHeader(dim, opts, thread, thread ? THREAD_GROUP : W),
     `#define WG ${W}`,
     thread ? "#define LID 0u" : "#define LID gl_LocalInvocationID.x",
     // Slot j, element i of chain c's vector state: chain-minor for threads, chain-major for workgroups.
     thread ? "#define VS(c, j, i) (((j) * D + (i)) * CHAINS + int(c))" : "#define VS(c, j, i) ((int(c) * NV + (j)) * D + (i))",
-    `layout(local_size_x = ${thread ? THREAD_GROUP : W}) in;`,
-    kernelPrelude(new Set([opts.dtype])),
-    "#define OWN ((D + WG - 1) / WG)",
-    "#define FOR_OWNED(s, i) for (int s = 0, i = int(LID); s < OWN && i < D; s++, i += WG)",
     ...(thread ? ["#define REDUCE_SUM(x) (x)"] : workgroupSumSource(opts.dtype, W)),
     ...metricSource(opts.metric ?? "diag", thread, dim),
     readFileSync(`${SHADER_DIR}common.glsl`, "utf8"),

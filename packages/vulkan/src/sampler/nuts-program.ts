@@ -59,22 +59,38 @@ export function nutsProgram(logDensity: Node, q: Node, opts: NutsProgramOptions)
   const logp = renderLogpFunction(outs[0]!, outs[1]!, qNode, NUTS_FIXED_BUFFERS, opts.dtype, mode);
   const localSize = shape === "thread" ? 64 : workgroup;
   const source = [
-    "#version 450",
-    `#define NREAL ${opts.dtype === "f64" ? "double" : "float"}`,
-    `#define SFX(name) name##_${opts.dtype}`,
-    `#define D ${dim}`,
-    `#define MAXD ${opts.maxDepth}`,
-    `#define CHAINS ${opts.chains}`,
-    shape === "thread" ? "#define CHAIN_ID gl_GlobalInvocationID.x" : "#define CHAIN_ID gl_WorkGroupID.x",
-    shape === "thread" ? "#define LEADER true" : "#define LEADER (gl_LocalInvocationID.x == 0u)",
-    `layout(local_size_x = ${localSize}) in;`,
-    kernelPrelude(new Set([opts.dtype])),
-    "#define OWN ((D + WG - 1) / WG)",
-    "#define FOR_OWNED(s, i) for (int s = 0, i = int(LID); s < OWN && i < D; s++, i += WG)",
+    ...nutsHeader(dim, opts, shape === "thread", localSize),
     logp.source,
     ...metricSource(opts.metric ?? "diag", shape === "thread", dim),
     readFileSync(`${SHADER_DIR}common.glsl`, "utf8"),
     readFileSync(`${SHADER_DIR}transition.glsl`, "utf8"),
   ].join("\n");
   return { source, data: logp.data, localSize, shape, scratch: logp.scratch };
+}
+
+/**
+ * The first lines of every NUTS shader: types, sizes, which invocation is which chain (a thread,
+ * or a workgroup whose first thread writes the scalars), the math prelude, and the loop over the
+ * state elements a thread owns (WG and LID come from the including program).
+ */
+export function nutsHeader(
+  dim: number,
+  opts: { readonly chains: number; readonly maxDepth: number; readonly dtype: "f32" | "f64" },
+  threadPerChain: boolean,
+  localSize: number,
+): string[] {
+  return [
+    "#version 450",
+    `#define NREAL ${opts.dtype === "f64" ? "double" : "float"}`,
+    `#define SFX(name) name##_${opts.dtype}`,
+    `#define D ${dim}`,
+    `#define MAXD ${opts.maxDepth}`,
+    `#define CHAINS ${opts.chains}`,
+    threadPerChain ? "#define CHAIN_ID gl_GlobalInvocationID.x" : "#define CHAIN_ID gl_WorkGroupID.x",
+    threadPerChain ? "#define LEADER true" : "#define LEADER (gl_LocalInvocationID.x == 0u)",
+    `layout(local_size_x = ${localSize}) in;`,
+    kernelPrelude(new Set([opts.dtype])),
+    "#define OWN ((D + WG - 1) / WG)",
+    "#define FOR_OWNED(s, i) for (int s = 0, i = int(LID); s < OWN && i < D; s++, i += WG)",
+  ];
 }

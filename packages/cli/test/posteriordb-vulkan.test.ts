@@ -1,4 +1,5 @@
-// The posteriordb pass rule with the NUTS transitions in the fused Vulkan kernel (lavapipe in CI).
+// The posteriordb pass rule with the NUTS transitions on Vulkan (lavapipe in CI): the fused kernel,
+// and the whole-device shape.
 // lavapipe stops shader loops after 65,535 iterations per invocation, which longer models' NUTS
 // transitions exceed, so CI checks the models whose transitions fit; bench/posteriordb-gpu.ts runs
 // all eleven on a real GPU (results in bench/RESULTS.md).
@@ -17,6 +18,17 @@ describe.runIf(usableDevices().length > 0)("posteriordb on the Vulkan backend", 
     });
     expect(report.missing).toEqual([]);
     expect(report.checks.map((c) => c.name)).toEqual(expect.arrayContaining(["mu", "tau", "theta[1]", "theta[8]"]));
+    expect(report.checks.length).toBe(10);
+    for (const c of report.checks) expect(c.pass, `${c.name}: z ${c.z}, sd ratio ${c.sdRatio}`).toBe(true);
+  });
+
+  it("eight schools passes the rule in the whole-device shape (batched gradient + controller kernels), f32", async () => {
+    const report = await runPosterior("eight_schools-eight_schools_noncentered", {
+      runner: async (compiled, settings) => {
+        const gpu = await prepareGpuNuts(compiled, { chains: settings.chains, maxDepth: settings.maxDepth, dtype: "f32", shape: "device" });
+        return { factory: (ctx) => gpu.factory(ctx), density: (host) => gpu.hostDensity(host), dispose: () => gpu.dispose() };
+      },
+    });
     expect(report.checks.length).toBe(10);
     for (const c of report.checks) expect(c.pass, `${c.name}: z ${c.z}, sd ratio ${c.sdRatio}`).toBe(true);
   });

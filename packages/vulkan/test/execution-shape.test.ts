@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { chooseControllerMode } from "../src/sampler/controller-program.ts";
-import { chooseShape } from "../src/sampler/gpu-runner.ts";
+import { chooseShape } from "../src/sampler/execution-shape.ts";
 
 describe("choosing the GPU sampler's execution shape", () => {
   it("thread per chain for small data, a workgroup for moderate data, the whole device for large or many-chain work", () => {

@@ -1,0 +1,114 @@
+import { VulkanError } from "../errors.ts";
+import { compileGlsl } from "../glslc.ts";
+import type { VulkanManager } from "../manager.ts";
+import type { Sequence } from "../sequence.ts";
+import { batchedGradient } from "./batched-gradient.ts";
+import {
+  chooseControllerMode, CONTROLLER_BUFFERS, controllerGroups, controllerProgram, controllerStateSizes, workgroupController, type ControllerMode,
+} from "./controller-program.ts";
+import type { Engine, GpuModel, StateBuffers } from "./engine.ts";
+import type { MetricForm } from "./metric-source.ts";
+import { chainProgress, stepsToSubmit } from "./steps-per-submit.ts";
+
+/** Most controller + gradient pairs recorded in one submission. */
+const MAX_STEPS_PER_SUBMIT = 1024;
+
+/**
+ * Shape 3: the batched gradient of all chains (multi-workgroup kernels) alternating with the NUTS
+ * controller, S pairs per submission; the host resubmits until every chain has finished the block.
+ */
+export async function deviceEngine(
+  manager: VulkanManager,
+  model: GpuModel,
+  state: StateBuffers,
+  opts: { chains: number; maxDepth: number; dtype: "f32" | "f64"; controller?: ControllerMode; metric: MetricForm },
+): Promise<Engine> {
+  const C = opts.chains;
+  const D = model.q.size;
+  const bytes = opts.dtype === "f64" ? 8 : 4;
+  const gradient = await batchedGradient(manager, model, C, opts.dtype);
+  const build = async (mode: ControllerMode) => {
+    const source = controllerProgram(D, { chains: C, maxDepth: opts.maxDepth, dtype: opts.dtype, mode, metric: opts.metric });
+    return { mode, source, controller: manager.algorithm(await compileGlsl(source, { optimize: false }), { buffers: CONTROLLER_BUFFERS }) };
+  };
+  const chosen = opts.controller ?? chooseControllerMode(D, opts.maxDepth);
+  let built;
+  try {
+    built = await build(chosen);
+  } catch (e) {
+    // A driver may refuse the thread-per-chain controller's private arrays; the workgroup one keeps them small.
+    if (opts.controller || chosen.kind !== "thread" || !(e instanceof VulkanError)) throw e;
+    built = await build(workgroupController(D));
+  }
+  const { mode, source, controller } = built;
+  const sizes = controllerStateSizes(D, opts.maxDepth);
+  const vectors = manager.buffer(C * sizes.vectors * bytes);
+  const reals = manager.buffer(C * sizes.reals * bytes);
+  const ints = manager.buffer(C * sizes.ints * 4);
+  const done = manager.buffer(4);
+  const controllerBuffers = [
+    state.q, state.g, state.lp, state.eps, state.minv, state.ctrl, state.stats, state.draws,
+    vectors, reals, ints, done, gradient.q, gradient.lp, gradient.grad,
+  ];
+  const sequences = new Map<number, Sequence>();
+  const sequenceFor = (steps: number): Sequence => {
+    let s = sequences.get(steps);
+    if (!s) {
+      s = manager.sequence();
+      for (let i = 0; i < steps; i++) {
+        s.dispatch(controller, controllerBuffers, controllerGroups(C, mode));
+        for (const d of gradient.step) s.dispatch(d.algorithm, d.buffers, d.groups);
+      }
+      sequences.set(steps, s);
+    }
+    return s;
+  };
+  // Leapfrogs per transition of the slowest chain in the last block: the pace the next block is planned by.
+  let perIteration = 4;
+  const Real = opts.dtype === "f64" ? Float64Array : Float32Array;
+  const counters = { submits: 0, steps: 0 };
+  const evaluate = manager.sequence();
+  gradient.step.forEach((d) => evaluate.dispatch(d.algorithm, d.buffers, d.groups));
+  return {
+    source: `${source}
+// ---- batched gradient
+${gradient.source}`,
+    counters,
+    logpGrad(q, lp, grad) {
+      // Safe between blocks: every chain is idle and the next block starts without reading these buffers.
+      gradient.q.write(Real.from(q));
+      evaluate.submitSync();
+      lp.set(new Real(gradient.lp.read(C * bytes)));
+      grad.set(new Real(gradient.grad.read(C * D * bytes)));
+    },
+    run(k) {
+      ints.write(new Int32Array(C * sizes.ints));
+      done.write(new Uint32Array(1));
+      let progress = chainProgress(new Int32Array(C * sizes.ints), C);
+      for (;;) {
+        const steps = stepsToSubmit(progress, k, perIteration, MAX_STEPS_PER_SUBMIT);
+        sequenceFor(steps).submitSync();
+        counters.submits++;
+        counters.steps += steps;
+        if (new Uint32Array(done.read(4))[0]! >= C) break;
+        progress = chainProgress(new Int32Array(ints.read(C * sizes.ints * 4)), C);
+      }
+      const stats = state.stats.read(k * C * 6 * bytes);
+      const st = opts.dtype === "f64" ? new Float64Array(stats) : new Float32Array(stats);
+      let slowest = 0;
+      for (let c = 0; c < C; c++) {
+        let leaps = 0;
+        for (let i = 0; i < k; i++) leaps += st[(i * C + c) * 6 + 2]!;
+        slowest = Math.max(slowest, leaps);
+      }
+      perIteration = Math.max(1, slowest / k);
+    },
+    dispose() {
+      sequences.forEach((s) => s.destroy());
+      evaluate.destroy();
+      controller.destroy();
+      [vectors, reals, ints, done].forEach((b) => b.destroy());
+      gradient.dispose();
+    },
+  };
+}

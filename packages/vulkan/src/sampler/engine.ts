@@ -1,0 +1,32 @@
+import type { Node, TensorValue } from "@ppl/tensor";
+import type { VulkanBuffer } from "../buffer.ts";
+
+/** The parts of a compiled model the GPU sampler needs (structurally the ppl CompiledModel). */
+export interface GpuModel {
+  readonly logDensity: Node;
+  readonly q: Node;
+  readonly dataBindings: Readonly<Record<string, TensorValue>>;
+}
+
+/** The sampler's buffers 0–7 (shaders/nuts/common.glsl), shared by every execution shape. */
+export interface StateBuffers {
+  readonly q: VulkanBuffer;
+  readonly g: VulkanBuffer;
+  readonly lp: VulkanBuffer;
+  readonly eps: VulkanBuffer;
+  readonly minv: VulkanBuffer;
+  readonly ctrl: VulkanBuffer;
+  readonly stats: VulkanBuffer;
+  readonly draws: VulkanBuffer;
+}
+
+/** Runs blocks of iterations on the device: `run(k)` advances every chain by k transitions. */
+export interface Engine {
+  readonly source: string;
+  run(k: number): void;
+  /** Submissions and the controller + gradient steps they ran (device shape; zero otherwise). */
+  readonly counters: { submits: number; steps: number };
+  /** lp and gradient of all chains at once on the device, where the shape has batched kernels. */
+  readonly logpGrad?: (q: Float64Array, lp: Float64Array, grad: Float64Array) => void;
+  dispose(): void;
+}

@@ -1,0 +1,19 @@
+/** How the chains' transitions are laid out on the device (DESIGN.md, "The sampler on the GPU"). */
+export type ExecutionShape = "thread" | "workgroup" | "device";
+
+/**
+ * Thread per chain while one gradient is little work (a few thousand data elements); a workgroup
+ * per chain for moderate data, so each chain's data loop runs many threads wide; beyond that, or
+ * when many chains share moderate data, the whole device computes each gradient for all chains at
+ * once, reading the data once per leapfrog. On the H200 (bench/RESULTS.md) 1024 chains over 10k
+ * data elements ran 1.4× faster in the device shape than a workgroup per chain.
+ */
+export function chooseShape(dataElements: number, chains = 1): ExecutionShape {
+  if (dataElements <= 2_000) return "thread";
+  return dataElements <= 20_000 && dataElements * chains < 1_000_000 ? "workgroup" : "device";
+}
+
+/** Threads per chain in the workgroup shape: enough to spread the data loop, a power of two. */
+export function chooseWorkgroup(dataElements: number): number {
+  return dataElements < 50_000 ? 64 : 256;
+}

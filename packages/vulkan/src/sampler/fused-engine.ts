@@ -1,0 +1,58 @@
+import { compileGlsl } from "../glslc.ts";
+import type { VulkanBuffer } from "../buffer.ts";
+import type { VulkanManager } from "../manager.ts";
+import type { Sequence } from "../sequence.ts";
+import type { Engine, GpuModel, StateBuffers } from "./engine.ts";
+import type { MetricForm } from "./metric-source.ts";
+import { NUTS_FIXED_BUFFERS, nutsProgram } from "./nuts-program.ts";
+
+/** Shapes 1 and 2: the whole transition of every chain in one dispatch of one fused kernel. */
+export async function fusedEngine(
+  manager: VulkanManager,
+  model: GpuModel,
+  state: StateBuffers,
+  opts: { chains: number; maxDepth: number; dtype: "f32" | "f64"; shape: "thread" | "workgroup"; workgroup: number; metric: MetricForm },
+): Promise<Engine> {
+  const C = opts.chains;
+  const program = nutsProgram(model.logDensity, model.q, opts);
+  const algorithm = manager.algorithm(await compileGlsl(program.source, { optimize: false }), {
+    buffers: NUTS_FIXED_BUFFERS + 1 + program.data.length,
+    pushConstantSize: 4,
+  });
+  const Real = opts.dtype === "f64" ? Float64Array : Float32Array;
+  const dataBuffers: VulkanBuffer[] = program.data.map((n) => {
+    const values = n.op === "const" ? (n.attrs.value as Float64Array) : model.dataBindings[n.attrs.name!]?.data;
+    if (!values) throw new Error(`GPU sampler: no data bound for '${n.attrs.name}'`);
+    const arr = n.dtype === "i32" || n.dtype === "bool" ? Int32Array.from(values) : Real.from(values);
+    return manager.bufferFrom(arr);
+  });
+  // Thread shape: one slice per thread of every dispatched workgroup (threads past the last chain exit early).
+  const groups = opts.shape === "workgroup" ? C : Math.ceil(C / program.localSize);
+  const slices = opts.shape === "workgroup" ? C : groups * program.localSize;
+  const scratch = manager.buffer(Math.max(4, slices * Math.max(1, program.scratch) * Real.BYTES_PER_ELEMENT));
+  const buffers = [state.q, state.g, state.lp, state.eps, state.minv, state.ctrl, state.stats, state.draws, scratch, ...dataBuffers];
+  const sequences = new Map<number, Sequence>();
+  const sequenceFor = (k: number): Sequence => {
+    let s = sequences.get(k);
+    if (!s) {
+      s = manager.sequence();
+      for (let i = 0; i < k; i++) s.dispatch(algorithm, buffers, groups, new Uint32Array([i]));
+      sequences.set(k, s);
+    }
+    return s;
+  };
+  const counters = { submits: 0, steps: 0 };
+  return {
+    source: program.source,
+    counters,
+    run(k) {
+      sequenceFor(k).submitSync();
+      counters.submits++;
+    },
+    dispose() {
+      sequences.forEach((s) => s.destroy());
+      algorithm.destroy();
+      [scratch, ...dataBuffers].forEach((b) => b.destroy());
+    },
+  };
+}

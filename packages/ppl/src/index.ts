@@ -6,4 +6,4 @@ export * from "./random/index.ts";
 export * from "./diagnostics/index.ts";
 export * from "./io/index.ts";
 export * from "./density/index.ts";
-export { runPosterior, type PosteriorReport, type RunPosteriorOptions } from "./posteriordb/index.ts";
+export { failureLines, runPosterior, type PosteriorReport, type PosteriorSettings, type RunPosteriorOptions } from "./posteriordb/index.ts";

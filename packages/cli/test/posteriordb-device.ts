@@ -1,0 +1,20 @@
+import { expect } from "vitest";
+import { failureLines, runPosterior, type CompiledModel, type PosteriorReport, type PosteriorSettings } from "@ppl/ppl";
+import type { GpuNuts } from "@ppl/vulkan";
+
+/** Run one reference posterior with its transitions on a prepared GPU sampler and expect it to pass the rule. */
+export async function passesOnDevice(
+  name: string,
+  prepare: (compiled: CompiledModel, settings: PosteriorSettings) => Promise<GpuNuts>,
+): Promise<PosteriorReport> {
+  const report = await runPosterior(name, {
+    runner: async (compiled, settings) => {
+      const gpu = await prepare(compiled, settings);
+      return { factory: (ctx) => gpu.factory(ctx), density: (host) => gpu.hostDensity(host), dispose: () => gpu.dispose() };
+    },
+  });
+  expect(report.missing).toEqual([]);
+  expect(failureLines(report), `${name}: worst |z| ${report.worstZ.value.toFixed(2)} (${report.worstZ.name})`).toEqual([]);
+  expect(report.pass).toBe(true);
+  return report;
+}

@@ -1,12 +1,10 @@
 import type { Backend, Bindings, DType, Executable, Node, TensorValue } from "@ppl/tensor";
-import { GraphError, fmt, sameShape, sizeOf } from "@ppl/tensor";
-import type { Algorithm } from "./algorithm.ts";
-import type { VulkanBuffer } from "./buffer.ts";
+import { GraphError, fmt, sameShape } from "@ppl/tensor";
 import { limitsOf, type RenderLimits } from "./codegen/limits.ts";
-import { planProgram, type Binding, type ProgramPlan } from "./codegen/program.ts";
+import { planProgram, type ProgramPlan } from "./codegen/program.ts";
 import { listDevices } from "./devices.ts";
-import { compileGlsl } from "./glslc.ts";
 import { VulkanManager } from "./manager.ts";
+import { BYTES, residentProgram, toBytes } from "./resident-program.ts";
 import type { Sequence } from "./sequence.ts";
 import { kernelPrelude } from "./codegen/kernel-prelude.ts";
 
@@ -45,18 +43,6 @@ export async function vulkanBackend(options: VulkanBackendOptions = {}): Promise
   };
 }
 
-/** Bytes per element of each dtype in a buffer (bool as i32). */
-export const BYTES: Record<DType, number> = { f64: 8, f32: 4, i32: 4, bool: 4 };
-
-/** Values as the bytes of a buffer of `dtype`. */
-export function toBytes(dtype: DType, data: ArrayLike<number>): ArrayBufferView {
-  switch (dtype) {
-    case "f64": return data instanceof Float64Array ? data : Float64Array.from(data);
-    case "f32": return Float32Array.from(data);
-    default: return Int32Array.from(data, (v) => (dtype === "bool" ? (v ? 1 : 0) : v | 0));
-  }
-}
-
 function fromBytes(dtype: DType, bytes: ArrayBuffer, n: number): Float64Array {
   switch (dtype) {
     case "f64": return new Float64Array(bytes, 0, n).slice();
@@ -73,21 +59,10 @@ async function compileProgram(
   onDispose: () => void,
 ): Promise<Executable> {
   const plan: ProgramPlan = planProgram(outputs, limits, prelude);
-  // No -O: glslc's optimizer inlines the whole prelude and takes seconds per kernel; the
-  // driver's own compiler optimizes the SPIR-V anyway.
-  const spirv = await Promise.all(plan.kernels.map((k) => compileGlsl(k.source, { optimize: false })));
-  const buffers = new Map<Binding, VulkanBuffer>();
-  for (const n of plan.buffers) {
-    const buf = manager.buffer(Math.max(4, sizeOf(n.shape) * BYTES[n.dtype]));
-    buffers.set(n, buf);
-    const v = n.attrs.value;
-    if (n.op === "const" && v instanceof Float64Array) buf.write(toBytes(n.dtype, v));
-  }
-  // Scratch buffers carry partial results between the passes of one node; nothing reads them outside.
-  for (const s of plan.scratch) buffers.set(s, manager.buffer(Math.max(4, s.size * BYTES[s.dtype])));
-  const algorithms: Algorithm[] = plan.kernels.map((k, i) => manager.algorithm(spirv[i]!, { buffers: k.bindings.length }));
+  const program = await residentProgram(manager, plan);
+  const buffers = program.buffers;
   const sequence: Sequence = manager.sequence();
-  plan.kernels.forEach((k, i) => sequence.dispatch(algorithms[i]!, k.bindings.map((b) => buffers.get(b)!), [k.groups[0], k.groups[1]]));
+  program.dispatches.forEach((d) => sequence.dispatch(d.algorithm, d.buffers, d.groups));
   const inputs = plan.buffers.filter((n) => n.op === "param" || n.op === "data");
   // Every output has a buffer: stored nodes always do (schedule materializes outputs).
   const bind = (values: Bindings) => {
@@ -124,8 +99,7 @@ async function compileProgram(
     dispose() {
       onDispose();
       sequence.destroy();
-      algorithms.forEach((a) => a.destroy());
-      buffers.forEach((b) => b.destroy());
+      program.destroy();
     },
   } as Executable & { source: string };
 }

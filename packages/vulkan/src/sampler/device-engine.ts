@@ -93,8 +93,8 @@ ${gradient.source}`,
         if (new Uint32Array(done.read(4))[0]! >= C) break;
         progress = chainProgress(new Int32Array(ints.read(C * sizes.ints * 4)), C);
       }
-      const stats = state.stats.read(k * C * 6 * bytes);
-      const st = opts.dtype === "f64" ? new Float64Array(stats) : new Float32Array(stats);
+    },
+    blockDone(st, k) {
       let slowest = 0;
       for (let c = 0; c < C; c++) {
         let leaps = 0;

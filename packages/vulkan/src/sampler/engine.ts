@@ -24,6 +24,8 @@ export interface StateBuffers {
 export interface Engine {
   readonly source: string;
   run(k: number): void;
+  /** The stats of the block just run (k transitions × C chains × 6), for an engine that plans the next block by them. */
+  blockDone?(stats: ArrayLike<number>, k: number): void;
   /** Submissions and the controller + gradient steps they ran (device shape; zero otherwise). */
   readonly counters: { submits: number; steps: number };
   /** lp and gradient of all chains at once on the device, where the shape has batched kernels. */

@@ -148,6 +148,7 @@ export async function prepareGpuNuts(model: GpuModel, opts: GpuNutsOptions): Pro
             upload(t, k, stepSizes, batch);
             engine.run(k);
             stats = new Real(state.stats.read(k * C * 6 * bytes));
+            engine.blockDone?.(stats, k);
             draws = new Real(state.draws.read(k * C * D * bytes));
             start = t;
             count = k;

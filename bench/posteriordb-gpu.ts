@@ -2,6 +2,7 @@
  * The posteriordb suite with the transitions on a Vulkan GPU: every chain's NUTS transition is one
  * fused shader (f32 by default); initialization and adaptation on the host, as `ppl sample
  * --backend vulkan` runs. Models are imported statically so the program can be bundled.
+ * A posterior whose settings need f64 (gp_pois_regr) runs in f64 whatever --dtype says.
  *   tsx bench/posteriordb-gpu.ts [--posteriordb DIR] [--dtype f32|f64] [--seed N] [--shape thread|workgroup|device] [names…]
  */
 import { parseArgs } from "node:util";
@@ -44,8 +45,9 @@ for (const name of names) {
     model: MODELS[name],
     ...(values.posteriordb ? { posteriordb: values.posteriordb } : {}),
     runner: async (compiled, settings) => {
-      const gpu = await prepareGpuNuts(compiled, { chains: settings.chains, maxDepth: settings.maxDepth, dtype, metric: settings.metric, ...(shape ? { shape } : {}) });
-      console.error(`${name}: ${gpu.shape} shape`);
+      const used = settings.precision === "f64" ? "f64" : dtype;
+      const gpu = await prepareGpuNuts(compiled, { chains: settings.chains, maxDepth: settings.maxDepth, dtype: used, metric: settings.metric, ...(shape ? { shape } : {}) });
+      console.error(`${name}: ${gpu.shape} shape, ${used}`);
       return { factory: (ctx) => gpu.factory(ctx), density: (host) => gpu.hostDensity(host), dispose: () => gpu.dispose() };
     },
   });

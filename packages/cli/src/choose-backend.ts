@@ -106,6 +106,8 @@ export interface OpenedDensity {
   readonly transitionRunner?: TransitionRunnerFactory;
   /** A line naming the GPU kernel's execution shape, for the log. */
   readonly detail?: string;
+  /** A line the user must see even with --quiet: a layout that may return wrong draws on this device. */
+  readonly warning?: string;
   dispose(): void;
 }
 
@@ -131,6 +133,9 @@ export async function openDensity(
       detail: gpu.shape === "device"
         ? "GPU NUTS: whole device per gradient (batched gradient kernels and a controller kernel)"
         : `GPU NUTS kernel: ${gpu.shape} per chain`,
+      ...(gpu.shape !== "device" && gpu.deviceType === "cpu"
+        ? { warning: `warning: on a CPU implementation of Vulkan shader loops stop after 65,535 iterations, so long trajectories in the fused ${gpu.shape}-per-chain kernel come back wrong; use --gpu-shape device (the default on this device)` }
+        : {}),
       dispose: () => gpu.dispose(),
     };
   }

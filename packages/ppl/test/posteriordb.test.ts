@@ -10,9 +10,9 @@
  * `pnpm posteriordb`.
  */
 import { describe, expect, test } from "vitest";
-import { interpret, valueAndGrad } from "@ppl/tensor";
+import { castFloats, interpret, valueAndGrad } from "@ppl/tensor";
 import { compileModel, modelDensity, seededRng } from "../src/index.ts";
-import { failureLines, loadModel, loadPosterior, posteriorNames, runPosterior } from "../src/posteriordb/index.ts";
+import { failureLines, loadModel, loadPosterior, posteriorNames, posteriorSettings, runPosterior } from "../src/posteriordb/index.ts";
 
 const CI = [
   "eight_schools-eight_schools_noncentered",
@@ -59,6 +59,29 @@ describe("the density bridge on the posteriordb models", () => {
       }
     });
   }
+});
+
+describe("posteriors that need f64", () => {
+  test("gp_pois_regr: at ρ = 6.2 (inside the reference's 90% interval) the f32 density is off by nats, so its settings ask for f64", async () => {
+    const name = "gp_pois_regr-gp_pois_regr";
+    const posterior = loadPosterior(name);
+    expect(posteriorSettings(name, posterior.reference).precision).toBe("f64");
+    const compiled = compileModel(await loadModel(name), posterior.data);
+    const [logDensity, q] = castFloats([compiled.logDensity, compiled.q], "f32");
+    const f32 = await modelDensity({ ...compiled, logDensity: logDensity!, q: q! }, { backend: "cpu" });
+    const f64 = await modelDensity(compiled, { backend: "cpu" });
+    // Unconstrained: log ρ, log α, then f̃.
+    const at = Float64Array.from({ length: compiled.dim }, (_, i) => (i === 0 ? Math.log(6.2) : i === 1 ? Math.log(2.92) : 0.8 * Math.sin(i)));
+    const [lp32, lp64] = [new Float64Array(1), new Float64Array(1)];
+    f32.logpGrad(at, lp32, new Float64Array(compiled.dim));
+    f64.logpGrad(at, lp64, new Float64Array(compiled.dim));
+    // The kernel matrix's condition number there is ≈ 3e9: f32's Cholesky keeps no digits in its last columns.
+    expect(Math.abs(lp32[0]! - lp64[0]!)).toBeGreaterThan(1);
+    // Every other posterior samples in f32.
+    for (const other of posteriorNames().filter((n) => n !== name)) {
+      expect(posteriorSettings(other, loadPosterior(other).reference).precision).toBe("f32");
+    }
+  });
 });
 
 describe("posteriordb reference posteriors (CPU backend, fixed seed)", () => {

@@ -10,6 +10,11 @@ describe("choosing the GPU sampler's execution shape", () => {
     expect(chooseShape(10_000, 1024)).toBe("device"); // logistic N = 1k, D = 10, 1024 chains
   });
 
+  it("always the whole-device shape on a CPU implementation of Vulkan, whose shader loops stop at 65,535 iterations", () => {
+    expect(chooseShape(200, 4, "cpu")).toBe("device");
+    expect(chooseShape(200, 4, "discrete")).toBe("thread");
+  });
+
   it("the controller runs a thread per chain only while its private tables stay small", () => {
     expect(chooseControllerMode(11, 10)).toEqual({ kind: "thread" });
     expect(chooseControllerMode(13, 15)).toEqual({ kind: "workgroup", workgroup: 32 });

@@ -58,6 +58,7 @@ export async function sampleCommand(modelPath: string, opts: SampleCommandOption
   // Said once the model is ready, so that a model or data error stands alone on stderr.
   info(choice.note);
   if (opened.detail) info(opened.detail);
+  if (opened.warning) io.stderr.write(opened.warning + "\n");
   const seed = opts.seed ?? Math.floor(Math.random() * 2 ** 32);
   const dir = resolve(opts.output);
   try {

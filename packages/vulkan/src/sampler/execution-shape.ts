@@ -7,8 +7,13 @@ export type ExecutionShape = "thread" | "workgroup" | "device";
  * when many chains share moderate data, the whole device computes each gradient for all chains at
  * once, reading the data once per leapfrog. On the H200 (bench/RESULTS.md) 1024 chains over 10k
  * data elements ran 1.4× faster in the device shape than a workgroup per chain.
+ *
+ * On a CPU implementation of Vulkan (lavapipe) always the device shape: lavapipe stops a shader's
+ * loops after 65,535 iterations, which cuts a fused kernel's long trajectories short and returns
+ * wrong draws without an error; the device shape keeps the NUTS loop between dispatches.
  */
-export function chooseShape(dataElements: number, chains = 1): ExecutionShape {
+export function chooseShape(dataElements: number, chains = 1, deviceType?: string): ExecutionShape {
+  if (deviceType === "cpu") return "device";
   if (dataElements <= 2_000) return "thread";
   return dataElements <= 20_000 && dataElements * chains < 1_000_000 ? "workgroup" : "device";
 }

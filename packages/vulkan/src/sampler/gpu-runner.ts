@@ -49,7 +49,7 @@ export interface GpuNutsOptions {
   readonly device?: number;
   /** Sampling iterations recorded per submission (warmup runs one per submission so the host can adapt). */
   readonly iterationsPerSubmit?: number;
-  /** Execution shape; default: chosen from the model's size (see chooseShape). */
+  /** Execution shape; default: chosen from the model's size and the device (see chooseShape). */
   readonly shape?: ExecutionShape;
   /** Threads per chain in the workgroup shape (a power of two); default from the model's size. */
   readonly workgroup?: number;
@@ -62,6 +62,8 @@ export interface GpuNutsOptions {
 /** A prepared GPU NUTS kernel; `factory` plugs into the sampler's `transitionRunner` option. */
 export interface GpuNuts {
   readonly device: string;
+  /** The Vulkan device's type: "discrete", "integrated", "cpu" (lavapipe), … */
+  readonly deviceType: string;
   readonly dtype: "f32" | "f64";
   readonly shape: ExecutionShape;
   readonly source: string;
@@ -101,7 +103,7 @@ export async function prepareGpuNuts(model: GpuModel, opts: GpuNutsOptions): Pro
     throw new Error(`device '${manager.device.name}' has no shaderFloat64: use dtype f32`);
   }
   const work = Object.values(model.dataBindings).reduce((s, v) => s + v.data.length, 0) + model.q.size;
-  const shape = opts.shape ?? chooseShape(work, opts.chains);
+  const shape = opts.shape ?? chooseShape(work, opts.chains, manager.device.type);
   const C = opts.chains;
   const D = model.q.size;
   const bytes = dtype === "f64" ? 8 : 4;
@@ -119,6 +121,7 @@ export async function prepareGpuNuts(model: GpuModel, opts: GpuNutsOptions): Pro
   const info = manager.device;
   return {
     device: `${info.name} (${info.type})`,
+    deviceType: info.type,
     dtype,
     shape,
     source: engine.source,

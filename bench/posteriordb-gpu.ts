@@ -3,7 +3,8 @@
  * fused shader (f32 by default); initialization and adaptation on the host, as `ppl sample
  * --backend vulkan` runs. Models are imported statically so the program can be bundled.
  * A posterior whose settings need f64 (gp_pois_regr) runs in f64 whatever --dtype says.
- *   tsx bench/posteriordb-gpu.ts [--posteriordb DIR] [--dtype f32|f64] [--seed N] [--shape thread|workgroup|device] [names…]
+ *   tsx bench/posteriordb-gpu.ts [--posteriordb DIR] [--dtype f32|f64] [--seed N] [--shape thread|workgroup|device]
+ *     [--warmup N --draws N (a shorter run, to time a shape; the rule then usually fails)] [names…]
  */
 import { parseArgs } from "node:util";
 import { DEFAULT_SEED, failureLines, reportTable, runPosterior, type PosteriorReport } from "../packages/ppl/src/posteriordb/index.ts";
@@ -30,8 +31,15 @@ const MODELS: Record<string, Model> = {
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { posteriordb: { type: "string" }, dtype: { type: "string" }, seed: { type: "string" }, shape: { type: "string" } },
+  options: {
+    posteriordb: { type: "string" }, dtype: { type: "string" }, seed: { type: "string" }, shape: { type: "string" },
+    warmup: { type: "string" }, draws: { type: "string" },
+  },
 });
+const lengths = {
+  ...(values.warmup !== undefined ? { warmup: Number(values.warmup) } : {}),
+  ...(values.draws !== undefined ? { draws: Number(values.draws) } : {}),
+};
 const dtype = (values.dtype ?? "f32") as "f32" | "f64";
 const shape = values.shape as ExecutionShape | undefined;
 const seed = values.seed === undefined ? DEFAULT_SEED : Number(values.seed);
@@ -43,6 +51,7 @@ for (const name of names) {
   const report = await runPosterior(name, {
     seed,
     model: MODELS[name],
+    settings: lengths,
     ...(values.posteriordb ? { posteriordb: values.posteriordb } : {}),
     runner: async (compiled, settings) => {
       const used = settings.precision === "f64" ? "f64" : dtype;
@@ -52,7 +61,7 @@ for (const name of names) {
     },
   });
   reports.push(report);
-  console.error(`${report.pass ? "pass" : "FAIL"} ${name}: worst |z| ${report.worstZ.value.toFixed(2)} (${report.worstZ.name}), sd ratio ${report.worstSdRatio.value.toFixed(3)}, ${report.divergences} divergences, ${report.wallSeconds.toFixed(1)} s`);
+  console.error(`${report.pass ? "pass" : "FAIL"} ${name}: worst |z| ${report.worstZ.value.toFixed(2)} (${report.worstZ.name}), sd ratio ${report.worstSdRatio.value.toFixed(3)}, ${report.divergences} divergences, ${report.wallSeconds.toFixed(1)} s, ${report.gradientEvaluations} gradients (${(report.gradientEvaluations / report.samplerSeconds).toFixed(0)}/s in the sampler)`);
   for (const f of failureLines(report)) console.error(`  ${f}`);
 }
 console.log(`\nposteriordb on the Vulkan backend (${dtype}) — ${device.name}, seed ${seed}, ${new Date().toISOString()}\n`);

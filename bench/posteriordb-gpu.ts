@@ -64,6 +64,6 @@ for (const name of names) {
   console.error(`${report.pass ? "pass" : "FAIL"} ${name}: worst |z| ${report.worstZ.value.toFixed(2)} (${report.worstZ.name}), sd ratio ${report.worstSdRatio.value.toFixed(3)}, ${report.divergences} divergences, ${report.wallSeconds.toFixed(1)} s, ${report.gradientEvaluations} gradients (${(report.gradientEvaluations / report.samplerSeconds).toFixed(0)}/s in the sampler)`);
   for (const f of failureLines(report)) console.error(`  ${f}`);
 }
-console.log(`\nposteriordb on the Vulkan backend (${dtype}) — ${device.name}, seed ${seed}, ${new Date().toISOString()}\n`);
+console.log(`\nposteriordb on the Vulkan backend (${dtype}, f64 where a posterior needs it) — ${device.name}, seed ${seed}, ${new Date().toISOString()}\n`);
 console.log(reportTable(reports));
 console.log(`\n${reports.filter((r) => r.pass).length}/${reports.length} pass`);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { chooseControllerMode } from "../src/sampler/controller-program.ts";
-import { chooseShape } from "../src/sampler/execution-shape.ts";
+import { cholesky, param, sum } from "@ppl/tensor";
+import { chooseShape, largestFactorisation } from "../src/sampler/execution-shape.ts";
 
 describe("choosing the GPU sampler's execution shape", () => {
   it("thread per chain for small data, a workgroup for moderate data, the whole device for large or many-chain work", () => {
@@ -8,6 +9,18 @@ describe("choosing the GPU sampler's execution shape", () => {
     expect(chooseShape(5_000, 4)).toBe("workgroup");
     expect(chooseShape(10_000_000, 4)).toBe("device"); // logistic N = 100k, D = 100
     expect(chooseShape(10_000, 1024)).toBe("device"); // logistic N = 1k, D = 10, 1024 chains
+  });
+
+  it("a workgroup per chain for small data when the density factorises a matrix of order 8 or more", () => {
+    expect(chooseShape(46, 4, "discrete", 11)).toBe("workgroup"); // gp_pois_regr
+    expect(chooseShape(46, 4, "discrete", 4)).toBe("thread");
+    expect(chooseShape(10_000_000, 4, "discrete", 11)).toBe("device");
+  });
+
+  it("finds the order of the largest Cholesky factorisation or triangular solve in a density", () => {
+    const a = param("a", [3, 3]);
+    expect(largestFactorisation(sum(a))).toBe(0);
+    expect(largestFactorisation(sum(cholesky(a)))).toBe(3);
   });
 
   it("always the whole-device shape on a CPU implementation of Vulkan, whose shader loops stop at 65,535 iterations", () => {

@@ -3,7 +3,7 @@ import { VulkanManager } from "../manager.ts";
 import { deviceEngine } from "./device-engine.ts";
 import type { ControllerMode } from "./controller-program.ts";
 import type { GpuModel, StateBuffers } from "./engine.ts";
-import { chooseShape, chooseWorkgroup, type ExecutionShape } from "./execution-shape.ts";
+import { chooseShape, chooseWorkgroup, largestFactorisation, type ExecutionShape } from "./execution-shape.ts";
 import { fusedEngine } from "./fused-engine.ts";
 import { metricBufferWriter, metricSize, type RunMetric } from "./metric-buffer.ts";
 import type { MetricForm } from "./metric-source.ts";
@@ -103,7 +103,7 @@ export async function prepareGpuNuts(model: GpuModel, opts: GpuNutsOptions): Pro
     throw new Error(`device '${manager.device.name}' has no shaderFloat64: use dtype f32`);
   }
   const work = Object.values(model.dataBindings).reduce((s, v) => s + v.data.length, 0) + model.q.size;
-  const shape = opts.shape ?? chooseShape(work, opts.chains, manager.device.type);
+  const shape = opts.shape ?? chooseShape(work, opts.chains, manager.device.type, largestFactorisation(model.logDensity));
   const C = opts.chains;
   const D = model.q.size;
   const bytes = dtype === "f64" ? 8 : 4;

@@ -4,8 +4,11 @@ import { cholesky, param, sum } from "@ppl/tensor";
 import { chooseShape, largestFactorisation } from "../src/sampler/execution-shape.ts";
 
 describe("choosing the GPU sampler's execution shape", () => {
-  it("thread per chain for small data, a workgroup for moderate data, the whole device for large or many-chain work", () => {
-    expect(chooseShape(200, 4)).toBe("thread"); // eight schools
+  it("thread per chain for tiny data, a workgroup for moderate data, the whole device for large or many-chain work", () => {
+    expect(chooseShape(26, 4)).toBe("thread"); // eight schools
+    expect(chooseShape(104, 4)).toBe("thread"); // hmm_example
+    expect(chooseShape(207, 4)).toBe("workgroup"); // arK
+    expect(chooseShape(1_309, 4)).toBe("workgroup"); // kidiq
     expect(chooseShape(5_000, 4)).toBe("workgroup");
     expect(chooseShape(10_000_000, 4)).toBe("device"); // logistic N = 100k, D = 100
     expect(chooseShape(10_000, 1024)).toBe("device"); // logistic N = 1k, D = 10, 1024 chains
@@ -24,8 +27,8 @@ describe("choosing the GPU sampler's execution shape", () => {
   });
 
   it("always the whole-device shape on a CPU implementation of Vulkan, whose shader loops stop at 65,535 iterations", () => {
-    expect(chooseShape(200, 4, "cpu")).toBe("device");
-    expect(chooseShape(200, 4, "discrete")).toBe("thread");
+    expect(chooseShape(26, 4, "cpu")).toBe("device");
+    expect(chooseShape(26, 4, "discrete")).toBe("thread");
   });
 
   it("the controller runs a thread per chain only while its private tables stay small", () => {

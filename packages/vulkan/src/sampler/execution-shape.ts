@@ -4,24 +4,27 @@ import { toposort, type Node } from "@ppl/tensor";
 export type ExecutionShape = "thread" | "workgroup" | "device";
 
 /**
- * Thread per chain while one gradient is little work (a few thousand data elements); a workgroup
- * per chain for moderate data, so each chain's data loop runs many threads wide; beyond that, or
- * when many chains share moderate data, the whole device computes each gradient for all chains at
- * once, reading the data once per leapfrog. On the H200 (bench/RESULTS.md) 1024 chains over 10k
- * data elements ran 1.4× faster in the device shape than a workgroup per chain.
+ * Thread per chain only while one gradient is tiny (at most 128 data elements: eight schools, the
+ * HMM); a workgroup per chain for moderate data, so each chain's loops run many threads wide;
+ * beyond that, or when many chains share moderate data, the whole device computes each gradient
+ * for all chains at once, reading the data once per leapfrog. On the H200 (bench/RESULTS.md) a
+ * workgroup per chain ran 1.4–19× more gradients per second than a thread for the posteriordb
+ * models with 205–1309 data elements (arK 6.8×, kidiq 7×, the mixture 19×; garch level), and
+ * 0.8× for the HMM's 104; 1024 chains over 10k data elements ran 1.4× faster in the device shape
+ * than a workgroup per chain.
  *
  * On a CPU implementation of Vulkan (lavapipe) always the device shape: lavapipe stops a shader's
  * loops after 65,535 iterations, which cuts a fused kernel's long trajectories short and returns
  * wrong draws without an error; the device shape keeps the NUTS loop between dispatches.
  *
  * A model that factorises or solves a matrix of order 8 or more per gradient (a Gaussian process)
- * gets a workgroup per chain even on small data: one thread runs the O(n³) loops serially through
+ * gets a workgroup per chain even on tiny data: one thread runs the O(n³) loops serially through
  * memory, a workgroup spreads their columns. On the H200, gp_pois_regr (n = 11, f64) ran 34,500
  * gradients/s with a workgroup per chain and under 8,000/s with a thread.
  */
 export function chooseShape(dataElements: number, chains = 1, deviceType?: string, matrixOrder = 0): ExecutionShape {
   if (deviceType === "cpu") return "device";
-  if (dataElements <= 2_000) return matrixOrder >= 8 ? "workgroup" : "thread";
+  if (dataElements <= 128) return matrixOrder >= 8 ? "workgroup" : "thread";
   return dataElements <= 20_000 && dataElements * chains < 1_000_000 ? "workgroup" : "device";
 }
 

@@ -14,13 +14,14 @@
 // variates), D (dimension), MAXD (max tree depth), CHAINS, CHAIN_ID, LEADER (the thread that
 // writes scalar results), WG and LID (threads per chain and this thread's index among them),
 // OWN and FOR_OWNED, and REDUCE_SUM(x) (sum over the chain's threads, returned to all).
-// Buffers: 0 q[C·D], 1 grad[C·D], 2 lp[C], 3 step size[C], 4 inverse metric diag[C·D],
-// 5 control {seed lo, seed hi, first iteration, first chain id, …}, 6 stats[K·C·6], 7 draws[K·C·D].
+// Buffers: 0 q[C·D], 1 grad[C·D], 2 lp[C], 3 step size[C] then each chain's dual-averaging state
+// (μ, counter, s̄, x̄)[4·C] then (δ, γ, κ, t0), 4 inverse metric diag[C·D], 5 control {seed lo,
+// seed hi, first iteration, first chain id, iterations, adapt}, 6 stats[K·C·6], 7 draws[K·C·D].
 
 layout(std430, set = 0, binding = 0) buffer StateQ { NREAL v[]; } bq;
 layout(std430, set = 0, binding = 1) buffer StateG { NREAL v[]; } bg;
 layout(std430, set = 0, binding = 2) buffer StateLp { NREAL v[]; } blp;
-layout(std430, set = 0, binding = 3) readonly buffer StepSize { NREAL v[]; } beps;
+layout(std430, set = 0, binding = 3) buffer StepSize { NREAL v[]; } beps;
 layout(std430, set = 0, binding = 4) readonly buffer InvMetric { NREAL v[]; } bminv;
 layout(std430, set = 0, binding = 5) readonly buffer Control { uint v[]; } bctrl;
 layout(std430, set = 0, binding = 6) writeonly buffer Stats { NREAL v[]; } bstats;
@@ -246,6 +247,28 @@ bool merge_subtree() {
 }
 
 // Write chain c's finished transition: the new state (buffers 0–2), its draw and stats in slot k.
+// Warmup blocks (control word 5 set): after every transition, Stan's dual averaging of log ε
+// as packages/ppl/src/sampler/warmup/dual-averaging.ts does it, so that the block's next
+// iteration runs with the step size the host computes from the same accept statistic. Every
+// thread of the chain computes it (they all hold the same scalars); the leader stores it.
+NREAL daMu, daCount, daSBar, daXBar;
+
+void adapt_step_size(uint c, NREAL acceptStat) {
+  int sb = CHAINS + 4 * int(c), pb = 5 * CHAINS;
+  NREAL delta = beps.v[pb], gamma = beps.v[pb + 1], kappa = beps.v[pb + 2], t0 = beps.v[pb + 3];
+  daCount += NREAL(1);
+  NREAL stat = acceptStat > NREAL(1) ? NREAL(1) : acceptStat;
+  NREAL eta = NREAL(1) / (daCount + t0);
+  daSBar = (NREAL(1) - eta) * daSBar + eta * (delta - stat);
+  NREAL x = daMu - daSBar * sqrt(daCount) / gamma;
+  NREAL xEta = ppl_exp(-kappa * ppl_log(daCount));
+  daXBar = (NREAL(1) - xEta) * daXBar + xEta * x;
+  eps = ppl_exp(x);
+  if (!LEADER) return;
+  beps.v[c] = eps;
+  beps.v[sb + 1] = daCount; beps.v[sb + 2] = daSBar; beps.v[sb + 3] = daXBar;
+}
+
 void write_result(uint c, uint k) {
   int base = int(c) * D;
   uint slot = k * uint(CHAINS) + c;
@@ -254,9 +277,11 @@ void write_result(uint c, uint k) {
     bg.v[base + i] = sampleG[s];
     bdraws.v[slot * uint(D) + uint(i)] = sampleQ[s];
   }
+  NREAL acceptStat = nLeap > 0 ? sumMetro / NREAL(nLeap) : NREAL(0);
+  if (bctrl.v[5] != 0u) adapt_step_size(c, acceptStat);
   if (!LEADER) return;
   blp.v[c] = sampleLp;
-  bstats.v[slot * 6u + 0u] = nLeap > 0 ? sumMetro / NREAL(nLeap) : NREAL(0);
+  bstats.v[slot * 6u + 0u] = acceptStat;
   bstats.v[slot * 6u + 1u] = NREAL(depth);
   bstats.v[slot * 6u + 2u] = NREAL(nLeap);
   bstats.v[slot * 6u + 3u] = divergent ? NREAL(1) : NREAL(0);
@@ -270,6 +295,10 @@ void load_chain(uint c, uint it) {
   iteration = it;
   chain = bctrl.v[3] + c;
   eps = beps.v[c];
+  if (bctrl.v[5] != 0u) {
+    int sb = CHAINS + 4 * int(c);
+    daMu = beps.v[sb]; daCount = beps.v[sb + 1]; daSBar = beps.v[sb + 2]; daXBar = beps.v[sb + 3];
+  }
   int base = int(c) * D;
   metricBase = int(c) * 2 * D * D;
   FOR_OWNED(s, i) {

@@ -112,9 +112,10 @@ export interface OpenedDensity {
 }
 
 /**
- * Compiles the model for the chosen backend. On Vulkan the NUTS transitions of all chains run in
- * one fused GPU kernel; initialization, step-size searches and adaptation between warmup
- * iterations run on the host with the f64 CPU density.
+ * Compiles the model for the chosen backend. On Vulkan the NUTS transitions of all chains, and
+ * warmup's step-size adaptation between metric updates, run on the GPU; initialization, step-size
+ * searches and metric updates run on the host (on the device's batched kernels in the whole-device
+ * shape, else with the f64 CPU density).
  */
 export async function openDensity(
   choice: BackendChoice,

@@ -40,6 +40,26 @@ describe.runIf(device !== undefined)("GPU NUTS in each execution shape against t
     }
   });
 
+  it.each(SHAPES)("f64, %s: warmup runs in blocks with the step size adapted on the device, as the CPU sampler adapts it", async (_, shape, controller) => {
+    // 40 warmup iterations: Stan's short-warmup windows close one slow window at iteration 35, so
+    // the device runs iterations 0–35 and 36–39 as two blocks, then the 10 draws as a third.
+    const warm = { chains: 4, warmup: 40, draws: 10, seed: 11, maxDepth: 10 };
+    const cpu = sample(await modelDensity(compiled), warm);
+    const gpu = await prepareGpuNuts(compiled, { chains: 4, maxDepth: 10, dtype: "f64", shape, controller });
+    try {
+      const res = sample(gpu.hostDensity(await modelDensity(compiled)), { ...warm, transitionRunner: gpu.factory });
+      if (shape !== "device") expect(gpu.counters.submits).toBe(3);
+      for (let c = 0; c < 4; c++) {
+        // Rounding differences grow along NUTS trajectories, so the tolerance is 1e-6, not 1e-8.
+        expect(res.adaptation[c]!.stepSize / cpu.adaptation[c]!.stepSize).toBeCloseTo(1, 6);
+        expect(Array.from(res.stats[c]!.nLeapfrog)).toEqual(Array.from(cpu.stats[c]!.nLeapfrog));
+        res.draws[c]!.forEach((v, i) => expect(v).toBeCloseTo(cpu.draws[c]![i]!, 6));
+      }
+    } finally {
+      gpu.dispose();
+    }
+  });
+
   it.each(SHAPES)("f64, %s, dense metric: same next states as the CPU sampler", async (_, shape, controller) => {
     // An SPD inverse metric with off-diagonal terms: M⁻¹ = B·Bᵀ + 0.5·I, B fixed.
     const D = compiled.dim;

@@ -10,23 +10,10 @@ import {
   WelfordDense,
   WelfordDiag,
   WindowSchedule,
+  windowEnds,
   type BatchedDensity,
 } from "../src/sampler/index.ts";
 import { seedKey } from "../src/random/index.ts";
-
-/** Iterations at which the metric is updated for a given warmup length. */
-function windowEnds(warmup: number): number[] {
-  const w = new WindowSchedule(warmup);
-  const ends: number[] = [];
-  for (let t = 0; t < warmup; t++) {
-    if (w.atWindowEnd()) {
-      ends.push(t);
-      w.computeNextWindow();
-    }
-    w.advance();
-  }
-  return ends;
-}
 
 /** Iterations whose draws enter the metric estimate. */
 function windowed(warmup: number): number {
@@ -91,6 +78,18 @@ describe("dual averaging", () => {
     let eps = 1;
     for (let t = 0; t < 3000; t++) eps = da.learn(Math.exp((-eps * eps) / 4));
     expect(da.finalStepSize()).toBeCloseTo(Math.sqrt(-4 * Math.log(0.8)), 2);
+  });
+
+  it("a snapshot carries everything the next update needs", () => {
+    const da = new DualAveraging(Math.log(10));
+    da.learn(0.4);
+    da.learn(0.9);
+    expect(da.snapshot()).toEqual({ mu: Math.log(10), counter: 2, sBar: expect.any(Number), xBar: expect.any(Number) });
+    // Replaying the snapshot's formulas gives the next step size.
+    const { mu, counter, sBar } = da.snapshot();
+    const n = counter + 1;
+    const nextSBar = (1 - 1 / (n + 10)) * sBar + (1 / (n + 10)) * (0.8 - 0.6);
+    expect(da.learn(0.6)).toBeCloseTo(Math.exp(mu - (nextSBar * Math.sqrt(n)) / 0.05), 12);
   });
 
   it("restarts the history but keeps the new mu", () => {

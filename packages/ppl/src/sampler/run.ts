@@ -16,9 +16,9 @@ import { Metric, type MetricKind } from "./metric.ts";
 import { NutsTransition } from "./nuts.ts";
 import type { Transition, TransitionStats } from "./transition.ts";
 import { ChainAdaptation } from "./warmup/adaptation.ts";
-import { defaultDualAveraging } from "./warmup/dual-averaging.ts";
+import { defaultDualAveraging, type DualAveragingSettings, type DualAveragingState } from "./warmup/dual-averaging.ts";
 import { StepSizeSearch } from "./warmup/stepsize-search.ts";
-import { defaultWindows } from "./warmup/windows.ts";
+import { defaultWindows, windowEnds } from "./warmup/windows.ts";
 import { seedKey } from "../random/streams.ts";
 
 /** Which transition kernel to run. */
@@ -106,6 +106,18 @@ export interface TransitionRunnerContext {
   readonly dim: number;
   /** Each chain's metric; adaptation updates them in place between iterations. */
   readonly metrics: readonly Metric[];
+  /**
+   * Warmup's step-size adaptation, for a runner that carries it on by itself over several warmup
+   * iterations: the dual-averaging settings, each chain's state as the host has it now, and the
+   * warmup iterations after which the host must act itself (a metric update and step-size search,
+   * or the switch to the final step size), where such a runner's warmup blocks must end. The host
+   * still makes the same updates from the accept statistics the runner reports.
+   */
+  readonly stepSizeAdaptation: {
+    readonly settings: DualAveragingSettings;
+    state(chain: number): DualAveragingState;
+    readonly hostSteps: readonly number[];
+  };
 }
 
 /** Makes the transition runner of a run. */
@@ -299,7 +311,12 @@ export class SamplingRun {
         energy: new Float64Array(n),
       });
     }
-    this.runner = options.transitionRunner ? options.transitionRunner({ settings: s, dim, metrics: this.metrics }) : null;
+    const stepSizeAdaptation = {
+      settings: this.adaptations[0]?.dualAveraging.settings ?? { ...defaultDualAveraging, delta: s.adaptDelta },
+      state: (c: number) => this.adaptations[c]!.dualAveraging.snapshot(),
+      hostSteps: s.warmup > 0 ? [...windowEnds(s.warmup, defaultWindows).filter((t) => t < s.warmup - 1), s.warmup - 1] : [],
+    };
+    this.runner = options.transitionRunner ? options.transitionRunner({ settings: s, dim, metrics: this.metrics, stepSizeAdaptation }) : null;
   }
 
   // Statistics of chain c's last transition, wherever it ran.

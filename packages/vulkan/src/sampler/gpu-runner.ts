@@ -32,6 +32,13 @@ interface Batch {
   readonly evaluations: Float64Array;
 }
 
+/** Warmup's step-size adaptation as the sampler shares it (structurally ppl's TransitionRunnerContext). */
+interface StepSizeAdaptation {
+  readonly settings: { readonly delta: number; readonly gamma: number; readonly kappa: number; readonly t0: number };
+  state(chain: number): { readonly mu: number; readonly counter: number; readonly sBar: number; readonly xBar: number };
+  readonly hostSteps: readonly number[];
+}
+
 interface Stats {
   acceptStat: number;
   treeDepth: number;
@@ -47,7 +54,7 @@ export interface GpuNutsOptions {
   readonly dtype?: "f32" | "f64";
   /** Device index (default: the best usable device). */
   readonly device?: number;
-  /** Sampling iterations recorded per submission (warmup runs one per submission so the host can adapt). */
+  /** Most iterations recorded per submission (warmup blocks also end where the host updates the metric). */
   readonly iterationsPerSubmit?: number;
   /** Execution shape; default: chosen from the model's size and the device (see chooseShape). */
   readonly shape?: ExecutionShape;
@@ -67,7 +74,7 @@ export interface GpuNuts {
   readonly dtype: "f32" | "f64";
   readonly shape: ExecutionShape;
   readonly source: string;
-  factory(ctx: { settings: RunSettings; dim: number; metrics: readonly RunMetric[] }): {
+  factory(ctx: { settings: RunSettings; dim: number; metrics: readonly RunMetric[]; stepSizeAdaptation?: StepSizeAdaptation }): {
     run(t: number, stepSizes: Float64Array, batch: Batch, stats: Stats[]): void;
   };
   /**
@@ -91,9 +98,10 @@ export interface HostDensity {
  * Compile a model's NUTS transition for the GPU and return a runner for the sampler. Thread and
  * workgroup shapes: every iteration's transitions of all chains are one dispatch of one fused
  * kernel. Device shape: a batched gradient over all chains alternates with a controller kernel,
- * many pairs per submission, the host polling a done counter. In every shape the host adapts
- * between warmup iterations, and during sampling many iterations run per submission and their
- * draws come back in batches.
+ * many pairs per submission, the host polling a done counter. In every shape many iterations run
+ * per submission and their draws come back in batches: during warmup the device carries the
+ * step-size adaptation (dual averaging) from one iteration to the next, and a block ends where the
+ * host must update the metric; the host repeats the same updates from the reported statistics.
  */
 export async function prepareGpuNuts(model: GpuModel, opts: GpuNutsOptions): Promise<GpuNuts> {
   const manager = new VulkanManager(opts.device);
@@ -112,7 +120,7 @@ export async function prepareGpuNuts(model: GpuModel, opts: GpuNutsOptions): Pro
   const buf = (n: number) => manager.buffer(Math.max(4, n * bytes));
   const metric = opts.metric ?? "diag";
   const state: StateBuffers = {
-    q: buf(C * D), g: buf(C * D), lp: buf(C), eps: buf(C), minv: buf(C * metricSize(metric, D)),
+    q: buf(C * D), g: buf(C * D), lp: buf(C), eps: buf(5 * C + 4), minv: buf(C * metricSize(metric, D)),
     ctrl: manager.buffer(32), stats: buf(K * C * 6), draws: buf(K * C * D),
   };
   const engine = shape === "device"
@@ -135,20 +143,39 @@ export async function prepareGpuNuts(model: GpuModel, opts: GpuNutsOptions): Pro
       let start = -1, count = 0;
       let stats = new Real(0), draws = new Real(0);
       const metricValues = metricBufferWriter(metric, D, new Real(C * metricSize(metric, D)));
-      const upload = (t: number, k: number, stepSizes: Float64Array, batch: Batch) => {
+      const adaptation = ctx.stepSizeAdaptation;
+      // A warmup block runs until the host's next own step (metric update, final step size); the
+      // device adapts the step size within it. Without the sampler's adaptation state, one iteration.
+      const warmupBlock = (t: number) => {
+        if (!adaptation) return 1;
+        const next = adaptation.hostSteps.find((h) => h >= t) ?? s.warmup - 1;
+        return Math.min(K, next + 1 - t);
+      };
+      const stepState = new Real(5 * C + 4);
+      const upload = (t: number, k: number, stepSizes: Float64Array, batch: Batch, adapt: boolean) => {
         state.q.write(Real.from(batch.q));
         state.g.write(Real.from(batch.grad));
         state.lp.write(Real.from(batch.lp));
-        state.eps.write(Real.from(stepSizes));
+        stepState.set(stepSizes);
+        if (adapt && adaptation) {
+          for (let c = 0; c < C; c++) {
+            const da = adaptation.state(c);
+            stepState.set([da.mu, da.counter, da.sBar, da.xBar], C + 4 * c);
+          }
+          const { delta, gamma, kappa, t0 } = adaptation.settings;
+          stepState.set([delta, gamma, kappa, t0], 5 * C);
+        }
+        state.eps.write(stepState);
         state.minv.write(metricValues(ctx.metrics));
         const seedLo = s.seed % 2 ** 32 >>> 0, seedHi = Math.floor(s.seed / 2 ** 32) >>> 0;
-        state.ctrl.write(new Uint32Array([seedLo, seedHi, t, s.firstChain, k]));
+        state.ctrl.write(new Uint32Array([seedLo, seedHi, t, s.firstChain, k, adapt ? 1 : 0]));
       };
       return {
         run(t, stepSizes, batch, out) {
           if (!(t >= start && t < start + count)) {
-            const k = t < s.warmup ? 1 : Math.min(K, total - t);
-            upload(t, k, stepSizes, batch);
+            const warm = t < s.warmup;
+            const k = warm ? warmupBlock(t) : Math.min(K, total - t);
+            upload(t, k, stepSizes, batch, warm && k > 1);
             engine.run(k);
             stats = new Real(state.stats.read(k * C * 6 * bytes));
             engine.blockDone?.(stats, k);

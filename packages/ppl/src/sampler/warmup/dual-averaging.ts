@@ -14,6 +14,14 @@ export interface DualAveragingSettings {
 /** Stan's default dual-averaging settings. */
 export const defaultDualAveraging: DualAveragingSettings = { delta: 0.8, gamma: 0.05, kappa: 0.75, t0: 10 };
 
+/** The numbers dual averaging carries from one iteration to the next. */
+export interface DualAveragingState {
+  readonly mu: number;
+  readonly counter: number;
+  readonly sBar: number;
+  readonly xBar: number;
+}
+
 /** Dual-averaging state for one chain. */
 export class DualAveraging {
   readonly settings: DualAveragingSettings;
@@ -33,6 +41,11 @@ export class DualAveraging {
     this.counter = 0;
     this.sBar = 0;
     this.xBar = 0;
+  }
+
+  /** The current state, for a runner that continues the same updates elsewhere (the GPU sampler). */
+  snapshot(): DualAveragingState {
+    return { mu: this.mu, counter: this.counter, sBar: this.sBar, xBar: this.xBar };
   }
 
   /** Takes one accept statistic and returns the step size for the next iteration. */

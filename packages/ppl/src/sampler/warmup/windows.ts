@@ -80,3 +80,17 @@ export class WindowSchedule {
     this.counter++;
   }
 }
+
+/** The warmup iterations at which a slow window closes and the metric is replaced, in order. */
+export function windowEnds(numWarmup: number, settings: WindowSettings = defaultWindows): number[] {
+  const w = new WindowSchedule(numWarmup, settings);
+  const ends: number[] = [];
+  for (let t = 0; t < numWarmup; t++) {
+    if (w.atWindowEnd()) {
+      ends.push(t);
+      w.computeNextWindow();
+    }
+    w.advance();
+  }
+  return ends;
+}

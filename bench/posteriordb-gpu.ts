@@ -57,7 +57,7 @@ for (const name of names) {
       const used = settings.precision === "f64" ? "f64" : dtype;
       const gpu = await prepareGpuNuts(compiled, { chains: settings.chains, maxDepth: settings.maxDepth, dtype: used, metric: settings.metric, ...(shape ? { shape } : {}) });
       console.error(`${name}: ${gpu.shape} shape, ${used}`);
-      return { factory: (ctx) => gpu.factory(ctx), density: (host) => gpu.hostDensity(host), dispose: () => gpu.dispose() };
+      return gpu;
     },
   });
   reports.push(report);

@@ -7,12 +7,7 @@ export async function passesOnDevice(
   name: string,
   prepare: (compiled: CompiledModel, settings: PosteriorSettings) => Promise<GpuNuts>,
 ): Promise<PosteriorReport> {
-  const report = await runPosterior(name, {
-    runner: async (compiled, settings) => {
-      const gpu = await prepare(compiled, settings);
-      return { factory: (ctx) => gpu.factory(ctx), density: (host) => gpu.hostDensity(host), dispose: () => gpu.dispose() };
-    },
-  });
+  const report = await runPosterior(name, { runner: prepare });
   expect(report.missing).toEqual([]);
   expect(failureLines(report), `${name}: worst |z| ${report.worstZ.value.toFixed(2)} (${report.worstZ.name})`).toEqual([]);
   expect(report.pass).toBe(true);

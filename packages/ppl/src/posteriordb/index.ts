@@ -5,6 +5,6 @@ export type { PosteriorSettings } from "./settings.ts";
 export { checkParameter, PASS_RULE } from "./pass-rule.ts";
 export type { ParameterCheck, ParameterEstimate } from "./pass-rule.ts";
 export { runPosterior, loadModel, DEFAULT_SEED } from "./run-posterior.ts";
-export type { PosteriorReport, RunPosteriorOptions, Worst } from "./run-posterior.ts";
+export type { PosteriorReport, PosteriorRunner, RunPosteriorOptions, Worst } from "./run-posterior.ts";
 export { runSuite, posteriorNames, resolveName } from "./suite.ts";
 export { reportTable, failureLines } from "./report-table.ts";

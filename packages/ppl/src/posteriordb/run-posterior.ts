@@ -28,13 +28,17 @@ export interface RunPosteriorOptions {
   /**
    * Runs the transitions elsewhere (a GPU): given the compiled model and the settings, returns the
    * sampler's transition runner, and optionally the density the sampler itself evaluates
-   * (initialization, step-size searches) built from the f64 CPU one.
+   * (initialization, step-size searches) built from the f64 CPU one. A prepared GPU sampler
+   * (`prepareGpuNuts`) is such a runner.
    */
-  runner?: (compiled: CompiledModel, settings: PosteriorSettings) => Promise<{
-    factory: TransitionRunnerFactory;
-    density?: (host: ModelDensity) => ModelDensity;
-    dispose(): void;
-  }>;
+  runner?: (compiled: CompiledModel, settings: PosteriorSettings) => Promise<PosteriorRunner>;
+}
+
+/** Where a posterior's transitions run when not on the CPU sampler. */
+export interface PosteriorRunner {
+  factory: TransitionRunnerFactory;
+  hostDensity?(host: ModelDensity): ModelDensity;
+  dispose(): void;
 }
 
 /** A parameter's worst value and which parameter it was. */
@@ -87,7 +91,7 @@ export async function runPosterior(name: string, opts: RunPosteriorOptions = {})
   const runner = opts.runner ? await opts.runner(compiled, settings) : null;
   let result;
   try {
-    const used = runner?.density ? runner.density(density) : density;
+    const used = runner?.hostDensity ? runner.hostDensity(density) : density;
     result = sample(used, { ...settings, seed, ...(runner ? { transitionRunner: runner.factory } : {}) });
   } finally {
     runner?.dispose();

@@ -157,3 +157,28 @@ describe.runIf(device !== undefined)("GPU NUTS, workgroup per chain, with cooper
     }
   });
 });
+
+// gp_pois_regr: a Cholesky factorisation, two triangular solves and their gradients inside the
+// log density, in f64 as its posterior needs (packages/ppl/src/posteriordb/settings.ts). Its full
+// run takes hours on lavapipe; these transitions check the GPU path on it in every shape.
+describe.runIf(device !== undefined)("GPU NUTS on a latent Gaussian process (Cholesky in the density)", () => {
+  it.each(SHAPES)("f64, %s: gp_pois_regr transitions equal the CPU sampler's", async (_, shape, controller) => {
+    const { default: gp } = await import("../../../examples/posteriordb/gp_pois_regr-gp_pois_regr.ts");
+    const gpData = JSON.parse(
+      readFileSync(new URL("../../../../shared/posteriordb/gp_pois_regr-gp_pois_regr/data.json", import.meta.url), "utf8"),
+    );
+    const compiled = compileModel(gp, gpData);
+    const opts = { chains: 4, warmup: 0, draws: 6, seed: 11, stepSize: 0.05, maxDepth: 10 };
+    const cpu = sample(await modelDensity(compiled), opts);
+    const gpu = await prepareGpuNuts(compiled, { chains: 4, maxDepth: 10, dtype: "f64", iterationsPerSubmit: 3, shape, controller });
+    try {
+      const res = sample(await modelDensity(compiled), { ...opts, transitionRunner: gpu.factory });
+      for (let c = 0; c < 4; c++) {
+        expect(Array.from(res.stats[c]!.nLeapfrog)).toEqual(Array.from(cpu.stats[c]!.nLeapfrog));
+        res.draws[c]!.forEach((v, i) => expect(v).toBeCloseTo(cpu.draws[c]![i]!, 8));
+      }
+    } finally {
+      gpu.dispose();
+    }
+  });
+});

@@ -1,9 +1,8 @@
 // The posteriordb regressions with the GPU sampler in the whole-device shape on lavapipe (see
 // posteriordb-vulkan.test.ts): sblrc, mesquite and kidiq (2 min on an idle 2-core machine).
-// earnings (several minutes) runs with PPL_LONG=1. gp_pois_regr, which CI runs on the CPU
-// backend, would take hours on lavapipe (a serial Cholesky per gradient, trees of depth up to 15);
-// its transitions are checked against the CPU sampler's in every shape in gpu-nuts.test.ts, and
-// its full run is on a real GPU with bench/posteriordb-gpu.ts (bench/RESULTS.md).
+// earnings (about 8 min) and gp_pois_regr (f64, about 20 min: 3.6M gradients, each a serial
+// Cholesky) run with PPL_LONG=1; CI checks gp_pois_regr's transitions against the CPU sampler's in
+// every shape (gpu-nuts.test.ts), and bench/posteriordb-gpu.ts runs all eleven on a real GPU.
 import { describe, it } from "vitest";
 import { prepareGpuNuts, usableDevices } from "@ppl/vulkan";
 import { passesOnDevice } from "./posteriordb-device.ts";
@@ -20,8 +19,12 @@ describe.runIf(usableDevices().length > 0)("posteriordb regressions on the Vulka
 });
 
 describe.runIf(usableDevices().length > 0 && process.env.PPL_LONG)("posteriordb on the Vulkan backend, long (PPL_LONG=1)", () => {
-  it("earnings-logearn_interaction passes the rule in the whole-device shape, f32", { timeout: 1_800_000 }, async () => {
-    await passesOnDevice("earnings-logearn_interaction", (compiled, settings) =>
-      prepareGpuNuts(compiled, { chains: settings.chains, maxDepth: settings.maxDepth, dtype: "f32", shape: "device", metric: settings.metric }));
-  });
+  it.each(["earnings-logearn_interaction", "gp_pois_regr-gp_pois_regr"])(
+    "%s passes the rule in the whole-device shape (in the precision its settings ask for)",
+    { timeout: 3_600_000 },
+    async (name) => {
+      await passesOnDevice(name, (compiled, settings) =>
+        prepareGpuNuts(compiled, { chains: settings.chains, maxDepth: settings.maxDepth, dtype: settings.precision, shape: "device", metric: settings.metric }));
+    },
+  );
 });

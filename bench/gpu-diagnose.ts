@@ -16,7 +16,7 @@ for (const [N, D] of [[1000, 10], [100, 10], [20, 10], [1000, 2], [100000, 100]]
       let result = "ok";
       try {
         const spirv = await compileGlsl(p.source, { optimize: false });
-        manager.algorithm(spirv, { buffers: 8 + (shape === "workgroup" ? 1 : 0) + p.data.length, pushConstantSize: 4 }).destroy();
+        manager.algorithm(spirv, { buffers: 8 + (shape === "workgroup" ? 1 : 0) + p.data.length, pushConstantSize: 8 }).destroy();
       } catch (e) {
         result = e instanceof Error ? e.message.slice(0, 200) : String(e);
       }

@@ -40,6 +40,24 @@ describe.runIf(device !== undefined)("GPU NUTS in each execution shape against t
     }
   });
 
+  // On a GPU a fused kernel runs a block's iterations in one dispatch, every chain going on by
+  // itself; lavapipe defaults to a dispatch per iteration (its loop limit), so this asks for it.
+  it.each(["thread", "workgroup"] as const)("f64, %s per chain, a block's iterations in one dispatch: same next states as the CPU sampler", async (shape) => {
+    const cpu = sample(await modelDensity(compiled), opts);
+    const gpu = await prepareGpuNuts(compiled, { chains: 4, maxDepth: 10, dtype: "f64", iterationsPerSubmit: 3, shape, iterationsPerDispatch: "block" });
+    try {
+      const res = sample(await modelDensity(compiled), { ...opts, transitionRunner: gpu.factory });
+      expect(gpu.counters.submits).toBe(2);
+      for (let c = 0; c < 4; c++) {
+        expect(Array.from(res.stats[c]!.nLeapfrog)).toEqual(Array.from(cpu.stats[c]!.nLeapfrog));
+        res.draws[c]!.forEach((v, i) => expect(v).toBeCloseTo(cpu.draws[c]![i]!, 8));
+        res.stats[c]!.acceptStat.forEach((v, i) => expect(v).toBeCloseTo(cpu.stats[c]!.acceptStat[i]!, 8));
+      }
+    } finally {
+      gpu.dispose();
+    }
+  });
+
   it.each(SHAPES)("f64, %s: warmup runs in blocks with the step size adapted on the device, as the CPU sampler adapts it", async (_, shape, controller) => {
     // 40 warmup iterations: Stan's short-warmup windows close one slow window at iteration 35, so
     // the device runs iterations 0–35 and 36–39 as two blocks, then the 10 draws as a third.

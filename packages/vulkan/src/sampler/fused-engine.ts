@@ -6,18 +6,26 @@ import type { Engine, GpuModel, StateBuffers } from "./engine.ts";
 import type { MetricForm } from "./metric-source.ts";
 import { NUTS_FIXED_BUFFERS, nutsProgram } from "./nuts-program.ts";
 
-/** Shapes 1 and 2: the whole transition of every chain in one dispatch of one fused kernel. */
+/**
+ * Shapes 1 and 2: the whole transitions of every chain in one fused kernel. A block of k iterations
+ * is one dispatch in which every chain runs its k transitions by itself, or, with
+ * `iterationsPerDispatch` 1, k dispatches of one iteration each (for lavapipe, whose 65,535-iteration
+ * loop limit per invocation a dispatch of many transitions would exceed).
+ */
 export async function fusedEngine(
   manager: VulkanManager,
   model: GpuModel,
   state: StateBuffers,
-  opts: { chains: number; maxDepth: number; dtype: "f32" | "f64"; shape: "thread" | "workgroup"; workgroup: number; metric: MetricForm },
+  opts: {
+    chains: number; maxDepth: number; dtype: "f32" | "f64"; shape: "thread" | "workgroup"; workgroup: number; metric: MetricForm;
+    iterationsPerDispatch: "block" | 1;
+  },
 ): Promise<Engine> {
   const C = opts.chains;
   const program = nutsProgram(model.logDensity, model.q, opts);
   const algorithm = manager.algorithm(await compileGlsl(program.source, { optimize: false }), {
     buffers: NUTS_FIXED_BUFFERS + 1 + program.data.length,
-    pushConstantSize: 4,
+    pushConstantSize: 8,
   });
   const Real = opts.dtype === "f64" ? Float64Array : Float32Array;
   const dataBuffers: VulkanBuffer[] = program.data.map((n) => {
@@ -36,7 +44,8 @@ export async function fusedEngine(
     let s = sequences.get(k);
     if (!s) {
       s = manager.sequence();
-      for (let i = 0; i < k; i++) s.dispatch(algorithm, buffers, groups, new Uint32Array([i]));
+      if (opts.iterationsPerDispatch === "block") s.dispatch(algorithm, buffers, groups, new Uint32Array([0, k]));
+      else for (let i = 0; i < k; i++) s.dispatch(algorithm, buffers, groups, new Uint32Array([i, 1]));
       sequences.set(k, s);
     }
     return s;

@@ -56,6 +56,12 @@ export interface GpuNutsOptions {
   readonly device?: number;
   /** Most iterations recorded per submission (warmup blocks also end where the host updates the metric). */
   readonly iterationsPerSubmit?: number;
+  /**
+   * Thread and workgroup shapes: a block's iterations in one dispatch, each chain running them by
+   * itself ("block", the default on GPUs), or one dispatch per iteration (1, the default on a CPU
+   * implementation of Vulkan, whose shader loops stop after 65,535 iterations).
+   */
+  readonly iterationsPerDispatch?: "block" | 1;
   /** Execution shape; default: chosen from the model's size and the device (see chooseShape). */
   readonly shape?: ExecutionShape;
   /** Threads per chain in the workgroup shape (a power of two); default from the model's size. */
@@ -125,7 +131,9 @@ export async function prepareGpuNuts(model: GpuModel, opts: GpuNutsOptions): Pro
   };
   const engine = shape === "device"
     ? await deviceEngine(manager, model, state, { chains: C, maxDepth: opts.maxDepth, dtype, controller: opts.controller, metric })
-    : await fusedEngine(manager, model, state, { chains: C, maxDepth: opts.maxDepth, dtype, shape, workgroup: opts.workgroup ?? chooseWorkgroup(work), metric });
+    : await fusedEngine(manager, model, state, { chains: C, maxDepth: opts.maxDepth, dtype, shape, workgroup: opts.workgroup ?? chooseWorkgroup(work), metric,
+        iterationsPerDispatch: opts.iterationsPerDispatch ?? (manager.device.type === "cpu" ? 1 : "block"),
+      });
   const info = manager.device;
   return {
     device: `${info.name} (${info.type})`,

@@ -10,7 +10,7 @@ export type ExecutionShape = "thread" | "workgroup" | "device";
  * for all chains at once, reading the data once per leapfrog. On the H200 (bench/RESULTS.md) a
  * workgroup per chain ran 1.4–19× more gradients per second than a thread for the posteriordb
  * models with 205–1309 data elements (arK 6.8×, kidiq 7×, the mixture 19×; garch level), and
- * 0.8× for the HMM's 104; 1024 chains over 10k data elements ran 1.4× faster in the device shape
+ * 0.8× for the HMM's 104; 1024 chains over 10k data elements sampled 2.3× faster in the device shape
  * than a workgroup per chain.
  *
  * On a CPU implementation of Vulkan (lavapipe) always the device shape: lavapipe stops a shader's

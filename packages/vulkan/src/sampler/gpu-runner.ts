@@ -102,8 +102,8 @@ export interface HostDensity {
 
 /**
  * Compile a model's NUTS transition for the GPU and return a runner for the sampler. Thread and
- * workgroup shapes: every iteration's transitions of all chains are one dispatch of one fused
- * kernel. Device shape: a batched gradient over all chains alternates with a controller kernel,
+ * workgroup shapes: a block of iterations of all chains is one dispatch of one fused kernel, each
+ * chain running its transitions by itself. Device shape: a batched gradient over all chains alternates with a controller kernel,
  * many pairs per submission, the host polling a done counter. In every shape many iterations run
  * per submission and their draws come back in batches: during warmup the device carries the
  * step-size adaptation (dual averaging) from one iteration to the next, and a block ends where the

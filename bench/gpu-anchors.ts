@@ -5,7 +5,7 @@
  * compilation; rep 1 runs again in the same process, so only cached kernels are used).
  *
  *   tsx bench/gpu-anchors.ts --data DIR [--backend vulkan|cpu] [--dtype f32|f64] [--cases 8s,lr,many] [--reps 2]
- *     [--shape auto|thread|workgroup|device] [--controller auto|thread|WG] [--workgroup WG] [--many-chains C]
+ *     [--shape auto|thread|workgroup|device] [--controller auto|thread|thread:GROUP|WG] [--workgroup WG] [--many-chains C]
  *     [--iterations WARMUP,DRAWS] [--gradient-evals N] (shortened runs for slow backends)
  */
 import { readFileSync } from "node:fs";
@@ -63,7 +63,7 @@ async function runCase(name: string, compiled: () => CompiledModel, chains: numb
       runner = await prepareGpuNuts(m, {
         chains, maxDepth: 10, dtype, iterationsPerSubmit: 100,
         ...(shapeOpt === "auto" ? {} : { shape: shapeOpt as ExecutionShape }),
-        ...(controllerOpt === "auto" ? {} : { controller: controllerOpt === "thread" ? { kind: "thread" as const } : { kind: "workgroup" as const, workgroup: Number(controllerOpt) } }),
+        ...(controllerOpt === "auto" ? {} : { controller: controllerOpt.startsWith("thread") ? { kind: "thread" as const, ...(controllerOpt.includes(":") ? { group: Number(controllerOpt.split(":")[1]) } : {}) } : { kind: "workgroup" as const, workgroup: Number(controllerOpt) } }),
         ...(workgroupOpt ? { workgroup: Number(workgroupOpt) } : {}),
       });
       device = runner.device;

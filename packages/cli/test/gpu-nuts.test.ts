@@ -40,6 +40,21 @@ describe.runIf(device !== undefined)("GPU NUTS in each execution shape against t
     }
   });
 
+  it("f64, whole device, a thread per chain in controller workgroups of 2 threads: same next states", async () => {
+    const cpu = sample(await modelDensity(compiled), opts);
+    const gpu = await prepareGpuNuts(compiled, { chains: 4, maxDepth: 10, dtype: "f64", iterationsPerSubmit: 3, shape: "device", controller: { kind: "thread", group: 2 } });
+    try {
+      const res = sample(await modelDensity(compiled), { ...opts, transitionRunner: gpu.factory });
+      expect(gpu.source).toContain("layout(local_size_x = 2) in;");
+      for (let c = 0; c < 4; c++) {
+        expect(Array.from(res.stats[c]!.nLeapfrog)).toEqual(Array.from(cpu.stats[c]!.nLeapfrog));
+        res.draws[c]!.forEach((v, i) => expect(v).toBeCloseTo(cpu.draws[c]![i]!, 8));
+      }
+    } finally {
+      gpu.dispose();
+    }
+  });
+
   // On a GPU a fused kernel runs a block's iterations in one dispatch, every chain going on by
   // itself; lavapipe defaults to a dispatch per iteration (its loop limit), so this asks for it.
   it.each(["thread", "workgroup"] as const)("f64, %s per chain, a block's iterations in one dispatch: same next states as the CPU sampler", async (shape) => {

@@ -17,7 +17,7 @@ export function controllerStateSizes(dim: number, maxDepth: number): { vectors: 
  * short (no barriers, every chain of the batch at once), else a workgroup per chain whose threads
  * share each vector.
  */
-export type ControllerMode = { kind: "thread" } | { kind: "workgroup"; workgroup: number };
+export type ControllerMode = { kind: "thread"; group?: number } | { kind: "workgroup"; workgroup: number };
 
 /**
  * Thread per chain while one thread's private state is small: its checkpoint tables hold
@@ -35,12 +35,19 @@ export function workgroupController(dim: number): ControllerMode {
   return { kind: "workgroup", workgroup: Math.min(256, Math.max(32, 2 ** Math.ceil(Math.log2(dim)))) };
 }
 
-/** Threads per workgroup of the thread-per-chain controller. */
+/**
+ * Threads per workgroup of the thread-per-chain controller, unless the mode says otherwise
+ * (smaller groups spread few chains over more of the GPU's multiprocessors).
+ */
 const THREAD_GROUP = 64;
+
+function threadGroup(mode: ControllerMode): number {
+  return mode.kind === "thread" ? (mode.group ?? THREAD_GROUP) : 1;
+}
 
 /** Workgroups to dispatch for C chains. */
 export function controllerGroups(chains: number, mode: ControllerMode): number {
-  return mode.kind === "thread" ? Math.ceil(chains / THREAD_GROUP) : chains;
+  return mode.kind === "thread" ? Math.ceil(chains / threadGroup(mode)) : chains;
 }
 
 /**
@@ -54,7 +61,7 @@ export function controllerProgram(
   const thread = opts.mode.kind === "thread";
   const W = opts.mode.kind === "thread" ? 1 : opts.mode.workgroup;
   return [
-    ...nutsHeader(dim, opts, thread, thread ? THREAD_GROUP : W),
+    ...nutsHeader(dim, opts, thread, thread ? threadGroup(opts.mode) : W),
     `#define WG ${W}`,
     thread ? "#define LID 0u" : "#define LID gl_LocalInvocationID.x",
     // Slot j, element i of chain c's vector state: chain-minor for threads, chain-major for workgroups.

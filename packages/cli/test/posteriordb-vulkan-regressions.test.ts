@@ -1,7 +1,7 @@
 // The posteriordb regressions with the GPU sampler in the whole-device shape on lavapipe (see
 // posteriordb-vulkan.test.ts): sblrc, mesquite and kidiq (2 min on an idle 2-core machine).
-// earnings (about 8 min) and gp_pois_regr (f64, about 20 min: 3.6M gradients, each a serial
-// Cholesky) run with PPL_LONG=1; CI checks gp_pois_regr's transitions against the CPU sampler's in
+// earnings (4 min), diamonds (dense metric, 3 min) and gp_pois_regr (f64, 17 min: 3.6M gradients,
+// each a serial Cholesky) run with PPL_LONG=1; CI checks gp_pois_regr's transitions against the CPU sampler's in
 // every shape (gpu-nuts.test.ts), and bench/posteriordb-gpu.ts runs all eleven on a real GPU.
 import { describe, it } from "vitest";
 import { prepareGpuNuts, usableDevices } from "@ppl/vulkan";
@@ -19,7 +19,7 @@ describe.runIf(usableDevices().length > 0)("posteriordb regressions on the Vulka
 });
 
 describe.runIf(usableDevices().length > 0 && process.env.PPL_LONG)("posteriordb on the Vulkan backend, long (PPL_LONG=1)", () => {
-  it.each(["earnings-logearn_interaction", "gp_pois_regr-gp_pois_regr"])(
+  it.each(["earnings-logearn_interaction", "diamonds-diamonds", "gp_pois_regr-gp_pois_regr"])(
     "%s passes the rule in the whole-device shape (in the precision its settings ask for)",
     { timeout: 3_600_000 },
     async (name) => {

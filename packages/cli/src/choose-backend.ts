@@ -4,7 +4,7 @@
  */
 import { castFloats } from "@ppl/tensor";
 import { modelDensity, type CompiledModel, type ModelDensity, type TransitionRunnerFactory } from "@ppl/ppl";
-import { prepareGpuNuts, type DeviceInfo, type DeviceListing, type ExecutionShape } from "@ppl/vulkan";
+import { largestFactorisation, prepareGpuNuts, type DeviceInfo, type DeviceListing, type ExecutionShape } from "@ppl/vulkan";
 import { deviceError, usageError } from "./exit-codes.ts";
 
 /** What the user asked for. */
@@ -131,9 +131,12 @@ export async function openDensity(
     return {
       density: gpu.hostDensity(density),
       transitionRunner: (ctx) => gpu.factory(ctx),
-      detail: gpu.shape === "device"
-        ? "GPU NUTS: whole device per gradient (batched gradient kernels and a controller kernel)"
-        : `GPU NUTS kernel: ${gpu.shape} per chain`,
+      detail: [
+        gpu.shape === "device"
+          ? "GPU NUTS: whole device per gradient (batched gradient kernels and a controller kernel)"
+          : `GPU NUTS kernel: ${gpu.shape} per chain`,
+        ...[precisionHint(compiled, choice.dtype)].filter((h) => h !== undefined),
+      ].join("\n"),
       ...(gpu.shape !== "device" && gpu.deviceType === "cpu"
         ? { warning: `warning: on a CPU implementation of Vulkan shader loops stop after 65,535 iterations, so long trajectories in the fused ${gpu.shape}-per-chain kernel come back wrong; use --gpu-shape device (the default on this device)` }
         : {}),
@@ -149,4 +152,14 @@ export async function openDensity(
 function castModel(compiled: CompiledModel, dtype: "f32" | "f64"): CompiledModel {
   const [logDensity, q, generatedFlat] = castFloats([compiled.logDensity, compiled.q, compiled.generatedFlat], dtype);
   return { ...compiled, logDensity: logDensity!, q: q!, generatedFlat: generatedFlat! };
+}
+
+/**
+ * A hint for an f32 density that factorises a matrix: an ill-conditioned one (a Gaussian process's
+ * kernel matrix) loses all its digits in f32, and the sampler then diverges rather than fails.
+ */
+export function precisionHint(compiled: CompiledModel, dtype: "f32" | "f64"): string | undefined {
+  const order = largestFactorisation(compiled.logDensity);
+  if (dtype !== "f32" || order === 0) return undefined;
+  return `note: the model factorises a matrix of order ${order} in f32; if it is ill-conditioned (a Gaussian process's kernel matrix often is) most transitions will diverge: use --dtype f64`;
 }

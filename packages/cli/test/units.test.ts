@@ -3,7 +3,9 @@
 import { describe, expect, it } from "vitest";
 import { InvalidArgumentError } from "commander";
 import type { DeviceInfo, DeviceListing } from "@ppl/vulkan";
-import { chooseBackend } from "../src/choose-backend.ts";
+import { readFileSync } from "node:fs";
+import { compileModel } from "@ppl/ppl";
+import { chooseBackend, precisionHint } from "../src/choose-backend.ts";
 import { CliError, ExitCode } from "../src/exit-codes.ts";
 import { integer, nameList, nonNegative, openInterval } from "../src/options.ts";
 import { duration, Progress, progressLines } from "../src/progress.ts";
@@ -176,5 +178,17 @@ describe("svg helpers", () => {
 
   it("histograms count every finite value once", () => {
     expect(histogram([0, 0.5, 1, 2, NaN], 0, 2, 2)).toEqual([2, 2]);
+  });
+});
+
+describe("the f32 hint for models that factorise a matrix", () => {
+  const load = (name: string) => JSON.parse(readFileSync(new URL(`../../../../shared/posteriordb/${name}/data.json`, import.meta.url), "utf8"));
+  it("names the matrix for gp_pois_regr in f32, and says nothing in f64 or for a model without one", async () => {
+    const { default: gp } = await import("../../../examples/posteriordb/gp_pois_regr-gp_pois_regr.ts");
+    const { default: es } = await import("../../../examples/posteriordb/eight_schools-eight_schools_noncentered.ts");
+    const gpModel = compileModel(gp, load("gp_pois_regr-gp_pois_regr"));
+    expect(precisionHint(gpModel, "f32")).toMatch(/factorises a matrix of order 11 in f32.*--dtype f64/);
+    expect(precisionHint(gpModel, "f64")).toBeUndefined();
+    expect(precisionHint(compileModel(es, load("eight_schools-eight_schools_noncentered")), "f32")).toBeUndefined();
   });
 });

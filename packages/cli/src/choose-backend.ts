@@ -144,7 +144,8 @@ export async function openDensity(
     };
   }
   const density = await modelDensity(choice.dtype === "f32" ? castModel(compiled, "f32") : compiled, { backend: "cpu" });
-  return { density, dispose: () => undefined };
+  const hint = precisionHint(compiled, choice.dtype);
+  return { density, ...(hint ? { detail: hint } : {}), dispose: () => undefined };
 }
 
 // The model with every float computed in `dtype`; the CPU backend accepts f64 values for f32 leaves,

@@ -246,7 +246,6 @@ bool merge_subtree() {
   return continues;
 }
 
-// Write chain c's finished transition: the new state (buffers 0–2), its draw and stats in slot k.
 // Warmup blocks (control word 5 set): after every transition, Stan's dual averaging of log ε
 // as packages/ppl/src/sampler/warmup/dual-averaging.ts does it, so that the block's next
 // iteration runs with the step size the host computes from the same accept statistic. Every
@@ -269,6 +268,8 @@ void adapt_step_size(uint c, NREAL acceptStat) {
   beps.v[sb + 1] = daCount; beps.v[sb + 2] = daSBar; beps.v[sb + 3] = daXBar;
 }
 
+// Write chain c's finished transition: the new state (buffers 0–2), its draw and stats in slot k;
+// the sample becomes the chain's current state, and in a warmup block the step size adapts.
 void write_result(uint c, uint k) {
   int base = int(c) * D;
   uint slot = k * uint(CHAINS) + c;
@@ -276,7 +277,10 @@ void write_result(uint c, uint k) {
     bq.v[base + i] = sampleQ[s];
     bg.v[base + i] = sampleG[s];
     bdraws.v[slot * uint(D) + uint(i)] = sampleQ[s];
+    // The chain's next transition starts from this sample.
+    q[s] = sampleQ[s]; g[s] = sampleG[s];
   }
+  lp = sampleLp;
   NREAL acceptStat = nLeap > 0 ? sumMetro / NREAL(nLeap) : NREAL(0);
   if (bctrl.v[5] != 0u) adapt_step_size(c, acceptStat);
   if (!LEADER) return;

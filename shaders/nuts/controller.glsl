@@ -114,8 +114,6 @@ void main() {
       wantGradient = true;
     } else {
       write_result(c, k);
-      FOR_OWNED(s, i) { q[s] = sampleQ[s]; g[s] = sampleG[s]; }
-      lp = sampleLp;
       k++;
       iteration = bctrl.v[2] + k;
       if (k < count) phase = PHASE_BEGIN;

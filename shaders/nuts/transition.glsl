@@ -27,8 +27,5 @@ void main() {
       if (!valid || !merge_subtree()) break;
     }
     write_result(c, k);
-    // The next transition starts from this one's sample (write_result stored it for the host).
-    FOR_OWNED(s, i) { q[s] = sampleQ[s]; g[s] = sampleG[s]; }
-    lp = sampleLp;
   }
 }

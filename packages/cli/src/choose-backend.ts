@@ -104,7 +104,7 @@ function bestDevice(usable: DeviceInfo[]): DeviceInfo {
 export interface OpenedDensity {
   readonly density: ModelDensity;
   readonly transitionRunner?: TransitionRunnerFactory;
-  /** A line naming the GPU kernel's execution shape, for the log. */
+  /** Lines for the log: the GPU kernel's execution shape, and any note on the float type. */
   readonly detail?: string;
   /** A line the user must see even with --quiet: a layout that may return wrong draws on this device. */
   readonly warning?: string;
@@ -122,6 +122,7 @@ export async function openDensity(
   compiled: CompiledModel,
   run: { chains: number; maxDepth: number; metric?: "diag" | "dense"; gpuShape?: "auto" | ExecutionShape },
 ): Promise<OpenedDensity> {
+  const hint = precisionHint(compiled, choice.dtype);
   if (choice.backend === "vulkan") {
     const density = await modelDensity(compiled, { backend: "cpu" });
     const shape = run.gpuShape === "auto" ? undefined : run.gpuShape;
@@ -135,7 +136,7 @@ export async function openDensity(
         gpu.shape === "device"
           ? "GPU NUTS: whole device per gradient (batched gradient kernels and a controller kernel)"
           : `GPU NUTS kernel: ${gpu.shape} per chain`,
-        ...[precisionHint(compiled, choice.dtype)].filter((h) => h !== undefined),
+        ...(hint ? [hint] : []),
       ].join("\n"),
       ...(gpu.shape !== "device" && gpu.deviceType === "cpu"
         ? { warning: `warning: on a CPU implementation of Vulkan shader loops stop after 65,535 iterations, so long trajectories in the fused ${gpu.shape}-per-chain kernel come back wrong; use --gpu-shape device (the default on this device)` }
@@ -144,7 +145,6 @@ export async function openDensity(
     };
   }
   const density = await modelDensity(choice.dtype === "f32" ? castModel(compiled, "f32") : compiled, { backend: "cpu" });
-  const hint = precisionHint(compiled, choice.dtype);
   return { density, ...(hint ? { detail: hint } : {}), dispose: () => undefined };
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { compileModel, modelDensity, sample } from "@ppl/ppl";
+import { compileModel, modelDensity, sample, type SampleResult } from "@ppl/ppl";
 import { prepareGpuNuts, usableDevices, type ControllerMode, type ExecutionShape } from "@ppl/vulkan";
 import { readFileSync } from "node:fs";
 import eightSchools from "../../../examples/posteriordb/eight_schools-eight_schools_noncentered.ts";
@@ -17,6 +17,15 @@ const SHAPES: [string, ExecutionShape, ControllerMode | undefined][] = [
   ["whole device, a workgroup per chain in the controller", "device", { kind: "workgroup", workgroup: 32 }],
 ];
 
+/** Every chain's leapfrog counts equal, and its draws (and, if asked, accept statistics) to `digits`. */
+function expectSameTransitions(res: SampleResult, cpu: SampleResult, digits: number, opts: { acceptStat?: boolean } = {}): void {
+  for (let c = 0; c < cpu.draws.length; c++) {
+    expect(Array.from(res.stats[c]!.nLeapfrog)).toEqual(Array.from(cpu.stats[c]!.nLeapfrog));
+    res.draws[c]!.forEach((v, i) => expect(v).toBeCloseTo(cpu.draws[c]![i]!, digits));
+    if (opts.acceptStat) res.stats[c]!.acceptStat.forEach((v, i) => expect(v).toBeCloseTo(cpu.stats[c]!.acceptStat[i]!, digits));
+  }
+}
+
 // The same NUTS transitions, from the same states and Philox keys, on the CPU sampler and in the
 // fused GPU kernel: f64 must agree to rounding, f32 within f32 tolerance on most draws.
 describe.runIf(device !== undefined)("GPU NUTS in each execution shape against the CPU sampler", () => {
@@ -29,12 +38,8 @@ describe.runIf(device !== undefined)("GPU NUTS in each execution shape against t
     expect(gpu.shape).toBe(shape);
     try {
       const res = sample(await modelDensity(compiled), { ...opts, transitionRunner: gpu.factory });
-      for (let c = 0; c < 4; c++) {
-        expect(Array.from(res.stats[c]!.treeDepth)).toEqual(Array.from(cpu.stats[c]!.treeDepth));
-        expect(Array.from(res.stats[c]!.nLeapfrog)).toEqual(Array.from(cpu.stats[c]!.nLeapfrog));
-        res.draws[c]!.forEach((v, i) => expect(v).toBeCloseTo(cpu.draws[c]![i]!, 8));
-        res.stats[c]!.acceptStat.forEach((v, i) => expect(v).toBeCloseTo(cpu.stats[c]!.acceptStat[i]!, 8));
-      }
+      for (let c = 0; c < 4; c++) expect(Array.from(res.stats[c]!.treeDepth)).toEqual(Array.from(cpu.stats[c]!.treeDepth));
+      expectSameTransitions(res, cpu, 8, { acceptStat: true });
     } finally {
       gpu.dispose();
     }
@@ -46,10 +51,7 @@ describe.runIf(device !== undefined)("GPU NUTS in each execution shape against t
     try {
       const res = sample(await modelDensity(compiled), { ...opts, transitionRunner: gpu.factory });
       expect(gpu.source).toContain("layout(local_size_x = 2) in;");
-      for (let c = 0; c < 4; c++) {
-        expect(Array.from(res.stats[c]!.nLeapfrog)).toEqual(Array.from(cpu.stats[c]!.nLeapfrog));
-        res.draws[c]!.forEach((v, i) => expect(v).toBeCloseTo(cpu.draws[c]![i]!, 8));
-      }
+      expectSameTransitions(res, cpu, 8);
     } finally {
       gpu.dispose();
     }
@@ -63,11 +65,7 @@ describe.runIf(device !== undefined)("GPU NUTS in each execution shape against t
     try {
       const res = sample(await modelDensity(compiled), { ...opts, transitionRunner: gpu.factory });
       expect(gpu.counters.submits).toBe(2);
-      for (let c = 0; c < 4; c++) {
-        expect(Array.from(res.stats[c]!.nLeapfrog)).toEqual(Array.from(cpu.stats[c]!.nLeapfrog));
-        res.draws[c]!.forEach((v, i) => expect(v).toBeCloseTo(cpu.draws[c]![i]!, 8));
-        res.stats[c]!.acceptStat.forEach((v, i) => expect(v).toBeCloseTo(cpu.stats[c]!.acceptStat[i]!, 8));
-      }
+      expectSameTransitions(res, cpu, 8, { acceptStat: true });
     } finally {
       gpu.dispose();
     }
@@ -82,12 +80,9 @@ describe.runIf(device !== undefined)("GPU NUTS in each execution shape against t
     try {
       const res = sample(gpu.hostDensity(await modelDensity(compiled)), { ...warm, transitionRunner: gpu.factory });
       if (shape !== "device") expect(gpu.counters.submits).toBe(3);
-      for (let c = 0; c < 4; c++) {
-        // Rounding differences grow along NUTS trajectories, so the tolerance is 1e-6, not 1e-8.
-        expect(res.adaptation[c]!.stepSize / cpu.adaptation[c]!.stepSize).toBeCloseTo(1, 6);
-        expect(Array.from(res.stats[c]!.nLeapfrog)).toEqual(Array.from(cpu.stats[c]!.nLeapfrog));
-        res.draws[c]!.forEach((v, i) => expect(v).toBeCloseTo(cpu.draws[c]![i]!, 6));
-      }
+      // Rounding differences grow along NUTS trajectories, so the tolerance is 1e-6, not 1e-8.
+      for (let c = 0; c < 4; c++) expect(res.adaptation[c]!.stepSize / cpu.adaptation[c]!.stepSize).toBeCloseTo(1, 6);
+      expectSameTransitions(res, cpu, 6);
     } finally {
       gpu.dispose();
     }
@@ -110,10 +105,7 @@ describe.runIf(device !== undefined)("GPU NUTS in each execution shape against t
     const gpu = await prepareGpuNuts(compiled, { chains: 4, maxDepth: 10, dtype: "f64", iterationsPerSubmit: 3, shape, controller, metric: "dense" });
     try {
       const res = sample(await modelDensity(compiled), { ...dense, transitionRunner: gpu.factory });
-      for (let c = 0; c < 4; c++) {
-        expect(Array.from(res.stats[c]!.nLeapfrog)).toEqual(Array.from(cpu.stats[c]!.nLeapfrog));
-        res.draws[c]!.forEach((v, i) => expect(v).toBeCloseTo(cpu.draws[c]![i]!, 8));
-      }
+      expectSameTransitions(res, cpu, 8);
     } finally {
       gpu.dispose();
     }
@@ -181,10 +173,7 @@ describe.runIf(device !== undefined)("GPU NUTS, workgroup per chain, with cooper
       // Workgroup: cooperative sums; thread: intermediates spilled to scratch; device: a controller beside batched kernels.
       expect(gpu.source).toContain({ workgroup: "ppl_red0", thread: "PPL_SCRATCH_BASE", device: "// ---- batched gradient" }[shape]);
       const res = sample(await modelDensity(compiled), { ...opts, transitionRunner: gpu.factory });
-      for (let c = 0; c < 2; c++) {
-        expect(Array.from(res.stats[c]!.nLeapfrog)).toEqual(Array.from(cpu.stats[c]!.nLeapfrog));
-        res.draws[c]!.forEach((v, i) => expect(v).toBeCloseTo(cpu.draws[c]![i]!, 6));
-      }
+      expectSameTransitions(res, cpu, 6);
     } finally {
       gpu.dispose();
     }
@@ -206,10 +195,7 @@ describe.runIf(device !== undefined)("GPU NUTS on a latent Gaussian process (Cho
     const gpu = await prepareGpuNuts(compiled, { chains: 4, maxDepth: 10, dtype: "f64", iterationsPerSubmit: 3, shape, controller });
     try {
       const res = sample(await modelDensity(compiled), { ...opts, transitionRunner: gpu.factory });
-      for (let c = 0; c < 4; c++) {
-        expect(Array.from(res.stats[c]!.nLeapfrog)).toEqual(Array.from(cpu.stats[c]!.nLeapfrog));
-        res.draws[c]!.forEach((v, i) => expect(v).toBeCloseTo(cpu.draws[c]![i]!, 8));
-      }
+      expectSameTransitions(res, cpu, 8);
     } finally {
       gpu.dispose();
     }

@@ -269,6 +269,7 @@ export class SamplingRun {
     const givenInits = perChain("init", options.init, s.chains, dim);
     const givenMetrics = perChain("invMetric", options.invMetric, s.chains, metricLength);
 
+    const dualAveraging = { ...defaultDualAveraging, delta: s.adaptDelta };
     this.batch = new ChainBatch(s.chains, dim);
     this.updated = new Uint8Array(s.chains);
     this.metrics = [];
@@ -297,7 +298,7 @@ export class SamplingRun {
       this.searches.push(new StepSizeSearch(this.batch, slot, key, metric));
       this.inits.push(new InitialPointSearch(this.batch, slot, key, s.initRadius, givenInits[c] ?? null));
       this.adaptations.push(
-        new ChainAdaptation(slot.id, metric, s.warmup, s.stepSize, { ...defaultDualAveraging, delta: s.adaptDelta }, defaultWindows),
+        new ChainAdaptation(slot.id, metric, s.warmup, s.stepSize, dualAveraging, defaultWindows),
       );
       this.draws.push(new Float64Array(s.draws * dim));
       const n = s.draws;
@@ -312,7 +313,7 @@ export class SamplingRun {
       });
     }
     const stepSizeAdaptation = {
-      settings: this.adaptations[0]?.dualAveraging.settings ?? { ...defaultDualAveraging, delta: s.adaptDelta },
+      settings: dualAveraging,
       state: (c: number) => this.adaptations[c]!.dualAveraging.snapshot(),
       hostSteps: s.warmup > 0 ? [...windowEnds(s.warmup, defaultWindows).filter((t) => t < s.warmup - 1), s.warmup - 1] : [],
     };

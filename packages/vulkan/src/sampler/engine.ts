@@ -20,6 +20,15 @@ export interface StateBuffers {
   readonly draws: VulkanBuffer;
 }
 
+/**
+ * Where buffer 3 (`eps`) keeps what warmup blocks adapt on the device, as shaders/nuts/common.glsl
+ * reads it: the C step sizes, then each chain's dual-averaging state (μ, counter, s̄, x̄), then the
+ * settings (δ, γ, κ, t0).
+ */
+export function stepSizeLayout(chains: number): { state(chain: number): number; settings: number; length: number } {
+  return { state: (c) => chains + 4 * c, settings: 5 * chains, length: 5 * chains + 4 };
+}
+
 /** Runs blocks of iterations on the device: `run(k)` advances every chain by k transitions. */
 export interface Engine {
   readonly source: string;

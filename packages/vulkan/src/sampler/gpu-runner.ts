@@ -2,7 +2,7 @@ import type { VulkanBuffer } from "../buffer.ts";
 import { VulkanManager } from "../manager.ts";
 import { deviceEngine } from "./device-engine.ts";
 import type { ControllerMode } from "./controller-program.ts";
-import type { GpuModel, StateBuffers } from "./engine.ts";
+import { stepSizeLayout, type GpuModel, type StateBuffers } from "./engine.ts";
 import { chooseShape, chooseWorkgroup, largestFactorisation, type ExecutionShape } from "./execution-shape.ts";
 import { fusedEngine } from "./fused-engine.ts";
 import { metricBufferWriter, metricSize, type RunMetric } from "./metric-buffer.ts";
@@ -125,8 +125,9 @@ export async function prepareGpuNuts(model: GpuModel, opts: GpuNutsOptions): Pro
   const K = Math.max(1, opts.iterationsPerSubmit ?? 100);
   const buf = (n: number) => manager.buffer(Math.max(4, n * bytes));
   const metric = opts.metric ?? "diag";
+  const stepLayout = stepSizeLayout(C);
   const state: StateBuffers = {
-    q: buf(C * D), g: buf(C * D), lp: buf(C), eps: buf(5 * C + 4), minv: buf(C * metricSize(metric, D)),
+    q: buf(C * D), g: buf(C * D), lp: buf(C), eps: buf(stepLayout.length), minv: buf(C * metricSize(metric, D)),
     ctrl: manager.buffer(32), stats: buf(K * C * 6), draws: buf(K * C * D),
   };
   const engine = shape === "device"
@@ -159,7 +160,7 @@ export async function prepareGpuNuts(model: GpuModel, opts: GpuNutsOptions): Pro
         const next = adaptation.hostSteps.find((h) => h >= t) ?? s.warmup - 1;
         return Math.min(K, next + 1 - t);
       };
-      const stepState = new Real(5 * C + 4);
+      const stepState = new Real(stepLayout.length);
       const upload = (t: number, k: number, stepSizes: Float64Array, batch: Batch, adapt: boolean) => {
         state.q.write(Real.from(batch.q));
         state.g.write(Real.from(batch.grad));
@@ -168,10 +169,10 @@ export async function prepareGpuNuts(model: GpuModel, opts: GpuNutsOptions): Pro
         if (adapt && adaptation) {
           for (let c = 0; c < C; c++) {
             const da = adaptation.state(c);
-            stepState.set([da.mu, da.counter, da.sBar, da.xBar], C + 4 * c);
+            stepState.set([da.mu, da.counter, da.sBar, da.xBar], stepLayout.state(c));
           }
           const { delta, gamma, kappa, t0 } = adaptation.settings;
-          stepState.set([delta, gamma, kappa, t0], 5 * C);
+          stepState.set([delta, gamma, kappa, t0], stepLayout.settings);
         }
         state.eps.write(stepState);
         state.minv.write(metricValues(ctx.metrics));

@@ -13,7 +13,8 @@ import { join } from "node:path";
 import {
   compileModel, essBulk, modelDensity, sample, type CompiledModel,
 } from "../packages/ppl/src/index.ts";
-import { batchedGradient, prepareGpuNuts, usableDevices, VulkanManager, type ExecutionShape } from "../packages/vulkan/src/index.ts";
+import { usableDevices, VulkanManager } from "../packages/vulkan/src/index.ts";
+import { batchedGradient, prepareGpuNuts, type ExecutionShape } from "../packages/ppl-vulkan/src/index.ts";
 import { anchorLogistic } from "./anchor-models.ts";
 import eightSchools from "../examples/posteriordb/eight_schools-eight_schools_noncentered.ts";
 

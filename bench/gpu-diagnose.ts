@@ -1,7 +1,8 @@
 /** Which NUTS kernel variants the device's pipeline compiler accepts (a diagnostic for driver failures). */
 import { compileModel } from "../packages/ppl/src/index.ts";
 import { anchorLogistic } from "./anchor-models.ts";
-import { compileGlsl, nutsProgram, VulkanManager } from "../packages/vulkan/src/index.ts";
+import { compileGlsl, VulkanManager } from "../packages/vulkan/src/index.ts";
+import { nutsProgram } from "../packages/ppl-vulkan/src/index.ts";
 
 const logistic = anchorLogistic;
 const manager = new VulkanManager();

@@ -9,7 +9,8 @@
 import { parseArgs } from "node:util";
 import { DEFAULT_SEED, failureLines, reportTable, runPosterior, type PosteriorReport } from "../packages/ppl/src/posteriordb/index.ts";
 import type { Model } from "../packages/ppl/src/index.ts";
-import { prepareGpuNuts, usableDevices, type ExecutionShape } from "../packages/vulkan/src/index.ts";
+import { usableDevices } from "../packages/vulkan/src/index.ts";
+import { prepareGpuNuts, type ExecutionShape } from "../packages/ppl-vulkan/src/index.ts";
 import arK from "../examples/posteriordb/arK-arK.ts";
 import diamonds from "../examples/posteriordb/diamonds-diamonds.ts";
 import earnings from "../examples/posteriordb/earnings-logearn_interaction.ts";

@@ -4,7 +4,8 @@
  */
 import { castFloats } from "@ppl/tensor";
 import { modelDensity, type CompiledModel, type ModelDensity, type TransitionRunnerFactory } from "@ppl/ppl";
-import { largestFactorisation, prepareGpuNuts, type DeviceInfo, type DeviceListing, type ExecutionShape } from "@ppl/vulkan";
+import type { DeviceInfo, DeviceListing } from "@ppl/vulkan";
+import { largestFactorisation, prepareGpuNuts, type ExecutionShape } from "@ppl/ppl-vulkan";
 import { deviceError, usageError } from "./exit-codes.ts";
 
 /** What the user asked for. */

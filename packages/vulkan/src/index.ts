@@ -23,8 +23,3 @@ import { registerBackend } from "@ppl/tensor";
 import { vulkanBackend } from "./backend.ts";
 // Registered lazily: nothing touches Vulkan until a caller asks for the backend by name.
 registerBackend("vulkan", () => vulkanBackend());
-export { largestFactorisation } from "./sampler/execution-shape.ts";
-export { prepareGpuNuts, chooseShape, type ExecutionShape, type GpuNuts, type GpuNutsOptions, type GpuModel } from "./sampler/gpu-runner.ts";
-export { chooseControllerMode, type ControllerMode } from "./sampler/controller-program.ts";
-export { batchedGradient, type BatchedGradient, type BatchedModel } from "./sampler/batched-gradient.ts";
-export { nutsProgram, type NutsProgram, type NutsProgramOptions } from "./sampler/nuts-program.ts";

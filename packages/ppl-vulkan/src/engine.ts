@@ -1,12 +1,8 @@
-import type { Node, TensorValue } from "@ppl/tensor";
-import type { VulkanBuffer } from "../buffer.ts";
+import type { CompiledModel } from "@ppl/ppl";
+import type { VulkanBuffer } from "@ppl/vulkan";
 
-/** The parts of a compiled model the GPU sampler needs (structurally the ppl CompiledModel). */
-export interface GpuModel {
-  readonly logDensity: Node;
-  readonly q: Node;
-  readonly dataBindings: Readonly<Record<string, TensorValue>>;
-}
+/** The parts of a compiled model the GPU sampler needs. */
+export type GpuModel = Pick<CompiledModel, "logDensity" | "q" | "dataBindings">;
 
 /** The sampler's buffers 0–7 (shaders/nuts/common.glsl), shared by every execution shape. */
 export interface StateBuffers {

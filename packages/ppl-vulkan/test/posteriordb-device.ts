@@ -1,6 +1,6 @@
 import { expect } from "vitest";
 import { failureLines, runPosterior, type CompiledModel, type PosteriorReport, type PosteriorSettings } from "@ppl/ppl";
-import type { GpuNuts } from "@ppl/vulkan";
+import type { GpuNuts } from "../src/index.ts";
 
 /** Run one reference posterior with its transitions on a prepared GPU sampler and expect it to pass the rule. */
 export async function passesOnDevice(

@@ -1,14 +1,14 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { castFloats, optimize, valueAndGrad, type Node } from "@ppl/tensor";
-import { kernelPrelude } from "../codegen/kernel-prelude.ts";
+import { kernelPrelude } from "@ppl/vulkan/internals";
 import { renderLogpFunction, type LogpMode } from "./logp-function.ts";
 import { metricSource, type MetricForm } from "./metric-source.ts";
 
 /** Where the hand-written NUTS GLSL lives (PPL_SHADERS_DIR overrides it for bundled programs). */
 export const SHADER_DIR = process.env.PPL_SHADERS_DIR
   ? `${process.env.PPL_SHADERS_DIR}/nuts/`
-  : fileURLToPath(new URL("../../../../shaders/nuts/", import.meta.url));
+  : fileURLToPath(new URL("../../../shaders/nuts/", import.meta.url));
 
 /** Buffers of the NUTS kernel before the scratch buffer (bound next) and the model's data buffers. */
 export const NUTS_FIXED_BUFFERS = 8;

@@ -1,9 +1,5 @@
 import type { Node } from "@ppl/tensor";
-import { renderCooperative } from "../codegen/cooperative.ts";
-import { glslType } from "../codegen/glsl.ts";
-import { flatten } from "../codegen/index-math.ts";
-import { Scope } from "../codegen/scope.ts";
-import { renderSequential, type LeafReader } from "../codegen/sequential.ts";
+import { renderCooperative, glslType, flatten, Scope, renderSequential, type LeafReader } from "@ppl/vulkan/internals";
 import { workgroupSumSource } from "./workgroup-sum.ts";
 
 /** A one-chain log density and gradient as GLSL, and the data buffers it reads. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { chooseControllerMode } from "../src/sampler/controller-program.ts";
+import { chooseControllerMode } from "../src/controller-program.ts";
 import { cholesky, param, sum } from "@ppl/tensor";
-import { chooseShape, largestFactorisation } from "../src/sampler/execution-shape.ts";
+import { chooseShape, largestFactorisation } from "../src/execution-shape.ts";
 
 describe("choosing the GPU sampler's execution shape", () => {
   it("thread per chain for tiny data, a workgroup for moderate data, the whole device for large or many-chain work", () => {

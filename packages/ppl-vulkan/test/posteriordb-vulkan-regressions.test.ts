@@ -4,7 +4,8 @@
 // each a serial Cholesky) run with PPL_LONG=1; CI checks gp_pois_regr's transitions against the CPU sampler's in
 // every shape (gpu-nuts.test.ts), and bench/posteriordb-gpu.ts runs all eleven on a real GPU.
 import { describe, it } from "vitest";
-import { prepareGpuNuts, usableDevices } from "@ppl/vulkan";
+import { usableDevices } from "@ppl/vulkan";
+import { prepareGpuNuts } from "../src/index.ts";
 import { passesOnDevice } from "./posteriordb-device.ts";
 
 describe.runIf(usableDevices().length > 0)("posteriordb regressions on the Vulkan backend", () => {

@@ -1,12 +1,5 @@
+import type { Metric } from "@ppl/ppl";
 import type { MetricForm } from "./metric-source.ts";
-
-/** A chain's metric as the sampler keeps it (structurally ppl's Metric). */
-export interface RunMetric {
-  /** M⁻¹: the diagonal, or the dense matrix row-major. */
-  readonly inverse: Float64Array;
-  /** Momentum from standard normals, p = L⁻ᵀ·z for a dense metric (linear in z). */
-  momentumFromNormals(z: Float64Array, out: Float64Array): void;
-}
 
 /** Elements per chain of the metric buffer: the diagonal, or M⁻¹ and the momentum transform A = L⁻ᵀ. */
 export function metricSize(form: MetricForm, dim: number): number {
@@ -17,7 +10,7 @@ export function metricSize(form: MetricForm, dim: number): number {
  * The contents of buffer 4 for every chain's metric (shaders/nuts/common.glsl). A dense chain's
  * transform is rebuilt only when adaptation has replaced its M⁻¹.
  */
-export function metricBufferWriter<R extends Float32Array | Float64Array>(form: MetricForm, dim: number, values: R): (metrics: readonly RunMetric[]) => R {
+export function metricBufferWriter<R extends Float32Array | Float64Array>(form: MetricForm, dim: number, values: R): (metrics: readonly Metric[]) => R {
   const size = metricSize(form, dim);
   const seen: Float64Array[] = [];
   return (metrics) => {
@@ -37,7 +30,7 @@ function sameValues(a: Float64Array | undefined, b: Float64Array): boolean {
   return a !== undefined && a.length === b.length && a.every((v, i) => v === b[i]);
 }
 /** The matrix A with p = A·z of a dense metric, column by column from the metric's own transform. */
-function momentumTransform(m: RunMetric, dim: number): Float64Array {
+function momentumTransform(m: Metric, dim: number): Float64Array {
   const a = new Float64Array(dim * dim);
   const e = new Float64Array(dim), col = new Float64Array(dim);
   for (let j = 0; j < dim; j++) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { chainProgress, stepsToSubmit } from "../src/sampler/steps-per-submit.ts";
+import { chainProgress, stepsToSubmit } from "../src/steps-per-submit.ts";
 
 const begin = { phase: 0, k: 0, depth: 0, leaf: 0 };
 

@@ -1,5 +1,7 @@
-/** The metric forms the GPU sampler adapts, as in the CPU sampler. */
-export type MetricForm = "diag" | "dense";
+import type { MetricKind } from "@ppl/ppl";
+
+/** The metric forms the GPU sampler adapts: the CPU sampler's own. */
+export type MetricForm = MetricKind;
 
 /** Largest dimension for a dense metric in the workgroup layouts: one shared vector of D reals. */
 export const DENSE_MAX_DIM = 2048;

@@ -1,7 +1,4 @@
-import { compileGlsl } from "../glslc.ts";
-import type { VulkanBuffer } from "../buffer.ts";
-import type { VulkanManager } from "../manager.ts";
-import type { Sequence } from "../sequence.ts";
+import { compileGlsl, type VulkanBuffer, type VulkanManager, type Sequence } from "@ppl/vulkan";
 import type { Engine, GpuModel, StateBuffers } from "./engine.ts";
 import type { MetricForm } from "./metric-source.ts";
 import { NUTS_FIXED_BUFFERS, nutsProgram } from "./nuts-program.ts";

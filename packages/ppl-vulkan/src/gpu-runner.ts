@@ -1,51 +1,15 @@
-import type { VulkanBuffer } from "../buffer.ts";
-import { VulkanManager } from "../manager.ts";
+import type { BatchedDensity, ChainBatch, TransitionRunnerFactory } from "@ppl/ppl";
+import { type VulkanBuffer, VulkanManager } from "@ppl/vulkan";
 import { deviceEngine } from "./device-engine.ts";
 import type { ControllerMode } from "./controller-program.ts";
 import { stepSizeLayout, type GpuModel, type StateBuffers } from "./engine.ts";
 import { chooseShape, chooseWorkgroup, largestFactorisation, type ExecutionShape } from "./execution-shape.ts";
 import { fusedEngine } from "./fused-engine.ts";
-import { metricBufferWriter, metricSize, type RunMetric } from "./metric-buffer.ts";
+import { metricBufferWriter, metricSize } from "./metric-buffer.ts";
 import type { MetricForm } from "./metric-source.ts";
 
 export type { GpuModel } from "./engine.ts";
 export { chooseShape, chooseWorkgroup, type ExecutionShape } from "./execution-shape.ts";
-
-/** Settings the GPU runner reads from the run (structurally ppl's ResolvedSampleSettings). */
-interface RunSettings {
-  readonly chains: number;
-  readonly warmup: number;
-  readonly draws: number;
-  readonly seed: number;
-  readonly firstChain: number;
-  readonly metric: string;
-  readonly maxDepth: number;
-}
-
-/** A chain batch as the sampler keeps it (structurally ppl's ChainBatch). */
-interface Batch {
-  readonly chains: number;
-  readonly dim: number;
-  readonly q: Float64Array;
-  readonly lp: Float64Array;
-  readonly grad: Float64Array;
-  readonly evaluations: Float64Array;
-}
-
-/** Warmup's step-size adaptation as the sampler shares it (structurally ppl's TransitionRunnerContext). */
-interface StepSizeAdaptation {
-  readonly settings: { readonly delta: number; readonly gamma: number; readonly kappa: number; readonly t0: number };
-  state(chain: number): { readonly mu: number; readonly counter: number; readonly sBar: number; readonly xBar: number };
-  readonly hostSteps: readonly number[];
-}
-
-interface Stats {
-  acceptStat: number;
-  treeDepth: number;
-  nLeapfrog: number;
-  divergent: boolean;
-  energy: number;
-}
 
 /** Options of the GPU NUTS runner. */
 export interface GpuNutsOptions {
@@ -80,24 +44,16 @@ export interface GpuNuts {
   readonly dtype: "f32" | "f64";
   readonly shape: ExecutionShape;
   readonly source: string;
-  factory(ctx: { settings: RunSettings; dim: number; metrics: readonly RunMetric[]; stepSizeAdaptation?: StepSizeAdaptation }): {
-    run(t: number, stepSizes: Float64Array, batch: Batch, stats: Stats[]): void;
-  };
+  readonly factory: TransitionRunnerFactory;
   /**
    * The host's density for the sampler's own evaluations (initialization, step-size searches),
    * with its batched log density and gradient moved to the device when the device shape has
    * kernels for it; otherwise the host density itself.
    */
-  hostDensity<T extends HostDensity>(host: T): T;
+  hostDensity<T extends BatchedDensity>(host: T): T;
   /** Submissions so far, and (device shape) the controller + gradient steps they ran. */
   readonly counters: { readonly submits: number; readonly steps: number };
   dispose(): void;
-}
-
-/** A batched density as the sampler calls it (structurally ppl's BatchedDensity). */
-export interface HostDensity {
-  readonly dim: number;
-  logpGrad(q: Float64Array, lp: Float64Array, grad: Float64Array, active?: Uint8Array): void;
 }
 
 /**
@@ -154,19 +110,18 @@ export async function prepareGpuNuts(model: GpuModel, opts: GpuNutsOptions): Pro
       const metricValues = metricBufferWriter(metric, D, new Real(C * metricSize(metric, D)));
       const adaptation = ctx.stepSizeAdaptation;
       // A warmup block runs until the host's next own step (metric update, final step size); the
-      // device adapts the step size within it. Without the sampler's adaptation state, one iteration.
+      // device adapts the step size within it.
       const warmupBlock = (t: number) => {
-        if (!adaptation) return 1;
         const next = adaptation.hostSteps.find((h) => h >= t) ?? s.warmup - 1;
         return Math.min(K, next + 1 - t);
       };
       const stepState = new Real(stepLayout.length);
-      const upload = (t: number, k: number, stepSizes: Float64Array, batch: Batch, adapt: boolean) => {
+      const upload = (t: number, k: number, stepSizes: Float64Array, batch: ChainBatch, adapt: boolean) => {
         state.q.write(Real.from(batch.q));
         state.g.write(Real.from(batch.grad));
         state.lp.write(Real.from(batch.lp));
         stepState.set(stepSizes);
-        if (adapt && adaptation) {
+        if (adapt) {
           for (let c = 0; c < C; c++) {
             const da = adaptation.state(c);
             stepState.set([da.mu, da.counter, da.sBar, da.xBar], stepLayout.state(c));

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { compileModel, modelDensity, sample, type SampleResult } from "@ppl/ppl";
-import { prepareGpuNuts, usableDevices, type ControllerMode, type ExecutionShape } from "@ppl/vulkan";
+import { usableDevices } from "@ppl/vulkan";
+import { prepareGpuNuts, type ControllerMode, type ExecutionShape } from "../src/index.ts";
 import { readFileSync } from "node:fs";
 import eightSchools from "../../../examples/posteriordb/eight_schools-eight_schools_noncentered.ts";
 

@@ -1,7 +1,4 @@
-import { VulkanError } from "../errors.ts";
-import { compileGlsl } from "../glslc.ts";
-import type { VulkanManager } from "../manager.ts";
-import type { Sequence } from "../sequence.ts";
+import { VulkanError, compileGlsl, type VulkanManager, type Sequence } from "@ppl/vulkan";
 import { batchedGradient } from "./batched-gradient.ts";
 import {
   chooseControllerMode, CONTROLLER_BUFFERS, controllerGroups, controllerProgram, controllerStateSizes, workgroupController, type ControllerMode,

@@ -6,7 +6,8 @@
 // them here. posteriordb-vulkan-regressions.test.ts has the regressions; bench/posteriordb-gpu.ts
 // runs all eleven on a real GPU (results in bench/RESULTS.md).
 import { describe, expect, it } from "vitest";
-import { prepareGpuNuts, usableDevices } from "@ppl/vulkan";
+import { usableDevices } from "@ppl/vulkan";
+import { prepareGpuNuts } from "../src/index.ts";
 import { passesOnDevice } from "./posteriordb-device.ts";
 
 describe.runIf(usableDevices().length > 0)("posteriordb on the Vulkan backend", () => {

@@ -1,11 +1,6 @@
 import { castFloats, optimize, valueAndGrad, vmap, type Node, type TensorValue } from "@ppl/tensor";
-import type { VulkanBuffer } from "../buffer.ts";
-import { kernelPrelude } from "../codegen/kernel-prelude.ts";
-import { limitsOf, type RenderLimits } from "../codegen/limits.ts";
-import { planProgram } from "../codegen/program.ts";
-import type { VulkanManager } from "../manager.ts";
-import { BYTES, residentProgram, toBytes, type Dispatch } from "../resident-program.ts";
-import type { Sequence } from "../sequence.ts";
+import { type VulkanBuffer, limitsOf, type RenderLimits, planProgram, type VulkanManager, type Sequence } from "@ppl/vulkan";
+import { kernelPrelude, BYTES, residentProgram, toBytes, type Dispatch } from "@ppl/vulkan/internals";
 
 /**
  * The log density and gradient of every chain at once, as resident kernels: write positions into

@@ -1,0 +1,8 @@
+// @ppl/ppl-vulkan: the GPU sampler. ppl's NUTS transitions of many chains as Vulkan kernels (a
+// fused kernel per chain or workgroup, or batched gradient kernels with a controller kernel), built
+// from ppl's compiled model and plugged into ppl's sampler as its transition runner.
+export { largestFactorisation } from "./execution-shape.ts";
+export { prepareGpuNuts, chooseShape, type ExecutionShape, type GpuNuts, type GpuNutsOptions, type GpuModel } from "./gpu-runner.ts";
+export { chooseControllerMode, type ControllerMode } from "./controller-program.ts";
+export { batchedGradient, type BatchedGradient, type BatchedModel } from "./batched-gradient.ts";
+export { nutsProgram, type NutsProgram, type NutsProgramOptions } from "./nuts-program.ts";

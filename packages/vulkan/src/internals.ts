@@ -1,0 +1,10 @@
+// @ppl/vulkan/internals: the code generator's building blocks, for packages that render kernels
+// of their own (the GPU sampler in @ppl/ppl-vulkan), the tests and the benchmarks. Not a user API.
+export { kernelPrelude } from "./codegen/kernel-prelude.ts";
+export { renderCooperative, type CooperativeLayout, type CooperativeProgram } from "./codegen/cooperative.ts";
+export { glslType, bufferType, literal, convert } from "./codegen/glsl.ts";
+export { flatten, unflatten, broadcastIndex } from "./codegen/index-math.ts";
+export { Scope } from "./codegen/scope.ts";
+export { renderSequential, type LeafReader, type SequentialProgram, type Spill } from "./codegen/sequential.ts";
+export { type Binding, type KernelPlan, type ProgramPlan } from "./codegen/program.ts";
+export { BYTES, toBytes, residentProgram, type Dispatch, type ResidentProgram } from "./resident-program.ts";

@@ -1,10 +1,10 @@
 /**
- * The three anchor cases of DESIGN.md ("Performance"), sampled by this toolkit on a chosen backend,
+ * The anchor cases of DESIGN.md ("Performance") and `hier` (a hierarchical regression), sampled by this toolkit on a chosen backend,
  * with data read from the raw float32 files that ../shared/anchors/make_data.py writes (the very
  * numbers NumPyro's side uses). Prints one JSON line per case and repetition (rep 0 includes
  * compilation; rep 1 runs again in the same process, so only cached kernels are used).
  *
- *   tsx bench/gpu-anchors.ts --data DIR [--backend vulkan|cpu] [--dtype f32|f64] [--cases 8s,lr,many] [--reps 2]
+ *   tsx bench/gpu-anchors.ts --data DIR [--backend vulkan|cpu] [--dtype f32|f64] [--cases 8s,lr,many,hier] [--reps 2]
  *     [--shape auto|thread|workgroup|device] [--controller auto|thread|thread:GROUP|WG] [--workgroup WG] [--many-chains C]
  *     [--iterations WARMUP,DRAWS] [--gradient-evals N] (shortened runs for slow backends)
  */
@@ -15,7 +15,7 @@ import {
 } from "../packages/ppl/src/index.ts";
 import { usableDevices, VulkanManager } from "../packages/vulkan/src/index.ts";
 import { batchedGradient, prepareGpuNuts, type ExecutionShape } from "../packages/ppl-vulkan/src/index.ts";
-import { anchorLogistic } from "./anchor-models.ts";
+import { anchorHier, anchorLogistic } from "./anchor-models.ts";
 import eightSchools from "../examples/posteriordb/eight_schools-eight_schools_noncentered.ts";
 
 const args = process.argv.slice(2);
@@ -26,7 +26,7 @@ const opt = (name: string, fallback: string) => {
 const dataDir = opt("data", "/tmp/anchor-data");
 const backend = opt("backend", "vulkan");
 const dtype = opt("dtype", "f32") as "f32" | "f64";
-const cases = opt("cases", "8s,lr,many").split(",");
+const cases = opt("cases", "8s,lr,many,hier").split(",");
 const reps = Number(opt("reps", "2"));
 const shapeOpt = opt("shape", "auto");
 // Device shape's controller: auto, thread, or a workgroup size; the workgroup shape's threads per chain.
@@ -48,6 +48,15 @@ function logisticData(name: string) {
   const rows: number[][] = [];
   for (let n = 0; n < N; n++) rows.push(Array.from(X.subarray(n * D, (n + 1) * D)));
   return { N, D, X: rows, y: Array.from(y) };
+}
+
+function hierData(name: string) {
+  const index = JSON.parse(readFileSync(join(dataDir, "index.json"), "utf8"))[name];
+  const raw = (file: string) => {
+    const b = readFileSync(join(dataDir, `${name}.${file}`));
+    return file.endsWith(".i32") ? new Int32Array(b.buffer, b.byteOffset, b.byteLength / 4) : new Float32Array(b.buffer, b.byteOffset, b.byteLength / 4);
+  };
+  return { N: index.N as number, J: index.J as number, g: Array.from(raw("g.i32")), x: Array.from(raw("x.f32")), u: Array.from(raw("u.f32")), y: Array.from(raw("y.f32")) };
 }
 
 async function runCase(name: string, compiled: () => CompiledModel, chains: number, anchorWarmup: number, anchorDraws: number) {
@@ -108,6 +117,11 @@ if (cases.includes("many")) {
   const chains = Number(opt("many-chains", "1024"));
   await runCase("logistic_n1k_d10_x1024chains", () => compileModel(logistic, d), chains, 500, 500);
   if (backend === "vulkan") await timeBatchedGradient("logistic_n1k_d10_x1024chains", compileModel(logistic, d), chains);
+}
+if (cases.includes("hier")) {
+  const d = hierData("hier_n100k_j2000");
+  await runCase("hier_n100k_j2000", () => compileModel(anchorHier, d), 4, 1000, 1000);
+  if (backend === "vulkan") await timeBatchedGradient("hier_n100k_j2000", compileModel(anchorHier, d), 4);
 }
 
 /**

@@ -10,5 +10,5 @@ export { failureLines, runPosterior, type PosteriorReport, type PosteriorSetting
 export {
   gpdFit, psis, psisTailLength, relativeEff, loo, looCompare, paretoKCategory, paretoKCounts, paretoKWarnings, PARETO_K_THRESHOLDS,
   type GpdFit, type PsisResult, type LooOptions, type LooPointwise, type LooResult, type PointwiseLogLik, type LooCompareRow,
-  type ParetoKCategory, type ParetoKCounts,
+  type ParetoKCategory, type ParetoKCounts, logLikEvaluator, pointwiseLogLik, LOG_LIK_NAME, type LogLikEvaluator,
 } from "./loo/index.ts";

@@ -25,6 +25,8 @@ export class Recorder implements ModelBuilder {
   readonly params: DeclaredParam[] = [];
   readonly deterministics: { name: string; value: Node }[] = [];
   readonly terms: Node[] = [];
+  /** The log density of each observed element, one node per observe term (its sum is in `terms`). */
+  readonly observed: Node[] = [];
   private readonly names: Set<string>;
 
   constructor(private readonly modelName: string, dataNames: readonly string[]) {
@@ -73,7 +75,9 @@ export class Recorder implements ModelBuilder {
 
   observe(value: Operand, dist: Distribution): void {
     if (!isDistribution(dist)) throw new ModelError("observe: the second argument must be a distribution, e.g. m.observe(d.y, normal(mu, sigma))");
-    this.terms.push(this.logpdfSum(`observe(${describe(value)}, ${dist.name})`, dist, value));
+    const pointwise = this.logpdf(`observe(${describe(value)}, ${dist.name})`, dist, value);
+    this.observed.push(pointwise);
+    this.terms.push(sum(pointwise));
   }
 
   factor(term: Operand): void {
@@ -130,8 +134,12 @@ export class Recorder implements ModelBuilder {
   }
 
   private logpdfSum(what: string, dist: Distribution, value: Operand): Node {
+    return sum(this.logpdf(what, dist, value));
+  }
+
+  private logpdf(what: string, dist: Distribution, value: Operand): Node {
     try {
-      return sum(dist.logpdf(value));
+      return dist.logpdf(value);
     } catch (e) {
       if (e instanceof ShapeError) {
         throw new ModelError(`${what}: the value's shape [${lift(value).shape.join(",")}] does not match the distribution's shape [${[...dist.batchShape, ...dist.eventShape].join(",")}] (${e.message})`);

@@ -6,7 +6,7 @@ import { Recorder, type DeclaredParam } from "./builder.ts";
 import type { DataSpec, DataValues } from "./data-spec.ts";
 import { ModelError } from "./errors.ts";
 import { isModel, type Model } from "./model.ts";
-import { flattenStanOrder, stanNames } from "./stan-names.ts";
+import { flattenStanOrder, stanNames, unflattenStanOrder } from "./stan-names.ts";
 
 /** Where a parameter lives on the unconstrained vector q, and its constrained shape. */
 export interface ParamInfo {
@@ -46,6 +46,18 @@ export interface CompiledModel {
   /** Values for the graphs' data leaves. */
   readonly dataBindings: Readonly<Record<string, TensorValue>>;
   readonly data: CheckedData;
+  /**
+   * The constrained parameter values as one vector leaf (param "c:params"): the parameters'
+   * entries of generatedFlat (its first ones), in constrainedNames() order.
+   */
+  readonly constrainedParams: Node;
+  /**
+   * The pointwise log-likelihood: the log density of every observed element as one vector —
+   * observe terms in declaration order, each one's elements row-major (one entry per event of a
+   * multivariate distribution) — as a function of `constrainedParams` and the data leaves, so that
+   * it can be evaluated from stored draws. Undefined when the model observes nothing.
+   */
+  readonly logLik: Node | undefined;
   /** Stan-style names of the entries of generatedFlat: mu, theta[1], L[2,1]. */
   constrainedNames(): string[];
   /**
@@ -102,6 +114,7 @@ export function compileModel<S extends DataSpec>(m: Model<S>, json: unknown, opt
   const [logDensity, ...generated] = substitute([rec.total(), ...reported.map((r) => flattenStanOrder(r.node))], replace);
   const generatedFlat = generated.length === 1 ? generated[0]! : concat(generated.map((g) => g!));
   const generatedInfo = reported.map(({ name, shape, kind }) => ({ name, shape, kind }));
+  const { constrainedParams, logLik } = logLikOfConstrained(rec.params, rec.observed);
   const bindingsWith = (qv: ArrayLike<number>) => ({ ...dataBindings, q: { dtype: "f64" as const, shape: [dim], data: Float64Array.from(qv) } });
 
   return {
@@ -115,11 +128,33 @@ export function compileModel<S extends DataSpec>(m: Model<S>, json: unknown, opt
     generatedFlat,
     dataBindings,
     data: checked,
+    constrainedParams,
+    logLik,
     constrainedNames: () => generatedInfo.flatMap((g) => stanNames(g.name, g.shape)),
     unconstrain: (vals) => unconstrain(m.name, rec.params, paramInfo, replace, vals, dim, bindingsWith),
     logDensityAt: (qv) => interpret([logDensity!], bindingsWith(qv))[0]!.data[0]!,
     generatedAt: (qv) => interpret([generatedFlat], bindingsWith(qv))[0]!.data,
   };
+}
+
+// The observed elements' log densities with every parameter's constrained value read from one
+// vector leaf in Stan's output order (the order of the CSV columns). Observe terms see parameters
+// only through their constrained values, so replacing those values removes every unconstrained leaf.
+function logLikOfConstrained(params: readonly DeclaredParam[], observed: readonly Node[]): { constrainedParams: Node; logLik: Node | undefined } {
+  const size = params.reduce((n, p) => n + p.value.size, 0);
+  const constrainedParams = paramLeaf("c:params", [size]);
+  let offset = 0;
+  const replace = new Map<Node, Node>(
+    params.map((p) => {
+      const value = unflattenStanOrder(slice(constrainedParams, [{ start: offset, stop: offset + p.value.size }]), p.value.shape);
+      offset += p.value.size;
+      return [p.value, value];
+    }),
+  );
+  if (observed.length === 0) return { constrainedParams, logLik: undefined };
+  const flat = observed.map((o) => reshape(o, [o.size]));
+  const [logLik] = substitute([flat.length === 1 ? flat[0]! : concat(flat)], replace);
+  return { constrainedParams, logLik: logLik! };
 }
 
 function unconstrain(

@@ -21,3 +21,9 @@ export function flattenStanOrder(x: Node): Node {
   if (x.rank <= 1) return reshape(x, [x.size]);
   return reshape(transpose(x), [x.size]);
 }
+
+/** The inverse of flattenStanOrder: a vector in Stan's output order reshaped to `shape`. */
+export function unflattenStanOrder(flat: Node, shape: Shape): Node {
+  if (shape.length <= 1) return reshape(flat, shape);
+  return transpose(reshape(flat, [...shape].reverse()));
+}

@@ -1,5 +1,5 @@
 /**
- * The `ppl` command line: sample, summary, report, devices. Each command returns its exit code; every
+ * The `ppl` command line: sample, summary, report, loo, devices. Each command returns its exit code; every
  * user error is a CliError printed as one line (see exit-codes.ts), never a stack trace.
  */
 import { Command, CommanderError, Option } from "commander";
@@ -52,6 +52,7 @@ export function buildProgram(done: (code: ExitCodeValue) => void): Command {
     .option("--output <dir>", "output directory", "output")
     .option("--quiet", "no progress or informational lines on stderr", false)
     .option("--strict", "exit with code 1 when the diagnostics give warnings", false)
+    .option("--log-lik", "also write log_lik columns: the pointwise log-likelihood of every observed element (for `ppl loo`)", false)
     .addHelpText("after", EXIT_CODES_HELP)
     .action((model: string, opts: SampleCommandOptions) => run(async () => (await import("./commands/sample.ts")).sampleCommand(model, opts, processIO))());
 
@@ -71,6 +72,15 @@ export function buildProgram(done: (code: ExitCodeValue) => void): Command {
     .option("--pairs <names>", "comma-separated parameters for the pair plot (default: the first six)", nameList)
     .addHelpText("after", EXIT_CODES_HELP)
     .action((dir: string, opts: { output: string; pairs?: string[] }) => run(async () => (await import("./commands/report.ts")).reportCommand(dir, opts, processIO))());
+
+  program
+    .command("loo")
+    .description("PSIS-LOO cross-validation from the log_lik columns of a run (`ppl sample --log-lik`): elpd_loo, p_loo, looic, Pareto k; or compare runs.")
+    .argument("<dirs...>", "output directory of `ppl sample --log-lik` (several with --compare)")
+    .option("--compare", "compare the runs in the directories (models of the same data), best first, as loo_compare", false)
+    .option("--json", "print JSON", false)
+    .addHelpText("after", EXIT_CODES_HELP)
+    .action((dirs: string[], opts: { compare: boolean; json: boolean }) => run(async () => (await import("./commands/loo.ts")).looCommand(dirs, opts, processIO))());
 
   program
     .command("devices")

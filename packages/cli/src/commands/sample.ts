@@ -12,6 +12,7 @@ import { driveSampler } from "../drive-sampler.ts";
 import { deviceError, ExitCode, modelError, usageError, type ExitCodeValue } from "../exit-codes.ts";
 import type { CommandIO } from "../io.ts";
 import { loadData } from "../load-data.ts";
+import { logLikColumns } from "../log-lik-columns.ts";
 import { firstLine, loadModel } from "../load-model.ts";
 import { Progress } from "../progress.ts";
 import { readRun, summarizeRun } from "../read-runs.ts";
@@ -31,6 +32,8 @@ export interface SampleCommandOptions extends BackendRequest {
   readonly output: string;
   readonly quiet: boolean;
   readonly strict: boolean;
+  /** Write log_lik columns (the pointwise log-likelihood) after the reported values. */
+  readonly logLik?: boolean;
 }
 
 /** Runs `ppl sample`; returns the exit code (0, 1 with --strict and failed diagnostics, 130 when interrupted). */
@@ -44,6 +47,7 @@ export async function sampleCommand(modelPath: string, opts: SampleCommandOption
 
   const model = await loadModel(modelPath);
   const compiled = compileWithData(model, loadData(opts.data), modelPath, opts.data);
+  const logLik = logLikColumns(compiled, opts.logLik ?? false);
   let opened;
   try {
     opened = await openDensity(choice, compiled, { chains: opts.chains, maxDepth: opts.maxDepth, metric: opts.metric, gpuShape: opts.gpuShape });
@@ -70,7 +74,7 @@ export async function sampleCommand(modelPath: string, opts: SampleCommandOption
   const started = new Date().toISOString();
   let files: ChainFiles;
   try {
-    files = new ChainFiles(dir, opts.chains, compiled.constrainedNames(), (c) =>
+    files = new ChainFiles(dir, opts.chains, [...compiled.constrainedNames(), ...logLik.names], (c) =>
       headerConfig(opts, choice, compiled.name, modelPath, seed, started, c, join(dir, `chain-${c + 1}.csv`)),
     );
   } catch (e) {
@@ -102,7 +106,7 @@ export async function sampleCommand(modelPath: string, opts: SampleCommandOption
       onWarmupDone: (adaptation) => files.writeAdaptation(adaptation),
       onDraw: (d) => {
         progress.update(d.chain, d.iteration);
-        if (!d.warmup) files.writeDraw(d, density.generated(d.position));
+        if (!d.warmup) files.writeDraw(d, logLik.row(density.generated(d.position)));
       },
     });
   } catch (e) {

@@ -1,0 +1,82 @@
+/**
+ * `ppl loo DIR` and `ppl loo --compare DIR1 DIR2 …`: PSIS-LOO from the log_lik columns that
+ * `ppl sample --log-lik` writes, computed as R's loo 2.5.1 (r_eff from the chains), and
+ * loo_compare's differences between runs.
+ */
+import { LOG_LIK_NAME, loo, looCompare } from "@ppl/ppl";
+import { ExitCode, modelError, usageError, type ExitCodeValue } from "../exit-codes.ts";
+import type { CommandIO } from "../io.ts";
+import { formatLoo, formatLooCompare, looJson } from "../loo-text.ts";
+import { readRun } from "../read-runs.ts";
+
+/** Options of `ppl loo`. */
+export interface LooCommandOptions {
+  readonly compare: boolean;
+  readonly json: boolean;
+}
+
+/** One run's log-likelihood, [observation][chain][draw], and where it came from. */
+interface RunLogLik {
+  readonly dir: string;
+  readonly logLik: Float64Array[][];
+  readonly chains: number;
+  readonly drawsPerChain: number;
+}
+
+/** Prints PSIS-LOO of one run, or the comparison of several; returns the exit code. */
+export function looCommand(dirs: readonly string[], opts: LooCommandOptions, io: CommandIO): ExitCodeValue {
+  if (opts.compare && dirs.length < 2) throw usageError("--compare needs at least two directories: ppl loo --compare DIR1 DIR2 …");
+  if (!opts.compare && dirs.length !== 1) throw usageError(`give one directory (got ${dirs.length}); to compare runs, use ppl loo --compare ${dirs.join(" ")}`);
+  const runs = dirs.map((d) => readLogLik(d, io));
+  const results = runs.map((r) => loo(r.logLik));
+  if (!opts.compare) {
+    const [run, result] = [runs[0]!, results[0]!];
+    io.stdout.write(opts.json ? JSON.stringify(looJson(result), null, 2) + "\n" : formatLoo(result, run));
+    return ExitCode.ok;
+  }
+  const n = runs[0]!.logLik.length;
+  const other = runs.find((r) => r.logLik.length !== n);
+  if (other !== undefined) {
+    throw usageError(`'${other.dir}' has ${other.logLik.length} log_lik columns and '${runs[0]!.dir}' has ${n}: compare runs of models of the same data`);
+  }
+  const rows = looCompare(runs.map((r, i) => ({ name: r.dir, loo: results[i]! })));
+  if (opts.json) io.stdout.write(JSON.stringify(rows, null, 2) + "\n");
+  else {
+    io.stdout.write(formatLooCompare(rows));
+    // The k diagnostics of each run still matter: a difference is only as reliable as its terms.
+    runs.forEach((r, i) => {
+      for (const w of results[i]!.warnings) io.stderr.write(`warning: '${r.dir}': ${w}\n`);
+    });
+  }
+  return ExitCode.ok;
+}
+
+// log_lik[1] … log_lik[N] of the run in `dir`, each [chain][draw], checked to be complete and finite.
+function readLogLik(dir: string, io: CommandIO): RunLogLik {
+  const run = readRun([dir]);
+  const { parameters, drawsPerChain } = run.chains;
+  const pattern = new RegExp(`^${LOG_LIK_NAME}\\[(\\d+)\\]$`);
+  const indices = Object.keys(parameters)
+    .map((name) => pattern.exec(name))
+    .filter((m): m is RegExpExecArray => m !== null)
+    .map((m) => Number(m[1]))
+    .sort((a, b) => a - b);
+  if (indices.length === 0) throw usageError(`'${dir}' has no log_lik columns: sample with --log-lik`);
+  if (indices.some((k, i) => k !== i + 1)) {
+    throw usageError(`'${dir}': the log_lik columns are not log_lik.1 … log_lik.${indices.length} (found log_lik.${indices.join(", log_lik.")}); sample again with --log-lik`);
+  }
+  const lengths = run.files.map((f) => f.draws[0]?.length ?? 0);
+  if (lengths.some((len) => len !== drawsPerChain)) {
+    io.stderr.write(`note: '${dir}': the chains have ${lengths.join(", ")} draws; each is cut to the shortest (${drawsPerChain})\n`);
+  }
+  const logLik = indices.map((k) => parameters[`${LOG_LIK_NAME}[${k}]`]!);
+  logLik.forEach((chains, i) =>
+    chains.forEach((draws, c) => {
+      const s = draws.findIndex((v) => !Number.isFinite(v));
+      if (s >= 0) {
+        throw modelError(`'${dir}': log_lik.${i + 1} is ${draws[s]} at chain ${c + 1}, draw ${s + 1}; PSIS-LOO needs a finite log-likelihood at every draw (the model gives that observation zero density there)`);
+      }
+    }),
+  );
+  return { dir, logLik, chains: logLik[0]!.length, drawsPerChain };
+}

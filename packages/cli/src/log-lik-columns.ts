@@ -1,0 +1,43 @@
+/**
+ * The log_lik columns of `ppl sample --log-lik`: after the parameters and deterministics of each
+ * draw, the log density of every observed element at that draw. They are computed on the host in
+ * f64 from the draw's constrained values (the same values the CSV holds), so they do not depend
+ * on the backend that sampled.
+ */
+import { LOG_LIK_NAME, logLikEvaluator, ModelError, type CompiledModel, type LogLikEvaluator } from "@ppl/ppl";
+import { modelError } from "./exit-codes.ts";
+import { firstLine } from "./load-model.ts";
+
+/** Extra columns for each draw's CSV row; none when --log-lik is not given. */
+export interface LogLikColumns {
+  /** Bracket names log_lik[1] … log_lik[N] (written as log_lik.1 …), or none. */
+  readonly names: readonly string[];
+  /** The row to write for a draw: its reported values followed by its log-likelihood (reused between calls). */
+  row(generated: ArrayLike<number>): ArrayLike<number>;
+}
+
+/** The log_lik columns for `compiled` when `enabled`, or no columns; a model that cannot have them is a model error. */
+export function logLikColumns(compiled: CompiledModel, enabled: boolean): LogLikColumns {
+  if (!enabled) return { names: [], row: (generated) => generated };
+  const reported = compiled.constrainedNames();
+  const clash = reported.find((n) => n === LOG_LIK_NAME || n.startsWith(`${LOG_LIK_NAME}[`));
+  if (clash !== undefined) {
+    throw modelError(`model '${compiled.name}' reports '${clash}', and --log-lik writes columns of that name; rename the parameter or deterministic`);
+  }
+  let ev: LogLikEvaluator;
+  try {
+    ev = logLikEvaluator(compiled);
+  } catch (e) {
+    if (e instanceof ModelError) throw modelError(`${e.message}: --log-lik needs at least one m.observe(data, distribution); drop --log-lik`);
+    throw modelError(`model '${compiled.name}': its log-likelihood could not be compiled for --log-lik: ${firstLine(e)}`);
+  }
+  const row = new Float64Array(reported.length + ev.names.length);
+  return {
+    names: ev.names,
+    row(generated) {
+      row.set(generated);
+      row.set(ev.at(generated), reported.length);
+      return row;
+    },
+  };
+}

@@ -176,6 +176,18 @@ describe("executables", () => {
     expect(() => g.runSync({ x: [1, 2, 3], i: [0, 3] })).toThrow(/gather: index 3 is out of range \[0, 3\)/);
   });
 
+  it("rejects a gather or scatter_add index out of range with an IndexRangeError naming the entry, as the interpreter does", () => {
+    const i = T.data("i", [3], "i32");
+    const graphs = [[T.gather(T.param("x", [3]), i)], [T.scatterAdd(T.param("x", [3]), i, 0, 3)]];
+    for (const outs of graphs) {
+      const bindings = { x: [1, 2, 3], i: [0, 2, 3] };
+      for (const run of [() => cpu.compileSync(outs).runSync(bindings), () => T.interpret(outs, bindings)]) {
+        expect(run).toThrow(T.IndexRangeError);
+        expect(run).toThrow(/index 3 is out of range \[0, 3\) \(entry 2 of the indices\)/);
+      }
+    }
+  });
+
   it("is registered as the 'cpu' backend", async () => {
     const be = await T.getBackend("cpu");
     expect(be.name).toBe("cpu");

@@ -1,4 +1,4 @@
-import { GraphError } from "../../ir/errors.ts";
+import { IndexRangeError } from "../../ir/errors.ts";
 import { BINARY, UNARY, polygamma, sigmoid, softplus } from "../scalar.ts";
 import type { ProgramPlan } from "./render.ts";
 
@@ -34,8 +34,8 @@ const F = {
   erfc: UNARY.erfc,
   lgamma: UNARY.lgamma,
   mod: BINARY.mod,
-  indexError(op: string, j: number, d: number): never {
-    throw new GraphError(`${op}: index ${j} is out of range [0, ${d})`);
+  indexError(op: string, j: number, d: number, entry: number): never {
+    throw new IndexRangeError(op, j, d, entry);
   },
 };
 

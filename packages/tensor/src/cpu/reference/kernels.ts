@@ -1,4 +1,4 @@
-import { GraphError } from "../../ir/errors.ts";
+import { GraphError, IndexRangeError } from "../../ir/errors.ts";
 import type { Node } from "../../ir/node.ts";
 import { isBinary, isCompare, isReduce, isUnary } from "../../ir/ops.ts";
 import { sizeOf, stridesOf } from "../../ir/shape.ts";
@@ -98,8 +98,9 @@ export function referenceKernel(node: Node, ins: readonly Float64Array[]): Float
       const indStrides = stridesOf(ind.shape);
       const d = a!.shape[axis]!;
       forEachIndex(node.shape, (idx, f) => {
-        const j = ins[1]![flatOf(idx.slice(axis, axis + ind.rank), indStrides)]!;
-        if (j < 0 || j >= d || !Number.isInteger(j)) throw new GraphError(`gather: index ${j} is out of range [0, ${d})`);
+        const e = flatOf(idx.slice(axis, axis + ind.rank), indStrides);
+        const j = ins[1]![e]!;
+        if (j < 0 || j >= d || !Number.isInteger(j)) throw new IndexRangeError("gather", j, d, e);
         const src = [...idx.slice(0, axis), j, ...idx.slice(axis + ind.rank)];
         out[f] = ins[0]![flatOf(src, inStrides)]!;
       });
@@ -112,8 +113,9 @@ export function referenceKernel(node: Node, ins: readonly Float64Array[]): Float
       const indStrides = stridesOf(ind.shape);
       const d = node.shape[axis]!;
       forEachIndex(a!.shape, (idx, f) => {
-        const j = ins[1]![flatOf(idx.slice(axis, axis + ind.rank), indStrides)]!;
-        if (j < 0 || j >= d || !Number.isInteger(j)) throw new GraphError(`scatter_add: index ${j} is out of range [0, ${d})`);
+        const e = flatOf(idx.slice(axis, axis + ind.rank), indStrides);
+        const j = ins[1]![e]!;
+        if (j < 0 || j >= d || !Number.isInteger(j)) throw new IndexRangeError("scatter_add", j, d, e);
         const dst = [...idx.slice(0, axis), j, ...idx.slice(axis + ind.rank)];
         out[flatOf(dst, outStrides)]! += ins[0]![f]!;
       });

@@ -1,6 +1,7 @@
 import type { Backend, Bindings, DType, Executable, Node, TensorValue } from "@ppl/tensor";
 import { GraphError, fmt, sameShape } from "@ppl/tensor";
 import { limitsOf, type RenderLimits } from "./codegen/limits.ts";
+import { checkIndexRange, indexLeaves } from "./codegen/index-range.ts";
 import { planProgram, type ProgramPlan } from "./codegen/program.ts";
 import { listDevices } from "./devices.ts";
 import { VulkanManager } from "./manager.ts";
@@ -64,6 +65,8 @@ async function compileProgram(
   const sequence: Sequence = manager.sequence();
   program.dispatches.forEach((d) => sequence.dispatch(d.algorithm, d.buffers, d.groups));
   const inputs = plan.buffers.filter((n) => n.op === "param" || n.op === "data");
+  // Index data are checked as they are bound: on the device an out-of-range entry could only be dropped.
+  const indexChecks = indexLeaves(outputs);
   // Every output has a buffer: stored nodes always do (schedule materializes outputs).
   const bind = (values: Bindings) => {
     for (const n of inputs) {
@@ -77,6 +80,7 @@ async function compileProgram(
         data = v.data;
       } else data = v as ArrayLike<number>;
       if (data.length !== n.size) throw new GraphError(`${n.op} '${name}' has ${data.length} values, the graph expects ${n.size} (shape ${fmt(n.shape)})`);
+      for (const c of indexChecks) if (c.leaf === n) checkIndexRange(c.op, data, c.size, `data '${name}'`);
       buffers.get(n)!.write(toBytes(n.dtype, data));
     }
   };

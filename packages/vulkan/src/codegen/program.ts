@@ -4,12 +4,16 @@ import { isStreamable, streamKernel } from "./elementwise-stream.ts";
 import { skinnyMatmulKernels } from "./matmul-skinny.ts";
 import { tiledMatmulKernels } from "./matmul-tiled.ts";
 import { parallelReduceKernels, type KernelFactory } from "./reduce-parallel.ts";
+import { checkKnownIndices } from "./index-range.ts";
 import { renderScan } from "./scan.ts";
+import { knownSegments, segmentConstants } from "./scatter-segments.ts";
+import { segmentedScatterUnits } from "./scatter-units.ts";
 import { schedule } from "./schedule.ts";
 import { Scope } from "./scope.ts";
+import { segmentSortKernels, type DeviceSegments } from "./segment-sort.ts";
 import { assemble, isScratch, ShaderBuilder, toposortAll, type KernelPlan, type ScratchBuffer } from "./shader.ts";
 import { matmulKernel, reducePartitions, streamUnitsPerThread } from "./strategy.ts";
-import { unitWriter, type UnitContext } from "./units.ts";
+import { unitWriter, type UnitContext, type UnitWriter } from "./units.ts";
 
 export type { Binding, KernelPlan, ScratchBuffer } from "./shader.ts";
 export { isScratch } from "./shader.ts";
@@ -18,7 +22,7 @@ export { isScratch } from "./shader.ts";
 export interface ProgramPlan {
   readonly outputs: readonly Node[];
   readonly kernels: readonly KernelPlan[];
-  /** Every node with a buffer: leaves (params, data, array constants) and kernel results. */
+  /** Every node with a buffer: leaves (params, data, array constants, known scatter layouts) and kernel results. */
   readonly buffers: readonly Node[];
   /** Buffers holding no node (partial results of parallel reductions and split matmuls). */
   readonly scratch: readonly ScratchBuffer[];
@@ -29,17 +33,24 @@ export interface ProgramPlan {
 /** Plan the kernels of a graph and render their GLSL; `prelude` gives the shared function source. */
 export function planProgram(outputs: readonly Node[], limits: RenderLimits, prelude: (dtypes: ReadonlySet<DType>) => string): ProgramPlan {
   const sched = schedule(outputs);
-  const dtypes = new Set(toposortAll(outputs).map((n) => n.dtype));
+  const all = toposortAll(outputs);
+  const dtypes = new Set(all.map((n) => n.dtype));
   if (dtypes.has("f64") && !limits.float64) {
     throw new GraphError("this device has no shaderFloat64: compute in f32 (dtype f32) or choose another device");
   }
+  checkKnownIndices(outputs);
   const tupleUsers = new Map<Node, Node[]>();
   for (const n of sched.order) if (n.op === "tuple_get") tupleUsers.set(n.inputs[0]!, [...(tupleUsers.get(n.inputs[0]!) ?? []), n]);
-  const buffers = sched.order.filter((n) => sched.isStored(n));
+  // The segment layouts of scatters with indices fixed at build time are read-only buffers of the program.
+  const layouts = segmentConstants(all, limits.maxLoopIterations);
+  const layoutSet = new Set(layouts);
+  const isStored = (n: Node) => sched.isStored(n) || layoutSet.has(n);
+  const buffers = [...sched.order.filter((n) => sched.isStored(n)), ...layouts];
+  const deviceSegments = new Map<string, DeviceSegments>();
   // Kernels with nothing to compute (zero-size results) are dropped: there is no work to dispatch.
   const kernels = sched.kernels
     .filter((node) => node.op === "scan" || node.size > 0)
-    .flatMap((node) => renderKernels(node, sched.isStored, tupleUsers, limits, prelude))
+    .flatMap((node) => renderKernels(node, isStored, tupleUsers, limits, prelude, deviceSegments))
     .filter((k) => k.units > 0);
   const scratch = [...new Set(kernels.flatMap((k) => k.bindings.filter(isScratch)))];
   return { outputs, kernels, buffers, scratch, dtypes };
@@ -51,6 +62,7 @@ function renderKernels(
   tupleUsers: ReadonlyMap<Node, Node[]>,
   limits: RenderLimits,
   prelude: (dtypes: ReadonlySet<DType>) => string,
+  deviceSegments: Map<string, DeviceSegments>,
 ): KernelPlan[] {
   const factory: KernelFactory = {
     limits,
@@ -70,6 +82,7 @@ function renderKernels(
     if (kind === "skinny") return skinnyMatmulKernels(node, factory);
     if (kind === "tiled") return tiledMatmulKernels(node, factory);
   }
+  if (node.op === "scatter_add" && !knownSegments(node)) return deviceScatterKernels(node, tupleUsers, factory, deviceSegments);
   if (isStreamable(node, isStored)) {
     const perThread = streamUnitsPerThread(node.size, limits);
     if (perThread > 1) return [streamKernel(node, perThread, factory)];
@@ -77,12 +90,40 @@ function renderKernels(
   return [unitKernel(node, tupleUsers, factory)];
 }
 
-// One thread per unit of the node's unit writer.
-function unitKernel(node: Node, tupleUsers: ReadonlyMap<Node, Node[]>, f: KernelFactory): KernelPlan {
+/**
+ * A scatter_add whose indices are known only at run time: kernels that build its segment layout
+ * on the device (shared by the scatters of one index into one size), then one thread per output
+ * element over its segment. The longest segment is not known when planning here: on a driver
+ * that ends long loops early (lavapipe, maxLoopIterations) a target receiving more entries than
+ * that would be summed short, as any loop of that length would.
+ */
+function deviceScatterKernels(node: Node, tupleUsers: ReadonlyMap<Node, Node[]>, f: KernelFactory, cache: Map<string, DeviceSegments>): KernelPlan[] {
+  const ind = node.inputs[1]!;
+  const targets = node.shape[node.attrs.axis!]!;
+  const key = `${ind.hash}|${targets}`;
+  let segments = cache.get(key);
+  const build: KernelPlan[] = [];
+  if (!segments) {
+    segments = segmentSortKernels(ind, targets, f);
+    cache.set(key, segments);
+    build.push(...segments.kernels);
+  }
+  const { order, offsets } = segments;
+  const scatter = unitKernel(node, tupleUsers, f, (shader) =>
+    segmentedScatterUnits(node, {
+      offset: (j) => `${shader.bind(offsets, "read")}[${j}]`,
+      entry: (s) => `${shader.bind(order, "read")}[${s}]`,
+    }),
+  );
+  return [...build, scatter];
+}
+
+// One thread per unit of the node's unit writer (or of `writerFor`'s, given the kernel's shader).
+function unitKernel(node: Node, tupleUsers: ReadonlyMap<Node, Node[]>, f: KernelFactory, writerFor?: (shader: ShaderBuilder) => UnitWriter): KernelPlan {
   const shader = f.shader();
   const { r, storage } = shader;
   const ctx: UnitContext = { r, storage, scan: (s, scope) => renderScan(s, scope, ctx, tupleUsers.get(s) ?? []) };
-  const writer = unitWriter(node);
+  const writer = writerFor ? writerFor(shader) : unitWriter(node);
   const body = new Scope(undefined, "");
   writer.emit("u", body, ctx);
   const localSize = writer.units === 1 ? 1 : f.limits.localSize;

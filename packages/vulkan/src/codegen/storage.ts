@@ -1,4 +1,4 @@
-import type { Node } from "@ppl/tensor";
+import { GraphError, type Node } from "@ppl/tensor";
 import type { Scope } from "./scope.ts";
 
 /**
@@ -12,4 +12,11 @@ export interface Storage {
   read(node: Node, idx: readonly string[], scope: Scope): string | undefined;
   /** GLSL statement writing `value` to `node` at flat offset `flat`. */
   write(node: Node, flat: string, value: string): string;
+}
+
+/** GLSL reading a node's own storage inside its kernel, bypassing the value cache (the values change as the kernel's loops run). */
+export function selfRead(node: Node, storage: Storage, idx: readonly string[], scope: Scope): string {
+  const e = storage.read(node, idx, scope);
+  if (e === undefined) throw new GraphError(`codegen: ${node.op} has no storage`);
+  return e;
 }

@@ -4,7 +4,8 @@ import type { ExprRenderer } from "./expr.ts";
 import { glslType, literal } from "./glsl.ts";
 import { broadcastIndex, flatten, unflatten } from "./index-math.ts";
 import type { Scope } from "./scope.ts";
-import type { Storage } from "./storage.ts";
+import { selfRead, type Storage } from "./storage.ts";
+import { scatterAddUnits } from "./scatter-units.ts";
 
 /** What a unit of work needs: the renderer, the storage, and a way to run a scan body. */
 export interface UnitContext {
@@ -16,8 +17,9 @@ export interface UnitContext {
 
 /**
  * How a materialized node is computed, as independent units of work: one output element for
- * maps, reductions and matmuls, one line for cumsum, one matrix for cholesky, one right-hand
- * column for triangular solves, one whole recurrence for scan. On the device a unit is a thread;
+ * maps, reductions, matmuls and scatter_adds over a segment layout (scatter-units.ts), one line
+ * for cumsum, one matrix for cholesky, one right-hand column for triangular solves, one whole
+ * recurrence for scan or a scatter_add without a layout. On the device a unit is a thread;
  * inside a single-thread program (scan bodies) the units run in a loop.
  */
 export interface UnitWriter {
@@ -133,37 +135,6 @@ function cumsumUnits(node: Node): UnitWriter {
       scope.block(`for (int ${s} = 0; ${s} < ${n}; ${s}++)`, body);
     },
   };
-}
-
-function scatterAddUnits(node: Node): UnitWriter {
-  const [upd, ind] = node.inputs as [Node, Node];
-  const axis = node.attrs.axis!;
-  const T = glslType(node.dtype);
-  return {
-    units: node.size,
-    emit(u, scope, { r, storage }) {
-      const idx = unflatten(node.shape, u);
-      const acc = r.fresh("acc");
-      const p = r.fresh("p");
-      scope.emit(`${T} ${acc} = ${literal(0, node.dtype)};`);
-      const body = scope.child();
-      const pIdx = unflatten(ind.shape, p);
-      const j = r.value(ind, pIdx, body);
-      const hit = body.child();
-      const v = r.value(upd, [...idx.slice(0, axis), ...pIdx, ...idx.slice(axis + 1)], hit);
-      hit.emit(`${acc} += ${v};`);
-      body.block(`if (${j} == ${idx[axis]})`, hit);
-      scope.block(`for (int ${p} = 0; ${p} < ${ind.size}; ${p}++)`, body);
-      scope.emit(storage.write(node, u, acc));
-    },
-  };
-}
-
-// Reads of a node's own storage inside its kernel bypass the value cache: the values change as the loops run.
-function selfRead(node: Node, storage: Storage, idx: readonly string[], scope: Scope): string {
-  const e = storage.read(node, idx, scope);
-  if (e === undefined) throw new GraphError(`codegen: ${node.op} has no storage`);
-  return e;
 }
 
 function choleskyUnits(node: Node): UnitWriter {

@@ -1,12 +1,17 @@
 import { join } from "node:path";
-import { fileSink, writeStanCsv, type ChainAdaptationResult, type ConfigNode, type DrawInfo, type StanCsvWriter } from "@ppl/ppl";
+import { chainsFromColumns, fileSink, SAMPLER_COLUMNS, samplerValues, writeStanCsv, type ChainDraws, type ChainAdaptationResult, type ConfigNode, type DrawInfo, type StanCsvWriter } from "@ppl/ppl";
 
-/** One Stan CSV file per chain (DIR/chain-1.csv …), each draw written the moment it is made. */
+/**
+ * One Stan CSV file per chain (DIR/chain-1.csv …), each draw written the moment it is made, and
+ * kept in memory too, so that the run's summary needs no second reading of the files.
+ */
 export class ChainFiles {
   /** Paths of the files, chain 1 first. */
   readonly paths: string[];
   private readonly writers: StanCsvWriter[];
   private readonly row: Float64Array;
+  // Per chain, the rows written so far (sampler values, then the reported values), back to back.
+  private readonly kept: GrowingRows[];
 
   constructor(dir: string, chains: number, parameters: readonly string[], configFor: (chain: number) => ConfigNode[]) {
     this.paths = Array.from({ length: chains }, (_, c) => join(dir, `chain-${c + 1}.csv`));
@@ -17,7 +22,8 @@ export class ChainFiles {
       this.close();
       throw e;
     }
-    this.row = new Float64Array(7 + parameters.length);
+    this.row = new Float64Array(SAMPLER_COLUMNS.length + parameters.length);
+    this.kept = Array.from({ length: chains }, () => new GrowingRows(this.row.length));
   }
 
   /** Writes each chain's adapted step size and inverse metric, between warmup and sampling. */
@@ -33,19 +39,45 @@ export class ChainFiles {
   /** Appends one sampling draw: Stan's sampler columns, then the reported (constrained) values. */
   writeDraw(d: DrawInfo, generated: ArrayLike<number>): void {
     const r = this.row;
-    r[0] = d.lp;
-    r[1] = d.acceptStat;
-    r[2] = d.stepSize;
-    r[3] = d.treeDepth;
-    r[4] = d.nLeapfrog;
-    r[5] = d.divergent ? 1 : 0;
-    r[6] = d.energy;
-    r.set(generated, 7);
+    samplerValues(d, r);
+    r.set(generated, SAMPLER_COLUMNS.length);
     this.writers[d.chain]!.writeDraw(r);
+    this.kept[d.chain]!.push(r);
+  }
+
+  /** Every draw written so far, regrouped per column as `collectChains` does with the files read back. */
+  draws(): ChainDraws {
+    const names = this.writers[0]!.columns;
+    return chainsFromColumns(names, this.kept.map((k) => k.columns()));
   }
 
   /** Writes the timing footer and closes every file. */
   close(timing?: { warmup: number; sampling: number }): void {
     for (const w of this.writers) w.close(timing);
+  }
+}
+
+// Rows of a fixed width appended one at a time, read back as columns.
+class GrowingRows {
+  private data: Float64Array;
+  private rows = 0;
+  constructor(private readonly width: number) {
+    this.data = new Float64Array(width * 64);
+  }
+  push(row: Float64Array): void {
+    if ((this.rows + 1) * this.width > this.data.length) {
+      const bigger = new Float64Array(this.data.length * 2);
+      bigger.set(this.data);
+      this.data = bigger;
+    }
+    this.data.set(row, this.rows * this.width);
+    this.rows++;
+  }
+  columns(): Float64Array[] {
+    return Array.from({ length: this.width }, (_, c) => {
+      const col = new Float64Array(this.rows);
+      for (let i = 0; i < this.rows; i++) col[i] = this.data[i * this.width + c]!;
+      return col;
+    });
   }
 }

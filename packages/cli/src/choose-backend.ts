@@ -3,9 +3,10 @@
  * to a density (and, on a GPU, to the fused NUTS kernel that runs the transitions).
  */
 import { castFloats } from "@ppl/tensor";
-import { modelDensity, type CompiledModel, type ModelDensity, type TransitionRunnerFactory } from "@ppl/ppl";
+import { modelDensity, prepareTransitionRunner, type CompiledModel, type ModelDensity, type RunPlan, type TransitionRunnerFactory } from "@ppl/ppl";
 import type { DeviceInfo, DeviceListing } from "@ppl/vulkan";
-import { largestFactorisation, prepareGpuNuts, type ExecutionShape } from "@ppl/ppl-vulkan";
+// Importing the GPU sampler registers it as ppl's "vulkan" transition runner.
+import { largestFactorisation, type ExecutionShape } from "@ppl/ppl-vulkan";
 import { deviceError, usageError } from "./exit-codes.ts";
 
 /** What the user asked for. */
@@ -101,6 +102,21 @@ function bestDevice(usable: DeviceInfo[]): DeviceInfo {
   return [...usable].sort((a, b) => rank[a.type] - rank[b.type] || a.index - b.index)[0]!;
 }
 
+/** The one plan of a run's layout (chains, depth, metric, dtype, device, GPU shape) that the sampler and its runner share. */
+export function runPlan(
+  run: { readonly chains: number; readonly maxDepth: number; readonly metric: "diag" | "dense"; readonly gpuShape?: "auto" | ExecutionShape },
+  choice: BackendChoice,
+): RunPlan {
+  return {
+    chains: run.chains,
+    maxDepth: run.maxDepth,
+    metric: run.metric,
+    dtype: choice.dtype,
+    ...(choice.device !== null ? { device: choice.device } : {}),
+    ...(run.gpuShape !== undefined && run.gpuShape !== "auto" ? { shape: run.gpuShape } : {}),
+  };
+}
+
 /** The compiled density, and on a GPU the runner that takes the sampler's transitions there. */
 export interface OpenedDensity {
   readonly density: ModelDensity;
@@ -118,34 +134,25 @@ export interface OpenedDensity {
  * searches and metric updates run on the host (on the device's batched kernels in the whole-device
  * shape, else with the f64 CPU density).
  */
-export async function openDensity(
-  choice: BackendChoice,
-  compiled: CompiledModel,
-  run: { chains: number; maxDepth: number; metric?: "diag" | "dense"; gpuShape?: "auto" | ExecutionShape },
-): Promise<OpenedDensity> {
-  const hint = precisionHint(compiled, choice.dtype);
+export async function openDensity(choice: BackendChoice, compiled: CompiledModel, plan: RunPlan): Promise<OpenedDensity> {
+  const hint = precisionHint(compiled, plan.dtype);
   if (choice.backend === "vulkan") {
     const density = await modelDensity(compiled, { backend: "cpu" });
-    const shape = run.gpuShape === "auto" ? undefined : run.gpuShape;
-    const gpu = await prepareGpuNuts(compiled, {
-      chains: run.chains, maxDepth: run.maxDepth, dtype: choice.dtype, device: choice.device ?? undefined, shape, metric: run.metric,
-    });
+    const gpu = await prepareTransitionRunner("vulkan", compiled, plan);
     return {
       density: gpu.hostDensity(density),
-      transitionRunner: (ctx) => gpu.factory(ctx),
+      transitionRunner: gpu.factory,
       detail: [
         gpu.shape === "device"
           ? "GPU NUTS: whole device per gradient (batched gradient kernels and a controller kernel)"
           : `GPU NUTS kernel: ${gpu.shape} per chain`,
         ...(hint ? [hint] : []),
       ].join("\n"),
-      ...(gpu.shape !== "device" && gpu.deviceType === "cpu"
-        ? { warning: `warning: on a CPU implementation of Vulkan shader loops stop after 65,535 iterations, so long trajectories in the fused ${gpu.shape}-per-chain kernel come back wrong; use --gpu-shape device (the default on this device)` }
-        : {}),
+      ...(gpu.warning !== undefined ? { warning: gpu.warning } : {}),
       dispose: () => gpu.dispose(),
     };
   }
-  const density = await modelDensity(choice.dtype === "f32" ? castModel(compiled, "f32") : compiled, { backend: "cpu" });
+  const density = await modelDensity(plan.dtype === "f32" ? castModel(compiled, "f32") : compiled, { backend: "cpu" });
   return { density, ...(hint ? { detail: hint } : {}), dispose: () => undefined };
 }
 

@@ -72,6 +72,11 @@ export function readRun(args: readonly string[]): Run {
 
 /** The diagnostics summary of a run: every parameter, and the sampler when its columns are present. */
 export function summarizeRun(run: Run): Summary {
-  const { parameters, sampler } = run.chains;
-  return summarize(parameters, { ...(sampler !== undefined ? { sampler } : {}), maxTreeDepth: run.maxTreeDepth });
+  return summarizeDraws(run.chains, run.maxTreeDepth);
+}
+
+/** The diagnostics summary of draws regrouped per column (read from files, or kept by the sampler's writer). */
+export function summarizeDraws(chains: ChainDraws, maxTreeDepth: number): Summary {
+  const { parameters, sampler } = chains;
+  return summarize(parameters, { ...(sampler !== undefined ? { sampler } : {}), maxTreeDepth });
 }

@@ -1,5 +1,6 @@
-import { castFloats, optimize, valueAndGrad, vmap, type Node, type TensorValue } from "@ppl/tensor";
-import { type VulkanBuffer, limitsOf, type RenderLimits, planProgram, type VulkanManager, type Sequence } from "@ppl/vulkan";
+import { gradientGraph, type CompiledModel } from "@ppl/ppl";
+import type { Node } from "@ppl/tensor";
+import { type VulkanBuffer, limitsOf, type ProgramPlan, type RenderLimits, planProgram, type VulkanManager, type Sequence } from "@ppl/vulkan";
 import { kernelPrelude, BYTES, residentProgram, toBytes, type Dispatch } from "@ppl/vulkan/internals";
 
 /**
@@ -19,15 +20,17 @@ export interface BatchedGradient {
 }
 
 /** The model parts the batched gradient needs. */
-export interface BatchedModel {
-  readonly logDensity: Node;
-  readonly q: Node;
-  readonly dataBindings: Readonly<Record<string, TensorValue>>;
+export type BatchedModel = Pick<CompiledModel, "logDensity" | "q" | "dataBindings">;
+
+/** The kernels of the batched gradient of C chains (lp and grad are the plan's outputs), rendered for a device's limits. */
+export function batchedGradientPlan(model: Pick<CompiledModel, "logDensity" | "q">, chains: number, dtype: "f32" | "f64", limits: RenderLimits): ProgramPlan {
+  const graph = gradientGraph(model, { dtype, chains });
+  return planProgram([graph.lp, graph.grad], limits, kernelPrelude);
 }
 
 /**
- * Build lp and its gradient for C chains as one batched graph (vmap over the chain axis, so the
- * data are read once for all chains), plan it into multi-workgroup kernels with the backend's
+ * Take lp and its gradient for C chains as one batched graph (ppl's gradientGraph, vmapped over the
+ * chain axis, so the data are read once for all chains), plan it into multi-workgroup kernels with the backend's
  * codegen, bind the data, and run once the kernels that read only data.
  */
 export async function batchedGradient(
@@ -37,10 +40,8 @@ export async function batchedGradient(
   dtype: "f32" | "f64",
   limits: RenderLimits = limitsOf(manager.device),
 ): Promise<BatchedGradient> {
-  const { value, grads } = valueAndGrad(model.logDensity, [model.q]);
-  let outs = optimize(vmap(optimize([value, grads[0]!]), new Map([[model.q, chains]])));
-  if (dtype === "f32") outs = castFloats(outs, "f32");
-  const plan = planProgram(outs, limits, kernelPrelude);
+  const plan = batchedGradientPlan(model, chains, dtype, limits);
+  const outs = plan.outputs;
   const program = await residentProgram(manager, plan);
   let q: VulkanBuffer | undefined;
   for (const n of plan.buffers) {

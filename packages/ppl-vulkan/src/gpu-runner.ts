@@ -1,4 +1,4 @@
-import type { BatchedDensity, ChainBatch, TransitionRunnerFactory } from "@ppl/ppl";
+import type { ChainBatch, PreparedRunner, RunPlan } from "@ppl/ppl";
 import { type VulkanBuffer, VulkanManager } from "@ppl/vulkan";
 import { deviceEngine } from "./device-engine.ts";
 import type { ControllerMode } from "./controller-program.ts";
@@ -11,13 +11,9 @@ import type { MetricForm } from "./metric-source.ts";
 export type { GpuModel } from "./engine.ts";
 export { chooseShape, chooseWorkgroup, type ExecutionShape } from "./execution-shape.ts";
 
-/** Options of the GPU NUTS runner. */
-export interface GpuNutsOptions {
-  readonly chains: number;
-  readonly maxDepth: number;
+/** Options of the GPU NUTS runner: ppl's run plan, with the GPU's own layout settings. */
+export interface GpuNutsOptions extends Omit<RunPlan, "dtype" | "metric" | "shape"> {
   readonly dtype?: "f32" | "f64";
-  /** Device index (default: the best usable device). */
-  readonly device?: number;
   /** Most iterations recorded per submission (warmup blocks also end where the host updates the metric). */
   readonly iterationsPerSubmit?: number;
   /**
@@ -37,23 +33,15 @@ export interface GpuNutsOptions {
 }
 
 /** A prepared GPU NUTS kernel; `factory` plugs into the sampler's `transitionRunner` option. */
-export interface GpuNuts {
+export interface GpuNuts extends PreparedRunner {
   readonly device: string;
   /** The Vulkan device's type: "discrete", "integrated", "cpu" (lavapipe), … */
   readonly deviceType: string;
   readonly dtype: "f32" | "f64";
   readonly shape: ExecutionShape;
   readonly source: string;
-  readonly factory: TransitionRunnerFactory;
-  /**
-   * The host's density for the sampler's own evaluations (initialization, step-size searches),
-   * with its batched log density and gradient moved to the device when the device shape has
-   * kernels for it; otherwise the host density itself.
-   */
-  hostDensity<T extends BatchedDensity>(host: T): T;
   /** Submissions so far, and (device shape) the controller + gradient steps they ran. */
   readonly counters: { readonly submits: number; readonly steps: number };
-  dispose(): void;
 }
 
 /**
@@ -99,6 +87,9 @@ export async function prepareGpuNuts(model: GpuModel, opts: GpuNutsOptions): Pro
     shape,
     source: engine.source,
     counters: engine.counters,
+    ...(shape !== "device" && info.type === "cpu"
+      ? { warning: `warning: on a CPU implementation of Vulkan shader loops stop after 65,535 iterations, so long trajectories in the fused ${shape}-per-chain kernel come back wrong; use --gpu-shape device (the default on this device)` }
+      : {}),
     factory(ctx) {
       const s = ctx.settings;
       if (s.metric !== metric) throw new Error(`GPU sampler prepared for a ${metric} metric, the run adapts a ${s.metric} one`);
@@ -166,6 +157,8 @@ export async function prepareGpuNuts(model: GpuModel, opts: GpuNutsOptions): Pro
         },
       };
     },
+    // The host's density with its batched log density and gradient moved to the device when the
+    // device shape has kernels for it; otherwise the host density itself.
     hostDensity(host) {
       const onDevice = engine.logpGrad;
       if (!onDevice) return host;

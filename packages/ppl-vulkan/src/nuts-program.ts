@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { castFloats, optimize, valueAndGrad, type Node } from "@ppl/tensor";
+import { gradientGraph } from "@ppl/ppl";
+import type { Node } from "@ppl/tensor";
 import { kernelPrelude } from "@ppl/vulkan/internals";
 import { renderLogpFunction, type LogpMode } from "./logp-function.ts";
 import { metricSource, type MetricForm } from "./metric-source.ts";
@@ -39,24 +40,16 @@ export interface NutsProgramOptions {
 
 /**
  * Build the fused NUTS kernel of a model: the log density and its gradient (one chain, over the
- * unconstrained vector `q`) are differentiated, optimized, lowered to the dtype and rendered as a
- * GLSL function, which the hand-written NUTS loop (shaders/nuts/transition.glsl) calls
+ * unconstrained vector `q`, in the dtype: ppl's gradientGraph) are rendered as a GLSL function, which the hand-written NUTS loop (shaders/nuts/transition.glsl) calls
  * at every leapfrog step — the whole transition is one dispatch.
  */
 export function nutsProgram(logDensity: Node, q: Node, opts: NutsProgramOptions): NutsProgram {
-  const { value, grads } = valueAndGrad(logDensity, [q]);
-  let outs = optimize([value, grads[0]!]);
-  let qNode = q;
-  if (opts.dtype === "f32") {
-    const lowered = castFloats([...outs, q], "f32");
-    outs = lowered.slice(0, 2);
-    qNode = lowered[2]!;
-  }
+  const graph = gradientGraph({ logDensity, q }, { dtype: opts.dtype });
   const dim = q.size;
   const shape = opts.shape ?? "thread";
   const workgroup = opts.workgroup ?? 256;
   const mode: LogpMode = shape === "thread" ? { kind: "thread" } : { kind: "workgroup", workgroup };
-  const logp = renderLogpFunction(outs[0]!, outs[1]!, qNode, NUTS_FIXED_BUFFERS, opts.dtype, mode);
+  const logp = renderLogpFunction(graph.lp, graph.grad, graph.q, NUTS_FIXED_BUFFERS, opts.dtype, mode);
   const localSize = shape === "thread" ? 64 : workgroup;
   const source = [
     ...nutsHeader(dim, opts, shape === "thread", localSize),

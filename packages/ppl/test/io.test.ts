@@ -8,6 +8,7 @@ import { summarize } from "../src/diagnostics/index.ts";
 import {
   SAMPLER_BLOCK_KEY,
   SAMPLER_COLUMNS,
+  chainsFromColumns,
   collectChains,
   fileSink,
   formatNumber,
@@ -15,6 +16,7 @@ import {
   parseNumber,
   readStanCsv,
   sampleConfig,
+  samplerValues,
   stringSink,
   summaryToJson,
   toStanCsvName,
@@ -338,5 +340,29 @@ describe("collecting chains and the JSON summary", () => {
     const a = readStanCsv(chainText(1, 10));
     const b = readStanCsv(fixture("cmdstan-bernoulli.csv"));
     expect(() => collectChains([a, b])).toThrow(/different columns/);
+  });
+});
+
+describe("sampler columns", () => {
+  it("a draw's sampler values come out in SAMPLER_COLUMNS order", () => {
+    const out = new Float64Array(SAMPLER_COLUMNS.length);
+    const draw = {
+      chain: 0, chainId: 0, iteration: 3, warmup: false, position: new Float64Array(1),
+      lp: -1.5, acceptStat: 0.9, stepSize: 0.3, treeDepth: 4, nLeapfrog: 15, divergent: true, energy: 2.25,
+    };
+    samplerValues(draw, out);
+    expect(Object.fromEntries(SAMPLER_COLUMNS.map((c, i) => [c, out[i]]))).toEqual({
+      lp__: -1.5, accept_stat__: 0.9, stepsize__: 0.3, treedepth__: 4, n_leapfrog__: 15, divergent__: 1, energy__: 2.25,
+    });
+  });
+
+  it("chainsFromColumns regroups in-memory draws as collectChains regroups files", () => {
+    const names = [...SAMPLER_COLUMNS, "theta.1", "theta.2"];
+    const chain = (k: number) => names.map((_, c) => Float64Array.from({ length: 5 - k }, (_, i) => 100 * c + 10 * k + i));
+    const draws = [chain(0), chain(1)];
+    const files = draws.map((d) => ({ ...readStanCsv(`${names.join(",")}\n`), draws: d }));
+    expect(chainsFromColumns(names, draws)).toEqual(collectChains(files));
+    expect(chainsFromColumns(names, draws).drawsPerChain).toBe(4);
+    expect(Object.keys(chainsFromColumns(names, draws).parameters)).toEqual(["theta[1]", "theta[2]"]);
   });
 });

@@ -8,3 +8,4 @@ export { Scope } from "./codegen/scope.ts";
 export { renderSequential, type LeafReader, type SequentialProgram, type Spill } from "./codegen/sequential.ts";
 export { type Binding, type KernelPlan, type ProgramPlan } from "./codegen/program.ts";
 export { BYTES, toBytes, residentProgram, type Dispatch, type ResidentProgram } from "./resident-program.ts";
+export { REFERENCE_LIMITS } from "./codegen/reference-devices.ts";

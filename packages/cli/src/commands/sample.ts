@@ -6,7 +6,7 @@ import {
 } from "@ppl/ppl";
 import { listDevices, ShaderCompileError, ShaderCompilerMissingError, VulkanError } from "@ppl/vulkan";
 import { ChainFiles } from "../chain-files.ts";
-import { chooseBackend, openDensity, type BackendChoice, type BackendRequest } from "../choose-backend.ts";
+import { chooseBackend, openDensity, runPlan, type BackendChoice, type BackendRequest } from "../choose-backend.ts";
 import { compileWithData } from "../compile.ts";
 import { driveSampler } from "../drive-sampler.ts";
 import { deviceError, ExitCode, modelError, usageError, type ExitCodeValue } from "../exit-codes.ts";
@@ -15,7 +15,7 @@ import { loadData } from "../load-data.ts";
 import { logLikColumns } from "../log-lik-columns.ts";
 import { firstLine, loadModel } from "../load-model.ts";
 import { Progress } from "../progress.ts";
-import { readRun, summarizeRun } from "../read-runs.ts";
+import { summarizeDraws } from "../read-runs.ts";
 import { formatSummary } from "../summary-text.ts";
 
 /** The options of `ppl sample`, as parsed and range-checked by the command line. */
@@ -48,9 +48,10 @@ export async function sampleCommand(modelPath: string, opts: SampleCommandOption
   const model = await loadModel(modelPath);
   const compiled = compileWithData(model, loadData(opts.data), modelPath, opts.data);
   const logLik = logLikColumns(compiled, opts.logLik ?? false);
+  const plan = runPlan(opts, choice);
   let opened;
   try {
-    opened = await openDensity(choice, compiled, { chains: opts.chains, maxDepth: opts.maxDepth, metric: opts.metric, gpuShape: opts.gpuShape });
+    opened = await openDensity(choice, compiled, plan);
   } catch (e) {
     if (e instanceof VulkanError || e instanceof ShaderCompileError || e instanceof ShaderCompilerMissingError) {
       throw deviceError(`the Vulkan device could not run the model's sampler: ${firstLine(e)}; use --backend cpu`);
@@ -93,13 +94,13 @@ export async function sampleCommand(modelPath: string, opts: SampleCommandOption
   let result: SampleResult;
   try {
     result = await driveSampler(density, {
-      chains: opts.chains,
+      chains: plan.chains,
       warmup: opts.warmup,
       draws: opts.draws,
       seed,
-      metric: opts.metric,
+      metric: plan.metric,
       adaptDelta: opts.adaptDelta,
-      maxDepth: opts.maxDepth,
+      maxDepth: plan.maxDepth,
       initRadius: opts.init,
       signal: controller.signal,
       ...(opened.transitionRunner ? { transitionRunner: opened.transitionRunner } : {}),
@@ -128,7 +129,7 @@ export async function sampleCommand(modelPath: string, opts: SampleCommandOption
     return ExitCode.interrupted;
   }
 
-  const summary = summarizeRun(readRun(files.paths));
+  const summary = summarizeDraws(files.draws(), plan.maxDepth);
   writeFileSync(join(dir, "summary.json"), writeSummaryJson(summary));
   io.stdout.write(formatSummary(summary));
   const total = result.timing.warmupSeconds + result.timing.samplingSeconds;

@@ -1,6 +1,7 @@
-import { getBackend, optimize, valueAndGrad, type Backend, type Bindings, type Executable, type TensorValue } from "@ppl/tensor";
+import { getBackend, optimize, type Backend, type Bindings, type Executable, type TensorValue } from "@ppl/tensor";
 import type { CompiledModel } from "../model/compile.ts";
 import type { BatchedDensity } from "../sampler/density.ts";
+import { gradientGraph } from "./gradient-graph.ts";
 import { hoistData } from "./hoist-data.ts";
 
 /** A model's log density on a backend, for the sampler, plus its reported quantities for writing draws. */
@@ -27,8 +28,8 @@ export interface ModelDensityOptions {
 export async function modelDensity(model: CompiledModel, opts: ModelDensityOptions = {}): Promise<ModelDensity> {
   const backend = typeof opts.backend === "object" ? opts.backend : await getBackend(opts.backend ?? "cpu");
   if (!backend.compileSync) throw new Error(`modelDensity: backend '${backend.name}' has no synchronous path; use its own sampler driver`);
-  const { value, grads } = valueAndGrad(model.logDensity, [model.q]);
-  const density = hoistData(optimize([value, grads[0]!]), model.dataBindings, backend);
+  const graph = gradientGraph(model);
+  const density = hoistData([graph.lp, graph.grad], model.dataBindings, backend);
   const generated = hoistData(optimize([model.generatedFlat]), model.dataBindings, backend);
   const lpGrad = backend.compileSync(density.outputs);
   const gen = backend.compileSync(generated.outputs);

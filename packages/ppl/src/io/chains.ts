@@ -27,11 +27,19 @@ export function collectChains(files: readonly StanCsv[]): ChainDraws {
       throw new Error(`chain ${i + 1} has different columns than chain 1`);
     }
   });
-  const drawsPerChain = Math.min(...files.map((f) => f.draws[0]?.length ?? 0));
+  return chainsFromColumns(names, files.map((f) => f.draws));
+}
+
+/**
+ * The same regrouping for draws held in memory: `names` are Stan CSV column names, `draws[chain][column]`
+ * each chain's values of a column; chains are cut to the shortest.
+ */
+export function chainsFromColumns(names: readonly string[], draws: readonly (readonly Float64Array[])[]): ChainDraws {
+  const drawsPerChain = Math.min(...draws.map((d) => d[0]?.length ?? 0));
   const columns: Record<string, Float64Array[]> = {};
   const parameters: Record<string, Float64Array[]> = {};
   names.forEach((name, c) => {
-    const chains = files.map((f) => f.draws[c]!.subarray(0, drawsPerChain));
+    const chains = draws.map((d) => d[c]!.subarray(0, drawsPerChain));
     columns[name] = chains;
     if (!name.endsWith("__")) parameters[fromStanCsvName(name)] = chains;
   });

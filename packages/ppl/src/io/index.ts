@@ -6,12 +6,12 @@ export {
   type StanCsvHeader,
   type Adaptation,
   type Timing,
-  SAMPLER_COLUMNS,
   StanCsvWriter,
   writeStanCsv,
 } from "./stan-csv-writer.ts";
+export { SAMPLER_COLUMNS, type SamplerColumn, samplerValues } from "./sampler-columns.ts";
 export { type StanCsv, type ReadAdaptation, type ReadTiming, readStanCsv } from "./stan-csv-reader.ts";
-export { type ChainDraws, collectChains } from "./chains.ts";
+export { type ChainDraws, collectChains, chainsFromColumns } from "./chains.ts";
 export {
   type ParameterSummaryJson,
   type SamplerSummaryJson,

@@ -3,16 +3,7 @@ import { toStanCsvName } from "./names.ts";
 import { formatNumber } from "./number-format.ts";
 import type { TextSink } from "./sink.ts";
 
-/** The sampler's own columns, in Stan's order, ahead of the parameters. */
-export const SAMPLER_COLUMNS = [
-  "lp__",
-  "accept_stat__",
-  "stepsize__",
-  "treedepth__",
-  "n_leapfrog__",
-  "divergent__",
-  "energy__",
-] as const;
+import { SAMPLER_COLUMNS } from "./sampler-columns.ts";
 
 /** What goes at the top of a Stan CSV file. */
 export interface StanCsvHeader {

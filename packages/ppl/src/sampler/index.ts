@@ -18,6 +18,8 @@ export type {
   TransitionRunnerContext,
   TransitionRunnerFactory,
 } from "./run.ts";
+export { registerTransitionRunner, prepareTransitionRunner, transitionRunnerNames } from "./runner-registry.ts";
+export type { RunPlan, PreparedRunner, RunnerProvider } from "./runner-registry.ts";
 export { InitializationError, StepSizeError, AdaptationError, SamplerOptionError } from "./errors.ts";
 export { Metric } from "./metric.ts";
 export type { MetricKind } from "./metric.ts";

@@ -45,7 +45,10 @@ export function renderSequential(
   spill?: Spill,
 ): SequentialProgram {
   const sched = schedule(outputs);
-  const localName = (n: Node) => `${prefix}_l${n.id}`;
+  // Locals are numbered by their place in the schedule, not by node id, so that the generated source
+  // does not change with how many nodes were made before this graph (golden kernels stay stable).
+  const number = new Map(sched.order.map((n, i) => [n, i]));
+  const localName = (n: Node) => `${prefix}_l${number.get(n)}`;
   const locals = new Set<Node>();
   const spilled = new Map<Node, number>();
   let spillSize = 0;

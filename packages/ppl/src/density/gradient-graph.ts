@@ -1,0 +1,60 @@
+import { castFloats, optimize, toposort, valueAndGrad, vmap, type Node } from "@ppl/tensor";
+import type { CompiledModel } from "../model/compile.ts";
+
+/** The log density and its gradient with respect to q, as one graph a backend or a sampler kernel runs. */
+export interface GradientGraph {
+  /** The log density: a scalar, or [chains] when batched. */
+  readonly lp: Node;
+  /** Its gradient: [dim], or [chains, dim] when batched. */
+  readonly grad: Node;
+  /** The unconstrained position leaf the graph reads (in `dtype`; batched graphs read it as [chains, dim]). */
+  readonly q: Node;
+  readonly dtype: "f32" | "f64";
+  /** Chains evaluated at once, or null for one chain. */
+  readonly chains: number | null;
+}
+
+/** How the gradient graph is laid out. */
+export interface GradientGraphOptions {
+  /** Float type every float is computed in (default f64). */
+  readonly dtype?: "f32" | "f64";
+  /** Batch this many chains over a leading axis (vmap), so that the data are read once for all of them. */
+  readonly chains?: number;
+}
+
+const built = new WeakMap<Node, Map<string, GradientGraph>>();
+
+/**
+ * The model's log density and gradient, differentiated and optimized once in f64; batching (vmap over
+ * the chains, optimized again) comes next and the float cast last, so that every runner of a model, on
+ * the CPU or in a GPU kernel, evaluates the same graph. Memoized per model, dtype and chain count.
+ */
+export function gradientGraph(model: Pick<CompiledModel, "logDensity" | "q">, opts: GradientGraphOptions = {}): GradientGraph {
+  const dtype = opts.dtype ?? "f64";
+  const chains = opts.chains ?? null;
+  const key = `${dtype}/${chains ?? "-"}`;
+  let cache = built.get(model.logDensity);
+  if (!cache) built.set(model.logDensity, (cache = new Map()));
+  const hit = cache.get(key);
+  if (hit) return hit;
+  let graph: GradientGraph;
+  if (dtype === "f64" && chains === null) {
+    const { value, grads } = valueAndGrad(model.logDensity, [model.q]);
+    const [lp, grad] = optimize([value, grads[0]!]);
+    graph = { lp: lp!, grad: grad!, q: model.q, dtype, chains };
+  } else {
+    const base = gradientGraph(model);
+    let outs = chains === null ? [base.lp, base.grad] : optimize(vmap([base.lp, base.grad], new Map([[model.q, chains]])));
+    if (dtype === "f32") outs = castFloats(outs, "f32");
+    graph = { lp: outs[0]!, grad: outs[1]!, q: positionLeaf(outs, model.q, dtype), dtype, chains };
+  }
+  cache.set(key, graph);
+  return graph;
+}
+
+// The position leaf as the final graph reads it (batched and cast); a density that never reads q gets
+// the leaf in the graph's float type, which no output depends on.
+function positionLeaf(outs: readonly Node[], q: Node, dtype: "f32" | "f64"): Node {
+  const leaf = toposort(outs).find((n) => n.op === "param" && n.attrs.name === q.attrs.name);
+  return leaf ?? (dtype === q.dtype ? q : castFloats([q], dtype)[0]!);
+}

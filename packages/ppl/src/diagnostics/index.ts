@@ -17,5 +17,5 @@ export {
   countNonZero,
   countTreeDepthHits,
 } from "./sampler.ts";
-export { type DiagnosticWarning, type WarningKind, THRESHOLDS, parameterWarnings, samplerWarnings } from "./warnings.ts";
+export { type DiagnosticWarning, type WarningKind, THRESHOLDS, nonFiniteWarnings, parameterWarnings, samplerWarnings } from "./warnings.ts";
 export { type ParameterSummary, type Summary, type SummarizeOptions, summarizeParameter, summarize } from "./summary.ts";

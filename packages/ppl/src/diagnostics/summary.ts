@@ -6,7 +6,7 @@ import { mean, sd } from "./moments.ts";
 import { quantileSorted, sortedCopy } from "./quantile.ts";
 import { rhat, rhatBasic } from "./rhat.ts";
 import { type SamplerDiagnostics, type SamplerDraws, samplerDiagnostics } from "./sampler.ts";
-import { type DiagnosticWarning, parameterWarnings, samplerWarnings } from "./warnings.ts";
+import { type DiagnosticWarning, nonFiniteWarnings, parameterWarnings, samplerWarnings } from "./warnings.ts";
 
 /** All statistics of one parameter; NaN stands for posterior's NA. */
 export interface ParameterSummary {
@@ -86,7 +86,7 @@ export function summarize(
   const first = entries[0]?.[1];
   const chains = first?.length ?? options.sampler?.energy.length ?? 0;
   const drawsPerChain = first?.[0]?.length ?? 0;
-  const warnings = parameterWarnings(summaries, chains);
+  const warnings = [...nonFiniteWarnings(entries), ...parameterWarnings(summaries, chains)];
   if (options.sampler === undefined) return { chains, drawsPerChain, parameters: summaries, warnings };
   const sampler = samplerDiagnostics(options.sampler, options.maxTreeDepth ?? 10);
   return { chains, drawsPerChain, parameters: summaries, sampler, warnings: [...warnings, ...samplerWarnings(sampler)] };

@@ -12,7 +12,7 @@ export const THRESHOLDS = {
 } as const;
 
 /** Kind of problem a warning reports. */
-export type WarningKind = "rhat" | "ess_bulk" | "ess_tail" | "divergences" | "treedepth" | "ebfmi";
+export type WarningKind = "nonfinite" | "rhat" | "ess_bulk" | "ess_tail" | "divergences" | "treedepth" | "ebfmi";
 
 /** One diagnostic warning: machine-readable fields plus a message for people. */
 export interface DiagnosticWarning {
@@ -59,6 +59,39 @@ export function parameterWarnings(summaries: readonly ParameterSummary[], chains
         });
       }
     }
+  }
+  return out;
+}
+
+/**
+ * Warnings for parameters with NaN or infinite draws: every statistic of such a parameter is NA,
+ * which the table alone would not explain. `draws` is name → [chain][draw].
+ */
+export function nonFiniteWarnings(draws: readonly (readonly [string, readonly ArrayLike<number>[]])[]): DiagnosticWarning[] {
+  const out: DiagnosticWarning[] = [];
+  for (const [name, chains] of draws) {
+    let bad = 0;
+    let total = 0;
+    let nan = 0;
+    for (const c of chains) {
+      total += c.length;
+      for (let i = 0; i < c.length; i++) {
+        const v = c[i]!;
+        if (!Number.isFinite(v)) {
+          bad++;
+          if (Number.isNaN(v)) nan++;
+        }
+      }
+    }
+    if (bad === 0) continue;
+    const what = nan === bad ? "NaN" : nan === 0 ? "infinite" : "NaN or infinite";
+    out.push({
+      kind: "nonfinite",
+      parameter: name,
+      value: bad,
+      threshold: 0,
+      message: `${bad} of ${total} draws of ${name} are ${what}, so its statistics are NA: check the expression that computes it (a log or division of a value that reaches 0, an overflow) or its bounds.`,
+    });
   }
   return out;
 }

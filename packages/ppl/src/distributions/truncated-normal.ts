@@ -8,6 +8,7 @@ import { batchShapeOf, checkOptions, checkParam, full, HALF_LOG_TWO_PI, isFinite
 import { normalLogpdf } from "./normal.ts";
 import { sampleScalar } from "./sampling.ts";
 import { ModelError } from "../model/errors.ts";
+import { boundOrderFix } from "../transforms/transform.ts";
 
 /** Bounds of a truncated normal; either may be left out. */
 export interface TruncationBounds {
@@ -24,7 +25,7 @@ export function truncatedNormal(mu: Operand, sigma: Operand, bounds: TruncationB
   checkParam("truncatedNormal", "mu", mu, isFiniteNumber, "finite");
   checkParam("truncatedNormal", "sigma", sigma, isPositive, "positive");
   if (typeof lower === "number" && typeof upper === "number" && !(lower < upper)) {
-    throw new ModelError(`truncatedNormal: lower (${lower}) must be below upper (${upper}); swap them or widen the interval`);
+    throw new ModelError(`truncatedNormal: lower (${lower}) must be below upper (${upper}); ${boundOrderFix(lower, upper)}`);
   }
   const params: Record<string, Operand> = { mu, sigma };
   if (lower !== undefined) params.lower = lower;

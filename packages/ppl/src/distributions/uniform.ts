@@ -1,5 +1,6 @@
 import { add, and, div, ge, le, log, mul, neg, square, sub, type Operand } from "@ppl/tensor";
 import { ModelError } from "../model/errors.ts";
+import { boundOrderFix } from "../transforms/transform.ts";
 import type { Distribution } from "./distribution.ts";
 import { batchShapeOf, checkParam, full, isFiniteNumber, restrict } from "./helpers.ts";
 import { sampleScalar } from "./sampling.ts";
@@ -9,7 +10,7 @@ export function uniform(lower: Operand, upper: Operand): Distribution {
   checkParam("uniform", "lower", lower, isFiniteNumber, "finite");
   checkParam("uniform", "upper", upper, isFiniteNumber, "finite");
   if (typeof lower === "number" && typeof upper === "number" && !(lower < upper)) {
-    throw new ModelError(`uniform: lower (${lower}) must be below upper (${upper}); swap them or widen the interval`);
+    throw new ModelError(`uniform: lower (${lower}) must be below upper (${upper}); ${boundOrderFix(lower, upper)}`);
   }
   const batchShape = batchShapeOf("uniform", { lower, upper });
   return {

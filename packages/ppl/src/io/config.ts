@@ -135,7 +135,9 @@ export function sampleConfig(s: SampleSettings): ConfigNode[] {
 function valueText(value: string | number | boolean | bigint): string {
   // CmdStan writes booleans as 1 / 0.
   if (typeof value === "boolean") return value ? "1" : "0";
-  return String(value);
+  // Every setting is one comment line: a line break in a value (a file path may hold one) would
+  // end it and leave the rest as a line that is not a comment, so control characters are escaped.
+  return String(value).replace(/\p{Cc}/gu, (c) => (c === "\n" ? "\\n" : c === "\r" ? "\\r" : c === "\t" ? "\\t" : `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`));
 }
 
 /** Renders a settings tree as `# key = value` comment lines, two spaces per level. */

@@ -155,9 +155,15 @@ export function readStanCsv(text: string): StanCsv {
     }
     const fields = line.split(",");
     const values = new Float64Array(fields.length);
-    if (fields.length !== columns.length || !fields.every(isNumberText)) {
+    if (fields.length !== columns.length) {
       throw new Error(
         `Stan CSV line ${lineNo}: expected ${columns.length} numeric fields, got ${fields.length}: "${line.slice(0, 80)}"`,
+      );
+    }
+    const bad = fields.findIndex((f) => !isNumberText(f));
+    if (bad >= 0) {
+      throw new Error(
+        `Stan CSV line ${lineNo}: field ${bad + 1} (column '${columns[bad]}') is ${JSON.stringify(fields[bad]!.slice(0, 40))}, not a number`,
       );
     }
     for (let k = 0; k < fields.length; k++) values[k] = parseNumber(fields[k]!);

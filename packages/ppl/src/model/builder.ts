@@ -20,6 +20,9 @@ export interface DeclaredParam {
   readonly value: Node;
 }
 
+/** The most entries one parameter may have (the longest typed array a graph value can be, with room to spare). */
+const MAX_PARAM_ENTRIES = 2 ** 31 - 1;
+
 /** Records what a model's build declares; the log density is the sum of `terms`. */
 export class Recorder implements ModelBuilder {
   readonly params: DeclaredParam[] = [];
@@ -102,6 +105,11 @@ export class Recorder implements ModelBuilder {
     if (typeof name !== "string" || !isValidName(name)) {
       throw new ModelError(`${what} name '${String(name)}' is not an identifier; use letters, digits and _ starting with a letter`);
     }
+    // Stan reserves names ending in __ for the sampler's own columns (lp__, stepsize__, …): a
+    // parameter of such a name would duplicate a CSV column or be read back as one.
+    if (name.endsWith("__")) {
+      throw new ModelError(`model '${this.modelName}': the ${what} name '${name}' is reserved (names ending in __ are the sampler's columns, such as lp__ and stepsize__); rename it`);
+    }
     if (this.names.has(name)) throw new ModelError(`model '${this.modelName}': the name '${name}' is used twice; give the ${what} another name`);
     this.names.add(name);
   }
@@ -110,6 +118,11 @@ export class Recorder implements ModelBuilder {
     if (given !== undefined) {
       if (!Array.isArray(given) || given.some((d) => !Number.isInteger(d) || d < 0)) {
         throw new ModelError(`parameter '${name}': shape must be a list of non-negative integers, got ${JSON.stringify(given)}`);
+      }
+      // Sizes usually come from the data (d.J): an absurd one is named here, not as a failed allocation later.
+      const entries = given.reduce((a, b) => a * b, 1);
+      if (entries > MAX_PARAM_ENTRIES) {
+        throw new ModelError(`parameter '${name}': shape [${given.join(",")}] has ${entries} entries, more than ${MAX_PARAM_ENTRIES}; check the data values that size it`);
       }
       if (prior) {
         const priorShape = [...prior.batchShape, ...prior.eventShape];

@@ -21,13 +21,14 @@ export function checkData(spec: DataSpec, json: unknown, opts: CheckDataOptions 
   }
   const input = json as Record<string, unknown>;
   const declared = Object.keys(spec);
-  const extra = Object.keys(input).filter((k) => !(k in spec));
+  // Own keys only: `k in spec` would take 'constructor' or '__proto__' for declared fields.
+  const extra = Object.keys(input).filter((k) => !Object.hasOwn(spec, k));
   const out: Record<string, TensorValue> = {};
   // Scalars first: sizes of the other fields come from int scalars.
   const order = [...declared.filter((k) => spec[k]!.dims.length === 0), ...declared.filter((k) => spec[k]!.dims.length > 0)];
   for (const key of order) {
     const f = spec[key]!;
-    if (!(key in input)) {
+    if (!Object.hasOwn(input, key)) {
       const hint = extra.length > 0 ? ` (the data has undeclared key${extra.length > 1 ? "s" : ""} ${extra.map((e) => `'${e}'`).join(", ")} — a misspelling?)` : "";
       throw new DataError(key, `'${key}' is missing; the model expects ${describeField(f)}${hint}. Add it to the data file`);
     }
@@ -52,6 +53,9 @@ function resolveSize(spec: DataSpec, out: Record<string, TensorValue>, key: stri
 }
 
 function checkField(key: string, f: DataField, dims: readonly number[], value: unknown): TensorValue {
+  // The nesting is checked before the values are stored: a size such as J = 1e10 is then
+  // reported against the array it sizes, rather than as an allocation that fails.
+  checkNesting(key, f, dims, value, 0, []);
   const out = { data: new Float64Array(dims.reduce((a, b) => a * b, 1)), n: 0 };
   collect(key, f, dims, value, 0, [], out);
   return { dtype: "f64", shape: dims, data: out.data };
@@ -59,13 +63,9 @@ function checkField(key: string, f: DataField, dims: readonly number[], value: u
 
 const locate = (key: string, idx: readonly number[]) => (idx.length > 0 ? `${key}[${idx.join(",")}]` : key);
 
-// Walk the nested arrays, checking each level's length, then each entry. The location string of
-// an entry is built only for an error: data can hold millions of entries.
-function collect(key: string, f: DataField, dims: readonly number[], v: unknown, level: number, idx: number[], out: { data: Float64Array; n: number }): void {
-  if (level === dims.length) {
-    out.data[out.n++] = checkEntry(key, locate(key, idx), f, v);
-    return;
-  }
+// Walk the nested arrays, checking each level's length (not the entries).
+function checkNesting(key: string, f: DataField, dims: readonly number[], v: unknown, level: number, idx: number[]): void {
+  if (level === dims.length) return;
   const sizeName = f.dims[level]!;
   const expectLen = dims[level]!;
   const expect = typeof sizeName === "string" ? `${sizeName}=${expectLen}` : `${expectLen}`;
@@ -81,6 +81,22 @@ function collect(key: string, f: DataField, dims: readonly number[], v: unknown,
     const rowNote = dims.length === 2 && level === 1 ? ` in row ${idx[idx.length - 1]}` : "";
     throw new DataError(key, `'${key}' has ${v.length} ${what}${rowNote}, the model expects ${expect}`);
   }
+  if (level === dims.length - 1) return;
+  for (let i = 0; i < v.length; i++) {
+    idx.push(i + 1);
+    checkNesting(key, f, dims, v[i], level + 1, idx);
+    idx.pop();
+  }
+}
+
+// Walk the nested arrays (their nesting already checked), checking and storing each entry. The
+// location string of an entry is built only for an error: data can hold millions of entries.
+function collect(key: string, f: DataField, dims: readonly number[], v: unknown, level: number, idx: number[], out: { data: Float64Array; n: number }): void {
+  if (level === dims.length) {
+    out.data[out.n++] = checkEntry(key, locate(key, idx), f, v);
+    return;
+  }
+  if (!Array.isArray(v)) return;
   if (level === dims.length - 1) {
     for (let i = 0; i < v.length; i++) {
       const e: unknown = v[i];
@@ -98,7 +114,7 @@ function collect(key: string, f: DataField, dims: readonly number[], v: unknown,
 
 // The common case, decided without building a location: a finite number within the field's rules.
 function isPlainEntry(f: DataField, e: unknown): e is number {
-  return typeof e === "number" && Number.isFinite(e) && (!f.integer || Number.isInteger(e))
+  return typeof e === "number" && Number.isFinite(e) && (!f.integer || Number.isSafeInteger(e))
     && (f.lower === undefined || e >= f.lower) && (f.upper === undefined || e <= f.upper);
 }
 
@@ -114,6 +130,9 @@ function checkEntry(key: string, where: string, f: DataField, v: unknown): numbe
   }
   if (!Number.isFinite(v)) throw new DataError(key, `'${where}' is ${v}; data must be finite numbers — remove or impute the entry`);
   if (f.integer && !Number.isInteger(v)) throw new DataError(key, `'${where}' is ${v}, but '${key}' holds integers; give a whole number`);
+  if (f.integer && !Number.isSafeInteger(v)) {
+    throw new DataError(key, `'${where}' is ${v}, beyond the integers a double holds exactly (±9007199254740991, 2^53 − 1); give a smaller integer`);
+  }
   if (f.lower !== undefined && v < f.lower) throw new DataError(key, `'${where}' is ${v}, below the lower bound ${f.lower} of '${key}'`);
   if (f.upper !== undefined && v > f.upper) throw new DataError(key, `'${where}' is ${v}, above the upper bound ${f.upper} of '${key}'`);
   return v;

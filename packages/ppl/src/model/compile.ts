@@ -86,7 +86,7 @@ export function compileModel<S extends DataSpec>(m: Model<S>, json: unknown, opt
     }
   }
   const rec = new Recorder(m.name, Object.keys(m.data));
-  m.build(rec, values as DataValues<S>);
+  m.build(rec, guardData(m.name, values) as DataValues<S>);
   if (rec.params.length === 0) throw new ModelError(`model '${m.name}': build declared no parameters; declare at least one with m.param(name, prior)`);
 
   let offset = 0;
@@ -135,6 +135,33 @@ export function compileModel<S extends DataSpec>(m: Model<S>, json: unknown, opt
     logDensityAt: (qv) => interpret([logDensity!], bindingsWith(qv))[0]!.data[0]!,
     generatedAt: (qv) => interpret([generatedFlat], bindingsWith(qv))[0]!.data,
   };
+}
+
+// The data as build sees it: reading a field the spec does not declare (a typo such as d.Y for
+// d.y) throws a ModelError naming it, where a plain object would hand back undefined and the
+// mistake would surface later as a TypeError far from its cause.
+function guardData(modelName: string, values: Record<string, number | Node>): Record<string, number | Node> {
+  return new Proxy(values, {
+    get(target, key, receiver) {
+      if (typeof key === "symbol" || key in target) return Reflect.get(target, key, receiver) as unknown;
+      const fields = Object.keys(target);
+      const near = fields.find((f) => f.toLowerCase() === key.toLowerCase()) ?? fields.find((f) => editDistance(f, key) <= Math.min(2, Math.floor(key.length / 2)));
+      throw new ModelError(
+        `model '${modelName}': build reads d.${key}, but the data spec declares no field '${key}' (its fields: ${fields.join(", ") || "none"})${near !== undefined ? `; did you mean d.${near}?` : "; declare it in the model's data"}`,
+      );
+    },
+  });
+}
+
+// Levenshtein distance, for suggesting the declared name nearest to a misspelled one.
+function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = row;
+  }
+  return prev[b.length]!;
 }
 
 // The observed elements' log densities with every parameter's constrained value read from one

@@ -50,6 +50,10 @@ export function model<S extends DataSpec>(def: ModelDefinition<S>): Model<S> {
     if (!["name", "data", "build"].includes(key)) throw new ModelError(`model: unknown field '${key}'; a model has name, data and build`);
   }
   if (typeof def.name !== "string" || def.name.length === 0) throw new ModelError("model: give the model a non-empty name");
+  // The name goes into every Stan CSV header as `# model = NAME`: a line break would end that line.
+  if (/\p{Cc}/u.test(def.name)) {
+    throw new ModelError(`model: the name ${JSON.stringify(def.name)} holds a line break or another control character; give it a one-line name`);
+  }
   if (typeof def.build !== "function") throw new ModelError(`model '${def.name}': build must be a function (m, d) => { ... }`);
   const spec = def.data ?? ({} as S);
   for (const [key, f] of Object.entries(spec)) {

@@ -1,11 +1,11 @@
 import { add, broadcastTo, log, logSigmoid, mul, neg, reshape, sigmoid, sizeOf, sub, sum, type Operand, type Shape } from "@ppl/tensor";
 import { ModelError } from "../model/errors.ts";
-import { checkBound, type Constraint, type Transform } from "./transform.ts";
+import { boundOrderFix, checkBound, type Constraint, type Transform } from "./transform.ts";
 
 /** a < x < b through x = a + (b − a)·sigmoid(u); either bound may be a node (garch's beta1 < 1 − alpha1). */
 export function interval(a: Operand, b: Operand): Constraint {
   if (typeof a === "number" && typeof b === "number" && !(a < b)) {
-    throw new ModelError(`interval: the lower bound ${a} must be below the upper bound ${b}; swap them`);
+    throw new ModelError(`interval: the lower bound ${a} must be below the upper bound ${b}; ${boundOrderFix(a, b)}`);
   }
   return {
     name: "interval",

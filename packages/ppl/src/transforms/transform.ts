@@ -48,3 +48,10 @@ export function checkBound(constraint: string, what: string, bound: Operand, sha
     throw new ModelError(`${constraint}: the ${what} bound has shape [${bs.join(",")}], which does not broadcast to the parameter's shape [${shape.join(",")}]; give a scalar bound or one of the parameter's shape`);
   }
 }
+
+/** The fix for bounds that are not lower < upper: swapping helps only when they are reversed. */
+export function boundOrderFix(lower: number, upper: number): string {
+  if (Number.isNaN(lower) || Number.isNaN(upper)) return "give both bounds as numbers";
+  if (lower === upper) return "they are equal, and an interval needs room between its bounds: widen it (a value fixed at one number is a constant, not a parameter)";
+  return "swap them";
+}

@@ -1,11 +1,12 @@
 // Bad input the library must turn into a typed error naming the fix (or a flagged result), never a
 // TypeError from deep inside or a file that reads back wrong.
 import { describe, expect, it } from "vitest";
-import {
-  compileModel, data, DataError, interval, model, ModelError, normal, readStanCsv, sampleConfig, stringSink, summarize, truncatedNormal,
-  uniform, writeStanCsv,
-} from "../src/index.ts";
-import { checkData } from "../src/internals.ts";
+// Imported from the modules themselves, which stay where they are whatever the package index exports.
+import { interval } from "../src/transforms/index.ts";
+import { normal, truncatedNormal, uniform } from "../src/distributions/index.ts";
+import { checkData, compileModel, data, DataError, model, ModelError } from "../src/model/index.ts";
+import { readStanCsv, sampleConfig, stringSink, writeStanCsv } from "../src/io/index.ts";
+import { summarize } from "../src/diagnostics/index.ts";
 
 /** The error `f` throws (failing the test when it returns). */
 function thrown(f: () => unknown): Error {

@@ -1,5 +1,6 @@
 import { expect } from "vitest";
-import { failureLines, runPosterior, type CompiledModel, type PosteriorReport, type PosteriorSettings } from "@ppl/ppl";
+import type { CompiledModel } from "@ppl/ppl";
+import { failureLines, runPosterior, type PosteriorReport, type PosteriorSettings } from "@ppl/ppl/internals";
 import type { GpuNuts } from "../src/index.ts";
 
 /** Run one reference posterior with its transitions on a prepared GPU sampler and expect it to pass the rule. */

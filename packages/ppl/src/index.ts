@@ -1,14 +1,62 @@
-export * from "./model/index.ts";
-export * from "./distributions/index.ts";
-export * from "./transforms/index.ts";
-export * from "./sampler/index.ts";
-export * from "./random/index.ts";
-export * from "./diagnostics/index.ts";
-export * from "./io/index.ts";
-export * from "./density/index.ts";
-export { failureLines, runPosterior, type PosteriorReport, type PosteriorSettings, type RunPosteriorOptions } from "./posteriordb/index.ts";
+// @ppl/ppl: the user API — models and data, distributions, constraints, sampling (and the transition
+// runner interface a GPU sampler plugs into), diagnostics, Stan CSV/JSON, the log density, PSIS-LOO.
+// The sampler's and diagnostics' building blocks, the random streams and the posteriordb runner are
+// in "@ppl/ppl/internals", for tests, benchmarks and packages that extend the sampler.
+// Models and data
 export {
-  gpdFit, psis, psisTailLength, relativeEff, loo, looCompare, paretoKCategory, paretoKCounts, paretoKWarnings, PARETO_K_THRESHOLDS,
-  type GpdFit, type PsisResult, type LooOptions, type LooPointwise, type LooResult, type PointwiseLogLik, type LooCompareRow,
-  type ParetoKCategory, type ParetoKCounts, logLikEvaluator, pointwiseLogLik, LOG_LIK_NAME, type LogLikEvaluator,
+  ModelError, DataError, data, model, isModel, compileModel, type DataSpec, type DataField, type DataKind,
+  type DataValues, type DataBounds, type Size, type ArrayOptions, type CheckedData, type Model,
+  type ModelBuilder, type ModelDefinition, type ParamOptions, type CompiledModel, type ParamInfo,
+  type GeneratedInfo,
+} from "./model/index.ts";
+// Distributions
+export {
+  normal, halfNormal, studentT, halfStudentT, cauchy, halfCauchy, laplace, logistic, logNormal, exponential,
+  gamma, inverseGamma, beta, uniform, weibull, chiSquared, truncatedNormal, skewNormal, bernoulli,
+  bernoulliLogit, binomial, binomialLogit, betaBinomial, poisson, poissonLog, negativeBinomial,
+  negativeBinomial2, categorical, categoricalLogit, multinomial, dirichlet, multivariateNormal,
+  multivariateNormalPrecision, multivariateNormalCholesky, lkjCholesky, gaussianRandomWalk, mixture, custom,
+  type Distribution, type Support, type Rng, type TruncationBounds, type CustomOptions,
+} from "./distributions/index.ts";
+// Constraints (transforms)
+export {
+  real, lower, positive, upper, interval, unitInterval, ordered, positiveOrdered, simplex, unitVector,
+  choleskyCorr, type Transform, type Constraint,
+} from "./transforms/index.ts";
+// Sampling
+export {
+  sample, sampleAsync, SamplingRun, registerTransitionRunner, prepareTransitionRunner, transitionRunnerNames,
+  InitializationError, StepSizeError, AdaptationError, SamplerOptionError, Metric, ChainBatch,
+  type BatchedDensity, type SampleOptions, type SampleResult, type ChainStats, type ChainAdaptationResult,
+  type DrawInfo, type ResolvedSampleSettings, type SamplerKind, type RunnerStats, type TransitionRunner,
+  type TransitionRunnerContext, type TransitionRunnerFactory, type RunPlan, type PreparedRunner,
+  type RunnerProvider, type MetricKind, type DualAveragingSettings, type DualAveragingState,
+} from "./sampler/index.ts";
+// Diagnostics
+export {
+  mean, variance, sd, quantile, median, mad, autocovariance, averageRanks, rankNormalize, essBasic, essBulk, essTail, essQuantile, essMean, rhat,
+  rhatBasic, mcseMean, mcseSd, mcseQuantile, samplerDiagnostics, ebfmi, THRESHOLDS, summarize, type Draws,
+  type ChainMatrix, type SamplerDraws, type SamplerDiagnostics, type DiagnosticWarning, type WarningKind,
+  type ParameterSummary, type Summary, type SummarizeOptions,
+} from "./diagnostics/index.ts";
+// Stan CSV and JSON
+export {
+  toStanCsvName, fromStanCsvName, formatNumber, parseNumber, SAMPLE_DEFAULTS, sampleConfig, renderConfig,
+  fileSink, stringSink, StanCsvWriter, writeStanCsv, SAMPLER_COLUMNS, samplerValues, readStanCsv,
+  collectChains, chainsFromColumns, SAMPLER_BLOCK_KEY, summaryToJson, writeSummaryJson, type ConfigNode,
+  type SampleSettings, type TextSink, type StanCsvHeader, type Adaptation, type Timing, type SamplerColumn,
+  type StanCsv, type ReadAdaptation, type ReadTiming, type ChainDraws, type ParameterSummaryJson,
+  type SamplerSummaryJson, type SummaryJson,
+} from "./io/index.ts";
+// Log density
+export {
+  modelDensity, gradientGraph, type ModelDensity, type ModelDensityOptions, type GradientGraph,
+  type GradientGraphOptions,
+} from "./density/index.ts";
+// PSIS-LOO and the pointwise log-likelihood
+export {
+  psis, relativeEff, PARETO_K_THRESHOLDS, paretoKCategory, paretoKCounts,
+  paretoKWarnings, loo, looCompare, logLikEvaluator, pointwiseLogLik, LOG_LIK_NAME, type GpdFit,
+  type PsisResult, type ParetoKCategory, type ParetoKCounts, type LooOptions, type LooPointwise,
+  type LooResult, type PointwiseLogLik, type LooCompareRow, type LogLikEvaluator,
 } from "./loo/index.ts";

@@ -4,8 +4,9 @@ import {
   bernoulli, bernoulliLogit, beta, betaBinomial, binomial, binomialLogit, categorical, categoricalLogit, cauchy, chiSquared, dirichlet,
   exponential, gamma, gaussianRandomWalk, halfCauchy, halfNormal, halfStudentT, inverseGamma, laplace, lkjCholesky, logistic, logNormal,
   mixture, multinomial, multivariateNormal, multivariateNormalCholesky, multivariateNormalPrecision, negativeBinomial, negativeBinomial2,
-  normal, poisson, poissonLog, seededRng, skewNormal, studentT, truncatedNormal, uniform, weibull, type Distribution,
+  normal, poisson, poissonLog, skewNormal, studentT, truncatedNormal, uniform, weibull, type Distribution,
 } from "../src/index.ts";
+import { seededRng } from "../src/internals.ts";
 import { evaluate } from "./distributions-helpers.ts";
 
 const N = 20000;

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
-import { checkData, data, DataError, ModelError, type DataSpec } from "../src/index.ts";
+import { data, DataError, ModelError, type DataSpec } from "../src/index.ts";
+import { checkData } from "../src/internals.ts";
 
 const eight: DataSpec = { J: data.int({ lower: 1 }), y: data.vector("J"), sigma: data.vector("J", { lower: 0 }) };
 const good = () => ({ J: 8, y: [28, 8, -3, 7, -1, 1, 18, 12], sigma: [15, 10, 16, 11, 9, 11, 10, 18] });

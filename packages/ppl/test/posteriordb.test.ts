@@ -11,7 +11,8 @@
  */
 import { describe, expect, test } from "vitest";
 import { castFloats, interpret, valueAndGrad } from "@ppl/tensor";
-import { compileModel, modelDensity, seededRng } from "../src/index.ts";
+import { compileModel, modelDensity } from "../src/index.ts";
+import { seededRng } from "../src/internals.ts";
 import { failureLines, loadModel, loadPosterior, posteriorNames, posteriorSettings, runPosterior } from "../src/posteriordb/index.ts";
 
 const CI = [

@@ -20,8 +20,9 @@ import { readFileSync } from "node:fs";
 import { describe, expect, test } from "vitest";
 import { constant, add, mul } from "@ppl/tensor";
 import {
-  compileModel, data, halfCauchy, halfNormal, model, modelDensity, normal, sample, seededRng, type Model, type Rng,
+  compileModel, data, halfCauchy, halfNormal, model, modelDensity, normal, sample, type Model, type Rng,
 } from "../src/index.ts";
+import { seededRng } from "../src/internals.ts";
 import eightSchools from "../../../examples/posteriordb/eight_schools-eight_schools_noncentered.ts";
 
 const REPLICATIONS = 500;

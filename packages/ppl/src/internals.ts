@@ -1,0 +1,45 @@
+// @ppl/ppl/internals: the building blocks under the user API (NUTS's integrator, termination and
+// proposal steps, warmup's adaptation, the Philox streams, diagnostics' intermediate steps, the
+// posteriordb runner), for tests, benchmarks and packages that extend the sampler. Not a stable API.
+// Models and data
+export {
+  describeField, checkData, stanNames, flattenStanOrder, type CheckDataOptions,
+} from "./model/index.ts";
+// Distributions
+export {
+  isDistribution, seededRng, lkjLogConstant, gammaVariate, betaVariate, poissonVariate, binomialVariate,
+  logGammaVariate, categoricalVariate,
+} from "./distributions/index.ts";
+// Constraints (transforms)
+export {
+  isConstraint, constraintOfSupport,
+} from "./transforms/index.ts";
+// Sampling
+export {
+  resolveSettings, leapfrogBegin, leapfrogEnd, hamiltonian, integrate, noUTurn, SubtreeTermination,
+  mergedTrajectoryContinues, logAddExp, uniformAcceptProbability, biasedAcceptProbability, driveBatch,
+  NutsTransition, defaultNutsSettings, HmcTransition, InitialPointSearch, MAX_INIT_ATTEMPTS, StepSizeSearch,
+  DualAveraging, defaultDualAveraging, WelfordDiag, WelfordDense, regularize, WindowSchedule, defaultWindows,
+  windowEnds, ChainAdaptation, type PhasePoint, type GradientStepper, type Transition, type TransitionStats,
+  type ChainSlot, type NutsSettings, type HmcSettings, type WindowSettings,
+} from "./sampler/index.ts";
+// Random streams
+export {
+  philox4x32, mulhi32, mullo32, uniformFromWords, boxMullerCos, boxMullerSin, exponentialFromUniform,
+  Purpose, seedKey, streamBlock, streamUniform, streamUniforms, streamNormals, streamExponentials,
+  type SeedKey,
+} from "./random/index.ts";
+// Diagnostics
+export {
+  toChainMatrix, splitChains, essOfMatrix, rhatOfMatrix,
+  foldDraws, normalQuantile, betaQuantile, countNonZero, countTreeDepthHits, parameterWarnings,
+  samplerWarnings, summarizeParameter,
+} from "./diagnostics/index.ts";
+// posteriordb
+export {
+  runPosterior, failureLines, type PosteriorSettings, type PosteriorReport, type RunPosteriorOptions,
+} from "./posteriordb/index.ts";
+// PSIS-LOO and the pointwise log-likelihood
+export {
+  gpdFit, psisTailLength,
+} from "./loo/index.ts";

@@ -1,0 +1,45 @@
+// The packages' entry points are deliberate: ppl's user API holds none of the building blocks that
+// "@ppl/ppl/internals" exports, and every function and class an entry exports has a doc comment.
+import { fileURLToPath } from "node:url";
+import ts from "typescript";
+import { describe, expect, it } from "vitest";
+import * as publicApi from "../src/index.ts";
+import * as internals from "../src/internals.ts";
+
+const entry = (pkg: string, file = "index.ts") => fileURLToPath(new URL(`../../${pkg}/src/${file}`, import.meta.url));
+
+describe("public API", () => {
+  it("@ppl/ppl exports no name of @ppl/ppl/internals", () => {
+    const leaked = Object.keys(internals).filter((name) => name in publicApi);
+    expect(leaked).toEqual([]);
+    for (const name of ["leapfrogBegin", "driveBatch", "WelfordDiag", "regularize", "NutsTransition", "philox4x32"]) {
+      expect(name in publicApi, name).toBe(false);
+      expect(name in internals, name).toBe(true);
+    }
+  });
+
+  it("keeps what a user needs: models, distributions, constraints, sampling, diagnostics, IO, LOO", () => {
+    for (const name of ["model", "data", "compileModel", "normal", "lower", "sample", "summarize", "essBulk", "rhat", "readStanCsv", "writeStanCsv", "loo", "modelDensity"]) {
+      expect(name in publicApi, name).toBe(true);
+    }
+  });
+
+  it("every exported function and class of each package's entry has a doc comment", () => {
+    const entries = [entry("tensor"), entry("vulkan"), entry("ppl"), entry("ppl", "internals.ts"), entry("ppl-vulkan")];
+    const program = ts.createProgram(entries, {
+      allowImportingTsExtensions: true, noEmit: true, strict: true, skipLibCheck: true,
+      module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, target: ts.ScriptTarget.ES2022,
+    });
+    const checker = program.getTypeChecker();
+    const undocumented: string[] = [];
+    for (const file of entries) {
+      const mod = checker.getSymbolAtLocation(program.getSourceFile(file)!)!;
+      for (const s of checker.getExportsOfModule(mod)) {
+        const target = s.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(s) : s;
+        if (!(target.flags & (ts.SymbolFlags.Function | ts.SymbolFlags.Class))) continue;
+        if (ts.displayPartsToString(target.getDocumentationComment(checker)).trim() === "") undocumented.push(`${file}: ${s.name}`);
+      }
+    }
+    expect(undocumented).toEqual([]);
+  });
+});

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Sets up a fresh Debian 12 machine (Node 20 present) for this repository: system packages
-# (only those missing), pnpm pinned through npm, workspace dependencies, the native addon.
+# (only those missing), pnpm pinned through npm, workspace dependencies, the native addon, and
+# `ppl` on PATH (scripts/link-ppl.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -26,3 +27,4 @@ fi
 
 pnpm install --frozen-lockfile --reporter=silent
 pnpm build
+bash scripts/link-ppl.sh

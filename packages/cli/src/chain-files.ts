@@ -1,5 +1,6 @@
 import { join } from "node:path";
-import { chainsFromColumns, fileSink, SAMPLER_COLUMNS, samplerValues, writeStanCsv, type ChainDraws, type ChainAdaptationResult, type ConfigNode, type DrawInfo, type StanCsvWriter } from "@ppl/ppl";
+import { chainsFromColumns, SAMPLER_COLUMNS, samplerValues, writeStanCsv, type ChainDraws, type ChainAdaptationResult, type ConfigNode, type DrawInfo, type StanCsvWriter } from "@ppl/ppl";
+import { FilePool } from "./file-pool.ts";
 
 /**
  * One Stan CSV file per chain (DIR/chain-1.csv …), each draw written the moment it is made, and
@@ -16,8 +17,10 @@ export class ChainFiles {
   constructor(dir: string, chains: number, parameters: readonly string[], configFor: (chain: number) => ConfigNode[]) {
     this.paths = Array.from({ length: chains }, (_, c) => join(dir, `chain-${c + 1}.csv`));
     this.writers = [];
+    // Through a pool of open files: one descriptor per chain would exceed the limit on open files.
+    const pool = new FilePool();
     try {
-      for (let c = 0; c < chains; c++) this.writers.push(writeStanCsv(fileSink(this.paths[c]!), { config: configFor(c), parameters }));
+      for (let c = 0; c < chains; c++) this.writers.push(writeStanCsv(pool.sink(this.paths[c]!), { config: configFor(c), parameters }));
     } catch (e) {
       this.close();
       throw e;

@@ -24,10 +24,10 @@ export function buildProgram(done: (code: ExitCodeValue) => void): Command {
   const program = new Command("ppl")
     .description("Sample Bayesian models written in TypeScript, summarize and report the draws.")
     .exitOverride()
-    .showHelpAfterError("(add --help for the options)")
     .configureHelp({ showGlobalOptions: false })
-    // Commander's own messages ("error: unknown option …") get the same prefix as ours.
-    .configureOutput({ outputError: (text, write) => write(text.replace(/^error: /, "ppl: ")) });
+    // Commander's own messages ("error: unknown option …") get the same prefix as ours, and stay
+    // one line like ours (its suggestions, "(Did you mean …?)", come on a line of their own).
+    .configureOutput({ outputError: (text, write) => write(commanderErrorLine(text)) });
 
   program
     .command("sample")
@@ -95,10 +95,18 @@ const EXIT_CODES_HELP = `
 Exit codes: 0 success; 1 diagnostics failed with --strict; 2 usage error; 3 model or data error;
 4 device error; 130 interrupted (Ctrl-C; the CSV files hold every draw made so far).`;
 
+/** A message of commander's as one line: "ppl: " for "error: ", lines joined, the pointer to --help at the end. */
+export function commanderErrorLine(text: string): string {
+  const joined = text.replace(/^error: /, "").split("\n").map((l) => l.trim()).filter((l) => l !== "").join(" ");
+  return `ppl: ${joined} (add --help for the options)\n`;
+}
+
 /** Prints an error as one line and returns its exit code; anything that is not a CliError is a bug. */
 export function reportError(e: unknown): ExitCodeValue {
   if (e instanceof CliError) {
     process.stderr.write(`ppl: ${e.message}\n`);
+    // The error behind the message, with its stack, for a model that fails somewhere deep.
+    if (process.env["PPL_DEBUG"] && e.cause instanceof Error) process.stderr.write(`${e.cause.stack ?? e.cause.message}\n`);
     return e.exitCode;
   }
   const message = e instanceof Error ? e.message : String(e);

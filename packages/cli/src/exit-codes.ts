@@ -8,7 +8,9 @@
  *     data that do not fit the model, a log density that cannot be initialized
  * 4   device error: a Vulkan backend requested where none is usable
  * 70  an internal error (a bug in ppl, not in the input): the message asks for PPL_DEBUG=1
- * 130 interrupted (Ctrl-C): the CSV files hold every draw made so far and are valid
+ * 129 stopped by SIGHUP (the terminal closed), 130 by SIGINT (Ctrl-C), 143 by SIGTERM (timeout,
+ *     docker stop, Slurm): 128 + the signal's number, as a shell reports a process the signal
+ *     killed; the CSV files hold every draw made so far and are valid
  */
 export const ExitCode = {
   ok: 0,
@@ -17,31 +19,37 @@ export const ExitCode = {
   modelOrData: 3,
   device: 4,
   internal: 70,
+  hangup: 129,
   interrupted: 130,
+  terminated: 143,
 } as const;
 
 /** One of the exit codes above. */
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
 
-/** A user-facing failure: one message that names the thing and the fix, and the exit code to leave with. */
+/**
+ * A user-facing failure: one message that names the thing and the fix, and the exit code to leave
+ * with; `cause`, the error it stands for, is shown with its stack under PPL_DEBUG=1.
+ */
 export class CliError extends Error {
   override name = "CliError";
   constructor(
     message: string,
     readonly exitCode: ExitCodeValue,
+    cause?: unknown,
   ) {
-    super(message);
+    super(message, cause === undefined ? undefined : { cause });
   }
 }
 
 /** A usage error (exit 2). */
-export function usageError(message: string): CliError {
-  return new CliError(message, ExitCode.usage);
+export function usageError(message: string, cause?: unknown): CliError {
+  return new CliError(message, ExitCode.usage, cause);
 }
 
-/** A model or data error (exit 3). */
-export function modelError(message: string): CliError {
-  return new CliError(message, ExitCode.modelOrData);
+/** A model or data error (exit 3); `cause` is the error thrown by the model file or the library. */
+export function modelError(message: string, cause?: unknown): CliError {
+  return new CliError(message, ExitCode.modelOrData, cause);
 }
 
 /** A device error (exit 4). */

@@ -4,6 +4,7 @@ import { pathToFileURL } from "node:url";
 import { isModel, type Model } from "@ppl/ppl";
 import { modelError, usageError } from "./exit-codes.ts";
 import { describeFsError } from "./read-file.ts";
+import { inModelFile, syntaxErrorText } from "./source-location.ts";
 
 /**
  * Imports a model file (TypeScript, loaded at run time through tsx) and returns its default
@@ -24,7 +25,7 @@ export async function loadModel(path: string): Promise<Model> {
   try {
     ns = (await import(pathToFileURL(abs).href)) as Record<string, unknown>;
   } catch (e) {
-    throw modelError(`model file '${path}' failed to load: ${firstLine(e)}`);
+    throw modelError(inModelFile(path, e, `failed to load: ${syntaxErrorText(e) ?? firstLine(e)}`), e);
   }
   const found = defaultExport(ns);
   if (isModel(found)) return found;

@@ -4,31 +4,37 @@
  */
 import { InvalidArgumentError } from "commander";
 
-/** An integer in [min, max]. */
+// Decimal digits only: Number() would also take "1e1", "0x2" and "0b1", which are not what
+// anyone means by a count; and BigInt compares a seed beyond 2^53 − 1 exactly, where Number() would
+// round it to another seed.
+const INTEGER = /^[+-]?\d+$/;
+const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+
+/** An integer in [min, max], written in decimal digits. */
 export function integer(min: number, max = Number.MAX_SAFE_INTEGER): (text: string) => number {
   return (text) => {
-    const v = Number(text.trim());
-    if (text.trim() === "" || !Number.isInteger(v) || v < min || v > max) {
-      const range = max === Number.MAX_SAFE_INTEGER ? `≥ ${min}` : `from ${min} to ${max}`;
-      throw new InvalidArgumentError(`expected an integer ${range}.`);
+    const t = text.trim();
+    if (!INTEGER.test(t) || BigInt(t) < BigInt(min) || BigInt(t) > BigInt(max)) {
+      const range = max === Number.MAX_SAFE_INTEGER ? `≥ ${min} (at most 2^53 − 1 = ${max})` : `from ${min} to ${max}`;
+      throw new InvalidArgumentError(`expected an integer ${range}, in decimal digits.`);
     }
-    return v;
+    return Number(t);
   };
 }
 
-/** A number strictly between lo and hi. */
+/** A decimal number strictly between lo and hi. */
 export function openInterval(lo: number, hi: number): (text: string) => number {
   return (text) => {
     const v = Number(text.trim());
-    if (text.trim() === "" || !(v > lo && v < hi)) throw new InvalidArgumentError(`expected a number strictly between ${lo} and ${hi}.`);
+    if (!DECIMAL.test(text.trim()) || !(v > lo && v < hi)) throw new InvalidArgumentError(`expected a number strictly between ${lo} and ${hi}.`);
     return v;
   };
 }
 
-/** A finite number ≥ 0. */
+/** A finite decimal number ≥ 0. */
 export function nonNegative(text: string): number {
   const v = Number(text.trim());
-  if (text.trim() === "" || !Number.isFinite(v) || v < 0) throw new InvalidArgumentError("expected a finite number ≥ 0.");
+  if (!DECIMAL.test(text.trim()) || !Number.isFinite(v) || v < 0) throw new InvalidArgumentError("expected a finite number ≥ 0.");
   return v;
 }
 

@@ -9,6 +9,8 @@
 /** Where progress goes: a stream that says whether it is a terminal. */
 export interface ProgressStream {
   readonly isTTY?: boolean;
+  /** The terminal's width, read at each redraw (a terminal's stream updates it on resize). */
+  readonly columns?: number;
   write(chunk: string): unknown;
 }
 
@@ -52,15 +54,21 @@ export class Progress {
 
   private draw(now: number): void {
     this.lastDraw = now;
-    const lines = progressLines(this.done, this.warmup, this.draws, (now - this.start) / 1000);
+    // A line longer than the terminal wraps onto a second row, and moving up one row per line
+    // would then leave the wrapped part behind at every redraw: lines are fitted to the width.
+    const lines = progressLines(this.done, this.warmup, this.draws, (now - this.start) / 1000, this.stream.columns);
     const up = this.linesShown > 0 ? `\x1b[${this.linesShown}A` : "";
-    this.stream.write(up + lines.map((l) => `\x1b[2K${l}\n`).join(""));
+    // Erasing to the end of the screen (ESC [J) also clears what a resize left below the lines.
+    this.stream.write(up + "\x1b[J" + lines.map((l) => `\x1b[2K${l}\n`).join(""));
     this.linesShown = lines.length;
   }
 }
 
-/** The progress lines for iterations done per chain after `elapsed` seconds. */
-export function progressLines(done: ArrayLike<number>, warmup: number, draws: number, elapsed: number): string[] {
+/**
+ * The progress lines for iterations done per chain after `elapsed` seconds, each shorter than
+ * `columns` when given (the bar goes first, then the padding, then the line is cut).
+ */
+export function progressLines(done: ArrayLike<number>, warmup: number, draws: number, elapsed: number, columns?: number): string[] {
   const total = warmup + draws;
   const chains = done.length;
   const lines: string[] = [];
@@ -76,7 +84,16 @@ export function progressLines(done: ArrayLike<number>, warmup: number, draws: nu
   const fraction = total > 0 && chains > 0 ? sum / (total * chains) : 1;
   const eta = fraction > 0 ? (elapsed * (1 - fraction)) / fraction : NaN;
   lines.push(`elapsed ${duration(elapsed)}, ETA ${Number.isFinite(eta) ? duration(eta) : "--"}`);
-  return lines;
+  if (columns === undefined || !(columns > 0)) return lines;
+  // The last column is left free: some terminals wrap as soon as it is written.
+  const width = Math.max(1, Math.floor(columns) - 1);
+  return lines.map((l) => {
+    if (l.length <= width) return l;
+    const bare = l.replace(/ \[[#.]*\]/, "");
+    if (bare.length <= width) return bare;
+    const tight = bare.replace(/ {2,}/g, " ");
+    return tight.length <= width ? tight : tight.slice(0, width);
+  });
 }
 
 function chainLine(label: string, done: number, warmup: number, total: number): string {

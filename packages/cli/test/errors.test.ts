@@ -75,7 +75,7 @@ describe.concurrent("model and data errors (exit 3)", () => {
 
   it("a model file that does not compile", async () => {
     const p = file("syntax.ts", "export default model({ name: \n");
-    await expectFailure(["sample", p], 3, /syntax.ts' failed to load/);
+    await expectFailure(["sample", p], 3, /syntax.ts', line 2, column 1: failed to load: Unexpected end of file\n$/);
   });
 
   it("data keys missing", async () => {
@@ -109,7 +109,7 @@ describe.concurrent("model and data errors (exit 3)", () => {
       `import { model, normal } from ${JSON.stringify(PPL_INDEX)};\n` +
         `export default model({ name: "dup", data: {}, build(m) { m.param("mu", normal(0, 1)); m.param("mu", normal(0, 1)); } });\n`,
     );
-    await expectFailure(["sample", p, ...FAST], 3, /dup.ts': model 'dup': the name 'mu' is used twice/);
+    await expectFailure(["sample", p, ...FAST], 3, /dup.ts', line 2, column \d+: model 'dup': the name 'mu' is used twice; give the parameter another name — at: export default model/);
   });
 });
 

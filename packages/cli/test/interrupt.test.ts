@@ -33,7 +33,7 @@ describe("interrupting ppl sample", () => {
     child.kill("SIGINT");
     const r = await done;
     expect(r.code, r.stderr).toBe(130);
-    expect(r.stderr).toMatch(/interrupted: \d+ of 100000 draws per chain \(after 50 of 50 warmup iterations\) are in 3 valid CSV files/);
+    expect(r.stderr).toMatch(/interrupted by SIGINT: \d+ of 100000 draws per chain \(after 50 of 50 warmup iterations\) are in 3 valid CSV files in .*, summarized in summary.json/);
     expect(hasStackTrace(r.stderr)).toBe(false);
 
     const files = Array.from({ length: CHAINS }, (_, c) => readStanCsv(readFileSync(join(out, `chain-${c + 1}.csv`), "utf8")));
@@ -48,7 +48,7 @@ describe("interrupting ppl sample", () => {
     }
     expect(Math.min(...counts)).toBeGreaterThanOrEqual(20);
     expect(Math.max(...counts) - Math.min(...counts)).toBeLessThanOrEqual(1);
-    expect(r.stderr).toContain(`interrupted: ${Math.min(...counts)} of`);
+    expect(r.stderr).toContain(`interrupted by SIGINT: ${Math.min(...counts)} of`);
 
     const s = await runCli(["summary", out, "--json"]);
     expect(s.code, s.stderr).toBe(0);

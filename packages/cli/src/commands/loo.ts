@@ -8,6 +8,7 @@ import { ExitCode, modelError, usageError, type ExitCodeValue } from "../exit-co
 import type { CommandIO } from "../io.ts";
 import { formatLoo, formatLooCompare, looJson } from "../loo-text.ts";
 import { readRun } from "../read-runs.ts";
+import { runNotes } from "../run-notes.ts";
 
 /** Options of `ppl loo`. */
 export interface LooCommandOptions {
@@ -54,6 +55,7 @@ export function looCommand(dirs: readonly string[], opts: LooCommandOptions, io:
 // log_lik[1] … log_lik[N] of the run in `dir`, each [chain][draw], checked to be complete and finite.
 function readLogLik(dir: string, io: CommandIO): RunLogLik {
   const run = readRun([dir]);
+  for (const note of runNotes(run)) io.stderr.write(note + "\n");
   const { parameters, drawsPerChain } = run.chains;
   const pattern = new RegExp(`^${LOG_LIK_NAME}\\[(\\d+)\\]$`);
   const indices = Object.keys(parameters)

@@ -5,6 +5,7 @@ import { ExitCode, usageError, type ExitCodeValue } from "../exit-codes.ts";
 import type { CommandIO } from "../io.ts";
 import { firstLine } from "../load-model.ts";
 import { readRun, summarizeRun } from "../read-runs.ts";
+import { runNotes } from "../run-notes.ts";
 
 /** Options of `ppl report`. */
 export interface ReportCommandOptions {
@@ -17,6 +18,7 @@ export interface ReportCommandOptions {
 /** Writes the report of the run in `dir`; returns the exit code. */
 export function reportCommand(dir: string, opts: ReportCommandOptions, io: CommandIO): ExitCodeValue {
   const run = readRun([dir]);
+  for (const note of runNotes(run)) io.stderr.write(note + "\n");
   const known = Object.keys(run.chains.parameters);
   const unknown = (opts.pairs ?? []).filter((p) => !(p in run.chains.parameters));
   if (unknown.length > 0) {

@@ -1,5 +1,5 @@
 /** `ppl sample MODEL.ts`: run NUTS, stream Stan CSV per chain, write summary.json, print the summary. */
-import { mkdirSync, readdirSync, unlinkSync, writeFileSync } from "node:fs";
+import { readdirSync, unlinkSync, writeFileSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import {
   AdaptationError, InitializationError, sampleConfig, StepSizeError, writeSummaryJson, type ConfigNode, type SampleResult,
@@ -14,8 +14,10 @@ import type { CommandIO } from "../io.ts";
 import { loadData } from "../load-data.ts";
 import { logLikColumns } from "../log-lik-columns.ts";
 import { firstLine, loadModel } from "../load-model.ts";
+import { prepareOutputDir } from "../output-dir.ts";
 import { Progress } from "../progress.ts";
 import { summarizeDraws } from "../read-runs.ts";
+import { stopExitCode, stopOnSignals, stoppedBy } from "../stop-signals.ts";
 import { formatSummary } from "../summary-text.ts";
 
 /** The options of `ppl sample`, as parsed and range-checked by the command line. */
@@ -46,7 +48,10 @@ export async function sampleCommand(modelPath: string, opts: SampleCommandOption
   const choice = chooseBackend(opts, listing);
 
   const model = await loadModel(modelPath);
-  const compiled = compileWithData(model, loadData(opts.data), modelPath, opts.data);
+  const json = loadData(opts.data);
+  // Before the model is compiled: a path that cannot hold the run fails now, not after sampling.
+  const dir = await prepareOutputDir(opts.output, opts.chains);
+  const compiled = compileWithData(model, json, modelPath, opts.data);
   const logLik = logLikColumns(compiled, opts.logLik ?? false);
   const plan = runPlan(opts, choice);
   let opened;
@@ -65,12 +70,6 @@ export async function sampleCommand(modelPath: string, opts: SampleCommandOption
   if (opened.detail) info(opened.detail);
   if (opened.warning) io.stderr.write(opened.warning + "\n");
   const seed = opts.seed ?? Math.floor(Math.random() * 2 ** 32);
-  const dir = resolve(opts.output);
-  try {
-    mkdirSync(dir, { recursive: true });
-  } catch (e) {
-    throw usageError(`cannot create the output directory '${opts.output}': ${firstLine(e)}; choose another with --output`);
-  }
   removeStaleChains(dir, opts.chains, info);
   const started = new Date().toISOString();
   let files: ChainFiles;
@@ -79,18 +78,16 @@ export async function sampleCommand(modelPath: string, opts: SampleCommandOption
       headerConfig(opts, choice, compiled.name, modelPath, seed, started, c, join(dir, `chain-${c + 1}.csv`)),
     );
   } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === "EMFILE" || code === "ENFILE") throw usageError(`the system's limit on open files was reached (${code}); raise it (ulimit -n) or run fewer --chains`);
     throw usageError(`cannot write into the output directory '${opts.output}': ${firstLine(e)}; choose another with --output`);
   }
 
   const progress = new Progress(io.stderr, opts.warmup, opts.draws, opts.chains, !opts.quiet);
   const controller = new AbortController();
-  // First Ctrl-C: stop after the current iteration and close the files with their timing.
-  // A second one exits at once; every draw already written is a complete line on disk.
-  const onSigint = (): void => {
-    if (controller.signal.aborted) process.exit(ExitCode.interrupted);
-    controller.abort();
-  };
-  process.on("SIGINT", onSigint);
+  // First Ctrl-C (or SIGTERM, SIGHUP): stop after the current iteration and close the files with
+  // their timing. A second one exits at once; every draw already written is a complete line on disk.
+  const releaseSignals = stopOnSignals(controller);
   let result: SampleResult;
   try {
     result = await driveSampler(density, {
@@ -115,18 +112,29 @@ export async function sampleCommand(modelPath: string, opts: SampleCommandOption
     files.close();
     throw samplingError(e, compiled.name);
   } finally {
-    process.off("SIGINT", onSigint);
+    releaseSignals();
     opened.dispose();
   }
   progress.finish();
   files.close({ warmup: result.timing.warmupSeconds, sampling: result.timing.samplingSeconds });
 
   if (result.aborted) {
+    const signal = stoppedBy(controller.signal);
+    if (result.drawsDone === 0) {
+      io.stderr.write(
+        `interrupted by ${signal} during warmup (after ${result.warmupDone} of ${opts.warmup} warmup iterations): no sampling draws were made, ` +
+          `so there is nothing to summarize (the ${files.paths.length} CSV files in ${opts.output} hold their headers only); run again, with fewer --warmup iterations to finish sooner\n`,
+      );
+      return stopExitCode(signal);
+    }
+    // The draws so far are summarized as a finished run's are, so that a job stopped by its time
+    // limit leaves summary.json next to its CSV files.
+    writeFileSync(join(dir, "summary.json"), writeSummaryJson(summarizeDraws(files.draws(), plan.maxDepth)));
     io.stderr.write(
-      `interrupted: ${result.drawsDone} of ${opts.draws} draws per chain (after ${result.warmupDone} of ${opts.warmup} warmup iterations) ` +
-        `are in ${files.paths.length} valid CSV files in ${opts.output}; \`ppl summary ${opts.output}\` summarizes them\n`,
+      `interrupted by ${signal}: ${result.drawsDone} of ${opts.draws} draws per chain (after ${result.warmupDone} of ${opts.warmup} warmup iterations) ` +
+        `are in ${files.paths.length} valid CSV files in ${opts.output}, summarized in summary.json; \`ppl summary ${opts.output}\` prints the summary\n`,
     );
-    return ExitCode.interrupted;
+    return stopExitCode(signal);
   }
 
   const summary = summarizeDraws(files.draws(), plan.maxDepth);

@@ -3,6 +3,7 @@ import { summaryToJson } from "@ppl/ppl";
 import { ExitCode, type ExitCodeValue } from "../exit-codes.ts";
 import type { CommandIO } from "../io.ts";
 import { readRun, summarizeRun } from "../read-runs.ts";
+import { runNotes } from "../run-notes.ts";
 import { formatSummary } from "../summary-text.ts";
 
 /** Options of `ppl summary`. */
@@ -14,6 +15,7 @@ export interface SummaryCommandOptions {
 export function summaryCommand(paths: readonly string[], opts: SummaryCommandOptions, io: CommandIO): ExitCodeValue {
   const run = readRun(paths);
   const summary = summarizeRun(run);
+  for (const note of runNotes(run)) io.stderr.write(note + "\n");
   if (opts.json) {
     io.stdout.write(JSON.stringify(summaryToJson(summary), null, 2) + "\n");
     return ExitCode.ok;

@@ -18,6 +18,7 @@ export {
   multivariateNormalPrecision, multivariateNormalCholesky, lkjCholesky, gaussianRandomWalk, mixture, custom,
   type Distribution, type Support, type Rng, type TruncationBounds, type CustomOptions,
 } from "./distributions/index.ts";
+export { philoxRng } from "./random/index.ts";
 // Constraints (transforms)
 export {
   real, lower, positive, upper, interval, unitInterval, ordered, positiveOrdered, simplex, unitVector,

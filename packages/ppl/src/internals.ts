@@ -7,7 +7,7 @@ export {
 } from "./model/index.ts";
 // Distributions
 export {
-  isDistribution, seededRng, lkjLogConstant, gammaVariate, betaVariate, poissonVariate, binomialVariate,
+  isDistribution, lkjLogConstant, gammaVariate, betaVariate, poissonVariate, binomialVariate,
   logGammaVariate, categoricalVariate,
 } from "./distributions/index.ts";
 // Constraints (transforms)
@@ -27,7 +27,7 @@ export {
 export {
   philox4x32, mulhi32, mullo32, uniformFromWords, boxMullerCos, boxMullerSin, exponentialFromUniform,
   Purpose, seedKey, streamBlock, streamUniform, streamUniforms, streamNormals, streamExponentials,
-  type SeedKey,
+  StreamRng, streamRng, type SeedKey,
 } from "./random/index.ts";
 // Diagnostics
 export {

@@ -4,16 +4,15 @@ import {
   bernoulli, bernoulliLogit, beta, betaBinomial, binomial, binomialLogit, categorical, categoricalLogit, cauchy, chiSquared, dirichlet,
   exponential, gamma, gaussianRandomWalk, halfCauchy, halfNormal, halfStudentT, inverseGamma, laplace, lkjCholesky, logistic, logNormal,
   mixture, multinomial, multivariateNormal, multivariateNormalCholesky, multivariateNormalPrecision, negativeBinomial, negativeBinomial2,
-  normal, poisson, poissonLog, skewNormal, studentT, truncatedNormal, uniform, weibull, type Distribution,
+  normal, poisson, poissonLog, skewNormal, studentT, truncatedNormal, uniform, weibull, philoxRng, type Distribution,
 } from "../src/index.ts";
-import { seededRng } from "../src/internals.ts";
 import { evaluate } from "./distributions-helpers.ts";
 
 const N = 20000;
 
 /** Per-entry sample mean and variance against the closed forms, each within 4 Monte Carlo standard errors. */
 function checkMoments(name: string, d: Distribution, seed: number): void {
-  const draws = d.sample(seededRng(seed), [N]);
+  const draws = d.sample(philoxRng(seed), [N]);
   const e = sizeOf([...d.batchShape, ...d.eventShape]);
   expect(draws.shape).toEqual([N, ...d.batchShape, ...d.eventShape]);
   const mu = evaluate(d.mean!());
@@ -93,7 +92,7 @@ describe("sample moments match the closed-form mean and variance (20000 draws, |
 describe("distributions without moments, and structured draws", () => {
   test("cauchy and halfCauchy: empirical CDF at fixed points", () => {
     const check = (d: Distribution, cdf: (x: number) => number, pts: number[]) => {
-      const draws = d.sample(seededRng(77), [N]).data;
+      const draws = d.sample(philoxRng(77), [N]).data;
       for (const q of pts) {
         let below = 0;
         for (const v of draws) if (v <= q) below++;
@@ -106,7 +105,7 @@ describe("distributions without moments, and structured draws", () => {
   });
   test("LKJ Cholesky draws are correlation factors with Var(r_ij) = 1/(2η + K − 1)", () => {
     const k = 4, eta = 1.5;
-    const draws = lkjCholesky(k, eta).sample(seededRng(5), [5000]);
+    const draws = lkjCholesky(k, eta).sample(philoxRng(5), [5000]);
     expect(draws.shape).toEqual([5000, k, k]);
     const r: number[] = [];
     for (let s = 0; s < 5000; s++) {
@@ -134,7 +133,7 @@ describe("distributions without moments, and structured draws", () => {
   test("parameters that are graph nodes are evaluated with bindings; sample shape leads", () => {
     const mu = param("mu", [2]);
     const d = normal(mu, 0.1);
-    const draws = d.sample(seededRng(9), [3, 4], { mu: [5, -5] });
+    const draws = d.sample(philoxRng(9), [3, 4], { mu: [5, -5] });
     expect(draws.shape).toEqual([3, 4, 2]);
     for (let i = 0; i < 12; i++) {
       expect(Math.abs(draws.data[2 * i]! - 5)).toBeLessThan(1);
@@ -142,8 +141,8 @@ describe("distributions without moments, and structured draws", () => {
     }
   });
   test("the same seed gives the same draws", () => {
-    const a = gamma(2, 3).sample(seededRng(42), [100]).data;
-    const b = gamma(2, 3).sample(seededRng(42), [100]).data;
+    const a = gamma(2, 3).sample(philoxRng(42), [100]).data;
+    const b = gamma(2, 3).sample(philoxRng(42), [100]).data;
     expect(Array.from(a)).toEqual(Array.from(b));
   });
 });

@@ -4,7 +4,9 @@ import {
   Purpose,
   mulhi32,
   philox4x32,
+  philoxRng,
   seedKey,
+  streamRng,
   streamExponentials,
   streamNormals,
   streamUniform,
@@ -165,5 +167,54 @@ describe("stream keying", () => {
     expect(() => seedKey(-1)).toThrow(RangeError);
     expect(() => seedKey(1.5)).toThrow(RangeError);
     expect(() => seedKey(2 ** 53)).toThrow(RangeError);
+  });
+});
+
+describe("StreamRng: a distribution's random source over one Philox stream", () => {
+  it("reads uniforms as streamUniforms and normals as streamNormals of its stream", () => {
+    const key = seedKey(2024);
+    const u = new Float64Array(7);
+    streamUniforms(key, 3, 11, Purpose.Generated, 2, u);
+    const rngU = streamRng(key, 3, 11, Purpose.Generated, 2);
+    expect(Array.from({ length: 7 }, () => rngU.uniform())).toEqual(Array.from(u));
+    const z = new Float64Array(7);
+    streamNormals(key, 3, 11, Purpose.Predictive, 0, z);
+    const rngZ = streamRng(key, 3, 11, Purpose.Predictive, 0);
+    expect(Array.from({ length: 7 }, () => rngZ.normal())).toEqual(Array.from(z));
+  });
+
+  it("never reads a block twice when uniforms and normals interleave", () => {
+    const key = seedKey(5);
+    const rng = streamRng(key, 0, 0, Purpose.Prior, 1);
+    const got = [rng.uniform(), rng.normal(), rng.uniform(), rng.normal(), rng.uniform()];
+    const block = (b: number) => {
+      const out = new Uint32Array(4);
+      philox4x32(0, 0, Purpose.Prior | (1 << 8), b, key.lo, key.hi, out);
+      return { u0: uniformFromWords(out[0]!, out[1]!), u1: uniformFromWords(out[2]!, out[3]!) };
+    };
+    const [b0, b1, b2] = [block(0), block(1), block(2)];
+    const r = Math.sqrt(-2 * Math.log(b1.u0));
+    expect(got).toEqual([b0.u0, r * Math.cos(2 * Math.PI * b1.u1), b0.u1, r * Math.sin(2 * Math.PI * b1.u1), b2.u0]);
+  });
+
+  it("reset moves to the start of another stream", () => {
+    const key = seedKey(9);
+    const rng = streamRng(key, 0, 0, Purpose.Generated, 0);
+    rng.normal();
+    rng.uniform();
+    rng.reset(1, 4, Purpose.Generated, 3);
+    const fresh = streamRng(key, 1, 4, Purpose.Generated, 3);
+    expect([rng.normal(), rng.uniform()]).toEqual([fresh.normal(), fresh.uniform()]);
+  });
+
+  it("philoxRng(seed, stream) is the Standalone stream of that seed: reproducible, and distinct per seed and stream", () => {
+    const take = (seed: number, stream = 0) => {
+      const rng = philoxRng(seed, stream);
+      return Array.from({ length: 4 }, () => rng.uniform());
+    };
+    expect(take(42)).toEqual(take(42));
+    expect(take(42)).toEqual(Array.from({ length: 4 }, (_, i) => streamUniform(seedKey(42), 0, 0, Purpose.Standalone, 0, i >> 1, (i & 1) as 0 | 1)));
+    expect(take(43)).not.toEqual(take(42));
+    expect(take(42, 1)).not.toEqual(take(42));
   });
 });

@@ -20,9 +20,8 @@ import { readFileSync } from "node:fs";
 import { describe, expect, test } from "vitest";
 import { constant, add, mul } from "@ppl/tensor";
 import {
-  compileModel, data, halfCauchy, halfNormal, model, modelDensity, normal, sample, type Model, type Rng,
+  compileModel, data, halfCauchy, halfNormal, model, modelDensity, normal, sample, philoxRng, type Model, type Rng,
 } from "../src/index.ts";
-import { seededRng } from "../src/internals.ts";
 import eightSchools from "../../../examples/posteriordb/eight_schools-eight_schools_noncentered.ts";
 
 const REPLICATIONS = 500;
@@ -50,7 +49,7 @@ async function sbcRanks(
 ): Promise<Map<string, number[]>> {
   const ranks = new Map<string, number[]>(names.map((n) => [n, []]));
   for (let r = 0; r < REPLICATIONS; r++) {
-    const sim = simulate(seededRng(seed + r));
+    const sim = simulate(philoxRng(seed + r));
     const compiled = compileModel(m, sim.data);
     const density = await modelDensity(compiled, { backend: "cpu" });
     const columns = names.map((n) => {
@@ -155,7 +154,7 @@ function simulateSchools(rng: Rng): Simulation {
 // ---------- a small linear regression: y ~ normal(alpha + beta·x, sigma), N = 20 ----------
 
 const N = 20;
-const X = Array.from(normal(0, 1).sample(seededRng(7), [N]).data);
+const X = Array.from(normal(0, 1).sample(philoxRng(7), [N]).data);
 
 const regression = model({
   name: "sbc_regression",

@@ -1,5 +1,5 @@
 import type { Bindings, Node, Operand, Shape, TensorValue } from "@ppl/tensor";
-import type { Rng } from "./rng.ts";
+import type { Rng } from "../random/rng.ts";
 
 /**
  * Where a distribution puts its mass. A parameter given this distribution as its prior and no

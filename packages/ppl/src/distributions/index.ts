@@ -1,6 +1,6 @@
 export type { Distribution, Support } from "./distribution.ts";
 export { isDistribution } from "./distribution.ts";
-export { type Rng, seededRng } from "./rng.ts";
+export type { Rng } from "../random/rng.ts";
 export { normal } from "./normal.ts";
 export { halfNormal } from "./half-normal.ts";
 export { studentT } from "./student-t.ts";

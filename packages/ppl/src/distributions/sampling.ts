@@ -1,5 +1,5 @@
 import { interpret, sizeOf, stridesOf, type Bindings, type Operand, type Shape, type TensorValue } from "@ppl/tensor";
-import type { Rng } from "./rng.ts";
+import type { Rng } from "../random/rng.ts";
 
 /** Concrete values of distribution parameters: numbers as scalars, nodes through the reference interpreter. */
 export function evalOperands(ops: readonly Operand[], bindings: Bindings = {}): TensorValue[] {

@@ -3,7 +3,7 @@ import type { Distribution } from "./distribution.ts";
 import { batchShapeOf, checkParam, full, isFiniteNumber, isPositive, LOG_PI, logOf, REAL } from "./helpers.ts";
 import { sampleScalar } from "./sampling.ts";
 import { gammaVariate } from "./variates.ts";
-import type { Rng } from "./rng.ts";
+import type { Rng } from "../random/rng.ts";
 
 /** Student's t with nu degrees of freedom, location mu and scale sigma. */
 export function studentT(nu: Operand, mu: Operand, sigma: Operand): Distribution {

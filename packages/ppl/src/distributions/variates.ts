@@ -1,5 +1,5 @@
 import gammaln from "@stdlib/math-base-special-gammaln";
-import type { Rng } from "./rng.ts";
+import type { Rng } from "../random/rng.ts";
 
 /**
  * Standard algorithms for non-uniform variates on plain numbers, used by every distribution's

@@ -10,3 +10,4 @@ export {
   streamExponentials,
 } from "./streams.ts";
 export type { SeedKey } from "./streams.ts";
+export { StreamRng, streamRng, philoxRng, type Rng } from "./rng.ts";

@@ -34,9 +34,15 @@ import { boxMullerCos, boxMullerSin, exponentialFromUniform, uniformFromWords } 
  * | Leaf     | transition's iteration          | 0            | leapfrog index in the transition (0-based) | u0: progressive sampling inside a subtree |
  * | Accept   | transition's iteration          | 0            | 0                      | u0: static HMC Metropolis test        |
  * | StepSize | iteration the search precedes   | trial j      | 0 … ceil(dim/2)−1      | normals → trial momentum              |
+ * | Generated | kept draw (0-based, per chain) | quantity k (m.generated, declaration order) | 0, 1, … (StreamRng) | the quantity's random draws |
+ * | Predictive | kept draw (0-based, per chain) | observe term k (declaration order) | 0, 1, … (StreamRng) | the predictive draw of that term |
+ * | Prior    | prior draw (0-based, per chain) | parameter k (declaration order) | 0, 1, … (StreamRng) | the parameter's draw from its prior |
+ * | Standalone | 0                             | 0            | 0, 1, … (StreamRng)    | philoxRng(seed, stream): draws outside a run (chain = stream) |
  *
  * The step-size search before the first iteration uses iteration 0; the one
- * after a metric window that closes at iteration t uses t + 1.
+ * after a metric window that closes at iteration t uses t + 1. The last four
+ * are drawn on the host only, from the constrained draws, so they do not
+ * depend on the backend that sampled.
  */
 export const Purpose = {
   Init: 1,
@@ -45,6 +51,10 @@ export const Purpose = {
   Leaf: 4,
   Accept: 5,
   StepSize: 6,
+  Generated: 7,
+  Predictive: 8,
+  Prior: 9,
+  Standalone: 10,
 } as const;
 
 /** One of the {@link Purpose} codes. */

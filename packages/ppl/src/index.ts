@@ -4,7 +4,7 @@
 // in "@ppl/ppl/internals", for tests, benchmarks and packages that extend the sampler.
 // Models and data
 export {
-  ModelError, DataError, data, model, isModel, compileModel, type DataSpec, type DataField, type DataKind,
+  ModelError, DataError, data, model, isModel, compileModel, unusedDataKeys, type DataSpec, type DataField, type DataKind,
   type DataValues, type DataBounds, type Size, type ArrayOptions, type CheckedData, type Model,
   type ModelBuilder, type ModelDefinition, type ParamOptions, type CompiledModel, type ParamInfo,
   type GeneratedInfo,

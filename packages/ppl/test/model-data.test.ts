@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { data, DataError, ModelError, type DataSpec } from "../src/index.ts";
+import { data, DataError, ModelError, unusedDataKeys, type DataSpec } from "../src/index.ts";
 import { checkData } from "../src/internals.ts";
 
 const eight: DataSpec = { J: data.int({ lower: 1 }), y: data.vector("J"), sigma: data.vector("J", { lower: 0 }) };
@@ -37,6 +37,16 @@ describe("checkData accepts Stan JSON data", () => {
   });
   test("extra keys may be allowed explicitly", () => {
     expect(() => checkData(eight, { ...good(), note: 1 }, { allowExtraKeys: true })).not.toThrow();
+  });
+  test("unusedDataKeys names the undeclared keys in the data's order", () => {
+    expect(unusedDataKeys(eight, { note: 1, ...good(), tau: [1] })).toEqual(["note", "tau"]);
+    expect(unusedDataKeys(eight, good())).toEqual([]);
+  });
+  test.each(["constructor", "__proto__", "toString"])("a key %s stays refused where extra keys are allowed", (key) => {
+    const json = JSON.parse(`{"J": 8, "y": ${JSON.stringify(good().y)}, "sigma": ${JSON.stringify(good().sigma)}, ${JSON.stringify(key)}: 1}`) as unknown;
+    const e = dataError(eight, json, { allowExtraKeys: true });
+    expect(e.key).toBe(key);
+    expect(e.message).toBe(`'${key}' is not a data field of this model (its fields: J, y, sigma); remove it from the data or declare it in the model's data spec`);
   });
 });
 

@@ -51,7 +51,7 @@ export async function sampleCommand(modelPath: string, opts: SampleCommandOption
   const json = loadData(opts.data);
   // Before the model is compiled: a path that cannot hold the run fails now, not after sampling.
   const dir = await prepareOutputDir(opts.output, opts.chains);
-  const compiled = compileWithData(model, json, modelPath, opts.data);
+  const compiled = compileWithData(model, json, modelPath, opts.data, (line) => io.stderr.write(line + "\n"));
   const logLik = logLikColumns(compiled, opts.logLik ?? false);
   const plan = runPlan(opts, choice);
   let opened;

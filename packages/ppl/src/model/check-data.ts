@@ -7,7 +7,10 @@ export type CheckedData = Readonly<Record<string, TensorValue>>;
 
 /** Options of checkData. */
 export interface CheckDataOptions {
-  /** Accept keys the spec does not declare (Stan ignores them); by default they are an error, since they are often typos. */
+  /**
+   * Accept keys the spec does not declare (Stan ignores them; see unusedDataKeys); by default they
+   * are an error, since they are often typos. Keys that name a property of every object are refused either way.
+   */
   allowExtraKeys?: boolean;
 }
 
@@ -22,7 +25,7 @@ export function checkData(spec: DataSpec, json: unknown, opts: CheckDataOptions 
   const input = json as Record<string, unknown>;
   const declared = Object.keys(spec);
   // Own keys only: `k in spec` would take 'constructor' or '__proto__' for declared fields.
-  const extra = Object.keys(input).filter((k) => !Object.hasOwn(spec, k));
+  const extra = unusedDataKeys(spec, input);
   const out: Record<string, TensorValue> = {};
   // Scalars first: sizes of the other fields come from int scalars.
   const order = [...declared.filter((k) => spec[k]!.dims.length === 0), ...declared.filter((k) => spec[k]!.dims.length > 0)];
@@ -35,10 +38,19 @@ export function checkData(spec: DataSpec, json: unknown, opts: CheckDataOptions 
     const dims = f.dims.map((d) => resolveSize(spec, out, key, d));
     out[key] = checkField(key, f, dims, input[key]);
   }
-  if (extra.length > 0 && !opts.allowExtraKeys) {
-    throw new DataError(extra[0]!, `'${extra[0]}' is not a data field of this model (its fields: ${declared.join(", ") || "none"}); remove it from the data or declare it in the model's data spec`);
+  // Even where extra keys are allowed, a key that names a property of every object (constructor,
+  // __proto__, toString) is refused: code that reads the data as a plain object would find it.
+  const refused = opts.allowExtraKeys ? extra.filter((k) => k in Object.prototype) : extra;
+  if (refused.length > 0) {
+    throw new DataError(refused[0]!, `'${refused[0]}' is not a data field of this model (its fields: ${declared.join(", ") || "none"}); remove it from the data or declare it in the model's data spec`);
   }
   return out;
+}
+
+/** The keys of Stan-format JSON data that `spec` does not declare (own keys only), in the data's order. */
+export function unusedDataKeys(spec: DataSpec, json: unknown): string[] {
+  if (typeof json !== "object" || json === null || Array.isArray(json)) return [];
+  return Object.keys(json).filter((k) => !Object.hasOwn(spec, k));
 }
 
 function resolveSize(spec: DataSpec, out: Record<string, TensorValue>, key: string, d: Size): number {

@@ -1,6 +1,6 @@
 export { ModelError, DataError } from "./errors.ts";
 export { data, describeField, type DataSpec, type DataField, type DataKind, type DataValues, type DataBounds, type Size, type ArrayOptions } from "./data-spec.ts";
-export { checkData, type CheckedData, type CheckDataOptions } from "./check-data.ts";
+export { checkData, unusedDataKeys, type CheckedData, type CheckDataOptions } from "./check-data.ts";
 export { model, isModel, type Model, type ModelBuilder, type ModelDefinition, type ParamOptions } from "./model.ts";
 export { compileModel, type CompiledModel, type ParamInfo, type GeneratedInfo } from "./compile.ts";
 export { stanNames, flattenStanOrder } from "./stan-names.ts";

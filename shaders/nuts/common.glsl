@@ -7,7 +7,7 @@
 //
 // A line-by-line port of packages/ppl/src/sampler/nuts.ts and termination.ts (Stan-equivalent
 // iterative NUTS: multinomial sampling, biased progressive sampling at the top, uniform within
-// subtrees, generalized U-turn with the two seam checks, divergence at ΔH > 1000), drawing the
+// subtrees, generalized U-turn with the two seam checks, divergence at ΔH > maxDeltaH), drawing the
 // same Philox blocks (random/streams.ts), so a transition can be compared with the CPU sampler.
 //
 // The including program defines: NREAL (float|double), SFX(name) (type suffix for prelude
@@ -27,9 +27,8 @@ layout(std430, set = 0, binding = 5) readonly buffer Control { uint v[]; } bctrl
 layout(std430, set = 0, binding = 6) writeonly buffer Stats { NREAL v[]; } bstats;
 layout(std430, set = 0, binding = 7) writeonly buffer Draws { NREAL v[]; } bdraws;
 
-const uint PURPOSE_MOMENTUM = 2u;
-const uint PURPOSE_TREE = 3u;
-const uint PURPOSE_LEAF = 4u;
+// PURPOSE_*, STAT_*, DA_STATE(c) and SETTING_* come from the layout the host generates
+// (packages/ppl-vulkan/src/nuts-layout.ts), so that both sides read one description.
 
 // The metric. Diagonal: minv holds the owned elements of M⁻¹'s diagonal. Dense (DENSE_METRIC):
 // buffer 4 holds, per chain, M⁻¹ then the momentum transform A = L⁻ᵀ (M⁻¹ = L·Lᵀ), each D×D
@@ -198,7 +197,7 @@ bool end_leaf(int leaf) {
   FOR_OWNED(s, i) p[s] += NREAL(0.5) * h * g[s];
   nLeap++;
   NREAL H = hamiltonian(lp, g, p, sharp);
-  if (H - H0 > NREAL(1000)) divergent = true;
+  if (H - H0 > beps.v[SETTING_MAX_DELTA_H]) divergent = true;
   NREAL logW = H0 - H;
   logSumWSub = log_add_exp(logSumWSub, logW);
   sumMetro += logW > NREAL(0) ? NREAL(1) : ppl_exp(logW);
@@ -253,8 +252,8 @@ bool merge_subtree() {
 NREAL daMu, daCount, daSBar, daXBar;
 
 void adapt_step_size(uint c, NREAL acceptStat) {
-  int sb = CHAINS + 4 * int(c), pb = 5 * CHAINS;
-  NREAL delta = beps.v[pb], gamma = beps.v[pb + 1], kappa = beps.v[pb + 2], t0 = beps.v[pb + 3];
+  int sb = DA_STATE(c);
+  NREAL delta = beps.v[SETTING_DELTA], gamma = beps.v[SETTING_GAMMA], kappa = beps.v[SETTING_KAPPA], t0 = beps.v[SETTING_T0];
   daCount += NREAL(1);
   NREAL stat = acceptStat > NREAL(1) ? NREAL(1) : acceptStat;
   NREAL eta = NREAL(1) / (daCount + t0);
@@ -285,12 +284,12 @@ void write_result(uint c, uint k) {
   if (bctrl.v[5] != 0u) adapt_step_size(c, acceptStat);
   if (!LEADER) return;
   blp.v[c] = sampleLp;
-  bstats.v[slot * 6u + 0u] = acceptStat;
-  bstats.v[slot * 6u + 1u] = NREAL(depth);
-  bstats.v[slot * 6u + 2u] = NREAL(nLeap);
-  bstats.v[slot * 6u + 3u] = divergent ? NREAL(1) : NREAL(0);
-  bstats.v[slot * 6u + 4u] = sampleEnergy;
-  bstats.v[slot * 6u + 5u] = sampleLp;
+  bstats.v[slot * NSTATS + STAT_ACCEPT_STAT] = acceptStat;
+  bstats.v[slot * NSTATS + STAT_TREE_DEPTH] = NREAL(depth);
+  bstats.v[slot * NSTATS + STAT_N_LEAPFROG] = NREAL(nLeap);
+  bstats.v[slot * NSTATS + STAT_DIVERGENT] = divergent ? NREAL(1) : NREAL(0);
+  bstats.v[slot * NSTATS + STAT_ENERGY] = sampleEnergy;
+  bstats.v[slot * NSTATS + STAT_LP] = sampleLp;
 }
 
 // Load chain c's start of a transition from buffers 0–4 and the control buffer.
@@ -300,7 +299,7 @@ void load_chain(uint c, uint it) {
   chain = bctrl.v[3] + c;
   eps = beps.v[c];
   if (bctrl.v[5] != 0u) {
-    int sb = CHAINS + 4 * int(c);
+    int sb = DA_STATE(c);
     daMu = beps.v[sb]; daCount = beps.v[sb + 1]; daSBar = beps.v[sb + 2]; daXBar = beps.v[sb + 3];
   }
   int base = int(c) * D;

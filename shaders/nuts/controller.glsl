@@ -23,8 +23,7 @@ layout(std430, set = 0, binding = 13) readonly buffer GradientLp { NREAL v[]; } 
 layout(std430, set = 0, binding = 14) readonly buffer GradientG { NREAL v[]; } bgg;
 
 #define NV (20 + 7 * MAXD)
-#define NRS 8
-#define NIS 7
+// NRS, NIS, IS_* and LOAD_SCALARS / SAVE_SCALARS come from the host's layout (nuts-layout.ts).
 const int PHASE_BEGIN = 0;
 const int PHASE_LEAF = 1;
 const int PHASE_IDLE = 2;
@@ -76,17 +75,15 @@ void main() {
   uint c = CHAIN_ID;
   if (c >= uint(CHAINS)) return;
   int ib = int(c) * NIS, rb = int(c) * NRS, base = int(c) * D;
-  int phase = bis.v[ib];
+  int phase = bis.v[ib + IS_PHASE];
   if (phase == PHASE_IDLE) return;
-  uint k = uint(bis.v[ib + 1]);
+  uint k = uint(bis.v[ib + IS_K]);
   uint count = bctrl.v[4];
   load_chain(c, bctrl.v[2] + k);
   int leaf = 0;
   if (phase == PHASE_LEAF) {
-    H0 = brs.v[rb]; sampleLp = brs.v[rb + 1]; sampleEnergy = brs.v[rb + 2]; propLp = brs.v[rb + 3];
-    propEnergy = brs.v[rb + 4]; logSumW = brs.v[rb + 5]; sumMetro = brs.v[rb + 6]; logSumWSub = brs.v[rb + 7];
-    nLeap = bis.v[ib + 2]; depth = bis.v[ib + 3]; leaf = bis.v[ib + 4];
-    forward = bis.v[ib + 5] != 0; divergent = bis.v[ib + 6] != 0;
+    LOAD_SCALARS(rb, ib);
+    leaf = bis.v[ib + IS_LEAF];
     load_vectors(c, depth);
     // The gradient kernels have just evaluated the position this chain asked for.
     lp = bglp.v[c];
@@ -125,10 +122,8 @@ void main() {
   }
   if (phase == PHASE_LEAF) save_vectors(c, depth);
   if (!LEADER) return;
-  bis.v[ib] = phase; bis.v[ib + 1] = int(k);
+  bis.v[ib + IS_PHASE] = phase; bis.v[ib + IS_K] = int(k);
   if (phase != PHASE_LEAF) return;
-  brs.v[rb] = H0; brs.v[rb + 1] = sampleLp; brs.v[rb + 2] = sampleEnergy; brs.v[rb + 3] = propLp;
-  brs.v[rb + 4] = propEnergy; brs.v[rb + 5] = logSumW; brs.v[rb + 6] = sumMetro; brs.v[rb + 7] = logSumWSub;
-  bis.v[ib + 2] = nLeap; bis.v[ib + 3] = depth; bis.v[ib + 4] = leaf;
-  bis.v[ib + 5] = forward ? 1 : 0; bis.v[ib + 6] = divergent ? 1 : 0;
+  SAVE_SCALARS(rb, ib);
+  bis.v[ib + IS_LEAF] = leaf;
 }

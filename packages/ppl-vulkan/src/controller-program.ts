@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { nutsHeader, SHADER_DIR } from "./nuts-program.ts";
 import { metricSource, type MetricForm } from "./metric-source.ts";
-import { INT_STATE } from "./steps-per-submit.ts";
+import { CONTROLLER_INTS, CONTROLLER_REALS, controllerScalarSource } from "./nuts-layout.ts";
 import { workgroupSumSource } from "./workgroup-sum.ts";
 
 /** Buffers of the controller kernel (shaders/nuts/controller.glsl). */
@@ -9,7 +9,7 @@ export const CONTROLLER_BUFFERS = 15;
 
 /** Vector, real and int state slots per chain, as controller.glsl lays them out. */
 export function controllerStateSizes(dim: number, maxDepth: number): { vectors: number; reals: number; ints: number } {
-  return { vectors: (20 + 7 * maxDepth) * dim, reals: 8, ints: INT_STATE };
+  return { vectors: (20 + 7 * maxDepth) * dim, reals: CONTROLLER_REALS.length, ints: CONTROLLER_INTS.length };
 }
 
 /**
@@ -68,6 +68,7 @@ export function controllerProgram(
     thread ? "#define VS(c, j, i) (((j) * D + (i)) * CHAINS + int(c))" : "#define VS(c, j, i) ((int(c) * NV + (j)) * D + (i))",
     ...(thread ? ["#define REDUCE_SUM(x) (x)"] : workgroupSumSource(opts.dtype, W)),
     ...metricSource(opts.metric ?? "diag", thread, dim),
+    ...controllerScalarSource(),
     readFileSync(`${SHADER_DIR}common.glsl`, "utf8"),
     readFileSync(`${SHADER_DIR}controller.glsl`, "utf8"),
   ].join("\n");

@@ -5,6 +5,7 @@ import {
 } from "./controller-program.ts";
 import type { Engine, GpuModel, StateBuffers } from "./engine.ts";
 import type { MetricForm } from "./metric-source.ts";
+import { STAT, TRANSITION_STATS } from "./nuts-layout.ts";
 import { chainProgress, stepsToSubmit } from "./steps-per-submit.ts";
 
 /** Most controller + gradient pairs recorded in one submission. */
@@ -95,7 +96,7 @@ ${gradient.source}`,
       let slowest = 0;
       for (let c = 0; c < C; c++) {
         let leaps = 0;
-        for (let i = 0; i < k; i++) leaps += st[(i * C + c) * 6 + 2]!;
+        for (let i = 0; i < k; i++) leaps += st[(i * C + c) * TRANSITION_STATS.length + STAT.nLeapfrog]!;
         slowest = Math.max(slowest, leaps);
       }
       perIteration = Math.max(1, slowest / k);

@@ -16,20 +16,13 @@ export interface StateBuffers {
   readonly draws: VulkanBuffer;
 }
 
-/**
- * Where buffer 3 (`eps`) keeps what warmup blocks adapt on the device, as shaders/nuts/common.glsl
- * reads it: the C step sizes, then each chain's dual-averaging state (μ, counter, s̄, x̄), then the
- * settings (δ, γ, κ, t0).
- */
-export function stepSizeLayout(chains: number): { state(chain: number): number; settings: number; length: number } {
-  return { state: (c) => chains + 4 * c, settings: 5 * chains, length: 5 * chains + 4 };
-}
+export { stepSizeLayout } from "./nuts-layout.ts";
 
 /** Runs blocks of iterations on the device: `run(k)` advances every chain by k transitions. */
 export interface Engine {
   readonly source: string;
   run(k: number): void;
-  /** The stats of the block just run (k transitions × C chains × 6), for an engine that plans the next block by them. */
+  /** The stats of the block just run (k transitions × C chains × TRANSITION_STATS), for an engine that plans the next block by them. */
   blockDone?(stats: ArrayLike<number>, k: number): void;
   /** Submissions and the controller + gradient steps they ran (device shape; zero otherwise). */
   readonly counters: { submits: number; steps: number };

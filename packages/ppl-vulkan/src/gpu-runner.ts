@@ -2,7 +2,8 @@ import type { ChainBatch, PreparedRunner, RunPlan } from "@ppl/ppl";
 import { type VulkanBuffer, VulkanManager } from "@ppl/vulkan";
 import { deviceEngine } from "./device-engine.ts";
 import type { ControllerMode } from "./controller-program.ts";
-import { stepSizeLayout, type GpuModel, type StateBuffers } from "./engine.ts";
+import type { GpuModel, StateBuffers } from "./engine.ts";
+import { STAT, stepSizeLayout, TRANSITION_STATS } from "./nuts-layout.ts";
 import { chooseShape, chooseWorkgroup, largestFactorisation, type ExecutionShape } from "./execution-shape.ts";
 import { fusedEngine } from "./fused-engine.ts";
 import { metricBufferWriter, metricSize } from "./metric-buffer.ts";
@@ -70,9 +71,10 @@ export async function prepareGpuNuts(model: GpuModel, opts: GpuNutsOptions): Pro
   const buf = (n: number) => manager.buffer(Math.max(4, n * bytes));
   const metric = opts.metric ?? "diag";
   const stepLayout = stepSizeLayout(C);
+  const NSTATS = TRANSITION_STATS.length;
   const state: StateBuffers = {
     q: buf(C * D), g: buf(C * D), lp: buf(C), eps: buf(stepLayout.length), minv: buf(C * metricSize(metric, D)),
-    ctrl: manager.buffer(32), stats: buf(K * C * 6), draws: buf(K * C * D),
+    ctrl: manager.buffer(32), stats: buf(K * C * NSTATS), draws: buf(K * C * D),
   };
   const engine = shape === "device"
     ? await deviceEngine(manager, model, state, { chains: C, maxDepth: opts.maxDepth, dtype, controller: opts.controller, metric })
@@ -118,8 +120,9 @@ export async function prepareGpuNuts(model: GpuModel, opts: GpuNutsOptions): Pro
             stepState.set([da.mu, da.counter, da.sBar, da.xBar], stepLayout.state(c));
           }
           const { delta, gamma, kappa, t0 } = adaptation.settings;
-          stepState.set([delta, gamma, kappa, t0], stepLayout.settings);
+          for (const [name, value] of [["delta", delta], ["gamma", gamma], ["kappa", kappa], ["t0", t0]] as const) stepState[stepLayout.setting(name)] = value;
         }
+        stepState[stepLayout.setting("maxDeltaH")] = s.maxDeltaH;
         state.eps.write(stepState);
         state.minv.write(metricValues(ctx.metrics));
         const seedLo = s.seed % 2 ** 32 >>> 0, seedHi = Math.floor(s.seed / 2 ** 32) >>> 0;
@@ -132,7 +135,7 @@ export async function prepareGpuNuts(model: GpuModel, opts: GpuNutsOptions): Pro
             const k = warm ? warmupBlock(t) : Math.min(K, total - t);
             upload(t, k, stepSizes, batch, warm && k > 1);
             engine.run(k);
-            stats = new Real(state.stats.read(k * C * 6 * bytes));
+            stats = new Real(state.stats.read(k * C * NSTATS * bytes));
             engine.blockDone?.(stats, k);
             draws = new Real(state.draws.read(k * C * D * bytes));
             start = t;
@@ -143,14 +146,14 @@ export async function prepareGpuNuts(model: GpuModel, opts: GpuNutsOptions): Pro
           }
           const slot = t - start;
           for (let c = 0; c < C; c++) {
-            const o = (slot * C + c) * 6;
+            const o = (slot * C + c) * NSTATS;
             const st = out[c]!;
-            st.acceptStat = stats[o]!;
-            st.treeDepth = stats[o + 1]!;
-            st.nLeapfrog = stats[o + 2]!;
-            st.divergent = stats[o + 3]! !== 0;
-            st.energy = stats[o + 4]!;
-            batch.lp[c] = stats[o + 5]!;
+            st.acceptStat = stats[o + STAT.acceptStat]!;
+            st.treeDepth = stats[o + STAT.treeDepth]!;
+            st.nLeapfrog = stats[o + STAT.nLeapfrog]!;
+            st.divergent = stats[o + STAT.divergent]! !== 0;
+            st.energy = stats[o + STAT.energy]!;
+            batch.lp[c] = stats[o + STAT.lp]!;
             batch.evaluations[c] = batch.evaluations[c]! + st.nLeapfrog;
             for (let i = 0; i < D; i++) batch.q[c * D + i] = draws[(slot * C + c) * D + i]!;
           }

@@ -4,6 +4,7 @@ import { gradientGraph } from "@ppl/ppl";
 import type { Node } from "@ppl/tensor";
 import { kernelPrelude } from "@ppl/vulkan/internals";
 import { renderLogpFunction, type LogpMode } from "./logp-function.ts";
+import { layoutDefines } from "./nuts-layout.ts";
 import { metricSource, type MetricForm } from "./metric-source.ts";
 
 /** Where the hand-written NUTS GLSL lives (PPL_SHADERS_DIR overrides it for bundled programs). */
@@ -82,6 +83,7 @@ export function nutsHeader(
     threadPerChain ? "#define CHAIN_ID gl_GlobalInvocationID.x" : "#define CHAIN_ID gl_WorkGroupID.x",
     threadPerChain ? "#define LEADER true" : "#define LEADER (gl_LocalInvocationID.x == 0u)",
     `layout(local_size_x = ${localSize}) in;`,
+    ...layoutDefines(),
     kernelPrelude(new Set([opts.dtype])),
     "#define OWN ((D + WG - 1) / WG)",
     "#define FOR_OWNED(s, i) for (int s = 0, i = int(LID); s < OWN && i < D; s++, i += WG)",

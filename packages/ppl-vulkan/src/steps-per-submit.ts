@@ -1,3 +1,5 @@
+import { CONTROLLER_INTS, INT_SLOT } from "./nuts-layout.ts";
+
 /** Where one chain is in its block, as the controller's int state holds it. */
 export interface ChainProgress {
   /** 0 begin a transition, 1 waiting for a leaf's gradient, 2 done with the block. */
@@ -8,14 +10,11 @@ export interface ChainProgress {
   readonly leaf: number;
 }
 
-/** Int state slots per chain (controller.glsl): phase, k, nLeap, depth, leaf, forward, divergent. */
-export const INT_STATE = 7;
-
 /** Read the progress of every chain from the controller's int state. */
 export function chainProgress(ints: Int32Array, chains: number): ChainProgress[] {
   return Array.from({ length: chains }, (_, c) => {
-    const o = c * INT_STATE;
-    return { phase: ints[o]!, k: ints[o + 1]!, depth: ints[o + 3]!, leaf: ints[o + 4]! };
+    const o = c * CONTROLLER_INTS.length;
+    return { phase: ints[o + INT_SLOT.phase]!, k: ints[o + INT_SLOT.k]!, depth: ints[o + INT_SLOT.depth]!, leaf: ints[o + INT_SLOT.leaf]! };
   });
 }
 

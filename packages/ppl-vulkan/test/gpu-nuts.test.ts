@@ -46,6 +46,23 @@ describe.runIf(device !== undefined)("GPU NUTS in each execution shape against t
     }
   });
 
+  // The threshold is a run setting on both sides (nuts-layout.ts puts it in buffer 3): a small one
+  // makes many transitions divergent, and the GPU must flag exactly the CPU sampler's.
+  it.each([SHAPES[0]!, SHAPES[2]!])("f64, %s: the divergence threshold maxDeltaH is honoured as the CPU sampler honours it", async (_, shape, controller) => {
+    const tight = { ...opts, maxDeltaH: 0.05 };
+    const cpu = sample(await modelDensity(compiled), tight);
+    const divergent = cpu.stats.reduce((a, st) => a + st.divergent.reduce((x, y) => x + y, 0), 0);
+    expect(divergent).toBeGreaterThan(0);
+    const gpu = await prepareGpuNuts(compiled, { chains: 4, maxDepth: 10, dtype: "f64", iterationsPerSubmit: 3, shape, controller });
+    try {
+      const res = sample(await modelDensity(compiled), { ...tight, transitionRunner: gpu.factory });
+      for (let c = 0; c < 4; c++) expect(Array.from(res.stats[c]!.divergent)).toEqual(Array.from(cpu.stats[c]!.divergent));
+      expectSameTransitions(res, cpu, 8);
+    } finally {
+      gpu.dispose();
+    }
+  });
+
   it("f64, whole device, a thread per chain in controller workgroups of 2 threads: same next states", async () => {
     const cpu = sample(await modelDensity(compiled), opts);
     const gpu = await prepareGpuNuts(compiled, { chains: 4, maxDepth: 10, dtype: "f64", iterationsPerSubmit: 3, shape: "device", controller: { kind: "thread", group: 2 } });

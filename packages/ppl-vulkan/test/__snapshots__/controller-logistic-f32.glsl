@@ -7,6 +7,32 @@
 #define CHAIN_ID gl_GlobalInvocationID.x
 #define LEADER true
 layout(local_size_x = 64) in;
+#define NSTATS 6u
+#define STAT_ACCEPT_STAT 0u
+#define STAT_TREE_DEPTH 1u
+#define STAT_N_LEAPFROG 2u
+#define STAT_DIVERGENT 3u
+#define STAT_ENERGY 4u
+#define STAT_LP 5u
+#define DA_STATE(c) (CHAINS + 4 * int(c))
+#define SETTINGS_BASE (5 * CHAINS)
+#define SETTING_DELTA (SETTINGS_BASE + 0)
+#define SETTING_GAMMA (SETTINGS_BASE + 1)
+#define SETTING_KAPPA (SETTINGS_BASE + 2)
+#define SETTING_T0 (SETTINGS_BASE + 3)
+#define SETTING_MAX_DELTA_H (SETTINGS_BASE + 4)
+#define PURPOSE_MOMENTUM 2u
+#define PURPOSE_TREE 3u
+#define PURPOSE_LEAF 4u
+#define NRS 8
+#define NIS 7
+#define IS_PHASE 0
+#define IS_K 1
+#define IS_N_LEAP 2
+#define IS_DEPTH 3
+#define IS_LEAF 4
+#define IS_FORWARD 5
+#define IS_DIVERGENT 6
 int ppl_imod(int a, int b) { int r = a % b; return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r; }
 // ---- shaders/prelude/philox.glsl
 // Philox4x32-10 (Salmon, Moraes, Dror, Shaw: "Parallel random numbers: as easy as 1, 2, 3",
@@ -1149,6 +1175,8 @@ REAL PPL_SFX(ppl_normal1)(uvec4 w) {
 #define LID 0u
 #define VS(c, j, i) (((j) * D + (i)) * CHAINS + int(c))
 #define REDUCE_SUM(x) (x)
+#define LOAD_SCALARS(rb, ib) { H0 = brs.v[rb + 0]; sampleLp = brs.v[rb + 1]; sampleEnergy = brs.v[rb + 2]; propLp = brs.v[rb + 3]; propEnergy = brs.v[rb + 4]; logSumW = brs.v[rb + 5]; sumMetro = brs.v[rb + 6]; logSumWSub = brs.v[rb + 7]; nLeap = bis.v[ib + IS_N_LEAP]; depth = bis.v[ib + IS_DEPTH]; forward = bis.v[ib + IS_FORWARD] != 0; divergent = bis.v[ib + IS_DIVERGENT] != 0; }
+#define SAVE_SCALARS(rb, ib) { brs.v[rb + 0] = H0; brs.v[rb + 1] = sampleLp; brs.v[rb + 2] = sampleEnergy; brs.v[rb + 3] = propLp; brs.v[rb + 4] = propEnergy; brs.v[rb + 5] = logSumW; brs.v[rb + 6] = sumMetro; brs.v[rb + 7] = logSumWSub; bis.v[ib + IS_N_LEAP] = nLeap; bis.v[ib + IS_DEPTH] = depth; bis.v[ib + IS_FORWARD] = forward ? 1 : 0; bis.v[ib + IS_DIVERGENT] = divergent ? 1 : 0; }
 // The parts of NUTS shared by the fused transition (transition.glsl, execution shapes 1 and 2)
 // and the controller of the whole-device shape (controller.glsl): the sampler's buffers 0–7, the
 // energy, the U-turn criterion, the subtree termination checkpoints and the state vectors. The
@@ -1158,7 +1186,7 @@ REAL PPL_SFX(ppl_normal1)(uvec4 w) {
 //
 // A line-by-line port of packages/ppl/src/sampler/nuts.ts and termination.ts (Stan-equivalent
 // iterative NUTS: multinomial sampling, biased progressive sampling at the top, uniform within
-// subtrees, generalized U-turn with the two seam checks, divergence at ΔH > 1000), drawing the
+// subtrees, generalized U-turn with the two seam checks, divergence at ΔH > maxDeltaH), drawing the
 // same Philox blocks (random/streams.ts), so a transition can be compared with the CPU sampler.
 //
 // The including program defines: NREAL (float|double), SFX(name) (type suffix for prelude
@@ -1178,9 +1206,8 @@ layout(std430, set = 0, binding = 5) readonly buffer Control { uint v[]; } bctrl
 layout(std430, set = 0, binding = 6) writeonly buffer Stats { NREAL v[]; } bstats;
 layout(std430, set = 0, binding = 7) writeonly buffer Draws { NREAL v[]; } bdraws;
 
-const uint PURPOSE_MOMENTUM = 2u;
-const uint PURPOSE_TREE = 3u;
-const uint PURPOSE_LEAF = 4u;
+// PURPOSE_*, STAT_*, DA_STATE(c) and SETTING_* come from the layout the host generates
+// (packages/ppl-vulkan/src/nuts-layout.ts), so that both sides read one description.
 
 // The metric. Diagonal: minv holds the owned elements of M⁻¹'s diagonal. Dense (DENSE_METRIC):
 // buffer 4 holds, per chain, M⁻¹ then the momentum transform A = L⁻ᵀ (M⁻¹ = L·Lᵀ), each D×D
@@ -1349,7 +1376,7 @@ bool end_leaf(int leaf) {
   FOR_OWNED(s, i) p[s] += NREAL(0.5) * h * g[s];
   nLeap++;
   NREAL H = hamiltonian(lp, g, p, sharp);
-  if (H - H0 > NREAL(1000)) divergent = true;
+  if (H - H0 > beps.v[SETTING_MAX_DELTA_H]) divergent = true;
   NREAL logW = H0 - H;
   logSumWSub = log_add_exp(logSumWSub, logW);
   sumMetro += logW > NREAL(0) ? NREAL(1) : ppl_exp(logW);
@@ -1404,8 +1431,8 @@ bool merge_subtree() {
 NREAL daMu, daCount, daSBar, daXBar;
 
 void adapt_step_size(uint c, NREAL acceptStat) {
-  int sb = CHAINS + 4 * int(c), pb = 5 * CHAINS;
-  NREAL delta = beps.v[pb], gamma = beps.v[pb + 1], kappa = beps.v[pb + 2], t0 = beps.v[pb + 3];
+  int sb = DA_STATE(c);
+  NREAL delta = beps.v[SETTING_DELTA], gamma = beps.v[SETTING_GAMMA], kappa = beps.v[SETTING_KAPPA], t0 = beps.v[SETTING_T0];
   daCount += NREAL(1);
   NREAL stat = acceptStat > NREAL(1) ? NREAL(1) : acceptStat;
   NREAL eta = NREAL(1) / (daCount + t0);
@@ -1436,12 +1463,12 @@ void write_result(uint c, uint k) {
   if (bctrl.v[5] != 0u) adapt_step_size(c, acceptStat);
   if (!LEADER) return;
   blp.v[c] = sampleLp;
-  bstats.v[slot * 6u + 0u] = acceptStat;
-  bstats.v[slot * 6u + 1u] = NREAL(depth);
-  bstats.v[slot * 6u + 2u] = NREAL(nLeap);
-  bstats.v[slot * 6u + 3u] = divergent ? NREAL(1) : NREAL(0);
-  bstats.v[slot * 6u + 4u] = sampleEnergy;
-  bstats.v[slot * 6u + 5u] = sampleLp;
+  bstats.v[slot * NSTATS + STAT_ACCEPT_STAT] = acceptStat;
+  bstats.v[slot * NSTATS + STAT_TREE_DEPTH] = NREAL(depth);
+  bstats.v[slot * NSTATS + STAT_N_LEAPFROG] = NREAL(nLeap);
+  bstats.v[slot * NSTATS + STAT_DIVERGENT] = divergent ? NREAL(1) : NREAL(0);
+  bstats.v[slot * NSTATS + STAT_ENERGY] = sampleEnergy;
+  bstats.v[slot * NSTATS + STAT_LP] = sampleLp;
 }
 
 // Load chain c's start of a transition from buffers 0–4 and the control buffer.
@@ -1451,7 +1478,7 @@ void load_chain(uint c, uint it) {
   chain = bctrl.v[3] + c;
   eps = beps.v[c];
   if (bctrl.v[5] != 0u) {
-    int sb = CHAINS + 4 * int(c);
+    int sb = DA_STATE(c);
     daMu = beps.v[sb]; daCount = beps.v[sb + 1]; daSBar = beps.v[sb + 2]; daXBar = beps.v[sb + 3];
   }
   int base = int(c) * D;
@@ -1490,8 +1517,7 @@ layout(std430, set = 0, binding = 13) readonly buffer GradientLp { NREAL v[]; } 
 layout(std430, set = 0, binding = 14) readonly buffer GradientG { NREAL v[]; } bgg;
 
 #define NV (20 + 7 * MAXD)
-#define NRS 8
-#define NIS 7
+// NRS, NIS, IS_* and LOAD_SCALARS / SAVE_SCALARS come from the host's layout (nuts-layout.ts).
 const int PHASE_BEGIN = 0;
 const int PHASE_LEAF = 1;
 const int PHASE_IDLE = 2;
@@ -1543,17 +1569,15 @@ void main() {
   uint c = CHAIN_ID;
   if (c >= uint(CHAINS)) return;
   int ib = int(c) * NIS, rb = int(c) * NRS, base = int(c) * D;
-  int phase = bis.v[ib];
+  int phase = bis.v[ib + IS_PHASE];
   if (phase == PHASE_IDLE) return;
-  uint k = uint(bis.v[ib + 1]);
+  uint k = uint(bis.v[ib + IS_K]);
   uint count = bctrl.v[4];
   load_chain(c, bctrl.v[2] + k);
   int leaf = 0;
   if (phase == PHASE_LEAF) {
-    H0 = brs.v[rb]; sampleLp = brs.v[rb + 1]; sampleEnergy = brs.v[rb + 2]; propLp = brs.v[rb + 3];
-    propEnergy = brs.v[rb + 4]; logSumW = brs.v[rb + 5]; sumMetro = brs.v[rb + 6]; logSumWSub = brs.v[rb + 7];
-    nLeap = bis.v[ib + 2]; depth = bis.v[ib + 3]; leaf = bis.v[ib + 4];
-    forward = bis.v[ib + 5] != 0; divergent = bis.v[ib + 6] != 0;
+    LOAD_SCALARS(rb, ib);
+    leaf = bis.v[ib + IS_LEAF];
     load_vectors(c, depth);
     // The gradient kernels have just evaluated the position this chain asked for.
     lp = bglp.v[c];
@@ -1592,10 +1616,8 @@ void main() {
   }
   if (phase == PHASE_LEAF) save_vectors(c, depth);
   if (!LEADER) return;
-  bis.v[ib] = phase; bis.v[ib + 1] = int(k);
+  bis.v[ib + IS_PHASE] = phase; bis.v[ib + IS_K] = int(k);
   if (phase != PHASE_LEAF) return;
-  brs.v[rb] = H0; brs.v[rb + 1] = sampleLp; brs.v[rb + 2] = sampleEnergy; brs.v[rb + 3] = propLp;
-  brs.v[rb + 4] = propEnergy; brs.v[rb + 5] = logSumW; brs.v[rb + 6] = sumMetro; brs.v[rb + 7] = logSumWSub;
-  bis.v[ib + 2] = nLeap; bis.v[ib + 3] = depth; bis.v[ib + 4] = leaf;
-  bis.v[ib + 5] = forward ? 1 : 0; bis.v[ib + 6] = divergent ? 1 : 0;
+  SAVE_SCALARS(rb, ib);
+  bis.v[ib + IS_LEAF] = leaf;
 }

@@ -7,6 +7,32 @@
 #define CHAIN_ID gl_WorkGroupID.x
 #define LEADER (gl_LocalInvocationID.x == 0u)
 layout(local_size_x = 32) in;
+#define NSTATS 6u
+#define STAT_ACCEPT_STAT 0u
+#define STAT_TREE_DEPTH 1u
+#define STAT_N_LEAPFROG 2u
+#define STAT_DIVERGENT 3u
+#define STAT_ENERGY 4u
+#define STAT_LP 5u
+#define DA_STATE(c) (CHAINS + 4 * int(c))
+#define SETTINGS_BASE (5 * CHAINS)
+#define SETTING_DELTA (SETTINGS_BASE + 0)
+#define SETTING_GAMMA (SETTINGS_BASE + 1)
+#define SETTING_KAPPA (SETTINGS_BASE + 2)
+#define SETTING_T0 (SETTINGS_BASE + 3)
+#define SETTING_MAX_DELTA_H (SETTINGS_BASE + 4)
+#define PURPOSE_MOMENTUM 2u
+#define PURPOSE_TREE 3u
+#define PURPOSE_LEAF 4u
+#define NRS 8
+#define NIS 7
+#define IS_PHASE 0
+#define IS_K 1
+#define IS_N_LEAP 2
+#define IS_DEPTH 3
+#define IS_LEAF 4
+#define IS_FORWARD 5
+#define IS_DIVERGENT 6
 int ppl_imod(int a, int b) { int r = a % b; return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r; }
 // ---- shaders/prelude/philox.glsl
 // Philox4x32-10 (Salmon, Moraes, Dror, Shaw: "Parallel random numbers: as easy as 1, 2, 3",
@@ -2471,7 +2497,7 @@ shared NREAL ppl_vec[D];
 //
 // A line-by-line port of packages/ppl/src/sampler/nuts.ts and termination.ts (Stan-equivalent
 // iterative NUTS: multinomial sampling, biased progressive sampling at the top, uniform within
-// subtrees, generalized U-turn with the two seam checks, divergence at ΔH > 1000), drawing the
+// subtrees, generalized U-turn with the two seam checks, divergence at ΔH > maxDeltaH), drawing the
 // same Philox blocks (random/streams.ts), so a transition can be compared with the CPU sampler.
 //
 // The including program defines: NREAL (float|double), SFX(name) (type suffix for prelude
@@ -2491,9 +2517,8 @@ layout(std430, set = 0, binding = 5) readonly buffer Control { uint v[]; } bctrl
 layout(std430, set = 0, binding = 6) writeonly buffer Stats { NREAL v[]; } bstats;
 layout(std430, set = 0, binding = 7) writeonly buffer Draws { NREAL v[]; } bdraws;
 
-const uint PURPOSE_MOMENTUM = 2u;
-const uint PURPOSE_TREE = 3u;
-const uint PURPOSE_LEAF = 4u;
+// PURPOSE_*, STAT_*, DA_STATE(c) and SETTING_* come from the layout the host generates
+// (packages/ppl-vulkan/src/nuts-layout.ts), so that both sides read one description.
 
 // The metric. Diagonal: minv holds the owned elements of M⁻¹'s diagonal. Dense (DENSE_METRIC):
 // buffer 4 holds, per chain, M⁻¹ then the momentum transform A = L⁻ᵀ (M⁻¹ = L·Lᵀ), each D×D
@@ -2662,7 +2687,7 @@ bool end_leaf(int leaf) {
   FOR_OWNED(s, i) p[s] += NREAL(0.5) * h * g[s];
   nLeap++;
   NREAL H = hamiltonian(lp, g, p, sharp);
-  if (H - H0 > NREAL(1000)) divergent = true;
+  if (H - H0 > beps.v[SETTING_MAX_DELTA_H]) divergent = true;
   NREAL logW = H0 - H;
   logSumWSub = log_add_exp(logSumWSub, logW);
   sumMetro += logW > NREAL(0) ? NREAL(1) : ppl_exp(logW);
@@ -2717,8 +2742,8 @@ bool merge_subtree() {
 NREAL daMu, daCount, daSBar, daXBar;
 
 void adapt_step_size(uint c, NREAL acceptStat) {
-  int sb = CHAINS + 4 * int(c), pb = 5 * CHAINS;
-  NREAL delta = beps.v[pb], gamma = beps.v[pb + 1], kappa = beps.v[pb + 2], t0 = beps.v[pb + 3];
+  int sb = DA_STATE(c);
+  NREAL delta = beps.v[SETTING_DELTA], gamma = beps.v[SETTING_GAMMA], kappa = beps.v[SETTING_KAPPA], t0 = beps.v[SETTING_T0];
   daCount += NREAL(1);
   NREAL stat = acceptStat > NREAL(1) ? NREAL(1) : acceptStat;
   NREAL eta = NREAL(1) / (daCount + t0);
@@ -2749,12 +2774,12 @@ void write_result(uint c, uint k) {
   if (bctrl.v[5] != 0u) adapt_step_size(c, acceptStat);
   if (!LEADER) return;
   blp.v[c] = sampleLp;
-  bstats.v[slot * 6u + 0u] = acceptStat;
-  bstats.v[slot * 6u + 1u] = NREAL(depth);
-  bstats.v[slot * 6u + 2u] = NREAL(nLeap);
-  bstats.v[slot * 6u + 3u] = divergent ? NREAL(1) : NREAL(0);
-  bstats.v[slot * 6u + 4u] = sampleEnergy;
-  bstats.v[slot * 6u + 5u] = sampleLp;
+  bstats.v[slot * NSTATS + STAT_ACCEPT_STAT] = acceptStat;
+  bstats.v[slot * NSTATS + STAT_TREE_DEPTH] = NREAL(depth);
+  bstats.v[slot * NSTATS + STAT_N_LEAPFROG] = NREAL(nLeap);
+  bstats.v[slot * NSTATS + STAT_DIVERGENT] = divergent ? NREAL(1) : NREAL(0);
+  bstats.v[slot * NSTATS + STAT_ENERGY] = sampleEnergy;
+  bstats.v[slot * NSTATS + STAT_LP] = sampleLp;
 }
 
 // Load chain c's start of a transition from buffers 0–4 and the control buffer.
@@ -2764,7 +2789,7 @@ void load_chain(uint c, uint it) {
   chain = bctrl.v[3] + c;
   eps = beps.v[c];
   if (bctrl.v[5] != 0u) {
-    int sb = CHAINS + 4 * int(c);
+    int sb = DA_STATE(c);
     daMu = beps.v[sb]; daCount = beps.v[sb + 1]; daSBar = beps.v[sb + 2]; daXBar = beps.v[sb + 3];
   }
   int base = int(c) * D;

@@ -13,7 +13,7 @@ import { SamplerOptionError } from "./errors.ts";
 import { HmcTransition } from "./hmc.ts";
 import { InitialPointSearch } from "./initialize.ts";
 import { Metric, type MetricKind } from "./metric.ts";
-import { NutsTransition } from "./nuts.ts";
+import { defaultNutsSettings, NutsTransition } from "./nuts.ts";
 import type { Transition, TransitionStats } from "./transition.ts";
 import { ChainAdaptation } from "./warmup/adaptation.ts";
 import { defaultDualAveraging, type DualAveragingSettings, type DualAveragingState } from "./warmup/dual-averaging.ts";
@@ -62,6 +62,8 @@ export interface SampleOptions {
   adaptDelta?: number;
   /** NUTS maximum tree depth (10). */
   maxDepth?: number;
+  /** Energy error H − H0 beyond which a transition is divergent (Stan's 1000). */
+  maxDeltaH?: number;
   /** Random initial values are uniform in (−initRadius, initRadius) (2). */
   initRadius?: number;
   /** Initial unconstrained point, shared by all chains or one per chain. */
@@ -153,6 +155,7 @@ export interface ResolvedSampleSettings {
   readonly metric: MetricKind;
   readonly adaptDelta: number;
   readonly maxDepth: number;
+  readonly maxDeltaH: number;
   readonly initRadius: number;
   readonly stepSize: number;
   readonly sampler: SamplerKind;
@@ -210,6 +213,7 @@ export function resolveSettings(options: SampleOptions): ResolvedSampleSettings 
     adaptDelta,
     // 2^30 leaves is far beyond any use; the bound keeps leaf indices in 32 bits.
     maxDepth: checkInteger("maxDepth", options.maxDepth ?? 10, 1, 30),
+    maxDeltaH: checkPositive("maxDeltaH", options.maxDeltaH ?? defaultNutsSettings.maxDeltaH),
     initRadius,
     stepSize: checkPositive("stepSize", options.stepSize ?? 1),
     sampler,
@@ -292,8 +296,8 @@ export class SamplingRun {
       this.metrics.push(metric);
       this.transitions.push(
         s.sampler === "nuts"
-          ? new NutsTransition(this.batch, slot, key, metric, { maxDepth: s.maxDepth, maxDeltaH: 1000 })
-          : new HmcTransition(this.batch, slot, key, metric, { steps: s.hmcSteps, maxDeltaH: 1000 }),
+          ? new NutsTransition(this.batch, slot, key, metric, { maxDepth: s.maxDepth, maxDeltaH: s.maxDeltaH })
+          : new HmcTransition(this.batch, slot, key, metric, { steps: s.hmcSteps, maxDeltaH: s.maxDeltaH }),
       );
       this.searches.push(new StepSizeSearch(this.batch, slot, key, metric));
       this.inits.push(new InitialPointSearch(this.batch, slot, key, s.initRadius, givenInits[c] ?? null));

@@ -1,0 +1,94 @@
+/**
+ * The one description of what the NUTS kernels and the host exchange through buffers: the
+ * per-transition statistics, the step-size buffer's layout (step sizes, dual-averaging states, run
+ * settings), the controller's scalar state, and the Philox purpose codes. The GLSL side gets it as
+ * #defines (layoutDefines, emitted ahead of shaders/nuts/*.glsl) and generated save/load code; the
+ * host reads the same lists, so an offset is written down once.
+ */
+import { Purpose } from "@ppl/ppl/internals";
+
+/** The statistics a kernel writes per transition, in slot order: buffer 6 holds [K·C·TRANSITION_STATS.length]. */
+export const TRANSITION_STATS = ["acceptStat", "treeDepth", "nLeapfrog", "divergent", "energy", "lp"] as const;
+
+/** One of the transition statistics. */
+export type TransitionStat = (typeof TRANSITION_STATS)[number];
+
+/** Offset of each statistic within a transition's slot. */
+export const STAT = Object.fromEntries(TRANSITION_STATS.map((s, i) => [s, i])) as Readonly<Record<TransitionStat, number>>;
+
+/** The run's settings at the end of buffer 3, in order: dual averaging's δ, γ, κ, t0, then the divergence threshold. */
+export const RUN_SETTINGS = ["delta", "gamma", "kappa", "t0", "maxDeltaH"] as const;
+
+/** One of the run settings of buffer 3. */
+export type RunSetting = (typeof RUN_SETTINGS)[number];
+
+/** Dual-averaging state per chain, in order (buffer 3, after the step sizes). */
+export const DUAL_AVERAGING_STATE = ["mu", "counter", "sBar", "xBar"] as const;
+
+/**
+ * Where buffer 3 keeps what the kernels read and adapt: the C step sizes, then each chain's
+ * dual-averaging state (μ, counter, s̄, x̄), then the run settings.
+ */
+export function stepSizeLayout(chains: number): { state(chain: number): number; setting(name: RunSetting): number; settings: number; length: number } {
+  const settings = chains * (1 + DUAL_AVERAGING_STATE.length);
+  return {
+    state: (c) => chains + DUAL_AVERAGING_STATE.length * c,
+    setting: (name) => settings + RUN_SETTINGS.indexOf(name),
+    settings,
+    length: settings + RUN_SETTINGS.length,
+  };
+}
+
+/** The controller's real state per chain between calls (buffer 9), each a GLSL global of common.glsl. */
+export const CONTROLLER_REALS = ["H0", "sampleLp", "sampleEnergy", "propLp", "propEnergy", "logSumW", "sumMetro", "logSumWSub"] as const;
+
+/**
+ * The controller's int state per chain (buffer 10). phase, k and leaf are the controller's own
+ * locals; the others are common.glsl's globals (forward and divergent as 0/1).
+ */
+export const CONTROLLER_INTS = ["phase", "k", "nLeap", "depth", "leaf", "forward", "divergent"] as const;
+
+/** One of the controller's int state slots. */
+export type ControllerInt = (typeof CONTROLLER_INTS)[number];
+
+/** Slot of each int state value. */
+export const INT_SLOT = Object.fromEntries(CONTROLLER_INTS.map((s, i) => [s, i])) as Readonly<Record<ControllerInt, number>>;
+
+const BOOL_INTS: ReadonlySet<string> = new Set(["forward", "divergent"]);
+const GLOBAL_INTS = CONTROLLER_INTS.filter((s) => s !== "phase" && s !== "k" && s !== "leaf");
+
+const upper = (name: string) => name.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toUpperCase();
+
+/** The layout as GLSL #defines, for every NUTS shader (read by shaders/nuts/common.glsl and controller.glsl). */
+export function layoutDefines(): string[] {
+  const ds = DUAL_AVERAGING_STATE.length;
+  return [
+    `#define NSTATS ${TRANSITION_STATS.length}u`,
+    ...TRANSITION_STATS.map((s, i) => `#define STAT_${upper(s)} ${i}u`),
+    `#define DA_STATE(c) (CHAINS + ${ds} * int(c))`,
+    `#define SETTINGS_BASE (${1 + ds} * CHAINS)`,
+    ...RUN_SETTINGS.map((s, i) => `#define SETTING_${upper(s)} (SETTINGS_BASE + ${i})`),
+    `#define PURPOSE_MOMENTUM ${Purpose.Momentum}u`,
+    `#define PURPOSE_TREE ${Purpose.Tree}u`,
+    `#define PURPOSE_LEAF ${Purpose.Leaf}u`,
+    `#define NRS ${CONTROLLER_REALS.length}`,
+    `#define NIS ${CONTROLLER_INTS.length}`,
+    ...CONTROLLER_INTS.map((s, i) => `#define IS_${upper(s)} ${i}`),
+  ];
+}
+
+/**
+ * GLSL macros that move the controller's scalar state between common.glsl's globals and buffers 9
+ * and 10 (real base rb, int base ib), generated from CONTROLLER_REALS and CONTROLLER_INTS; macros,
+ * so that they can be defined ahead of the buffers and globals they name.
+ */
+export function controllerScalarSource(): string[] {
+  const loadReals = CONTROLLER_REALS.map((s, i) => `${s} = brs.v[rb + ${i}];`);
+  const saveReals = CONTROLLER_REALS.map((s, i) => `brs.v[rb + ${i}] = ${s};`);
+  const loadInts = GLOBAL_INTS.map((s) => (BOOL_INTS.has(s) ? `${s} = bis.v[ib + IS_${upper(s)}] != 0;` : `${s} = bis.v[ib + IS_${upper(s)}];`));
+  const saveInts = GLOBAL_INTS.map((s) => (BOOL_INTS.has(s) ? `bis.v[ib + IS_${upper(s)}] = ${s} ? 1 : 0;` : `bis.v[ib + IS_${upper(s)}] = ${s};`));
+  return [
+    `#define LOAD_SCALARS(rb, ib) { ${[...loadReals, ...loadInts].join(" ")} }`,
+    `#define SAVE_SCALARS(rb, ib) { ${[...saveReals, ...saveInts].join(" ")} }`,
+  ];
+}

@@ -4,7 +4,7 @@ import { checkConformanceCase, conformanceCases, type FloatDType } from "@ppl/te
 import { vulkanBackend } from "../src/backend.ts";
 import { limitsOf } from "../src/codegen/limits.ts";
 import { planProgram } from "../src/codegen/program.ts";
-import { reducePartitions } from "../src/codegen/strategy.ts";
+import { reducePartitions } from "../src/codegen/reduce/strategy.ts";
 import { kernelPrelude } from "../src/codegen/kernel-prelude.ts";
 import { usableDevices } from "../src/devices.ts";
 

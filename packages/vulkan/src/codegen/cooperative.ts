@@ -2,7 +2,7 @@ import { isReduce, sizeOf, type Node } from "@ppl/tensor";
 import { ExprRenderer } from "./expr.ts";
 import { convert } from "./glsl.ts";
 import { broadcastIndex, flatten, unflatten } from "./index-math.ts";
-import { monoidFor, reduceMonoid } from "./reduce-monoid.ts";
+import { monoidFor, reduceMonoid } from "./reduce/monoid.ts";
 import { renderScan } from "./scan.ts";
 import { schedule } from "./schedule.ts";
 import type { Scope } from "./scope.ts";

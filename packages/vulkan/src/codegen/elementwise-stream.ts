@@ -2,7 +2,7 @@ import type { Node } from "@ppl/tensor";
 import { ExprRenderer } from "./expr.ts";
 import { glslType } from "./glsl.ts";
 import { unflatten } from "./index-math.ts";
-import type { KernelFactory } from "./reduce-parallel.ts";
+import type { KernelFactory } from "./kernel-factory.ts";
 import { Scope } from "./scope.ts";
 import type { KernelPlan } from "./shader.ts";
 import type { Storage } from "./storage.ts";

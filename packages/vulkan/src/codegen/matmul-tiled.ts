@@ -2,7 +2,7 @@ import { sizeOf, type DType, type Node } from "@ppl/tensor";
 import { glslType, literal } from "./glsl.ts";
 import { broadcastIndex, unflatten } from "./index-math.ts";
 import type { RenderLimits } from "./limits.ts";
-import type { KernelFactory } from "./reduce-parallel.ts";
+import type { KernelFactory } from "./kernel-factory.ts";
 import { Scope } from "./scope.ts";
 import type { KernelPlan } from "./shader.ts";
 import { sliceScratch, sliceSumKernel } from "./slice-sum.ts";

@@ -1,6 +1,6 @@
 import type { Node } from "@ppl/tensor";
 import { unflatten } from "./index-math.ts";
-import type { KernelFactory } from "./reduce-parallel.ts";
+import type { KernelFactory } from "./kernel-factory.ts";
 import { Scope } from "./scope.ts";
 import type { KernelPlan, ScratchBuffer, ShaderBuilder } from "./shader.ts";
 

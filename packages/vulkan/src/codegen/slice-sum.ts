@@ -1,6 +1,6 @@
 import type { Node } from "@ppl/tensor";
 import { glslType, literal } from "./glsl.ts";
-import type { KernelFactory } from "./reduce-parallel.ts";
+import type { KernelFactory } from "./kernel-factory.ts";
 import type { KernelPlan, ScratchBuffer } from "./shader.ts";
 
 /**

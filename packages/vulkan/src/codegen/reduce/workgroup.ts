@@ -1,4 +1,4 @@
-import type { ReduceMonoid } from "./reduce-monoid.ts";
+import type { ReduceMonoid } from "./monoid.ts";
 
 /** GLSL pieces of a workgroup-wide reduction: shared declarations, extensions, and the statements. */
 export interface WorkgroupReduce {

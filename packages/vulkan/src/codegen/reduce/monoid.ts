@@ -1,5 +1,5 @@
 import { GraphError, type DType, type Node } from "@ppl/tensor";
-import { glslType, literal } from "./glsl.ts";
+import { glslType, literal } from "../glsl.ts";
 
 /**
  * A reduction as GLSL over a per-thread state: fold elements in, merge two states, finish. One

@@ -1,17 +1,10 @@
 import { sizeOf, type Node } from "@ppl/tensor";
-import { unflatten } from "./index-math.ts";
-import type { RenderLimits } from "./limits.ts";
-import { reduceMonoid, type ReduceMonoid } from "./reduce-monoid.ts";
-import { Scope } from "./scope.ts";
-import type { KernelPlan, ScratchBuffer, ShaderBuilder, ShaderParts } from "./shader.ts";
-import { workgroupReduce } from "./workgroup-reduce.ts";
-
-/** What a multi-kernel renderer needs from the program: fresh shaders and a way to finish one. */
-export interface KernelFactory {
-  readonly limits: RenderLimits;
-  shader(): ShaderBuilder;
-  finish(parts: ShaderParts, shader: ShaderBuilder): KernelPlan;
-}
+import { unflatten } from "../index-math.ts";
+import type { KernelFactory } from "../kernel-factory.ts";
+import { reduceMonoid, type ReduceMonoid } from "./monoid.ts";
+import { Scope } from "../scope.ts";
+import type { KernelPlan, ScratchBuffer } from "../shader.ts";
+import { workgroupReduce } from "./workgroup.ts";
 
 /**
  * A reduction split over `partitions` workgroups per output. Pass 1: workgroup (o, p) folds the

@@ -1,0 +1,65 @@
+#version 450
+#extension GL_KHR_shader_subgroup_basic : require
+#extension GL_KHR_shader_subgroup_arithmetic : require
+#extension GL_KHR_shader_subgroup_vote : require
+// kernel for reduce_sum float[] (node 90edd4de789fef8092cae370): parallel reduction, pass 1 of 2 (98 workgroups per output)
+layout(local_size_x = 256) in;
+layout(std430, set = 0, binding = 0) readonly restrict buffer Buf0 { float v[]; } b0;
+layout(std430, set = 0, binding = 1) writeonly restrict buffer Buf1 { float v[]; } b1; // scratch: 98 partial reduce_sum states per output
+shared float ppl_sh0[256];
+// (math prelude: f32)
+void main() {
+  int gid = int(gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x);
+  if (gid >= 98) return;
+  int o = gid / 98;
+  int p = gid - o * 98;
+  int kEnd = min(100000, (p + 1) * 1021);
+  float red_s0 = 0.00000000;
+  for (int k = p * 1021 + int(gl_LocalInvocationIndex); k < kEnd; k += 256) {
+    float t0 = b0.v[k];
+    float t1 = (t0*t0);
+    red_s0 = red_s0 + t1;
+  }
+  red_s0 = subgroupAdd(red_s0);
+  if (subgroupElect()) { ppl_sh0[gl_SubgroupID] = red_s0; }
+  memoryBarrierShared(); barrier();
+  if (gl_SubgroupID == 0) {
+    red_s0 = 0.00000000;
+    for (uint i = gl_SubgroupInvocationID; i < gl_NumSubgroups; i += gl_SubgroupSize) {
+      red_s0 = red_s0 + ppl_sh0[i];
+    }
+    red_s0 = subgroupAdd(red_s0);
+  }
+  if ((gl_SubgroupID == 0 && subgroupElect())) { b1.v[0 + gid] = red_s0; }
+}
+
+// ----
+#version 450
+#extension GL_KHR_shader_subgroup_basic : require
+#extension GL_KHR_shader_subgroup_arithmetic : require
+#extension GL_KHR_shader_subgroup_vote : require
+// kernel for reduce_sum float[] (node 90edd4de789fef8092cae370): parallel reduction, pass 2 of 2 (merge partials)
+layout(local_size_x = 256) in;
+layout(std430, set = 0, binding = 0) readonly restrict buffer Buf0 { float v[]; } b0; // scratch: 98 partial reduce_sum states per output
+layout(std430, set = 0, binding = 1) writeonly restrict buffer Buf1 { float v[]; } b1;
+shared float ppl_sh0[256];
+// (math prelude: f32)
+void main() {
+  int gid = int(gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x);
+  if (gid >= 1) return;
+  float red_s0 = 0.00000000;
+  for (int i = int(gl_LocalInvocationIndex); i < 98; i += 256) {
+    red_s0 = red_s0 + b0.v[0 + gid * 98 + i];
+  }
+  red_s0 = subgroupAdd(red_s0);
+  if (subgroupElect()) { ppl_sh0[gl_SubgroupID] = red_s0; }
+  memoryBarrierShared(); barrier();
+  if (gl_SubgroupID == 0) {
+    red_s0 = 0.00000000;
+    for (uint i = gl_SubgroupInvocationID; i < gl_NumSubgroups; i += gl_SubgroupSize) {
+      red_s0 = red_s0 + ppl_sh0[i];
+    }
+    red_s0 = subgroupAdd(red_s0);
+  }
+  if ((gl_SubgroupID == 0 && subgroupElect())) { b1.v[gid] = red_s0; }
+}

@@ -93,7 +93,8 @@ export function buildProgram(done: (code: ExitCodeValue) => void): Command {
 
 const EXIT_CODES_HELP = `
 Exit codes: 0 success; 1 diagnostics failed with --strict; 2 usage error; 3 model or data error;
-4 device error; 130 interrupted (Ctrl-C; the CSV files hold every draw made so far).`;
+4 device error; 70 internal error; 129, 130, 143 stopped by SIGHUP, SIGINT (Ctrl-C), SIGTERM (the
+CSV files hold every draw made so far); 141 stdout closed early.`;
 
 /** A message of commander's as one line: "ppl: " for "error: ", lines joined, the pointer to --help at the end. */
 export function commanderErrorLine(text: string): string {

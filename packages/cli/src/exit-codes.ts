@@ -11,6 +11,7 @@
  * 129 stopped by SIGHUP (the terminal closed), 130 by SIGINT (Ctrl-C), 143 by SIGTERM (timeout,
  *     docker stop, Slurm): 128 + the signal's number, as a shell reports a process the signal
  *     killed; the CSV files hold every draw made so far and are valid
+ * 141 the reader of stdout went away (`ppl summary DIR | head`): what SIGPIPE would give
  */
 export const ExitCode = {
   ok: 0,
@@ -21,6 +22,7 @@ export const ExitCode = {
   internal: 70,
   hangup: 129,
   interrupted: 130,
+  brokenPipe: 141,
   terminated: 143,
 } as const;
 

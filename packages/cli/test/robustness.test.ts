@@ -288,6 +288,22 @@ describe.concurrent("signals", () => {
   });
 });
 
+describe("pipes", () => {
+  it("a reader of stdout that goes away (ppl summary | head) ends the command quietly with 141", async () => {
+    const names = Array.from({ length: 3000 }, (_, i) => `x.${i + 1}`);
+    const rows = Array.from({ length: 20 }, (_, r) => ["-1", "0.9", "0.5", "2", "3", "0", "1", ...names.map((_, i) => String(Math.sin(r * 7 + i)))].join(","));
+    const footer = ["# ", "#  Elapsed Time: 1 seconds (Warm-up)", "#                1 seconds (Sampling)", "#                2 seconds (Total)", "# "];
+    const p = file("wide.csv", ["# model = wide", ["lp__", "accept_stat__", "stepsize__", "treedepth__", "n_leapfrog__", "divergent__", "energy__", ...names].join(","), ...rows, ...footer, ""].join("\n"));
+    const child = spawn(process.execPath, ["--import", "tsx", MAIN, "summary", p], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+    let stderr = "";
+    child.stderr.setEncoding("utf8").on("data", (t: string) => (stderr += t));
+    child.stdout.once("data", () => child.stdout.destroy());
+    const code = await new Promise<number | null>((resolve) => child.on("close", (c) => resolve(c)));
+    expect(code, stderr).toBe(141);
+    expect(stderr).toBe("");
+  });
+});
+
 describe("terminals", () => {
   it("4: on a terminal 30 columns wide, no progress line is longer than the terminal", () => {
     const o = out();

@@ -1,5 +1,6 @@
 // @ppl/ppl: the user API — models and data, distributions, constraints, sampling (and the transition
-// runner interface a GPU sampler plugs into), diagnostics, Stan CSV/JSON, the log density, PSIS-LOO.
+// runner interface a GPU sampler plugs into), diagnostics, Stan CSV/JSON, the log density, PSIS-LOO,
+// generated quantities with predictive and prior draws.
 // The sampler's and diagnostics' building blocks, the random streams and the posteriordb runner are
 // in "@ppl/ppl/internals", for tests, benchmarks and packages that extend the sampler.
 // Models and data
@@ -7,7 +8,8 @@ export {
   ModelError, DataError, data, model, isModel, compileModel, unusedDataKeys, type DataSpec, type DataField, type DataKind,
   type DataValues, type DataBounds, type Size, type ArrayOptions, type CheckedData, type Model,
   type ModelBuilder, type ModelDefinition, type ParamOptions, type CompiledModel, type ParamInfo,
-  type GeneratedInfo,
+  type GeneratedInfo, type GeneratedDraw, type GeneratedValue, type GeneratedFunction, type GeneratedOptions,
+  type NestedNumbers,
 } from "./model/index.ts";
 // Distributions
 export {
@@ -16,7 +18,7 @@ export {
   bernoulliLogit, binomial, binomialLogit, betaBinomial, poisson, poissonLog, negativeBinomial,
   negativeBinomial2, categorical, categoricalLogit, multinomial, dirichlet, multivariateNormal,
   multivariateNormalPrecision, multivariateNormalCholesky, lkjCholesky, gaussianRandomWalk, mixture, custom,
-  type Distribution, type Support, type Rng, type TruncationBounds, type CustomOptions,
+  type Distribution, type Support, type Rng, type TruncationBounds, type CustomOptions, type NodeValues, type ValuesAt,
 } from "./distributions/index.ts";
 export { philoxRng } from "./random/index.ts";
 // Constraints (transforms)
@@ -61,3 +63,8 @@ export {
   type PsisResult, type ParetoKCategory, type ParetoKCounts, type LooOptions, type LooPointwise,
   type LooResult, type PointwiseLogLik, type LooCompareRow, type LogLikEvaluator,
 } from "./loo/index.ts";
+// Generated quantities, predictive and prior draws
+export {
+  generatedEvaluator, predictiveNames, PREDICTIVE_SUFFIX, priorSampler, type GeneratedEvaluator,
+  type GeneratedEvaluatorOptions, type PriorSampler,
+} from "./generate/index.ts";

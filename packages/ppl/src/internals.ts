@@ -3,11 +3,12 @@
 // posteriordb runner), for tests, benchmarks and packages that extend the sampler. Not a stable API.
 // Models and data
 export {
-  describeField, checkData, stanNames, flattenStanOrder, type CheckDataOptions,
+  describeField, checkData, stanNames, flattenStanOrder, copyInStanOrder, type CheckDataOptions, type RecordedModel,
+  type DeclaredParam, type DeclaredObservation, type DeclaredQuantity,
 } from "./model/index.ts";
 // Distributions
 export {
-  isDistribution, lkjLogConstant, gammaVariate, betaVariate, poissonVariate, binomialVariate,
+  isDistribution, isNodeValues, sampleToShape, lkjLogConstant, gammaVariate, betaVariate, poissonVariate, binomialVariate,
   logGammaVariate, categoricalVariate,
 } from "./distributions/index.ts";
 // Constraints (transforms)
@@ -43,3 +44,7 @@ export {
 export {
   gpdFit, psisTailLength,
 } from "./loo/index.ts";
+// Generated quantities, predictive and prior draws
+export {
+  DrawValues,
+} from "./generate/index.ts";

@@ -35,12 +35,30 @@ export interface Distribution {
    * shape = broadcast of x's batch axes with batchShape; −∞ outside the support.
    */
   logpdf(x: Operand): Node;
-  /** Draws of shape [...shape, ...batchShape, ...eventShape]; node parameters are evaluated with `bindings`. */
-  sample(rng: Rng, shape?: Shape, bindings?: Bindings): TensorValue;
+  /**
+   * Draws of shape [...shape, ...batchShape, ...eventShape]; node parameters are evaluated at `at`:
+   * leaf bindings for the reference interpreter, or a generated quantity's draw (NodeValues).
+   */
+  sample(rng: Rng, shape?: Shape, at?: ValuesAt): TensorValue;
   /** Mean of each event entry, where closed-form. */
   mean?(): Node;
   /** Variance of each event entry, where closed-form. */
   variance?(): Node;
+}
+
+/** Values of graph nodes at one point (a draw): what a distribution's sampler evaluates its node parameters with. */
+export interface NodeValues {
+  /** The value of each node, in order. */
+  values(nodes: readonly Node[]): TensorValue[];
+}
+
+/** Where a distribution's node parameters get their values when it is sampled. */
+export type ValuesAt = Bindings | NodeValues;
+
+/** True when `at` evaluates nodes itself (a NodeValues), false for leaf bindings. */
+export function isNodeValues(at: ValuesAt): at is NodeValues {
+  // A binding is a value, never a function, so a data field named "values" cannot pass for one.
+  return typeof (at as NodeValues).values === "function";
 }
 
 /** True for objects that implement Distribution. */

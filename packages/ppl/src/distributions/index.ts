@@ -1,5 +1,6 @@
-export type { Distribution, Support } from "./distribution.ts";
-export { isDistribution } from "./distribution.ts";
+export type { Distribution, Support, NodeValues, ValuesAt } from "./distribution.ts";
+export { isDistribution, isNodeValues } from "./distribution.ts";
+export { sampleToShape } from "./sampling.ts";
 export type { Rng } from "../random/rng.ts";
 export { normal } from "./normal.ts";
 export { halfNormal } from "./half-normal.ts";

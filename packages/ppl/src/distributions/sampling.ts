@@ -1,10 +1,11 @@
-import { interpret, sizeOf, stridesOf, type Bindings, type Operand, type Shape, type TensorValue } from "@ppl/tensor";
+import { interpret, sizeOf, stridesOf, type Node, type Operand, type Shape, type TensorValue } from "@ppl/tensor";
 import type { Rng } from "../random/rng.ts";
+import { isNodeValues, type Distribution, type ValuesAt } from "./distribution.ts";
 
-/** Concrete values of distribution parameters: numbers as scalars, nodes through the reference interpreter. */
-export function evalOperands(ops: readonly Operand[], bindings: Bindings = {}): TensorValue[] {
-  const nodes = ops.filter((o) => typeof o !== "number");
-  const values = nodes.length > 0 ? interpret(nodes, bindings) : [];
+/** Concrete values of distribution parameters: numbers as scalars, nodes at `at` (leaf bindings through the reference interpreter, or a NodeValues). */
+export function evalOperands(ops: readonly Operand[], at: ValuesAt = {}): TensorValue[] {
+  const nodes = ops.filter((o): o is Node => typeof o !== "number");
+  const values = nodes.length === 0 ? [] : isNodeValues(at) ? at.values(nodes) : interpret(nodes, at);
   let k = 0;
   return ops.map((o) => (typeof o === "number" ? { dtype: "f64", shape: [], data: Float64Array.of(o) } : values[k++]!));
 }
@@ -45,7 +46,7 @@ export function sampleScalar(
   shape: Shape,
   batch: Shape,
   params: readonly Operand[],
-  bindings: Bindings | undefined,
+  bindings: ValuesAt | undefined,
   draw: (rng: Rng, p: number[]) => number,
 ): TensorValue {
   const cols = broadcastValues(evalOperands(params, bindings), batch);
@@ -73,7 +74,7 @@ export function sampleEvents(
   event: Shape,
   params: readonly Operand[],
   eventRanks: readonly number[],
-  bindings: Bindings | undefined,
+  bindings: ValuesAt | undefined,
   draw: (rng: Rng, p: Float64Array[], out: Float64Array, offset: number) => void,
 ): TensorValue {
   const values = evalOperands(params, bindings);
@@ -93,4 +94,52 @@ export function sampleEvents(
     for (let b = 0; b < nb; b++) draw(rng, blocks.map((bl) => bl[b]!), out, (s * nb + b) * es);
   }
   return { dtype: "f64", shape: [...shape, ...batch, ...event], data: out };
+}
+
+/**
+ * Draws of `dist` that fill a value of `shape`: [...lead, ...batch', ...event], where batch' is the
+ * distribution's batch shape or one it broadcasts to. Each entry is an independent draw from its
+ * own marginal (an observe or a parameter whose value is larger than its distribution). Returns
+ * undefined when `shape` cannot hold the distribution's draws.
+ */
+export function sampleToShape(dist: Distribution, shape: Shape, rng: Rng, at: ValuesAt | undefined): TensorValue | undefined {
+  const { batchShape: batch, eventShape: event } = dist;
+  const lead = leadingAxes(dist, shape);
+  if (lead !== undefined) {
+    const v = dist.sample(rng, shape.slice(0, lead), at);
+    return { dtype: v.dtype, shape: [...shape], data: v.data };
+  }
+  if (!holdsDraws(dist, shape)) return undefined;
+  const outBatch = shape.slice(0, shape.length - event.length);
+  // Batch axes of size 1 broadcast: draw the whole batch once per output entry and keep the entry it maps to.
+  const n = sizeOf(outBatch);
+  const nb = sizeOf(batch);
+  const es = sizeOf(event);
+  const draws = dist.sample(rng, [n], at).data;
+  const map = broadcastIndex(batch, outBatch);
+  const out = new Float64Array(n * es);
+  for (let i = 0; i < n; i++) out.set(draws.subarray((i * nb + map[i]!) * es, (i * nb + map[i]! + 1) * es), i * es);
+  return { dtype: "f64", shape: [...shape], data: out };
+}
+
+/** True when a value of `shape` can hold draws of `dist` (see sampleToShape). */
+export function holdsDraws(dist: Distribution, shape: Shape): boolean {
+  if (leadingAxes(dist, shape) !== undefined) return true;
+  const event = dist.eventShape;
+  if (shape.length < event.length) return false;
+  const outBatch = shape.slice(0, shape.length - event.length);
+  return event.every((d, i) => shape[outBatch.length + i] === d) && broadcastsTo(dist.batchShape, outBatch);
+}
+
+// The number of leading axes of `shape` before the distribution's own shape, when it ends with it.
+function leadingAxes(dist: Distribution, shape: Shape): number | undefined {
+  const own = [...dist.batchShape, ...dist.eventShape];
+  const lead = shape.length - own.length;
+  return lead >= 0 && own.every((d, i) => shape[lead + i] === d) ? lead : undefined;
+}
+
+function broadcastsTo(from: Shape, to: Shape): boolean {
+  if (from.length > to.length) return false;
+  const off = to.length - from.length;
+  return from.every((d, i) => d === 1 || d === to[off + i]);
 }

@@ -2,10 +2,12 @@ import {
   add, broadcastShapes, lift, param as paramLeaf, ShapeError, sum, type Node, type Operand, type Shape,
 } from "@ppl/tensor";
 import { isDistribution, type Distribution } from "../distributions/distribution.ts";
+import { holdsDraws, sampleToShape } from "../distributions/sampling.ts";
 import { constraintOfSupport } from "../transforms/from-support.ts";
 import { real } from "../transforms/identity.ts";
 import { isConstraint, type Transform } from "../transforms/transform.ts";
 import { ModelError } from "./errors.ts";
+import type { GeneratedFunction, GeneratedOptions } from "./generated.ts";
 import { isValidName, type ModelBuilder, type ParamOptions } from "./model.ts";
 
 /** A declared parameter: its transform and the placeholder leaf its unconstrained slice replaces at compile time. */
@@ -14,10 +16,29 @@ export interface DeclaredParam {
   readonly shape: Shape;
   readonly transform: Transform;
   readonly prior: Distribution | undefined;
+  /** True when the constraint was given (ParamOptions.constraint), false when it comes from the prior's support. */
+  readonly explicitConstraint: boolean;
   /** Placeholder for this parameter's unconstrained values [unconstrainedSize]. */
   readonly leaf: Node;
   /** The constrained value as a function of `leaf` (and earlier parameters' leaves). */
   readonly value: Node;
+}
+
+/** A generated quantity as declared: its name, the shape of its value and how one draw's value is computed. */
+export interface DeclaredQuantity {
+  readonly name: string;
+  readonly shape: Shape;
+  readonly compute: GeneratedFunction;
+}
+
+/** An observe term as declared: the observed value and its distribution, which predictive draws sample. */
+export interface DeclaredObservation {
+  readonly value: Node;
+  readonly distribution: Distribution;
+  /** Shape of a predictive draw: the observed elements (the pointwise log density's shape), then the event axes. */
+  readonly shape: Shape;
+  /** The term as messages name it: observe(y, normal). */
+  readonly label: string;
 }
 
 /** The most entries one parameter may have (the longest typed array a graph value can be, with room to spare). */
@@ -30,6 +51,12 @@ export class Recorder implements ModelBuilder {
   readonly terms: Node[] = [];
   /** The log density of each observed element, one node per observe term (its sum is in `terms`). */
   readonly observed: Node[] = [];
+  /** The observe terms, in declaration order (parallel to `observed`). */
+  readonly observations: DeclaredObservation[] = [];
+  /** Each factor term as messages name it: m.factor(add[8]). */
+  readonly factors: string[] = [];
+  /** The generated quantities, in declaration order. */
+  readonly quantities: DeclaredQuantity[] = [];
   private readonly names: Set<string>;
 
   constructor(private readonly modelName: string, dataNames: readonly string[]) {
@@ -65,7 +92,7 @@ export class Recorder implements ModelBuilder {
     const value = transform.forward(leaf);
     this.terms.push(transform.logJacobian(leaf));
     if (prior) this.terms.push(this.logpdfSum(`the prior of parameter '${name}'`, prior, value));
-    this.params.push({ name, shape, transform, prior, leaf, value });
+    this.params.push({ name, shape, transform, prior, explicitConstraint: opts.constraint !== undefined, leaf, value });
     return value;
   }
 
@@ -78,13 +105,38 @@ export class Recorder implements ModelBuilder {
 
   observe(value: Operand, dist: Distribution): void {
     if (!isDistribution(dist)) throw new ModelError("observe: the second argument must be a distribution, e.g. m.observe(d.y, normal(mu, sigma))");
-    const pointwise = this.logpdf(`observe(${describe(value)}, ${dist.name})`, dist, value);
+    const label = `observe(${describe(value)}, ${dist.name})`;
+    const pointwise = this.logpdf(label, dist, value);
     this.observed.push(pointwise);
+    this.observations.push({ value: lift(value), distribution: dist, shape: [...pointwise.shape, ...dist.eventShape], label });
     this.terms.push(sum(pointwise));
   }
 
   factor(term: Operand): void {
+    this.factors.push(`m.factor(${describe(term)})`);
     this.terms.push(sum(lift(term)));
+  }
+
+  generated(name: string, quantity: Distribution | GeneratedFunction, opts: GeneratedOptions = {}): void {
+    this.claim(name, "generated quantity");
+    if (typeof opts !== "object" || opts === null) throw new ModelError(`generated quantity '${name}': the options must be an object such as { shape: [d.N] }`);
+    for (const k of Object.keys(opts)) {
+      if (k !== "shape") throw new ModelError(`generated quantity '${name}': unknown option '${k}'; the option is shape`);
+    }
+    if (opts.shape !== undefined) this.checkShape(`generated quantity '${name}'`, opts.shape);
+    if (isDistribution(quantity)) {
+      const own = [...quantity.batchShape, ...quantity.eventShape];
+      const shape = opts.shape !== undefined ? [...opts.shape] : own;
+      if (!holdsDraws(quantity, shape)) {
+        throw new ModelError(`generated quantity '${name}': its distribution ${quantity.name} has shape [${own.join(",")}], which does not fit the shape [${shape.join(",")}]; give a shape that ends with [${own.join(",")}], or leave it out`);
+      }
+      this.quantities.push({ name, shape, compute: (draw, rng) => sampleToShape(quantity, shape, rng, draw)! });
+      return;
+    }
+    if (typeof quantity !== "function") {
+      throw new ModelError(`generated quantity '${name}': the second argument must be a distribution or a function (draw, rng) => value, e.g. m.generated("${name}", normal(mu, sigma))`);
+    }
+    this.quantities.push({ name, shape: opts.shape !== undefined ? [...opts.shape] : [], compute: quantity });
   }
 
   get(name: string): Node {
@@ -114,16 +166,20 @@ export class Recorder implements ModelBuilder {
     this.names.add(name);
   }
 
+  private checkShape(what: string, given: Shape): void {
+    if (!Array.isArray(given) || given.some((d) => !Number.isInteger(d) || d < 0)) {
+      throw new ModelError(`${what}: shape must be a list of non-negative integers, got ${JSON.stringify(given)}`);
+    }
+    // Sizes usually come from the data (d.J): an absurd one is named here, not as a failed allocation later.
+    const entries = given.reduce((a, b) => a * b, 1);
+    if (entries > MAX_PARAM_ENTRIES) {
+      throw new ModelError(`${what}: shape [${given.join(",")}] has ${entries} entries, more than ${MAX_PARAM_ENTRIES}; check the data values that size it`);
+    }
+  }
+
   private shapeOf(name: string, prior: Distribution | undefined, given: Shape | undefined): Shape {
     if (given !== undefined) {
-      if (!Array.isArray(given) || given.some((d) => !Number.isInteger(d) || d < 0)) {
-        throw new ModelError(`parameter '${name}': shape must be a list of non-negative integers, got ${JSON.stringify(given)}`);
-      }
-      // Sizes usually come from the data (d.J): an absurd one is named here, not as a failed allocation later.
-      const entries = given.reduce((a, b) => a * b, 1);
-      if (entries > MAX_PARAM_ENTRIES) {
-        throw new ModelError(`parameter '${name}': shape [${given.join(",")}] has ${entries} entries, more than ${MAX_PARAM_ENTRIES}; check the data values that size it`);
-      }
+      this.checkShape(`parameter '${name}'`, given);
       if (prior) {
         const priorShape = [...prior.batchShape, ...prior.eventShape];
         const ev = prior.eventShape;

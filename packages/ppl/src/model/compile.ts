@@ -2,7 +2,7 @@ import {
   concat, constant, data as dataLeaf, interpret, param as paramLeaf, reshape, slice, substitute, type Node, type Shape, type TensorValue,
 } from "@ppl/tensor";
 import { checkData, type CheckDataOptions, type CheckedData } from "./check-data.ts";
-import { Recorder, type DeclaredParam } from "./builder.ts";
+import { Recorder, type DeclaredObservation, type DeclaredParam, type DeclaredQuantity } from "./builder.ts";
 import type { DataSpec, DataValues } from "./data-spec.ts";
 import { ModelError } from "./errors.ts";
 import { isModel, type Model } from "./model.ts";
@@ -26,6 +26,24 @@ export interface GeneratedInfo {
   readonly name: string;
   readonly shape: Shape;
   readonly kind: "param" | "deterministic";
+}
+
+/**
+ * What a model's build declared beyond its log density, for the draws made on the host from
+ * constrained values: generated quantities, predictive draws of the observe terms, prior draws.
+ */
+export interface RecordedModel {
+  readonly params: readonly DeclaredParam[];
+  readonly deterministics: readonly { readonly name: string; readonly value: Node }[];
+  readonly observations: readonly DeclaredObservation[];
+  /** Each m.factor term as messages name it. */
+  readonly factors: readonly string[];
+  readonly quantities: readonly DeclaredQuantity[];
+  /**
+   * Each parameter's constrained value node → its entries of `constrainedParams`, reshaped:
+   * substituted into any node of the model, it makes the node read a stored draw.
+   */
+  readonly atConstrained: ReadonlyMap<Node, Node>;
 }
 
 /** A model compiled against its data: graphs over one unconstrained vector `q` plus the data leaves. */
@@ -58,6 +76,8 @@ export interface CompiledModel {
    * it can be evaluated from stored draws. Undefined when the model observes nothing.
    */
   readonly logLik: Node | undefined;
+  /** What build declared beyond the log density (generated quantities, observe and factor terms, priors). */
+  readonly recorded: RecordedModel;
   /** Stan-style names of the entries of generatedFlat: mu, theta[1], L[2,1]. */
   constrainedNames(): string[];
   /**
@@ -114,7 +134,8 @@ export function compileModel<S extends DataSpec>(m: Model<S>, json: unknown, opt
   const [logDensity, ...generated] = substitute([rec.total(), ...reported.map((r) => flattenStanOrder(r.node))], replace);
   const generatedFlat = generated.length === 1 ? generated[0]! : concat(generated.map((g) => g!));
   const generatedInfo = reported.map(({ name, shape, kind }) => ({ name, shape, kind }));
-  const { constrainedParams, logLik } = logLikOfConstrained(rec.params, rec.observed);
+  const { constrainedParams, atConstrained } = constrainedLeaf(rec.params);
+  const logLik = rec.observed.length === 0 ? undefined : logLikAt(rec.observed, atConstrained);
   const bindingsWith = (qv: ArrayLike<number>) => ({ ...dataBindings, q: { dtype: "f64" as const, shape: [dim], data: Float64Array.from(qv) } });
 
   return {
@@ -130,6 +151,14 @@ export function compileModel<S extends DataSpec>(m: Model<S>, json: unknown, opt
     data: checked,
     constrainedParams,
     logLik,
+    recorded: {
+      params: rec.params,
+      deterministics: rec.deterministics,
+      observations: rec.observations,
+      factors: rec.factors,
+      quantities: rec.quantities,
+      atConstrained,
+    },
     constrainedNames: () => generatedInfo.flatMap((g) => stanNames(g.name, g.shape)),
     unconstrain: (vals) => unconstrain(m.name, rec.params, paramInfo, replace, vals, dim, bindingsWith),
     logDensityAt: (qv) => interpret([logDensity!], bindingsWith(qv))[0]!.data[0]!,
@@ -164,24 +193,27 @@ function editDistance(a: string, b: string): number {
   return prev[b.length]!;
 }
 
-// The observed elements' log densities with every parameter's constrained value read from one
-// vector leaf in Stan's output order (the order of the CSV columns). Observe terms see parameters
-// only through their constrained values, so replacing those values removes every unconstrained leaf.
-function logLikOfConstrained(params: readonly DeclaredParam[], observed: readonly Node[]): { constrainedParams: Node; logLik: Node | undefined } {
+// Every parameter's constrained value read from one vector leaf in Stan's output order (the order
+// of the CSV columns). The model's other nodes see parameters only through their constrained
+// values, so substituting these removes every unconstrained leaf from them.
+function constrainedLeaf(params: readonly DeclaredParam[]): { constrainedParams: Node; atConstrained: Map<Node, Node> } {
   const size = params.reduce((n, p) => n + p.value.size, 0);
   const constrainedParams = paramLeaf("c:params", [size]);
   let offset = 0;
-  const replace = new Map<Node, Node>(
+  const atConstrained = new Map<Node, Node>(
     params.map((p) => {
       const value = unflattenStanOrder(slice(constrainedParams, [{ start: offset, stop: offset + p.value.size }]), p.value.shape);
       offset += p.value.size;
       return [p.value, value];
     }),
   );
-  if (observed.length === 0) return { constrainedParams, logLik: undefined };
+  return { constrainedParams, atConstrained };
+}
+
+// The observed elements' log densities as one vector, reading the parameters from the constrained leaf.
+function logLikAt(observed: readonly Node[], atConstrained: ReadonlyMap<Node, Node>): Node {
   const flat = observed.map((o) => reshape(o, [o.size]));
-  const [logLik] = substitute([flat.length === 1 ? flat[0]! : concat(flat)], replace);
-  return { constrainedParams, logLik: logLik! };
+  return substitute([flat.length === 1 ? flat[0]! : concat(flat)], atConstrained)[0]!;
 }
 
 function unconstrain(

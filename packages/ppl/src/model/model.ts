@@ -3,6 +3,7 @@ import type { Distribution } from "../distributions/distribution.ts";
 import type { Constraint } from "../transforms/transform.ts";
 import type { DataSpec, DataValues } from "./data-spec.ts";
 import { ModelError } from "./errors.ts";
+import type { GeneratedFunction, GeneratedOptions } from "./generated.ts";
 
 /** Options of a parameter: its shape (default: the prior's shape, or scalar) and an explicit constraint (default: from the prior's support). */
 export interface ParamOptions {
@@ -23,6 +24,13 @@ export interface ModelBuilder {
   observe(value: Operand, dist: Distribution): void;
   /** A custom term added to the log density (summed if not a scalar). */
   factor(term: Operand): void;
+  /**
+   * A generated quantity, written after the parameters and deterministics: computed on the host
+   * once per kept draw, with random numbers from its own stream. `m.generated(name, dist)` is a
+   * draw of a distribution whose parameters are nodes of the model (normal(theta, d.sigma));
+   * `m.generated(name, (draw, rng) => value, { shape })` any value computed from the draw.
+   */
+  generated(name: string, quantity: Distribution | GeneratedFunction, opts?: GeneratedOptions): void;
   /** The node of a parameter or deterministic declared earlier. */
   get(name: string): Node;
 }

@@ -27,3 +27,27 @@ export function unflattenStanOrder(flat: Node, shape: Shape): Node {
   if (shape.length <= 1) return reshape(flat, shape);
   return transpose(reshape(flat, [...shape].reverse()));
 }
+
+/** Copies row-major values of `shape` into out[offset…] in Stan's output order (first index fastest). */
+export function copyInStanOrder(rowMajor: ArrayLike<number>, shape: Shape, out: Float64Array, offset: number): void {
+  const n = sizeOf(shape);
+  if (shape.length <= 1) {
+    for (let i = 0; i < n; i++) out[offset + i] = rowMajor[i]!;
+    return;
+  }
+  // Walk the entries in Stan's order, keeping the row-major index of each.
+  const strides = new Array<number>(shape.length);
+  strides[shape.length - 1] = 1;
+  for (let a = shape.length - 2; a >= 0; a--) strides[a] = strides[a + 1]! * shape[a + 1]!;
+  const idx = new Array<number>(shape.length).fill(0);
+  let src = 0;
+  for (let f = 0; f < n; f++) {
+    out[offset + f] = rowMajor[src]!;
+    for (let a = 0; a < shape.length; a++) {
+      src += strides[a]!;
+      if (++idx[a]! < shape[a]!) break;
+      src -= strides[a]! * shape[a]!;
+      idx[a] = 0;
+    }
+  }
+}

@@ -14,18 +14,19 @@ export class ChainFiles {
   // Per chain, the rows written so far (sampler values, then the reported values), back to back.
   private readonly kept: GrowingRows[];
 
-  constructor(dir: string, chains: number, parameters: readonly string[], configFor: (chain: number) => ConfigNode[]) {
+  /** `samplerColumns` lead each row: NUTS's by default, others for draws that no sampler made (`ppl sample --prior`, `ppl generate`). */
+  constructor(dir: string, chains: number, parameters: readonly string[], configFor: (chain: number) => ConfigNode[], samplerColumns: readonly string[] = SAMPLER_COLUMNS) {
     this.paths = Array.from({ length: chains }, (_, c) => join(dir, `chain-${c + 1}.csv`));
     this.writers = [];
     // Through a pool of open files: one descriptor per chain would exceed the limit on open files.
     const pool = new FilePool();
     try {
-      for (let c = 0; c < chains; c++) this.writers.push(writeStanCsv(pool.sink(this.paths[c]!), { config: configFor(c), parameters }));
+      for (let c = 0; c < chains; c++) this.writers.push(writeStanCsv(pool.sink(this.paths[c]!), { config: configFor(c), parameters, samplerColumns }));
     } catch (e) {
       this.close();
       throw e;
     }
-    this.row = new Float64Array(SAMPLER_COLUMNS.length + parameters.length);
+    this.row = new Float64Array(samplerColumns.length + parameters.length);
     this.kept = Array.from({ length: chains }, () => new GrowingRows(this.row.length));
   }
 
@@ -46,6 +47,14 @@ export class ChainFiles {
     r.set(generated, SAMPLER_COLUMNS.length);
     this.writers[d.chain]!.writeDraw(r);
     this.kept[d.chain]!.push(r);
+  }
+
+  /** Appends one whole row (the leading columns' values first) to a chain's file. */
+  writeRow(chain: number, row: ArrayLike<number>): void {
+    if (row.length !== this.row.length) throw new Error(`a row has ${row.length} values but the files have ${this.row.length} columns`);
+    this.row.set(row);
+    this.writers[chain]!.writeDraw(this.row);
+    this.kept[chain]!.push(this.row);
   }
 
   /** Every draw written so far, regrouped per column as `collectChains` does with the files read back. */

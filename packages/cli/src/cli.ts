@@ -1,8 +1,9 @@
 /**
- * The `ppl` command line: sample, summary, report, loo, devices. Each command returns its exit code; every
+ * The `ppl` command line: sample, generate, summary, report, loo, devices. Each command returns its exit code; every
  * user error is a CliError printed as one line (see exit-codes.ts), never a stack trace.
  */
 import { Command, CommanderError, Option } from "commander";
+import type { GenerateCommandOptions } from "./commands/generate.ts";
 import type { SampleCommandOptions } from "./commands/sample.ts";
 import { CliError, ExitCode, type ExitCodeValue } from "./exit-codes.ts";
 import { processIO } from "./io.ts";
@@ -53,8 +54,23 @@ export function buildProgram(done: (code: ExitCodeValue) => void): Command {
     .option("--quiet", "no progress or informational lines on stderr", false)
     .option("--strict", "exit with code 1 when the diagnostics give warnings", false)
     .option("--log-lik", "also write log_lik columns: the pointwise log-likelihood of every observed element (for `ppl loo`)", false)
+    .option("--predictive", "also write predictive draws of every observed variable: y_rep.1 … for an observe of data field y", false)
+    .option("--prior", "draw from the prior without MCMC (exact draws of each parameter's prior; observations replaced by predictive draws)", false)
     .addHelpText("after", EXIT_CODES_HELP)
     .action((model: string, opts: SampleCommandOptions) => run(async () => (await import("./commands/sample.ts")).sampleCommand(model, opts, processIO))());
+
+  program
+    .command("generate")
+    .description("Run a model's generated quantities and predictive draws over the draws of an existing fit, as CmdStan's generate_quantities; writes DIR/chain-N.csv and DIR/summary.json.")
+    .argument("<model>", "TypeScript file whose default export is a model")
+    .requiredOption("--fit <dir>", "output directory of `ppl sample` (or of CmdStan) holding the draws")
+    .option("--data <file>", "data file in Stan's JSON format")
+    .option("--output <dir>", "output directory", "generated")
+    .option("--seed <n>", "random seed of the generated quantities (default: the fit's, so a run's own generated columns come out again)", integer(0))
+    .option("--log-lik", "also write log_lik columns", false)
+    .option("--quiet", "no informational lines on stderr", false)
+    .addHelpText("after", EXIT_CODES_HELP)
+    .action((model: string, opts: GenerateCommandOptions) => run(async () => (await import("./commands/generate.ts")).generateCommand(model, opts, processIO))());
 
   program
     .command("summary")

@@ -12,6 +12,7 @@ import { driveSampler } from "../drive-sampler.ts";
 import { deviceError, ExitCode, modelError, usageError, type ExitCodeValue } from "../exit-codes.ts";
 import type { CommandIO } from "../io.ts";
 import { loadData } from "../load-data.ts";
+import { generatedColumns } from "../generated-columns.ts";
 import { logLikColumns } from "../log-lik-columns.ts";
 import { firstLine, loadModel } from "../load-model.ts";
 import { prepareOutputDir } from "../output-dir.ts";
@@ -19,6 +20,7 @@ import { Progress } from "../progress.ts";
 import { summarizeDraws } from "../read-runs.ts";
 import { stopExitCode, stopOnSignals, stoppedBy } from "../stop-signals.ts";
 import { formatSummary } from "../summary-text.ts";
+import { priorCommand } from "./prior.ts";
 
 /** The options of `ppl sample`, as parsed and range-checked by the command line. */
 export interface SampleCommandOptions extends BackendRequest {
@@ -36,10 +38,15 @@ export interface SampleCommandOptions extends BackendRequest {
   readonly strict: boolean;
   /** Write log_lik columns (the pointwise log-likelihood) after the reported values. */
   readonly logLik?: boolean;
+  /** Write the predictive draws of every observe term (<field>_rep) after the generated quantities. */
+  readonly predictive?: boolean;
+  /** Draw from the prior without MCMC (see commands/prior.ts). */
+  readonly prior?: boolean;
 }
 
 /** Runs `ppl sample`; returns the exit code (0, 1 with --strict and failed diagnostics, 130 when interrupted). */
 export async function sampleCommand(modelPath: string, opts: SampleCommandOptions, io: CommandIO): Promise<ExitCodeValue> {
+  if (opts.prior) return priorCommand(modelPath, opts, io);
   const info = (line: string): void => {
     if (!opts.quiet) io.stderr.write(line + "\n");
   };
@@ -53,6 +60,8 @@ export async function sampleCommand(modelPath: string, opts: SampleCommandOption
   const dir = await prepareOutputDir(opts.output, opts.chains);
   const compiled = compileWithData(model, json, modelPath, opts.data, (line) => io.stderr.write(line + "\n"));
   const logLik = logLikColumns(compiled, opts.logLik ?? false);
+  const seed = opts.seed ?? Math.floor(Math.random() * 2 ** 32);
+  const generated = generatedColumns(compiled, seed, opts.predictive ?? false);
   const plan = runPlan(opts, choice);
   let opened;
   try {
@@ -69,12 +78,11 @@ export async function sampleCommand(modelPath: string, opts: SampleCommandOption
   info(choice.note);
   if (opened.detail) info(opened.detail);
   if (opened.warning) io.stderr.write(opened.warning + "\n");
-  const seed = opts.seed ?? Math.floor(Math.random() * 2 ** 32);
   removeStaleChains(dir, opts.chains, info);
   const started = new Date().toISOString();
   let files: ChainFiles;
   try {
-    files = new ChainFiles(dir, opts.chains, [...compiled.constrainedNames(), ...logLik.names], (c) =>
+    files = new ChainFiles(dir, opts.chains, [...compiled.constrainedNames(), ...generated.names, ...logLik.names], (c) =>
       headerConfig(opts, choice, compiled.name, modelPath, seed, started, c, join(dir, `chain-${c + 1}.csv`)),
     );
   } catch (e) {
@@ -104,7 +112,7 @@ export async function sampleCommand(modelPath: string, opts: SampleCommandOption
       onWarmupDone: (adaptation) => files.writeAdaptation(adaptation),
       onDraw: (d) => {
         progress.update(d.chain, d.iteration);
-        if (!d.warmup) files.writeDraw(d, logLik.row(density.generated(d.position)));
+        if (!d.warmup) files.writeDraw(d, logLik.row(generated.row(d.chainId, d.iteration - opts.warmup, density.generated(d.position))));
       },
     });
   } catch (e) {

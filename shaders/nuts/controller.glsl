@@ -22,54 +22,16 @@ layout(std430, set = 0, binding = 12) writeonly buffer GradientQ { NREAL v[]; } 
 layout(std430, set = 0, binding = 13) readonly buffer GradientLp { NREAL v[]; } bglp;
 layout(std430, set = 0, binding = 14) readonly buffer GradientG { NREAL v[]; } bgg;
 
-#define NV (20 + 7 * MAXD)
-// NRS, NIS, IS_* and LOAD_SCALARS / SAVE_SCALARS come from the host's layout (nuts-layout.ts).
+// NV, NRS, NIS, IS_*, SAVE_VECTORS / LOAD_VECTORS and LOAD_SCALARS / SAVE_SCALARS come from the
+// host's description of this state (packages/ppl-vulkan/src/nuts-layout.ts).
 const int PHASE_BEGIN = 0;
 const int PHASE_LEAF = 1;
 const int PHASE_IDLE = 2;
 
-// The vectors a transition keeps between leapfrogs, as slots of the vector state (VS(c, slot, i)
+// The vectors a transition keeps between leapfrogs are slots of the vector state (VS(c, slot, i)
 // is defined by the including program: chain-major for a workgroup per chain, chain-minor for a
-// thread per chain, so that neighbouring threads touch neighbouring words). g and sharp are not
-// kept: the next call gets g from the gradient kernels and recomputes sharp. Of the checkpoint
+// thread per chain, so that neighbouring threads touch neighbouring words). Of the checkpoint
 // tables only the levels below the current subtree's depth are live.
-void save_vectors(uint c, int levels) {
-  FOR_OWNED(s, i) {
-    bvs.v[VS(c, 0, i)] = q[s]; bvs.v[VS(c, 1, i)] = p[s];
-    bvs.v[VS(c, 2, i)] = qPlus[s]; bvs.v[VS(c, 3, i)] = pPlus[s]; bvs.v[VS(c, 4, i)] = gPlus[s]; bvs.v[VS(c, 5, i)] = sharpPlus[s];
-    bvs.v[VS(c, 6, i)] = qMinus[s]; bvs.v[VS(c, 7, i)] = pMinus[s]; bvs.v[VS(c, 8, i)] = gMinus[s]; bvs.v[VS(c, 9, i)] = sharpMinus[s];
-    bvs.v[VS(c, 10, i)] = rho[s]; bvs.v[VS(c, 11, i)] = sampleQ[s]; bvs.v[VS(c, 12, i)] = sampleG[s];
-    bvs.v[VS(c, 13, i)] = propQ[s]; bvs.v[VS(c, 14, i)] = propG[s];
-    bvs.v[VS(c, 15, i)] = t_rho[s]; bvs.v[VS(c, 16, i)] = t_firstP[s]; bvs.v[VS(c, 17, i)] = t_firstSharp[s];
-    bvs.v[VS(c, 18, i)] = t_prevP[s]; bvs.v[VS(c, 19, i)] = t_prevSharp[s];
-  }
-  for (int k = 0; k < levels; k++) FOR_OWNED(s, i) {
-    int b = 20 + 7 * k;
-    bvs.v[VS(c, b, i)] = t_startSharp[k][s]; bvs.v[VS(c, b + 1, i)] = t_startPrefix[k][s];
-    bvs.v[VS(c, b + 2, i)] = t_midPrefix[k][s]; bvs.v[VS(c, b + 3, i)] = t_midP[k][s];
-    bvs.v[VS(c, b + 4, i)] = t_midSharp[k][s]; bvs.v[VS(c, b + 5, i)] = t_midPrevP[k][s];
-    bvs.v[VS(c, b + 6, i)] = t_midPrevSharp[k][s];
-  }
-}
-
-void load_vectors(uint c, int levels) {
-  FOR_OWNED(s, i) {
-    q[s] = bvs.v[VS(c, 0, i)]; p[s] = bvs.v[VS(c, 1, i)];
-    qPlus[s] = bvs.v[VS(c, 2, i)]; pPlus[s] = bvs.v[VS(c, 3, i)]; gPlus[s] = bvs.v[VS(c, 4, i)]; sharpPlus[s] = bvs.v[VS(c, 5, i)];
-    qMinus[s] = bvs.v[VS(c, 6, i)]; pMinus[s] = bvs.v[VS(c, 7, i)]; gMinus[s] = bvs.v[VS(c, 8, i)]; sharpMinus[s] = bvs.v[VS(c, 9, i)];
-    rho[s] = bvs.v[VS(c, 10, i)]; sampleQ[s] = bvs.v[VS(c, 11, i)]; sampleG[s] = bvs.v[VS(c, 12, i)];
-    propQ[s] = bvs.v[VS(c, 13, i)]; propG[s] = bvs.v[VS(c, 14, i)];
-    t_rho[s] = bvs.v[VS(c, 15, i)]; t_firstP[s] = bvs.v[VS(c, 16, i)]; t_firstSharp[s] = bvs.v[VS(c, 17, i)];
-    t_prevP[s] = bvs.v[VS(c, 18, i)]; t_prevSharp[s] = bvs.v[VS(c, 19, i)];
-  }
-  for (int k = 0; k < levels; k++) FOR_OWNED(s, i) {
-    int b = 20 + 7 * k;
-    t_startSharp[k][s] = bvs.v[VS(c, b, i)]; t_startPrefix[k][s] = bvs.v[VS(c, b + 1, i)];
-    t_midPrefix[k][s] = bvs.v[VS(c, b + 2, i)]; t_midP[k][s] = bvs.v[VS(c, b + 3, i)];
-    t_midSharp[k][s] = bvs.v[VS(c, b + 4, i)]; t_midPrevP[k][s] = bvs.v[VS(c, b + 5, i)];
-    t_midPrevSharp[k][s] = bvs.v[VS(c, b + 6, i)];
-  }
-}
 
 void main() {
   uint c = CHAIN_ID;
@@ -84,7 +46,7 @@ void main() {
   if (phase == PHASE_LEAF) {
     LOAD_SCALARS(rb, ib);
     leaf = bis.v[ib + IS_LEAF];
-    load_vectors(c, depth);
+    LOAD_VECTORS(c, depth);
     // The gradient kernels have just evaluated the position this chain asked for.
     lp = bglp.v[c];
     FOR_OWNED(s, i) g[s] = bgg.v[base + i];
@@ -120,7 +82,7 @@ void main() {
       }
     }
   }
-  if (phase == PHASE_LEAF) save_vectors(c, depth);
+  if (phase == PHASE_LEAF) SAVE_VECTORS(c, depth);
   if (!LEADER) return;
   bis.v[ib + IS_PHASE] = phase; bis.v[ib + IS_K] = int(k);
   if (phase != PHASE_LEAF) return;

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { nutsHeader, SHADER_DIR } from "./nuts-program.ts";
 import { metricSource, type MetricForm } from "./metric-source.ts";
-import { CONTROLLER_INTS, CONTROLLER_REALS, controllerScalarSource } from "./nuts-layout.ts";
+import { CONTROLLER_INTS, CONTROLLER_REALS, controllerScalarSource, controllerVectorSlots } from "./nuts-layout.ts";
 import { workgroupSumSource } from "./workgroup-sum.ts";
 
 /** Buffers of the controller kernel (shaders/nuts/controller.glsl). */
@@ -9,7 +9,7 @@ export const CONTROLLER_BUFFERS = 15;
 
 /** Vector, real and int state slots per chain, as controller.glsl lays them out. */
 export function controllerStateSizes(dim: number, maxDepth: number): { vectors: number; reals: number; ints: number } {
-  return { vectors: (20 + 7 * maxDepth) * dim, reals: CONTROLLER_REALS.length, ints: CONTROLLER_INTS.length };
+  return { vectors: controllerVectorSlots(maxDepth) * dim, reals: CONTROLLER_REALS.length, ints: CONTROLLER_INTS.length };
 }
 
 /**

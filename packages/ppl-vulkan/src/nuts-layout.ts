@@ -54,6 +54,24 @@ export type ControllerInt = (typeof CONTROLLER_INTS)[number];
 /** Slot of each int state value. */
 export const INT_SLOT = Object.fromEntries(CONTROLLER_INTS.map((s, i) => [s, i])) as Readonly<Record<ControllerInt, number>>;
 
+/**
+ * The vectors (D elements each) a transition keeps between the controller's calls, as slots of the
+ * vector state (buffer 8), each a GLSL array of common.glsl. g and sharp are not kept: the next call
+ * gets g from the gradient kernels and recomputes sharp.
+ */
+export const CONTROLLER_VECTORS = [
+  "q", "p", "qPlus", "pPlus", "gPlus", "sharpPlus", "qMinus", "pMinus", "gMinus", "sharpMinus",
+  "rho", "sampleQ", "sampleG", "propQ", "propG", "t_rho", "t_firstP", "t_firstSharp", "t_prevP", "t_prevSharp",
+] as const;
+
+/** The subtree termination checkpoints, one vector per tree level each (common.glsl's [MAXD][OWN] arrays); only the levels below the current depth are live. */
+export const CHECKPOINT_TABLES = ["t_startSharp", "t_startPrefix", "t_midPrefix", "t_midP", "t_midSharp", "t_midPrevP", "t_midPrevSharp"] as const;
+
+/** Vector slots per chain of the controller's vector state, for a maximum tree depth. */
+export function controllerVectorSlots(maxDepth: number): number {
+  return CONTROLLER_VECTORS.length + CHECKPOINT_TABLES.length * maxDepth;
+}
+
 const BOOL_INTS: ReadonlySet<string> = new Set(["forward", "divergent"]);
 const GLOBAL_INTS = CONTROLLER_INTS.filter((s) => s !== "phase" && s !== "k" && s !== "leaf");
 
@@ -78,16 +96,25 @@ export function layoutDefines(): string[] {
 }
 
 /**
- * GLSL macros that move the controller's scalar state between common.glsl's globals and buffers 9
- * and 10 (real base rb, int base ib), generated from CONTROLLER_REALS and CONTROLLER_INTS; macros,
- * so that they can be defined ahead of the buffers and globals they name.
+ * GLSL macros that move the controller's state between common.glsl's globals and buffers 8–10:
+ * the vectors and the live checkpoint levels of chain c (slot j, element i at VS(c, j, i)), the
+ * reals (base rb) and the ints (base ib), generated from the lists above; macros, so that they can
+ * be defined ahead of the buffers and globals they name.
  */
 export function controllerScalarSource(): string[] {
   const loadReals = CONTROLLER_REALS.map((s, i) => `${s} = brs.v[rb + ${i}];`);
   const saveReals = CONTROLLER_REALS.map((s, i) => `brs.v[rb + ${i}] = ${s};`);
   const loadInts = GLOBAL_INTS.map((s) => (BOOL_INTS.has(s) ? `${s} = bis.v[ib + IS_${upper(s)}] != 0;` : `${s} = bis.v[ib + IS_${upper(s)}];`));
   const saveInts = GLOBAL_INTS.map((s) => (BOOL_INTS.has(s) ? `bis.v[ib + IS_${upper(s)}] = ${s} ? 1 : 0;` : `bis.v[ib + IS_${upper(s)}] = ${s};`));
+  const nv = CONTROLLER_VECTORS.length, nt = CHECKPOINT_TABLES.length;
+  const saveVectors = CONTROLLER_VECTORS.map((v, j) => `bvs.v[VS(c, ${j}, i)] = ${v}[s];`).join(" ");
+  const loadVectors = CONTROLLER_VECTORS.map((v, j) => `${v}[s] = bvs.v[VS(c, ${j}, i)];`).join(" ");
+  const saveTables = CHECKPOINT_TABLES.map((t, j) => `bvs.v[VS(c, ${nv} + ${nt} * lvl + ${j}, i)] = ${t}[lvl][s];`).join(" ");
+  const loadTables = CHECKPOINT_TABLES.map((t, j) => `${t}[lvl][s] = bvs.v[VS(c, ${nv} + ${nt} * lvl + ${j}, i)];`).join(" ");
   return [
+    `#define NV (${nv} + ${nt} * MAXD)`,
+    `#define SAVE_VECTORS(c, levels) { FOR_OWNED(s, i) { ${saveVectors} } for (int lvl = 0; lvl < (levels); lvl++) FOR_OWNED(s, i) { ${saveTables} } }`,
+    `#define LOAD_VECTORS(c, levels) { FOR_OWNED(s, i) { ${loadVectors} } for (int lvl = 0; lvl < (levels); lvl++) FOR_OWNED(s, i) { ${loadTables} } }`,
     `#define LOAD_SCALARS(rb, ib) { ${[...loadReals, ...loadInts].join(" ")} }`,
     `#define SAVE_SCALARS(rb, ib) { ${[...saveReals, ...saveInts].join(" ")} }`,
   ];

@@ -22,7 +22,7 @@ layout(std430, set = 0, binding = 12) writeonly buffer GradientQ { NREAL v[]; } 
 layout(std430, set = 0, binding = 13) readonly buffer GradientLp { NREAL v[]; } bglp;
 layout(std430, set = 0, binding = 14) readonly buffer GradientG { NREAL v[]; } bgg;
 
-// NV, NRS, NIS, IS_*, SAVE_VECTORS / LOAD_VECTORS and LOAD_SCALARS / SAVE_SCALARS come from the
+// NV, NRS, NIS, IS_*, SAVE_/LOAD_LEAF_STATE, SAVE_/LOAD_MERGE_STATE and LOAD_/SAVE_SCALARS come from the
 // host's description of this state (packages/ppl-vulkan/src/nuts-layout.ts).
 const int PHASE_BEGIN = 0;
 const int PHASE_LEAF = 1;
@@ -32,6 +32,13 @@ const int PHASE_IDLE = 2;
 // is defined by the including program: chain-major for a workgroup per chain, chain-minor for a
 // thread per chain, so that neighbouring threads touch neighbouring words). Of the checkpoint
 // tables only the levels below the current subtree's depth are live.
+
+// The checkpoint levels leaf n of a subtree of the given depth reads or writes (termination.ts's
+// add_leaf): every level at its first leaf; else the levels up to the one it opens or closes.
+int leaf_levels(int n, int depth) {
+  if (n == 0) return depth;
+  return min(depth, 1 + max(findLSB(n), findLSB(n + 1)));
+}
 
 void main() {
   uint c = CHAIN_ID;
@@ -43,10 +50,17 @@ void main() {
   uint count = bctrl.v[4];
   load_chain(c, bctrl.v[2] + k);
   int leaf = 0;
+  // A call that only ends one leaf and starts the next moves the leaf vectors and the checkpoint
+  // levels that leaf touches; the merge vectors are loaded only where a subtree merges or the
+  // transition ends, and saved only where they changed (a merge or a new transition), after which
+  // the checkpoints are dead until the next subtree's leaves write them.
+  int levels = 0;
+  bool mergeLoaded = false, merged = false;
   if (phase == PHASE_LEAF) {
     LOAD_SCALARS(rb, ib);
     leaf = bis.v[ib + IS_LEAF];
-    LOAD_VECTORS(c, depth);
+    levels = leaf_levels(leaf, depth);
+    LOAD_LEAF_STATE(c, levels);
     // The gradient kernels have just evaluated the position this chain asked for.
     lp = bglp.v[c];
     FOR_OWNED(s, i) g[s] = bgg.v[base + i];
@@ -59,9 +73,16 @@ void main() {
       bool valid = end_leaf(leaf);
       leaf++;
       if (valid && leaf < (1 << depth)) more = true;
-      else if (valid && merge_subtree() && tree_continues()) { begin_subtree(); leaf = 0; more = true; }
-      else more = false;
+      else {
+        if (!mergeLoaded) { LOAD_MERGE_STATE(c); mergeLoaded = true; }
+        merged = true;
+        if (valid && merge_subtree() && tree_continues()) { begin_subtree(); leaf = 0; more = true; }
+        else more = false;
+      }
     } else {
+      // begin_transition writes every merge vector.
+      mergeLoaded = true;
+      merged = true;
       begin_transition();
       more = tree_continues();
       if (more) { begin_subtree(); leaf = 0; }
@@ -82,7 +103,10 @@ void main() {
       }
     }
   }
-  if (phase == PHASE_LEAF) SAVE_VECTORS(c, depth);
+  if (phase == PHASE_LEAF) {
+    if (merged) { SAVE_LEAF_STATE(c, 0); SAVE_MERGE_STATE(c); }
+    else SAVE_LEAF_STATE(c, levels);
+  }
   if (!LEADER) return;
   bis.v[ib + IS_PHASE] = phase; bis.v[ib + IS_K] = int(k);
   if (phase != PHASE_LEAF) return;

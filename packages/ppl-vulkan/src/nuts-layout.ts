@@ -57,14 +57,23 @@ export const INT_SLOT = Object.fromEntries(CONTROLLER_INTS.map((s, i) => [s, i])
 /**
  * The vectors (D elements each) a transition keeps between the controller's calls, as slots of the
  * vector state (buffer 8), each a GLSL array of common.glsl. g and sharp are not kept: the next call
- * gets g from the gradient kernels and recomputes sharp.
+ * gets g from the gradient kernels and recomputes sharp. A call that ends one leaf and starts the
+ * next (most calls) changes only the "leaf" vectors; the "merge" ones change only where a subtree
+ * merges or a transition begins, so the controller moves them only then.
  */
 export const CONTROLLER_VECTORS = [
-  "q", "p", "qPlus", "pPlus", "gPlus", "sharpPlus", "qMinus", "pMinus", "gMinus", "sharpMinus",
-  "rho", "sampleQ", "sampleG", "propQ", "propG", "t_rho", "t_firstP", "t_firstSharp", "t_prevP", "t_prevSharp",
+  ["q", "leaf"], ["p", "leaf"], ["propQ", "leaf"], ["propG", "leaf"],
+  ["t_rho", "leaf"], ["t_firstP", "leaf"], ["t_firstSharp", "leaf"], ["t_prevP", "leaf"], ["t_prevSharp", "leaf"],
+  ["qPlus", "merge"], ["pPlus", "merge"], ["gPlus", "merge"], ["sharpPlus", "merge"],
+  ["qMinus", "merge"], ["pMinus", "merge"], ["gMinus", "merge"], ["sharpMinus", "merge"],
+  ["rho", "merge"], ["sampleQ", "merge"], ["sampleG", "merge"],
 ] as const;
 
-/** The subtree termination checkpoints, one vector per tree level each (common.glsl's [MAXD][OWN] arrays); only the levels below the current depth are live. */
+/**
+ * The subtree termination checkpoints, one vector per tree level each (common.glsl's [MAXD][OWN]
+ * arrays). They are scratch of the current subtree: written at its leaves before they are read, dead
+ * once it ends. Leaf n reads and writes only the levels below leafLevels(n), so a leaf call moves those.
+ */
 export const CHECKPOINT_TABLES = ["t_startSharp", "t_startPrefix", "t_midPrefix", "t_midP", "t_midSharp", "t_midPrevP", "t_midPrevSharp"] as const;
 
 /** Vector slots per chain of the controller's vector state, for a maximum tree depth. */
@@ -107,14 +116,17 @@ export function controllerScalarSource(): string[] {
   const loadInts = GLOBAL_INTS.map((s) => (BOOL_INTS.has(s) ? `${s} = bis.v[ib + IS_${upper(s)}] != 0;` : `${s} = bis.v[ib + IS_${upper(s)}];`));
   const saveInts = GLOBAL_INTS.map((s) => (BOOL_INTS.has(s) ? `bis.v[ib + IS_${upper(s)}] = ${s} ? 1 : 0;` : `bis.v[ib + IS_${upper(s)}] = ${s};`));
   const nv = CONTROLLER_VECTORS.length, nt = CHECKPOINT_TABLES.length;
-  const saveVectors = CONTROLLER_VECTORS.map((v, j) => `bvs.v[VS(c, ${j}, i)] = ${v}[s];`).join(" ");
-  const loadVectors = CONTROLLER_VECTORS.map((v, j) => `${v}[s] = bvs.v[VS(c, ${j}, i)];`).join(" ");
+  const slots = (group: "leaf" | "merge") => CONTROLLER_VECTORS.map(([v, g], j) => [v, g, j] as const).filter(([, g]) => g === group);
+  const save = (group: "leaf" | "merge") => slots(group).map(([v, , j]) => `bvs.v[VS(c, ${j}, i)] = ${v}[s];`).join(" ");
+  const load = (group: "leaf" | "merge") => slots(group).map(([v, , j]) => `${v}[s] = bvs.v[VS(c, ${j}, i)];`).join(" ");
   const saveTables = CHECKPOINT_TABLES.map((t, j) => `bvs.v[VS(c, ${nv} + ${nt} * lvl + ${j}, i)] = ${t}[lvl][s];`).join(" ");
   const loadTables = CHECKPOINT_TABLES.map((t, j) => `${t}[lvl][s] = bvs.v[VS(c, ${nv} + ${nt} * lvl + ${j}, i)];`).join(" ");
   return [
     `#define NV (${nv} + ${nt} * MAXD)`,
-    `#define SAVE_VECTORS(c, levels) { FOR_OWNED(s, i) { ${saveVectors} } for (int lvl = 0; lvl < (levels); lvl++) FOR_OWNED(s, i) { ${saveTables} } }`,
-    `#define LOAD_VECTORS(c, levels) { FOR_OWNED(s, i) { ${loadVectors} } for (int lvl = 0; lvl < (levels); lvl++) FOR_OWNED(s, i) { ${loadTables} } }`,
+    `#define SAVE_LEAF_STATE(c, levels) { FOR_OWNED(s, i) { ${save("leaf")} } for (int lvl = 0; lvl < (levels); lvl++) FOR_OWNED(s, i) { ${saveTables} } }`,
+    `#define LOAD_LEAF_STATE(c, levels) { FOR_OWNED(s, i) { ${load("leaf")} } for (int lvl = 0; lvl < (levels); lvl++) FOR_OWNED(s, i) { ${loadTables} } }`,
+    `#define SAVE_MERGE_STATE(c) { FOR_OWNED(s, i) { ${save("merge")} } }`,
+    `#define LOAD_MERGE_STATE(c) { FOR_OWNED(s, i) { ${load("merge")} } }`,
     `#define LOAD_SCALARS(rb, ib) { ${[...loadReals, ...loadInts].join(" ")} }`,
     `#define SAVE_SCALARS(rb, ib) { ${[...saveReals, ...saveInts].join(" ")} }`,
   ];

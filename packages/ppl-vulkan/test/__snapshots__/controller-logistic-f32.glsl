@@ -1176,8 +1176,10 @@ REAL PPL_SFX(ppl_normal1)(uvec4 w) {
 #define VS(c, j, i) (((j) * D + (i)) * CHAINS + int(c))
 #define REDUCE_SUM(x) (x)
 #define NV (20 + 7 * MAXD)
-#define SAVE_VECTORS(c, levels) { FOR_OWNED(s, i) { bvs.v[VS(c, 0, i)] = q[s]; bvs.v[VS(c, 1, i)] = p[s]; bvs.v[VS(c, 2, i)] = qPlus[s]; bvs.v[VS(c, 3, i)] = pPlus[s]; bvs.v[VS(c, 4, i)] = gPlus[s]; bvs.v[VS(c, 5, i)] = sharpPlus[s]; bvs.v[VS(c, 6, i)] = qMinus[s]; bvs.v[VS(c, 7, i)] = pMinus[s]; bvs.v[VS(c, 8, i)] = gMinus[s]; bvs.v[VS(c, 9, i)] = sharpMinus[s]; bvs.v[VS(c, 10, i)] = rho[s]; bvs.v[VS(c, 11, i)] = sampleQ[s]; bvs.v[VS(c, 12, i)] = sampleG[s]; bvs.v[VS(c, 13, i)] = propQ[s]; bvs.v[VS(c, 14, i)] = propG[s]; bvs.v[VS(c, 15, i)] = t_rho[s]; bvs.v[VS(c, 16, i)] = t_firstP[s]; bvs.v[VS(c, 17, i)] = t_firstSharp[s]; bvs.v[VS(c, 18, i)] = t_prevP[s]; bvs.v[VS(c, 19, i)] = t_prevSharp[s]; } for (int lvl = 0; lvl < (levels); lvl++) FOR_OWNED(s, i) { bvs.v[VS(c, 20 + 7 * lvl + 0, i)] = t_startSharp[lvl][s]; bvs.v[VS(c, 20 + 7 * lvl + 1, i)] = t_startPrefix[lvl][s]; bvs.v[VS(c, 20 + 7 * lvl + 2, i)] = t_midPrefix[lvl][s]; bvs.v[VS(c, 20 + 7 * lvl + 3, i)] = t_midP[lvl][s]; bvs.v[VS(c, 20 + 7 * lvl + 4, i)] = t_midSharp[lvl][s]; bvs.v[VS(c, 20 + 7 * lvl + 5, i)] = t_midPrevP[lvl][s]; bvs.v[VS(c, 20 + 7 * lvl + 6, i)] = t_midPrevSharp[lvl][s]; } }
-#define LOAD_VECTORS(c, levels) { FOR_OWNED(s, i) { q[s] = bvs.v[VS(c, 0, i)]; p[s] = bvs.v[VS(c, 1, i)]; qPlus[s] = bvs.v[VS(c, 2, i)]; pPlus[s] = bvs.v[VS(c, 3, i)]; gPlus[s] = bvs.v[VS(c, 4, i)]; sharpPlus[s] = bvs.v[VS(c, 5, i)]; qMinus[s] = bvs.v[VS(c, 6, i)]; pMinus[s] = bvs.v[VS(c, 7, i)]; gMinus[s] = bvs.v[VS(c, 8, i)]; sharpMinus[s] = bvs.v[VS(c, 9, i)]; rho[s] = bvs.v[VS(c, 10, i)]; sampleQ[s] = bvs.v[VS(c, 11, i)]; sampleG[s] = bvs.v[VS(c, 12, i)]; propQ[s] = bvs.v[VS(c, 13, i)]; propG[s] = bvs.v[VS(c, 14, i)]; t_rho[s] = bvs.v[VS(c, 15, i)]; t_firstP[s] = bvs.v[VS(c, 16, i)]; t_firstSharp[s] = bvs.v[VS(c, 17, i)]; t_prevP[s] = bvs.v[VS(c, 18, i)]; t_prevSharp[s] = bvs.v[VS(c, 19, i)]; } for (int lvl = 0; lvl < (levels); lvl++) FOR_OWNED(s, i) { t_startSharp[lvl][s] = bvs.v[VS(c, 20 + 7 * lvl + 0, i)]; t_startPrefix[lvl][s] = bvs.v[VS(c, 20 + 7 * lvl + 1, i)]; t_midPrefix[lvl][s] = bvs.v[VS(c, 20 + 7 * lvl + 2, i)]; t_midP[lvl][s] = bvs.v[VS(c, 20 + 7 * lvl + 3, i)]; t_midSharp[lvl][s] = bvs.v[VS(c, 20 + 7 * lvl + 4, i)]; t_midPrevP[lvl][s] = bvs.v[VS(c, 20 + 7 * lvl + 5, i)]; t_midPrevSharp[lvl][s] = bvs.v[VS(c, 20 + 7 * lvl + 6, i)]; } }
+#define SAVE_LEAF_STATE(c, levels) { FOR_OWNED(s, i) { bvs.v[VS(c, 0, i)] = q[s]; bvs.v[VS(c, 1, i)] = p[s]; bvs.v[VS(c, 2, i)] = propQ[s]; bvs.v[VS(c, 3, i)] = propG[s]; bvs.v[VS(c, 4, i)] = t_rho[s]; bvs.v[VS(c, 5, i)] = t_firstP[s]; bvs.v[VS(c, 6, i)] = t_firstSharp[s]; bvs.v[VS(c, 7, i)] = t_prevP[s]; bvs.v[VS(c, 8, i)] = t_prevSharp[s]; } for (int lvl = 0; lvl < (levels); lvl++) FOR_OWNED(s, i) { bvs.v[VS(c, 20 + 7 * lvl + 0, i)] = t_startSharp[lvl][s]; bvs.v[VS(c, 20 + 7 * lvl + 1, i)] = t_startPrefix[lvl][s]; bvs.v[VS(c, 20 + 7 * lvl + 2, i)] = t_midPrefix[lvl][s]; bvs.v[VS(c, 20 + 7 * lvl + 3, i)] = t_midP[lvl][s]; bvs.v[VS(c, 20 + 7 * lvl + 4, i)] = t_midSharp[lvl][s]; bvs.v[VS(c, 20 + 7 * lvl + 5, i)] = t_midPrevP[lvl][s]; bvs.v[VS(c, 20 + 7 * lvl + 6, i)] = t_midPrevSharp[lvl][s]; } }
+#define LOAD_LEAF_STATE(c, levels) { FOR_OWNED(s, i) { q[s] = bvs.v[VS(c, 0, i)]; p[s] = bvs.v[VS(c, 1, i)]; propQ[s] = bvs.v[VS(c, 2, i)]; propG[s] = bvs.v[VS(c, 3, i)]; t_rho[s] = bvs.v[VS(c, 4, i)]; t_firstP[s] = bvs.v[VS(c, 5, i)]; t_firstSharp[s] = bvs.v[VS(c, 6, i)]; t_prevP[s] = bvs.v[VS(c, 7, i)]; t_prevSharp[s] = bvs.v[VS(c, 8, i)]; } for (int lvl = 0; lvl < (levels); lvl++) FOR_OWNED(s, i) { t_startSharp[lvl][s] = bvs.v[VS(c, 20 + 7 * lvl + 0, i)]; t_startPrefix[lvl][s] = bvs.v[VS(c, 20 + 7 * lvl + 1, i)]; t_midPrefix[lvl][s] = bvs.v[VS(c, 20 + 7 * lvl + 2, i)]; t_midP[lvl][s] = bvs.v[VS(c, 20 + 7 * lvl + 3, i)]; t_midSharp[lvl][s] = bvs.v[VS(c, 20 + 7 * lvl + 4, i)]; t_midPrevP[lvl][s] = bvs.v[VS(c, 20 + 7 * lvl + 5, i)]; t_midPrevSharp[lvl][s] = bvs.v[VS(c, 20 + 7 * lvl + 6, i)]; } }
+#define SAVE_MERGE_STATE(c) { FOR_OWNED(s, i) { bvs.v[VS(c, 9, i)] = qPlus[s]; bvs.v[VS(c, 10, i)] = pPlus[s]; bvs.v[VS(c, 11, i)] = gPlus[s]; bvs.v[VS(c, 12, i)] = sharpPlus[s]; bvs.v[VS(c, 13, i)] = qMinus[s]; bvs.v[VS(c, 14, i)] = pMinus[s]; bvs.v[VS(c, 15, i)] = gMinus[s]; bvs.v[VS(c, 16, i)] = sharpMinus[s]; bvs.v[VS(c, 17, i)] = rho[s]; bvs.v[VS(c, 18, i)] = sampleQ[s]; bvs.v[VS(c, 19, i)] = sampleG[s]; } }
+#define LOAD_MERGE_STATE(c) { FOR_OWNED(s, i) { qPlus[s] = bvs.v[VS(c, 9, i)]; pPlus[s] = bvs.v[VS(c, 10, i)]; gPlus[s] = bvs.v[VS(c, 11, i)]; sharpPlus[s] = bvs.v[VS(c, 12, i)]; qMinus[s] = bvs.v[VS(c, 13, i)]; pMinus[s] = bvs.v[VS(c, 14, i)]; gMinus[s] = bvs.v[VS(c, 15, i)]; sharpMinus[s] = bvs.v[VS(c, 16, i)]; rho[s] = bvs.v[VS(c, 17, i)]; sampleQ[s] = bvs.v[VS(c, 18, i)]; sampleG[s] = bvs.v[VS(c, 19, i)]; } }
 #define LOAD_SCALARS(rb, ib) { H0 = brs.v[rb + 0]; sampleLp = brs.v[rb + 1]; sampleEnergy = brs.v[rb + 2]; propLp = brs.v[rb + 3]; propEnergy = brs.v[rb + 4]; logSumW = brs.v[rb + 5]; sumMetro = brs.v[rb + 6]; logSumWSub = brs.v[rb + 7]; nLeap = bis.v[ib + IS_N_LEAP]; depth = bis.v[ib + IS_DEPTH]; forward = bis.v[ib + IS_FORWARD] != 0; divergent = bis.v[ib + IS_DIVERGENT] != 0; }
 #define SAVE_SCALARS(rb, ib) { brs.v[rb + 0] = H0; brs.v[rb + 1] = sampleLp; brs.v[rb + 2] = sampleEnergy; brs.v[rb + 3] = propLp; brs.v[rb + 4] = propEnergy; brs.v[rb + 5] = logSumW; brs.v[rb + 6] = sumMetro; brs.v[rb + 7] = logSumWSub; bis.v[ib + IS_N_LEAP] = nLeap; bis.v[ib + IS_DEPTH] = depth; bis.v[ib + IS_FORWARD] = forward ? 1 : 0; bis.v[ib + IS_DIVERGENT] = divergent ? 1 : 0; }
 // The parts of NUTS shared by the fused transition (transition.glsl, execution shapes 1 and 2)
@@ -1519,7 +1521,7 @@ layout(std430, set = 0, binding = 12) writeonly buffer GradientQ { NREAL v[]; } 
 layout(std430, set = 0, binding = 13) readonly buffer GradientLp { NREAL v[]; } bglp;
 layout(std430, set = 0, binding = 14) readonly buffer GradientG { NREAL v[]; } bgg;
 
-// NV, NRS, NIS, IS_*, SAVE_VECTORS / LOAD_VECTORS and LOAD_SCALARS / SAVE_SCALARS come from the
+// NV, NRS, NIS, IS_*, SAVE_/LOAD_LEAF_STATE, SAVE_/LOAD_MERGE_STATE and LOAD_/SAVE_SCALARS come from the
 // host's description of this state (packages/ppl-vulkan/src/nuts-layout.ts).
 const int PHASE_BEGIN = 0;
 const int PHASE_LEAF = 1;
@@ -1529,6 +1531,13 @@ const int PHASE_IDLE = 2;
 // is defined by the including program: chain-major for a workgroup per chain, chain-minor for a
 // thread per chain, so that neighbouring threads touch neighbouring words). Of the checkpoint
 // tables only the levels below the current subtree's depth are live.
+
+// The checkpoint levels leaf n of a subtree of the given depth reads or writes (termination.ts's
+// add_leaf): every level at its first leaf; else the levels up to the one it opens or closes.
+int leaf_levels(int n, int depth) {
+  if (n == 0) return depth;
+  return min(depth, 1 + max(findLSB(n), findLSB(n + 1)));
+}
 
 void main() {
   uint c = CHAIN_ID;
@@ -1540,10 +1549,17 @@ void main() {
   uint count = bctrl.v[4];
   load_chain(c, bctrl.v[2] + k);
   int leaf = 0;
+  // A call that only ends one leaf and starts the next moves the leaf vectors and the checkpoint
+  // levels that leaf touches; the merge vectors are loaded only where a subtree merges or the
+  // transition ends, and saved only where they changed (a merge or a new transition), after which
+  // the checkpoints are dead until the next subtree's leaves write them.
+  int levels = 0;
+  bool mergeLoaded = false, merged = false;
   if (phase == PHASE_LEAF) {
     LOAD_SCALARS(rb, ib);
     leaf = bis.v[ib + IS_LEAF];
-    LOAD_VECTORS(c, depth);
+    levels = leaf_levels(leaf, depth);
+    LOAD_LEAF_STATE(c, levels);
     // The gradient kernels have just evaluated the position this chain asked for.
     lp = bglp.v[c];
     FOR_OWNED(s, i) g[s] = bgg.v[base + i];
@@ -1556,9 +1572,16 @@ void main() {
       bool valid = end_leaf(leaf);
       leaf++;
       if (valid && leaf < (1 << depth)) more = true;
-      else if (valid && merge_subtree() && tree_continues()) { begin_subtree(); leaf = 0; more = true; }
-      else more = false;
+      else {
+        if (!mergeLoaded) { LOAD_MERGE_STATE(c); mergeLoaded = true; }
+        merged = true;
+        if (valid && merge_subtree() && tree_continues()) { begin_subtree(); leaf = 0; more = true; }
+        else more = false;
+      }
     } else {
+      // begin_transition writes every merge vector.
+      mergeLoaded = true;
+      merged = true;
       begin_transition();
       more = tree_continues();
       if (more) { begin_subtree(); leaf = 0; }
@@ -1579,7 +1602,10 @@ void main() {
       }
     }
   }
-  if (phase == PHASE_LEAF) SAVE_VECTORS(c, depth);
+  if (phase == PHASE_LEAF) {
+    if (merged) { SAVE_LEAF_STATE(c, 0); SAVE_MERGE_STATE(c); }
+    else SAVE_LEAF_STATE(c, levels);
+  }
   if (!LEADER) return;
   bis.v[ib + IS_PHASE] = phase; bis.v[ib + IS_K] = int(k);
   if (phase != PHASE_LEAF) return;

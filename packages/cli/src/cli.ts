@@ -28,7 +28,9 @@ export function buildProgram(done: (code: ExitCodeValue) => void): Command {
     .configureHelp({ showGlobalOptions: false })
     // Commander's own messages ("error: unknown option …") get the same prefix as ours, and stay
     // one line like ours (its suggestions, "(Did you mean …?)", come on a line of their own).
-    .configureOutput({ outputError: (text, write) => write(commanderErrorLine(text)) });
+    // Its help shown for an error (`ppl` with no command) goes to writeErr, dropped here: main()
+    // says it in one line instead.
+    .configureOutput({ outputError: (text) => process.stderr.write(commanderErrorLine(text)), writeErr: () => undefined });
 
   program
     .command("sample")
@@ -121,16 +123,22 @@ export function commanderErrorLine(text: string): string {
 /** Prints an error as one line and returns its exit code; anything that is not a CliError is a bug. */
 export function reportError(e: unknown): ExitCodeValue {
   if (e instanceof CliError) {
-    process.stderr.write(`ppl: ${e.message}\n`);
+    process.stderr.write(`ppl: ${oneLine(e.message)}\n`);
     // The error behind the message, with its stack, for a model that fails somewhere deep.
     if (process.env["PPL_DEBUG"] && e.cause instanceof Error) process.stderr.write(`${e.cause.stack ?? e.cause.message}\n`);
     return e.exitCode;
   }
   const message = e instanceof Error ? e.message : String(e);
-  process.stderr.write(`ppl: internal error: ${message}\n`);
+  process.stderr.write(`ppl: internal error: ${oneLine(message)}\n`);
   if (process.env["PPL_DEBUG"]) process.stderr.write(`${e instanceof Error ? e.stack : ""}\n`);
   else process.stderr.write("ppl: this is a bug in ppl, not in your input; run again with PPL_DEBUG=1 for the stack trace and report it\n");
   return ExitCode.internal;
+}
+
+// A message quotes what the user gave (a data key, a path), which may hold a line break; the
+// message stays one line.
+function oneLine(message: string): string {
+  return message.replace(/\r?\n|\r/g, "\\n");
 }
 
 /** Runs the program on argv (without node and the script) and returns the exit code. */
@@ -139,10 +147,22 @@ export async function main(argv: readonly string[]): Promise<ExitCodeValue> {
   const program = buildProgram((c) => {
     code = c;
   });
+  // `ppl help NAME` for a NAME that is no command would print the whole help on stderr; it is a
+  // usage error of one line like the others.
+  const names = program.commands.map((c) => c.name()).join(", ");
+  const asked = argv[0] === "help" ? argv[1] : undefined;
+  if (asked !== undefined && !program.commands.some((c) => c.name() === asked)) {
+    process.stderr.write(`ppl: help: unknown command '${oneLine(asked)}'; the commands are ${names} (\`ppl help COMMAND\` or \`ppl COMMAND --help\`)\n`);
+    return ExitCode.usage;
+  }
   try {
     await program.parseAsync([...argv], { from: "user" });
   } catch (e) {
-    if (e instanceof CommanderError) return e.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
+    if (e instanceof CommanderError) {
+      if (e.exitCode === 0) return ExitCode.ok;
+      if (e.code === "commander.help") process.stderr.write(`ppl: give a command: ${names} (\`ppl --help\` describes them)\n`);
+      return ExitCode.usage;
+    }
     return reportError(e);
   }
   return code;

@@ -161,6 +161,13 @@ describe.concurrent("options", () => {
   );
 });
 
+describe.concurrent("the command line's own messages", () => {
+  it.each([[[]], [["--"]], [["help", "nope"]], [["smaple"]], [["sample", "--chains"]]])("ppl %j: one line, exit 2", async (args) => {
+    const r = await runCli(args);
+    expectFailure(r, 2, /^ppl: (give a command: sample, |help: unknown command 'nope'; the commands are sample, |unknown command 'smaple' \(Did you mean sample\?\) |option '--chains <n>' argument missing )/);
+  });
+});
+
 describe.concurrent("CSV files into ppl summary", () => {
   const good = async (): Promise<string> => {
     const o = out();

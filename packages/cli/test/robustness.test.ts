@@ -134,9 +134,11 @@ describe.concurrent("model files", () => {
 });
 
 describe.concurrent("data", () => {
-  it("8: J = 1e10 is a data error naming the entries it sizes", async () => {
+  it("8: J = 1e10 is a data error naming the entries it sizes (and leaves no output directory)", async () => {
     const p = file("huge.json", JSON.stringify({ ...EIGHT, J: 1e10 }));
-    expectFailure(await runCli(["sample", MODEL, "--data", p, ...FAST, "--output", out()]), 3, /^ppl: data file '.*huge.json': 'y' has 8 entries, the model expects J=10000000000\n$/);
+    const o = out();
+    expectFailure(await runCli(["sample", MODEL, "--data", p, ...FAST, "--output", o]), 3, /^ppl: data file '.*huge.json': 'y' has 8 entries, the model expects J=10000000000\n$/);
+    expect(existsSync(o)).toBe(false);
   });
 
   it.each(["constructor", "__proto__"])("9: a data key %s is rejected like any unknown key", async (key) => {

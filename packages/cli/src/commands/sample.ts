@@ -55,10 +55,11 @@ export async function sampleCommand(modelPath: string, opts: SampleCommandOption
   const choice = chooseBackend(opts, listing);
 
   const model = await loadModel(modelPath);
-  const json = loadData(opts.data);
-  // Before the model is compiled: a path that cannot hold the run fails now, not after sampling.
+  const compiled = compileWithData(model, loadData(opts.data), modelPath, opts.data, (line) => io.stderr.write(line + "\n"));
+  // Once the model and data are known to fit (so that a run failing there leaves no directory
+  // behind), before the density is built for a device and anything is sampled: a path that cannot
+  // hold the run fails now.
   const dir = await prepareOutputDir(opts.output, opts.chains);
-  const compiled = compileWithData(model, json, modelPath, opts.data, (line) => io.stderr.write(line + "\n"));
   const logLik = logLikColumns(compiled, opts.logLik ?? false);
   const seed = opts.seed ?? Math.floor(Math.random() * 2 ** 32);
   const generated = generatedColumns(compiled, seed, opts.predictive ?? false);

@@ -19,8 +19,29 @@ export interface Executable {
   run(inputs: Bindings): Promise<TensorValue[]>;
   /** Synchronous evaluation, where the backend can offer it (the CPU paths). */
   runSync?(inputs: Bindings): TensorValue[];
+  /**
+   * Binds `inputs` once and returns a runner that reads and writes caller-owned arrays with no
+   * allocation per run, where the backend can offer it (the compiled CPU path): a sampler calls a
+   * log density hundreds of thousands of times with the same data.
+   */
+  bindSync?(inputs: Bindings): BoundExecutable;
   /** Release device resources. */
   dispose?(): void;
+}
+
+/**
+ * An executable with its inputs bound: each run reads the arrays last given to `setInput` and writes
+ * the outputs into the arrays last given to `setOutput`, at their offsets, without copying f64 data.
+ */
+export interface BoundExecutable {
+  /** The input slot of the param or data leaf `name`, or -1 when the graph does not read it. */
+  slot(name: string): number;
+  /** Reads input `slot` from data[offset …] at the next runs (in place for f64 leaves, rounded into a copy otherwise). */
+  setInput(slot: number, data: Float64Array, offset: number): void;
+  /** Writes output j into data[offset …] at the next runs. */
+  setOutput(j: number, data: Float64Array, offset: number): void;
+  /** Evaluates the graph once. */
+  run(): void;
 }
 
 /** A backend: compiles graphs into executables; cached by (graph hash, signature, device). */

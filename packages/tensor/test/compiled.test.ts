@@ -188,6 +188,44 @@ describe("executables", () => {
     }
   });
 
+  it("a bound runner reads rows of a caller's array and writes into caller's arrays, equal to runSync", () => {
+    const { outputs, bindings } = logreg(9, 3);
+    const exe = cpu.compileSync(outputs);
+    const bound = exe.bindSync({ X: bindings.X, y: bindings.y });
+    const rows = Float64Array.from({ length: 2 * 3 }, (_, i) => 0.1 * i - 0.25);
+    const lp = new Float64Array(2), grad = new Float64Array(2 * 3);
+    const slot = bound.slot("beta");
+    expect(bound.slot("nothing")).toBe(-1);
+    expect(() => bound.run()).toThrow(/no value bound for 'beta'/);
+    for (let c = 0; c < 2; c++) {
+      bound.setInput(slot, rows, 3 * c);
+      bound.setOutput(0, lp, c);
+      bound.setOutput(1, grad, 3 * c);
+      bound.run();
+    }
+    for (let c = 0; c < 2; c++) {
+      const [v, g] = exe.runSync({ ...bindings, beta: rows.slice(3 * c, 3 * c + 3) });
+      expect(lp[c]).toBe(v!.data[0]);
+      expect(Array.from(grad.subarray(3 * c, 3 * c + 3))).toEqual(Array.from(g!.data));
+    }
+    expect(() => bound.setInput(slot, rows, 4)).toThrow(/needs 3 values from offset 4, the array has 6/);
+    expect(() => bound.setOutput(1, grad, 5)).toThrow(/output 1 needs 3 values from offset 5/);
+  });
+
+  it("a bound runner rounds an f32 input from the caller's array at every run", () => {
+    const x = T.param("x", [2], "f32");
+    const exe = cpu.compileSync([T.mul(x, 3)]);
+    const bound = exe.bindSync({});
+    const src = Float64Array.of(0.1, 0.2, 0.3), out = new Float64Array(2);
+    bound.setInput(bound.slot("x"), src, 1);
+    bound.setOutput(0, out, 0);
+    bound.run();
+    expect(Array.from(out)).toEqual(Array.from(exe.runSync({ x: [0.2, 0.3] })[0]!.data));
+    src[1] = 0.7;
+    bound.run();
+    expect(Array.from(out)).toEqual(Array.from(exe.runSync({ x: [0.7, 0.3] })[0]!.data));
+  });
+
   it("is registered as the 'cpu' backend", async () => {
     const be = await T.getBackend("cpu");
     expect(be.name).toBe("cpu");

@@ -43,6 +43,10 @@ export async function modelDensity(model: CompiledModel, opts: ModelDensityOptio
     q.data.set(x);
     return exe.runSync!(bindings);
   };
+  // Where the backend can, the program reads each chain's row of q and writes its lp and gradient
+  // in place: no copies and no allocation per gradient.
+  const bound = lpGrad.bindSync?.(lpBindings);
+  const qSlot = bound ? bound.slot("q") : -1;
   return {
     dim,
     backend,
@@ -53,9 +57,16 @@ export async function modelDensity(model: CompiledModel, opts: ModelDensityOptio
       const chains = lp.length;
       for (let c = 0; c < chains; c++) {
         if (active && !active[c]) continue;
-        const [v, g] = run(lpGrad, lpBindings, qs.subarray(c * dim, (c + 1) * dim));
-        lp[c] = v!.data[0]!;
-        grad.set(g!.data, c * dim);
+        if (bound) {
+          if (qSlot >= 0) bound.setInput(qSlot, qs, c * dim);
+          bound.setOutput(0, lp, c);
+          bound.setOutput(1, grad, c * dim);
+          bound.run();
+        } else {
+          const [v, g] = run(lpGrad, lpBindings, qs.subarray(c * dim, (c + 1) * dim));
+          lp[c] = v!.data[0]!;
+          grad.set(g!.data, c * dim);
+        }
         evaluations++;
       }
     },

@@ -22,6 +22,18 @@ export function leapfrogBegin(
 ): void {
   const half = 0.5 * eps;
   const n = q.length;
+  if (metric.kind === "diag") {
+    // One pass instead of three (this runs at every leapfrog step); each element gets the same operations.
+    const inv = metric.inverse;
+    for (let i = 0; i < n; i++) {
+      const pi = p[i]! + half * grad[i]!;
+      p[i] = pi;
+      const v = inv[i]! * pi;
+      vel[i] = v;
+      q[i] = q[i]! + eps * v;
+    }
+    return;
+  }
   for (let i = 0; i < n; i++) p[i] = p[i]! + half * grad[i]!;
   metric.velocity(p, vel);
   for (let i = 0; i < n; i++) q[i] = q[i]! + eps * vel[i]!;
@@ -46,6 +58,34 @@ export function hamiltonian(lp: number, grad: Float64Array, p: Float64Array, met
     if (!Number.isFinite(grad[i]!)) return Infinity;
   }
   return h;
+}
+
+/**
+ * leapfrogEnd followed by hamiltonian(lp, grad, p, metric, vel), in one pass over the vectors for a
+ * diagonal metric: the same operations per element, so the same bits.
+ */
+export function leapfrogEndHamiltonian(lp: number, p: Float64Array, grad: Float64Array, eps: number, metric: Metric, vel: Float64Array): number {
+  if (metric.kind !== "diag") {
+    leapfrogEnd(p, grad, eps);
+    return hamiltonian(lp, grad, p, metric, vel);
+  }
+  const half = 0.5 * eps;
+  const inv = metric.inverse;
+  const n = p.length;
+  let s = 0;
+  let finite = true;
+  for (let i = 0; i < n; i++) {
+    const g = grad[i]!;
+    if (!Number.isFinite(g)) finite = false;
+    const pi = p[i]! + half * g;
+    p[i] = pi;
+    const v = inv[i]! * pi;
+    vel[i] = v;
+    s += pi * v;
+  }
+  const h = -lp + 0.5 * s;
+  // As hamiltonian: NaN, and any non-finite gradient, count as +∞.
+  return Number.isNaN(h) || !finite ? Infinity : h;
 }
 
 /** One chain's phase-space point for {@link integrate}. */

@@ -70,19 +70,31 @@ export class Metric {
 
   /** Velocity dq/dt = M⁻¹·p (Stan's p_sharp), written to out. */
   velocity(p: Float64Array, out: Float64Array): void {
+    const n = this.dim;
     if (this.kind === "diag") {
       const inv = this.inverse;
-      for (let i = 0; i < this.dim; i++) out[i] = inv[i]! * p[i]!;
+      for (let i = 0; i < n; i++) out[i] = inv[i]! * p[i]!;
     } else {
-      matVec(this.inverse, this.dim, p, out);
+      matVec(this.inverse, n, p, out);
     }
   }
 
   /** Kinetic energy ½·pᵀ·M⁻¹·p; also leaves M⁻¹·p in vel. */
   kinetic(p: Float64Array, vel: Float64Array): number {
-    this.velocity(p, vel);
+    const n = this.dim;
     let s = 0;
-    for (let i = 0; i < this.dim; i++) s += p[i]! * vel[i]!;
+    if (this.kind === "diag") {
+      // One pass for the velocity and the sum (this runs at every leapfrog step); the same products in the same order.
+      const inv = this.inverse;
+      for (let i = 0; i < n; i++) {
+        const v = inv[i]! * p[i]!;
+        vel[i] = v;
+        s += p[i]! * v;
+      }
+      return 0.5 * s;
+    }
+    matVec(this.inverse, n, p, vel);
+    for (let i = 0; i < n; i++) s += p[i]! * vel[i]!;
     return 0.5 * s;
   }
 

@@ -18,7 +18,7 @@
  */
 
 import type { ChainBatch } from "./batch.ts";
-import { hamiltonian, leapfrogBegin, leapfrogEnd } from "./integrator.ts";
+import { hamiltonian, leapfrogBegin, leapfrogEndHamiltonian } from "./integrator.ts";
 import type { Metric } from "./metric.ts";
 import { biasedAcceptProbability, logAddExp, uniformAcceptProbability } from "./proposal.ts";
 import { mergedTrajectoryContinues, SubtreeTermination } from "./termination.ts";
@@ -172,10 +172,9 @@ export class NutsTransition implements Transition {
   /** Consumes the gradient at the newest leaf; see the module comment for the algorithm. */
   advance(): boolean {
     const { q, p, grad, sharp } = this;
-    leapfrogEnd(p, grad, this.direction * this.eps);
     this.nLeapfrog++;
     const lp = this.batch.lp[this.row]!;
-    const h = hamiltonian(lp, grad, p, this.metric, sharp);
+    const h = leapfrogEndHamiltonian(lp, p, grad, this.direction * this.eps, this.metric, sharp);
     if (h - this.H0 > this.maxDeltaH) this.divergent = true;
     const logWeight = this.H0 - h;
     this.logSumWeightSubtree = logAddExp(this.logSumWeightSubtree, logWeight);

@@ -60,9 +60,6 @@ export class SubtreeTermination {
   private readonly midSharp: Float64Array[];
   private readonly midPrevP: Float64Array[]; // p at the init half's last leaf
   private readonly midPrevSharp: Float64Array[];
-  private readonly prevP: Float64Array; // the previous leaf
-  private readonly prevSharp: Float64Array;
-  private readonly scratch: Float64Array;
 
   constructor(dim: number, maxDepth: number) {
     this.dim = dim;
@@ -79,9 +76,6 @@ export class SubtreeTermination {
     this.midSharp = checkpoints();
     this.midPrevP = checkpoints();
     this.midPrevSharp = checkpoints();
-    this.prevP = new Float64Array(dim);
-    this.prevSharp = new Float64Array(dim);
-    this.scratch = new Float64Array(dim);
   }
 
   /** Starts a subtree of 2^depth leaves. */
@@ -108,8 +102,7 @@ export class SubtreeTermination {
       this.midPrefix[k]!.set(rho);
       this.midP[k]!.set(p);
       this.midSharp[k]!.set(sharp);
-      this.midPrevP[k]!.set(this.prevP);
-      this.midPrevSharp[k]!.set(this.prevSharp);
+      // midPrevP[k] and midPrevSharp[k] (the previous leaf) were written when that leaf was added.
     }
     // Levels whose blocks start here: all of them at n = 0, else 1 … tz(n).
     const opened = n === 0 ? this.depth : Math.min(trailingZeros(n), this.depth);
@@ -121,25 +114,52 @@ export class SubtreeTermination {
 
     // Levels whose blocks end here: 1 … trailing ones of n.
     const closed = Math.min(trailingZeros(n + 1), this.depth);
-    const r = this.scratch;
+    // Each criterion is noUTurn(a, b, ρ) with ρ formed element by element inside the dot products
+    // (one pass, nothing stored): the same sums in the same order as forming ρ first.
     for (let k = 0; k < closed; k++) {
       const startSharp = this.startSharp[k]!;
       const startPrefix = this.startPrefix[k]!;
       const midPrefix = this.midPrefix[k]!;
       const midP = this.midP[k]!;
+      const midSharp = this.midSharp[k]!;
       const midPrevP = this.midPrevP[k]!;
+      const midPrevSharp = this.midPrevSharp[k]!;
       // Whole block: ρ = ρ_now − ρ_before_start.
-      for (let i = 0; i < dim; i++) r[i] = rho[i]! - startPrefix[i]!;
-      if (!noUTurn(startSharp, sharp, r)) return false;
+      let a = 0;
+      let b = 0;
+      for (let i = 0; i < dim; i++) {
+        const r = rho[i]! - startPrefix[i]!;
+        a += startSharp[i]! * r;
+        b += sharp[i]! * r;
+      }
+      if (!(a > 0 && b > 0)) return false;
       // Seam 1: ρ_init + p_final_begin, between the block's begin and the final's begin.
-      for (let i = 0; i < dim; i++) r[i] = midPrefix[i]! - startPrefix[i]! + midP[i]!;
-      if (!noUTurn(startSharp, this.midSharp[k]!, r)) return false;
+      a = 0;
+      b = 0;
+      for (let i = 0; i < dim; i++) {
+        const r = midPrefix[i]! - startPrefix[i]! + midP[i]!;
+        a += startSharp[i]! * r;
+        b += midSharp[i]! * r;
+      }
+      if (!(a > 0 && b > 0)) return false;
       // Seam 2: ρ_final + p_init_end, between the init's end and the block's end.
-      for (let i = 0; i < dim; i++) r[i] = rho[i]! - midPrefix[i]! + midPrevP[i]!;
-      if (!noUTurn(this.midPrevSharp[k]!, sharp, r)) return false;
+      a = 0;
+      b = 0;
+      for (let i = 0; i < dim; i++) {
+        const r = rho[i]! - midPrefix[i]! + midPrevP[i]!;
+        a += midPrevSharp[i]! * r;
+        b += sharp[i]! * r;
+      }
+      if (!(a > 0 && b > 0)) return false;
     }
-    this.prevP.set(p);
-    this.prevSharp.set(sharp);
+    // This leaf is the init half's last leaf of the block whose final half the next leaf begins:
+    // stored there directly, which no leaf before the next one reads or overwrites.
+    const next = n + 1;
+    if (next < 1 << this.depth) {
+      const k = trailingZeros(next);
+      this.midPrevP[k]!.set(p);
+      this.midPrevSharp[k]!.set(sharp);
+    }
     return true;
   }
 }
@@ -160,11 +180,30 @@ export function mergedTrajectoryContinues(
   newOuterSharp: Float64Array,
   scratch: Float64Array,
 ): boolean {
+  // As in addLeaf, each ρ is formed inside its dot products; scratch gives the length.
   const n = scratch.length;
-  for (let i = 0; i < n; i++) scratch[i] = rhoOld[i]! + rhoNew[i]!;
-  if (!noUTurn(oldOuterSharp, newOuterSharp, scratch)) return false;
-  for (let i = 0; i < n; i++) scratch[i] = rhoOld[i]! + newInnerP[i]!;
-  if (!noUTurn(oldOuterSharp, newInnerSharp, scratch)) return false;
-  for (let i = 0; i < n; i++) scratch[i] = rhoNew[i]! + oldInnerP[i]!;
-  return noUTurn(oldInnerSharp, newOuterSharp, scratch);
+  let a = 0;
+  let b = 0;
+  for (let i = 0; i < n; i++) {
+    const r = rhoOld[i]! + rhoNew[i]!;
+    a += oldOuterSharp[i]! * r;
+    b += newOuterSharp[i]! * r;
+  }
+  if (!(a > 0 && b > 0)) return false;
+  a = 0;
+  b = 0;
+  for (let i = 0; i < n; i++) {
+    const r = rhoOld[i]! + newInnerP[i]!;
+    a += oldOuterSharp[i]! * r;
+    b += newInnerSharp[i]! * r;
+  }
+  if (!(a > 0 && b > 0)) return false;
+  a = 0;
+  b = 0;
+  for (let i = 0; i < n; i++) {
+    const r = rhoNew[i]! + oldInnerP[i]!;
+    a += oldInnerSharp[i]! * r;
+    b += newOuterSharp[i]! * r;
+  }
+  return a > 0 && b > 0;
 }

@@ -1,4 +1,4 @@
-import type { Backend, Executable } from "../../backend.ts";
+import type { Backend, BoundExecutable, Executable } from "../../backend.ts";
 import { GraphError } from "../../ir/errors.ts";
 import type { Node } from "../../ir/node.ts";
 import { fmt, sameShape, sizeOf } from "../../ir/shape.ts";
@@ -12,6 +12,7 @@ import { fullSource, instantiate, type Program } from "./program.ts";
 export interface CompiledExecutable extends Executable {
   readonly source: string;
   runSync(inputs: Bindings): TensorValue[];
+  bindSync(inputs: Bindings): BoundExecutable;
 }
 
 /** The compiled CPU backend: whole graphs become generated JavaScript with fused loops. */
@@ -50,7 +51,73 @@ function makeExecutable(outputs: readonly Node[], program: Program): CompiledExe
     stats: { kernels: program.plan.kernels, hostNodes: 0 },
     source: fullSource(program.plan),
     runSync,
+    bindSync: (inputs) => bindProgram(program, inputs),
     run: async (inputs) => runSync(inputs),
+  };
+}
+
+// A runner with its own instance (its own scratch buffers), so that it and runSync never share slots.
+function bindProgram(program: Program, inputs: Bindings): BoundExecutable {
+  const inst = instantiate(program);
+  const leaves = program.plan.inputs as readonly Node[];
+  const outputs = program.plan.outputs;
+  const staging = leaves.map(() => undefined as Float64Array | undefined);
+  const slots = new Map<string, number>();
+  // Leaves read from caller arrays that must be rounded (f32 and integer leaves), with where to read them.
+  const roundFrom: (Float64Array | null)[] = leaves.map(() => null);
+  const roundAt = new Array<number>(leaves.length).fill(0);
+  const unset = new Set<number>();
+  // Sizes read once: setInput and setOutput run per gradient, and Node.size walks the shape.
+  const inSize = leaves.map((l) => l.size);
+  const outSize = outputs.map((o) => o.size);
+  leaves.forEach((leaf, k) => {
+    slots.set(leaf.attrs.name!, k);
+    if (inputs[leaf.attrs.name!] === undefined) unset.add(k);
+    else inst.IN[k] = bind(leaf, inputs, staging, k);
+  });
+  outputs.forEach((o, j) => (inst.OUT[j] = new Float64Array(o.size)));
+  let rounded = false;
+  return {
+    slot: (name) => slots.get(name) ?? -1,
+    setInput(k, data, offset) {
+      const leaf = leaves[k];
+      if (leaf === undefined) throw new GraphError(`no input slot ${k} (the graph has ${leaves.length})`);
+      if (!(offset >= 0 && offset + inSize[k]! <= data.length)) {
+        throw new GraphError(`${leaf.op} '${leaf.attrs.name}' needs ${inSize[k]} values from offset ${offset}, the array has ${data.length}`);
+      }
+      unset.delete(k);
+      if (leaf.dtype === "f64") {
+        inst.IN[k] = data;
+        inst.INOFF[k] = offset;
+        return;
+      }
+      roundFrom[k] = data;
+      roundAt[k] = offset;
+      inst.IN[k] = staging[k] ??= new Float64Array(inSize[k]!);
+      rounded = true;
+    },
+    setOutput(j, data, offset) {
+      const size = outSize[j];
+      if (size === undefined) throw new GraphError(`no output ${j} (the graph has ${outputs.length})`);
+      if (!(offset >= 0 && offset + size <= data.length)) throw new GraphError(`output ${j} needs ${size} values from offset ${offset}, the array has ${data.length}`);
+      inst.OUT[j] = data;
+      inst.OUTOFF[j] = offset;
+    },
+    run() {
+      if (unset.size > 0) {
+        const names = [...unset].map((k) => `'${leaves[k]!.attrs.name}'`).join(", ");
+        throw new GraphError(`no value bound for ${names}`);
+      }
+      if (rounded) {
+        for (let k = 0; k < leaves.length; k++) {
+          const src = roundFrom[k];
+          if (src === null) continue;
+          const leaf = leaves[k]!, buf = staging[k]!, at = roundAt[k]!;
+          for (let i = 0; i < buf.length; i++) buf[i] = roundValue(leaf.dtype, src[at + i]!);
+        }
+      }
+      inst.run(inst.IN, inst.INOFF, inst.OUT, inst.OUTOFF, inst.T, inst.C);
+    },
   };
 }
 

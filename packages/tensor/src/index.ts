@@ -14,6 +14,7 @@ export * from "./graph/substitute.ts";
 export * from "./backend.ts";
 export * from "./cpu/value.ts";
 export { interpret, type Bindings } from "./cpu/reference/interpret.ts";
+export { broadcastIndex } from "./cpu/reference/indexing.ts";
 export { referenceBackend } from "./cpu/reference/backend.ts";
 import { registerBackend } from "./backend.ts";
 import { referenceBackend } from "./cpu/reference/backend.ts";

@@ -1,9 +1,9 @@
 import {
-  add, broadcastShapes, broadcastTo, lift, log, logsumexp, mul, reshape, square, stack, sub, sum, type Node, type Operand,
+  add, broadcastIndex, broadcastShapes, broadcastTo, lift, log, logsumexp, mul, reshape, square, stack, sub, sum, type Node, type Operand,
 } from "@ppl/tensor";
 import { ModelError } from "../model/errors.ts";
 import type { Distribution } from "./distribution.ts";
-import { evalOperands, broadcastIndex } from "./sampling.ts";
+import { evalOperands } from "./sampling.ts";
 import { categoricalVariate } from "./variates.ts";
 
 /**

@@ -1,4 +1,4 @@
-import { interpret, sizeOf, stridesOf, type Node, type Operand, type Shape, type TensorValue } from "@ppl/tensor";
+import { broadcastIndex, interpret, sizeOf, type Node, type Operand, type Shape, type TensorValue } from "@ppl/tensor";
 import type { Rng } from "../random/rng.ts";
 import { isNodeValues, type Distribution, type ValuesAt } from "./distribution.ts";
 
@@ -8,25 +8,6 @@ export function evalOperands(ops: readonly Operand[], at: ValuesAt = {}): Tensor
   const values = nodes.length === 0 ? [] : isNodeValues(at) ? at.values(nodes) : interpret(nodes, at);
   let k = 0;
   return ops.map((o) => (typeof o === "number" ? { dtype: "f64", shape: [], data: Float64Array.of(o) } : values[k++]!));
-}
-
-/** For each flat index of `outShape`, the flat index of an input of `inShape` that broadcasts to it. */
-export function broadcastIndex(inShape: Shape, outShape: Shape): Int32Array {
-  const n = sizeOf(outShape);
-  const map = new Int32Array(n);
-  const inStrides = stridesOf(inShape);
-  const off = outShape.length - inShape.length;
-  const idx = new Array<number>(outShape.length).fill(0);
-  for (let f = 0; f < n; f++) {
-    let src = 0;
-    for (let a = 0; a < inShape.length; a++) if (inShape[a] !== 1) src += idx[a + off]! * inStrides[a]!;
-    map[f] = src;
-    for (let a = outShape.length - 1; a >= 0; a--) {
-      if (++idx[a]! < outShape[a]!) break;
-      idx[a] = 0;
-    }
-  }
-  return map;
 }
 
 /** Parameter values broadcast to `batch`, one Float64Array per parameter. */

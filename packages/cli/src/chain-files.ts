@@ -14,9 +14,12 @@ export class ChainFiles {
   // Per chain, the rows written so far (sampler values, then the reported values), back to back.
   private readonly kept: GrowingRows[];
 
-  /** `samplerColumns` lead each row: NUTS's by default, others for draws that no sampler made (`ppl sample --prior`, `ppl generate`). */
-  constructor(dir: string, chains: number, parameters: readonly string[], configFor: (chain: number) => ConfigNode[], samplerColumns: readonly string[] = SAMPLER_COLUMNS) {
-    this.paths = Array.from({ length: chains }, (_, c) => join(dir, `chain-${c + 1}.csv`));
+  /**
+   * `samplerColumns` lead each row: NUTS's by default, others for draws that no sampler made (`ppl sample --prior`, `ppl generate`).
+   * `firstChain` numbers the files of a chain group (`--first-chain K`: chain-(K+1).csv …).
+   */
+  constructor(dir: string, chains: number, parameters: readonly string[], configFor: (chain: number) => ConfigNode[], samplerColumns: readonly string[] = SAMPLER_COLUMNS, firstChain = 0) {
+    this.paths = Array.from({ length: chains }, (_, c) => join(dir, `chain-${firstChain + c + 1}.csv`));
     this.writers = [];
     // Through a pool of open files: one descriptor per chain would exceed the limit on open files.
     const pool = new FilePool();

@@ -41,6 +41,7 @@ export function buildProgram(done: (code: ExitCodeValue) => void): Command {
     .option("--warmup <n>", "warmup iterations per chain", integer(0, 2 ** 31), 1000)
     .option("--draws <n>", "draws per chain after warmup", integer(1, 2 ** 31), 1000)
     .option("--seed <n>", "random seed (default: random, written to the CSV header)", integer(0))
+    .option("--first-chain <k>", "0-based id of the first chain: chains, their files (chain-(K+1).csv …) and random streams are numbered from K, so runs of disjoint chain ranges together equal one run", integer(0, 2 ** 31))
     .addOption(new Option("--backend <name>", "where the log density runs").choices(["auto", "cpu", "vulkan"]).default("auto"))
     .option("--device <n>", "Vulkan device index (see `ppl devices`)", integer(0))
     .addOption(new Option("--dtype <type>", "float type of the density (default: f64 on the CPU)").choices(["f32", "f64"]))
@@ -85,11 +86,19 @@ export function buildProgram(done: (code: ExitCodeValue) => void): Command {
   program
     .command("report")
     .description("Write a self-contained HTML report (summary, warnings, trace, rank, pair, energy and autocorrelation plots).")
-    .argument("<dir>", "output directory of `ppl sample` (or a directory of Stan CSV files)")
+    .argument("<dirs...>", "output directory of `ppl sample` (or a directory of Stan CSV files); several: chain groups of one run (--first-chain), merged")
     .option("-o, --output <file>", "HTML file to write", "report.html")
     .option("--pairs <names>", "comma-separated parameters for the pair plot (default: the first six)", nameList)
     .addHelpText("after", EXIT_CODES_HELP)
-    .action((dir: string, opts: { output: string; pairs?: string[] }) => run(async () => (await import("./commands/report.ts")).reportCommand(dir, opts, processIO))());
+    .action((dirs: string[], opts: { output: string; pairs?: string[] }) => run(async () => (await import("./commands/report.ts")).reportCommand(dirs, opts, processIO))());
+
+  program
+    .command("merge")
+    .description("Merge the chain groups of one run (`ppl sample --first-chain K` in several processes or machines) into one directory: checks that model, data, seed and settings agree, copies the chain files, writes summary.json.")
+    .argument("<dirs...>", "output directories of the chain groups")
+    .requiredOption("-o, --output <dir>", "directory of the merged run")
+    .addHelpText("after", EXIT_CODES_HELP)
+    .action((dirs: string[], opts: { output: string }) => run(async () => (await import("./commands/merge.ts")).mergeCommand(dirs, opts, processIO))());
 
   program
     .command("loo")

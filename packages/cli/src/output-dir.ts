@@ -42,7 +42,9 @@ export function withDeadline<T>(p: Promise<T>, ms: number, what: string): Promis
  * in it and that the run's file names (chain-1.csv … chain-C.csv, summary.json) are free or
  * regular files, and removes an earlier run's summary.json. Returns the absolute path.
  */
-export async function prepareOutputDir(path: string, chains: number, timeoutMs = OUTPUT_TIMEOUT_MS): Promise<string> {
+export async function prepareOutputDir(path: string, chains: number | { readonly first: number; readonly count: number }, timeoutMs = OUTPUT_TIMEOUT_MS): Promise<string> {
+  // A chain group (`--first-chain K`) writes chain-(K+1).csv … chain-(K+count).csv.
+  const { first, count } = typeof chains === "number" ? { first: 0, count: chains } : chains;
   if (path.trim() === "") throw usageError("--output is empty; give a directory for the CSV files (default: output)");
   const abs = resolve(path);
   const deadline = Date.now() + timeoutMs;
@@ -84,7 +86,7 @@ export async function prepareOutputDir(path: string, chains: number, timeoutMs =
     throw usageError(`cannot write into the output directory '${path}': ${createFailure(e)}; choose another with --output`);
   }
 
-  for (const name of [...Array.from({ length: chains }, (_, c) => `chain-${c + 1}.csv`), "summary.json"]) {
+  for (const name of [...Array.from({ length: count }, (_, c) => `chain-${first + c + 1}.csv`), "summary.json"]) {
     let st: Stats;
     try {
       st = statSync(join(abs, name));

@@ -53,6 +53,7 @@ export function readRun(args: readonly string[]): Run {
       throw usageError(`'${p}' is not a valid Stan CSV file: ${e instanceof Error ? e.message : String(e)}`);
     }
   });
+  checkOneRun(paths, files);
   let chains: ChainDraws;
   try {
     chains = collectChains(files);
@@ -79,4 +80,43 @@ export function summarizeRun(run: Run): Summary {
 export function summarizeDraws(chains: ChainDraws, maxTreeDepth: number): Summary {
   const { parameters, sampler } = chains;
   return summarize(parameters, { ...(sampler !== undefined ? { sampler } : {}), maxTreeDepth });
+}
+
+/**
+ * The header settings that chain groups of one run share (`--first-chain` runs, merged by
+ * `ppl summary DIR1 DIR2 …`, `ppl report` and `ppl merge`); `id`, `num_chains`, file paths, dates
+ * and the device may differ. A key that a file lacks (CmdStan's files have no data_hash) is not compared.
+ */
+export const RUN_KEYS = [
+  "model", "method", "data_hash", "seed", "num_samples", "num_warmup", "save_warmup", "thin", "delta", "gamma", "kappa", "t0",
+  "init_buffer", "term_buffer", "window", "engine", "max_depth", "metric", "stepsize", "stepsize_jitter", "init", "dtype",
+] as const;
+
+/** Refuses files that are not chains of one run: a header setting that differs, or (files of `ppl sample`) one chain id twice; one line naming it. */
+export function checkOneRun(paths: readonly string[], files: readonly StanCsv[]): void {
+  for (const key of RUN_KEYS) {
+    const at = files.findIndex((f) => f.config[key] !== undefined);
+    if (at < 0) continue;
+    const want = files[at]!.config[key]!;
+    const other = files.findIndex((f) => f.config[key] !== undefined && f.config[key] !== want);
+    if (other >= 0) {
+      throw usageError(
+        `the files are not chains of one run: ${key} is ${want} in '${paths[at]}' but ${files[other]!.config[key]} in '${paths[other]}'; ` +
+          "merge only chain groups sampled with the same model, data, seed and settings (different --first-chain ranges)",
+      );
+    }
+  }
+  // Only for files of `ppl sample` (they carry data_hash): stansummary takes a CmdStan file twice
+  // as two chains, and so does this tool.
+  if (!files.every((f) => f.config["data_hash"] !== undefined)) return;
+  const seen = new Map<string, number>();
+  files.forEach((f, i) => {
+    const id = f.config["id"];
+    if (id === undefined) return;
+    const before = seen.get(id);
+    if (before !== undefined) {
+      throw usageError(`the files are not chains of one run: chain id ${id} is in both '${paths[before]}' and '${paths[i]}'; give each chain once (chain groups need disjoint --first-chain ranges)`);
+    }
+    seen.set(id, i);
+  });
 }

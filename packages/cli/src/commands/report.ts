@@ -15,16 +15,17 @@ export interface ReportCommandOptions {
   readonly pairs?: string[];
 }
 
-/** Writes the report of the run in `dir`; returns the exit code. */
-export function reportCommand(dir: string, opts: ReportCommandOptions, io: CommandIO): ExitCodeValue {
-  const run = readRun([dir]);
+/** Writes the report of the run in `dir` (or of the chain groups of one run in several directories); returns the exit code. */
+export function reportCommand(dirs: string | readonly string[], opts: ReportCommandOptions, io: CommandIO): ExitCodeValue {
+  const list = typeof dirs === "string" ? [dirs] : dirs;
+  const run = readRun(list);
   for (const note of runNotes(run)) io.stderr.write(note + "\n");
   const known = Object.keys(run.chains.parameters);
   const unknown = (opts.pairs ?? []).filter((p) => !(p in run.chains.parameters));
   if (unknown.length > 0) {
     throw usageError(`--pairs: ${unknown.map((u) => `'${u}'`).join(", ")} ${unknown.length > 1 ? "are not parameters" : "is not a parameter"} of this run (parameters: ${known.slice(0, 20).join(", ")}${known.length > 20 ? ", …" : ""})`);
   }
-  const html = renderReport(run, summarizeRun(run), { source: dir, ...(opts.pairs ? { pairs: opts.pairs } : {}) });
+  const html = renderReport(run, summarizeRun(run), { source: list.join(", "), ...(opts.pairs ? { pairs: opts.pairs } : {}) });
   try {
     writeFileSync(opts.output, html);
   } catch (e) {

@@ -1,8 +1,9 @@
 /** `ppl sample MODEL.ts`: run NUTS, stream Stan CSV per chain, write summary.json, print the summary. */
-import { readdirSync, unlinkSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { readdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import {
-  AdaptationError, InitializationError, sampleConfig, StepSizeError, writeSummaryJson, type ConfigNode, type SampleResult,
+  AdaptationError, InitializationError, SAMPLER_COLUMNS, sampleConfig, StepSizeError, writeSummaryJson, type ConfigNode, type SampleResult,
 } from "@ppl/ppl";
 import { listDevices, ShaderCompileError, ShaderCompilerMissingError, VulkanError } from "@ppl/vulkan";
 import { ChainFiles } from "../chain-files.ts";
@@ -42,10 +43,14 @@ export interface SampleCommandOptions extends BackendRequest {
   readonly predictive?: boolean;
   /** Draw from the prior without MCMC (see commands/prior.ts). */
   readonly prior?: boolean;
+  /** 0-based id of the first chain: chains and their random streams are numbered from it (files chain-(K+1).csv …). */
+  readonly firstChain?: number;
 }
 
 /** Runs `ppl sample`; returns the exit code (0, 1 with --strict and failed diagnostics, 130 when interrupted). */
 export async function sampleCommand(modelPath: string, opts: SampleCommandOptions, io: CommandIO): Promise<ExitCodeValue> {
+  const first = opts.firstChain ?? 0;
+  if (opts.prior && first !== 0) throw usageError("--first-chain splits NUTS chains over runs; --prior draws exact independent draws, so run it once with all --chains");
   if (opts.prior) return priorCommand(modelPath, opts, io);
   const info = (line: string): void => {
     if (!opts.quiet) io.stderr.write(line + "\n");
@@ -59,7 +64,7 @@ export async function sampleCommand(modelPath: string, opts: SampleCommandOption
   // Once the model and data are known to fit (so that a run failing there leaves no directory
   // behind), before the density is built for a device and anything is sampled: a path that cannot
   // hold the run fails now.
-  const dir = await prepareOutputDir(opts.output, opts.chains);
+  const dir = await prepareOutputDir(opts.output, { first, count: opts.chains });
   const logLik = logLikColumns(compiled, opts.logLik ?? false);
   const seed = opts.seed ?? Math.floor(Math.random() * 2 ** 32);
   const generated = generatedColumns(compiled, seed, opts.predictive ?? false);
@@ -79,13 +84,14 @@ export async function sampleCommand(modelPath: string, opts: SampleCommandOption
   info(choice.note);
   if (opened.detail) info(opened.detail);
   if (opened.warning) io.stderr.write(opened.warning + "\n");
-  removeStaleChains(dir, opts.chains, info);
+  removeStaleChains(dir, first + opts.chains, info);
+  const dataHash = hashDataFile(opts.data);
   const started = new Date().toISOString();
   let files: ChainFiles;
   try {
     files = new ChainFiles(dir, opts.chains, [...compiled.constrainedNames(), ...generated.names, ...logLik.names], (c) =>
-      headerConfig(opts, choice, compiled.name, modelPath, seed, started, c, join(dir, `chain-${c + 1}.csv`)),
-    );
+      headerConfig(opts, choice, compiled.name, modelPath, seed, started, first + c, join(dir, `chain-${first + c + 1}.csv`), dataHash),
+    SAMPLER_COLUMNS, first);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === "EMFILE" || code === "ENFILE") throw usageError(`the system's limit on open files was reached (${code}); raise it (ulimit -n) or run fewer --chains`);
@@ -104,6 +110,7 @@ export async function sampleCommand(modelPath: string, opts: SampleCommandOption
       warmup: opts.warmup,
       draws: opts.draws,
       seed,
+      firstChain: first,
       metric: plan.metric,
       adaptDelta: opts.adaptDelta,
       maxDepth: plan.maxDepth,
@@ -184,6 +191,7 @@ function samplingError(e: unknown, name: string): unknown {
 /** The settings header of one chain's CSV: CmdStan's settings plus this tool's (backend, dtype, model file). */
 function headerConfig(
   opts: SampleCommandOptions, choice: BackendChoice, name: string, modelPath: string, seed: number, started: string, chain: number, outputFile: string,
+  dataHash: string,
 ): ConfigNode[] {
   return sampleConfig({
     model: name,
@@ -205,6 +213,14 @@ function headerConfig(
       device: choice.device ?? "none",
       dtype: choice.dtype,
       backend_requested: opts.backend,
+      data_hash: dataHash,
     },
   });
+}
+
+// What `ppl summary DIR1 DIR2 …` compares to tell that chain groups sampled the same data: the
+// SHA-256 of the data file's bytes (a reformatted file counts as other data), or "none".
+function hashDataFile(path: string | undefined): string {
+  if (path === undefined) return "none";
+  return `sha256:${createHash("sha256").update(readFileSync(path)).digest("hex")}`;
 }

@@ -52,6 +52,14 @@ export class ChainFiles {
     this.kept[d.chain]!.push(r);
   }
 
+  /** Appends one warmup draw (--save-warmup): written to the file, not kept, so that the run's summary covers the sampling draws only. */
+  writeWarmupDraw(d: DrawInfo, generated: ArrayLike<number>): void {
+    const r = this.row;
+    samplerValues(d, r);
+    r.set(generated, SAMPLER_COLUMNS.length);
+    this.writers[d.chain]!.writeDraw(r);
+  }
+
   /** Appends one whole row (the leading columns' values first) to a chain's file. */
   writeRow(chain: number, row: ArrayLike<number>): void {
     if (row.length !== this.row.length) throw new Error(`a row has ${row.length} values but the files have ${this.row.length} columns`);

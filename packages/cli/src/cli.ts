@@ -7,7 +7,8 @@ import type { GenerateCommandOptions } from "./commands/generate.ts";
 import type { SampleCommandOptions } from "./commands/sample.ts";
 import { CliError, ExitCode, type ExitCodeValue } from "./exit-codes.ts";
 import { processIO } from "./io.ts";
-import { integer, nameList, nonNegative, openInterval } from "./options.ts";
+import { initOption, integer, nameList, openInterval, percentileList, positive } from "./options.ts";
+import { PPL_VERSION } from "./version.ts";
 
 /**
  * Builds the command-line program; `done` receives each command's exit code. Commands are imported
@@ -24,6 +25,7 @@ export function buildProgram(done: (code: ExitCodeValue) => void): Command {
 
   const program = new Command("ppl")
     .description("Sample Bayesian models written in TypeScript, summarize and report the draws.")
+    .version(PPL_VERSION, "--version", "print the version of ppl")
     .exitOverride()
     .configureHelp({ showGlobalOptions: false })
     // Commander's own messages ("error: unknown option …") get the same prefix as ours, and stay
@@ -52,7 +54,14 @@ export function buildProgram(done: (code: ExitCodeValue) => void): Command {
     )
     .option("--adapt-delta <x>", "target acceptance statistic, in (0, 1)", openInterval(0, 1), 0.8)
     .option("--max-depth <n>", "maximum NUTS tree depth", integer(1, 30), 10)
-    .option("--init <r>", "initial values uniform in (-r, r) on the unconstrained scale", nonNegative, 2)
+    .option("--init <r|file>", "a number r: initial values uniform in (-r, r) on the unconstrained scale; a file: constrained initial values in Stan's JSON (one object shared, or an array of one per chain)", initOption, 2)
+    .option("--save-warmup", "also write the warmup draws to the CSV files (before the adaptation block, as CmdStan does)", false)
+    .option("--thin <n>", "keep every n-th draw (warmup draws too, with --save-warmup)", integer(1, 2 ** 31), 1)
+    .addOption(new Option("--algorithm <name>", "nuts, or hmc (static HMC with --steps leapfrog steps; runs on the CPU)").choices(["nuts", "hmc"]).default("nuts"))
+    .option("--steps <n>", "leapfrog steps per transition of --algorithm hmc (default 10)", integer(1, 2 ** 31))
+    .option("--stepsize <x>", "initial step size (warmup adapts it; with --warmup 0 it is the step size)", positive, 1)
+    .option("--inv-metric <file>", "initial inverse metric in CmdStan's JSON ({\"inv_metric\": [...]}: a vector for diag, rows for dense)")
+    .option("--refresh <n>", "progress every n iterations (0: none); off a terminal, one line per update", integer(0, 2 ** 31))
     .option("--output <dir>", "output directory", "output")
     .option("--quiet", "no progress or informational lines on stderr", false)
     .option("--strict", "exit with code 1 when the diagnostics give warnings", false)
@@ -80,8 +89,9 @@ export function buildProgram(done: (code: ExitCodeValue) => void): Command {
     .description("Summarize Stan CSV files (ours or CmdStan's): mean, MCSE, sd, MAD, quantiles, ESS, R-hat, sampler diagnostics.")
     .argument("<files...>", "Stan CSV files, or directories holding them")
     .option("--json", "print JSON keyed by parameter name", false)
+    .option("--percentiles <list>", "comma-separated percentiles for the quantile columns, as stansummary's (default 5,50,95)", percentileList)
     .addHelpText("after", EXIT_CODES_HELP)
-    .action((files: string[], opts: { json: boolean }) => run(async () => (await import("./commands/summary.ts")).summaryCommand(files, opts, processIO))());
+    .action((files: string[], opts: { json: boolean; percentiles?: number[] }) => run(async () => (await import("./commands/summary.ts")).summaryCommand(files, opts, processIO))());
 
   program
     .command("report")

@@ -44,3 +44,28 @@ export function nameList(text: string): string[] {
   if (names.length === 0) throw new InvalidArgumentError("expected comma-separated parameter names, e.g. mu,tau.");
   return names;
 }
+
+/** `--init`: a finite number ≥ 0 is the radius of random initial values (as CmdStan's init=R); anything else is the path of a JSON file of initial values. */
+export function initOption(text: string): number | string {
+  const t = text.trim();
+  if (DECIMAL.test(t)) return nonNegative(t);
+  if (t === "") throw new InvalidArgumentError("expected a radius ≥ 0 or the path of a JSON file of initial values.");
+  return text;
+}
+
+/** A finite decimal number > 0. */
+export function positive(text: string): number {
+  const v = Number(text.trim());
+  if (!DECIMAL.test(text.trim()) || !Number.isFinite(v) || v <= 0) throw new InvalidArgumentError("expected a finite number > 0.");
+  return v;
+}
+
+/** `--percentiles`: comma-separated percentiles strictly between 0 and 100, as CmdStan's stansummary takes them (e.g. 2.5,50,97.5). */
+export function percentileList(text: string): number[] {
+  const parts = text.split(",").map((s) => s.trim());
+  const values = parts.map(Number);
+  if (parts.length === 0 || parts.some((p, i) => !DECIMAL.test(p) || !(values[i]! > 0 && values[i]! < 100))) {
+    throw new InvalidArgumentError("expected comma-separated percentiles strictly between 0 and 100, e.g. 2.5,50,97.5.");
+  }
+  return values;
+}

@@ -25,24 +25,38 @@ export class Progress {
   private lastDraw = -Infinity;
   private linesShown = 0;
   private readonly active: boolean;
+  // Off a terminal, --refresh asks for a line per update (nothing can be redrawn in place there).
+  private readonly lines: boolean;
 
+  /** `refresh` (--refresh): update every that many iterations (0: never); without it a terminal is redrawn at most ten times a second and nothing is written elsewhere. */
   constructor(
     private readonly stream: ProgressStream,
     private readonly warmup: number,
     private readonly draws: number,
     chains: number,
     enabled: boolean,
+    private readonly refresh?: number,
   ) {
     this.done = new Int32Array(chains);
-    this.active = enabled && stream.isTTY === true;
+    this.active = enabled && refresh !== 0 && stream.isTTY === true;
+    this.lines = enabled && refresh !== undefined && refresh > 0 && stream.isTTY !== true;
   }
 
   /** Records that `chain` finished iteration `iteration` (0-based, warmup first). */
   update(chain: number, iteration: number): void {
+    const total = this.warmup + this.draws;
+    const due = this.refresh === undefined || (iteration + 1) % this.refresh === 0 || iteration + 1 === total;
+    if (this.lines && due && chain === this.done.length - 1) {
+      // Every chain makes its iteration before the next begins, so the last chain's stands for all.
+      const phase = iteration < this.warmup ? "warmup" : "sampling";
+      const pct = Math.floor((100 * (iteration + 1)) / total);
+      this.stream.write(`iteration ${iteration + 1} / ${total} [${String(pct).padStart(3)}%] (${phase}), ${this.done.length} chain${this.done.length === 1 ? "" : "s"}, elapsed ${duration((performance.now() - this.start) / 1000)}\n`);
+    }
     if (!this.active) return;
     this.done[chain] = iteration + 1;
+    if (!due) return;
     const now = performance.now();
-    if (now - this.lastDraw >= REDRAW_MS) this.draw(now);
+    if (this.refresh !== undefined || now - this.lastDraw >= REDRAW_MS) this.draw(now);
   }
 
   /** Erases the progress lines (before the summary is printed). */

@@ -1,4 +1,5 @@
 import type { Summary } from "@ppl/ppl";
+import type { PercentileColumns } from "./percentiles.ts";
 
 /** The table's columns: header, and how to read the value off a parameter summary. */
 export const SUMMARY_COLUMNS = [
@@ -28,16 +29,20 @@ export function formatStat(key: (typeof SUMMARY_COLUMNS)[number]["key"], x: numb
   return x.toExponential(SIGNIFICANT_DIGITS - 1);
 }
 
-/** The per-parameter table as rows of cells, header first. */
-export function summaryRows(summary: Summary): string[][] {
+/** The per-parameter table as rows of cells, header first; `percentiles` (--percentiles) replace the 5%, 50% and 95% columns. */
+export function summaryRows(summary: Summary, percentiles?: PercentileColumns): string[][] {
   const header = ["", ...SUMMARY_COLUMNS.map((c) => c.header)];
   const rows = summary.parameters.map((p) => [p.name, ...SUMMARY_COLUMNS.map((c) => formatStat(c.key, p[c.key]))]);
+  if (percentiles === undefined) return [header, ...rows];
+  const at = SUMMARY_COLUMNS.findIndex((c) => c.key === "q5") + 1;
+  header.splice(at, 3, ...percentiles.headers);
+  rows.forEach((r, i) => r.splice(at, 3, ...(percentiles.values.get(summary.parameters[i]!.name) ?? []).map((x) => formatStat("q50", x))));
   return [header, ...rows];
 }
 
 /** The summary as text: the table, the sampler diagnostics and the warnings. */
-export function formatSummary(summary: Summary): string {
-  const rows = summaryRows(summary);
+export function formatSummary(summary: Summary, percentiles?: PercentileColumns): string {
+  const rows = summaryRows(summary, percentiles);
   const widths = rows[0]!.map((_, j) => Math.max(...rows.map((r) => r[j]!.length)));
   const lines = rows.map((r) => r.map((cell, j) => (j === 0 ? cell.padEnd(widths[j]!) : cell.padStart(widths[j]!))).join("  ").trimEnd());
   lines.push("", ...samplerLines(summary), "", ...warningLines(summary));

@@ -21,6 +21,7 @@ import { Progress } from "../progress.ts";
 import { summarizeDraws } from "../read-runs.ts";
 import { stopExitCode, stopOnSignals, stoppedBy } from "../stop-signals.ts";
 import { formatSummary } from "../summary-text.ts";
+import { readInitFile, readInvMetricFile } from "../start-values.ts";
 import { priorCommand } from "./prior.ts";
 
 /** The options of `ppl sample`, as parsed and range-checked by the command line. */
@@ -33,7 +34,8 @@ export interface SampleCommandOptions extends BackendRequest {
   readonly metric: "diag" | "dense";
   readonly adaptDelta: number;
   readonly maxDepth: number;
-  readonly init: number;
+  /** The radius of random initial values, or the path of a JSON file of initial values. */
+  readonly init: number | string;
   readonly output: string;
   readonly quiet: boolean;
   readonly strict: boolean;
@@ -43,6 +45,19 @@ export interface SampleCommandOptions extends BackendRequest {
   readonly predictive?: boolean;
   /** Draw from the prior without MCMC (see commands/prior.ts). */
   readonly prior?: boolean;
+  /** Write the warmup draws too, before the adaptation block (CmdStan's save_warmup). */
+  readonly saveWarmup?: boolean;
+  /** Keep every thin-th iteration (1). */
+  readonly thin?: number;
+  /** NUTS (the default) or static HMC with `steps` leapfrog steps. */
+  readonly algorithm?: "nuts" | "hmc";
+  readonly steps?: number;
+  /** The initial step size (1). */
+  readonly stepsize?: number;
+  /** Path of CmdStan's JSON metric file ({"inv_metric": …}). */
+  readonly invMetric?: string;
+  /** Progress every that many iterations (0: none). */
+  readonly refresh?: number;
   /** 0-based id of the first chain: chains and their random streams are numbered from it (files chain-(K+1).csv …). */
   readonly firstChain?: number;
 }
@@ -56,17 +71,27 @@ export async function sampleCommand(modelPath: string, opts: SampleCommandOption
     if (!opts.quiet) io.stderr.write(line + "\n");
   };
   // Only look for devices when Vulkan is an option: --backend cpu never loads the native addon.
-  const listing = opts.backend === "cpu" ? { devices: [], reason: null } : listDevices();
-  const choice = chooseBackend(opts, listing);
+  const hmc = (opts.algorithm ?? "nuts") === "hmc";
+  if (opts.steps !== undefined && !hmc) throw usageError("--steps is the number of leapfrog steps of --algorithm hmc; NUTS chooses its own (drop --steps, or add --algorithm hmc)");
+  // The GPU sampler runs NUTS only; static HMC runs on the CPU, which `auto` then takes.
+  if (hmc && opts.backend === "vulkan") throw usageError("--algorithm hmc runs on the CPU only (the GPU sampler runs NUTS); use --backend cpu, or --algorithm nuts on the GPU");
+  const request = hmc ? { ...opts, backend: "cpu" as const } : opts;
+  const listing = request.backend === "cpu" ? { devices: [], reason: null } : listDevices();
+  const picked = chooseBackend(request, listing);
+  const choice = hmc && opts.backend === "auto" ? { ...picked, note: `backend: cpu (${picked.dtype}): --algorithm hmc runs on the CPU only` } : picked;
 
   const model = await loadModel(modelPath);
   const compiled = compileWithData(model, loadData(opts.data), modelPath, opts.data, (line) => io.stderr.write(line + "\n"));
+  const seed = opts.seed ?? Math.floor(Math.random() * 2 ** 32);
+  // Read before the output directory is made, so that a bad file leaves nothing behind.
+  const initValues = typeof opts.init === "string" ? readInitFile(opts.init, compiled, opts.chains, seed) : undefined;
+  for (const note of initValues?.notes ?? []) io.stderr.write(note + "\n");
+  const invMetric = opts.invMetric !== undefined ? readInvMetricFile(opts.invMetric, opts.metric, compiled.dim) : undefined;
   // Once the model and data are known to fit (so that a run failing there leaves no directory
   // behind), before the density is built for a device and anything is sampled: a path that cannot
   // hold the run fails now.
   const dir = await prepareOutputDir(opts.output, { first, count: opts.chains });
   const logLik = logLikColumns(compiled, opts.logLik ?? false);
-  const seed = opts.seed ?? Math.floor(Math.random() * 2 ** 32);
   const generated = generatedColumns(compiled, seed, opts.predictive ?? false);
   const plan = runPlan(opts, choice);
   let opened;
@@ -98,7 +123,7 @@ export async function sampleCommand(modelPath: string, opts: SampleCommandOption
     throw usageError(`cannot write into the output directory '${opts.output}': ${firstLine(e)}; choose another with --output`);
   }
 
-  const progress = new Progress(io.stderr, opts.warmup, opts.draws, opts.chains, !opts.quiet);
+  const progress = new Progress(io.stderr, opts.warmup, opts.draws, opts.chains, !opts.quiet, opts.refresh);
   const controller = new AbortController();
   // First Ctrl-C (or SIGTERM, SIGHUP): stop after the current iteration and close the files with
   // their timing. A second one exits at once; every draw already written is a complete line on disk.
@@ -114,13 +139,22 @@ export async function sampleCommand(modelPath: string, opts: SampleCommandOption
       metric: plan.metric,
       adaptDelta: opts.adaptDelta,
       maxDepth: plan.maxDepth,
-      initRadius: opts.init,
+      initRadius: typeof opts.init === "number" ? opts.init : 2,
+      ...(initValues ? { init: initValues.perChain } : {}),
+      ...(invMetric ? { invMetric } : {}),
+      stepSize: opts.stepsize ?? 1,
+      sampler: hmc ? "hmc" : "nuts",
+      hmcSteps: opts.steps ?? 10,
       signal: controller.signal,
       ...(opened.transitionRunner ? { transitionRunner: opened.transitionRunner } : {}),
       onWarmupDone: (adaptation) => files.writeAdaptation(adaptation),
       onDraw: (d) => {
         progress.update(d.chain, d.iteration);
-        if (!d.warmup) files.writeDraw(d, logLik.row(generated.row(d.chainId, d.iteration - opts.warmup, density.generated(d.position))));
+        const kept = keptIndex(d.iteration, opts.warmup, opts.thin ?? 1, opts.saveWarmup ?? false);
+        if (kept === null) return;
+        const row = logLik.row(generated.row(d.chainId, kept, density.generated(d.position)));
+        if (d.warmup) files.writeWarmupDraw(d, row);
+        else files.writeDraw(d, row);
       },
     });
   } catch (e) {
@@ -165,6 +199,18 @@ export async function sampleCommand(modelPath: string, opts: SampleCommandOption
   return ExitCode.ok;
 }
 
+/** Random streams of the generated quantities of saved warmup draws start here, so that the sampling draws' streams are the same with or without --save-warmup. */
+const WARMUP_STREAMS = 2 ** 31;
+
+// The index of iteration t among the written draws (addressing the generated quantities' random
+// streams, as `ppl generate` does over the files), or null for an iteration not written: every
+// thin-th sampling draw, and with --save-warmup every thin-th warmup draw, as CmdStan writes them.
+function keptIndex(t: number, warmup: number, thin: number, saveWarmup: boolean): number | null {
+  if (t < warmup) return saveWarmup && t % thin === 0 ? WARMUP_STREAMS + t / thin : null;
+  const s = t - warmup;
+  return s % thin === 0 ? s / thin : null;
+}
+
 // chain-K.csv files left by an earlier run with more chains would be read as part of this run by
 // `ppl summary DIR` and `ppl report DIR`; they are this tool's own outputs, so they go.
 function removeStaleChains(dir: string, chains: number, info: (line: string) => void): void {
@@ -200,6 +246,12 @@ function headerConfig(
     adaptDelta: opts.adaptDelta,
     maxDepth: opts.maxDepth,
     metric: opts.metric === "dense" ? "dense_e" : "diag_e",
+    saveWarmup: opts.saveWarmup ?? false,
+    thin: opts.thin ?? 1,
+    ...((opts.algorithm ?? "nuts") === "hmc" ? { engine: "static" as const, steps: opts.steps ?? 10 } : {}),
+    stepsize: opts.stepsize ?? 1,
+    ...(opts.invMetric !== undefined ? { metricFile: resolve(opts.invMetric) } : {}),
+    refresh: opts.refresh ?? 100,
     numChains: opts.chains,
     chainId: chain + 1,
     ...(opts.data !== undefined ? { dataFile: resolve(opts.data) } : {}),

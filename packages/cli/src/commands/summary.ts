@@ -5,10 +5,13 @@ import type { CommandIO } from "../io.ts";
 import { readRun, summarizeRun } from "../read-runs.ts";
 import { runNotes } from "../run-notes.ts";
 import { formatSummary } from "../summary-text.ts";
+import { percentileColumns, withPercentiles } from "../percentiles.ts";
 
 /** Options of `ppl summary`. */
 export interface SummaryCommandOptions {
   readonly json: boolean;
+  /** Percentiles for the quantile columns in place of 5, 50, 95 (stansummary's --percentiles). */
+  readonly percentiles?: readonly number[];
 }
 
 /** Prints the summary of the files or directories given; returns the exit code. */
@@ -16,14 +19,16 @@ export function summaryCommand(paths: readonly string[], opts: SummaryCommandOpt
   const run = readRun(paths);
   const summary = summarizeRun(run);
   for (const note of runNotes(run)) io.stderr.write(note + "\n");
+  const quantiles = opts.percentiles !== undefined ? percentileColumns(run.chains, opts.percentiles) : undefined;
   if (opts.json) {
-    io.stdout.write(JSON.stringify(summaryToJson(summary), null, 2) + "\n");
+    const json = summaryToJson(summary);
+    io.stdout.write(JSON.stringify(quantiles ? withPercentiles(json, summary, quantiles) : json, null, 2) + "\n");
     return ExitCode.ok;
   }
   const lengths = run.files.map((f) => f.draws[0]?.length ?? 0);
   if (lengths.some((n) => n !== run.chains.drawsPerChain)) {
     io.stderr.write(`note: the chains have ${lengths.join(", ")} draws; each is cut to the shortest (${run.chains.drawsPerChain})\n`);
   }
-  io.stdout.write(formatSummary(summary));
+  io.stdout.write(formatSummary(summary, quantiles));
   return ExitCode.ok;
 }

@@ -23,9 +23,15 @@ export interface SampleSettings {
   readonly termBuffer?: number;
   readonly window?: number;
   readonly maxDepth?: number;
+  /** The HMC engine: NUTS (CmdStan's default) or static HMC with a fixed number of leapfrog steps. */
+  readonly engine?: "nuts" | "static";
+  /** Leapfrog steps per transition of static HMC (written under engine = static). */
+  readonly steps?: number;
   readonly metric?: "unit_e" | "diag_e" | "dense_e";
   readonly stepsize?: number;
   readonly stepsizeJitter?: number;
+  /** The file the initial inverse metric was read from (CmdStan's metric_file). */
+  readonly metricFile?: string;
   readonly numChains?: number;
   /** 1-based chain id. */
   readonly chainId?: number;
@@ -33,6 +39,8 @@ export interface SampleSettings {
   readonly init?: string | number;
   readonly seed: number | bigint | string;
   readonly outputFile?: string;
+  /** Iterations between progress updates (CmdStan's output refresh); written only when given. */
+  readonly refresh?: number;
   readonly startDatetime?: string;
   /** Further top-level settings (backend, device, dtype, ...), written after CmdStan's. */
   readonly extra?: Readonly<Record<string, string | number | boolean>>;
@@ -59,6 +67,7 @@ export const SAMPLE_DEFAULTS = {
   numChains: 1,
   chainId: 1,
   init: 2,
+  refresh: 100,
 } as const;
 
 function entry<T extends string | number | boolean>(key: string, value: T | undefined, fallback: T): ConfigNode {
@@ -104,13 +113,16 @@ export function sampleConfig(s: SampleSettings): ConfigNode[] {
                 {
                   key: "hmc",
                   children: [
-                    {
-                      key: "engine",
-                      value: "nuts",
-                      isDefault: true,
-                      children: [{ key: "nuts", children: [entry("max_depth", s.maxDepth, d.maxDepth)] }],
-                    },
+                    s.engine === "static"
+                      ? { key: "engine", value: "static", children: [{ key: "static", children: [{ key: "steps", value: s.steps ?? 1 }] }] }
+                      : {
+                          key: "engine",
+                          value: "nuts",
+                          isDefault: true,
+                          children: [{ key: "nuts", children: [entry("max_depth", s.maxDepth, d.maxDepth)] }],
+                        },
                     entry<string>("metric", s.metric, d.metric),
+                    { key: "metric_file", value: s.metricFile ?? "", isDefault: s.metricFile === undefined },
                     entry("stepsize", s.stepsize, d.stepsize),
                     entry("stepsize_jitter", s.stepsizeJitter, d.stepsizeJitter),
                   ],
@@ -126,7 +138,13 @@ export function sampleConfig(s: SampleSettings): ConfigNode[] {
     { key: "data", children: [{ key: "file", value: s.dataFile ?? "", isDefault: s.dataFile === undefined }] },
     entry<string | number>("init", s.init, d.init),
     { key: "random", children: [{ key: "seed", value: s.seed }] },
-    { key: "output", children: [{ key: "file", value: s.outputFile ?? "output.csv", isDefault: s.outputFile === undefined }] },
+    {
+      key: "output",
+      children: [
+        { key: "file", value: s.outputFile ?? "output.csv", isDefault: s.outputFile === undefined },
+        ...(s.refresh !== undefined ? [entry("refresh", s.refresh, d.refresh)] : []),
+      ],
+    },
   );
   for (const [key, value] of Object.entries(s.extra ?? {})) nodes.push({ key, value });
   return nodes;

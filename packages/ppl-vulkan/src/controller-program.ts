@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { nutsHeader, SHADER_DIR } from "./nuts-program.ts";
 import { metricSource, type MetricForm } from "./metric-source.ts";
-import { CONTROLLER_INTS, CONTROLLER_REALS, controllerScalarSource, controllerVectorSlots } from "./nuts-layout.ts";
+import { CONTROLLER_INTS, CONTROLLER_REALS, controllerScalarSource, controllerVectorSlots, stateDeclarations } from "./nuts-layout.ts";
 import { workgroupSumSource } from "./workgroup-sum.ts";
 
 /** Buffers of the controller kernel (shaders/nuts/controller.glsl). */
@@ -69,6 +69,7 @@ export function controllerProgram(
     ...(thread ? ["#define REDUCE_SUM(x) (x)"] : workgroupSumSource(opts.dtype, W)),
     ...metricSource(opts.metric ?? "diag", thread, dim),
     ...controllerScalarSource(),
+    ...stateDeclarations(),
     readFileSync(`${SHADER_DIR}common.glsl`, "utf8"),
     readFileSync(`${SHADER_DIR}controller.glsl`, "utf8"),
   ].join("\n");

@@ -105,6 +105,24 @@ export function layoutDefines(): string[] {
 }
 
 /**
+ * GLSL declarations of the transition's state that the lists above describe (common.glsl's globals:
+ * the kept vectors, the checkpoint tables, the kept reals and ints), for every NUTS shader, right
+ * before common.glsl (they need OWN, so the including program's WG).
+ */
+export function stateDeclarations(): string[] {
+  const ints = GLOBAL_INTS.filter((s) => !BOOL_INTS.has(s));
+  const bools = GLOBAL_INTS.filter((s) => BOOL_INTS.has(s));
+  return [
+    "// The transition's state, declared from packages/ppl-vulkan/src/nuts-layout.ts.",
+    `NREAL ${CONTROLLER_VECTORS.map(([v]) => `${v}[OWN]`).join(", ")};`,
+    `NREAL ${CHECKPOINT_TABLES.map((t) => `${t}[MAXD][OWN]`).join(", ")};`,
+    `NREAL ${CONTROLLER_REALS.join(", ")};`,
+    `int ${ints.join(", ")};`,
+    `bool ${bools.join(", ")};`,
+  ];
+}
+
+/**
  * GLSL macros that move the controller's state between common.glsl's globals and buffers 8–10:
  * the vectors and the live checkpoint levels of chain c (slot j, element i at VS(c, j, i)), the
  * reals (base rb) and the ints (base ib), generated from the lists above; macros, so that they can

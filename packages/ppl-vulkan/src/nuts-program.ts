@@ -4,7 +4,7 @@ import { gradientGraph } from "@ppl/ppl";
 import type { Node } from "@ppl/tensor";
 import { kernelPrelude } from "@ppl/vulkan/internals";
 import { renderLogpFunction, type LogpMode } from "./logp-function.ts";
-import { layoutDefines } from "./nuts-layout.ts";
+import { layoutDefines, stateDeclarations } from "./nuts-layout.ts";
 import { metricSource, type MetricForm } from "./metric-source.ts";
 
 /** Where the hand-written NUTS GLSL lives (PPL_SHADERS_DIR overrides it for bundled programs). */
@@ -56,6 +56,7 @@ export function nutsProgram(logDensity: Node, q: Node, opts: NutsProgramOptions)
     ...nutsHeader(dim, opts, shape === "thread", localSize),
     logp.source,
     ...metricSource(opts.metric ?? "diag", shape === "thread", dim),
+    ...stateDeclarations(),
     readFileSync(`${SHADER_DIR}common.glsl`, "utf8"),
     readFileSync(`${SHADER_DIR}transition.glsl`, "utf8"),
   ].join("\n");

@@ -1,9 +1,11 @@
 // Golden kernels: the GLSL the GPU sampler generates for two bundled models, as files under
 // __snapshots__/, so that a change to the code generator or the NUTS shaders shows in review.
-// Rendering needs no device; the limits are an H200's as listDevices() reported them.
+// Rendering needs no device; the limits are an H200's as listDevices() reported them. Each NUTS
+// kernel is also compiled to SPIR-V (glslc, no device needed), so that a golden is a valid shader.
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { compileModel } from "@ppl/ppl";
+import { compileGlsl } from "@ppl/vulkan";
 import { REFERENCE_LIMITS } from "@ppl/vulkan/internals";
 import eightSchools from "../../../examples/eight_schools.ts";
 import logistic from "../../../examples/logistic_regression.ts";
@@ -20,16 +22,19 @@ describe("golden GPU sampler kernels", () => {
   it("eight schools: the fused NUTS transition, a thread per chain (f32)", async () => {
     const p = nutsProgram(es.logDensity, es.q, { chains: 4, maxDepth: 10, dtype: "f32", shape: "thread" });
     await expect(p.source).toMatchFileSnapshot(snapshot("nuts-eight-schools-thread-f32"));
+    await compileGlsl(p.source, { optimize: false });
   });
 
   it("eight schools: the fused NUTS transition, a workgroup per chain, dense metric (f64)", async () => {
     const p = nutsProgram(es.logDensity, es.q, { chains: 4, maxDepth: 10, dtype: "f64", shape: "workgroup", workgroup: 32, metric: "dense" });
     await expect(p.source).toMatchFileSnapshot(snapshot("nuts-eight-schools-workgroup-dense-f64"));
+    await compileGlsl(p.source, { optimize: false });
   });
 
   it("logistic regression: the device shape's controller (f32)", async () => {
     const source = controllerProgram(lr.dim, { chains: 1024, maxDepth: 10, dtype: "f32", mode: chooseControllerMode(lr.dim, 10) });
     await expect(source).toMatchFileSnapshot(snapshot("controller-logistic-f32"));
+    await compileGlsl(source, { optimize: false });
   });
 
   it("logistic regression: the device shape's batched gradient of 1024 chains (f32, H200 limits)", async () => {

@@ -1182,6 +1182,12 @@ REAL PPL_SFX(ppl_normal1)(uvec4 w) {
 #define LOAD_MERGE_STATE(c) { FOR_OWNED(s, i) { qPlus[s] = bvs.v[VS(c, 9, i)]; pPlus[s] = bvs.v[VS(c, 10, i)]; gPlus[s] = bvs.v[VS(c, 11, i)]; sharpPlus[s] = bvs.v[VS(c, 12, i)]; qMinus[s] = bvs.v[VS(c, 13, i)]; pMinus[s] = bvs.v[VS(c, 14, i)]; gMinus[s] = bvs.v[VS(c, 15, i)]; sharpMinus[s] = bvs.v[VS(c, 16, i)]; rho[s] = bvs.v[VS(c, 17, i)]; sampleQ[s] = bvs.v[VS(c, 18, i)]; sampleG[s] = bvs.v[VS(c, 19, i)]; } }
 #define LOAD_SCALARS(rb, ib) { H0 = brs.v[rb + 0]; sampleLp = brs.v[rb + 1]; sampleEnergy = brs.v[rb + 2]; propLp = brs.v[rb + 3]; propEnergy = brs.v[rb + 4]; logSumW = brs.v[rb + 5]; sumMetro = brs.v[rb + 6]; logSumWSub = brs.v[rb + 7]; nLeap = bis.v[ib + IS_N_LEAP]; depth = bis.v[ib + IS_DEPTH]; forward = bis.v[ib + IS_FORWARD] != 0; divergent = bis.v[ib + IS_DIVERGENT] != 0; }
 #define SAVE_SCALARS(rb, ib) { brs.v[rb + 0] = H0; brs.v[rb + 1] = sampleLp; brs.v[rb + 2] = sampleEnergy; brs.v[rb + 3] = propLp; brs.v[rb + 4] = propEnergy; brs.v[rb + 5] = logSumW; brs.v[rb + 6] = sumMetro; brs.v[rb + 7] = logSumWSub; bis.v[ib + IS_N_LEAP] = nLeap; bis.v[ib + IS_DEPTH] = depth; bis.v[ib + IS_FORWARD] = forward ? 1 : 0; bis.v[ib + IS_DIVERGENT] = divergent ? 1 : 0; }
+// The transition's state, declared from packages/ppl-vulkan/src/nuts-layout.ts.
+NREAL q[OWN], p[OWN], propQ[OWN], propG[OWN], t_rho[OWN], t_firstP[OWN], t_firstSharp[OWN], t_prevP[OWN], t_prevSharp[OWN], qPlus[OWN], pPlus[OWN], gPlus[OWN], sharpPlus[OWN], qMinus[OWN], pMinus[OWN], gMinus[OWN], sharpMinus[OWN], rho[OWN], sampleQ[OWN], sampleG[OWN];
+NREAL t_startSharp[MAXD][OWN], t_startPrefix[MAXD][OWN], t_midPrefix[MAXD][OWN], t_midP[MAXD][OWN], t_midSharp[MAXD][OWN], t_midPrevP[MAXD][OWN], t_midPrevSharp[MAXD][OWN];
+NREAL H0, sampleLp, sampleEnergy, propLp, propEnergy, logSumW, sumMetro, logSumWSub;
+int nLeap, depth;
+bool forward, divergent;
 // The parts of NUTS shared by the fused transition (transition.glsl, execution shapes 1 and 2)
 // and the controller of the whole-device shape (controller.glsl): the sampler's buffers 0–7, the
 // energy, the U-turn criterion, the subtree termination checkpoints and the state vectors. The
@@ -1268,10 +1274,9 @@ bool no_u_turn(in NREAL sm[OWN], in NREAL sp[OWN], in NREAL rho[OWN]) {
 }
 
 // Subtree termination checkpoints (termination.ts), one slot per level.
-NREAL t_rho[OWN], t_firstP[OWN], t_firstSharp[OWN], t_prevP[OWN], t_prevSharp[OWN], t_r[OWN];
-NREAL t_startSharp[MAXD][OWN], t_startPrefix[MAXD][OWN], t_midPrefix[MAXD][OWN], t_midP[MAXD][OWN];
-NREAL t_midSharp[MAXD][OWN], t_midPrevP[MAXD][OWN], t_midPrevSharp[MAXD][OWN];
-NREAL t_a[OWN], t_b[OWN];
+// (t_rho, t_firstP, t_firstSharp, t_prevP, t_prevSharp and the [MAXD][OWN] tables are declared with
+// the rest of the kept state by the host, from nuts-layout.ts; these are scratch.)
+NREAL t_r[OWN], t_a[OWN], t_b[OWN];
 
 bool add_leaf(int n, int depth, in NREAL p[OWN], in NREAL sharp[OWN]) {
   if (n == 0) {
@@ -1300,17 +1305,15 @@ bool add_leaf(int n, int depth, in NREAL p[OWN], in NREAL sharp[OWN]) {
   return true;
 }
 
-NREAL q[OWN], g[OWN], p[OWN], sharp[OWN];
-NREAL qPlus[OWN], pPlus[OWN], gPlus[OWN], sharpPlus[OWN];
-NREAL qMinus[OWN], pMinus[OWN], gMinus[OWN], sharpMinus[OWN];
-NREAL rho[OWN], sampleQ[OWN], sampleG[OWN], propQ[OWN], propG[OWN], scratch[OWN];
+// The vectors NUTS keeps (q, p, the trajectory's ends, rho, the sample and the proposal) are
+// declared by the host from nuts-layout.ts; g and sharp are recomputed at every leaf, scratch is scratch.
+NREAL g[OWN], sharp[OWN], scratch[OWN];
 
 // The transition's scalar state; with the vectors above, everything one chain's NUTS keeps.
 uvec2 key;
 uint chain, iteration;
-NREAL eps, lp, H0, sampleLp, sampleEnergy, propLp, propEnergy, logSumW, sumMetro, logSumWSub;
-int nLeap, depth;
-bool divergent, forward;
+// With the kept reals and ints the host declares (H0, sampleLp, …, nLeap, depth, forward, divergent).
+NREAL eps, lp;
 
 // Start a transition at (q, g, lp): momentum p ~ N(0, M) as z / sqrt(M⁻¹), where element i's z is
 // variate i % 2 of Philox block i / 2; the trajectory's ends and the sample start at the point.

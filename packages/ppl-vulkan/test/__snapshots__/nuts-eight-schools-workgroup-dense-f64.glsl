@@ -2488,6 +2488,12 @@ shared NREAL ppl_vec[D];
 #define GATHER(v) { FOR_OWNED(s_, i_) ppl_vec[i_] = v[s_]; barrier(); }
 #define GATHERED(v, j) ppl_vec[j]
 #define GATHER_DONE() barrier()
+// The transition's state, declared from packages/ppl-vulkan/src/nuts-layout.ts.
+NREAL q[OWN], p[OWN], propQ[OWN], propG[OWN], t_rho[OWN], t_firstP[OWN], t_firstSharp[OWN], t_prevP[OWN], t_prevSharp[OWN], qPlus[OWN], pPlus[OWN], gPlus[OWN], sharpPlus[OWN], qMinus[OWN], pMinus[OWN], gMinus[OWN], sharpMinus[OWN], rho[OWN], sampleQ[OWN], sampleG[OWN];
+NREAL t_startSharp[MAXD][OWN], t_startPrefix[MAXD][OWN], t_midPrefix[MAXD][OWN], t_midP[MAXD][OWN], t_midSharp[MAXD][OWN], t_midPrevP[MAXD][OWN], t_midPrevSharp[MAXD][OWN];
+NREAL H0, sampleLp, sampleEnergy, propLp, propEnergy, logSumW, sumMetro, logSumWSub;
+int nLeap, depth;
+bool forward, divergent;
 // The parts of NUTS shared by the fused transition (transition.glsl, execution shapes 1 and 2)
 // and the controller of the whole-device shape (controller.glsl): the sampler's buffers 0–7, the
 // energy, the U-turn criterion, the subtree termination checkpoints and the state vectors. The
@@ -2574,10 +2580,9 @@ bool no_u_turn(in NREAL sm[OWN], in NREAL sp[OWN], in NREAL rho[OWN]) {
 }
 
 // Subtree termination checkpoints (termination.ts), one slot per level.
-NREAL t_rho[OWN], t_firstP[OWN], t_firstSharp[OWN], t_prevP[OWN], t_prevSharp[OWN], t_r[OWN];
-NREAL t_startSharp[MAXD][OWN], t_startPrefix[MAXD][OWN], t_midPrefix[MAXD][OWN], t_midP[MAXD][OWN];
-NREAL t_midSharp[MAXD][OWN], t_midPrevP[MAXD][OWN], t_midPrevSharp[MAXD][OWN];
-NREAL t_a[OWN], t_b[OWN];
+// (t_rho, t_firstP, t_firstSharp, t_prevP, t_prevSharp and the [MAXD][OWN] tables are declared with
+// the rest of the kept state by the host, from nuts-layout.ts; these are scratch.)
+NREAL t_r[OWN], t_a[OWN], t_b[OWN];
 
 bool add_leaf(int n, int depth, in NREAL p[OWN], in NREAL sharp[OWN]) {
   if (n == 0) {
@@ -2606,17 +2611,15 @@ bool add_leaf(int n, int depth, in NREAL p[OWN], in NREAL sharp[OWN]) {
   return true;
 }
 
-NREAL q[OWN], g[OWN], p[OWN], sharp[OWN];
-NREAL qPlus[OWN], pPlus[OWN], gPlus[OWN], sharpPlus[OWN];
-NREAL qMinus[OWN], pMinus[OWN], gMinus[OWN], sharpMinus[OWN];
-NREAL rho[OWN], sampleQ[OWN], sampleG[OWN], propQ[OWN], propG[OWN], scratch[OWN];
+// The vectors NUTS keeps (q, p, the trajectory's ends, rho, the sample and the proposal) are
+// declared by the host from nuts-layout.ts; g and sharp are recomputed at every leaf, scratch is scratch.
+NREAL g[OWN], sharp[OWN], scratch[OWN];
 
 // The transition's scalar state; with the vectors above, everything one chain's NUTS keeps.
 uvec2 key;
 uint chain, iteration;
-NREAL eps, lp, H0, sampleLp, sampleEnergy, propLp, propEnergy, logSumW, sumMetro, logSumWSub;
-int nLeap, depth;
-bool divergent, forward;
+// With the kept reals and ints the host declares (H0, sampleLp, …, nLeap, depth, forward, divergent).
+NREAL eps, lp;
 
 // Start a transition at (q, g, lp): momentum p ~ N(0, M) as z / sqrt(M⁻¹), where element i's z is
 // variate i % 2 of Philox block i / 2; the trajectory's ends and the sample start at the point.

@@ -33,9 +33,10 @@ function isRecord(v: unknown): v is Record<string, unknown> {
  * Reads `--init FILE.json`: one object shared by every chain, or an array of one object per chain.
  * Keys that are not parameters are ignored (a fit's output may hold deterministics), as CmdStan
  * does; parameters left out start uniform in (-2, 2) on the unconstrained scale, as CmdStan's do,
- * from the Philox stream of the run's seed and the chain.
+ * from the Philox stream of the run's seed and the chain's id (`firstChain` + its row, so that
+ * chain groups of --first-chain start as one run's chains do).
  */
-export function readInitFile(path: string, compiled: CompiledModel, chains: number, seed: number): InitValues {
+export function readInitFile(path: string, compiled: CompiledModel, chains: number, seed: number, firstChain = 0): InitValues {
   const json = readJson(path, "init file");
   const objects = Array.isArray(json) ? json : [json];
   if (!objects.every(isRecord)) throw usageError(`init file '${path}' must hold an object of parameter values, or an array of one object per chain`);
@@ -59,7 +60,7 @@ export function readInitFile(path: string, compiled: CompiledModel, chains: numb
       if (e instanceof ModelError) throw usageError(`init file '${path}'${where}: ${e.message.replace(/^unconstrain: /, "")}; give constrained values within each parameter's support`);
       throw e;
     }
-    const rng = philoxRng(seed, c);
+    const rng = philoxRng(seed, firstChain + c);
     for (const p of compiled.paramInfo) {
       if (p.name in values) continue;
       for (let j = 0; j < p.unconstrainedSize; j++) q[p.offset + j] = MISSING_RADIUS * (2 * rng.uniform() - 1);

@@ -84,7 +84,7 @@ export async function sampleCommand(modelPath: string, opts: SampleCommandOption
   const compiled = compileWithData(model, loadData(opts.data), modelPath, opts.data, (line) => io.stderr.write(line + "\n"));
   const seed = opts.seed ?? Math.floor(Math.random() * 2 ** 32);
   // Read before the output directory is made, so that a bad file leaves nothing behind.
-  const initValues = typeof opts.init === "string" ? readInitFile(opts.init, compiled, opts.chains, seed) : undefined;
+  const initValues = typeof opts.init === "string" ? readInitFile(opts.init, compiled, opts.chains, seed, first) : undefined;
   for (const note of initValues?.notes ?? []) io.stderr.write(note + "\n");
   const invMetric = opts.invMetric !== undefined ? readInvMetricFile(opts.invMetric, opts.metric, compiled.dim) : undefined;
   // Once the model and data are known to fit (so that a run failing there leaves no directory

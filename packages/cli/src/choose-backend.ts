@@ -3,7 +3,10 @@
  * to a density (and, on a GPU, to the fused NUTS kernel that runs the transitions).
  */
 import { castFloats } from "@ppl/tensor";
-import { modelDensity, prepareTransitionRunner, type CompiledModel, type ModelDensity, type RunPlan, type TransitionRunnerFactory } from "@ppl/ppl";
+import {
+  modelDensity, prepareTransitionRunner, splitChains, splitRunner, type CompiledModel, type ModelDensity, type PreparedRunner, type RunPlan,
+  type TransitionRunnerFactory,
+} from "@ppl/ppl";
 import type { DeviceInfo, DeviceListing } from "@ppl/vulkan";
 // Importing the GPU sampler registers it as ppl's "vulkan" transition runner.
 import { largestFactorisation, type ExecutionShape } from "@ppl/ppl-vulkan";
@@ -12,8 +15,8 @@ import { deviceError, usageError } from "./exit-codes.ts";
 /** What the user asked for. */
 export interface BackendRequest {
   readonly backend: "auto" | "cpu" | "vulkan";
-  /** Index into listDevices(); undefined picks the best usable device. */
-  readonly device?: number;
+  /** Index into listDevices(), several (chains split over them), or "all" (see devicesForAll); undefined picks the best usable device. */
+  readonly device?: number | readonly number[] | "all";
   /** Float type of the density; undefined takes the backend's default (f64 on the CPU, f32 on a GPU). */
   readonly dtype?: "f32" | "f64";
   /** The metric asked for. */
@@ -26,8 +29,10 @@ export interface BackendRequest {
 export interface BackendChoice {
   readonly backend: "cpu" | "vulkan";
   readonly dtype: "f32" | "f64";
-  /** Index of the Vulkan device used, or null on the CPU. */
+  /** Index of the Vulkan device used (the first of several), or null on the CPU. */
   readonly device: number | null;
+  /** Every device the chains are split over, when there are several (one manager each; an index may repeat). */
+  readonly devices?: readonly number[];
   /** One line for stderr: which backend and why. */
   readonly note: string;
 }
@@ -47,6 +52,7 @@ export function chooseBackend(req: BackendRequest, listing: DeviceListing): Back
     return { backend: "cpu", dtype, device: null, note: `backend: cpu (${dtype}), as requested` };
   }
   const usable = listing.devices.filter((d) => d.rejected === null);
+  if (req.device === "all" || typeof req.device === "object") return chooseDevices(req, req.device, listing);
   const picked = pickDevice(req.device, listing, usable);
   if (req.backend === "vulkan") {
     if (typeof picked === "string") throw deviceError(`--backend vulkan: ${picked}; use --backend cpu`);
@@ -70,6 +76,56 @@ export function chooseBackend(req: BackendRequest, listing: DeviceListing): Back
     };
   }
   return { backend: "cpu", dtype, device: null, note: `backend: cpu (${dtype}) — ${why}` };
+}
+
+/** The devices `--device all` takes: every usable one with the features the run needs (shaderFloat64 for f64; with --backend auto, GPUs only), and a note for each left out. */
+export function devicesForAll(listing: DeviceListing, dtype: "f32" | "f64", backend: "auto" | "vulkan"): { readonly devices: DeviceInfo[]; readonly skipped: string[] } {
+  const devices: DeviceInfo[] = [];
+  const skipped: string[] = [];
+  for (const d of listing.devices) {
+    if (d.rejected !== null) skipped.push(`note: --device all skips device ${d.index} '${d.name}': ${d.rejected}`);
+    else if (dtype === "f64" && !d.features.shaderFloat64) skipped.push(`note: --device all skips device ${d.index} '${d.name}': it has no shaderFloat64, which --dtype f64 needs`);
+    else if (backend === "auto" && d.type === "cpu") skipped.push(`note: --device all skips device ${d.index} '${d.name}': a CPU implementation of Vulkan (--backend vulkan takes it)`);
+    else devices.push(d);
+  }
+  return { devices, skipped };
+}
+
+// Several devices (a list, or all): the chains are split over them, one manager each. A list is
+// taken as given, as --backend vulkan takes its device; `all` under --backend auto takes the GPUs
+// and leaves the CPU backend when there are none.
+function chooseDevices(req: BackendRequest, which: readonly number[] | "all", listing: DeviceListing): BackendChoice {
+  const dtype = req.dtype ?? "f32";
+  const where = req.backend === "vulkan" ? "--backend vulkan" : "--device";
+  let devices: DeviceInfo[];
+  let notes: string[] = [];
+  if (which === "all") {
+    const found = devicesForAll(listing, dtype, req.backend === "vulkan" ? "vulkan" : "auto");
+    devices = found.devices;
+    notes = found.skipped;
+    if (devices.length === 0) {
+      const why = listing.devices.length === 0 ? noDeviceReason(listing) : `no device qualifies (${found.skipped.map((n) => n.replace(/^note: --device all skips /, "")).join("; ")})`;
+      if (req.backend === "vulkan") throw deviceError(`--device all: ${why}; use --backend cpu${dtype === "f64" ? " or --dtype f32" : ""}`);
+      const cpuDtype = req.dtype ?? "f64";
+      return { backend: "cpu", dtype: cpuDtype, device: null, note: `backend: cpu (${cpuDtype}) — --device all: ${why}` };
+    }
+  } else {
+    const usable = listing.devices.filter((d) => d.rejected === null);
+    devices = which.map((i) => {
+      const picked = pickDevice(i, listing, usable);
+      if (typeof picked === "string") throw deviceError(`${where}: ${picked}; use --backend cpu`);
+      if (dtype === "f64" && !picked.features.shaderFloat64) throw deviceError(`Vulkan device ${picked.index} '${picked.name}' has no shaderFloat64; use --dtype f32, or leave it out of --device`);
+      return picked;
+    });
+  }
+  const names = [...new Set(devices.map((d) => `'${d.name}'`))].join(", ");
+  return {
+    backend: "vulkan",
+    dtype,
+    device: devices[0]!.index,
+    devices: devices.map((d) => d.index),
+    note: [...notes, `backend: vulkan (${dtype}) on devices ${devices.map((d) => d.index).join(", ")} (${names}), the chains split over them`].join("\n"),
+  };
 }
 
 // The device to use, or why there is none.
@@ -138,7 +194,7 @@ export async function openDensity(choice: BackendChoice, compiled: CompiledModel
   const hint = precisionHint(compiled, plan.dtype);
   if (choice.backend === "vulkan") {
     const density = await modelDensity(compiled, { backend: "cpu" });
-    const gpu = await prepareTransitionRunner("vulkan", compiled, plan);
+    const gpu = choice.devices !== undefined && choice.devices.length > 1 ? await prepareGroups(compiled, plan, choice.devices) : await prepareTransitionRunner("vulkan", compiled, plan);
     return {
       density: gpu.hostDensity(density),
       transitionRunner: gpu.factory,
@@ -146,6 +202,7 @@ export async function openDensity(choice: BackendChoice, compiled: CompiledModel
         gpu.shape === "device"
           ? "GPU NUTS: whole device per gradient (batched gradient kernels and a controller kernel)"
           : `GPU NUTS kernel: ${gpu.shape} per chain`,
+        ...(choice.devices !== undefined && choice.devices.length > 1 ? [groupsLine(plan.chains, choice.devices)] : []),
         ...(hint ? [hint] : []),
       ].join("\n"),
       ...(gpu.warning !== undefined ? { warning: gpu.warning } : {}),
@@ -154,6 +211,29 @@ export async function openDensity(choice: BackendChoice, compiled: CompiledModel
   }
   const density = await modelDensity(plan.dtype === "f32" ? castModel(compiled, "f32") : compiled, { backend: "cpu" });
   return { density, ...(hint ? { detail: hint } : {}), dispose: () => undefined };
+}
+
+// One GPU sampler per device, each for its group of consecutive chains (its own manager, program
+// and buffers), under one runner. Every group takes the first group's shape, so that the layout
+// does not change with the group's size.
+async function prepareGroups(compiled: CompiledModel, plan: RunPlan, devices: readonly number[]): Promise<PreparedRunner> {
+  const counts = splitChains(plan.chains, devices.length);
+  const prepared: PreparedRunner[] = [];
+  try {
+    for (let g = 0; g < counts.length; g++) {
+      const shape = plan.shape ?? prepared[0]?.shape;
+      prepared.push(await prepareTransitionRunner("vulkan", compiled, { ...plan, chains: counts[g]!, device: devices[g]!, ...(shape !== undefined ? { shape } : {}) }));
+    }
+  } catch (e) {
+    for (const p of prepared) p.dispose();
+    throw e;
+  }
+  return splitRunner(prepared.map((runner, g) => ({ chains: counts[g]!, runner })));
+}
+
+function groupsLine(chains: number, devices: readonly number[]): string {
+  const counts = splitChains(chains, devices.length);
+  return `chains split over ${counts.length} devices: ${counts.map((n, g) => `${n} on device ${devices[g]}`).join(", ")} (one after another within each block of iterations)`;
 }
 
 // The model with every float computed in `dtype`; the CPU backend accepts f64 values for f32 leaves,

@@ -6,6 +6,7 @@ import { Command, CommanderError, Option } from "commander";
 import type { GenerateCommandOptions } from "./commands/generate.ts";
 import type { SampleCommandOptions } from "./commands/sample.ts";
 import { CliError, ExitCode, type ExitCodeValue } from "./exit-codes.ts";
+import { deviceSelection } from "./device-option.ts";
 import { processIO } from "./io.ts";
 import { initOption, integer, nameList, openInterval, percentileList, positive } from "./options.ts";
 import { PPL_VERSION } from "./version.ts";
@@ -45,7 +46,7 @@ export function buildProgram(done: (code: ExitCodeValue) => void): Command {
     .option("--seed <n>", "random seed (default: random, written to the CSV header)", integer(0))
     .option("--first-chain <k>", "0-based id of the first chain: chains, their files (chain-(K+1).csv …) and random streams are numbered from K, so runs of disjoint chain ranges together equal one run", integer(0, 2 ** 31))
     .addOption(new Option("--backend <name>", "where the log density runs").choices(["auto", "cpu", "vulkan"]).default("auto"))
-    .option("--device <n>", "Vulkan device index (see `ppl devices`)", integer(0))
+    .option("--device <n|list|all>", "Vulkan device index, a list (0,1) or all: the chains split over the devices, one manager each (see `ppl devices`)", deviceSelection)
     .addOption(new Option("--dtype <type>", "float type of the density (default: f64 on the CPU)").choices(["f32", "f64"]))
     .addOption(new Option("--metric <form>", "metric (mass matrix) form").choices(["diag", "dense"]).default("diag"))
     .addOption(

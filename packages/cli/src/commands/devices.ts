@@ -1,5 +1,6 @@
 /** `ppl devices`: the Vulkan devices, their type, memory, f64 support and limits, or why there are none. */
 import { listDevices, type DeviceInfo, type DeviceListing } from "@ppl/vulkan";
+import { devicesForAll } from "../choose-backend.ts";
 import { ExitCode, type ExitCodeValue } from "../exit-codes.ts";
 import type { CommandIO } from "../io.ts";
 
@@ -24,7 +25,21 @@ export function formatDevices(listing: DeviceListing): string {
     const reason = (listing.reason ?? "the Vulkan loader found none").replace(/^no device:\s*/, "");
     return `No Vulkan devices: ${reason}\n`;
   }
-  return listing.devices.map(formatDevice).join("\n");
+  return listing.devices.map(formatDevice).join("\n") + "\n" + allLines(listing);
+}
+
+// What `ppl sample --device all` takes, per float type and backend, and what it skips and why.
+function allLines(listing: DeviceListing): string {
+  const lines: string[] = [];
+  for (const backend of ["vulkan", "auto"] as const) {
+    for (const dtype of ["f32", "f64"] as const) {
+      const { devices, skipped } = devicesForAll(listing, dtype, backend);
+      const taken = devices.length === 0 ? "no device" : `device${devices.length > 1 ? "s" : ""} ${devices.map((d) => d.index).join(", ")}`;
+      const why = skipped.map((n) => n.replace(/^note: --device all skips /, "")).join("; ");
+      lines.push(`--device all, --backend ${backend} --dtype ${dtype}: ${taken}${why === "" ? "" : ` (skips ${why})`}`);
+    }
+  }
+  return lines.join("\n") + "\n";
 }
 
 function formatDevice(d: DeviceInfo): string {

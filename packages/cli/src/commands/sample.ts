@@ -262,7 +262,7 @@ function headerConfig(
     extra: {
       model_file: resolve(modelPath),
       backend: choice.backend,
-      device: choice.device ?? "none",
+      device: choice.devices?.join(",") ?? choice.device ?? "none",
       dtype: choice.dtype,
       backend_requested: opts.backend,
       data_hash: dataHash,

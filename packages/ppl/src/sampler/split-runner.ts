@@ -1,0 +1,102 @@
+/**
+ * One transition runner over several: the run's chains split into consecutive groups, each group
+ * advanced by its own prepared runner (the GPU sampler on one device each). The sampler still
+ * drives one runner for all chains, so initialization, adaptation and output are unchanged; each
+ * group's runner sees its chains as a run of its own whose first chain id is the group's offset,
+ * so every chain keeps its Philox stream and its draws equal a one-runner run chain for chain.
+ */
+import { ChainBatch } from "./batch.ts";
+import type { BatchedDensity } from "./density.ts";
+import { SamplerOptionError } from "./errors.ts";
+import type { RunnerStats, TransitionRunner, TransitionRunnerContext } from "./run.ts";
+import type { PreparedRunner } from "./runner-registry.ts";
+
+/** A group of consecutive chains and the runner prepared for exactly that many chains. */
+export interface RunnerGroup {
+  readonly chains: number;
+  readonly runner: PreparedRunner;
+}
+
+/** Chain counts of `groups` near-equal groups of `chains` chains (the first ones one larger); groups that would be empty are left out. */
+export function splitChains(chains: number, groups: number): number[] {
+  const base = Math.floor(chains / groups), extra = chains % groups;
+  return Array.from({ length: groups }, (_, g) => base + (g < extra ? 1 : 0)).filter((n) => n > 0);
+}
+
+/** A runner that advances each group of chains with its own runner; the groups run one after another within an iteration. */
+export function splitRunner(groups: readonly RunnerGroup[]): PreparedRunner {
+  if (groups.length === 0) throw new SamplerOptionError("splitRunner needs at least one group of chains");
+  const offsets: number[] = [];
+  let total = 0;
+  for (const g of groups) {
+    offsets.push(total);
+    total += g.chains;
+  }
+  const shapes = [...new Set(groups.map((g) => g.runner.shape))];
+  const warning = groups.find((g) => g.runner.warning !== undefined)?.runner.warning;
+  return {
+    shape: shapes.join("+"),
+    ...(warning !== undefined ? { warning } : {}),
+    factory(ctx) {
+      const s = ctx.settings;
+      if (s.chains !== total) throw new SamplerOptionError(`the split runner was prepared for ${total} chains, the run has ${s.chains}`);
+      const parts = groups.map((g, i) => groupPart(ctx, offsets[i]!, g.chains, g.runner));
+      return {
+        run(t, stepSizes, batch, stats) {
+          for (const p of parts) p.run(t, stepSizes, batch, stats);
+        },
+      };
+    },
+    hostDensity<T extends BatchedDensity>(host: T): T {
+      const per = groups.map((g) => g.runner.hostDensity(host));
+      if (per.every((d) => d === host)) return host;
+      const D = host.dim;
+      // A call for the whole batch goes to each group's density (its device's batched kernels) for
+      // its rows, in place; any other call (one chain) stays on the host.
+      const logpGrad = (q: Float64Array, lp: Float64Array, grad: Float64Array, active?: Uint8Array): void => {
+        if (lp.length !== total) return host.logpGrad(q, lp, grad, active);
+        groups.forEach((g, i) => {
+          const o = offsets[i]!, n = g.chains;
+          per[i]!.logpGrad(q.subarray(o * D, (o + n) * D), lp.subarray(o, o + n), grad.subarray(o * D, (o + n) * D), active?.subarray(o, o + n));
+        });
+      };
+      return Object.create(host, { logpGrad: { value: logpGrad } }) as T;
+    },
+    dispose() {
+      for (const g of groups) g.runner.dispose();
+    },
+  };
+}
+
+// One group's runner over its own batch: the group's rows are copied in before its transitions
+// and out after them (runners read and write a batch of exactly their chain count).
+function groupPart(ctx: TransitionRunnerContext, offset: number, n: number, prepared: PreparedRunner): TransitionRunner {
+  const s = ctx.settings;
+  const D = ctx.dim;
+  const own = new ChainBatch(n, D);
+  const runner = prepared.factory({
+    settings: { ...s, chains: n, firstChain: s.firstChain + offset },
+    dim: D,
+    metrics: ctx.metrics.slice(offset, offset + n),
+    stepSizeAdaptation: {
+      settings: ctx.stepSizeAdaptation.settings,
+      state: (c) => ctx.stepSizeAdaptation.state(offset + c),
+      hostSteps: ctx.stepSizeAdaptation.hostSteps,
+    },
+  });
+  return {
+    run(t: number, stepSizes: Float64Array, batch: ChainBatch, stats: RunnerStats[]): void {
+      const rows = offset * D, end = (offset + n) * D;
+      own.q.set(batch.q.subarray(rows, end));
+      own.grad.set(batch.grad.subarray(rows, end));
+      own.lp.set(batch.lp.subarray(offset, offset + n));
+      own.evaluations.set(batch.evaluations.subarray(offset, offset + n));
+      // The stats objects are the run's own, so the group's runner fills them in place.
+      runner.run(t, stepSizes.subarray(offset, offset + n), own, stats.slice(offset, offset + n));
+      batch.q.set(own.q, rows);
+      batch.grad.set(own.grad, rows);
+      batch.lp.set(own.lp, offset);
+      batch.evaluations.set(own.evaluations, offset);
+    },
+  };
+}

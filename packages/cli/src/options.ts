@@ -49,7 +49,10 @@ export function nameList(text: string): string[] {
 export function initOption(text: string): number | string {
   const t = text.trim();
   if (DECIMAL.test(t)) return nonNegative(t);
-  if (t === "") throw new InvalidArgumentError("expected a radius ≥ 0 or the path of a JSON file of initial values.");
+  // A number not in decimal digits (0x1, Infinity, NaN) is a mistyped radius, not a file name.
+  if (t === "" || Number.isFinite(Number(t)) || /^[+-]?(nan|inf|infinity)$/i.test(t)) {
+    throw new InvalidArgumentError("expected a radius ≥ 0 in decimal digits, or the path of a JSON file of initial values.");
+  }
   return text;
 }
 

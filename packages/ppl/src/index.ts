@@ -29,6 +29,7 @@ export {
 // Sampling
 export {
   sample, sampleAsync, SamplingRun, registerTransitionRunner, prepareTransitionRunner, transitionRunnerNames,
+  prestartSamplerThreads, stopSamplerThreads,
   InitializationError, StepSizeError, AdaptationError, SamplerOptionError, Metric, ChainBatch,
   type BatchedDensity, type SampleOptions, type SampleResult, type ChainStats, type ChainAdaptationResult,
   type DrawInfo, type ResolvedSampleSettings, type SamplerKind, type RunnerStats, type TransitionRunner,

@@ -3,6 +3,7 @@ import type { CompiledModel } from "../model/compile.ts";
 import type { BatchedDensity } from "../sampler/density.ts";
 import { gradientGraph } from "./gradient-graph.ts";
 import { hoistData } from "./hoist-data.ts";
+import { batchedLogpGrad, shareDensity, type SharedDensity } from "./shared-density.ts";
 
 /** A model's log density on a backend, for the sampler, plus its reported quantities for writing draws. */
 export interface ModelDensity extends BatchedDensity {
@@ -11,6 +12,8 @@ export interface ModelDensity extends BatchedDensity {
   generated(q: Float64Array): Float64Array;
   /** Number of gradient evaluations so far (per chain). */
   readonly evaluations: number;
+  /** The log density for worker threads (its data in shared memory, copied once), where the backend is a registered one. */
+  share?(): SharedDensity;
 }
 
 /** Options for building a model density. */
@@ -43,32 +46,17 @@ export async function modelDensity(model: CompiledModel, opts: ModelDensityOptio
     q.data.set(x);
     return exe.runSync!(bindings);
   };
-  // Where the backend can, the program reads each chain's row of q and writes its lp and gradient
-  // in place: no copies and no allocation per gradient.
-  const bound = lpGrad.bindSync?.(lpBindings);
-  const qSlot = bound ? bound.slot("q") : -1;
+  const logpGrad = batchedLogpGrad(lpGrad, lpBindings, dim, "q", () => void evaluations++);
+  let shared: SharedDensity | undefined;
   return {
     dim,
     backend,
     get evaluations() {
       return evaluations;
     },
-    logpGrad(qs, lp, grad, active) {
-      const chains = lp.length;
-      for (let c = 0; c < chains; c++) {
-        if (active && !active[c]) continue;
-        if (bound) {
-          if (qSlot >= 0) bound.setInput(qSlot, qs, c * dim);
-          bound.setOutput(0, lp, c);
-          bound.setOutput(1, grad, c * dim);
-          bound.run();
-        } else {
-          const [v, g] = run(lpGrad, lpBindings, qs.subarray(c * dim, (c + 1) * dim));
-          lp[c] = v!.data[0]!;
-          grad.set(g!.data, c * dim);
-        }
-        evaluations++;
-      }
+    logpGrad,
+    share() {
+      return (shared ??= shareDensity(density.outputs, lpBindings, dim, "q", backend.name));
     },
     generated(x) {
       return Float64Array.from(run(gen, genBindings, x)[0]!.data);

@@ -19,6 +19,7 @@ export type {
   TransitionRunnerFactory,
 } from "./run.ts";
 export { registerTransitionRunner, prepareTransitionRunner, transitionRunnerNames } from "./runner-registry.ts";
+export { prestartSamplerThreads, stopSamplerThreads } from "./threads/pool.ts";
 export type { RunPlan, PreparedRunner, RunnerProvider } from "./runner-registry.ts";
 export { splitRunner, splitChains, type RunnerGroup } from "./split-runner.ts";
 export { InitializationError, StepSizeError, AdaptationError, SamplerOptionError } from "./errors.ts";

@@ -78,6 +78,17 @@ export interface SampleOptions {
   hmcSteps?: number;
   /** Called for every chain after every iteration, e.g. to stream CSV. */
   onDraw?: (draw: DrawInfo) => void;
+  /** Called for every chain once its warmup is over, before its first sampling draw (chain = row in this run). */
+  onAdapted?: (chain: number, adaptation: ChainAdaptationResult) => void;
+  /**
+   * Threads to spread the chains over (1, the default: every chain in the calling thread). With
+   * more, {@link sampleAsync} starts worker threads that rebuild the density from its shared form
+   * (a density from modelDensity; the data stay in shared memory) while the calling thread samples
+   * too; each thread takes a share of the chains not yet started whenever it is free, so a worker
+   * still starting when a short run ends is never used. Every chain's draws are the same bits
+   * whichever thread runs it.
+   */
+  threads?: number;
   /** Stops cleanly between iterations, keeping what was drawn. */
   signal?: AbortSignal;
   /**
@@ -175,7 +186,10 @@ export interface SampleResult {
   readonly aborted: boolean;
   /** Gradient evaluations per chain (init, step-size searches and transitions). */
   readonly gradientEvaluations: number[];
+  /** With threads: the wall time of the run, split between warmup and sampling as the chains' own times are. */
   readonly timing: { readonly warmupSeconds: number; readonly samplingSeconds: number };
+  /** Where the chains ran, for runs with more than one thread: the thread of each chain (0 = the calling thread, −1 = not started). */
+  readonly threads?: { readonly used: number; readonly chainThread: readonly number[] };
 }
 
 function checkInteger(name: string, value: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
@@ -234,6 +248,36 @@ function perChain(
   return list.map((v, c) => {
     if (v.length !== length) throw new SamplerOptionError(`${name} for chain ${c + 1} has length ${v.length}, expected ${length}`);
     return v;
+  });
+}
+
+/**
+ * The options of chains first … first+count−1 of a run as a run of their own: the same resolved
+ * settings (the seed included), firstChain moved along, and the per-chain initial values and
+ * metrics of those chains. Such a run draws exactly those chains' draws (the streams are keyed by
+ * chain id). Callbacks and the signal are left to the caller.
+ */
+export function chainRangeOptions(options: SampleOptions, s: ResolvedSampleSettings, first: number, count: number): SampleOptions {
+  const part = (v: Float64Array | readonly Float64Array[] | undefined): Float64Array | readonly Float64Array[] | undefined =>
+    v === undefined || v instanceof Float64Array ? v : v.slice(first, first + count);
+  const init = part(options.init);
+  const invMetric = part(options.invMetric);
+  return {
+    chains: count, warmup: s.warmup, draws: s.draws, seed: s.seed, firstChain: s.firstChain + first, metric: s.metric,
+    adaptDelta: s.adaptDelta, maxDepth: s.maxDepth, maxDeltaH: s.maxDeltaH, initRadius: s.initRadius, stepSize: s.stepSize,
+    sampler: s.sampler, hmcSteps: s.hmcSteps, ...(init ? { init } : {}), ...(invMetric ? { invMetric } : {}),
+  };
+}
+
+/** Checks the per-chain options of a run as SamplingRun's constructor does, without allocating the run. */
+export function checkChainOptions(options: SampleOptions, s: ResolvedSampleSettings, dim: number): void {
+  checkInteger("density.dim", dim, 1);
+  perChain("init", options.init, s.chains, dim);
+  const metrics = perChain("invMetric", options.invMetric, s.chains, s.metric === "diag" ? dim : dim * dim);
+  metrics.forEach((given, c) => {
+    if (given && !new Metric(s.metric, dim).trySet(given)) {
+      throw new SamplerOptionError(`invMetric for chain ${c + 1} is not finite and positive definite`);
+    }
   });
 }
 
@@ -350,6 +394,10 @@ export class SamplingRun {
 
     const t = this.iteration;
     const warmup = t < s.warmup;
+    if (t === s.warmup && this.options.onAdapted) {
+      const adaptation = this.adaptation();
+      for (let c = 0; c < s.chains; c++) this.options.onAdapted(c, adaptation[c]!);
+    }
     if (this.runner) {
       this.runner.run(t, this.stepSizes, batch, this.runnerStats);
     } else {
@@ -438,6 +486,15 @@ export class SamplingRun {
     }
   }
 
+  // Each chain's step size and inverse metric as they are now.
+  private adaptation(): ChainAdaptationResult[] {
+    return this.metrics.map((m, c) => ({
+      stepSize: this.stepSizes[c]!,
+      metric: m.kind,
+      invMetric: Float64Array.from(m.inverse),
+    }));
+  }
+
   /** The draws so far (trimmed when the run stopped early). */
   result(aborted: boolean): SampleResult {
     const s = this.settings;
@@ -457,11 +514,7 @@ export class SamplingRun {
         divergent: trim(st.divergent),
         energy: trim(st.energy),
       })),
-      adaptation: this.metrics.map((m, c) => ({
-        stepSize: this.stepSizes[c]!,
-        metric: m.kind,
-        invMetric: Float64Array.from(m.inverse),
-      })),
+      adaptation: this.adaptation(),
       warmupDone,
       drawsDone,
       aborted,
@@ -473,6 +526,7 @@ export class SamplingRun {
 
 /** Samples C chains together (synchronously); stops between iterations when `signal` aborts. */
 export function sample(density: BatchedDensity, options: SampleOptions = {}): SampleResult {
+  if ((options.threads ?? 1) !== 1) throw new SamplerOptionError(`threads: sample() runs in the calling thread; use sampleAsync() for ${options.threads} threads`);
   const run = new SamplingRun(density, options);
   const signal = options.signal;
   while (!run.done) {
@@ -484,12 +538,19 @@ export function sample(density: BatchedDensity, options: SampleOptions = {}): Sa
 
 /**
  * As {@link sample}, but yields to the event loop every `yieldEveryMs`
- * milliseconds (default 50) so that signal handlers (Ctrl-C) can abort it.
+ * milliseconds (default 50) so that signal handlers (Ctrl-C) can abort it,
+ * and runs the chains on `threads` threads where asked.
  */
 export async function sampleAsync(
   density: BatchedDensity,
   options: SampleOptions & { yieldEveryMs?: number } = {},
 ): Promise<SampleResult> {
+  const threads = checkInteger("threads", options.threads ?? 1, 1, 1024);
+  if (threads > 1) {
+    // Imported when used: the pool imports this module.
+    const { sampleThreads } = await import("./threads/pool.ts");
+    return sampleThreads(density, options);
+  }
   const run = new SamplingRun(density, options);
   const signal = options.signal;
   const every = options.yieldEveryMs ?? 50;

@@ -135,9 +135,16 @@ function bind(node: Node, inputs: Bindings, staging: (Float64Array | undefined)[
   if (data.length !== sizeOf(node.shape)) {
     throw new GraphError(`${node.op} '${name}' has ${data.length} values, the graph expects ${sizeOf(node.shape)} (shape ${fmt(node.shape)})`);
   }
-  // f64 data is read in place: generated code never writes to its inputs.
-  if (node.dtype === "f64" && data instanceof Float64Array) return data;
+  // f64 data is read in place: generated code never writes to its inputs. So is other data whose
+  // values are already those of its type (integer indices), so that threads sharing it copy nothing.
+  if (data instanceof Float64Array && (node.dtype === "f64" || holdsExactly(node.dtype, data))) return data;
   const buf = (staging[k] ??= new Float64Array(data.length));
   for (let i = 0; i < data.length; i++) buf[i] = roundValue(node.dtype, data[i]!);
   return buf;
+}
+
+// Whether every value is already what rounding to `dtype` gives, bit for bit (-0 and NaN included).
+function holdsExactly(dtype: Node["dtype"], data: Float64Array): boolean {
+  for (let i = 0; i < data.length; i++) if (!Object.is(roundValue(dtype, data[i]!), data[i]!)) return false;
+  return true;
 }

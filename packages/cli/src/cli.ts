@@ -121,6 +121,17 @@ export function buildProgram(done: (code: ExitCodeValue) => void): Command {
     .action((dirs: string[], opts: { compare: boolean; json: boolean }) => run(async () => (await import("./commands/loo.ts")).looCommand(dirs, opts, processIO))());
 
   program
+    .command("export")
+    .description("Write a run as ArviZ's InferenceData in netCDF4 (posterior, sample_stats, log_likelihood, posterior_predictive, prior, observed_data): arviz.from_netcdf(FILE).")
+    .argument("<dir>", "output directory of `ppl sample` (or a directory of Stan CSV files)")
+    .requiredOption("-o, --output <file>", "netCDF file to write (.nc)")
+    .option("--prior <dir>", "output directory of `ppl sample --prior`: the prior and prior_predictive groups")
+    .option("--data <file>", "data file for observed_data (default: the one the run's header names)")
+    .option("--quiet", "no informational lines on stderr", false)
+    .addHelpText("after", EXIT_CODES_HELP)
+    .action((dir: string, opts: { output: string; prior?: string; data?: string; quiet: boolean }) => run(async () => (await import("./commands/export.ts")).exportCommand(dir, opts, processIO))());
+
+  program
     .command("devices")
     .description("List the Vulkan devices: type, memory, f64 support and limits (or why there are none).")
     .option("--json", "print the listing as JSON", false)

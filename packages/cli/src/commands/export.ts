@@ -1,0 +1,79 @@
+/**
+ * `ppl export DIR -o run.nc`: a run's Stan CSV files as ArviZ's InferenceData in one netCDF4 file
+ * (`az.from_netcdf("run.nc")`): posterior, sample_stats (ArviZ's names), log_likelihood and
+ * posterior_predictive from the run's columns, prior and prior_predictive from a `--prior` run,
+ * observed_data from the data file.
+ */
+import { existsSync, writeFileSync } from "node:fs";
+import { basename, resolve } from "node:path";
+import { ExitCode, usageError, type ExitCodeValue } from "../exit-codes.ts";
+import { group as makeGroup, observedGroup, runGroups, type Group } from "../inference-data.ts";
+import type { CommandIO } from "../io.ts";
+import { loadData } from "../load-data.ts";
+import { writeNetcdf } from "../netcdf.ts";
+import { readRun, type Run } from "../read-runs.ts";
+import { describeFsError } from "../read-file.ts";
+import { PPL_VERSION } from "../version.ts";
+import { firstLine } from "../load-model.ts";
+
+/** Options of `ppl export`. */
+export interface ExportCommandOptions {
+  readonly output: string;
+  /** The output directory of `ppl sample --prior` for the prior groups. */
+  readonly prior?: string;
+  /** Data file for observed_data; by default the one the run's header names. */
+  readonly data?: string;
+  readonly quiet: boolean;
+}
+
+const samplerColumnsOf = (run: Run): string[] => run.files[0]!.columns.filter((c) => c.endsWith("__"));
+const isPriorRun = (run: Run): boolean => run.files[0]!.config["prior"] === "1";
+
+/** Writes the InferenceData file; returns the exit code. */
+export async function exportCommand(dir: string, opts: ExportCommandOptions, io: CommandIO): Promise<ExitCodeValue> {
+  const run = readRun([dir]);
+  const prior = isPriorRun(run);
+  const groups: Group[] = runGroups(run.chains, samplerColumnsOf(run), prior);
+  if (opts.prior !== undefined) {
+    const priorRun = readRun([opts.prior]);
+    if (!isPriorRun(priorRun)) throw usageError(`--prior '${opts.prior}' is not the output of \`ppl sample --prior\`; give the directory of a prior run`);
+    if (prior) throw usageError(`'${dir}' is itself a prior run; give the posterior run's directory, with --prior '${opts.prior}'`);
+    groups.push(...runGroups(priorRun.chains, [], true));
+  }
+  // The data the run sampled, as the header names it (absent for a model without data).
+  const recorded = run.files[0]!.config["data.file"] || undefined;
+  const dataFile = opts.data ?? (recorded !== undefined && existsSync(recorded) ? recorded : undefined);
+  if (opts.data === undefined && recorded !== undefined && dataFile === undefined && !opts.quiet) {
+    io.stderr.write(`note: the run's data file '${recorded}' is not there; observed_data is left out (give --data FILE)\n`);
+  }
+  if (dataFile !== undefined) {
+    const data = loadData(dataFile);
+    if (typeof data === "object" && data !== null && !Array.isArray(data)) {
+      const observed = observedGroup(data as Record<string, unknown>);
+      if (observed.variables.length > 0) groups.push(observed);
+    }
+  }
+  const attrs = {
+    created_at: new Date().toISOString(),
+    inference_library: "ppl",
+    inference_library_version: PPL_VERSION,
+    ...(run.model !== null ? { model: run.model } : {}),
+  };
+  const output = resolve(opts.output);
+  // h5wasm reports a file it cannot create on stderr and goes on; a plain write first turns a bad path into one line.
+  try {
+    writeFileSync(output, "");
+  } catch (e) {
+    throw usageError(`cannot write '${opts.output}': ${describeFsError(e)}; choose another path with -o`);
+  }
+  try {
+    await writeNetcdf(output, groups.filter((g) => g.variables.length > 0).map((g) => makeGroup(g.name, g.variables)), attrs);
+  } catch (e) {
+    throw usageError(`cannot write '${opts.output}': ${firstLine(e)}; choose another path with -o`);
+  }
+  if (!opts.quiet) {
+    const shown = groups.filter((g) => g.variables.length > 0).map((g) => `${g.name} (${g.variables.length})`).join(", ");
+    io.stderr.write(`wrote ${basename(output)}: ${shown}; open it with arviz.from_netcdf("${opts.output}")\n`);
+  }
+  return ExitCode.ok;
+}

@@ -1,0 +1,80 @@
+/**
+ * InferenceData groups written as netCDF4 (HDF5 underneath) through h5wasm, the HDF5 C library
+ * compiled to WebAssembly (no native build, works offline). netCDF4 is HDF5 with conventions: a
+ * dimension is a dataset made a dimension scale, here holding its 0-based integer coords, and each
+ * variable attaches the scales of its dims; xarray and ArviZ open each group by its path.
+ */
+import type { Group, Variable } from "./inference-data.ts";
+
+type H5 = typeof import("h5wasm/node");
+
+let loaded: Promise<H5> | undefined;
+
+// Loaded on first use: the WebAssembly module takes a moment, and only `ppl export` needs it.
+async function h5(): Promise<H5> {
+  loaded ??= import("h5wasm/node").then(async (m) => {
+    await m.ready;
+    return m;
+  });
+  return loaded;
+}
+
+/** Attributes of every group, as ArviZ writes them. */
+export interface GroupAttributes {
+  readonly [key: string]: string;
+}
+
+/** Writes the groups to `path` (replacing it) as one netCDF4 file. */
+export async function writeNetcdf(path: string, groups: readonly Group[], attrs: GroupAttributes): Promise<void> {
+  const { File } = await h5();
+  // Creation order tracked, as netCDF-C writes its own files: readers list variables in that order.
+  const file = new File(path, "w", { track_order: true });
+  try {
+    for (const g of groups) {
+      const h = file.create_group(g.name, true);
+      for (const [key, value] of Object.entries(attrs)) h.create_attribute(key, value);
+      for (const [dim, length] of g.dims) {
+        const scale = h.create_dataset({ name: dim, data: Int32Array.from({ length }, (_, i) => i), shape: [length], dtype: "<i4" });
+        scale.make_scale(dim);
+      }
+      for (const v of g.variables) writeVariable(h, g.name, v);
+    }
+  } finally {
+    file.close();
+  }
+}
+
+function writeVariable(h: InstanceType<H5["Group"]>, groupName: string, v: Variable): void {
+  const data = v.bool ? Int8Array.from(v.values, (x) => (x !== 0 ? 1 : 0)) : v.int ? Int32Array.from(v.values) : v.values;
+  const ds = h.create_dataset({ name: v.name, data, shape: [...v.shape], dtype: v.bool ? "<b" : v.int ? "<i4" : "<d" });
+  // xarray's encoding of booleans: int8 values with dtype = "bool".
+  if (v.bool) ds.create_attribute("dtype", "bool");
+  v.dims.forEach((d, k) => ds.attach_scale(k, `/${groupName}/${d}`));
+}
+
+/** Reads a netCDF4 file's groups back (names, dims, values) through h5wasm, for checks that need no netCDF library. */
+export async function readNetcdf(path: string): Promise<Map<string, Map<string, { shape: number[]; dims: string[]; values: number[] }>>> {
+  const { File, Dataset, Group: H5Group } = await h5();
+  const file = new File(path, "r");
+  try {
+    const out = new Map<string, Map<string, { shape: number[]; dims: string[]; values: number[] }>>();
+    for (const name of file.keys()) {
+      const g = file.get(name);
+      if (!(g instanceof H5Group)) continue;
+      const vars = new Map<string, { shape: number[]; dims: string[]; values: number[] }>();
+      for (const key of g.keys()) {
+        const ds = g.get(key);
+        if (!(ds instanceof Dataset)) continue;
+        const shape = ds.shape ?? [];
+        const dims = shape.map((_, k) => (ds.get_attached_scales(k)[0] ?? "").replace(/^.*\//, ""));
+        const raw = ds.value;
+        const values = typeof raw === "number" || typeof raw === "bigint" ? [Number(raw)] : Array.from(raw as ArrayLike<number>, Number);
+        vars.set(key, { shape, dims, values });
+      }
+      out.set(name, vars);
+    }
+    return out;
+  } finally {
+    file.close();
+  }
+}

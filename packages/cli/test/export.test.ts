@@ -73,6 +73,22 @@ describe("ppl export", () => {
     expect(observed.get("J")!.values).toEqual([8]);
   });
 
+  it("a run with --save-warmup also gets ArviZ's warmup groups, holding the warmup rows of the CSVs", async () => {
+    const out = join(dir, "warm");
+    const fit = await runCli(["sample", ...EIGHT, "--backend", "cpu", "--chains", "2", "--warmup", "30", "--draws", "20", "--save-warmup", "--seed", "3", "--quiet", "--output", out]);
+    expect(fit.code, fit.stderr).toBe(0);
+    const r = await runCli(["export", out, "-o", join(dir, "warm.nc"), "--quiet"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toBe("");
+    const file = await readNetcdf(join(dir, "warm.nc"));
+    expect([...file.keys()]).toEqual(["posterior", "sample_stats", "warmup_posterior", "warmup_sample_stats", "observed_data"]);
+    const csv = [1, 2].map((c) => readCsv(join(out, `chain-${c}.csv`)));
+    const mu = csv[0]!.columns.indexOf("mu");
+    expect(file.get("warmup_posterior")!.get("mu")!.shape).toEqual([2, 30]);
+    expect(file.get("warmup_posterior")!.get("mu")!.values).toEqual(csv.flatMap((f) => Array.from(f.warmupDraws[mu]!)));
+    expect(file.get("posterior")!.get("mu")!.values).toEqual(csv.flatMap((f) => Array.from(f.draws[mu]!)));
+  });
+
   it("a directory that is not a prior run given as --prior, and a path that cannot be written, are usage errors of one line", async () => {
     const notPrior = await runCli(["export", join(dir, "fit"), "--prior", join(dir, "fit"), "-o", join(dir, "x.nc")]);
     expect(notPrior.code).toBe(2);

@@ -5,6 +5,7 @@
  * observed_data from the data file.
  */
 import { existsSync, writeFileSync } from "node:fs";
+import { chainsFromColumns } from "@ppl/ppl";
 import { basename, resolve } from "node:path";
 import { ExitCode, usageError, type ExitCodeValue } from "../exit-codes.ts";
 import { group as makeGroup, observedGroup, runGroups, type Group } from "../inference-data.ts";
@@ -34,6 +35,11 @@ export async function exportCommand(dir: string, opts: ExportCommandOptions, io:
   const run = readRun([dir]);
   const prior = isPriorRun(run);
   const groups: Group[] = runGroups(run.chains, samplerColumnsOf(run), prior);
+  // Warmup draws saved with --save-warmup: ArviZ's warmup_posterior, warmup_sample_stats, ….
+  if (!prior && run.files.every((f) => (f.warmupDraws[0]?.length ?? 0) > 0)) {
+    const warmup = chainsFromColumns(run.files[0]!.columns, run.files.map((f) => f.warmupDraws));
+    groups.push(...runGroups(warmup, samplerColumnsOf(run), false).map((g) => ({ ...g, name: `warmup_${g.name}` })));
+  }
   if (opts.prior !== undefined) {
     const priorRun = readRun([opts.prior]);
     if (!isPriorRun(priorRun)) throw usageError(`--prior '${opts.prior}' is not the output of \`ppl sample --prior\`; give the directory of a prior run`);

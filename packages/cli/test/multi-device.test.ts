@@ -41,6 +41,18 @@ describe.runIf(f64Device !== undefined)("ppl sample --device with several manage
     }, 120_000);
   }
 
+  it("--first-chain on the GPU: chains 2–3 alone write chain-3.csv and chain-4.csv of a 4-chain run", async () => {
+    const root = tempDir("ppl-devices-");
+    const all = join(root, "all"), part = join(root, "part");
+    const [r1, r2] = await Promise.all([
+      runCli([...RUN, "--chains", "4", "--device", index, "--output", all]),
+      runCli([...RUN, "--chains", "2", "--first-chain", "2", "--device", index, "--output", part]),
+    ]);
+    expect(r1.code, r1.stderr).toBe(0);
+    expect(r2.code, r2.stderr).toBe(0);
+    for (const c of [3, 4]) expect(rows(join(part, `chain-${c}.csv`))).toEqual(rows(join(all, `chain-${c}.csv`)));
+  }, 120_000);
+
   it("says how the chains were split", async () => {
     const out = join(tempDir("ppl-devices-"), "o");
     const r = await runCli([...RUN.filter((a) => a !== "--quiet"), "--chains", "3", "--device", `${index},${index}`, "--draws", "5", "--warmup", "5", "--output", out]);

@@ -25,6 +25,21 @@ describe("ppl sample, CmdStan's options (--backend cpu)", () => {
     a.columns.forEach((_, j) => expect(Array.from(b.draws[j]!)).toEqual(Array.from(a.draws[j]!).filter((_, i) => i % 3 === 0)));
   });
 
+  it("--thin with --save-warmup: the predictive draws are addressed by the written draw, so `ppl generate` over the thinned fit gives them again", async () => {
+    const dir = tempDir();
+    const fit = await runCli(["sample", ...EIGHT, "--backend", "cpu", "--chains", "2", "--warmup", "20", "--draws", "21", "--thin", "2", "--save-warmup", "--predictive", "--seed", "13", "--quiet", "--output", join(dir, "fit")]);
+    expect(fit.code, fit.stderr).toBe(0);
+    const gen = await runCli(["generate", ...EIGHT, "--fit", join(dir, "fit"), "--quiet", "--output", join(dir, "gen")]);
+    expect(gen.code, gen.stderr).toBe(0);
+    for (const c of [1, 2]) {
+      const a = readCsv(join(dir, "fit", `chain-${c}.csv`));
+      const b = readCsv(join(dir, "gen", `chain-${c}.csv`));
+      expect(a.draws[0]!.length).toBe(11);
+      const k = a.columns.indexOf("y_rep.3");
+      expect(Array.from(b.draws[b.columns.indexOf("y_rep.3")]!)).toEqual(Array.from(a.draws[k]!));
+    }
+  });
+
   it("--algorithm hmc --steps 7: static HMC, 7 leapfrog steps a transition, recorded as CmdStan's engine = static", async () => {
     const out = join(tempDir(), "hmc");
     const r = await runCli(["sample", ...EIGHT, "--algorithm", "hmc", "--steps", "7", "--chains", "2", "--warmup", "100", "--draws", "50", "--seed", "2", "--output", out]);

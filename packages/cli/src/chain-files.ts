@@ -33,9 +33,10 @@ export class ChainFiles {
     this.kept = Array.from({ length: chains }, () => new GrowingRows(this.row.length));
   }
 
-  /** Writes each chain's adapted step size and inverse metric, between warmup and sampling. */
-  writeAdaptation(adaptation: readonly ChainAdaptationResult[]): void {
-    adaptation.forEach((a, c) => {
+  /** Writes each chain's adapted step size and inverse metric, between warmup and sampling (adaptation[i] is row first + i's). */
+  writeAdaptation(adaptation: readonly ChainAdaptationResult[], first = 0): void {
+    adaptation.forEach((a, i) => {
+      const c = first + i;
       const m = Array.from(a.invMetric);
       const n = Math.round(Math.sqrt(m.length));
       const inverseMetric = a.metric === "dense" ? Array.from({ length: n }, (_, i) => m.slice(i * n, (i + 1) * n)) : m;

@@ -41,6 +41,7 @@ export function buildProgram(done: (code: ExitCodeValue) => void): Command {
     .argument("<model>", "TypeScript file whose default export is a model")
     .option("--data <file>", "data file in Stan's JSON format")
     .option("--chains <n>", "number of chains", integer(1, 65536), 4)
+    .option("--threads <n>", "threads the CPU backend samples the chains on (default: one per core, at most --chains); every chain draws the same whatever the number", integer(1, 1024))
     .option("--warmup <n>", "warmup iterations per chain", integer(0, 2 ** 31), 1000)
     .option("--draws <n>", "draws per chain after warmup", integer(1, 2 ** 31), 1000)
     .option("--seed <n>", "random seed (default: random, written to the CSV header)", integer(0))

@@ -3,9 +3,14 @@
  * single-threaded run gives it, whichever thread ran it; callbacks arrive in each chain's order;
  * errors keep their class; a stop keeps what was drawn.
  */
+import { spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { compileModel, data, halfCauchy, model, modelDensity, normal, type ModelDensity } from "../src/index.ts";
-import { InitializationError, sample, sampleAsync, SamplerOptionError, type DrawInfo, type SampleOptions, type SampleResult } from "../src/sampler/index.ts";
+import {
+  InitializationError, resolveSettings, sample, sampleAsync, SamplerOptionError, SamplingRun, type DrawInfo, type SampleOptions, type SampleResult,
+} from "../src/sampler/index.ts";
+import { chainRangeOptions } from "../src/sampler/run.ts";
 import { sampleThreads, stopSamplerThreads } from "../src/sampler/threads/pool.ts";
 import { add, mul } from "@ppl/tensor";
 
@@ -42,6 +47,36 @@ const short: SampleOptions = { chains: 4, warmup: 300, draws: 200, seed: 2025120
 
 afterAll(() => stopSamplerThreads());
 
+describe("handing chains over between iterations", () => {
+  it("rows of a run handed over at any iteration and continued as runs of their own draw what the run draws", async () => {
+    const d = await density();
+    const base: SampleOptions = { chains: 3, warmup: 160, draws: 40, seed: 11 };
+    for (const extra of [{}, { metric: "dense" as const }, { sampler: "hmc" as const, hmcSteps: 5 }]) {
+      const opts = { ...base, ...extra };
+      const want = sample(d, opts);
+      const s = resolveSettings(opts);
+      // Before the first step, in the initial buffer, in and at the end of slow windows, at the end of warmup, while sampling.
+      for (const at of [0, 1, 74, 75, 99, 100, 159, 160, 170]) {
+        const run = new SamplingRun(d, opts);
+        for (let t = 0; t < at; t++) run.step();
+        const parts = [{ first: 0, count: 1 }, { first: 1, count: 2 }].map(({ first, count }) => {
+          const part = new SamplingRun(d, chainRangeOptions(opts, s, first, count));
+          part.restore(run.handOver(first, count));
+          while (!part.done) part.step();
+          return part.result(false);
+        });
+        for (const [c, part, row] of [[0, parts[0]!, 0], [1, parts[1]!, 0], [2, parts[1]!, 1]] as const) {
+          expect(bits(part.draws[row]!), `${JSON.stringify(extra)} at ${at}, chain ${c + 1}`).toEqual(bits(want.draws[c]!));
+          expect(bits(part.stats[row]!.energy)).toEqual(bits(want.stats[c]!.energy));
+          expect(part.adaptation[row]!.stepSize).toBe(want.adaptation[c]!.stepSize);
+          expect(bits(part.adaptation[row]!.invMetric)).toEqual(bits(want.adaptation[c]!.invMetric));
+          expect(part.gradientEvaluations[row]).toBe(want.gradientEvaluations[c]);
+        }
+      }
+    }
+  });
+});
+
 describe("threaded sampling", () => {
   it("worker threads draw what the single-threaded run draws, chain for chain", async () => {
     const d = await density();
@@ -55,9 +90,9 @@ describe("threaded sampling", () => {
     expectSameChains(await sampleThreads(d, { ...short, seed: 7, threads: 2 }, { callingThreadSamples: false }), sample(d, { ...short, seed: 7 }));
   });
 
-  it("the calling thread and the workers share the chains: same draws, and each chain's callbacks in order", async () => {
+  it("with the calling thread sampling too: the same draws, and each chain's callbacks in order", async () => {
     const d = await density();
-    const opts: SampleOptions = { chains: 6, warmup: 200, draws: 150, seed: 99, metric: "dense", firstChain: 3 };
+    const opts: SampleOptions = { chains: 6, warmup: 600, draws: 400, seed: 99, metric: "dense", firstChain: 3 };
     const seen = (): { draws: DrawInfo[][]; adapted: number[][] } => ({ draws: Array.from({ length: 6 }, () => []), adapted: Array.from({ length: 6 }, () => []) });
     const record = (log: ReturnType<typeof seen>): SampleOptions => ({
       onDraw: (x) => void log.draws[x.chain]!.push({ ...x, position: Float64Array.from(x.position) }),
@@ -66,8 +101,12 @@ describe("threaded sampling", () => {
     const one = seen();
     const want = sample(d, { ...opts, ...record(one) });
     const many = seen();
-    const got = await sampleAsync(d, { ...opts, threads: 3, ...record(many) });
+    // The calling thread hands chains over to the workers in the middle of warmup, with where they stand.
+    const got = await sampleThreads(d, { ...opts, threads: 3, ...record(many) }, { handOverAt: 130 });
+    expect(new Set(got.threads!.chainThread)).toEqual(new Set([0, 1, 2]));
     expectSameChains(got, want);
+    // The public entry point, which keeps a run this short on the calling thread.
+    expectSameChains(await sampleAsync(d, { ...opts, threads: 3 }), want);
     for (let c = 0; c < 6; c++) {
       expect(many.adapted[c]).toEqual(one.adapted[c]);
       expect(many.draws[c]!.map((x) => x.iteration)).toEqual(one.draws[c]!.map((x) => x.iteration));
@@ -91,6 +130,27 @@ describe("threaded sampling", () => {
     const run = sampleThreads(d, { chains: 2, warmup: 50, draws: 20, seed: 1, init, threads: 2 }, { callingThreadSamples: false });
     await expect(run).rejects.toBeInstanceOf(InitializationError);
     await expect(run).rejects.toThrow(/^chain 2: /);
+  });
+
+  it("a stop after a hand-over ends every chain at the same iteration, with the draws it would have made", async () => {
+    const d = await density();
+    const controller = new AbortController();
+    let sampling = 0;
+    const opts: SampleOptions = { chains: 5, warmup: 100, draws: 20_000, seed: 4 };
+    const got = await sampleThreads(
+      d,
+      { ...opts, threads: 2, signal: controller.signal, onDraw: (x) => void (!x.warmup && ++sampling === 2000 && controller.abort()) },
+      { handOverAt: 150 },
+    );
+    expect(got.aborted).toBe(true);
+    expect(got.threads!.chainThread).toContain(1);
+    expect(got.drawsDone).toBeGreaterThan(0);
+    expect(got.drawsDone).toBeLessThan(20_000);
+    const full = sample(d, { ...opts, draws: got.drawsDone });
+    for (let c = 0; c < 5; c++) {
+      expect(got.stats[c]!.lp.length).toBe(got.drawsDone);
+      expect(bits(got.draws[c]!)).toEqual(bits(full.draws[c]!));
+    }
   });
 
   it("a stop keeps the draws made so far, the same for every chain", async () => {
@@ -119,4 +179,18 @@ describe("threaded sampling", () => {
     await expect(sampleAsync(plain, { ...short, threads: 2 })).rejects.toThrow(/pass a density made by modelDensity/);
     await expect(sampleAsync(d, { ...short, threads: 0 })).rejects.toThrow(SamplerOptionError);
   });
+});
+
+describe("sampler worker threads and the process", () => {
+  const script = fileURLToPath(new URL("./fixtures/threads-exit.ts", import.meta.url));
+  const tsx = fileURLToPath(new URL("../../../node_modules/tsx/dist/cli.mjs", import.meta.url));
+  for (const mode of ["idle", "sample"]) {
+    it(`a process with sampler workers (${mode}) exits by itself`, () => {
+      const r = spawnSync(process.execPath, [tsx, script, "2", mode], { encoding: "utf8", timeout: 120_000 });
+      expect(r.error).toBeUndefined();
+      expect(r.signal, "the process had to be killed").toBeNull();
+      expect(r.status, r.stderr).toBe(0);
+      expect(r.stdout.trim()).toBe(mode === "sample" ? "20" : "");
+    });
+  }
 });

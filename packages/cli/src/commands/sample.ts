@@ -1,6 +1,7 @@
 /** `ppl sample MODEL.ts`: run NUTS, stream Stan CSV per chain, write summary.json, print the summary. */
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { basename, join, resolve } from "node:path";
 import {
   AdaptationError, InitializationError, SAMPLER_COLUMNS, sampleConfig, StepSizeError, writeSummaryJson, type ConfigNode, type SampleResult,
@@ -28,6 +29,8 @@ import { priorCommand } from "./prior.ts";
 export interface SampleCommandOptions extends BackendRequest {
   readonly data?: string;
   readonly chains: number;
+  /** Threads of the CPU sampler (default: one per core, at most the chains). */
+  readonly threads?: number;
   readonly warmup: number;
   readonly draws: number;
   readonly seed?: number;
@@ -76,9 +79,11 @@ export async function sampleCommand(modelPath: string, opts: SampleCommandOption
   // The GPU sampler runs NUTS only; static HMC runs on the CPU, which `auto` then takes.
   if (hmc && opts.backend === "vulkan") throw usageError("--algorithm hmc runs on the CPU only (the GPU sampler runs NUTS); use --backend cpu, or --algorithm nuts on the GPU");
   const request = hmc ? { ...opts, backend: "cpu" as const } : opts;
+  if (opts.threads !== undefined && request.backend === "vulkan") throw usageError("--threads spreads the CPU sampler's chains over threads; the GPU sampler runs every chain itself (drop --threads, or use --backend cpu)");
   const listing = request.backend === "cpu" ? { devices: [], reason: null } : listDevices();
   const picked = chooseBackend(request, listing);
   const choice = hmc && opts.backend === "auto" ? { ...picked, note: `backend: cpu (${picked.dtype}): --algorithm hmc runs on the CPU only` } : picked;
+  const threads = choice.backend === "cpu" ? Math.min(opts.threads ?? availableParallelism(), opts.chains) : 1;
 
   const model = await loadModel(modelPath);
   const compiled = compileWithData(model, loadData(opts.data), modelPath, opts.data, (line) => io.stderr.write(line + "\n"));
@@ -145,9 +150,10 @@ export async function sampleCommand(modelPath: string, opts: SampleCommandOption
       stepSize: opts.stepsize ?? 1,
       sampler: hmc ? "hmc" : "nuts",
       hmcSteps: opts.steps ?? 10,
+      threads,
       signal: controller.signal,
       ...(opened.transitionRunner ? { transitionRunner: opened.transitionRunner } : {}),
-      onWarmupDone: (adaptation) => files.writeAdaptation(adaptation),
+      onWarmupDone: (adaptation, row) => files.writeAdaptation(adaptation, row),
       onDraw: (d) => {
         progress.update(d.chain, d.iteration);
         const kept = keptIndex(d.iteration, opts.warmup, opts.thin ?? 1, opts.saveWarmup ?? false);

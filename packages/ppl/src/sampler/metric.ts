@@ -8,6 +8,12 @@ import { choleskyInPlace, matVec, solveLowerTransposed } from "./linalg.ts";
 /** Which form the inverse metric takes. */
 export type MetricKind = "diag" | "dense";
 
+/** A metric's numbers: M⁻¹ and its factor, copied bit for bit (to continue a chain elsewhere). */
+export interface MetricState {
+  readonly inverse: Float64Array;
+  readonly factor: Float64Array;
+}
+
 /** A diagonal or dense Euclidean metric, given by its inverse M⁻¹. */
 export class Metric {
   readonly kind: MetricKind;
@@ -66,6 +72,17 @@ export class Metric {
     if (!this.trySet(inverse)) {
       throw new RangeError(`inverse metric (${this.kind}) is not finite and positive definite`);
     }
+  }
+
+  /** A copy of M⁻¹ and its factor. */
+  state(): MetricState {
+    return { inverse: Float64Array.from(this.inverse), factor: Float64Array.from(this.factor) };
+  }
+
+  /** Takes M⁻¹ and its factor from state() of a metric of the same kind and size. */
+  restore(s: MetricState): void {
+    this.inverse.set(s.inverse);
+    this.factor.set(s.factor);
   }
 
   /** Velocity dq/dt = M⁻¹·p (Stan's p_sharp), written to out. */

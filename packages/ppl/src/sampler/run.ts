@@ -12,10 +12,10 @@ import type { BatchedDensity } from "./density.ts";
 import { SamplerOptionError } from "./errors.ts";
 import { HmcTransition } from "./hmc.ts";
 import { InitialPointSearch } from "./initialize.ts";
-import { Metric, type MetricKind } from "./metric.ts";
+import { Metric, type MetricKind, type MetricState } from "./metric.ts";
 import { defaultNutsSettings, NutsTransition } from "./nuts.ts";
 import type { Transition, TransitionStats } from "./transition.ts";
-import { ChainAdaptation } from "./warmup/adaptation.ts";
+import { ChainAdaptation, type ChainAdaptationState } from "./warmup/adaptation.ts";
 import { defaultDualAveraging, type DualAveragingSettings, type DualAveragingState } from "./warmup/dual-averaging.ts";
 import { StepSizeSearch } from "./warmup/stepsize-search.ts";
 import { defaultWindows, windowEnds } from "./warmup/windows.ts";
@@ -82,11 +82,11 @@ export interface SampleOptions {
   onAdapted?: (chain: number, adaptation: ChainAdaptationResult) => void;
   /**
    * Threads to spread the chains over (1, the default: every chain in the calling thread). With
-   * more, {@link sampleAsync} starts worker threads that rebuild the density from its shared form
-   * (a density from modelDensity; the data stay in shared memory) while the calling thread samples
-   * too; each thread takes a share of the chains not yet started whenever it is free, so a worker
-   * still starting when a short run ends is never used. Every chain's draws are the same bits
-   * whichever thread runs it.
+   * more, {@link sampleAsync} samples every chain in the calling thread at once and, when its pace
+   * projects more than half a second of work, hands groups of chains (with where they stand) to
+   * worker threads that rebuild the density from its shared form (a density from modelDensity; the
+   * data stay in shared memory). Every chain's draws are the same bits whichever thread runs it, and
+   * a stop ends every chain after the same iteration.
    */
   threads?: number;
   /** Stops cleanly between iterations, keeping what was drawn. */
@@ -281,6 +281,29 @@ export function checkChainOptions(options: SampleOptions, s: ResolvedSampleSetti
   });
 }
 
+/** All that one chain of a run carries from one iteration to the next, and what it has drawn. */
+export interface ChainState {
+  readonly q: Float64Array;
+  readonly lp: number;
+  readonly grad: Float64Array;
+  readonly evaluations: number;
+  readonly stepSize: number;
+  readonly metric: MetricState;
+  readonly adaptation: ChainAdaptationState;
+  /** The run's whole draws array and statistics of the chain (filled up to the iterations done). */
+  readonly draws: Float64Array;
+  readonly stats: ChainStats;
+}
+
+/** Some chains of a run between two iterations, to continue them as a run of their own (in another thread). */
+export interface RunState {
+  readonly iteration: number;
+  readonly started: boolean;
+  readonly warmupMs: number;
+  readonly samplingMs: number;
+  readonly chains: readonly ChainState[];
+}
+
 /** A run that can be advanced one iteration at a time (used by sample and sampleAsync). */
 export class SamplingRun {
   readonly settings: ResolvedSampleSettings;
@@ -371,6 +394,57 @@ export class SamplingRun {
   // Statistics of chain c's last transition, wherever it ran.
   private lastStats(c: number): TransitionStats {
     return this.runner ? this.runnerStats[c]! : this.transitions[c]!;
+  }
+
+  /** Iterations done so far (warmup first). */
+  get iterationsDone(): number {
+    return this.iteration;
+  }
+
+  /**
+   * The state of rows first … first+count−1 between iterations, for a run of those chains
+   * (chainRangeOptions) to continue with restore(): it then draws what this run would have drawn.
+   * The draws and statistics arrays are this run's own, handed over: this run must not be advanced
+   * afterwards.
+   */
+  handOver(first: number, count: number): RunState {
+    const chains: ChainState[] = [];
+    for (let c = first; c < first + count; c++) {
+      chains.push({
+        q: Float64Array.from(this.batch.qRows[c]!),
+        lp: this.batch.lp[c]!,
+        grad: Float64Array.from(this.batch.gradRows[c]!),
+        evaluations: this.batch.evaluations[c]!,
+        stepSize: this.stepSizes[c]!,
+        metric: this.metrics[c]!.state(),
+        adaptation: this.adaptations[c]!.state(),
+        draws: this.draws[c]!,
+        stats: this.stats[c]!,
+      });
+    }
+    return { iteration: this.iteration, started: this.started, warmupMs: this.warmupMs, samplingMs: this.samplingMs, chains };
+  }
+
+  /** Continues from handOver()'s state of as many chains as this run has, before this run's first step. */
+  restore(state: RunState): void {
+    const s = this.settings;
+    if (this.iteration !== 0 || this.started) throw new SamplerOptionError("restore: the run has already stepped");
+    if (state.chains.length !== s.chains) throw new SamplerOptionError(`restore: a state of ${state.chains.length} chains for a run of ${s.chains}`);
+    state.chains.forEach((ch, c) => {
+      this.batch.qRows[c]!.set(ch.q);
+      this.batch.lp[c] = ch.lp;
+      this.batch.gradRows[c]!.set(ch.grad);
+      this.batch.evaluations[c] = ch.evaluations;
+      this.stepSizes[c] = ch.stepSize;
+      this.metrics[c]!.restore(ch.metric);
+      this.adaptations[c]!.restore(ch.adaptation);
+      this.draws[c] = ch.draws;
+      this.stats[c] = ch.stats;
+    });
+    this.iteration = state.iteration;
+    this.started = state.started;
+    this.warmupMs = state.warmupMs;
+    this.samplingMs = state.samplingMs;
   }
 
   /** Whether iterations remain. */

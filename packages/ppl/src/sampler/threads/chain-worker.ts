@@ -1,12 +1,13 @@
 /**
- * A sampler worker thread (started by pool.ts): runs the ranges of chains it is sent, one at a
- * time, each as a run of its own, rebuilding the density when a range comes with a new one.
+ * A sampler worker thread (started by pool.ts): runs the groups of chains it is sent, one at a
+ * time, each as a run of its own (continued from where the calling thread left it, when it ran
+ * them first), rebuilding the density when a group comes with a new one.
  */
 import { parentPort } from "node:worker_threads";
 import { sharedDensity } from "../../density/shared-density.ts";
 import type { BatchedDensity } from "../density.ts";
 import { SamplingRun } from "../run.ts";
-import { RECORD_HEAD, toThreadError, writeRecord, type FromWorker, type RunRange, type ToWorker } from "./protocol.ts";
+import { Control, Group, groupWord, Mode, RECORD_HEAD, toThreadError, writeRecord, type FromWorker, type RunGroup, type ToWorker } from "./protocol.ts";
 
 // Draws go to the calling thread in batches: at most this often, or when the buffer is full.
 const FLUSH_MS = 25;
@@ -17,60 +18,81 @@ const post = (m: FromWorker, transfer: ArrayBuffer[] = []): void => port.postMes
 
 let held: { id: number; density: BatchedDensity } | null = null;
 
-async function runRange(m: RunRange): Promise<void> {
-  if (held?.id !== m.densityId) {
-    if (!m.density) throw new Error(`sampler worker: density ${m.densityId} was not sent`);
-    held = null;
-    held = { id: m.densityId, density: await sharedDensity(m.density) };
-  }
-  const density = held.density;
-  const recordSize = RECORD_HEAD + density.dim;
-  let records = new Float64Array(RECORDS_PER_BATCH * recordSize);
-  let count = 0;
-  let lastFlush = performance.now();
-  const flush = (): void => {
-    if (count === 0) return;
-    const full = records;
-    post({ kind: "draws", records: full, count }, [full.buffer as ArrayBuffer]);
-    records = new Float64Array(RECORDS_PER_BATCH * recordSize);
-    count = 0;
-    lastFlush = performance.now();
-  };
-  const first = m.first;
-  const run = new SamplingRun(density, {
-    ...m.options,
-    ...(m.draws
-      ? {
-          onDraw: (d) => {
-            writeRecord(records, count * recordSize, first + d.chain, d);
-            count++;
-            if (count === RECORDS_PER_BATCH || performance.now() - lastFlush >= FLUSH_MS) flush();
-          },
-        }
-      : {}),
-    onAdapted: (c, adaptation) => {
-      // After the draws before it, so that the calling thread sees each chain's events in order.
-      flush();
-      post({ kind: "adapted", chain: first + c, adaptation });
-    },
-  });
-  let aborted = false;
-  while (!run.done) {
-    if (Atomics.load(m.stop, 0) !== 0) {
-      aborted = true;
-      break;
+async function runGroup(m: RunGroup): Promise<void> {
+  const control = m.control;
+  const groupAt = groupWord(m.threads, m.thread);
+  try {
+    if (held?.id !== m.densityId) {
+      if (!m.density) throw new Error(`sampler worker: density ${m.densityId} was not sent`);
+      held = null;
+      held = { id: m.densityId, density: await sharedDensity(m.density) };
     }
-    run.step();
+    const density = held.density;
+    const recordSize = RECORD_HEAD + density.dim;
+    let records = new Float64Array(RECORDS_PER_BATCH * recordSize);
+    let count = 0;
+    let lastFlush = performance.now();
+    const flush = (): void => {
+      if (count === 0) return;
+      const full = records;
+      post({ kind: "draws", records: full, count }, [full.buffer as ArrayBuffer]);
+      records = new Float64Array(RECORDS_PER_BATCH * recordSize);
+      count = 0;
+      lastFlush = performance.now();
+    };
+    const first = m.first;
+    const run = new SamplingRun(density, {
+      ...m.options,
+      ...(m.draws
+        ? {
+            onDraw: (d) => {
+              writeRecord(records, count * recordSize, first + d.chain, d);
+              count++;
+              if (count === RECORDS_PER_BATCH || performance.now() - lastFlush >= FLUSH_MS) flush();
+            },
+          }
+        : {}),
+      onAdapted: (c, adaptation) => {
+        // After the draws before it, so that the calling thread sees each chain's events in order.
+        flush();
+        post({ kind: "adapted", chain: first + c, adaptation });
+      },
+    });
+    if (m.state) run.restore(m.state);
+    let aborted = false;
+    while (!run.done) {
+      const mode = Atomics.load(control, Control.MODE);
+      if (mode === Mode.ABORT) {
+        aborted = true;
+        break;
+      }
+      if (mode === Mode.STOP) {
+        // Every thread stops after the same iteration (the furthest any has reached), so that a
+        // stopped run has as many draws in every chain, as a run on one thread has.
+        Atomics.store(control, Control.POSITION + m.thread, run.iterationsDone);
+        Atomics.store(control, groupAt, Group.PAUSED);
+        Atomics.wait(control, Control.STOP_AT, -1);
+        const stopAt = Atomics.load(control, Control.STOP_AT);
+        while (!run.done && run.iterationsDone < stopAt && Atomics.load(control, Control.MODE) !== Mode.ABORT) run.step();
+        aborted = !run.done;
+        break;
+      }
+      run.step();
+    }
+    Atomics.store(control, groupAt, Group.FINISHED);
+    flush();
+    const result = run.result(aborted);
+    // The draws move to the calling thread rather than being copied (each chain's array has its own buffer).
+    post({ kind: "done", first, result }, result.draws.map((d) => d.buffer as ArrayBuffer));
+  } catch (e) {
+    Atomics.store(control, groupAt, Group.FINISHED);
+    post({ kind: "error", error: toThreadError(e) });
   }
-  flush();
-  const result = run.result(aborted);
-  // The draws move to the calling thread rather than being copied (each chain's array has its own buffer).
-  post({ kind: "done", first, result }, result.draws.map((d) => d.buffer as ArrayBuffer));
 }
 
-// Messages are handled one at a time: a range runs to its end before the next is read.
+// Messages are handled one at a time: a group runs to its end before the next is read.
 let queue = Promise.resolve();
 port.on("message", (m: ToWorker) => {
-  queue = queue.then(() => runRange(m)).catch((e: unknown) => post({ kind: "error", error: toThreadError(e) }));
+  queue = queue.then(() => runGroup(m));
 });
 post({ kind: "ready" });

@@ -1,13 +1,14 @@
 /**
- * Chains on several threads. The calling thread and threads−1 worker threads share the chains:
- * whenever a thread is free it takes a share of the chains not yet started (a ceil(left/threads)
- * range, guided self-scheduling) and runs them as a run of their own (chainRangeOptions), so that
- * every chain's draws are the same bits wherever it ran. A worker takes a while to start (a tenth
- * of a second with the bundled worker script, see worker-script.ts) while the calling thread starts
- * sampling at once: on a short run it has taken every chain before a worker is ready, and the run
- * costs what one thread costs; on a long one the workers take their shares as soon as they can.
- * Draws, adaptations and errors come back as messages; onDraw and onAdapted are called in the
- * calling thread, each chain's in order.
+ * Chains on several threads. The calling thread starts sampling every chain at once, as on one
+ * thread. Once its own pace says that more than half a second of work is left, it enlists worker
+ * threads (a worker costs a tenth of a second or more to start, see worker-script.ts, and on a
+ * machine whose cores are busy a second thread slows the first, so a short run stays on one
+ * thread, as fast as it was); as soon as workers are ready, it hands them contiguous groups of its
+ * chains between two iterations, with where they stand (SamplingRun.handOver), and goes on with the
+ * first group. Every chain therefore draws the same bits wherever it runs. Draws, adaptations and
+ * errors come back as messages; onDraw and onAdapted are called in the calling thread, each chain's
+ * in order. A stop (the signal) ends every thread after the same iteration (see settleStop), so
+ * that a stopped run has as many draws in every chain as a run on one thread has.
  *
  * The workers stay for later runs (idle, not keeping the process alive), holding the last density
  * they ran; prestartSamplerThreads starts them ahead of a run and stopSamplerThreads ends them.
@@ -20,15 +21,22 @@ import { AdaptationError, InitializationError, SamplerOptionError, StepSizeError
 import { Metric } from "../metric.ts";
 import {
   chainRangeOptions, checkChainOptions, resolveSettings, SamplingRun, type ChainAdaptationResult, type ChainStats,
-  type ResolvedSampleSettings, type SampleOptions, type SampleResult,
+  type ResolvedSampleSettings, type RunState, type SampleOptions, type SampleResult,
 } from "../run.ts";
-import { readRecord, RECORD_HEAD, type FromWorker, type ThreadError, type ToWorker, type WorkerSetup } from "./protocol.ts";
+import {
+  Control, controlWords, Group, groupWord, Mode, readRecord, RECORD_HEAD, type FromWorker, type RunGroup, type ThreadError, type ToWorker,
+  type WorkerSetup,
+} from "./protocol.ts";
 import { workerScript } from "./worker-script.ts";
 
 /** How a threaded run is laid out (for tests and benchmarks). */
 export interface ThreadLayout {
   /** Whether the calling thread samples too (true); false leaves every chain to the workers. */
   readonly callingThreadSamples?: boolean;
+  /** Projected seconds of work beyond which the calling thread enlists the workers (ENLIST_AFTER_SECONDS). */
+  readonly enlistAfterSeconds?: number;
+  /** Hand chains over to the workers after this many iterations, waiting for one to be ready (tests). */
+  readonly handOverAt?: number;
 }
 
 // One worker thread of the process-wide pool.
@@ -42,9 +50,13 @@ interface Slot {
   owner: ((m: FromWorker) => void) | null;
   /** Called when the worker becomes ready or dies. */
   onState: (() => void) | null;
+  /** Sends the worker a group of the run that owns it. */
+  start: StartFn | null;
 }
 
 const slots: Slot[] = [];
+// Projected seconds of the calling thread's work beyond which a run enlists its workers.
+const ENLIST_AFTER_SECONDS = 0.5;
 let densityIds = 0;
 const densityId = new WeakMap<SharedDensity, number>();
 
@@ -61,7 +73,7 @@ export async function stopSamplerThreads(): Promise<void> {
 }
 
 function startSlot(): Slot {
-  const slot: Slot = { worker: null, ready: false, dead: false, holds: -1, owner: null, onState: null };
+  const slot: Slot = { worker: null, ready: false, dead: false, holds: -1, owner: null, onState: null, start: null };
   const died = (): void => {
     if (slot.dead) return;
     slot.dead = true;
@@ -72,8 +84,6 @@ function startSlot(): Slot {
   workerScript().then(
     ({ url, entry }) => {
       const worker = new Worker(url, { workerData: { entry } satisfies WorkerSetup });
-      // Idle workers must not keep the process alive; a run holds them (ref) while it uses them.
-      if (slot.owner === null) worker.unref();
       slot.worker = worker;
       worker.on("message", (m: FromWorker) => {
         if (m.kind === "ready") {
@@ -86,6 +96,9 @@ function startSlot(): Slot {
         died();
       });
       worker.on("exit", died);
+      // Idle workers must not keep the process alive; a run holds them (ref) while it uses them.
+      // After the listeners: adding a 'message' listener refs the worker's port again.
+      if (slot.owner === null) worker.unref();
     },
     died,
   );
@@ -117,163 +130,249 @@ export async function sampleThreads(
   const workerCount = callingThread ? threads - 1 : threads;
   const every = options.yieldEveryMs ?? 50;
   const signal = options.signal;
-  const stop = new Int32Array(new SharedArrayBuffer(4));
-  const onAbort = (): void => void Atomics.store(stop, 0, 1);
-  signal?.addEventListener("abort", onAbort);
-  if (signal?.aborted) onAbort();
-
-  let next = 0;
-  // The next range for a free thread, or null when every chain has been taken (or the run stops).
-  const take = (): { first: number; count: number } | null => {
-    if (next >= s.chains || Atomics.load(stop, 0) !== 0) return null;
-    const count = Math.max(1, Math.ceil((s.chains - next) / threads));
-    const first = next;
-    next += count;
-    return { first, count };
-  };
+  const control = controlWords(callingThread ? threads : threads + 1);
+  const controlThreads = control.length / 2 - 1;
+  const t0 = performance.now();
 
   const spec = share.call(density);
   let id = densityId.get(spec);
   if (id === undefined) densityId.set(spec, (id = densityIds++));
   const ranges: RangeResult[] = [];
   let failure: ThreadError | null = null;
+  const abort = (): void => {
+    Atomics.store(control, Control.MODE, Mode.ABORT);
+    // Workers waiting for a common stop wake up and stop.
+    Atomics.compareExchange(control, Control.STOP_AT, -1, 0);
+    Atomics.notify(control, Control.STOP_AT);
+  };
   const fail = (e: ThreadError): void => {
     failure ??= e;
-    Atomics.store(stop, 0, 1);
+    abort();
   };
+  // Whether the calling thread is running chains: then it settles a stop itself, at its next
+  // iteration boundary; otherwise the stop is settled here, as soon as it is asked for.
+  let ownRunning = false;
+  const onAbort = (): void => {
+    if (Atomics.compareExchange(control, Control.MODE, Mode.RUNNING, Mode.STOP) !== Mode.RUNNING) return;
+    if (!ownRunning) void settleStop(null);
+  };
+  signal?.addEventListener("abort", onAbort);
   const recordSize = RECORD_HEAD + density.dim;
   const onDraw = options.onDraw;
 
-  // This run's workers: free ones of the pool, started now where there are too few.
-  prestartSamplerThreads(workerCount);
-  const mine = slots.filter((slot) => !slot.dead && slot.owner === null).slice(0, workerCount);
-  let active = 0;
-  let settle: (() => void) | null = null;
-  const allIdle = new Promise<void>((resolve) => (settle = resolve));
-  // The run is over when the calling thread is done, no worker holds a range and none is left to take.
-  const check = (): void => {
-    if (active === 0 && callingDone && (next >= s.chains || Atomics.load(stop, 0) !== 0)) settle?.();
+  // This run's workers (enlistWorkers): free ones of the pool, started where there are too few.
+  // A worker runs at most one group of chains per run; `busy` counts the groups out.
+  const mine: Slot[] = [];
+  const used = new Set<Slot>();
+  let busy = 0;
+  let wake: (() => void) | null = null;
+  const changed = (): void => {
+    wake?.();
+    wake = null;
   };
-  let callingDone = !callingThread;
-  const t0 = performance.now();
-  mine.forEach((slot, w) => {
-    const thread = callingThread ? w + 1 : w;
-    let busy = false;
-    const assign = (): void => {
-      if (busy || !slot.ready || slot.dead || slot.owner !== handler) return;
-      const range = take();
-      if (range === null) return check();
-      busy = true;
-      active++;
-      const first = range.first;
-      const message: ToWorker = {
-        kind: "run", densityId: id, first, options: chainRangeOptions(options, s, first, range.count), stop, draws: onDraw !== undefined,
-        ...(slot.holds === id ? {} : { density: spec }),
+  const enlistWorkers = (): void => {
+    if (mine.length > 0) return;
+    prestartSamplerThreads(workerCount);
+    mine.push(...slots.filter((slot) => !slot.dead && slot.owner === null).slice(0, workerCount));
+    mine.forEach((slot, w) => {
+      const thread = w + 1;
+      let running = false;
+      slot.owner = (m) => {
+        switch (m.kind) {
+          case "draws":
+            if (onDraw) for (let i = 0; i < m.count; i++) onDraw(readRecord(m.records, i * recordSize, density.dim, s.firstChain));
+            return;
+          case "adapted":
+            options.onAdapted?.(m.chain, m.adaptation);
+            return;
+          case "done":
+            ranges.push({ first: m.first, thread, result: m.result });
+            if (running) busy--;
+            running = false;
+            return changed();
+          case "error":
+            fail(m.error);
+            if (running) busy--;
+            running = false;
+            return changed();
+        }
       };
-      slot.holds = id;
-      slot.worker!.postMessage(message);
-    };
-    const finishRange = (): void => {
-      busy = false;
-      active--;
-    };
-    const handler = (m: FromWorker): void => {
-      switch (m.kind) {
-        case "draws":
-          if (onDraw) for (let i = 0; i < m.count; i++) onDraw(readRecord(m.records, i * recordSize, density.dim, s.firstChain));
-          return;
-        case "adapted":
-          options.onAdapted?.(m.chain, m.adaptation);
-          return;
-        case "done":
-          ranges.push({ first: m.first, thread, result: m.result });
-          finishRange();
-          assign();
-          return check();
-        case "error":
-          fail(m.error);
-          if (busy) finishRange();
-          slot.holds = -1;
-          return check();
-      }
-    };
-    slot.owner = handler;
-    slot.worker?.ref();
-    slot.onState = () => {
-      if (slot.owner !== handler) return;
-      if (slot.dead) {
-        // A worker that dies holding chains fails the run; one that dies starting is a lost helper,
-        // unless the workers were to run every chain.
-        if (busy) finishRange();
-        if (busy || !callingThread) fail(failure ?? { name: "Error", message: "a sampler worker thread stopped" });
-        return check();
-      }
+      slot.onState = () => {
+        // A worker that dies holding chains fails the run; one that dies starting is only a lost
+        // helper, unless the workers were to run every chain.
+        if (slot.dead && (running || !callingThread)) fail(failure ?? { name: "Error", message: "a sampler worker thread stopped" });
+        if (slot.dead && running) {
+          busy--;
+          running = false;
+        }
+        changed();
+      };
       slot.worker?.ref();
-      assign();
-    };
-    assign();
-  });
-  if (!callingThread && mine.length === 0) throw new SamplerOptionError("threads: no sampler worker thread could be started");
+      slot.start = (g, transfer) => {
+        running = true;
+        busy++;
+        used.add(slot);
+        const message: ToWorker = {
+          kind: "run", densityId: id, threads: controlThreads, control, draws: onDraw !== undefined, ...g, ...(slot.holds === id ? {} : { density: spec }),
+        };
+        slot.holds = id;
+        slot.worker!.postMessage(message, transfer);
+      };
+    });
+  };
+  const idleReady = (): (Slot & { start: StartFn })[] =>
+    mine.filter((slot): slot is Slot & { start: StartFn } => slot.ready && !slot.dead && !used.has(slot) && slot.start !== null);
+  // Resolves when a worker becomes ready, finishes a group or dies.
+  const nextChange = (): Promise<void> => new Promise((resolve) => (wake = resolve));
 
   let callingError: unknown = null;
+  if (signal?.aborted) onAbort();
   try {
-    if (callingThread) {
+    if (!callingThread) {
+      // Every chain to the workers, in contiguous groups, as each worker becomes ready.
+      enlistWorkers();
+      const groups = splitRows(0, s.chains, threads);
+      while (groups.length > 0 && failure === null && Atomics.load(control, Control.MODE) === Mode.RUNNING) {
+        for (const slot of idleReady()) {
+          const g = groups.shift();
+          if (!g) break;
+          slot.start({ thread: mine.indexOf(slot) + 1, first: g.first, options: chainRangeOptions(options, s, g.first, g.count) }, []);
+        }
+        if (groups.length > 0) {
+          if (mine.every((slot) => slot.dead)) fail({ name: "Error", message: "no sampler worker thread could be started" });
+          else await nextChange();
+        }
+      }
+    } else {
       try {
-        await sampleHere(density, options, s, take, every, () => Atomics.load(stop, 0) !== 0, ranges);
+        ownRunning = true;
+        await sampleHere();
       } catch (e) {
         // The workers stop after their current iteration; the run waits for them so that none is
-        // still running a range of this run when the next run takes it.
+        // still running a group of this run when the next run takes it.
         callingError = e;
-        Atomics.store(stop, 0, 1);
+        abort();
+      } finally {
+        ownRunning = false;
       }
-      callingDone = true;
+      if (Atomics.load(control, Control.MODE) === Mode.STOP) await settleStop(null);
     }
-    check();
-    await allIdle;
+    while (busy > 0) await nextChange();
   } finally {
     signal?.removeEventListener("abort", onAbort);
     for (const slot of mine) {
-      if (slot.owner === null) continue;
       slot.owner = null;
       slot.onState = null;
+      slot.start = null;
       slot.worker?.unref();
     }
   }
   if (callingError !== null) throw callingError;
   if (failure) throw fromThreadError(failure);
   return merge(s, density.dim, ranges, (performance.now() - t0) / 1000, signal?.aborted === true);
-}
 
-// The calling thread's share: ranges run as sampleAsync runs them, yielding to the event loop (which
-// also delivers the workers' messages) every `every` ms.
-async function sampleHere(
-  density: BatchedDensity, options: SampleOptions, s: ResolvedSampleSettings, take: () => { first: number; count: number } | null,
-  every: number, stopped: () => boolean, ranges: RangeResult[],
-): Promise<void> {
-  let last = performance.now();
-  for (let range = take(); range !== null; range = take()) {
-    const { first } = range;
-    const onDraw = options.onDraw;
+  // The calling thread runs every chain until a worker is ready and its own pace says that the rest
+  // of the run is worth sharing, then hands groups of its chains over (with where they stand) and
+  // goes on with the first group; with more workers, it can hand over again as they become ready.
+  async function sampleHere(): Promise<void> {
+    const first = 0;
+    let run = ownRun(first, s.chains, undefined);
+    let last = performance.now();
+    let busySince = performance.now();
+    let workMs = 0;
+    let chainIterations = 0;
+    const total = s.warmup + s.draws;
+    const threshold = layout.enlistAfterSeconds ?? ENLIST_AFTER_SECONDS;
+    while (!run.done) {
+      const mode = Atomics.load(control, Control.MODE);
+      if (mode === Mode.ABORT) return void ranges.push({ first, thread: 0, result: run.result(true) });
+      if (mode === Mode.STOP) return commonStop(run, first);
+      run.step();
+      chainIterations += run.settings.chains;
+      const forced = layout.handOverAt !== undefined && run.iterationsDone === layout.handOverAt;
+      if (forced || performance.now() - last >= every) {
+        workMs += performance.now() - busySince;
+        // Seconds of this thread's own work left at its pace so far.
+        const left = ((run.settings.chains * (total - run.iterationsDone)) / chainIterations) * (workMs / 1000);
+        if (forced || left > threshold) {
+          enlistWorkers();
+          // A forced hand-over (tests) waits for a worker.
+          while (forced && idleReady().length === 0 && mine.some((slot) => !slot.dead)) await nextChange();
+          const ready = idleReady().slice(0, run.settings.chains - 1);
+          if (ready.length > 0 && !run.done) {
+            const parts = splitRows(0, run.settings.chains, ready.length + 1);
+            const states = parts.map((p) => run.handOver(p.first, p.count));
+            parts.slice(1).forEach((p, k) => {
+              const state = states[k + 1]!;
+              const transfer = state.chains.flatMap((c) => [c.draws.buffer, ...Object.values(c.stats).map((a: Float64Array) => a.buffer)]) as ArrayBuffer[];
+              ready[k]!.start({ thread: mine.indexOf(ready[k]!) + 1, first: first + p.first, options: chainRangeOptions(options, s, first + p.first, p.count), state }, transfer);
+            });
+            run = ownRun(first, parts[0]!.count, states[0]);
+          }
+        }
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        last = busySince = performance.now();
+      }
+    }
+    ranges.push({ first, thread: 0, result: run.result(false) });
+  }
+
+  // A run of the calling thread over rows first … first+count−1, continued from `state` when given.
+  function ownRun(first: number, count: number, state: RunState | undefined): SamplingRun {
     const onAdapted = options.onAdapted;
     const run = new SamplingRun(density, {
-      ...chainRangeOptions(options, s, first, range.count),
-      ...(onDraw ? { onDraw: (d) => onDraw({ ...d, chain: first + d.chain }) } : {}),
+      ...chainRangeOptions(options, s, first, count),
+      ...(onDraw ? { onDraw: (d) => onDraw(first === 0 ? d : { ...d, chain: first + d.chain }) } : {}),
       ...(onAdapted ? { onAdapted: (c, a) => onAdapted(first + c, a) } : {}),
     });
-    let aborted = false;
-    while (!run.done) {
-      if (stopped()) {
-        aborted = true;
-        break;
-      }
+    if (state) run.restore(state);
+    return run;
+  }
+
+  // A stop asked for: every thread pauses at its next iteration boundary and all go on to the
+  // furthest of them, so that every chain has as many draws (threads that already finished are
+  // ahead). `own` is the calling thread's iterations done, when it runs chains. Settled once.
+  async function settleStop(own: number | null): Promise<number> {
+    const groups = [...used].map((slot) => groupWord(controlThreads, mine.indexOf(slot) + 1));
+    while (groups.some((g) => Atomics.load(control, g) === Group.RUNNING) && Atomics.load(control, Control.MODE) !== Mode.ABORT) {
+      await new Promise<void>((resolve) => setTimeout(resolve, 1));
+    }
+    let stopAt = own ?? 0;
+    used.forEach((slot) => {
+      const thread = mine.indexOf(slot) + 1;
+      if (Atomics.load(control, groupWord(controlThreads, thread)) === Group.PAUSED) stopAt = Math.max(stopAt, Atomics.load(control, Control.POSITION + thread));
+    });
+    if (Atomics.compareExchange(control, Control.STOP_AT, -1, stopAt) === -1) Atomics.notify(control, Control.STOP_AT);
+    return Atomics.load(control, Control.STOP_AT);
+  }
+
+  // The calling thread's part in a stop: its chains go on to the common iteration.
+  async function commonStop(run: SamplingRun, first: number): Promise<void> {
+    const target = await settleStop(run.iterationsDone);
+    let last = performance.now();
+    while (!run.done && run.iterationsDone < target && Atomics.load(control, Control.MODE) !== Mode.ABORT) {
       run.step();
       if (performance.now() - last >= every) {
         await new Promise<void>((resolve) => setImmediate(resolve));
         last = performance.now();
       }
     }
-    ranges.push({ first, thread: 0, result: run.result(aborted) });
+    ranges.push({ first, thread: 0, result: run.result(!run.done) });
   }
+}
+
+type StartFn = (g: Omit<RunGroup, "kind" | "densityId" | "density" | "threads" | "control" | "draws">, transfer: ArrayBuffer[]) => void;
+
+// Rows first … first+count−1 in `parts` contiguous groups as equal as can be (the first ones larger).
+function splitRows(first: number, count: number, parts: number): { first: number; count: number }[] {
+  const out: { first: number; count: number }[] = [];
+  let at = first;
+  for (let k = 0; k < parts; k++) {
+    const n = Math.floor(count / parts) + (k < count % parts ? 1 : 0);
+    if (n > 0) out.push({ first: at, count: n });
+    at += n;
+  }
+  return out;
 }
 
 // One result for the whole run from the ranges' results; chains never started have no draws.

@@ -1,13 +1,13 @@
 /**
  * What the calling thread and its sampler workers say to each other. A worker starts with nothing;
- * each "run" message gives it a range of chains, with the density whenever it is not the one the
- * worker already holds (the graph as data, the data in shared memory). The worker reports every
- * iteration's draw in batches (one Float64Array of records), each chain's adaptation when its
- * warmup ends, and the range's result when it is done. A shared Int32 flag per run asks every
- * thread to stop between iterations.
+ * each "run" message gives it a group of chains (and where they stand, when the calling thread ran
+ * them first), with the density whenever it is not the one the worker already holds (the graph as
+ * data, the data in shared memory). The worker reports every iteration's draw in batches (one
+ * Float64Array of records), each chain's adaptation when its warmup ends, and the group's result
+ * when it is done. Shared Int32 words per run (controlWords) carry the stops.
  */
 import type { SharedDensity } from "../../density/shared-density.ts";
-import type { ChainAdaptationResult, DrawInfo, SampleOptions, SampleResult } from "../run.ts";
+import type { ChainAdaptationResult, DrawInfo, RunState, SampleOptions, SampleResult } from "../run.ts";
 
 /** What a worker is started with. */
 export interface WorkerSetup {
@@ -15,22 +15,50 @@ export interface WorkerSetup {
   readonly entry: string;
 }
 
-/** A range of chains for a worker: chains first … first+count−1 of a run, as options from chainRangeOptions. */
-export interface RunRange {
+/**
+ * The shared Int32 words of a threaded run: MODE (RUNNING, STOP: stop at a common iteration, ABORT:
+ * stop now), STOP_AT (the common iteration, −1 until decided), then per thread its iterations done
+ * when it paused for a stop (POSITION + thread) and whether it runs, paused or finished (GROUP + thread).
+ */
+export const Control = { MODE: 0, STOP_AT: 1, POSITION: 2 } as const;
+/** Values of the MODE word. */
+export const Mode = { RUNNING: 0, STOP: 1, ABORT: 2 } as const;
+/** Values of a thread's GROUP word. */
+export const Group = { RUNNING: 0, PAUSED: 1, FINISHED: 2 } as const;
+
+/** The control words of a run on `threads` threads. */
+export function controlWords(threads: number): Int32Array {
+  const words = new Int32Array(new SharedArrayBuffer(4 * (2 + 2 * threads)));
+  words[Control.STOP_AT] = -1;
+  return words;
+}
+
+/** Index of thread g's GROUP word. */
+export function groupWord(threads: number, g: number): number {
+  return Control.POSITION + threads + g;
+}
+
+/** A group of chains for a worker: chains first … first+count−1 of a run, fresh or continued from a state. */
+export interface RunGroup {
   readonly kind: "run";
   readonly densityId: number;
   /** Present when the worker does not hold density `densityId` yet. */
   readonly density?: SharedDensity;
+  /** The worker's thread number in the run (its control words). */
+  readonly thread: number;
+  readonly threads: number;
   readonly first: number;
+  /** The options of those chains (chainRangeOptions). */
   readonly options: SampleOptions;
-  /** Set to 1 to stop after the current iteration. */
-  readonly stop: Int32Array;
+  /** Where the chains stand, when they ran elsewhere before (SamplingRun.handOver). */
+  readonly state?: RunState;
+  readonly control: Int32Array;
   /** Whether the caller wants every iteration's draw (onDraw). */
   readonly draws: boolean;
 }
 
 /** From the calling thread. */
-export type ToWorker = RunRange;
+export type ToWorker = RunGroup;
 
 /** An error as it crosses threads: the sampler's typed errors keep their class name and chain. */
 export interface ThreadError {

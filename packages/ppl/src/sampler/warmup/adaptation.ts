@@ -8,9 +8,16 @@
 
 import { AdaptationError } from "../errors.ts";
 import type { Metric } from "../metric.ts";
-import { DualAveraging, type DualAveragingSettings } from "./dual-averaging.ts";
-import { regularize, WelfordDense, WelfordDiag } from "./welford.ts";
-import { WindowSchedule, type WindowSettings } from "./windows.ts";
+import { DualAveraging, type DualAveragingSettings, type DualAveragingState } from "./dual-averaging.ts";
+import { regularize, WelfordDense, WelfordDiag, type WelfordState } from "./welford.ts";
+import { WindowSchedule, type WindowSettings, type WindowState } from "./windows.ts";
+
+/** One chain's adaptation state between iterations (the metric itself is the run's). */
+export interface ChainAdaptationState {
+  readonly dualAveraging: DualAveragingState;
+  readonly windows: WindowState;
+  readonly welford: WelfordState;
+}
 
 /** Step size and metric adaptation state of one chain. */
 export class ChainAdaptation {
@@ -77,6 +84,18 @@ export class ChainAdaptation {
   restartStepSize(stepSize: number): void {
     this.dualAveraging.mu = Math.log(10 * stepSize);
     this.dualAveraging.restart();
+  }
+
+  /** A copy of the state, to continue the adaptation elsewhere (another thread). */
+  state(): ChainAdaptationState {
+    return { dualAveraging: this.dualAveraging.snapshot(), windows: this.windows.state(), welford: (this.diag ?? this.dense!).state() };
+  }
+
+  /** Continues from a state that state() gave (of an adaptation with the same settings). */
+  restore(s: ChainAdaptationState): void {
+    this.dualAveraging.restore(s.dualAveraging);
+    this.windows.restore(s.windows);
+    (this.diag ?? this.dense!).restore(s.welford);
   }
 
   /** The step size to sample with: exp(x̄). */

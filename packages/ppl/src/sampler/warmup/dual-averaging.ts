@@ -48,6 +48,14 @@ export class DualAveraging {
     return { mu: this.mu, counter: this.counter, sBar: this.sBar, xBar: this.xBar };
   }
 
+  /** Continues from a state that snapshot() gave. */
+  restore(s: DualAveragingState): void {
+    this.mu = s.mu;
+    this.counter = s.counter;
+    this.sBar = s.sBar;
+    this.xBar = s.xBar;
+  }
+
   /** Takes one accept statistic and returns the step size for the next iteration. */
   learn(acceptStat: number): number {
     const { delta, gamma, kappa, t0 } = this.settings;

@@ -3,6 +3,13 @@
  * regularization of the result toward a small multiple of the identity.
  */
 
+/** A Welford estimator's accumulated state (to continue it elsewhere: another thread). */
+export interface WelfordState {
+  readonly count: number;
+  readonly mean: Float64Array;
+  readonly m2: Float64Array;
+}
+
 /** Streaming mean and variance of each coordinate. */
 export class WelfordDiag {
   readonly dim: number;
@@ -32,6 +39,18 @@ export class WelfordDiag {
       this.mean[i] = this.mean[i]! + delta / n;
       this.m2[i] = this.m2[i]! + (q[i]! - this.mean[i]!) * delta;
     }
+  }
+
+  /** A copy of the accumulated state. */
+  state(): WelfordState {
+    return { count: this.count, mean: Float64Array.from(this.mean), m2: Float64Array.from(this.m2) };
+  }
+
+  /** Continues from a state that state() gave. */
+  restore(s: WelfordState): void {
+    this.count = s.count;
+    this.mean.set(s.mean);
+    this.m2.set(s.m2);
   }
 
   /** Sample variance (denominator n − 1) into out. */
@@ -76,6 +95,18 @@ export class WelfordDense {
       const a = q[i]! - this.mean[i]!;
       for (let j = 0; j < d; j++) this.m2[i * d + j] = this.m2[i * d + j]! + a * this.delta[j]!;
     }
+  }
+
+  /** A copy of the accumulated state. */
+  state(): WelfordState {
+    return { count: this.count, mean: Float64Array.from(this.mean), m2: Float64Array.from(this.m2) };
+  }
+
+  /** Continues from a state that state() gave. */
+  restore(s: WelfordState): void {
+    this.count = s.count;
+    this.mean.set(s.mean);
+    this.m2.set(s.m2);
   }
 
   /** Sample covariance (denominator n − 1) into out. */

@@ -15,6 +15,13 @@ export interface WindowSettings {
 /** Stan's default window settings. */
 export const defaultWindows: WindowSettings = { initBuffer: 75, termBuffer: 50, baseWindow: 25 };
 
+/** Where a window schedule stands. */
+export interface WindowState {
+  readonly counter: number;
+  readonly windowSize: number;
+  readonly nextWindow: number;
+}
+
 /** The window schedule for one chain, advanced once per warmup iteration. */
 export class WindowSchedule {
   readonly numWarmup: number;
@@ -78,6 +85,18 @@ export class WindowSchedule {
   /** Counts one warmup iteration. */
   advance(): void {
     this.counter++;
+  }
+
+  /** Where the schedule stands. */
+  state(): WindowState {
+    return { counter: this.counter, windowSize: this.windowSize, nextWindow: this.nextWindow };
+  }
+
+  /** Continues from a state that state() gave (of a schedule with the same settings). */
+  restore(s: WindowState): void {
+    this.counter = s.counter;
+    this.windowSize = s.windowSize;
+    this.nextWindow = s.nextWindow;
   }
 }
 

@@ -4,7 +4,7 @@
  */
 import { castFloats } from "@ppl/tensor";
 import {
-  modelDensity, prepareTransitionRunner, splitChains, splitRunner, type CompiledModel, type ModelDensity, type PreparedRunner, type RunPlan,
+  modelDensity, prepareTransitionRunner, chainGroupSizes, splitRunner, type CompiledModel, type ModelDensity, type PreparedRunner, type RunPlan,
   type TransitionRunnerFactory,
 } from "@ppl/ppl";
 import type { DeviceInfo, DeviceListing } from "@ppl/vulkan";
@@ -217,7 +217,7 @@ export async function openDensity(choice: BackendChoice, compiled: CompiledModel
 // and buffers), under one runner. Every group takes the first group's shape, so that the layout
 // does not change with the group's size.
 async function prepareGroups(compiled: CompiledModel, plan: RunPlan, devices: readonly number[]): Promise<PreparedRunner> {
-  const counts = splitChains(plan.chains, devices.length);
+  const counts = chainGroupSizes(plan.chains, devices.length);
   const prepared: PreparedRunner[] = [];
   try {
     for (let g = 0; g < counts.length; g++) {
@@ -232,7 +232,7 @@ async function prepareGroups(compiled: CompiledModel, plan: RunPlan, devices: re
 }
 
 function groupsLine(chains: number, devices: readonly number[]): string {
-  const counts = splitChains(chains, devices.length);
+  const counts = chainGroupSizes(chains, devices.length);
   return `chains split over ${counts.length} devices: ${counts.map((n, g) => `${n} on device ${devices[g]}`).join(", ")} (one after another within each block of iterations)`;
 }
 

@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { InvalidArgumentError } from "commander";
-import { splitChains } from "@ppl/ppl";
+import { chainGroupSizes } from "@ppl/ppl";
 import { usableDevices, type DeviceInfo, type DeviceListing } from "@ppl/vulkan";
 import { chooseBackend, devicesForAll } from "../src/choose-backend.ts";
 import { deviceSelection } from "../src/device-option.ts";
@@ -133,8 +133,8 @@ describe("device selection", () => {
   });
 
   it("splits chains into near-equal consecutive groups, leaving out empty ones", () => {
-    expect(splitChains(4, 2)).toEqual([2, 2]);
-    expect(splitChains(5, 2)).toEqual([3, 2]);
-    expect(splitChains(2, 4)).toEqual([1, 1]);
+    expect(chainGroupSizes(4, 2)).toEqual([2, 2]);
+    expect(chainGroupSizes(5, 2)).toEqual([3, 2]);
+    expect(chainGroupSizes(2, 4)).toEqual([1, 1]);
   });
 });

@@ -35,7 +35,7 @@ export {
   type DrawInfo, type ResolvedSampleSettings, type SamplerKind, type RunnerStats, type TransitionRunner,
   type TransitionRunnerContext, type TransitionRunnerFactory, type RunPlan, type PreparedRunner,
   type RunnerProvider, type MetricKind, type DualAveragingSettings, type DualAveragingState,
-  splitRunner, splitChains, type RunnerGroup,
+  splitRunner, chainGroupSizes, type RunnerGroup,
 } from "./sampler/index.ts";
 // Diagnostics
 export {

@@ -18,7 +18,7 @@ export interface RunnerGroup {
 }
 
 /** Chain counts of `groups` near-equal groups of `chains` chains (the first ones one larger); groups that would be empty are left out. */
-export function splitChains(chains: number, groups: number): number[] {
+export function chainGroupSizes(chains: number, groups: number): number[] {
   const base = Math.floor(chains / groups), extra = chains % groups;
   return Array.from({ length: groups }, (_, g) => base + (g < extra ? 1 : 0)).filter((n) => n > 0);
 }

@@ -12,6 +12,7 @@ import { loadPosterior, posteriordbDir } from "../packages/ppl/src/posteriordb/r
 import { posteriorNames } from "../packages/ppl/src/posteriordb/suite.ts";
 import { loadModel } from "../packages/ppl/src/posteriordb/run-posterior.ts";
 import eightSchools from "../examples/eight_schools.ts";
+import logisticRegression from "../examples/logistic_regression.ts";
 
 const { values } = parseArgs({ options: { short: { type: "boolean" }, threads: { type: "string" } } });
 const threads = values.threads === undefined ? undefined : Number(values.threads);
@@ -43,6 +44,15 @@ const eightData = { J: 8, y: [28, 8, -3, 7, -1, 1, 18, 12], sigma: [15, 10, 16, 
 await run("eight_schools diag 4x(1000+1000)", eightSchools, eightData, { chains: 4, warmup: 1000, draws: 1000 });
 await run("eight_schools dense 2x(300+200)", eightSchools, eightData, { chains: 2, warmup: 300, draws: 200, metric: "dense" });
 await run("eight_schools hmc 2x(300+200)", eightSchools, eightData, { chains: 2, warmup: 300, draws: 200, sampler: "hmc", hmcSteps: 7 });
+// Large enough (X: 2000 × 40) for the long matrix products of the compiled path to take their fast route.
+{
+  let state = 2024;
+  const rand = (): number => (state = (state * 1664525 + 1013904223) >>> 0) / 2 ** 32;
+  const N = 2000, K = 40;
+  const X = Array.from({ length: N }, () => Array.from({ length: K }, () => 2 * rand() - 1));
+  const y = X.map((row) => (rand() < 1 / (1 + Math.exp(-(0.3 + row.reduce((s, x, k) => s + x * (k % 3 === 0 ? 0.5 : -0.2), 0)))) ? 1 : 0));
+  await run("logistic_regression N=2000 K=40 2x(150+100)", logisticRegression, { N, K, X, y }, { chains: 2, warmup: 150, draws: 100 });
+}
 if (!values.short) {
   for (const name of posteriorNames(posteriordbDir())) {
     const posterior = loadPosterior(name);

@@ -81,6 +81,28 @@ const compiled = cpu.compileSync(autodiff);
 const compileMs = performance.now() - t0;
 const compiledHand = cpu.compileSync([lp, handGrad]);
 
+// (b'') The compiled program bound as the sampler binds it: with X in a WebAssembly arena (as
+// modelDensity places large data) the two matrix-vector products run in WebAssembly; with X in
+// an ordinary array they run as JavaScript loops (the same bound path otherwise).
+const arena = T.Arena.create();
+const Xa = arena.alloc(X.length);
+Xa.set(X);
+const boundOuts = (bound: T.BoundExecutable): { lp: Float64Array; grad: Float64Array } => {
+  const out = { lp: new Float64Array(1), grad: new Float64Array(D) };
+  bound.setInput(bound.slot("beta"), beta, 0);
+  bound.setOutput(0, out.lp, 0);
+  bound.setOutput(1, out.grad, 0);
+  return out;
+};
+const boundWasm = compiled.bindSync({ X: Xa, y });
+const wasmOut = boundOuts(boundWasm);
+const boundJs = compiled.bindSync({ X, y });
+const jsOut = boundOuts(boundJs);
+boundWasm.run();
+boundJs.run();
+// The WebAssembly kernels add the same products in the same order: the same bits.
+if (!Object.is(wasmOut.lp[0], jsOut.lp[0]) || !wasmOut.grad.every((g, j) => Object.is(g, jsOut.grad[j]))) throw new Error("WebAssembly and JavaScript paths differ");
+
 // Agreement check before timing: all paths compute the same value and gradient.
 const [vC, gC] = compiled.runSync(bindings);
 const [vH] = compiledHand.runSync(bindings);
@@ -91,10 +113,12 @@ if (Math.abs(vC!.data[0]! - vLoop) > 1e-8 * Math.abs(vLoop) || Math.abs(vH!.data
 }
 
 const { reference: referenceMs } = timeInterleaved(3, { reference: () => T.interpret(autodiff, bindings) });
-const { compiled: compiledMs, compiledHand: compiledHandMs, hand: handMs } = timeInterleaved(40, {
+const { compiled: compiledMs, compiledHand: compiledHandMs, hand: handMs, boundJs: boundJsMs, boundWasm: boundWasmMs } = timeInterleaved(40, {
   compiled: () => compiled.runSync(bindings),
   compiledHand: () => compiledHand.runSync(bindings),
   hand: () => handWritten(beta),
+  boundJs: () => boundJs.run(),
+  boundWasm: () => boundWasm.run(),
 });
 
 console.log(
@@ -107,7 +131,10 @@ console.log(
         compiled: +compiledMs.toFixed(2),
         compiled_hand_gradient_graph: +compiledHandMs.toFixed(2),
         hand_written_loop: +handMs.toFixed(2),
+        compiled_bound_js: +boundJsMs.toFixed(2),
+        compiled_bound_wasm: +boundWasmMs.toFixed(2),
       },
+      wasm_vs_js: +(boundWasmMs / boundJsMs).toFixed(2),
       compiled_vs_hand_written: +(compiledMs / handMs).toFixed(2),
       compile_ms: +compileMs.toFixed(1),
       kernels: compiled.stats.kernels,

@@ -12,6 +12,7 @@ export * from "./api/scan.ts";
 export * from "./graph/toposort.ts";
 export * from "./graph/substitute.ts";
 export * from "./graph/serialize.ts";
+export { Arena } from "./cpu/compiled/wasm.ts";
 export * from "./backend.ts";
 export * from "./cpu/value.ts";
 export { interpret, type Bindings } from "./cpu/reference/interpret.ts";

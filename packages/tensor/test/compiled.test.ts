@@ -53,6 +53,37 @@ describe("generated source (golden snapshots)", () => {
   });
 });
 
+describe("WebAssembly matrix products", () => {
+  // Large enough for the WebAssembly kernels (WASM_MIN_PRODUCTS), with an odd width for the last lane.
+  const { outputs, bindings } = logreg(700, 47);
+
+  it("the generated code calls them for the long products and keeps the loops for the rest (golden snapshot)", async () => {
+    const exe = cpu.compileSync(outputs);
+    expect(exe.source).toContain("W.dot(");
+    expect(exe.source).toContain("W.dotTransposed(");
+    await expect(exe.source).toMatchFileSnapshot("./__snapshots__/compiled-logreg-wasm.js");
+  });
+
+  it("with X in an arena they give the bits of the JavaScript loops; with X elsewhere the loops run", () => {
+    const exe = cpu.compileSync(outputs);
+    const want = exe.runSync(bindings);
+    const arena = T.Arena.create();
+    const X = arena.alloc(bindings.X.length);
+    X.set(bindings.X);
+    for (const data of [X, bindings.X]) {
+      const bound = exe.bindSync({ X: data, y: bindings.y, beta: bindings.beta });
+      const lp = new Float64Array(1), grad = new Float64Array(47);
+      bound.setOutput(0, lp, 0);
+      bound.setOutput(1, grad, 0);
+      bound.run();
+      expect(lp[0]).toBe(want[0]!.data[0]);
+      expect(Array.from(grad)).toEqual(Array.from(want[1]!.data));
+    }
+    // And the interpreter agrees (to rounding: it evaluates the softplus and sigmoid its own way).
+    expectSame(outputs, bindings);
+  });
+});
+
 describe("fusion", () => {
   it("a 30-op chain over 10 inputs of mixed shapes is one loop and matches the interpreter", () => {
     fc.assert(

@@ -3,7 +3,7 @@ import type { CompiledModel } from "../model/compile.ts";
 import type { BatchedDensity } from "../sampler/density.ts";
 import { gradientGraph } from "./gradient-graph.ts";
 import { hoistData } from "./hoist-data.ts";
-import { batchedLogpGrad, shareDensity, type SharedDensity } from "./shared-density.ts";
+import { arenaBindings, batchedLogpGrad, shareDensity, type SharedDensity } from "./shared-density.ts";
 
 /** A model's log density on a backend, for the sampler, plus its reported quantities for writing draws. */
 export interface ModelDensity extends BatchedDensity {
@@ -39,7 +39,9 @@ export async function modelDensity(model: CompiledModel, opts: ModelDensityOptio
   const dim = model.dim;
   const q: TensorValue = { dtype: "f64", shape: [dim], data: new Float64Array(dim) };
   // The two graphs' hoisted leaves share names; each executable gets its own bindings.
-  const lpBindings: Record<string, Bindings[string]> = { ...model.dataBindings, ...density.bindings, q };
+  // Large data go into a WebAssembly arena (shared by every thread) where the long products run.
+  const inArena = arenaBindings(density.outputs, { ...model.dataBindings, ...density.bindings, q });
+  const lpBindings: Record<string, Bindings[string]> = inArena?.bindings ?? { ...model.dataBindings, ...density.bindings, q };
   const genBindings: Record<string, Bindings[string]> = { ...model.dataBindings, ...generated.bindings, q };
   let evaluations = 0;
   const run = (exe: Executable, bindings: Bindings, x: Float64Array): TensorValue[] => {
@@ -56,7 +58,7 @@ export async function modelDensity(model: CompiledModel, opts: ModelDensityOptio
     },
     logpGrad,
     share() {
-      return (shared ??= shareDensity(density.outputs, lpBindings, dim, "q", backend.name));
+      return (shared ??= shareDensity(density.outputs, lpBindings, dim, "q", backend.name, inArena?.arena));
     },
     generated(x) {
       return Float64Array.from(run(gen, genBindings, x)[0]!.data);

@@ -1,5 +1,5 @@
 import {
-  deserializeGraph, getBackend, serializeGraph, toposort, type Backend, type Bindings, type Executable, type Node,
+  Arena, deserializeGraph, getBackend, serializeGraph, toposort, type Backend, type Bindings, type Executable, type Node,
   type SerializedGraph, type TensorValue,
 } from "@ppl/tensor";
 import type { BatchedDensity } from "../sampler/density.ts";
@@ -18,8 +18,39 @@ export interface SharedDensity {
   readonly graph: SerializedGraph;
   /** The name of the position leaf. */
   readonly position: string;
-  /** Every other leaf's values, row-major, in shared memory. */
+  /** Every other leaf's values, row-major, in shared memory (those not in the arena). */
   readonly data: Readonly<Record<string, Float64Array>>;
+  /** The WebAssembly memory holding the large data, when the density keeps them in one (see arenaBindings), and where each leaf's values are. */
+  readonly arena?: { readonly memory: WebAssembly.Memory; readonly at: Readonly<Record<string, readonly [byteOffset: number, length: number]>> };
+}
+
+// Data from this many values up go into a WebAssembly arena, where long matrix products run.
+const ARENA_MIN_VALUES = 65536;
+
+/**
+ * The bindings with every f64 array of the graph's data leaves copied into one WebAssembly arena,
+ * when some leaf is large enough for the compiled path's WebAssembly matrix products to pay off;
+ * null otherwise. The arena is shared memory: worker threads read the same copy.
+ */
+export function arenaBindings(outputs: readonly Node[], bindings: Bindings): { arena: Arena; bindings: Record<string, Bindings[string]> } | null {
+  const leaves = toposort(outputs).filter((n) => n.op === "data" && n.dtype === "f64");
+  if (!leaves.some((n) => n.size >= ARENA_MIN_VALUES)) return null;
+  let arena: Arena;
+  try {
+    arena = Arena.create();
+  } catch {
+    return null; // no shared WebAssembly memory here: the JavaScript loops do the work
+  }
+  const out: Record<string, Bindings[string]> = { ...bindings };
+  for (const leaf of leaves) {
+    const v = bindings[leaf.attrs.name!];
+    if (v === undefined || typeof v === "number") continue;
+    const values: ArrayLike<number> = "data" in v && "shape" in v ? v.data : (v as ArrayLike<number>);
+    const copy = arena.alloc(values.length);
+    copy.set(values);
+    out[leaf.attrs.name!] = copy;
+  }
+  return { arena, bindings: out };
 }
 
 /** The sampler's logpGrad over the chains of a batch, from an executable of [lp, gradient] with `bindings` bound. */
@@ -58,21 +89,26 @@ export function batchedLogpGrad(
   };
 }
 
-/** Packs [lp, gradient] and its bindings for other threads: the data copied once into shared memory. */
-export function shareDensity(outputs: readonly Node[], bindings: Bindings, dim: number, position: string, backend: string): SharedDensity {
+/** Packs [lp, gradient] and its bindings for other threads: the data copied once into shared memory (or left in the arena they are in). */
+export function shareDensity(outputs: readonly Node[], bindings: Bindings, dim: number, position: string, backend: string, arena?: Arena): SharedDensity {
   const data: Record<string, Float64Array> = {};
+  const at: Record<string, readonly [number, number]> = {};
   for (const leaf of toposort(outputs)) {
     if (leaf.op !== "data" && leaf.op !== "param") continue;
     const name = leaf.attrs.name!;
-    if (name === position || name in data) continue;
+    if (name === position || name in data || name in at) continue;
     const v = bindings[name];
     if (v === undefined) continue;
     const values: ArrayLike<number> = typeof v === "number" ? [v] : "data" in v && "shape" in v ? v.data : (v as ArrayLike<number>);
+    if (values instanceof Float64Array && arena && Arena.of(values) === arena) {
+      at[name] = [values.byteOffset, values.length];
+      continue;
+    }
     const shared = new Float64Array(new SharedArrayBuffer(values.length * Float64Array.BYTES_PER_ELEMENT));
     shared.set(values);
     data[name] = shared;
   }
-  return { dim, backend, graph: serializeGraph(outputs), position, data };
+  return { dim, backend, graph: serializeGraph(outputs), position, data, ...(arena ? { arena: { memory: arena.memory, at } } : {}) };
 }
 
 /** A batched density rebuilt from a {@link SharedDensity} (in a worker thread). */
@@ -80,6 +116,12 @@ export async function sharedDensity(spec: SharedDensity): Promise<BatchedDensity
   const backend: Backend = await getBackend(spec.backend);
   if (!backend.compileSync) throw new Error(`sharedDensity: backend '${spec.backend}' has no synchronous path`);
   const exe = backend.compileSync(deserializeGraph(spec.graph));
-  const logpGrad = batchedLogpGrad(exe, spec.data, spec.dim, spec.position, () => undefined);
+  // Views of the arena made here, so that this thread's kernels know the data are in it.
+  const data: Record<string, Float64Array> = { ...spec.data };
+  if (spec.arena) {
+    const arena = Arena.adopt(spec.arena.memory);
+    for (const [name, [offset, length]] of Object.entries(spec.arena.at)) data[name] = arena.view(offset, length);
+  }
+  const logpGrad = batchedLogpGrad(exe, data, spec.dim, spec.position, () => undefined);
   return { dim: spec.dim, logpGrad };
 }

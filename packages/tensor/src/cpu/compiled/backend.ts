@@ -7,6 +7,7 @@ import type { TensorValue } from "../value.ts";
 import { cachedProgram } from "./cache.ts";
 import { roundValue } from "./expr.ts";
 import { fullSource, instantiate, type Program } from "./program.ts";
+import { Arena, WasmKernels } from "./wasm.ts";
 
 /** An executable of the compiled CPU path; `source` is the generated JavaScript, for debugging. */
 export interface CompiledExecutable extends Executable {
@@ -76,6 +77,13 @@ function bindProgram(program: Program, inputs: Bindings): BoundExecutable {
     else inst.IN[k] = bind(leaf, inputs, staging, k);
   });
   outputs.forEach((o, j) => (inst.OUT[j] = new Float64Array(o.size)));
+  // Data in a WebAssembly arena (a log density's, see modelDensity): the long matrix products run
+  // there, and the scratch buffers move into the arena so that they are read and written in place.
+  const arena = program.plan.source.includes("W.dot") ? inst.IN.map((x) => (x ? Arena.of(x) : undefined)).find((a) => a !== undefined) : undefined;
+  if (arena) {
+    inst.W = new WasmKernels(arena);
+    program.plan.temps.forEach((size, k) => (inst.T[k] = arena.alloc(size)));
+  }
   let rounded = false;
   return {
     slot: (name) => slots.get(name) ?? -1,
@@ -116,7 +124,7 @@ function bindProgram(program: Program, inputs: Bindings): BoundExecutable {
           for (let i = 0; i < buf.length; i++) buf[i] = roundValue(leaf.dtype, src[at + i]!);
         }
       }
-      inst.run(inst.IN, inst.INOFF, inst.OUT, inst.OUTOFF, inst.T, inst.C);
+      inst.run(inst.IN, inst.INOFF, inst.OUT, inst.OUTOFF, inst.T, inst.C, inst.W);
     },
   };
 }

@@ -76,5 +76,27 @@ export function renderMatmul(n: Node, ctx: RenderContext): string[] {
   }
   const accumulates = !order.startsWith("i, j, l");
   if (accumulates && n.dtype !== "f64") body.push(`for (let f = 0; f < ${rows * cols}; f++) ${O_(oo, "f")} = ${roundExpr(n.dtype, O_(oo, "f"))};`);
-  return [`// loop order ${order}`, ...open, ...indent(body, depth), ...close];
+  // A long matrix-vector product runs in WebAssembly when the executable has kernels (W) and X is
+  // in their memory; the JavaScript loops stay for every other case and compute the same bits.
+  const wasm = wasmKernel(n, rows, cols, inner, batch, sAi, sAl, sBl);
+  if (wasm) {
+    const call = `W.${wasm}(${a.name}, ${ao}, ${b.name}, ${bo}, ${out.name}, ${oo}, ${rows}, ${inner})`;
+    const [decl, ...loops] = body;
+    body.splice(0, body.length, decl!, `if (W === undefined || !${call}) {`, ...indent(loops, 1), `}`);
+  }
+  return [`// loop order ${order}${wasm ? `; WebAssembly ${wasm} when the kernels have X` : ""}`, ...open, ...indent(body, depth), ...close];
+}
+
+/** Multiply-adds from which a matrix-vector product is worth a call into WebAssembly. */
+export const WASM_MIN_PRODUCTS = 32768;
+
+// The WebAssembly kernel for a product, if one fits: f64, no batch, one column, the long operand's
+// rows contiguous (X·β: A = X; Xᵀ·r: A = Xᵀ, read as the rows of X) and B contiguous.
+function wasmKernel(
+  n: Node, rows: number, cols: number, inner: number, batch: readonly number[], sAi: number, sAl: number, sBl: number,
+): "dot" | "dotTransposed" | null {
+  if (n.dtype !== "f64" || cols !== 1 || batch.some((d) => d > 1) || rows * inner < WASM_MIN_PRODUCTS || sBl !== 1) return null;
+  if (sAl === 1 && sAi === inner) return "dot";
+  if (sAi === 1 && sAl === rows) return "dotTransposed";
+  return null;
 }

@@ -1,10 +1,11 @@
 import { IndexRangeError } from "../../ir/errors.ts";
 import { BINARY, UNARY, polygamma, sigmoid, softplus } from "../scalar.ts";
 import type { ProgramPlan } from "./render.ts";
+import type { WasmKernels } from "./wasm.ts";
 
-/** The generated `run` function. */
+/** The generated `run` function; W, when given, runs the long matrix products in WebAssembly. */
 export type RunFunction = (
-  IN: Float64Array[], INOFF: number[], OUT: Float64Array[], OUTOFF: number[], T: Float64Array[], C: Instance[],
+  IN: Float64Array[], INOFF: number[], OUT: Float64Array[], OUTOFF: number[], T: Float64Array[], C: Instance[], W?: WasmKernels,
 ) => void;
 
 /** A rendered plan turned into a function (shared by every executable of the same graph). */
@@ -23,6 +24,7 @@ export interface Instance {
   readonly OUTOFF: number[];
   readonly T: Float64Array[];
   readonly C: Instance[];
+  W?: WasmKernels;
 }
 
 // Special functions and helpers the generated code calls: the very functions the reference uses.
@@ -42,7 +44,7 @@ const F = {
 /** Turn a plan into a callable program (children first). */
 export function buildProgram(plan: ProgramPlan): Program {
   const children = plan.children.map(buildProgram);
-  const make = new Function("F", "K", `"use strict";\nreturn function run(IN, INOFF, OUT, OUTOFF, T, C) {\n${indentSource(plan.source)}\n};`);
+  const make = new Function("F", "K", `"use strict";\nreturn function run(IN, INOFF, OUT, OUTOFF, T, C, W) {\n${indentSource(plan.source)}\n};`);
   const run = make(F, plan.consts) as RunFunction;
   return { plan, run, children };
 }

@@ -10,7 +10,7 @@
 import { createHash } from "node:crypto";
 import { mkdir, readFile, rename, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 /** How to start a worker: the script's URL and the module worker-entry.mjs loads when that is the script. */
@@ -38,8 +38,10 @@ export function workerScript(): Promise<WorkerScript> {
 
 async function bundled(): Promise<WorkerScript> {
   const source = fileURLToPath(workerModule);
-  const dir = join(tmpdir(), `ppl-sampler-worker-${process.getuid?.() ?? "user"}`, createHash("sha1").update(source).digest("hex").slice(0, 12));
+  const root = join(tmpdir(), `ppl-sampler-worker-${process.getuid?.() ?? "user"}`);
+  const dir = join(root, createHash("sha1").update(source).digest("hex").slice(0, 12));
   const manifestPath = join(dir, "manifest.json");
+  if (!(await ownDirectory(dir))) return unbundled;
   const current = await readManifest(manifestPath);
   if (current && (await unchanged(current, join(dir, current.bundle)))) return { url: pathToFileURL(join(dir, current.bundle)), entry: "" };
 
@@ -65,7 +67,8 @@ async function bundled(): Promise<WorkerScript> {
     inputs[path] = await fingerprint(path);
   }
   const bundle = `worker-${createHash("sha1").update(code).digest("hex").slice(0, 16)}.mjs`;
-  await mkdir(dir, { recursive: true });
+  // Only this user may write there: the bundle found in it is run.
+  await mkdir(dir, { recursive: true, mode: 0o700 });
   // Written under temporary names and renamed, so that a concurrent run never reads half a file.
   const tmp = `.${process.pid}-${Date.now()}`;
   await writeFile(join(dir, bundle + tmp), code);
@@ -73,6 +76,18 @@ async function bundled(): Promise<WorkerScript> {
   await writeFile(manifestPath + tmp, JSON.stringify({ bundle, inputs } satisfies Manifest));
   await rename(manifestPath + tmp, manifestPath);
   return { url: pathToFileURL(join(dir, bundle)), entry: "" };
+}
+
+// A cache directory that is absent, or this user's and writable by no one else (the tmp directory is
+// shared, and a bundle found there is run). Each folder up to the tmp directory is checked.
+async function ownDirectory(dir: string): Promise<boolean> {
+  const uid = process.getuid?.();
+  for (const d of [dir, dirname(dir)]) {
+    const s = await stat(d).catch(() => null);
+    if (s === null) continue;
+    if (!s.isDirectory() || (uid !== undefined && s.uid !== uid) || (s.mode & 0o022) !== 0) return false;
+  }
+  return true;
 }
 
 async function readManifest(path: string): Promise<Manifest | null> {

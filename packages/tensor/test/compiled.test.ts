@@ -85,6 +85,20 @@ describe("WebAssembly matrix products", () => {
 });
 
 describe("fusion", () => {
+  it("loops over one shape merge across a kernel in between that they do not depend on, and compute the same bits", () => {
+    const x = T.param("x", [8]);
+    const a = T.exp(x);
+    // a is stored (a reduction and two outputs read it); the outputs' loops join a's, past the sum.
+    const outs = [T.sum(a), T.mul(a, 2), T.add(a, x)];
+    const exe = cpu.compileSync(outs);
+    expect(exe.stats.kernels).toBe(2);
+    const bindings = { x: seq(8) };
+    const got = exe.runSync(bindings);
+    T.interpret(outs, bindings).forEach((w, j) => expect(Array.from(got[j]!.data)).toEqual(Array.from(w.data)));
+    // A loop that needs the sum stays after it.
+    expect(cpu.compileSync([T.mul(a, T.sum(a)), T.add(a, 1)]).stats.kernels).toBe(3);
+  });
+
   it("a 30-op chain over 10 inputs of mixed shapes is one loop and matches the interpreter", () => {
     fc.assert(
       fc.property(

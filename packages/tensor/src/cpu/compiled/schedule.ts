@@ -13,16 +13,19 @@ import { isContiguous, layoutOf, VIEW_OPS, type Layout } from "./layout.ts";
  * local variables. A reduction sits in its consumer's scope and owns an inner scope (the loop
  * over its reduced axes) where its producers are computed inline. Anything else — matmul,
  * gather, linear algebra, scan, concat, pad — is an op kernel with its own hand-written loops.
- * Views cost nothing: they re-index a buffer (see layout.ts).
+ * Views cost nothing: they re-index a buffer (see layout.ts). Last, loops over the same shape merge
+ * into one where nothing in between stands in the way (mergeLoops): a gradient's passes over the
+ * data join the value's.
  */
 
 /** One level of a loop nest: the shape it iterates over and the nodes computed at each index. */
 export interface Scope {
   readonly shape: readonly number[];
-  readonly parent: Scope | undefined;
+  /** The enclosing scope; it and `kernel` change when loops merge (mergeLoops). */
+  parent: Scope | undefined;
   /** The reduction whose inner loop this scope is (undefined for a kernel's main scope). */
   readonly owner: Node | undefined;
-  readonly kernel: LoopKernel;
+  kernel: LoopKernel;
   /** Nodes computed here, in graph order. */
   readonly nodes: Node[];
 }
@@ -181,5 +184,75 @@ export function schedule(outputs: readonly Node[]): Schedule {
 
   for (const s of scopes) s.nodes.sort((a, b) => position.get(a)! - position.get(b)!);
   kernels.sort((a, b) => position.get(a.root)! - position.get(b.root)!);
+  const merged = mergeLoops(kernels, scopes, scopeOf, written);
+  for (const s of merged) s.nodes.sort((a, b) => position.get(a)! - position.get(b)!);
   return { order, kernels, scopeOf, innerOf, written, layout };
+}
+
+/**
+ * Merges a loop kernel into the latest earlier loop kernel over the same shape when no kernel in
+ * between writes anything it reads, and it reads what the earlier loop writes only directly, at the
+ * same index (a node of the earlier loop's main scope, of the loop's full shape: its value at this
+ * index is the local variable), never through a view or from an inner loop (other indices, which the
+ * merged loop may not have written yet). The merged kernel computes the same operations on the
+ * same values, earlier: results are unchanged, bit for bit, while the loop overhead and the re-reads
+ * of stored values go. Returns the scopes whose nodes grew.
+ */
+function mergeLoops(kernels: Kernel[], scopes: readonly Scope[], scopeOf: Map<Node, Scope>, written: ReadonlySet<Node>): Scope[] {
+  const scopesOf = new Map<LoopKernel, Scope[]>();
+  for (const s of scopes) (scopesOf.get(s.kernel) ?? scopesOf.set(s.kernel, []).get(s.kernel)!).push(s);
+  const nodesOf = (k: Kernel): Node[] => (k.kind === "loop" ? (scopesOf.get(k) ?? []).flatMap((s) => s.nodes) : [k.root]);
+  // The nodes a kernel reads from other kernels: directly (an input of one of its elementwise or
+  // reduction nodes), or through a view (re-indexed: a view input, or a view node of its own).
+  const reads = (k: Kernel): { direct: Set<Node>; viewed: Set<Node> } => {
+    const own = new Set(nodesOf(k));
+    const direct = new Set<Node>();
+    const viewed = new Set<Node>();
+    const visit = (x: Node, through: boolean): void => {
+      if (own.has(x) && !VIEW_OPS.has(x.op)) return;
+      if (VIEW_OPS.has(x.op)) return x.inputs.forEach((i) => visit(i, true));
+      (through ? viewed : direct).add(x);
+    };
+    for (const n of own) n.inputs.forEach((i) => visit(i, VIEW_OPS.has(n.op) || !(isElementwise(n.op) || isReduce(n.op))));
+    return { direct, viewed };
+  };
+  const writes = (k: Kernel): Node[] => {
+    if (k.kind === "op") return k.root.op === "scan" ? [...written].filter((n) => n.op === "tuple_get" && n.inputs[0] === k.root) : [k.root];
+    return [...nodesOf(k).filter((n) => written.has(n)), ...(k.scatter ? [k.scatter] : [])];
+  };
+  const sameShape = (a: readonly number[], b: readonly number[]): boolean => a.length === b.length && a.every((d, i) => d === b[i]);
+  const grown = new Set<Scope>();
+  for (let j = 1; j < kernels.length; j++) {
+    const b = kernels[j]!;
+    if (b.kind !== "loop" || b.scatter) continue;
+    const { direct, viewed } = reads(b);
+    const needs = new Set([...direct, ...viewed]);
+    for (let i = j - 1; i >= 0; i--) {
+      const a = kernels[i]!;
+      if (a.kind === "loop" && !a.scatter && sameShape(a.main.shape, b.main.shape)) {
+        const fromA = new Set(writes(a));
+        const local = (x: Node): boolean => scopeOf.get(x) === a.main && sameShape(x.shape, a.main.shape);
+        if ([...viewed].every((x) => !fromA.has(x) && scopeOf.get(x)?.kernel !== a) && [...direct].every((x) => (!fromA.has(x) && scopeOf.get(x)?.kernel !== a) || local(x))) {
+          const moved = scopesOf.get(b) ?? [];
+          for (const s of moved) {
+            s.kernel = a;
+            if (s.parent === b.main) s.parent = a.main;
+          }
+          for (const n of b.main.nodes) {
+            scopeOf.set(n, a.main);
+            a.main.nodes.push(n);
+          }
+          scopesOf.get(a)!.push(...moved.filter((s) => s !== b.main));
+          scopesOf.delete(b);
+          grown.add(a.main);
+          kernels.splice(j, 1);
+          j--;
+        }
+        break;
+      }
+      // A kernel in between that writes what b reads keeps b after it.
+      if (writes(a).some((w) => needs.has(w))) break;
+    }
+  }
+  return [...grown];
 }

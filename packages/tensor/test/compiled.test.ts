@@ -85,6 +85,18 @@ describe("WebAssembly matrix products", () => {
 });
 
 describe("fusion", () => {
+  it("pads of vectors are computed in the loop that adds them up (a parameter vector's gradient from its slices)", () => {
+    const q = T.param("q", [7]);
+    const one = T.exp(T.slice(q, [{ start: 1, stop: 2 }]));
+    const three = T.mul(T.slice(q, [{ start: 4, stop: 7 }]), T.sum(q));
+    const strided = T.sin(T.slice(q, [{ start: 0, stop: 7, step: 3 }]));
+    const g = T.add(T.add(T.pad(one, [[1, 5]]), T.pad(three, [[4, 0]], -2.5)), T.add(T.pad(strided, [[2, 2]]), T.pad(T.constant(3, [2]), [[0, 5]])));
+    const exe = cpu.compileSync([g]);
+    expect(exe.source).not.toMatch(/= pad\(/);
+    const bindings = { q: seq(7) };
+    expect(Array.from(exe.runSync(bindings)[0]!.data)).toEqual(Array.from(T.interpret([g], bindings)[0]!.data));
+  });
+
   it("loops over one shape merge across a kernel in between that they do not depend on, and compute the same bits", () => {
     const x = T.param("x", [8]);
     const a = T.exp(x);

@@ -3,7 +3,7 @@ import { isElementwise, isReduce } from "../../ir/ops.ts";
 import { stridesOf } from "../../ir/shape.ts";
 import type { ArrayRef, RenderContext } from "./context.ts";
 import { scaled, sumExpr } from "./context.ts";
-import { elementwiseExpr, literal, roundExpr } from "./expr.ts";
+import { elementwiseExpr, literal, roundExpr, roundValue } from "./expr.ts";
 import { viewLayout, VIEW_OPS, type Layout } from "./layout.ts";
 import type { LoopKernel, Scope } from "./schedule.ts";
 
@@ -29,6 +29,7 @@ type Operand = { readonly text: string } | { readonly addr: Address };
 
 type Stmt =
   | { readonly kind: "compute"; readonly node: Node; readonly args: readonly Operand[] }
+  | { readonly kind: "pad"; readonly node: Node; readonly axis: number | undefined; readonly from: number; readonly to: number; readonly value: Operand; readonly fill: string }
   | { readonly kind: "reduce"; readonly node: Node; readonly inner: Block; readonly value: Operand }
   | { readonly kind: "store"; readonly node: Node; readonly addr: Address }
   | { readonly kind: "accumulate"; readonly node: Node; readonly value: Operand; readonly addr: Address; readonly scratch?: Address };
@@ -102,6 +103,18 @@ export function renderLoopKernel(k: LoopKernel, ctx: RenderContext): string[] {
         stmts.push({ kind: "reduce", node: n, inner: block, value: operand(n.inputs[0]!, inner, innerDims) });
       } else if (isElementwise(n.op)) {
         stmts.push({ kind: "compute", node: n, args: n.inputs.map((x) => operand(x, s, dims)) });
+      } else if (n.op === "pad") {
+        // A vector padded in the loop over its own shape: x[i − before] inside, the fill outside.
+        const x = n.inputs[0]!;
+        const before = n.attrs.widths![0]![0];
+        const l = schedule.layout(x);
+        // A one-element input has no term for the loop's axis in its address: it is read at its start.
+        const value: Operand =
+          l.kind === "lit"
+            ? { text: literal(l.value) }
+            : { addr: address(ctx.source(l.source), l.start - (x.shape[0]! > 1 ? before * l.strides[0]! : 0), l.shape, l.strides, dims) };
+        const fill = literal(roundValue(n.dtype, n.attrs.padValue ?? 0));
+        stmts.push({ kind: "pad", node: n, axis: dims[dims.length - 1], from: before, to: before + x.shape[0]!, value, fill });
       } else {
         // A leaf or view copied into its own buffer: read it through the view's window.
         const l = VIEW_OPS.has(n.op) ? viewLayout(n, schedule.layout(n.inputs[0]!)) : schedule.layout(n);
@@ -159,6 +172,7 @@ function addresses(b: Block, out: Address[] = []): Address[] {
   };
   for (const s of b.stmts) {
     if (s.kind === "compute") s.args.forEach(fromOperand);
+    else if (s.kind === "pad") fromOperand(s.value);
     else if (s.kind === "reduce") {
       fromOperand(s.value);
       addresses(s.inner, out);
@@ -224,6 +238,9 @@ function printBlock(b: Block, groups: ReadonlyMap<number, Group>, ctx: RenderCon
       const args = s.args.map(op);
       const e = isElementwise(s.node.op) ? roundExpr(s.node.dtype, elementwiseExpr(s.node, args), s.node.op) : args[0]!;
       body.push(`const ${name} = ${e};`);
+    } else if (s.kind === "pad") {
+      const i = s.axis === undefined ? "0" : groups.get(s.axis)!.name;
+      body.push(`const ${name} = ${i} >= ${s.from} && ${i} < ${s.to} ? ${op(s.value)} : ${s.fill};`);
     } else if (s.kind === "store") {
       body.push(`${printAddress(s.addr, groups)} = ${name};`);
     } else if (s.kind === "reduce") {

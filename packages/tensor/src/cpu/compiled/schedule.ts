@@ -66,7 +66,10 @@ export interface Schedule {
 
 /** Leaves: inputs bound at run time and constants. */
 export const isLeaf = (n: Node): boolean => n.op === "param" || n.op === "data" || n.op === "arg" || n.op === "const";
-const isFusible = (n: Node): boolean => isElementwise(n.op) || isReduce(n.op);
+// A pad of a vector reads its input at a shifted index: it joins a loop over its own shape (its
+// input stays in a buffer), where the padded gradient of a parameter slice is added up.
+const isFusedPad = (n: Node): boolean => n.op === "pad" && n.rank === 1;
+const isFusible = (n: Node): boolean => isElementwise(n.op) || isReduce(n.op) || isFusedPad(n);
 
 /** True when a reduction's kept axes all come before its reduced axes (ignoring axes of length 1). */
 export function reducesTrailing(r: Node): boolean {
@@ -92,6 +95,7 @@ const CHEAP = new Set<string>([
 // times over, so it gets a loop of its own instead (loop-invariant hoisting).
 function fitsScope(n: Node, s: Scope, isOutput: boolean): boolean {
   if (isReduce(n.op) && !reducesTrailing(n)) return false;
+  if (isFusedPad(n)) return s.shape.length === 1 && s.shape[0] === n.shape[0];
   if (sizeOf(n.shape) === sizeOf(s.shape)) return true;
   return CHEAP.has(n.op) && !isOutput;
 }
@@ -129,7 +133,7 @@ export function schedule(outputs: readonly Node[]): Schedule {
   const commonScope = (n: Node): Scope | undefined => {
     let found: Scope | undefined;
     for (const u of users.get(n) ?? []) {
-      const s = isReduce(u.op) ? innerOf.get(u) : isFusible(u) ? scopeOf.get(u) : undefined;
+      const s = isReduce(u.op) ? innerOf.get(u) : isFusible(u) && !isFusedPad(u) ? scopeOf.get(u) : undefined;
       if (!s || (found && s !== found)) return undefined;
       found = s;
     }

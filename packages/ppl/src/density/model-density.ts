@@ -49,6 +49,10 @@ export async function modelDensity(model: CompiledModel, opts: ModelDensityOptio
     return exe.runSync!(bindings);
   };
   const logpGrad = batchedLogpGrad(lpGrad, lpBindings, dim, "q", () => void evaluations++);
+  const genBound = gen.bindSync?.(genBindings);
+  const genSlot = genBound ? genBound.slot("q") : -1;
+  const genOut = new Float64Array(model.generatedFlat.size);
+  genBound?.setOutput(0, genOut, 0);
   let shared: SharedDensity | undefined;
   return {
     dim,
@@ -61,7 +65,11 @@ export async function modelDensity(model: CompiledModel, opts: ModelDensityOptio
       return (shared ??= shareDensity(density.outputs, lpBindings, dim, "q", backend.name, inArena?.arena));
     },
     generated(x) {
-      return Float64Array.from(run(gen, genBindings, x)[0]!.data);
+      if (!genBound) return Float64Array.from(run(gen, genBindings, x)[0]!.data);
+      // Bound once, as the gradient is: q read in place, the values written into one buffer, copied out.
+      if (genSlot >= 0) genBound.setInput(genSlot, x, 0);
+      genBound.run();
+      return Float64Array.from(genOut);
     },
   };
 }

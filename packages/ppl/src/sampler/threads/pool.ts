@@ -194,6 +194,8 @@ export async function sampleThreads(
             fail(m.error);
             if (running) busy--;
             running = false;
+            // The worker may have lost its density on the way: the next run sends it again.
+            slot.holds = -1;
             return changed();
         }
       };

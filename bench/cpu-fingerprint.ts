@@ -3,11 +3,12 @@
  * adaptation and gradient count (the f64 bytes), for eight schools (diag, dense, static HMC) and
  * every posteriordb model on a short run. Two checkouts that print the same JSON sample
  * bit-identically; this is how a speed-up is shown to leave the draws alone.
+ * With --threads N the runs use N threads (their hashes must not change).
  * Run: npx tsx bench/cpu-fingerprint.ts [--short] [--threads N] > fp.json
  */
 import { createHash } from "node:crypto";
 import { parseArgs } from "node:util";
-import { compileModel, modelDensity, sample, type Model, type SampleOptions, type SampleResult } from "../packages/ppl/src/index.ts";
+import { compileModel, modelDensity, sampleAsync, stopSamplerThreads, type Model, type SampleOptions, type SampleResult } from "../packages/ppl/src/index.ts";
 import { loadPosterior, posteriordbDir } from "../packages/ppl/src/posteriordb/reference.ts";
 import { posteriorNames } from "../packages/ppl/src/posteriordb/suite.ts";
 import { loadModel } from "../packages/ppl/src/posteriordb/run-posterior.ts";
@@ -34,7 +35,7 @@ async function run(name: string, model: Model, data: unknown, opts: SampleOption
   const compiled = compileModel(model, data, { allowExtraKeys: true });
   const density = await modelDensity(compiled, { backend: "cpu" });
   const t0 = performance.now();
-  const r = sample(density, { seed: 20251201, ...opts, ...(threads !== undefined ? { threads } : {}) } as SampleOptions);
+  const r = await sampleAsync(density, { seed: 20251201, ...opts, ...(threads !== undefined ? { threads } : {}) });
   const s = (performance.now() - t0) / 1000;
   process.stderr.write(`${name}: ${s.toFixed(2)} s\n`);
   console.log(JSON.stringify({ case: name, chains: hash(r) }));
@@ -60,3 +61,4 @@ if (!values.short) {
     await run(name, await loadModel(name), posterior.data, { chains: 2, warmup: 150, draws: 100, metric, firstChain: 1 });
   }
 }
+await stopSamplerThreads();

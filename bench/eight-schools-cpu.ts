@@ -5,7 +5,7 @@
  * Run: npx tsx bench/eight-schools-cpu.ts [--reps 5] [--threads N]
  */
 import { parseArgs } from "node:util";
-import { compileModel, modelDensity, sample, type SampleOptions } from "../packages/ppl/src/index.ts";
+import { compileModel, modelDensity, sample, sampleAsync, stopSamplerThreads } from "../packages/ppl/src/index.ts";
 import eightSchools from "../examples/eight_schools.ts";
 
 const { values } = parseArgs({ options: { reps: { type: "string" }, threads: { type: "string" }, grads: { type: "string" } } });
@@ -40,8 +40,7 @@ for (let r = 0; r < reps + 1; r++) {
 const samplerS: number[] = [];
 const evals: number[] = [];
 for (let r = 0; r < reps; r++) {
-  const opts = { chains: 4, warmup: 1000, draws: 1000, seed: 1000 + r, ...(threads !== undefined ? { threads } : {}) } as SampleOptions;
-  const res = sample(density, opts);
+  const res = await sampleAsync(density, { chains: 4, warmup: 1000, draws: 1000, seed: 1000 + r, ...(threads !== undefined ? { threads } : {}) });
   samplerS.push(res.timing.warmupSeconds + res.timing.samplingSeconds);
   evals.push(res.gradientEvaluations.reduce((a, b) => a + b, 0));
 }
@@ -81,3 +80,4 @@ console.log(
     sampler_us_per_leapfrog_free_density: +median(freeUs).toFixed(3),
   }),
 );
+await stopSamplerThreads();

@@ -33,8 +33,6 @@ import { workerScript } from "./worker-script.ts";
 export interface ThreadLayout {
   /** Whether the calling thread samples too (true); false leaves every chain to the workers. */
   readonly callingThreadSamples?: boolean;
-  /** Projected seconds of work beyond which the calling thread enlists the workers (ENLIST_AFTER_SECONDS). */
-  readonly enlistAfterSeconds?: number;
   /** Hand chains over to the workers after this many iterations, waiting for one to be ready (tests). */
   readonly handOverAt?: number;
 }
@@ -284,7 +282,6 @@ export async function sampleThreads(
     let workMs = 0;
     let chainIterations = 0;
     const total = s.warmup + s.draws;
-    const threshold = layout.enlistAfterSeconds ?? ENLIST_AFTER_SECONDS;
     while (!run.done) {
       const mode = Atomics.load(control, Control.MODE);
       if (mode === Mode.ABORT) return void ranges.push({ first, thread: 0, result: run.result(true) });
@@ -296,7 +293,7 @@ export async function sampleThreads(
         workMs += performance.now() - busySince;
         // Seconds of this thread's own work left at its pace so far.
         const left = ((run.settings.chains * (total - run.iterationsDone)) / chainIterations) * (workMs / 1000);
-        if (forced || left > threshold) {
+        if (forced || left > ENLIST_AFTER_SECONDS) {
           enlistWorkers();
           // A forced hand-over (tests) waits for a worker.
           while (forced && idleReady().length === 0 && mine.some((slot) => !slot.dead)) await nextChange();

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { add, constant, data, gather, grad, IndexRangeError, interpret, mul, param, scan, scatterAdd, sum, vmap, type Node, type TensorValue } from "@ppl/tensor";
 import { vulkanBackend } from "../src/backend.ts";
-import { limitsOf } from "../src/codegen/limits.ts";
+import { REFERENCE_LIMITS } from "../src/codegen/reference-devices.ts";
 import { planProgram, type KernelPlan } from "../src/codegen/program.ts";
 import { knownSegments, segmentLayout } from "../src/codegen/scatter-segments.ts";
 import { isScratch } from "../src/codegen/shader.ts";
@@ -14,12 +14,8 @@ import { usableDevices } from "../src/devices.ts";
 const device = usableDevices()[0];
 
 // Fixed limits and no prelude, so planned kernels and their source are the same on every machine.
-const GPU = limitsOf({
-  type: "discrete-gpu",
-  driver: "nvidia",
-  limits: { maxComputeWorkGroupInvocations: 1024, maxComputeWorkGroupCount: [2 ** 31 - 1, 65535, 65535], maxComputeWorkGroupSize: [1024, 1024, 64], maxComputeSharedMemorySize: 49152 },
-  features: { shaderFloat64: true },
-});
+// (the H200 of REFERENCE_LIMITS, without subgroup arithmetic).
+const GPU = { ...REFERENCE_LIMITS.h200, subgroupArithmetic: false };
 const plan = (outs: Node[]) => planProgram(outs, GPU, () => "// (prelude)");
 const scatterKernel = (kernels: readonly KernelPlan[]) => kernels.find((k) => k.node.op === "scatter_add")!;
 

@@ -1,12 +1,15 @@
 // `ppl report`: a self-contained HTML file, opened in headless Chromium (Debian's package) through
-// playwright-core: it renders without console errors or network requests, has one trace plot per
-// parameter, and a screenshot is taken. A synthetic large run checks that thinning keeps it small.
+// playwright-core, which drives the system browser by its path and downloads nothing: it renders
+// without console errors or network requests, every panel has a drawn SVG with ticks and axis
+// labels, no text runs into a plot's box or into other text, the traces carry the chain legend,
+// and screenshots are left in the test's output folder. A synthetic large run checks that thinning
+// keeps it small and that its warnings come grouped, the sampler's first.
 import { existsSync, mkdtempSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { mkdirSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chromium, type BrowserContext } from "playwright-core";
+import { chromium, type BrowserContext, type Page } from "playwright-core";
 import { fileSink, sampleConfig, writeStanCsv } from "@ppl/ppl";
 import { hasStackTrace, runCli, tempDir } from "./helpers.ts";
 
@@ -16,6 +19,121 @@ const PARAMS = ["mu", "tau", ...Array.from({ length: 8 }, (_, i) => `theta_trans
 let dir: string;
 let html: string;
 let browser: BrowserContext | undefined;
+
+/** Opens a report in headless Chromium, collecting console errors, page errors and requests. */
+async function open(file: string): Promise<{ page: Page; errors: string[]; requests: string[] }> {
+  if (!browser) {
+    const userDataDir = mkdtempSync(join(tmpdir(), "ppl-chromium-"));
+    browser = await chromium.launchPersistentContext(userDataDir, {
+      executablePath: CHROMIUM,
+      headless: true,
+      viewport: { width: 1150, height: 900 },
+      // --no-sandbox: CI runs as root, where Chromium's sandbox refuses to start.
+      args: [
+        "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync",
+      ],
+    });
+  }
+  const page = await browser.newPage();
+  const errors: string[] = [];
+  const requests: string[] = [];
+  page.on("console", (m) => {
+    if (m.type() === "error") errors.push(m.text());
+  });
+  page.on("pageerror", (e) => errors.push(String(e)));
+  page.on("request", (req) => requests.push(req.url()));
+  await page.goto(`file://${file}`, { waitUntil: "load" });
+  return { page, errors, requests };
+}
+
+/** What the page lays out, per panel, measured by the browser (getBBox in each SVG's coordinates). */
+interface PanelLayout {
+  kind: string;
+  param: string | null;
+  width: number;
+  height: number;
+  /** Drawn shapes (paths with data, lines, rects) with an area or length. */
+  drawn: number;
+  xTicks: number;
+  yTicks: number;
+  xLabels: number;
+  yLabels: number;
+  legendChains: number | null;
+  /** Texts whose box enters a plot box's inside, or another text's box, with what they hit. */
+  overlaps: string[];
+}
+
+/** Measures every figure.panel of the page. */
+function layout(page: Page): Promise<PanelLayout[]> {
+  return page.locator("figure.panel").evaluateAll((figures) =>
+    figures.map((fig) => {
+      const svg = fig.querySelector("svg")!;
+      const box = (e: Element): DOMRect => (e as SVGGraphicsElement).getBBox();
+      // Rotated labels: their box in the SVG's coordinates, through the element's own transform.
+      const placed = (e: Element): { x: number; y: number; w: number; h: number } => {
+        const b = box(e);
+        const m = (e as SVGGraphicsElement).getCTM()!;
+        const r = svg.getCTM()!.inverse().multiply(m);
+        const pts = [new DOMPoint(b.x, b.y), new DOMPoint(b.x + b.width, b.y), new DOMPoint(b.x, b.y + b.height), new DOMPoint(b.x + b.width, b.y + b.height)].map((p) => p.matrixTransform(r));
+        const xs = pts.map((p) => p.x);
+        const ys = pts.map((p) => p.y);
+        return { x: Math.min(...xs), y: Math.min(...ys), w: Math.max(...xs) - Math.min(...xs), h: Math.max(...ys) - Math.min(...ys) };
+      };
+      const hit = (a: { x: number; y: number; w: number; h: number }, b: { x: number; y: number; w: number; h: number }, inset: number): boolean =>
+        a.x < b.x + b.w - inset && b.x + inset < a.x + a.w && a.y < b.y + b.h - inset && b.y + inset < a.y + a.h;
+      const texts = [...svg.querySelectorAll("text")].map((t) => ({ text: t.textContent ?? "", cls: t.getAttribute("class") ?? "", b: placed(t) }));
+      const boxes = [...svg.querySelectorAll("rect.box")].map((r) => placed(r));
+      const overlaps: string[] = [];
+      texts.forEach((t, i) => {
+        // Rows' names and the rank plot's chain numbers sit beside their box; 1 px of slack for anti-aliasing.
+        for (const b of boxes) if (hit(t.b, b, 1)) overlaps.push(`'${t.text}' (${t.cls}) inside a plot box`);
+        for (const u of texts.slice(i + 1)) if (hit(t.b, u.b, 0.5)) overlaps.push(`'${t.text}' (${t.cls}) on '${u.text}' (${u.cls})`);
+      });
+      const drawn = [...svg.querySelectorAll("path, line, rect")].filter((e) => {
+        if (e.tagName === "path" && !(e.getAttribute("d") ?? "").trim()) return false;
+        const b = box(e);
+        return b.width > 0 || b.height > 0;
+      }).length;
+      const legend = svg.querySelector("g.chain-legend");
+      const r = svg.getBoundingClientRect();
+      return {
+        kind: fig.getAttribute("data-panel") ?? "",
+        param: svg.getAttribute("data-param"),
+        width: r.width,
+        height: r.height,
+        drawn,
+        xTicks: svg.querySelectorAll("text.tick.x").length,
+        yTicks: svg.querySelectorAll("text.tick.y").length,
+        xLabels: svg.querySelectorAll("text.axis-label.x").length,
+        yLabels: svg.querySelectorAll("text.axis-label.y").length,
+        legendChains: legend ? legend.querySelectorAll("line.legend-swatch").length : null,
+        overlaps,
+      };
+    }),
+  );
+}
+
+/** The checks every report's panels pass, whatever the run. */
+function expectReadablePanels(panels: PanelLayout[], params: readonly string[], chains: number): void {
+  for (const p of panels) {
+    const where = `${p.kind} ${p.param ?? ""}`;
+    expect(p.width * p.height, where).toBeGreaterThan(0);
+    expect(p.drawn, `${where}: drawn shapes`).toBeGreaterThan(2);
+    expect(p.overlaps, `${where}: overlapping text`).toEqual([]);
+    expect(p.xTicks, `${where}: x ticks`).toBeGreaterThanOrEqual(2);
+    expect(p.xLabels, `${where}: x axis labels`).toBeGreaterThanOrEqual(1);
+    if (["forest", "ess", "mcse"].includes(p.kind)) continue; // their rows are named instead
+    expect(p.yTicks, `${where}: y ticks`).toBeGreaterThanOrEqual(2);
+    expect(p.yLabels, `${where}: y axis labels`).toBeGreaterThanOrEqual(1);
+  }
+  const count = (kind: string): number => panels.filter((p) => p.kind === kind).length;
+  for (const kind of ["density", "trace", "rank", "autocorr"]) expect(count(kind), kind).toBe(params.length);
+  for (const kind of ["forest", "ess", "mcse", "energy", "pairs"]) expect(count(kind), kind).toBe(1);
+  expect(panels.filter((p) => p.kind === "trace").map((p) => p.param)).toEqual(params);
+  expect(panels.filter((p) => p.kind === "density").map((p) => p.param)).toEqual(params);
+  for (const t of panels.filter((p) => p.kind === "trace")) expect(t.legendChains, `legend of ${t.param}`).toBe(Math.min(chains, 8));
+}
 
 beforeAll(async () => {
   dir = tempDir("ppl-report-");
@@ -43,57 +161,57 @@ describe("ppl report", () => {
     expect(text).toContain("eight_schools_noncentered");
   });
 
-  it("renders in headless Chromium with no console errors and no network requests; one trace per parameter; screenshot", async () => {
+  it("renders in headless Chromium with no console errors and no network requests; every panel drawn, ticked and labelled; screenshots", async () => {
     expect(existsSync(CHROMIUM), `${CHROMIUM} is missing: install Debian's chromium package (scripts/setup.sh does)`).toBe(true);
-    const userDataDir = mkdtempSync(join(tmpdir(), "ppl-chromium-"));
-    browser = await chromium.launchPersistentContext(userDataDir, {
-      executablePath: CHROMIUM,
-      headless: true,
-      viewport: { width: 1150, height: 900 },
-      args: [
-        "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync",
-      ],
-    });
-    const page = await browser.newPage();
-    const errors: string[] = [];
-    const requests: string[] = [];
-    page.on("console", (m) => {
-      if (m.type() === "error") errors.push(m.text());
-    });
-    page.on("pageerror", (e) => errors.push(String(e)));
-    page.on("request", (req) => requests.push(req.url()));
-    const url = `file://${html}`;
-    await page.goto(url, { waitUntil: "load" });
-
+    const { page, errors, requests } = await open(html);
     expect(errors).toEqual([]);
-    expect(requests).toEqual([url]);
-    const traces = await page.locator("svg.trace").evaluateAll((els) => els.map((e) => e.getAttribute("data-param")));
-    expect(traces).toEqual(PARAMS);
-    expect(await page.locator("svg.rank").count()).toBe(PARAMS.length);
-    expect(await page.locator("svg.autocorr").count()).toBe(PARAMS.length);
-    expect(await page.locator("svg.energy").count()).toBe(1);
+    expect(requests).toEqual([`file://${html}`]);
+    const panels = await layout(page);
+    expectReadablePanels(panels, PARAMS, 4);
     expect(await page.locator("svg.pairs").getAttribute("data-params")).toBe(PARAMS.slice(0, 6).join(","));
     expect(await page.locator("table.summary tbody tr").count()).toBe(PARAMS.length);
+    // The pair plot's shared axes: every column is ticked and named along the bottom, every row but the first (a histogram's count) along the left.
+    const cells = await page.locator("svg.pairs g.cell").evaluateAll((gs) =>
+      gs.map((g) => ({ row: Number(g.getAttribute("data-row")), col: Number(g.getAttribute("data-col")), x: g.querySelectorAll("text.tick.x").length, y: g.querySelectorAll("text.tick.y").length, xl: g.querySelector("text.axis-label.x")?.textContent ?? null, yl: g.querySelector("text.axis-label.y")?.textContent ?? null, marks: (g.querySelector("path.tick-mark")?.getAttribute("d") ?? "").split("M").length - 1 })),
+    );
+    expect(cells).toHaveLength(21);
+    for (const c of cells) {
+      expect(c.marks, `cell ${c.row},${c.col} tick marks`).toBeGreaterThanOrEqual(2);
+      if (c.row === 5) expect([c.x >= 2, c.xl], `column ${c.col}`).toEqual([true, PARAMS[c.col]]);
+      if (c.col === 0 && c.row > 0) expect([c.y >= 2, c.yl], `row ${c.row}`).toEqual([true, PARAMS[c.row]]);
+    }
     // Every trace has one drawn line per chain, inside its box.
     const lines = await page.locator("svg.trace").first().locator("path.chain").count();
     expect(lines).toBe(4);
+    expect(await page.locator("svg.density").first().locator("path.chain").count()).toBe(4);
     const box = await page.locator("svg.trace").first().boundingBox();
     expect(box!.width).toBeGreaterThan(300);
 
+    // In the test's output folder, left in place for a person to look at.
     const shots = join(dir, "shots");
     mkdirSync(shots, { recursive: true });
-    const top = join(shots, "report-top.png");
-    const plots = join(shots, "report-param.png");
-    await page.screenshot({ path: top });
-    await page.locator("section.param").first().screenshot({ path: plots });
-    for (const p of [top, plots]) {
+    const files = {
+      top: join(shots, "report-top.png"),
+      param: join(shots, "report-param.png"),
+      forest: join(shots, "report-forest.png"),
+      pairs: join(shots, "report-pairs.png"),
+      ess: join(shots, "report-ess.png"),
+      mcse: join(shots, "report-mcse.png"),
+      energy: join(shots, "report-energy.png"),
+      full: join(shots, "report-full.png"),
+    };
+    await page.screenshot({ path: files.top });
+    await page.screenshot({ path: files.full, fullPage: true });
+    await page.locator("section.param").first().screenshot({ path: files.param });
+    await page.locator("figure[data-panel=forest]").screenshot({ path: files.forest });
+    for (const kind of ["pairs", "ess", "mcse", "energy"] as const) await page.locator(`figure[data-panel=${kind}]`).screenshot({ path: files[kind] });
+    for (const p of Object.values(files)) {
       const png = readFileSync(p);
       expect(png.subarray(0, 8).toString("hex")).toBe("89504e470d0a1a0a");
       expect(png.length).toBeGreaterThan(10_000);
     }
-    // Left in place for a person to look at.
-    console.log(`report screenshots: ${top} ${plots}`);
+    console.log(`report screenshots: ${Object.values(files).join(" ")}`);
+    await page.close();
   });
 
   it("stays small for 4000 draws (4 chains × 1000) × 30 parameters (thinned plots)", async () => {
@@ -123,6 +241,20 @@ describe("ppl report", () => {
     expect(text.match(/<svg class="trace"/g)).toHaveLength(30);
     expect(text).toContain('data-params="beta[3],beta[1],beta[30]"');
     expect(text).toContain("thinned to 500 points per chain");
+
+    // 30 slowly mixing parameters and a few divergences: one line per criterion, the sampler's first.
+    const { page, errors } = await open(out);
+    expect(errors).toEqual([]);
+    const warnings = await page.locator("ul.warnings li").evaluateAll((lis) => lis.map((li) => [li.getAttribute("data-kind"), li.textContent ?? ""] as const));
+    const kinds = warnings.map(([k]) => k);
+    expect(kinds[0]).toBe("divergences");
+    expect(warnings[0]![1]).toMatch(/^\d+ of 4000 transitions ended with a divergence/);
+    expect(new Set(kinds).size).toBe(kinds.length);
+    const bulk = warnings.find(([k]) => k === "ess_bulk")![1];
+    expect(bulk).toMatch(/^Bulk-ESS below 400 \(100 per chain\) for 30 parameters: beta\[1\] \(\d+\), beta\[2\] \(\d+\), /);
+    for (const name of names) expect(bulk).toContain(`${name} (`);
+    expectReadablePanels(await layout(page), names, 4);
+    await page.close();
   });
 
   it("rejects --pairs naming an unknown parameter", async () => {

@@ -1,17 +1,23 @@
 /**
  * The HTML report: one self-contained file (inline CSS and SVG, no scripts, fonts or network),
- * with the summary table, sampler diagnostics, warnings, energy and pair plots, and per parameter
- * a trace, a rank plot and the autocorrelation.
+ * with the grouped warnings, the summary table, sampler diagnostics, a forest plot, ESS and MCSE
+ * bars, energy and pair plots, and per parameter the density by chain beside the trace (as
+ * ArviZ's plot_trace), a rank plot and the autocorrelation. Every plot is a `figure.panel`.
  */
-import type { Summary } from "@ppl/ppl";
+import { THRESHOLDS, type Summary } from "@ppl/ppl";
 import type { Run } from "../read-runs.ts";
 import { samplerLines, summaryRows } from "../summary-text.ts";
 import { autocorrSvg } from "./svg-autocorr.ts";
+import { densitySvg } from "./svg-density.ts";
 import { energySvg } from "./svg-energy.ts";
+import { essSvg } from "./svg-ess.ts";
+import { forestSvg } from "./svg-forest.ts";
+import { mcseSvg } from "./svg-mcse.ts";
 import { pairsSvg } from "./svg-pairs.ts";
 import { rankSvg } from "./svg-rank.ts";
 import { escapeXml } from "./svg.ts";
 import { traceSvg } from "./svg-trace.ts";
+import { groupWarnings } from "./warning-groups.ts";
 
 /** Options of the report. */
 export interface ReportOptions {
@@ -51,20 +57,26 @@ export function renderReport(run: Run, summary: Summary, opts: ReportOptions): s
   };
   const pairs =
     pairNames.length >= 2
-      ? pairsSvg({ names: pairNames, values: pairNames.map((p) => pooled(run.chains.parameters[p]!)), ...(divergent ? { divergent: pooled(divergent) } : {}) }, PAIR_POINTS)
+      ? panel("pairs", pairsSvg({ names: pairNames, values: pairNames.map((p) => pooled(run.chains.parameters[p]!)), ...(divergent ? { divergent: pooled(divergent) } : {}) }, PAIR_POINTS))
       : `<p class="note">The pair plot needs at least two parameters.</p>`;
-  const energy = run.chains.sampler ? energySvg(run.chains.sampler.energy) : `<p class="note">No energy__ column: the energy plot needs Stan's sampler columns.</p>`;
+  const energy = run.chains.sampler ? panel("energy", energySvg(run.chains.sampler.energy)) : `<p class="note">No energy__ column: the energy plot needs Stan's sampler columns.</p>`;
 
   const params = names.map((name, i) => {
     const draws = run.chains.parameters[name]!;
     return [
       `<section class="param" id="p${i}"><h3>${escapeXml(name)}</h3><div class="plots">`,
-      traceSvg({ name, chains: draws, ...(divergent ? { divergent } : {}) }, perChain),
-      rankSvg(name, draws),
-      autocorrSvg(name, draws),
+      panel("density", densitySvg(name, draws)),
+      panel("trace", traceSvg({ name, chains: draws, ...(divergent ? { divergent } : {}) }, perChain)),
+      panel("rank", rankSvg(name, draws)),
+      panel("autocorr", autocorrSvg(name, draws)),
       `</div></section>`,
     ].join("");
   });
+
+  const stats = summary.parameters;
+  const forest = panel("forest", forestSvg(stats.map((p) => ({ name: p.name, pooled: pooled(run.chains.parameters[p.name]!), q5: p.q5, median: p.median, q95: p.q95, rhat: p.rhat }))));
+  const ess = panel("ess", essSvg(stats.map((p) => ({ name: p.name, bulk: p.ess_bulk, tail: p.ess_tail })), chains, chains * run.chains.drawsPerChain));
+  const mcse = panel("mcse", mcseSvg(stats.map((p) => ({ name: p.name, mcseMean: p.mcse_mean, mcseSd: p.mcse_sd, sd: p.sd }))));
 
   const meta: [string, string][] = [
     ["source", opts.source],
@@ -90,22 +102,34 @@ ${warningsHtml(summary)}
 <h2>Summary</h2>
 ${summaryTable(summary)}
 <pre class="sampler">${escapeXml(samplerLines(summary).join("\n"))}</pre>
+<h2>Forest</h2>
+<p class="note">Every parameter on one axis: median (dot), central 50% (thick) and 90% (thin) intervals; R-hat on the right, in red above ${THRESHOLDS.rhat}.</p>
+${forest}
+<h2>Effective sample size and Monte Carlo error</h2>
+${ess}
+${mcse}
 <h2>Energy</h2>
 ${energy}
 <h2>Pairs</h2>
 <p class="note">Lower triangle: draws of ${pairNames.map(escapeXml).join(", ")} (thinned to ${PAIR_POINTS} per panel); divergent transitions in red.</p>
 ${pairs}
 <h2>Parameters</h2>
-<p class="note">Trace (${perChain >= run.chains.drawsPerChain ? "every draw" : `thinned to ${perChain} points per chain`}; red ticks: divergences), ranks of each chain in the pooled draws, and autocorrelation per chain.</p>
+<p class="note">Density of each chain's draws beside its trace (${perChain >= run.chains.drawsPerChain ? "every draw" : `thinned to ${perChain} points per chain`}; red ticks: divergences), ranks of each chain in the pooled draws, and autocorrelation per chain; the colours are the chains of the trace's legend.</p>
 <nav>${names.map((n, i) => `<a href="#p${i}">${escapeXml(n)}</a>`).join(" ")}</nav>
 ${params.join("\n")}
 </body></html>
 `;
 }
 
+/** A plot in its frame: the unit the report's layout and its test count. */
+function panel(kind: string, svgText: string): string {
+  return `<figure class="panel" data-panel="${kind}">${svgText}</figure>`;
+}
+
 function warningsHtml(summary: Summary): string {
   if (summary.warnings.length === 0) return `<p class="ok">No warnings: R-hat, ESS, divergences, tree depth and E-BFMI are within their thresholds.</p>`;
-  return `<ul class="warnings">${summary.warnings.map((w) => `<li>${escapeXml(w.message)}</li>`).join("")}</ul>`;
+  const groups = groupWarnings(summary.warnings);
+  return `<ul class="warnings">${groups.map((g) => `<li class="${g.scope}" data-kind="${g.kind}">${escapeXml(g.text)}</li>`).join("")}</ul>`;
 }
 
 function summaryTable(summary: Summary): string {
@@ -124,11 +148,14 @@ table.summary th:first-child{text-align:left}table.summary thead th{border-botto
 table.summary tbody tr:nth-child(odd){background:#f6f6f6}table.summary tr.flag{background:#fde8e8}
 table.meta th{text-align:left;color:#555;font-weight:normal}table.meta td{text-align:left}
 .warnings li{color:#a00}.ok{color:#070}.note{color:#555;font-size:13px}pre.sampler{font-size:13px}
-nav a{font-size:12px;margin-right:6px}.plots{display:flex;flex-wrap:wrap;gap:6px}
+nav a{font-size:12px;margin-right:6px}.plots{display:flex;flex-wrap:wrap;gap:6px}figure.panel{margin:0 0 6px 0}
+.warnings li.sampler{font-weight:600}
 svg{background:#fff}svg text{font-size:10px;fill:#333}svg .title{font-size:11px;font-weight:600}
 svg .grid{stroke:#eee}svg .box{fill:none;stroke:#999}svg .chain{fill:none;stroke-width:1;stroke-opacity:.8}
 svg .expect{stroke:#333;stroke-dasharray:3 3}svg .zero{stroke:#666}svg .hist{fill:#1f77b4;fill-opacity:.6}
 svg .dots{stroke:#1f77b4;stroke-opacity:.45;stroke-width:3;stroke-linecap:round;fill:none}
 svg .divergent{stroke-width:4;stroke-linecap:round;fill:none}svg .divergent-ticks{stroke-width:1.5}
-svg .label{font-size:11px}svg .legend{font-size:11px}
+svg .label,svg .axis-label,svg .row-name,svg .rhat{font-size:11px}svg .legend{font-size:11px}
+svg .tick-mark{stroke:#999}svg .flag{fill:#c00}svg .interval90{stroke:#1f77b4;stroke-width:1.5}
+svg .interval50{stroke:#1f77b4;stroke-width:4}svg .median{stroke:#fff;stroke-width:3.5;stroke-linecap:round}
 `;

@@ -7,10 +7,10 @@ export function maxLag(n: number): number {
 }
 
 /** The autocorrelation of each chain's draws at lags 0..maxLag, one line per chain. */
-export function autocorrSvg(name: string, chains: readonly ArrayLike<number>[], width = 260, height = 170): string {
+export function autocorrSvg(name: string, chains: readonly ArrayLike<number>[], width = 260, height = 190): string {
   const n = chains[0]?.length ?? 0;
   const lags = maxLag(n);
-  const f = frame([0, lags], [-0.25, 1], width, height, { left: 36, right: 16, top: 22, bottom: 26 });
+  const f = frame([0, lags], [-0.25, 1], width, height, { left: 48, right: 16, top: 22, bottom: 38 });
   const xs = Array.from({ length: lags + 1 }, (_, t) => f.x.at(t));
   const lines = chains.map((chain, c) => {
     const acov = autocovariance(chain);
@@ -20,7 +20,7 @@ export function autocorrSvg(name: string, chains: readonly ArrayLike<number>[], 
   const zero = f.y.at(0);
   return svg(
     width, height, "autocorr",
-    axes(f, { title: `${name} — autocorrelation`, yTicks: 3, xTicks: 4 }) + `<line class="zero" x1="${f.left}" x2="${f.right}" y1="${zero}" y2="${zero}"/>` + lines.join(""),
+    axes(f, { title: `${name} — autocorrelation`, xLabel: "lag", yLabel: "autocorrelation", yTicks: 3, xTicks: 4 }) + `<line class="zero" x1="${f.left}" x2="${f.right}" y1="${zero}" y2="${zero}"/>` + lines.join(""),
     { param: name },
   );
 }

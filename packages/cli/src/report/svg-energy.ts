@@ -1,5 +1,5 @@
 import { ebfmi } from "@ppl/ppl";
-import { axes, escapeXml, extent, frame, histogram, px, svg } from "./svg.ts";
+import { axes, extent, frame, histogram, px, svg } from "./svg.ts";
 
 const MARGINAL = "#1f77b4";
 const TRANSITION = "#ff7f0e";
@@ -10,7 +10,7 @@ const TRANSITION = "#ff7f0e";
  * distribution is much narrower than the marginal one, momentum resampling explores the energy
  * slowly (low E-BFMI) and the posterior's tails may be missed.
  */
-export function energySvg(energy: readonly ArrayLike<number>[], width = 520, height = 220): string {
+export function energySvg(energy: readonly ArrayLike<number>[], width = 560, height = 240): string {
   const marginal: number[] = [];
   const transitions: number[] = [];
   for (const chain of energy) {
@@ -26,7 +26,7 @@ export function energySvg(energy: readonly ArrayLike<number>[], width = 520, hei
   const bins = 40;
   const hm = histogram(marginal, lo, hi, bins).map((c) => c / Math.max(1, marginal.length));
   const ht = histogram(transitions, lo, hi, bins).map((c) => c / Math.max(1, transitions.length));
-  const f = frame([lo, hi], [0, Math.max(...hm, ...ht, 1e-9) * 1.05], width, height, { left: 44, right: 150, top: 22, bottom: 26 });
+  const f = frame([lo, hi], [0, Math.max(...hm, ...ht, 1e-9) * 1.05], width, height, { left: 52, right: 170, top: 22, bottom: 38 });
   const bw = (f.right - f.left) / bins;
   const bars = (h: number[], color: string, cls: string): string =>
     `<path class="${cls}" fill="${color}" fill-opacity="0.5" d="${h.map((v, b) => `M${px(f.left + b * bw)} ${px(f.bottom)}h${px(bw)}V${px(f.y.at(v))}h${px(-bw)}z`).join("")}"/>`;
@@ -40,6 +40,6 @@ export function energySvg(energy: readonly ArrayLike<number>[], width = 520, hei
   ];
   return svg(
     width, height, "energy",
-    axes(f, { title: escapeXml("Energy: marginal vs transitions (E-BFMI)"), yLabels: false }) + bars(hm, MARGINAL, "marginal") + bars(ht, TRANSITION, "transitions") + legend.join(""),
+    axes(f, { title: "Energy: marginal vs transitions (E-BFMI)", xLabel: "energy − chain mean, or energy change", yLabel: "share of draws", yTicks: 3 }) + bars(hm, MARGINAL, "marginal") + bars(ht, TRANSITION, "transitions") + legend.join(""),
   );
 }

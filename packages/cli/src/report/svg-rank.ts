@@ -6,7 +6,7 @@ import { axes, chainColor, frame, histogram, px, svg } from "./svg.ts";
  * each chain's ranks in its own band. Chains that mix well give flat histograms near the dashed
  * line of the uniform expectation; a chain stuck in one region piles up at one end.
  */
-export function rankSvg(name: string, chains: readonly ArrayLike<number>[], width = 260, height = 170): string {
+export function rankSvg(name: string, chains: readonly ArrayLike<number>[], width = 260, height = 190): string {
   const m = chains.length;
   const n = chains[0]?.length ?? 0;
   const pooled = new Float64Array(m * n);
@@ -18,7 +18,7 @@ export function rankSvg(name: string, chains: readonly ArrayLike<number>[], widt
   const counts = chains.map((_, k) => histogram(ranks.subarray(k * n, (k + 1) * n), 0.5, m * n + 0.5, bins));
   const expected = n / bins;
   const peak = Math.max(expected * 2, ...counts.flat());
-  const f = frame([0, m * n], [0, m], width, height, { left: 28, right: 16, top: 22, bottom: 26 });
+  const f = frame([0, m * n], [0, m], width, height, { left: 44, right: 16, top: 22, bottom: 38 });
   const band = (f.bottom - f.top) / m;
   const bw = (f.right - f.left) / bins;
   const parts: string[] = [];
@@ -29,8 +29,8 @@ export function rankSvg(name: string, chains: readonly ArrayLike<number>[], widt
     parts.push(`<path fill="${chainColor(k)}" fill-opacity="0.75" d="${d}"/>`);
     const ey = px(base - expected * scale);
     parts.push(`<line class="expect" x1="${px(f.left)}" x2="${px(f.right)}" y1="${ey}" y2="${ey}"/>`);
-    parts.push(`<text class="tick" x="${px(f.left - 4)}" y="${px(base - band / 2)}" text-anchor="end" dominant-baseline="middle">${k + 1}</text>`);
+    parts.push(`<text class="tick y" x="${px(f.left - 4)}" y="${px(base - band / 2)}" text-anchor="end" dominant-baseline="middle">${k + 1}</text>`);
   });
-  const frameOnly = axes(f, { title: `${name} — ranks by chain`, grid: false, yLabels: false, xTicks: 3 });
+  const frameOnly = axes(f, { title: `${name} — ranks by chain`, xLabel: "rank in the pooled draws", yLabel: "chain", grid: false, yLabels: false, xTicks: 3 });
   return svg(width, height, "rank", frameOnly + parts.join(""), { param: name });
 }

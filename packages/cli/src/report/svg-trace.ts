@@ -1,4 +1,4 @@
-import { axes, chainColor, DIVERGENT_COLOR, extent, frame, linePath, padded, px, svg, thinIndices } from "./svg.ts";
+import { axes, chainColor, chainLegend, DIVERGENT_COLOR, extent, frame, linePath, padded, px, svg, thinIndices } from "./svg.ts";
 
 /** Draws of one parameter per chain, and optionally each chain's divergent flags (1 = divergent). */
 export interface TraceInput {
@@ -7,10 +7,14 @@ export interface TraceInput {
   readonly divergent?: readonly ArrayLike<number>[];
 }
 
-/** A trace plot: each chain's draws against iteration (thinned to `maxPoints` per chain), divergences as red ticks below. */
-export function traceSvg(input: TraceInput, maxPoints: number, width = 460, height = 170): string {
+/**
+ * A trace plot: each chain's draws against iteration (thinned to `maxPoints` per chain),
+ * divergences as red ticks below, and the legend of chain colours, which the density, rank and
+ * autocorrelation plots beside it share.
+ */
+export function traceSvg(input: TraceInput, maxPoints: number, width = 460, height = 190): string {
   const n = input.chains[0]?.length ?? 0;
-  const f = frame([1, Math.max(2, n)], padded(extent(input.chains.flatMap((c) => Array.from(c)))), width, height, { left: 48, right: 16, top: 22, bottom: 26 });
+  const f = frame([1, Math.max(2, n)], padded(extent(input.chains.flatMap((c) => Array.from(c)))), width, height, { left: 52, right: 16, top: 22, bottom: 38 });
   const idx = thinIndices(n, maxPoints);
   const xs = idx.map((i) => f.x.at(i + 1));
   const lines = input.chains.map((chain, c) => {
@@ -23,6 +27,6 @@ export function traceSvg(input: TraceInput, maxPoints: number, width = 460, heig
     for (let i = 0; i < flags.length; i++) if (flags[i]! !== 0) ticks.push(`M${px(f.x.at(i + 1))} ${px(f.bottom - 6)}v6`);
   }
   const div = ticks.length > 0 ? `<path class="divergent-ticks" stroke="${DIVERGENT_COLOR}" d="${ticks.join("")}"/>` : "";
-  return svg(width, height, "trace", axes(f, { title: `${input.name} — trace` }) + lines.join("") + div, { param: input.name });
+  return svg(width, height, "trace", axes(f, { title: `${input.name} — trace`, xLabel: "iteration (after warmup)", yLabel: input.name, yTicks: 4 }) + chainLegend(input.chains.length, f.right, f.top - 7) + lines.join("") + div, { param: input.name });
 }
 

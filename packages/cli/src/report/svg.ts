@@ -2,6 +2,7 @@
  * The pieces every plot shares: linear scales with round tick values, axes, a frame, chain
  * colours, and compact number formatting (one decimal of a pixel is plenty and keeps files small).
  */
+import { niceTicks } from "./ticks.ts";
 
 /** Colours of chains 1, 2, …, distinguishable and readable on white (cycled past eight). */
 export const CHAIN_COLORS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#7f7f7f"];
@@ -47,19 +48,10 @@ export class Scale {
     return this.r0 + ((x - this.d0) / (this.d1 - this.d0)) * (this.r1 - this.r0);
   }
 
-  /** About `count` round values inside the domain (1, 2 or 5 times a power of ten apart). */
+  /** About `count` round values inside the domain (1, 2 or 5 times a power of ten apart), at least two. */
   ticks(count = 5): number[] {
-    const step = niceStep((this.d1 - this.d0) / Math.max(1, count));
-    const out: number[] = [];
-    for (let v = Math.ceil(this.d0 / step) * step; v <= this.d1 + step * 1e-9; v += step) out.push(Math.abs(v) < step * 1e-9 ? 0 : v);
-    return out;
+    return niceTicks(this.d0, this.d1, count);
   }
-}
-
-function niceStep(raw: number): number {
-  const p = 10 ** Math.floor(Math.log10(raw));
-  const f = raw / p;
-  return (f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10) * p;
 }
 
 /** Min and max of the finite values, or [0, 1] when there are none. */
@@ -96,6 +88,8 @@ export interface Frame {
   readonly top: number;
   readonly right: number;
   readonly bottom: number;
+  /** The left margin it was made with: where the panel's edge is, for the y axis label. */
+  readonly marginLeft: number;
 }
 
 /** A frame with margins for axes inside a width × height panel at (ox, oy). */
@@ -107,26 +101,78 @@ export function frame(
   const right = ox + width - margin.right;
   const top = oy + margin.top;
   const bottom = oy + height - margin.bottom;
-  return { x: new Scale(xDomain[0], xDomain[1], left, right), y: new Scale(yDomain[0], yDomain[1], bottom, top), left, top, right, bottom };
+  return { x: new Scale(xDomain[0], xDomain[1], left, right), y: new Scale(yDomain[0], yDomain[1], bottom, top), left, top, right, bottom, marginLeft: margin.left };
 }
 
-/** Axes with tick labels, a light grid, a box and an optional title, as SVG elements. */
-export function axes(f: Frame, opts: { title?: string; xTicks?: number; yTicks?: number; grid?: boolean; xLabels?: boolean; yLabels?: boolean } = {}): string {
+/** What `axes` draws besides the box. */
+export interface AxesOptions {
+  readonly title?: string;
+  /** What the horizontal and vertical axes measure, written under and left of the box. */
+  readonly xLabel?: string;
+  readonly yLabel?: string;
+  readonly xTicks?: number;
+  readonly yTicks?: number;
+  readonly grid?: boolean;
+  readonly xLabels?: boolean;
+  readonly yLabels?: boolean;
+}
+
+/** Distance from the box to the axis labels: below the tick labels, left of them. */
+export const X_LABEL_OFFSET = 29;
+export const Y_LABEL_GAP = 12;
+
+/**
+ * Axes with tick labels, a light grid, a box, axis labels and an optional title, as SVG
+ * elements. The y label sits Y_LABEL_GAP px from the panel's left edge, clear of the tick labels
+ * whose width the left margin was chosen for.
+ */
+export function axes(f: Frame, opts: AxesOptions = {}): string {
   const parts: string[] = [];
   const grid = opts.grid ?? true;
-  for (const v of f.y.ticks(opts.yTicks ?? 4)) {
+  // A count of 0 leaves that axis without ticks, for axes whose positions are rows, not values.
+  for (const v of opts.yTicks === 0 ? [] : f.y.ticks(opts.yTicks ?? 4)) {
     const y = px(f.y.at(v));
     if (grid) parts.push(`<line class="grid" x1="${px(f.left)}" x2="${px(f.right)}" y1="${y}" y2="${y}"/>`);
-    if (opts.yLabels ?? true) parts.push(`<text class="tick" x="${px(f.left - 4)}" y="${y}" text-anchor="end" dominant-baseline="middle">${tickLabel(v)}</text>`);
+    if (opts.yLabels ?? true) parts.push(`<text class="tick y" x="${px(f.left - 4)}" y="${y}" text-anchor="end" dominant-baseline="middle">${tickLabel(v)}</text>`);
   }
-  for (const v of f.x.ticks(opts.xTicks ?? 5)) {
+  for (const v of opts.xTicks === 0 ? [] : f.x.ticks(opts.xTicks ?? 5)) {
     const x = px(f.x.at(v));
     if (grid) parts.push(`<line class="grid" x1="${x}" x2="${x}" y1="${px(f.top)}" y2="${px(f.bottom)}"/>`);
-    if (opts.xLabels ?? true) parts.push(`<text class="tick" x="${x}" y="${px(f.bottom + 12)}" text-anchor="middle">${tickLabel(v)}</text>`);
+    if (opts.xLabels ?? true) parts.push(`<text class="tick x" x="${x}" y="${px(f.bottom + 15)}" text-anchor="middle">${tickLabel(v)}</text>`);
   }
   parts.push(`<rect class="box" x="${px(f.left)}" y="${px(f.top)}" width="${px(f.right - f.left)}" height="${px(f.bottom - f.top)}"/>`);
   if (opts.title !== undefined) parts.push(`<text class="title" x="${px(f.left)}" y="${px(f.top - 7)}">${escapeXml(opts.title)}</text>`);
+  if (opts.xLabel !== undefined) parts.push(xAxisLabel(f, opts.xLabel));
+  if (opts.yLabel !== undefined) parts.push(yAxisLabel(f, opts.yLabel, f.left - f.marginLeft + Y_LABEL_GAP));
   return parts.join("");
+}
+
+/** The label of a horizontal axis, centred under its tick labels. */
+export function xAxisLabel(f: Frame, label: string): string {
+  return `<text class="axis-label x" x="${px((f.left + f.right) / 2)}" y="${px(f.bottom + X_LABEL_OFFSET)}" text-anchor="middle">${escapeXml(label)}</text>`;
+}
+
+/** The label of a vertical axis, turned a quarter left, centred beside the box at `x`. */
+export function yAxisLabel(f: Frame, label: string, x: number): string {
+  const y = (f.top + f.bottom) / 2;
+  return `<text class="axis-label y" x="${px(x)}" y="${px(y)}" text-anchor="middle" dominant-baseline="middle" transform="rotate(-90 ${px(x)} ${px(y)})">${escapeXml(label)}</text>`;
+}
+
+/**
+ * A legend of chain colours in one row ending at `right`, on the baseline `y`: "chain ━ 1 ━ 2 …".
+ * Past eight chains the colours repeat, so the legend says so instead of listing them all.
+ */
+export function chainLegend(chains: number, right: number, y: number): string {
+  const shown = Math.min(chains, CHAIN_COLORS.length);
+  const item = 26;
+  const start = right - shown * item;
+  const parts = [`<text class="legend" x="${px(start - 4)}" y="${px(y)}" text-anchor="end">${chains > shown ? `chains (colours repeat every ${shown})` : chains === 1 ? "chain" : "chains"}</text>`];
+  for (let c = 0; c < shown; c++) {
+    const x = start + c * item;
+    parts.push(`<line class="legend-swatch" stroke="${chainColor(c)}" stroke-width="3" x1="${px(x)}" x2="${px(x + 10)}" y1="${px(y - 4)}" y2="${px(y - 4)}"/>`);
+    parts.push(`<text class="legend" x="${px(x + 13)}" y="${px(y)}">${c + 1}</text>`);
+  }
+  return `<g class="chain-legend" data-chains="${chains}">${parts.join("")}</g>`;
 }
 
 /** An <svg> element of the given size, with a class and data attributes for tests and styling. */

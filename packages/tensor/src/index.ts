@@ -5,6 +5,7 @@ export * from "./ir/ops.ts";
 export * from "./ir/shape.ts";
 export * from "./api/leaves.ts";
 export * from "./api/elementwise.ts";
+export { Phi, logPhi, log1mExp, logDiffExp } from "./api/special.ts";
 export * from "./api/reduce.ts";
 export * from "./api/shape-ops.ts";
 export * from "./api/linalg.ts";

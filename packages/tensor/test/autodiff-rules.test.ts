@@ -63,6 +63,7 @@ const unaryDomains: Record<T.UnaryOp, ((n: number) => Values) | null> = {
   rsqrt: uniform(0.2, 5), square: uniform(-3, 3), reciprocal: awayFromZero(0.3, 4), sin: uniform(-4, 4),
   cos: uniform(-4, 4), tanh: uniform(-3, 3), sigmoid: uniform(-5, 5), softplus: uniform(-5, 5),
   log_sigmoid: uniform(-5, 5), erf: uniform(-2, 2), erfc: uniform(-2, 2), lgamma: uniform(0.3, 8),
+  inv_phi: uniform(0.02, 0.98),
   floor: uniform(-3, 3), ceil: uniform(-3, 3),
   not: null, // bool in, bool out: covered by the select case
   stop_gradient: null, // finite differences see the identity: covered in autodiff-api.test.ts
@@ -95,7 +96,12 @@ const binaryDomains: Record<T.BinaryOp, [(n: number) => Values, (n: number) => V
   min: [uniform(-3, 3), uniform(-3, 3)],
   atan2: [uniform(-3, 3), uniform(-3, 3)],
   mod: [uniform(-5, 5), awayFromZero(0.5, 3)],
+  // The incomplete gamma functions have no gradient in a: their cases below hold a constant.
+  gamma_p: [uniform(0.5, 5), uniform(0.2, 8)],
+  gamma_q: [uniform(0.5, 5), uniform(0.2, 8)],
+  owens_t: [uniform(-3, 3), uniform(-3, 3)],
 };
+const CONSTANT_FIRST_OPERAND = new Set<T.BinaryOp>(["gamma_p", "gamma_q"]);
 const broadcastPairs = (a: readonly number[], sa: readonly number[], b: readonly number[], sb: readonly number[]) => {
   const out = T.broadcastShapes("test", sa, sb);
   const ia = T.broadcastShapes("test", sa, out), pairs: [number, number][] = [];
@@ -121,7 +127,7 @@ const binaryValid: Partial<Record<T.BinaryOp, (a: number, b: number) => boolean>
   atan2: (a, b) => a * a + b * b > 0.1 && !(Math.abs(a) < 0.05 && b < 0),
   mod: (a, b) => farFromInt(a / b),
 };
-const binaryCases: Case[] = T.BINARY_OPS.flatMap((op) =>
+const binaryCases: Case[] = T.BINARY_OPS.filter((op) => !CONSTANT_FIRST_OPERAND.has(op)).flatMap((op) =>
   shapePairs.map(([sa, sb]): Case => ({
     name: `${op} [${sa}] [${sb}]`,
     ops: [op],
@@ -133,6 +139,21 @@ const binaryCases: Case[] = T.BINARY_OPS.flatMap((op) =>
     },
   })),
 );
+
+// Functions differentiated in x only, with their shape parameters held as constants (broadcast against x).
+const shapes = (v: number[], shape: number[]) => T.constant(v, shape);
+const incompleteCases: Case[] = [
+  ...(["gamma_p", "gamma_q"] as const).flatMap((op): Case[] => [
+    { name: `${op} in x, a = [0.6, 1, 2.5, 7]`, ops: [op], inputs: [inp([4], uniform(0.2, 9))], build: ([x]) => T.binary(op, shapes([0.6, 1, 2.5, 7], [4]), x!) },
+    { name: `${op} in x, a [3,1], x [1,4]`, ops: [op], inputs: [inp([1, 4], uniform(0.2, 6))], build: ([x]) => T.binary(op, shapes([0.8, 2, 4.5], [3, 1]), x!) },
+  ]),
+  {
+    name: "betainc in x, a and b broadcast",
+    ops: ["betainc"],
+    inputs: [inp([2, 3], uniform(0.05, 0.95))],
+    build: ([x]) => T.betainc(shapes([0.7, 2.5], [2, 1]), shapes([1.2, 3, 0.6], [3]), x!),
+  },
+];
 
 // ---- comparisons, logical ops, select, not -----------------------------------------------------
 const apart = ([a, b]: number[][]) => a!.every((x, i) => Math.abs(x - b![i]!) > 0.01 && Math.abs(x) > 0.01 && Math.abs(b![i]!) > 0.01);
@@ -261,7 +282,7 @@ const castCases: Case[] = [
 ];
 
 export const CASES: Case[] = [
-  ...unaryCases, ...polygammaCases, ...binaryCases, ...compareCases, ...selectCases, ...reduceCases,
+  ...unaryCases, ...polygammaCases, ...binaryCases, ...incompleteCases, ...compareCases, ...selectCases, ...reduceCases,
   ...movementCases, ...matmulCases, ...solveCases, ...choleskyCases, ...castCases,
 ];
 
@@ -302,6 +323,15 @@ describe("rule coverage", () => {
     const elsewhere = new Set<Op>(["param", "data", "const", "arg", "scan", "tuple_get", "stop_gradient"]);
     const covered = new Set(CASES.flatMap((c) => c.ops));
     expect(T.ALL_OPS.filter((op) => !covered.has(op) && !elsewhere.has(op))).toEqual([]);
+  });
+
+  it("refuses a gradient in the shapes of the incomplete gamma and beta functions", () => {
+    const a = T.param("a", [3]), x = T.data("x", [3]);
+    for (const f of [T.gammaP, T.gammaQ]) expect(() => T.grad(T.sum(f(a, x)), [a])).toThrow(/shape a .*must be data or a constant/);
+    expect(() => T.grad(T.sum(T.betainc(x, a, 0.5)), [a])).toThrow(/shapes a and b .*must be data or a constant/);
+    // With the shape as data the gradient in x exists.
+    const y = T.param("y", [3]);
+    expect(() => T.grad(T.sum(T.gammaP(x, y)), [y])).not.toThrow();
   });
 
   it("a broken rule is caught", () => {

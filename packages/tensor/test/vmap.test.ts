@@ -91,7 +91,7 @@ const CASES: Record<string, () => Node[]> = {
       op,
       () => {
         if (op === "not") return [T.not(T.gt(a, 0)), T.not(T.gt(X, s))];
-        const arg = POSITIVE_ONLY.has(op) ? T.exp(a) : a;
+        const arg = POSITIVE_ONLY.has(op) ? T.exp(a) : op === "inv_phi" ? T.sigmoid(a) : a;
         return [T.unary(op, arg), T.mul(T.unary(op, arg), X)];
       },
     ]),
@@ -100,7 +100,11 @@ const CASES: Record<string, () => Node[]> = {
     BINARY_OPS.map((op) => [
       op,
       () => {
-        const f = (u: Node, v: Node) => (op === "pow" ? T.pow(T.exp(u), v) : op === "mod" ? T.mod(u, T.add(T.abs(v), 0.5)) : T.binary(op, u, v));
+        const f = (u: Node, v: Node) =>
+          op === "pow" ? T.pow(T.exp(u), v)
+          : op === "mod" ? T.mod(u, T.add(T.abs(v), 0.5))
+          : op === "gamma_p" || op === "gamma_q" ? T.binary(op, T.exp(u), T.abs(v))
+          : T.binary(op, u, v);
         return [f(a, b), f(b, y), f(X, a), f(s, X), f(s, a)];
       },
     ]),
@@ -115,6 +119,7 @@ const CASES: Record<string, () => Node[]> = {
   select: () => [T.select(T.gt(a, 0), b, y), T.select(T.gt(y, 0), a, X), T.select(T.gt(X, 0), X, s)],
   cast: () => [T.cast(T.gt(a, 0), "f64"), T.cast(T.mul(a, 10), "i32"), T.cast(b, "f32")],
   polygamma: () => [T.digamma(T.exp(a)), T.trigamma(T.exp(b)), T.polygamma(2, T.exp(s))],
+  betainc: () => [T.betainc(T.exp(a), T.exp(b), T.sigmoid(y)), T.betainc(T.exp(s), T.exp(y), T.sigmoid(a)), T.betainc(2, T.exp(X), T.sigmoid(s))],
   matmul: () => [
     matmul(X, a), // shared matrix @ batched vector
     matmul(X, mT(b)), // shared matrix @ batched matrix

@@ -20,8 +20,11 @@ function operands(a: Operand, b: Operand): [Node, Node] {
 
 const FLOAT_ONLY_UNARY = new Set<UnaryOp>([
   "exp", "expm1", "log", "log1p", "sqrt", "rsqrt", "reciprocal", "sin", "cos", "tanh", "sigmoid",
-  "softplus", "log_sigmoid", "erf", "erfc", "lgamma", "floor", "ceil",
+  "softplus", "log_sigmoid", "erf", "erfc", "lgamma", "inv_phi", "floor", "ceil",
 ]);
+
+// Binary ops that are defined on reals only: integer operands are computed in f64.
+const FLOAT_ONLY_BINARY = new Set<BinaryOp>(["div", "pow", "atan2", "gamma_p", "gamma_q", "owens_t"]);
 
 /** An elementwise op of one input. */
 export function unary(op: UnaryOp, x: Operand): Node {
@@ -40,7 +43,7 @@ export function binary(op: BinaryOp, a: Operand, b: Operand): Node {
   let [x, y] = operands(a, b);
   let dt = promote(x.dtype, y.dtype);
   if (dt === "bool") dt = "i32";
-  if ((op === "div" || op === "pow" || op === "atan2") && !isFloat(dt)) dt = "f64";
+  if (FLOAT_ONLY_BINARY.has(op) && !isFloat(dt)) dt = "f64";
   x = cast(x, dt);
   y = cast(y, dt);
   const shape = broadcastShapes(op, x.shape, y.shape);
@@ -78,6 +81,21 @@ export function polygamma(order: number, x: Operand): Node {
   return Node.make("polygamma", n.dtype, n.shape, [n], { order });
 }
 
+/**
+ * The regularised incomplete beta function I_x(a, b) = B(x; a, b)/B(a, b), elementwise with
+ * broadcasting of all three operands; NaN outside a, b > 0, 0 ≤ x ≤ 1.
+ */
+export function betainc(a: Operand, b: Operand, x: Operand): Node {
+  // Bare numbers are weakly typed, as in binary(): they take the float type of the node operands.
+  const given = [a, b, x].filter((v): v is Node => typeof v !== "number");
+  const weak = given.length > 0 ? floatOf(given.map((n) => n.dtype).reduce(promote)) : "f64";
+  const nodes = [a, b, x].map((v) => lift(v, weak));
+  let dt = nodes.map((n) => n.dtype).reduce(promote);
+  if (!isFloat(dt)) dt = "f64";
+  const [na, nb, nx] = nodes.map((n) => cast(n, dt)) as [Node, Node, Node];
+  return Node.make("betainc", dt, broadcastShapes("betainc", na.shape, nb.shape, nx.shape), [na, nb, nx]);
+}
+
 export const neg = (x: Operand) => unary("neg", x);
 export const abs = (x: Operand) => unary("abs", x);
 export const sign = (x: Operand) => unary("sign", x);
@@ -98,6 +116,8 @@ export const logSigmoid = (x: Operand) => unary("log_sigmoid", x);
 export const erf = (x: Operand) => unary("erf", x);
 export const erfc = (x: Operand) => unary("erfc", x);
 export const lgamma = (x: Operand) => unary("lgamma", x);
+/** The standard normal quantile Φ⁻¹(p). */
+export const invPhi = (p: Operand) => unary("inv_phi", p);
 export const digamma = (x: Operand) => polygamma(0, x);
 export const trigamma = (x: Operand) => polygamma(1, x);
 export const floor = (x: Operand) => unary("floor", x);
@@ -116,6 +136,12 @@ export const minimum = (a: Operand, b: Operand) => binary("min", a, b);
 export const atan2 = (a: Operand, b: Operand) => binary("atan2", a, b);
 /** Remainder with the sign of the divisor (Python's %). */
 export const mod = (a: Operand, b: Operand) => binary("mod", a, b);
+/** Regularised lower incomplete gamma P(a, x); differentiable in x only (a must not depend on a parameter). */
+export const gammaP = (a: Operand, x: Operand) => binary("gamma_p", a, x);
+/** Regularised upper incomplete gamma Q(a, x) = 1 − P(a, x); differentiable in x only. */
+export const gammaQ = (a: Operand, x: Operand) => binary("gamma_q", a, x);
+/** Owen's T function T(h, a) = (1/2π)∫₀ᵃ exp(−h²(1+t²)/2)/(1+t²) dt. */
+export const owensT = (h: Operand, a: Operand) => binary("owens_t", h, a);
 
 export const lt = (a: Operand, b: Operand) => compare("lt", a, b);
 export const le = (a: Operand, b: Operand) => compare("le", a, b);

@@ -4,9 +4,10 @@ import type { Node } from "../ir/node.ts";
  * A vector-Jacobian product rule for an op with one output: given the node and the cotangent
  * of its output, the cotangent of each input (null where the input gets none: integer or bool
  * inputs, or an input the output does not depend on smoothly). Every returned cotangent has
- * exactly its input's shape and dtype.
+ * exactly its input's shape and dtype. `needed` says which inputs lie on a path to the variables
+ * being differentiated, so a rule with no derivative in some input can refuse just those.
  */
-export type VjpRule = (node: Node, ct: Node) => (Node | null)[];
+export type VjpRule = (node: Node, ct: Node, needed?: readonly boolean[]) => (Node | null)[];
 
 /** The reverse-mode transform itself, handed to rules that differentiate subgraphs (scan bodies). */
 export type VjpFn = (outputs: readonly Node[], cotangents: readonly (Node | null)[], wrt: readonly Node[]) => Node[];

@@ -61,7 +61,7 @@ export function vjp(outputs: readonly Node[], cotangents: readonly (Node | null)
         continue;
       }
       if (!n.inputs.some(receives)) continue;
-      inputCts = RULES[n.op as Exclude<Node["op"], "scan">](n, ct);
+      inputCts = RULES[n.op as Exclude<Node["op"], "scan">](n, ct, n.inputs.map(receives));
     }
     n.inputs.forEach((x, k) => {
       const c = inputCts[k];

@@ -5,6 +5,7 @@ import polygammaFn from "@stdlib/math-base-special-polygamma";
 import erfFn from "@stdlib/math-base-special-erf";
 import erfcFn from "@stdlib/math-base-special-erfc";
 import type { BinaryOp, CompareOp, UnaryOp } from "../ir/ops.ts";
+import { gammaP, gammaQ, invPhi, owensT } from "./special.ts";
 
 /**
  * Scalar math for every elementwise op, in f64. The reference interpreter and the compiled
@@ -58,6 +59,7 @@ export const UNARY: Record<UnaryOp, (x: number) => number> = {
   erf: erfFn,
   erfc: erfcFn,
   lgamma: gammaln,
+  inv_phi: invPhi,
   floor: Math.floor,
   ceil: Math.ceil,
   not: (x) => (x ? 0 : 1),
@@ -74,6 +76,9 @@ export const BINARY: Record<BinaryOp, (a: number, b: number) => number> = {
   min: (a, b) => (a <= b || Number.isNaN(a) ? a : b),
   atan2: Math.atan2,
   mod,
+  gamma_p: gammaP,
+  gamma_q: gammaQ,
+  owens_t: owensT,
 };
 
 export const COMPARE: Record<CompareOp, (a: number, b: number) => number> = {

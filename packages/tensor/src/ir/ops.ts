@@ -6,13 +6,16 @@
 /** Elementwise ops of one input; float-valued unless noted. */
 export const UNARY_OPS = [
   "neg", "abs", "sign", "exp", "expm1", "log", "log1p", "sqrt", "rsqrt", "square", "reciprocal",
-  "sin", "cos", "tanh", "sigmoid", "softplus", "log_sigmoid", "erf", "erfc", "lgamma",
+  "sin", "cos", "tanh", "sigmoid", "softplus", "log_sigmoid", "erf", "erfc", "lgamma", "inv_phi",
   "floor", "ceil", "not", "stop_gradient",
 ] as const;
 export type UnaryOp = (typeof UNARY_OPS)[number];
 
-/** Elementwise ops of two inputs with NumPy broadcasting. */
-export const BINARY_OPS = ["add", "sub", "mul", "div", "pow", "max", "min", "atan2", "mod"] as const;
+/**
+ * Elementwise ops of two inputs with NumPy broadcasting. gamma_p(a, x) and gamma_q(a, x) are the
+ * regularised incomplete gamma functions, owens_t(h, a) is Owen's T function.
+ */
+export const BINARY_OPS = ["add", "sub", "mul", "div", "pow", "max", "min", "atan2", "mod", "gamma_p", "gamma_q", "owens_t"] as const;
 export type BinaryOp = (typeof BINARY_OPS)[number];
 
 /** Comparisons and logical ops; they return bool. */
@@ -25,7 +28,7 @@ export type ReduceOp = (typeof REDUCE_OPS)[number];
 
 export type LeafOp = "param" | "data" | "const" | "arg";
 export type StructOp =
-  | "select" | "cast" | "polygamma"
+  | "select" | "cast" | "polygamma" | "betainc"
   | "matmul" | "reshape" | "broadcast_to" | "transpose" | "slice" | "concat" | "pad"
   | "gather" | "scatter_add" | "cumsum"
   | "scan" | "tuple_get"
@@ -46,9 +49,9 @@ export const isBinary = (op: Op): op is BinaryOp => binarySet.has(op);
 export const isCompare = (op: Op): op is CompareOp => compareSet.has(op);
 /** True for reductions. */
 export const isReduce = (op: Op): op is ReduceOp => reduceSet.has(op);
-/** True for every elementwise op (unary, binary, compare, select, cast, polygamma). */
+/** True for every elementwise op (unary, binary, compare, select, cast, polygamma, betainc). */
 export const isElementwise = (op: Op): boolean =>
-  isUnary(op) || isBinary(op) || isCompare(op) || op === "select" || op === "cast" || op === "polygamma";
+  isUnary(op) || isBinary(op) || isCompare(op) || op === "select" || op === "cast" || op === "polygamma" || op === "betainc";
 
 /** The body of a scan: a graph over `arg` leaves. Args: carries, then per-step slices of xs, then consts. */
 export interface ScanBody {
@@ -103,7 +106,7 @@ export const LEAF_OPS = ["param", "data", "const", "arg"] as const satisfies rea
 
 /** The structural ops, as a list for tables that must cover every op. */
 export const STRUCT_OPS = [
-  "select", "cast", "polygamma",
+  "select", "cast", "polygamma", "betainc",
   "matmul", "reshape", "broadcast_to", "transpose", "slice", "concat", "pad",
   "gather", "scatter_add", "cumsum",
   "scan", "tuple_get",

@@ -36,6 +36,9 @@ export function binaryGlsl(op: BinaryOp, a: string, b: string, dtype: DType): st
     case "min": return isInt ? `min(${a},${b})` : `ppl_min(${a},${b})`;
     case "atan2": return `ppl_atan2(${a},${b})`;
     case "mod": return isInt ? `ppl_imod(${a},${b})` : `ppl_mod(${a},${b})`;
+    case "gamma_p": return `ppl_gamma_p(${a},${b})`;
+    case "gamma_q": return `ppl_gamma_q(${a},${b})`;
+    case "owens_t": return `ppl_owens_t(${a},${b})`;
   }
 }
 

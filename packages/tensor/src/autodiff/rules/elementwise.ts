@@ -1,7 +1,9 @@
 import {
-  add, cast, cos, div, eq, exp, floor, gt, log, lt, mul, neg, polygamma, pow, select, sigmoid, sign, sin, square, sub,
+  add, cast, cos, div, eq, erf, exp, floor, gt, lgamma, log, log1p, lt, mul, neg, polygamma, pow, select, sigmoid, sign, sin,
+  square, sub,
 } from "../../api/elementwise.ts";
 import { isFloat } from "../../ir/dtype.ts";
+import { GraphError } from "../../ir/errors.ts";
 import type { Node } from "../../ir/node.ts";
 import type { BinaryOp, UnaryOp } from "../../ir/ops.ts";
 import type { VjpRule } from "../rule.ts";
@@ -11,6 +13,8 @@ import { unbroadcast } from "../unbroadcast.ts";
 type UnaryVjp = (x: Node, y: Node, ct: Node) => Node | null;
 
 const TWO_OVER_SQRT_PI = 2 / Math.sqrt(Math.PI);
+const SQRT_TWO_PI = Math.sqrt(2 * Math.PI);
+const INV_SQRT_TWO_PI = 1 / SQRT_TWO_PI;
 
 // Piecewise-constant ops (sign, floor, ceil) and stop_gradient have zero derivative: no cotangent.
 const UNARY_VJP: Record<UnaryOp, UnaryVjp> = {
@@ -36,6 +40,8 @@ const UNARY_VJP: Record<UnaryOp, UnaryVjp> = {
   erf: (x, _y, ct) => mul(ct, mul(TWO_OVER_SQRT_PI, exp(neg(square(x))))),
   erfc: (x, _y, ct) => mul(ct, mul(-TWO_OVER_SQRT_PI, exp(neg(square(x))))),
   lgamma: (x, _y, ct) => mul(ct, polygamma(0, x)),
+  // dΦ⁻¹/dp = 1/φ(Φ⁻¹(p)) = √(2π)·exp(y²/2).
+  inv_phi: (_x, y, ct) => mul(ct, mul(SQRT_TWO_PI, exp(mul(0.5, square(y))))),
   floor: () => null,
   ceil: () => null,
   not: () => null,
@@ -92,18 +98,58 @@ const BINARY_VJP: Record<BinaryOp, BinaryVjp> = {
   },
   // mod(a, b) = a − b·floor(a/b): slope 1 in a, −floor(a/b) in b (away from the jumps).
   mod: (a, b, _y, ct) => [ct, neg(mul(ct, floor(div(a, b))))],
+  // ∂P/∂x = x^(a−1)·e^(−x)/Γ(a); the derivative in a is refused in binaryRule (see NO_GRADIENT_IN_FIRST).
+  gamma_p: (a, x, _y, ct) => [null, mul(ct, gammaDensity(a, x))],
+  gamma_q: (a, x, _y, ct) => [null, neg(mul(ct, gammaDensity(a, x)))],
+  // ∂T/∂h = −φ(h)·erf(ah/√2)/2 and ∂T/∂a = exp(−h²(1+a²)/2) / (2π(1+a²)), from differentiating the integral.
+  owens_t: (h, a, _y, ct) => {
+    const dh = mul(mul(-0.5 * INV_SQRT_TWO_PI, exp(mul(-0.5, square(h)))), erf(mul(mul(a, h), Math.SQRT1_2)));
+    const q = add(1, square(a));
+    const da = div(exp(mul(mul(-0.5, square(h)), q)), mul(2 * Math.PI, q));
+    return [mul(ct, dh), mul(ct, da)];
+  },
 };
+
+// x^(a−1)·e^(−x)/Γ(a), taken in logs so that large a and x do not overflow.
+function gammaDensity(a: Node, x: Node): Node {
+  return exp(sub(sub(mul(sub(a, 1), log(x)), x), lgamma(a)));
+}
+
+// The incomplete gamma functions are differentiated in x only: their derivative in the shape a
+// has no closed form (Stan sums a hypergeometric series for it), so a must be data or a constant.
+const NO_GRADIENT_IN_FIRST = new Set<BinaryOp>(["gamma_p", "gamma_q"]);
+
+function refuseShapeGradient(op: string, which: string): never {
+  throw new GraphError(
+    `${op}: no gradient with respect to ${which}; it is implemented in x only, so ${which} must be data or a constant, ` +
+      "not a function of a parameter",
+  );
+}
 
 /** The rule of a binary op: the operand cotangents, summed back over broadcast axes. */
 export function binaryRule(op: BinaryOp): VjpRule {
   const f = BINARY_VJP[op];
-  return (node, ct) => {
+  return (node, ct, needed) => {
     if (!isFloat(node.dtype)) return [null, null];
+    if (NO_GRADIENT_IN_FIRST.has(op) && needed?.[0]) refuseShapeGradient(op, "its shape a (the first argument)");
     const [a, b] = node.inputs as [Node, Node];
     const [ca, cb] = f(a, b, node, ct);
     return [ca && unbroadcast(ca, a.shape), cb && unbroadcast(cb, b.shape)];
   };
 }
+
+/**
+ * betainc(a, b, x): ∂I/∂x = x^(a−1)(1−x)^(b−1)/B(a, b); the derivatives in a and b are not
+ * implemented, so a gradient reaching them is refused rather than silently dropped.
+ */
+export const betaincRule: VjpRule = (node, ct, needed) => {
+  if (!isFloat(node.dtype)) return [null, null, null];
+  if (needed?.[0] || needed?.[1]) refuseShapeGradient("betainc", "its shapes a and b (the first two arguments)");
+  const [a, b, x] = node.inputs as [Node, Node, Node];
+  const lbeta = sub(add(lgamma(a), lgamma(b)), lgamma(add(a, b)));
+  const density = exp(sub(add(mul(sub(a, 1), log(x)), mul(sub(b, 1), log1p(neg(x)))), lbeta));
+  return [null, null, unbroadcast(mul(ct, density), x.shape)];
+};
 
 /** Comparisons and logical ops are piecewise constant: no cotangents. */
 export const compareRule: VjpRule = () => [null, null];

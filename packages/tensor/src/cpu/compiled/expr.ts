@@ -39,6 +39,7 @@ const UNARY_JS: Record<string, (a: string) => string> = {
   erf: (a) => `F.erf(${a})`,
   erfc: (a) => `F.erfc(${a})`,
   lgamma: (a) => `F.lgamma(${a})`,
+  inv_phi: (a) => `F.invPhi(${a})`,
   floor: (a) => `Math.floor(${a})`,
   ceil: (a) => `Math.ceil(${a})`,
   not: (a) => `(${a} ? 0 : 1)`,
@@ -55,6 +56,9 @@ const BINARY_JS: Record<string, (a: string, b: string) => string> = {
   min: (a, b) => `(${a} <= ${b} || ${a} !== ${a} ? ${a} : ${b})`,
   atan2: (a, b) => `Math.atan2(${a}, ${b})`,
   mod: (a, b) => `F.mod(${a}, ${b})`,
+  gamma_p: (a, b) => `F.gammaP(${a}, ${b})`,
+  gamma_q: (a, b) => `F.gammaQ(${a}, ${b})`,
+  owens_t: (a, b) => `F.owensT(${a}, ${b})`,
   lt: (a, b) => `(${a} < ${b} ? 1 : 0)`,
   le: (a, b) => `(${a} <= ${b} ? 1 : 0)`,
   gt: (a, b) => `(${a} > ${b} ? 1 : 0)`,
@@ -74,6 +78,7 @@ export function elementwiseExpr(node: Node, args: readonly string[]): string {
   if (op === "select") return `(${a} ? ${b} : ${c})`;
   if (op === "cast") return a;
   if (op === "polygamma") return `F.polygamma(${node.attrs.order!}, ${a})`;
+  if (op === "betainc") return `F.betainc(${a}, ${b}, ${c})`;
   throw new GraphError(`compiled CPU: '${op}' is not elementwise`);
 }
 

@@ -1,5 +1,6 @@
 import { IndexRangeError } from "../../ir/errors.ts";
 import { BINARY, UNARY, polygamma, sigmoid, softplus } from "../scalar.ts";
+import { betainc, gammaP, gammaQ, invPhi, owensT } from "../special.ts";
 import type { ProgramPlan } from "./render.ts";
 import type { WasmKernels } from "./wasm.ts";
 
@@ -36,6 +37,11 @@ const F = {
   erfc: UNARY.erfc,
   lgamma: UNARY.lgamma,
   mod: BINARY.mod,
+  invPhi,
+  gammaP,
+  gammaQ,
+  owensT,
+  betainc,
   indexError(op: string, j: number, d: number, entry: number): never {
     throw new IndexRangeError(op, j, d, entry);
   },

@@ -28,13 +28,16 @@ const UNARY_DOMAIN: Record<UnaryOp, { values: fc.Arbitrary<number>; tol: (d: Flo
   erf: { values: floats(-3, 3), tol: specialTol },
   erfc: { values: floats(-3, 3), tol: specialTol },
   lgamma: { values: floats(0.1, 10), tol: specialTol },
+  // Both tails: the quantile's relative accuracy there rests on erfc's.
+  inv_phi: { values: fc.oneof(floats(0.001, 0.999), floats(1e-30, 1e-3), floats(0.999, 1)), tol: specialTol },
   floor: { values: floats(-5, 5), tol: exactTol },
   ceil: { values: floats(-5, 5), tol: exactTol },
   not: { values: bits, tol: exactTol, input: "bool" },
   stop_gradient: { values: floats(-5, 5), tol: exactTol },
 };
 
-const BINARY_DOMAIN: Record<BinaryOp, { a: fc.Arbitrary<number>; b: fc.Arbitrary<number>; tol: (d: FloatDType) => Tolerance }> = {
+// `aData`: the first operand is data, for ops with no gradient in it (a gradient case must not differentiate it).
+const BINARY_DOMAIN: Record<BinaryOp, { a: fc.Arbitrary<number>; b: fc.Arbitrary<number>; tol: (d: FloatDType) => Tolerance; aData?: boolean }> = {
   add: { a: floats(-5, 5), b: floats(-5, 5), tol: exactTol },
   sub: { a: floats(-5, 5), b: floats(-5, 5), tol: exactTol },
   mul: { a: floats(-5, 5), b: floats(-5, 5), tol: exactTol },
@@ -44,6 +47,11 @@ const BINARY_DOMAIN: Record<BinaryOp, { a: fc.Arbitrary<number>; b: fc.Arbitrary
   min: { a: smallInts(), b: floats(-2, 2), tol: exactTol },
   atan2: { a: floats(-5, 5), b: awayFromZero(0.1, 5), tol: transcendentalTol },
   mod: { a: floats(-10, 10), b: awayFromZero(0.5, 5), tol: transcendentalTol },
+  // Shapes up to 10 and x out to the far upper tail: both the series and the continued fraction.
+  gamma_p: { a: floats(0.5, 10), b: floats(0, 25), tol: specialTol, aData: true },
+  gamma_q: { a: floats(0.5, 10), b: floats(0, 25), tol: specialTol, aData: true },
+  // Both signs and both sides of |a| = 1 (the quadrature and the reflection).
+  owens_t: { a: floats(-6, 6), b: floats(-5, 5), tol: specialTol },
 };
 
 /** One case per unary op, over random shapes. */
@@ -72,7 +80,7 @@ export function binaryCases(): ConformanceCase[] {
       tolerance: d.tol,
       arbitrary: (dtype: FloatDType) =>
         fc.tuple(broadcastShapesArb(2), d.b, fc.boolean()).chain(([[sa, sb], c, useConst]) =>
-          instanceArb(dtype, [{ name: "a", shape: sa!, values: d.a }, { name: "b", shape: sb!, values: d.b, leaf: "data" }], ([a, b]) => ({
+          instanceArb(dtype, [{ name: "a", shape: sa!, values: d.a, leaf: d.aData ? "data" : undefined }, { name: "b", shape: sb!, values: d.b, leaf: "data" }], ([a, b]) => ({
             // A scalar constant operand: inlined as a literal by code generators.
             outputs: [api.binary(op, a!, b!), api.binary(op, a!, constant(c, [], dtype))],
             // mod jumps by |b| across its branch cut: measure its error against |b|.
@@ -106,7 +114,7 @@ export function compareCases(): ConformanceCase[] {
   });
 }
 
-/** select with three-way broadcasting, cast between every pair of dtypes, polygamma of orders 0–3. */
+/** select with three-way broadcasting, cast between every pair of dtypes, polygamma of orders 0–3, betainc. */
 export function otherElementwiseCases(): ConformanceCase[] {
   return [
     {
@@ -147,6 +155,24 @@ export function otherElementwiseCases(): ConformanceCase[] {
       arbitrary: (dtype) =>
         fc.tuple(shapeArb(), fc.integer({ min: 0, max: 3 })).chain(([shape, order]) =>
           instanceArb(dtype, [{ name: "x", shape, values: floats(0.5, 10) }], ([x]) => ({ outputs: [api.polygamma(order, x!)] })),
+        ),
+    },
+    {
+      name: "betainc (three-way broadcasting)",
+      ops: ["betainc"],
+      tolerance: specialTol,
+      arbitrary: (dtype) =>
+        broadcastShapesArb(3).chain(([sa, sb, sx]) =>
+          instanceArb(
+            dtype,
+            // The shapes are data: betainc has no gradient in them.
+            [
+              { name: "a", shape: sa!, values: floats(0.5, 10), leaf: "data" },
+              { name: "b", shape: sb!, values: floats(0.5, 10), leaf: "data" },
+              { name: "x", shape: sx!, values: floats(0, 1) },
+            ],
+            ([a, b, x]) => ({ outputs: [api.betainc(a!, b!, x!)] }),
+          ),
         ),
     },
   ];

@@ -1,0 +1,93 @@
+import betaincFn from "@stdlib/math-base-special-betainc";
+import erfcFn from "@stdlib/math-base-special-erfc";
+import erfcinvFn from "@stdlib/math-base-special-erfcinv";
+import gammaincFn from "@stdlib/math-base-special-gammainc";
+
+/**
+ * Scalar kernels of the CDF special functions (inv_phi, gamma_p, gamma_q, owens_t, betainc) in
+ * f64, shared by the reference interpreter and the compiled CPU path. The incomplete gamma and
+ * beta functions and the inverse of erfc come from stdlib (Boost's algorithms); Owen's T is the
+ * quadrature that shaders/prelude/cdf.glsl evaluates as well, so the two backends agree by design.
+ */
+
+/** Φ⁻¹(p), the standard normal quantile: −√2·erfc⁻¹(2p), accurate in both tails. */
+export function invPhi(p: number): number {
+  if (!(p >= 0 && p <= 1)) return NaN;
+  return -Math.SQRT2 * erfcinvFn(2 * p);
+}
+
+/** Regularised lower incomplete gamma P(a, x) for a > 0, x ≥ 0 (NaN elsewhere). */
+export function gammaP(a: number, x: number): number {
+  if (!(a > 0) || !(x >= 0)) return NaN;
+  return gammaincFn(x, a, true, false);
+}
+
+/** Regularised upper incomplete gamma Q(a, x) = 1 − P(a, x), accurate where it is small. */
+export function gammaQ(a: number, x: number): number {
+  if (!(a > 0) || !(x >= 0)) return NaN;
+  return gammaincFn(x, a, true, true);
+}
+
+/** Regularised incomplete beta I_x(a, b) for a, b > 0 and 0 ≤ x ≤ 1 (NaN elsewhere). */
+export function betainc(a: number, b: number, x: number): number {
+  if (!(a > 0) || !(b > 0) || !(x >= 0 && x <= 1)) return NaN;
+  return betaincFn(x, a, b, true, false);
+}
+
+// 32-point Gauss–Legendre rule on [−1, 1]: the positive nodes and their weights.
+const GL_X = [
+  0.048307665687738324, 0.1444719615827965, 0.23928736225213706, 0.33186860228212767, 0.42135127613063533,
+  0.5068999089322294, 0.5877157572407623, 0.6630442669302152, 0.7321821187402897, 0.7944837959679424,
+  0.84936761373257, 0.8963211557660521, 0.9349060759377397, 0.9647622555875064, 0.9856115115452684,
+  0.9972638618494816,
+];
+const GL_W = [
+  0.09654008851472766, 0.09563872007927471, 0.09384439908080451, 0.09117387869576378, 0.08765209300440378,
+  0.08331192422694671, 0.07819389578707023, 0.07234579410884834, 0.06582222277636168, 0.058684093478535565,
+  0.05099805926237609, 0.042835898022226836, 0.034273862913021765, 0.025392065309262024, 0.016274394730905743,
+  0.007018610009470506,
+];
+const TWO_PI = 2 * Math.PI;
+// Beyond x = OWENS_CUT / h the integrand is below exp(−OWENS_CUT²/2) ≈ 2e−22 of its value at 0.
+const OWENS_CUT = 10;
+
+// (1/2π)∫₀ᵃ exp(−h²(1+x²)/2)/(1+x²) dx for h ≥ 0 and 0 ≤ a ≤ 1, over the part of [0, a] where the
+// integrand is not negligible, so the Gaussian factor spans at most ten standard deviations of the rule.
+function owensTQuadrature(h: number, a: number): number {
+  const u = h * a > OWENS_CUT ? OWENS_CUT / h : a;
+  const half = 0.5 * u;
+  let s = 0;
+  for (let k = 0; k < GL_X.length; k++) {
+    for (const x of [half * (1 - GL_X[k]!), half * (1 + GL_X[k]!)]) {
+      const q = 1 + x * x;
+      s += (GL_W[k]! * Math.exp(-0.5 * h * h * q)) / q;
+    }
+  }
+  return (s * half) / TWO_PI;
+}
+
+/** Upper normal tail Q(z) = 1 − Φ(z) = erfc(z/√2)/2, accurate where it is small. */
+function upperTail(z: number): number {
+  return 0.5 * erfcFn(z * Math.SQRT1_2);
+}
+
+/**
+ * Owen's T function T(h, a) = (1/2π)∫₀ᵃ exp(−h²(1+x²)/2)/(1+x²) dx. T is even in h and odd in a;
+ * for |a| > 1 the identity T(h, a) = ½Q(h) + ½Q(ah) − Q(h)Q(ah) − T(ah, 1/a) (with upper tails Q,
+ * which do not cancel for large h) maps the integral back onto [0, 1].
+ */
+export function owensT(h: number, a: number): number {
+  if (Number.isNaN(h) || Number.isNaN(a)) return NaN;
+  const sgn = a < 0 ? -1 : 1;
+  const ah0 = Math.abs(a);
+  const hh = Math.abs(h);
+  if (ah0 === 0) return 0;
+  if (hh === Infinity) return 0;
+  if (ah0 <= 1) return sgn * owensTQuadrature(hh, ah0);
+  if (hh === 0) return (sgn * Math.atan(ah0)) / TWO_PI;
+  const qh = upperTail(hh);
+  const ahh = ah0 * hh;
+  const qah = upperTail(ahh);
+  const rest = ah0 === Infinity ? 0 : owensTQuadrature(ahh, 1 / ah0);
+  return sgn * (0.5 * qh + 0.5 * qah - qh * qah - rest);
+}

@@ -1,6 +1,13 @@
 import { defineConfig } from "vitest/config";
 
+// The tests run on the sources: each package's exports map the "@ppl/source" condition to src/
+// (the default, for consumers, is the built dist/). The other conditions are Vite's defaults,
+// which a list given here replaces.
+const conditions = ["@ppl/source", "module", "node", "development|production"];
+
 export default defineConfig({
+  resolve: { conditions },
+  ssr: { resolve: { conditions } },
   test: {
     include: ["packages/*/test/**/*.test.ts"],
     testTimeout: 120_000,

@@ -2,8 +2,8 @@
 // effect theta[j] = mu + tau * theta_trans[j], so the sampler sees independent standard normals
 // instead of the funnel of the centered form.
 //   pnpm ppl sample examples/eight_schools.ts --data examples/eight_schools.json
-import { add, mul } from "../packages/tensor/src/index.ts";
-import { data, halfCauchy, model, normal } from "../packages/ppl/src/index.ts";
+import { add, mul } from "@ppl/tensor";
+import { data, halfCauchy, model, normal } from "@ppl/ppl";
 
 export default model({
   name: "eight_schools_noncentered",

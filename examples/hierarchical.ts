@@ -4,8 +4,8 @@
 // group's intercept with gather (group is 1-based in the data, as in Stan).
 // The data (N = 120, G = 8) are synthetic: mu_a = 2, sigma_a = 1.5, b = 0.7, sigma = 1.
 //   pnpm ppl sample examples/hierarchical.ts --data examples/hierarchical.json
-import { add, cast, gather, mul, sub } from "../packages/tensor/src/index.ts";
-import { data, halfNormal, model, normal } from "../packages/ppl/src/index.ts";
+import { add, cast, gather, mul, sub } from "@ppl/tensor";
+import { data, halfNormal, model, normal } from "@ppl/ppl";
 
 export default model({
   name: "hierarchical_intercepts",

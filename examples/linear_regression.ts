@@ -1,8 +1,8 @@
 // Linear regression on K predictors: y ~ normal(alpha + X·beta, sigma), weakly informative priors.
 // The data (N = 100, K = 3) are synthetic: alpha = 1.5, beta = (2, -1, 0.5), sigma = 0.8.
 //   pnpm ppl sample examples/linear_regression.ts --data examples/linear_regression.json
-import { add, matmul } from "../packages/tensor/src/index.ts";
-import { data, halfNormal, model, normal } from "../packages/ppl/src/index.ts";
+import { add, matmul } from "@ppl/tensor";
+import { data, halfNormal, model, normal } from "@ppl/ppl";
 
 export default model({
   name: "linear_regression",

@@ -1,8 +1,8 @@
 // Logistic regression: y ~ bernoulli_logit(alpha + X·beta), with the linear predictor on the logit
 // scale. The data (N = 200, K = 3) are synthetic: alpha = -0.5, beta = (1.2, -0.8, 0.3).
 //   pnpm ppl sample examples/logistic_regression.ts --data examples/logistic_regression.json
-import { add, matmul } from "../packages/tensor/src/index.ts";
-import { bernoulliLogit, data, model, normal } from "../packages/ppl/src/index.ts";
+import { add, matmul } from "@ppl/tensor";
+import { bernoulliLogit, data, model, normal } from "@ppl/ppl";
 
 export default model({
   name: "logistic_regression",

@@ -1,5 +1,5 @@
-import { add, matmul, slice, stack } from "../../packages/tensor/src/index.ts";
-import { data, halfCauchy, model, normal } from "../../packages/ppl/src/index.ts";
+import { add, matmul, slice, stack } from "@ppl/tensor";
+import { data, halfCauchy, model, normal } from "@ppl/ppl";
 
 /** Autoregressive model of order K: y[t] ~ normal(alpha + Σ_k beta[k]·y[t−k], sigma) for t > K. */
 export default model({

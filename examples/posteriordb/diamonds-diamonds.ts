@@ -1,5 +1,5 @@
-import { add, matmul, mean, slice, sub } from "../../packages/tensor/src/index.ts";
-import { data, halfStudentT, model, normal, studentT } from "../../packages/ppl/src/index.ts";
+import { add, matmul, mean, slice, sub } from "@ppl/tensor";
+import { data, halfStudentT, model, normal, studentT } from "@ppl/ppl";
 
 /** Diamond prices: linear regression on 24 centred predictors (brms-style), Student-t priors on intercept and scale. */
 export default model({

@@ -1,5 +1,5 @@
-import { add, index, log, mul } from "../../packages/tensor/src/index.ts";
-import { data, model, normal, positive } from "../../packages/ppl/src/index.ts";
+import { add, index, log, mul } from "@ppl/tensor";
+import { data, model, normal, positive } from "@ppl/ppl";
 
 /** log(earnings) on height, sex and their interaction; flat priors. */
 export default model({

@@ -1,5 +1,5 @@
-import { add, mul } from "../../packages/tensor/src/index.ts";
-import { data, halfCauchy, model, normal } from "../../packages/ppl/src/index.ts";
+import { add, mul } from "@ppl/tensor";
+import { data, halfCauchy, model, normal } from "@ppl/ppl";
 
 /** Eight schools, non-centred: theta = mu + tau · theta_trans. */
 export default model({

@@ -1,5 +1,5 @@
-import { add, concat, mul, reshape, scan, slice, sqrt, square, sub } from "../../packages/tensor/src/index.ts";
-import { data, interval, model, normal, positive, unitInterval } from "../../packages/ppl/src/index.ts";
+import { add, concat, mul, reshape, scan, slice, sqrt, square, sub } from "@ppl/tensor";
+import { data, interval, model, normal, positive, unitInterval } from "@ppl/ppl";
 
 /** GARCH(1,1) volatility: sigma[t]² = alpha0 + alpha1·(y[t−1] − mu)² + beta1·sigma[t−1]², with beta1 < 1 − alpha1. */
 export default model({

@@ -1,5 +1,5 @@
-import { add, cholesky, constant, div, exp, matmul, mul, reshape, square, sub } from "../../packages/tensor/src/index.ts";
-import { data, gamma, halfNormal, model, normal, poissonLog } from "../../packages/ppl/src/index.ts";
+import { add, cholesky, constant, div, exp, matmul, mul, reshape, square, sub } from "@ppl/tensor";
+import { data, gamma, halfNormal, model, normal, poissonLog } from "@ppl/ppl";
 
 /** Latent Gaussian process with a squared-exponential kernel and Poisson counts. */
 export default model({

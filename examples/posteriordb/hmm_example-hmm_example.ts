@@ -1,5 +1,5 @@
-import { add, constant, log, logsumexp, reshape, scan, slice, stack } from "../../packages/tensor/src/index.ts";
-import { data, model, normal, positiveOrdered, simplex } from "../../packages/ppl/src/index.ts";
+import { add, constant, log, logsumexp, reshape, scan, slice, stack } from "@ppl/tensor";
+import { data, model, normal, positiveOrdered, simplex } from "@ppl/ppl";
 
 /** Two-state hidden Markov model with normal emissions, marginalized by the forward algorithm. */
 export default model({

@@ -1,5 +1,5 @@
-import { add, index, mul } from "../../packages/tensor/src/index.ts";
-import { data, halfCauchy, model, normal } from "../../packages/ppl/src/index.ts";
+import { add, index, mul } from "@ppl/tensor";
+import { data, halfCauchy, model, normal } from "@ppl/ppl";
 
 /** Kid's test score on mother's IQ, high-school completion and their interaction; flat priors on beta. */
 export default model({

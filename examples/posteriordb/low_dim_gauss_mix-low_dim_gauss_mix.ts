@@ -1,5 +1,5 @@
-import { sub } from "../../packages/tensor/src/index.ts";
-import { beta, data, halfNormal, mixture, model, normal, ordered } from "../../packages/ppl/src/index.ts";
+import { sub } from "@ppl/tensor";
+import { beta, data, halfNormal, mixture, model, normal, ordered } from "@ppl/ppl";
 
 /** Two-component normal mixture with ordered means. */
 export default model({

@@ -1,5 +1,5 @@
-import { add, index, log, matmul, slice, stack } from "../../packages/tensor/src/index.ts";
-import { data, model, normal, positive } from "../../packages/ppl/src/index.ts";
+import { add, index, log, matmul, slice, stack } from "@ppl/tensor";
+import { data, model, normal, positive } from "@ppl/ppl";
 
 /** log(weight) of mesquite bushes on the logs of five size measures and the group; flat priors. */
 export default model({

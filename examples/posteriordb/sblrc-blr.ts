@@ -1,5 +1,5 @@
-import { matmul } from "../../packages/tensor/src/index.ts";
-import { data, halfNormal, model, normal } from "../../packages/ppl/src/index.ts";
+import { matmul } from "@ppl/tensor";
+import { data, halfNormal, model, normal } from "@ppl/ppl";
 
 /** Bayesian linear regression: y ~ normal(X·beta, sigma). */
 export default model({

@@ -1,8 +1,12 @@
 #!/usr/bin/env node
-// Launcher for `ppl` once linked: registers tsx so the TypeScript sources (and model files) load
-// with no build step, then runs the entry point in this same process (signals and exit codes
-// stay those of the command).
-import { register } from "tsx/esm/api";
+// Launcher for `ppl`: runs the built entry point (dist/, made by `pnpm build`) in this same process,
+// so that signals and exit codes stay those of the command. Only the model file a command is given
+// is transpiled (src/model-bundle.ts); the CLI and the packages are plain JavaScript.
+import { existsSync } from "node:fs";
 
-register();
-await import("../src/main.ts");
+const entry = new URL("../dist/main.js", import.meta.url);
+if (!existsSync(entry)) {
+  process.stderr.write("ppl: the CLI is not built (packages/cli/dist/main.js is missing); run `pnpm build` in the repository\n");
+  process.exit(70);
+}
+await import(entry.href);

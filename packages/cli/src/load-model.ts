@@ -1,14 +1,14 @@
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
-import { pathToFileURL } from "node:url";
 import { isModel, type Model } from "@ppl/ppl";
 import { modelError, usageError } from "./exit-codes.ts";
+import { bundleModel } from "./model-bundle.ts";
 import { describeFsError } from "./read-file.ts";
 import { inModelFile, syntaxErrorText } from "./source-location.ts";
 
 /**
- * Imports a model file (TypeScript, loaded at run time through tsx) and returns its default
- * export. A missing file is a usage error; a file that fails to load or does not default-export
+ * Imports a model file (TypeScript or JavaScript, bundled by esbuild: model-bundle.ts) and returns
+ * its default export. A missing file is a usage error; a file that fails to load or does not default-export
  * a model made by model({ name, data, build }) is a model error.
  */
 export async function loadModel(path: string): Promise<Model> {
@@ -23,7 +23,10 @@ export async function loadModel(path: string): Promise<Model> {
 
   let ns: Record<string, unknown>;
   try {
-    ns = (await import(pathToFileURL(abs).href)) as Record<string, unknown>;
+    const url = await bundleModel(abs);
+    // Frames of the model's code then name its own file and lines (the bundle carries a source map).
+    process.setSourceMapsEnabled(true);
+    ns = (await import(url)) as Record<string, unknown>;
   } catch (e) {
     throw modelError(inModelFile(path, e, `failed to load: ${syntaxErrorText(e) ?? firstLine(e)}`), e);
   }
@@ -35,7 +38,7 @@ export async function loadModel(path: string): Promise<Model> {
   );
 }
 
-// A file outside an ESM package is compiled as CommonJS, where the default export sits one level down.
+// A model written as CommonJS (module.exports = …) has its exports object as the default export.
 function defaultExport(ns: Record<string, unknown>): unknown {
   const d = ns["default"];
   if (isModel(d)) return d;
@@ -54,7 +57,7 @@ function describe(x: unknown): string {
   return `a ${typeof x}`;
 }
 
-/** The first line of an error's message (tsx and Node errors can run over many lines). */
+/** The first line of an error's message (esbuild's and Node's errors can run over many lines). */
 export function firstLine(e: unknown): string {
   const text = e instanceof Error ? e.message : String(e);
   return text.split("\n").find((l) => l.trim() !== "")?.trim() ?? text;

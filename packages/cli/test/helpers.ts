@@ -12,8 +12,11 @@ export const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 export const MAIN = join(ROOT, "packages/cli/src/main.ts");
 /** The bin launcher. */
 export const LAUNCHER = join(ROOT, "packages/cli/bin/ppl.js");
-/** The ppl package's index, for model files written by tests into temporary directories. */
-export const PPL_INDEX = join(ROOT, "packages/ppl/src/index.ts");
+/**
+ * What model files written by tests into temporary directories import the ppl package as: its
+ * name, as a user's model does; the CLI resolves it to its own copy (model-bundle.ts).
+ */
+export const PPL_INDEX = "@ppl/ppl";
 
 /** What a finished command left behind. */
 export interface CliResult {

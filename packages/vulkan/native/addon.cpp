@@ -1,4 +1,4 @@
-// Module entry point: registers listDevices and the four classes.
+// Module entry point: registers listDevices, the four classes and the test hooks.
 #include <napi.h>
 
 #include "algorithm.hpp"
@@ -6,6 +6,7 @@
 #include "devices.hpp"
 #include "manager.hpp"
 #include "sequence.hpp"
+#include "test_hooks.hpp"
 
 static Napi::Object init(Napi::Env env, Napi::Object exports) {
   exports.Set("listDevices", Napi::Function::New(env, ListDevices, "listDevices"));
@@ -13,6 +14,7 @@ static Napi::Object init(Napi::Env env, Napi::Object exports) {
   exports.Set("Buffer", Buffer::define(env));
   exports.Set("Algorithm", Algorithm::define(env));
   exports.Set("Sequence", Sequence::define(env));
+  exports.Set("testHooks", testHooksObject(env));
   return exports;
 }
 

@@ -8,6 +8,7 @@
 #include "fence_waiter.hpp"
 #include "errors.hpp"
 #include "manager.hpp"
+#include "test_hooks.hpp"
 
 // ---- DeviceBuffer -------------------------------------------------------
 
@@ -25,13 +26,14 @@ DeviceBuffer::DeviceBuffer(Napi::Env env, std::shared_ptr<Context> context, uint
 void DeviceBuffer::create(Napi::Env env, MemoryKind kind) {
   const uint64_t size = size_;
   const PhysicalDeviceInfo& physical = context_->physical;
+  context_->requireAlive(env, "vkCreateBuffer");
   // Creating a buffer above maxBufferSize, or allocating more than a heap
   // holds, is invalid usage (undefined behaviour, not an error code), so it is
   // refused here with the error a driver would give for memory it lacks.
   if (physical.maxBufferSize != 0 && size > physical.maxBufferSize) {
-    throwVulkanError(env, "vkCreateBuffer", VK_ERROR_OUT_OF_DEVICE_MEMORY,
-                     std::to_string(size) + " bytes requested, the device's maxBufferSize is " +
-                         std::to_string(physical.maxBufferSize) + "; refused before calling Vulkan");
+    throwOutOfDeviceMemory(env, "vkCreateBuffer", MemoryShortfall{size, physical.maxBufferSize, 0, "maxBufferSize"},
+                           std::to_string(size) + " bytes requested, the device's maxBufferSize is " +
+                               std::to_string(physical.maxBufferSize) + "; refused before calling Vulkan");
   }
 
   VkBufferCreateInfo bufferInfo{};
@@ -69,28 +71,40 @@ void DeviceBuffer::create(Napi::Env env, MemoryKind kind) {
   if (memoryType < 0) throwError(env, "no suitable Vulkan memory type for a buffer");
   if (result == VK_ERROR_OUT_OF_DEVICE_MEMORY && memory_ == VK_NULL_HANDLE) {
     uint32_t heap = physical.memory.memoryTypes[memoryType].heapIndex;
-    uint64_t heapSize = physical.memory.memoryHeaps[heap].size;
-    std::string detail = std::to_string(requirements.size) + " bytes requested";
-    if (requirements.size > heapSize) {
-      detail += ", memory heap " + std::to_string(heap) + " holds " + std::to_string(heapSize) +
-                "; refused before calling Vulkan";
-    }
-    throwVulkanError(env, "vkAllocateMemory", result, detail);
+    uint64_t capacity = context_->heapCapacity(heap);
+    uint64_t inUse = context_->heapAllocated[heap].load();
+    std::string detail = std::to_string(requirements.size) + " bytes requested, memory heap " + std::to_string(heap) +
+                         " holds " + std::to_string(capacity) +
+                         (capacity < physical.memory.memoryHeaps[heap].size ? " (PPL_VULKAN_TEST_HEAP_LIMIT)" : "") +
+                         " and this manager has " + std::to_string(inUse) + " of them allocated";
+    if (requirements.size + inUse > capacity) detail += "; refused before calling Vulkan";
+    throwOutOfDeviceMemory(env, "vkAllocateMemory",
+                           MemoryShortfall{requirements.size, capacity, inUse, "memory heap " + std::to_string(heap)}, detail);
   }
   check(env, result, "vkAllocateMemory");
   check(env, fn::vkBindBufferMemory(context_->device, buffer_, memory_, 0), "vkBindBufferMemory");
   if (mapIt) check(env, fn::vkMapMemory(context_->device, memory_, 0, VK_WHOLE_SIZE, 0, &mapped_), "vkMapMemory");
 }
 
-// Allocates, unless the request exceeds the heap (invalid usage to ask).
+// Allocates, unless the request with what this manager already holds exceeds
+// the heap (invalid usage to ask, or a refusal the driver may not give).
 VkResult DeviceBuffer::allocate(int memoryType, uint64_t size) {
   const VkPhysicalDeviceMemoryProperties& memory = context_->physical.memory;
-  if (size > memory.memoryHeaps[memory.memoryTypes[memoryType].heapIndex].size) return VK_ERROR_OUT_OF_DEVICE_MEMORY;
+  const uint32_t heap = memory.memoryTypes[memoryType].heapIndex;
+  if (size + context_->heapAllocated[heap].load() > context_->heapCapacity(heap)) return VK_ERROR_OUT_OF_DEVICE_MEMORY;
+  VkResult injected = injectedFault("vkAllocateMemory");
+  if (injected != VK_SUCCESS) return injected;
   VkMemoryAllocateInfo allocateInfo{};
   allocateInfo.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO;
   allocateInfo.allocationSize = size;
   allocateInfo.memoryTypeIndex = static_cast<uint32_t>(memoryType);
-  return fn::vkAllocateMemory(context_->device, &allocateInfo, nullptr, &memory_);
+  VkResult result = fn::vkAllocateMemory(context_->device, &allocateInfo, nullptr, &memory_);
+  if (result == VK_SUCCESS) {
+    context_->heapAllocated[heap] += size;
+    heap_ = heap;
+    allocated_ = size;
+  }
+  return result;
 }
 
 DeviceBuffer::~DeviceBuffer() { release(); }
@@ -99,6 +113,8 @@ void DeviceBuffer::release() {
   if (mapped_) fn::vkUnmapMemory(context_->device, memory_);
   if (buffer_ != VK_NULL_HANDLE) fn::vkDestroyBuffer(context_->device, buffer_, nullptr);
   if (memory_ != VK_NULL_HANDLE) fn::vkFreeMemory(context_->device, memory_, nullptr);
+  context_->heapAllocated[heap_] -= allocated_;
+  allocated_ = 0;
   mapped_ = nullptr;
   buffer_ = VK_NULL_HANDLE;
   memory_ = VK_NULL_HANDLE;

@@ -40,6 +40,9 @@ class DeviceBuffer {
   VkDeviceMemory memory_ = VK_NULL_HANDLE;
   void* mapped_ = nullptr;
   uint64_t size_ = 0;
+  // Where memory_ was counted in the context's heapAllocated, to give it back.
+  uint32_t heap_ = 0;
+  uint64_t allocated_ = 0;
 };
 
 // What a JS Buffer and the sequences that recorded it share. destroy() only

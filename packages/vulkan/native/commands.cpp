@@ -1,6 +1,7 @@
 #include "commands.hpp"
 
 #include "errors.hpp"
+#include "test_hooks.hpp"
 
 CommandBatch::CommandBatch(Napi::Env env, std::shared_ptr<Context> context) : context_(std::move(context)) {
   VkCommandBufferAllocateInfo allocateInfo{};
@@ -22,7 +23,7 @@ CommandBatch::CommandBatch(Napi::Env env, std::shared_ptr<Context> context) : co
 
 CommandBatch::~CommandBatch() {
   // Never free a command buffer the GPU may still execute.
-  if (inFlight_) waitBlocking();
+  if (inFlight_) fn::vkWaitForFences(context_->device, 1, &fence_, VK_TRUE, UINT64_MAX);
   fn::vkDestroyFence(context_->device, fence_, nullptr);
   fn::vkFreeCommandBuffers(context_->device, context_->commandPool, 1, &commandBuffer_);
 }
@@ -37,17 +38,30 @@ void CommandBatch::end(Napi::Env env) { check(env, fn::vkEndCommandBuffer(comman
 
 void CommandBatch::submit(Napi::Env env) {
   if (inFlight_) throwError(env, "the command batch is still running; await its completion before submitting again");
+  context_->requireAlive(env, "vkQueueSubmit");
   check(env, fn::vkResetFences(context_->device, 1, &fence_), "vkResetFences");
   VkSubmitInfo submitInfo{};
   submitInfo.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO;
   submitInfo.commandBufferCount = 1;
   submitInfo.pCommandBuffers = &commandBuffer_;
-  check(env, fn::vkQueueSubmit(context_->queue, 1, &submitInfo, fence_), "vkQueueSubmit");
+  // An injected failure (test hook) stands for a submission the driver refused: none is made.
+  VkResult result = injectedFault("vkQueueSubmit");
+  if (result == VK_SUCCESS) result = fn::vkQueueSubmit(context_->queue, 1, &submitInfo, fence_);
+  context_->noteResult(result, "vkQueueSubmit");
+  check(env, result, "vkQueueSubmit");
   inFlight_ = true;
 }
 
+// Runs on the fence-wait thread too: no JS here.
 VkResult CommandBatch::waitBlocking(uint64_t timeoutNs) const {
-  return fn::vkWaitForFences(context_->device, 1, &fence_, VK_TRUE, timeoutNs);
+  VkResult result = fn::vkWaitForFences(context_->device, 1, &fence_, VK_TRUE, timeoutNs);
+  // An injected failure (test hook) replaces a finished wait only, so the work is really done.
+  if (result == VK_SUCCESS) {
+    VkResult injected = injectedFault("vkWaitForFences");
+    if (injected != VK_SUCCESS) result = injected;
+  }
+  context_->noteResult(result, "vkWaitForFences");
+  return result;
 }
 
 void CommandBatch::submitAndWait(Napi::Env env) {

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "errors.hpp"
+#include "test_hooks.hpp"
 
 Context::~Context() {
   if (device == VK_NULL_HANDLE) return;
@@ -13,6 +14,24 @@ Context::~Context() {
   if (pipelineCache != VK_NULL_HANDLE) fn::vkDestroyPipelineCache(device, pipelineCache, nullptr);
   if (commandPool != VK_NULL_HANDLE) fn::vkDestroyCommandPool(device, commandPool, nullptr);
   fn::vkDestroyDevice(device, nullptr);
+}
+
+uint64_t Context::heapCapacity(uint32_t heap) const {
+  uint64_t size = physical.memory.memoryHeaps[heap].size;
+  return heapLimit != 0 && heapLimit < size ? heapLimit : size;
+}
+
+void Context::noteResult(VkResult result, const char* call) {
+  const char* none = nullptr;
+  if (result == VK_ERROR_DEVICE_LOST) lostAt.compare_exchange_strong(none, call);
+}
+
+void Context::requireAlive(Napi::Env env, const char* call) const {
+  const char* at = lostAt.load();
+  if (at == nullptr) return;
+  throwVulkanError(env, call, VK_ERROR_DEVICE_LOST,
+                   std::string("the device was lost earlier, at ") + at +
+                       "; refused before calling Vulkan: destroy this manager and create a new one, or use the CPU backend");
 }
 
 int Context::findMemoryType(uint32_t typeBits, VkMemoryPropertyFlags required) const {
@@ -109,6 +128,7 @@ std::shared_ptr<Context> createContext(Napi::Env env, uint32_t deviceIndex, cons
   }
 
   auto context = std::make_shared<Context>();
+  context->heapLimit = testHeapLimit();
   context->physical = physical;
   context->deviceIndex = deviceIndex;
   context->options = options;

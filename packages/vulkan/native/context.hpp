@@ -5,6 +5,7 @@
 #pragma once
 #include <napi.h>
 
+#include <atomic>
 #include <memory>
 #include <string>
 
@@ -28,6 +29,15 @@ struct Context {
   // what makes sharing one pool safe (pools are externally synchronized).
   VkCommandPool commandPool = VK_NULL_HANDLE;
   VkPipelineCache pipelineCache = VK_NULL_HANDLE;
+  // Bytes this manager holds in each memory heap. Allocating more than a heap
+  // holds is invalid usage rather than an error on some drivers, and lavapipe
+  // never refuses at all, so the addon refuses past a heap's size itself.
+  std::atomic<uint64_t> heapAllocated[VK_MAX_MEMORY_HEAPS]{};
+  uint64_t heapLimit = 0;  // PPL_VULKAN_TEST_HEAP_LIMIT when it was created; 0 = none
+  // The call that first reported VK_ERROR_DEVICE_LOST (a string literal), on
+  // the main or the fence-wait thread. A lost device stays lost: later work is
+  // refused with the same error instead of reaching the driver again.
+  std::atomic<const char*> lostAt{nullptr};
 
   Context() = default;
   Context(const Context&) = delete;
@@ -39,6 +49,15 @@ struct Context {
   // Index of a memory type allowed by `typeBits` that has all `required`
   // flags, or -1.
   int findMemoryType(uint32_t typeBits, VkMemoryPropertyFlags required) const;
+
+  // What heap `heap` may hold: its size, or the test limit when lower.
+  uint64_t heapCapacity(uint32_t heap) const;
+
+  // Records a VK_ERROR_DEVICE_LOST result of `call` (a string literal).
+  void noteResult(VkResult result, const char* call);
+
+  // Throws VulkanError(call, VK_ERROR_DEVICE_LOST) once the device was lost.
+  void requireAlive(Napi::Env env, const char* call) const;
 
   // Writes the pipeline cache to options.pipelineCachePath (if set).
   void savePipelineCache(Napi::Env env) const;

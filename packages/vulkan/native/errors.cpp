@@ -50,6 +50,17 @@ void throwVulkanError(Napi::Env env, const std::string& call, VkResult result,
   throw makeVulkanError(env, VulkanFailure{call, result, detail});
 }
 
+void throwOutOfDeviceMemory(Napi::Env env, const std::string& call, const MemoryShortfall& shortfall,
+                            const std::string& detail) {
+  Napi::Error error = makeVulkanError(env, VulkanFailure{call, VK_ERROR_OUT_OF_DEVICE_MEMORY, detail});
+  // Doubles: exact up to 2^53 bytes, far beyond any device.
+  error.Set("requestedBytes", Napi::Number::New(env, static_cast<double>(shortfall.requested)));
+  error.Set("limitBytes", Napi::Number::New(env, static_cast<double>(shortfall.limit)));
+  error.Set("inUseBytes", Napi::Number::New(env, static_cast<double>(shortfall.inUse)));
+  error.Set("limitName", Napi::String::New(env, shortfall.limitName));
+  throw error;
+}
+
 void throwTypeError(Napi::Env env, const std::string& message) {
   throw Napi::TypeError::New(env, message);
 }

@@ -30,6 +30,20 @@ inline void check(Napi::Env env, VkResult result, const char* call) {
   if (result != VK_SUCCESS) throwVulkanError(env, call, result);
 }
 
+// What did not fit, for an out-of-memory error: the JS error carries these as
+// requestedBytes, limitBytes, inUseBytes and limitName, so that callers can
+// say how much was asked and how much the device has without parsing text.
+struct MemoryShortfall {
+  uint64_t requested = 0;
+  uint64_t limit = 0;
+  uint64_t inUse = 0;
+  std::string limitName;  // "memory heap 0", "maxBufferSize", "maxStorageBufferRange"
+};
+
+// Throws "<call> failed: VK_ERROR_OUT_OF_DEVICE_MEMORY (<detail>)" with the shortfall attached.
+[[noreturn]] void throwOutOfDeviceMemory(Napi::Env env, const std::string& call, const MemoryShortfall& shortfall,
+                                         const std::string& detail);
+
 [[noreturn]] void throwTypeError(Napi::Env env, const std::string& message);
 [[noreturn]] void throwRangeError(Napi::Env env, const std::string& message);
 [[noreturn]] void throwError(Napi::Env env, const std::string& message);

@@ -119,10 +119,15 @@ Napi::Value Sequence::dispatch(const Napi::CallbackInfo& info) {
   std::vector<std::shared_ptr<BufferState>> buffers;
   for (uint32_t i = 0; i < list.Length(); i++) {
     std::shared_ptr<BufferState> buffer = bufferArgument(env, list.Get(i), state->context, "buffers[" + std::to_string(i) + "]");
+    // Binding more than maxStorageBufferRange is invalid usage of
+    // vkUpdateDescriptorSets: refused as the memory the device lacks.
     if (buffer->storage->size() > limits.maxStorageBufferRange) {
-      throwRangeError(env, "buffers[" + std::to_string(i) + "] has " + std::to_string(buffer->storage->size()) +
-                               " bytes, more than the device's maxStorageBufferRange (" +
-                               std::to_string(limits.maxStorageBufferRange) + ") that one binding can reach");
+      throwOutOfDeviceMemory(env, "vkUpdateDescriptorSets",
+                             MemoryShortfall{buffer->storage->size(), limits.maxStorageBufferRange, 0, "maxStorageBufferRange"},
+                             "buffers[" + std::to_string(i) + "] has " + std::to_string(buffer->storage->size()) +
+                                 " bytes, more than the device's maxStorageBufferRange (" +
+                                 std::to_string(limits.maxStorageBufferRange) +
+                                 ") that one binding can reach; refused before calling Vulkan");
     }
     buffers.push_back(buffer);
   }

@@ -4,8 +4,8 @@
 // the sha256 of (source, options, glslc version): a second run compiles nothing.
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
-import { homedir } from "node:os";
+import { mkdir, mkdtemp, readFile, rename, writeFile } from "node:fs/promises";
+import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { ShaderCompileError, ShaderCompilerMissingError } from "./errors.ts";
 
@@ -128,6 +128,22 @@ function toWords(bytes: Buffer): Uint32Array {
   return words;
 }
 
+/**
+ * Saves a generated source that failed to compile where a reader can open it at the line the
+ * error names: a fresh private directory under the system's temporary one (never a shared,
+ * predictable path). "<stdin>" when it cannot be written, so the error is still thrown.
+ */
+async function saveFailedSource(source: string, key: string): Promise<string> {
+  try {
+    const dir = await mkdtemp(join(tmpdir(), "ppl-glsl-"));
+    const file = join(dir, `kernel-${key.slice(0, 12)}.comp`);
+    await writeFile(file, source);
+    return file;
+  } catch {
+    return "<stdin>";
+  }
+}
+
 /** Compiles GLSL to SPIR-V words with glslc, using the on-disk cache; throws ShaderCompileError with numbered source. */
 export async function compileGlsl(source: string, options: CompileOptions = {}): Promise<Uint32Array> {
   const stage = options.stage ?? "comp";
@@ -148,13 +164,19 @@ export async function compileGlsl(source: string, options: CompileOptions = {}):
 
   const result = await run(glslcPath(), [...args, "-", "-o", "-"], source);
   if (result.code !== 0) {
-    const diagnostics = result.stderr.trim();
+    const file = await saveFailedSource(source, key);
+    const diagnostics = result.stderr.trim().replace(/^<stdin>:/gm, `${file}:`);
     const lines = errorLines(diagnostics);
+    const line = lines[0] ?? 0;
+    const first = /^[^\n]*:\d+:\s*error:\s*(.*)$/m.exec(diagnostics)?.[1] ?? diagnostics.split("\n")[0] ?? "";
+    const where = line > 0 ? `${file}:${line}: ${first.trim()}: \`${(source.split("\n")[line - 1] ?? "").trim()}\`` : `${file}: ${first.trim()}`;
     throw new ShaderCompileError(
-      `GLSL compile error:\n${diagnostics}\n\nsource (${lines.length ? "lines around the error" : "all lines"}):\n` +
+      `GLSL compile error at ${where}\n${diagnostics}\n\nsource (${lines.length ? "lines around the error" : "all lines"}):\n` +
         numberLines(source, lines),
       diagnostics,
       source,
+      file,
+      line,
     );
   }
   const words = toWords(result.stdout);

@@ -10,6 +10,7 @@ export { Sequence, type GroupCount, type CopyOptions } from "./sequence.ts";
 export { compileGlsl, defaultSpirvCacheDir, glslcVersion, numberLines, type CompileOptions } from "./glslc.ts";
 export {
   VulkanError,
+  DeviceMemoryError,
   VulkanUnavailableError,
   ShaderCompileError,
   ShaderCompilerMissingError,

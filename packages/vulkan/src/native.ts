@@ -102,6 +102,12 @@ export interface NativeManagerOptions {
   pipelineCachePath?: string;
 }
 
+/** Test hooks of the addon: the next call of `call` after `skip` more reports `result`. */
+export interface NativeTestHooks {
+  failCall(call: "vkQueueSubmit" | "vkWaitForFences" | "vkAllocateMemory", result: string, skip?: number): void;
+  clear(): void;
+}
+
 export interface NativeAddon {
   listDevices(): { devices: NativeDeviceInfo[]; reason: string | null };
   Manager: new (deviceIndex: number | undefined, options: NativeManagerOptions) => NativeManager;
@@ -114,6 +120,8 @@ export interface NativeAddon {
     pushConstantSize: number,
   ) => NativeAlgorithm;
   Sequence: new (manager: NativeManager) => NativeSequence;
+  /** Simulated device faults for tests (native/test_hooks.hpp); inert unless armed. */
+  testHooks: NativeTestHooks;
 }
 
 export type AddonLoad = { ok: true; addon: NativeAddon; path: string } | { ok: false; reason: string; path: string };

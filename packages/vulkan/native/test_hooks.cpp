@@ -1,0 +1,75 @@
+#include "test_hooks.hpp"
+
+#include <cstdlib>
+#include <mutex>
+#include <string>
+
+#include "errors.hpp"
+
+namespace {
+
+// One armed fault; the fence-wait thread reads it too, hence the mutex.
+struct ArmedFault {
+  std::string call;
+  VkResult result = VK_SUCCESS;
+  uint64_t skip = 0;
+};
+
+std::mutex mutex;
+ArmedFault armed;
+
+// The results a test may inject: the failures a driver reports at run time.
+const VkResult kInjectable[] = {VK_ERROR_DEVICE_LOST, VK_ERROR_OUT_OF_DEVICE_MEMORY, VK_ERROR_OUT_OF_HOST_MEMORY,
+                                VK_ERROR_INITIALIZATION_FAILED, VK_ERROR_UNKNOWN};
+
+Napi::Value failCall(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  if (!info[0].IsString() || !info[1].IsString()) throwTypeError(env, "failCall(call, result, skip?) takes two strings");
+  std::string resultName = info[1].As<Napi::String>().Utf8Value();
+  VkResult result = VK_SUCCESS;
+  for (VkResult candidate : kInjectable) {
+    if (resultName == vkResultName(candidate)) result = candidate;
+  }
+  if (result == VK_SUCCESS) throwRangeError(env, "failCall: cannot inject '" + resultName + "'");
+  uint64_t skip = 0;
+  if (info.Length() > 2 && !info[2].IsUndefined()) {
+    if (!info[2].IsNumber() || info[2].As<Napi::Number>().DoubleValue() < 0) throwRangeError(env, "failCall: skip must be a count");
+    skip = static_cast<uint64_t>(info[2].As<Napi::Number>().DoubleValue());
+  }
+  std::lock_guard<std::mutex> lock(mutex);
+  armed = ArmedFault{info[0].As<Napi::String>().Utf8Value(), result, skip};
+  return env.Undefined();
+}
+
+Napi::Value clear(const Napi::CallbackInfo& info) {
+  std::lock_guard<std::mutex> lock(mutex);
+  armed = ArmedFault{};
+  return info.Env().Undefined();
+}
+
+}  // namespace
+
+VkResult injectedFault(const char* call) {
+  std::lock_guard<std::mutex> lock(mutex);
+  if (armed.result == VK_SUCCESS || armed.call != call) return VK_SUCCESS;
+  if (armed.skip > 0) {
+    armed.skip--;
+    return VK_SUCCESS;
+  }
+  VkResult result = armed.result;
+  armed = ArmedFault{};  // once
+  return result;
+}
+
+uint64_t testHeapLimit() {
+  const char* text = std::getenv("PPL_VULKAN_TEST_HEAP_LIMIT");
+  if (text == nullptr || *text == '\0') return 0;
+  return std::strtoull(text, nullptr, 10);
+}
+
+Napi::Object testHooksObject(Napi::Env env) {
+  Napi::Object hooks = Napi::Object::New(env);
+  hooks.Set("failCall", Napi::Function::New(env, failCall, "failCall"));
+  hooks.Set("clear", Napi::Function::New(env, clear, "clear"));
+  return hooks;
+}

@@ -1,0 +1,26 @@
+// Test hooks: device faults that a test cannot provoke on lavapipe on demand.
+// - testHooks.failCall(call, result, skip): after `skip` more calls of `call`
+//   ("vkQueueSubmit", "vkWaitForFences", "vkAllocateMemory"), the next one
+//   reports `result` (e.g. "VK_ERROR_DEVICE_LOST"). A submission that fails so
+//   is never made; a wait fails only after the work really finished, so no
+//   command buffer is left running that a test would then free.
+// - PPL_VULKAN_TEST_HEAP_LIMIT=<bytes>: managers created while it is set
+//   count every memory heap as holding at most that many bytes, so a model
+//   "larger than the device" needs no gigabytes (lavapipe's heap is host
+//   memory, and it never fails an allocation itself).
+// Nothing changes unless a test arms them.
+#pragma once
+#include <napi.h>
+
+#include <cstdint>
+
+#include "vk.hpp"
+
+// The injected result for this call of `call`, or VK_SUCCESS (the usual case).
+VkResult injectedFault(const char* call);
+
+// The heap limit of PPL_VULKAN_TEST_HEAP_LIMIT, or 0 when unset.
+uint64_t testHeapLimit();
+
+// The JS object { failCall(call, result, skip = 0), clear() }.
+Napi::Object testHooksObject(Napi::Env env);

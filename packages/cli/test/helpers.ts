@@ -41,9 +41,12 @@ export function runCli(args: readonly string[], env: Record<string, string> = {}
   return startCli(args, env).done;
 }
 
-/** Runs the bin launcher (`node packages/cli/bin/ppl.js ARGS`) to the end. */
-export function runLauncher(args: readonly string[]): Promise<CliResult> {
-  const child = spawn(process.execPath, [LAUNCHER, ...args], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+/**
+ * Runs the bin launcher (`node packages/cli/bin/ppl.js ARGS`, the built CLI a user runs: `pnpm
+ * build` first) to the end, in `cwd` (the repository root by default).
+ */
+export function runLauncher(args: readonly string[], opts: { cwd?: string; env?: Record<string, string> } = {}): Promise<CliResult> {
+  const child = spawn(process.execPath, [LAUNCHER, ...args], { cwd: opts.cwd ?? ROOT, env: { ...process.env, ...opts.env }, stdio: ["ignore", "pipe", "pipe"] });
   return collect(child);
 }
 

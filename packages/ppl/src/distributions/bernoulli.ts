@@ -1,4 +1,6 @@
-import { add, and, ge, le, logSigmoid, mul, neg, sigmoid, sub, type Operand } from "@ppl/tensor";
+import {
+  add, and, ge, le, log, log1p, logSigmoid, lt, mul, neg, select, sigmoid, sub, type Node, type Operand,
+} from "@ppl/tensor";
 import type { Distribution, Support } from "./distribution.ts";
 import { batchShapeOf, checkParam, full, isFiniteNumber, isProbability, restrict, xlogy } from "./helpers.ts";
 import { sampleScalar } from "./sampling.ts";
@@ -16,6 +18,8 @@ export function bernoulli(p: Operand): Distribution {
     batchShape,
     eventShape: [],
     logpdf: (x) => restrict(and(ge(x, 0), le(x, 1)), add(xlogy(x, p), xlogy(sub(1, x), sub(1, p)))),
+    lcdf: (k) => bernoulliLogCdf(k, log1p(neg(p)), log(p)).lower,
+    lccdf: (k) => bernoulliLogCdf(k, log1p(neg(p)), log(p)).upper,
     sample: (rng, shape = [], bindings) => sampleScalar(rng, shape, batchShape, [p], bindings, (r, [q]) => (r.uniform() < q! ? 1 : 0)),
     mean: () => full(p, batchShape),
     variance: () => full(mul(p, sub(1, p)), batchShape),
@@ -33,9 +37,21 @@ export function bernoulliLogit(alpha: Operand): Distribution {
     batchShape,
     eventShape: [],
     logpdf: (x) => restrict(and(ge(x, 0), le(x, 1)), add(mul(x, logSigmoid(alpha)), mul(sub(1, x), logSigmoid(neg(alpha))))),
+    lcdf: (k) => bernoulliLogCdf(k, logSigmoid(neg(alpha)), logSigmoid(alpha)).lower,
+    lccdf: (k) => bernoulliLogCdf(k, logSigmoid(neg(alpha)), logSigmoid(alpha)).upper,
     sample: (rng, shape = [], bindings) =>
       sampleScalar(rng, shape, batchShape, [alpha], bindings, (r, [a]) => (r.uniform() < 1 / (1 + Math.exp(-a!)) ? 1 : 0)),
     mean: () => full(sigmoid(alpha), batchShape),
     variance: () => full(mul(sigmoid(alpha), sigmoid(neg(alpha))), batchShape),
+  };
+}
+
+// P(Y ≤ k) is 0 below 0, 1 − p on [0, 1) and 1 from 1 on; logFail = log(1 − p), logSuccess = log p.
+function bernoulliLogCdf(k: Operand, logFail: Node, logSuccess: Node): { lower: Node; upper: Node } {
+  const below = lt(k, 0);
+  const zero = lt(k, 1);
+  return {
+    lower: select(below, -Infinity, select(zero, logFail, 0)),
+    upper: select(below, 0, select(zero, logSuccess, -Infinity)),
   };
 }

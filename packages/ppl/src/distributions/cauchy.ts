@@ -1,4 +1,4 @@
-import { add, div, log1p, neg, square, sub, type Operand } from "@ppl/tensor";
+import { add, atan2, div, log, log1p, neg, square, sub, type Operand } from "@ppl/tensor";
 import type { Distribution } from "./distribution.ts";
 import { batchShapeOf, checkParam, isFiniteNumber, isPositive, LOG_PI, logOf, REAL } from "./helpers.ts";
 import { sampleScalar } from "./sampling.ts";
@@ -15,6 +15,9 @@ export function cauchy(mu: Operand, sigma: Operand): Distribution {
     batchShape,
     eventShape: [],
     logpdf: (x) => cauchyLogpdf(x, mu, sigma),
+    // F(z) = atan2(1, −z)/π, which keeps its relative accuracy in both tails (unlike ½ + atan(z)/π).
+    lcdf: (x) => sub(log(atan2(1, div(sub(mu, x), sigma))), LOG_PI),
+    lccdf: (x) => sub(log(atan2(1, div(sub(x, mu), sigma))), LOG_PI),
     sample: (rng, shape = [], bindings) =>
       sampleScalar(rng, shape, batchShape, [mu, sigma], bindings, (r, [m, s]) => m! + s! * Math.tan(Math.PI * (r.uniform() - 0.5))),
   };

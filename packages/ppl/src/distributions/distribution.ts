@@ -36,6 +36,16 @@ export interface Distribution {
    */
   logpdf(x: Operand): Node;
   /**
+   * log P(X ≤ x) of each element (Stan's _lcdf), for univariate distributions that have one:
+   * shape = broadcast of x with batchShape; −∞ below the support, 0 above it. Discrete
+   * distributions count x itself (P(X ≤ ⌊x⌋)). Where a special function has no derivative in a
+   * shape parameter (gamma's alpha, beta's a and b, Student-t's nu, …), that parameter must be
+   * data or a constant, and differentiating in it is refused with an error.
+   */
+  lcdf?(x: Operand): Node;
+  /** log P(X > x) of each element (Stan's _lccdf): the complement of lcdf, computed in its own tail so that it does not cancel. */
+  lccdf?(x: Operand): Node;
+  /**
    * Draws of shape [...shape, ...batchShape, ...eventShape]; node parameters are evaluated at `at`:
    * leaf bindings for the reference interpreter, or a generated quantity's draw (NodeValues).
    */

@@ -1,8 +1,9 @@
-import { div, ge, lgamma, mul, square, sub, add, type Operand } from "@ppl/tensor";
+import { add, div, gammaP, gammaQ, ge, lgamma, log, mul, square, sub, type Operand } from "@ppl/tensor";
 import type { Distribution } from "./distribution.ts";
 import { batchShapeOf, checkParam, full, isPositive, logOf, POSITIVE, restrict, xlogy } from "./helpers.ts";
 import { sampleScalar } from "./sampling.ts";
 import { gammaVariate } from "./variates.ts";
+import { above } from "./cdf-helpers.ts";
 
 /** Gamma(shape alpha, rate beta). */
 export function gamma(alpha: Operand, beta: Operand): Distribution {
@@ -16,6 +17,9 @@ export function gamma(alpha: Operand, beta: Operand): Distribution {
     batchShape,
     eventShape: [],
     logpdf: (x) => restrict(ge(x, 0), gammaLogpdf(x, alpha, beta)),
+    // The regularised incomplete gamma functions: differentiable in x and beta; alpha must be data or a constant.
+    lcdf: (x) => above(x, 0, 1, (xs) => log(gammaP(alpha, mul(beta, xs))), -Infinity),
+    lccdf: (x) => above(x, 0, 1, (xs) => log(gammaQ(alpha, mul(beta, xs))), 0),
     sample: (rng, shape = [], bindings) => sampleScalar(rng, shape, batchShape, [alpha, beta], bindings, (r, [a, b]) => gammaVariate(r, a!, b!)),
     mean: () => full(div(alpha, beta), batchShape),
     variance: () => full(div(alpha, square(beta)), batchShape),

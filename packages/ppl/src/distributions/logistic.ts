@@ -1,4 +1,4 @@
-import { div, mul, neg, softplus, square, sub, type Operand } from "@ppl/tensor";
+import { div, logSigmoid, mul, neg, softplus, square, sub, type Operand } from "@ppl/tensor";
 import type { Distribution } from "./distribution.ts";
 import { batchShapeOf, checkParam, full, isFiniteNumber, isPositive, logOf, REAL } from "./helpers.ts";
 import { sampleScalar } from "./sampling.ts";
@@ -19,6 +19,8 @@ export function logistic(mu: Operand, s: Operand): Distribution {
       const z = div(sub(x, mu), s);
       return sub(sub(neg(z), logOf(s)), mul(2, softplus(neg(z))));
     },
+    lcdf: (x) => logSigmoid(div(sub(x, mu), s)),
+    lccdf: (x) => logSigmoid(div(sub(mu, x), s)),
     sample: (rng, shape = [], bindings) =>
       sampleScalar(rng, shape, batchShape, [mu, s], bindings, (r, [m, sc]) => {
         const u = r.uniform();

@@ -1,4 +1,4 @@
-import { add, exp, ge, lgamma, mul, sub, type Operand } from "@ppl/tensor";
+import { add, exp, floor, gammaP, gammaQ, ge, lgamma, log, mul, select, sub, type Node, type Operand } from "@ppl/tensor";
 import type { Distribution } from "./distribution.ts";
 import { batchShapeOf, checkParam, full, isFiniteNumber, NONNEGATIVE_INT, restrict, xlogy } from "./helpers.ts";
 import { sampleScalar } from "./sampling.ts";
@@ -15,6 +15,8 @@ export function poisson(rate: Operand): Distribution {
     batchShape,
     eventShape: [],
     logpdf: (k) => restrict(ge(k, 0), sub(sub(xlogy(k, rate), rate), lgamma(add(k, 1)))),
+    lcdf: (k) => poissonLogCdf(k, rate).lower,
+    lccdf: (k) => poissonLogCdf(k, rate).upper,
     sample: (rng, shape = [], bindings) => sampleScalar(rng, shape, batchShape, [rate], bindings, (r, [l]) => poissonVariate(r, l!)),
     mean: () => full(rate, batchShape),
     variance: () => full(rate, batchShape),
@@ -32,8 +34,21 @@ export function poissonLog(logRate: Operand): Distribution {
     batchShape,
     eventShape: [],
     logpdf: (k) => restrict(ge(k, 0), sub(sub(mul(k, logRate), exp(logRate)), lgamma(add(k, 1)))),
+    lcdf: (k) => poissonLogCdf(k, exp(logRate)).lower,
+    lccdf: (k) => poissonLogCdf(k, exp(logRate)).upper,
     sample: (rng, shape = [], bindings) => sampleScalar(rng, shape, batchShape, [logRate], bindings, (r, [e]) => poissonVariate(r, Math.exp(e!))),
     mean: () => full(exp(logRate), batchShape),
     variance: () => full(exp(logRate), batchShape),
+  };
+}
+
+// log P(Y ≤ k) = log Q(⌊k⌋ + 1, λ) and log P(Y > k) = log P(⌊k⌋ + 1, λ): differentiable in the rate.
+function poissonLogCdf(k: Operand, rate: Operand): { lower: Node; upper: Node } {
+  const kf = floor(k);
+  const inside = ge(kf, 0);
+  const a = add(select(inside, kf, 0), 1);
+  return {
+    lower: select(inside, log(gammaQ(a, rate)), -Infinity),
+    upper: select(inside, log(gammaP(a, rate)), 0),
   };
 }

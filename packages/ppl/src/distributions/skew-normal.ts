@@ -1,4 +1,4 @@
-import { add, div, erfc, log, mul, neg, sqrt, square, sub, type Operand } from "@ppl/tensor";
+import { add, div, erfc, log, mul, neg, owensT, Phi, sqrt, square, sub, type Operand } from "@ppl/tensor";
 import type { Distribution } from "./distribution.ts";
 import { batchShapeOf, checkParam, full, HALF_LOG_TWO_PI, isFiniteNumber, isPositive, logOf, REAL } from "./helpers.ts";
 import { sampleScalar } from "./sampling.ts";
@@ -20,6 +20,15 @@ export function skewNormal(xi: Operand, omega: Operand, alpha: Operand): Distrib
     logpdf: (x) => {
       const z = div(sub(x, xi), omega);
       return add(sub(neg(add(logOf(omega), HALF_LOG_TWO_PI)), mul(0.5, square(z))), log(erfc(mul(neg(mul(alpha, z)), Math.SQRT1_2))));
+    },
+    // F(z) = Φ(z) − 2·T(z, α) with Owen's T (as Stan); 1 − F(z) = Φ(−z) + 2·T(z, α).
+    lcdf: (x) => {
+      const z = div(sub(x, xi), omega);
+      return log(sub(Phi(z), mul(2, owensT(z, alpha))));
+    },
+    lccdf: (x) => {
+      const z = div(sub(x, xi), omega);
+      return log(add(Phi(neg(z)), mul(2, owensT(z, alpha))));
     },
     sample: (rng, shape = [], bindings) =>
       sampleScalar(rng, shape, batchShape, [xi, omega, alpha], bindings, (r, [x, w, a]) => {

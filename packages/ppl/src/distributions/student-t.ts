@@ -4,6 +4,7 @@ import { batchShapeOf, checkParam, full, isFiniteNumber, isPositive, LOG_PI, log
 import { sampleScalar } from "./sampling.ts";
 import { gammaVariate } from "./variates.ts";
 import type { Rng } from "../random/rng.ts";
+import { studentTLogTails } from "./cdf-helpers.ts";
 
 /** Student's t with nu degrees of freedom, location mu and scale sigma. */
 export function studentT(nu: Operand, mu: Operand, sigma: Operand): Distribution {
@@ -18,6 +19,9 @@ export function studentT(nu: Operand, mu: Operand, sigma: Operand): Distribution
     batchShape,
     eventShape: [],
     logpdf: (x) => studentTLogpdf(x, nu, mu, sigma),
+    // Through the incomplete beta function: differentiable in mu and sigma; nu must be data or a constant.
+    lcdf: (x) => studentTLogTails(div(sub(x, mu), sigma), nu).lower,
+    lccdf: (x) => studentTLogTails(div(sub(x, mu), sigma), nu).upper,
     sample: (rng, shape = [], bindings) =>
       sampleScalar(rng, shape, batchShape, [nu, mu, sigma], bindings, (r, [n, m, s]) => m! + s! * standardT(r, n!)),
     // Undefined moments (nu ≤ 1 for the mean, nu ≤ 2 for the variance) come out as NaN and +∞.

@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { gradientGraph } from "@ppl/ppl";
 import type { Node } from "@ppl/tensor";
@@ -7,10 +7,15 @@ import { renderLogpFunction, type LogpMode } from "./logp-function.ts";
 import { layoutDefines, stateDeclarations } from "./nuts-layout.ts";
 import { metricSource, type MetricForm } from "./metric-source.ts";
 
-/** Where the hand-written NUTS GLSL lives (PPL_SHADERS_DIR overrides it for bundled programs). */
+const PACKED_SHADER_DIR = fileURLToPath(new URL("../shaders/nuts/", import.meta.url));
+
+/**
+ * Where the hand-written NUTS GLSL lives: PPL_SHADERS_DIR overrides it for bundled programs; a
+ * packed package carries its own copy (scripts/pack-shaders.mjs); else the repository's shaders/.
+ */
 export const SHADER_DIR = process.env.PPL_SHADERS_DIR
   ? `${process.env.PPL_SHADERS_DIR}/nuts/`
-  : fileURLToPath(new URL("../../../shaders/nuts/", import.meta.url));
+  : existsSync(PACKED_SHADER_DIR) ? PACKED_SHADER_DIR : fileURLToPath(new URL("../../../shaders/nuts/", import.meta.url));
 
 /** Buffers of the NUTS kernel before the scratch buffer (bound next) and the model's data buffers. */
 export const NUTS_FIXED_BUFFERS = 8;

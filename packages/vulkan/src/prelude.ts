@@ -24,16 +24,18 @@
  * ppl_normal0_T(w), ppl_normal1_T(w) with T = f32 | f64.
  */
 
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 /** Element types a shader computes in. */
 export type PreludeDType = "f32" | "f64";
 
-// PPL_SHADERS_DIR locates shaders/ when this module is bundled away from the repository layout.
+// PPL_SHADERS_DIR locates shaders/ when this module is bundled away from the repository layout;
+// a packed package carries its own copy (scripts/pack-shaders.mjs), else it is the repository's.
+const PACKED_PRELUDE_DIR = fileURLToPath(new URL("../shaders/prelude/", import.meta.url));
 const PRELUDE_DIR = process.env.PPL_SHADERS_DIR
   ? `${process.env.PPL_SHADERS_DIR}/prelude/`
-  : fileURLToPath(new URL("../../../shaders/prelude/", import.meta.url));
+  : existsSync(PACKED_PRELUDE_DIR) ? PACKED_PRELUDE_DIR : fileURLToPath(new URL("../../../shaders/prelude/", import.meta.url));
 
 /** Generic math files, in dependency order (each may call the ones before it). */
 const GENERIC_FILES = [

@@ -14,10 +14,16 @@ export {
 // Distributions
 export {
   normal, halfNormal, studentT, halfStudentT, cauchy, halfCauchy, laplace, logistic, logNormal, exponential,
-  gamma, inverseGamma, beta, uniform, weibull, chiSquared, truncatedNormal, skewNormal, bernoulli,
+  gamma, inverseGamma, beta, uniform, weibull, chiSquared, truncatedNormal, truncated, skewNormal, bernoulli,
   bernoulliLogit, binomial, binomialLogit, betaBinomial, poisson, poissonLog, negativeBinomial,
   negativeBinomial2, categorical, categoricalLogit, multinomial, dirichlet, multivariateNormal,
   multivariateNormalPrecision, multivariateNormalCholesky, lkjCholesky, gaussianRandomWalk, mixture, custom,
+  orderedLogistic, orderedProbit, multiStudentT, multiStudentTCholesky, wishart, wishartCholesky, inverseWishart,
+  inverseWishartCholesky, lkjCorr, vonMises, pareto, paretoType2, gumbel, frechet, rayleigh, expModNormal,
+  skewDoubleExponential, inverseChiSquared, scaledInverseChiSquared, logLogistic, betaProportion, discreteUniform,
+  hypergeometric, betaNegativeBinomial, zeroInflatedPoisson, zeroInflatedNegativeBinomial, hurdlePoisson,
+  hurdleNegativeBinomial, dirichletMultinomial, poissonLogNormal, poissonBinomial, multiGP, multiGPCholesky,
+  matrixNormalPrecision,
   type Distribution, type Support, type Rng, type TruncationBounds, type CustomOptions, type NodeValues, type ValuesAt,
 } from "./distributions/index.ts";
 export { philoxRng } from "./random/index.ts";

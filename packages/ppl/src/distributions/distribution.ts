@@ -14,6 +14,9 @@ export type Support =
   | { readonly kind: "interval"; readonly lower: Operand; readonly upper: Operand }
   | { readonly kind: "simplex" }
   | { readonly kind: "cholesky_corr" }
+  | { readonly kind: "cov_matrix" }
+  | { readonly kind: "corr_matrix" }
+  | { readonly kind: "cholesky_cov" }
   | { readonly kind: "nonnegative_int" }
   | { readonly kind: "int_interval"; readonly lower: Operand; readonly upper: Operand }
   | { readonly kind: "counts" }

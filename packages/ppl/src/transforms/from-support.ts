@@ -28,7 +28,17 @@ export function constraintOfSupport(support: Support, dist: string): Constraint 
       return simplex();
     case "cholesky_corr":
       return choleskyCorr();
+    case "cov_matrix":
+    case "corr_matrix":
+    case "cholesky_cov":
+      throw new ModelError(`${dist} is a distribution over ${MATRIX_SETS[support.kind]}, which no constraint maps the real line onto yet; give the parameter an explicit constraint onto them`);
     default:
       throw new ModelError(`${dist} is a distribution over integers (${support.kind}); a parameter must be continuous — observe integer data with it instead`);
   }
 }
+
+const MATRIX_SETS = {
+  cov_matrix: "covariance matrices",
+  corr_matrix: "correlation matrices",
+  cholesky_cov: "Cholesky factors of covariance matrices",
+} as const;

@@ -1,0 +1,44 @@
+import { add, div, eq, expm1, ge, log1p, mul, neg, select, square, sub, type Operand } from "@ppl/tensor";
+import { log1mExp } from "./composed-special.ts";
+import type { Distribution } from "./distribution.ts";
+import { batchShapeOf, checkParam, full, isPositive, isProbability, logOf, NONNEGATIVE_INT, restrict } from "./helpers.ts";
+import { zeroTruncated } from "./hurdle-poisson.ts";
+import { sampleScalar } from "./sampling.ts";
+import { gammaVariate, poissonVariate } from "./variates.ts";
+import { negBinomial2Logpmf, negBinomial2LogZero } from "./zero-inflated-negative-binomial.ts";
+
+/**
+ * Hurdle negative binomial(theta, mu, phi): zero with probability theta, otherwise a zero-truncated
+ * neg_binomial_2(mu, phi); p(n > 0) = (1 − theta) NB2(n | mu, phi)/(1 − NB2(0 | mu, phi)).
+ */
+export function hurdleNegativeBinomial(theta: Operand, mu: Operand, phi: Operand): Distribution {
+  checkParam("hurdleNegativeBinomial", "theta", theta, isProbability, "in [0, 1]");
+  checkParam("hurdleNegativeBinomial", "mu", mu, isPositive, "positive");
+  checkParam("hurdleNegativeBinomial", "phi", phi, isPositive, "positive");
+  const batchShape = batchShapeOf("hurdleNegativeBinomial", { theta, mu, phi });
+  const scale = () => div(sub(1, theta), neg(expm1(negBinomial2LogZero(mu, phi))));
+  return {
+    name: "hurdle_neg_binomial_2",
+    support: NONNEGATIVE_INT,
+    discrete: true,
+    batchShape,
+    eventShape: [],
+    logpdf: (n) => {
+      const positive = sub(add(log1p(neg(theta)), negBinomial2Logpmf(n, mu, phi)), log1mExp(negBinomial2LogZero(mu, phi)));
+      return restrict(ge(n, 0), select(eq(n, 0), logOf(theta), positive));
+    },
+    sample: (rng, shape = [], bindings) =>
+      sampleScalar(rng, shape, batchShape, [theta, mu, phi], bindings, (r, [t, m, f]) => {
+        if (r.uniform() < t!) return 0;
+        const q = m! / (m! + f!);
+        const p0 = Math.exp(-f! * Math.log1p(m! / f!));
+        // p(k + 1)/p(k) = (k + phi)/(k + 1) · mu/(mu + phi).
+        return zeroTruncated(r, p0, () => poissonVariate(r, gammaVariate(r, f!, f! / m!)), p0 * f! * q, (k) => ((k + f!) / (k + 1)) * q);
+      }),
+    mean: () => full(mul(scale(), mu), batchShape),
+    variance: () => {
+      const m = mul(scale(), mu);
+      return full(sub(mul(scale(), add(add(mu, div(square(mu), phi)), square(mu))), square(m)), batchShape);
+    },
+  };
+}

@@ -1,0 +1,86 @@
+import {
+  add, and, concat, constant, eq, exp, expm1, ge, gt, le, lift, log, logSigmoid, min, mul, neg, reshape, select, slice, softplus, square,
+  sub, sum, type Node, type Operand,
+} from "@ppl/tensor";
+import { ModelError } from "../model/errors.ts";
+import type { Rng } from "../random/rng.ts";
+import type { Distribution } from "./distribution.ts";
+import { eventBatchShape } from "./helpers-events.ts";
+import { restrict, shapeOf } from "./helpers.ts";
+import { sampleEvents } from "./sampling.ts";
+
+/**
+ * Stan's ordered_logistic(eta, c): y ∈ 1..K with P(y ≤ k) = logit⁻¹(c_k − eta), for K − 1 increasing
+ * cutpoints c (last axis); −∞ where the cutpoints are not strictly increasing.
+ */
+export function orderedLogistic(eta: Operand, cutpoints: Operand): Distribution {
+  return orderedOf("ordered_logistic", "orderedLogistic", eta, cutpoints, {
+    lowest: (d) => logSigmoid(neg(d)),
+    highest: (d) => logSigmoid(d),
+    // log(σ(a) − σ(b)) = b + log(e^{a−b} − 1) − softplus(a) − softplus(b): no difference of rounded probabilities.
+    between: (a, b) => sub(sub(add(b, log(expm1(sub(a, b)))), softplus(a)), softplus(b)),
+    latent: (r) => {
+      const u = r.uniform();
+      return Math.log(u / (1 - u));
+    },
+  });
+}
+
+/** How an ordinal model's category probabilities come from d_k = eta − c_k, and the latent noise that generates it. */
+export interface OrderedLink {
+  /** log P(y = 1) from d_1. */
+  lowest(d: Node): Node;
+  /** log P(y = K) from d_{K−1}. */
+  highest(d: Node): Node;
+  /** log P(y = k) from a = d_{k−1} > b = d_k. */
+  between(a: Node, b: Node): Node;
+  /** A draw of the latent noise: y = 1 + #{k : eta + noise > c_k}. */
+  latent(rng: Rng): number;
+}
+
+/** An ordinal distribution over 1..K with cutpoints on the last axis and the given link. */
+export function orderedOf(name: string, fn: string, eta: Operand, cutpoints: Operand, link: OrderedLink): Distribution {
+  const c = lift(cutpoints);
+  if (c.rank === 0 || c.shape[c.rank - 1]! < 1) {
+    throw new ModelError(`${fn}: the cutpoints must be a vector of K − 1 ≥ 1 increasing values (last axis), got shape [${c.shape.join(",")}]`);
+  }
+  const m = c.shape[c.rank - 1]!;
+  const k = m + 1;
+  const batchShape = eventBatchShape(fn, { eta: [shapeOf(eta), 0], cutpoints: [c.shape, 1] });
+  const e = lift(eta);
+  const d = sub(reshape(e, [...e.shape, 1]), c);
+  const at = (i: number): Node => slice(d, [...d.shape.slice(0, -1).map(() => undefined), { start: i, stop: i + 1 }]);
+  const parts = [link.lowest(at(0))];
+  for (let i = 1; i < m; i++) parts.push(link.between(at(i - 1), at(i)));
+  parts.push(link.highest(at(m - 1)));
+  const logp = concat(parts, -1);
+  const ordered = m < 2 ? undefined : gt(min(sub(sliceLast(c, 1, m), sliceLast(c, 0, m - 1)), -1), 0);
+  const levels = constant(Array.from({ length: k }, (_, i) => i + 1), [k]);
+  const meanOf = () => sum(mul(exp(logp), levels), -1);
+  return {
+    name,
+    support: { kind: "int_interval", lower: 1, upper: k },
+    discrete: true,
+    batchShape,
+    eventShape: [],
+    logpdf: (y) => {
+      const yn = lift(y);
+      const hit = eq(reshape(yn, [...yn.shape, 1]), levels);
+      const inRange = and(ge(yn, 1), le(yn, k));
+      return restrict(ordered ? and(inRange, ordered) : inRange, sum(select(hit, logp, 0), -1));
+    },
+    sample: (rng, shape = [], bindings) =>
+      sampleEvents(rng, shape, batchShape, [], [eta, c], [0, 1], bindings, (r, [ev, cv], out, o) => {
+        const ystar = ev![0]! + link.latent(r);
+        let y = 1;
+        for (let i = 0; i < m; i++) if (ystar > cv![i]!) y++;
+        out[o] = y;
+      }),
+    mean: meanOf,
+    variance: () => sub(sum(mul(exp(logp), square(levels)), -1), square(meanOf())),
+  };
+}
+
+function sliceLast(x: Node, start: number, stop: number): Node {
+  return slice(x, [...x.shape.slice(0, -1).map(() => undefined), { start, stop }]);
+}

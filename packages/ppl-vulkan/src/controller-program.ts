@@ -56,17 +56,19 @@ export function controllerGroups(chains: number, mode: ControllerMode): number {
  */
 export function controllerProgram(
   dim: number,
-  opts: { chains: number; maxDepth: number; dtype: "f32" | "f64"; mode: ControllerMode; metric?: MetricForm },
+  opts: { chains: number; maxDepth: number; dtype: "f32" | "f64"; mode: ControllerMode; metric?: MetricForm; subgroups?: boolean },
 ): string {
   const thread = opts.mode.kind === "thread";
   const W = opts.mode.kind === "thread" ? 1 : opts.mode.workgroup;
+  // A workgroup per chain adds its dot products within subgroups first where the device can.
+  const subgroups = !thread && (opts.subgroups ?? false);
   return [
-    ...nutsHeader(dim, opts, thread, thread ? threadGroup(opts.mode) : W),
+    ...nutsHeader(dim, opts, thread, thread ? threadGroup(opts.mode) : W, subgroups),
     `#define WG ${W}`,
     thread ? "#define LID 0u" : "#define LID gl_LocalInvocationID.x",
     // Slot j, element i of chain c's vector state: chain-minor for threads, chain-major for workgroups.
     thread ? "#define VS(c, j, i) (((j) * D + (i)) * CHAINS + int(c))" : "#define VS(c, j, i) ((int(c) * NV + (j)) * D + (i))",
-    ...(thread ? ["#define REDUCE_SUM(x) (x)"] : workgroupSumSource(opts.dtype, W)),
+    ...(thread ? ["#define REDUCE_SUM(x) (x)"] : workgroupSumSource(opts.dtype, W, subgroups)),
     ...metricSource(opts.metric ?? "diag", thread, dim),
     ...controllerScalarSource(),
     ...stateDeclarations(),

@@ -1,4 +1,4 @@
-import { VulkanError, compileGlsl, type VulkanManager, type Sequence } from "@ppl/vulkan";
+import { VulkanError, compileGlsl, limitsOf, type VulkanManager, type Sequence } from "@ppl/vulkan";
 import { batchedGradient } from "./batched-gradient.ts";
 import {
   chooseControllerMode, CONTROLLER_BUFFERS, controllerGroups, controllerProgram, controllerStateSizes, workgroupController, type ControllerMode,
@@ -26,7 +26,8 @@ export async function deviceEngine(
   const bytes = opts.dtype === "f64" ? 8 : 4;
   const gradient = await batchedGradient(manager, model, C, opts.dtype);
   const build = async (mode: ControllerMode) => {
-    const source = controllerProgram(D, { chains: C, maxDepth: opts.maxDepth, dtype: opts.dtype, mode, metric: opts.metric });
+    const subgroups = limitsOf(manager.device).subgroupArithmetic;
+    const source = controllerProgram(D, { chains: C, maxDepth: opts.maxDepth, dtype: opts.dtype, mode, metric: opts.metric, subgroups });
     return { mode, source, controller: manager.algorithm(await compileGlsl(source, { optimize: false }), { buffers: CONTROLLER_BUFFERS }) };
   };
   const chosen = opts.controller ?? chooseControllerMode(D, opts.maxDepth);

@@ -1,4 +1,4 @@
-import { compileGlsl, type VulkanBuffer, type VulkanManager, type Sequence } from "@ppl/vulkan";
+import { compileGlsl, limitsOf, type VulkanBuffer, type VulkanManager, type Sequence } from "@ppl/vulkan";
 import type { Engine, GpuModel, StateBuffers } from "./engine.ts";
 import type { MetricForm } from "./metric-source.ts";
 import { NUTS_FIXED_BUFFERS, nutsProgram } from "./nuts-program.ts";
@@ -19,7 +19,7 @@ export async function fusedEngine(
   },
 ): Promise<Engine> {
   const C = opts.chains;
-  const program = nutsProgram(model.logDensity, model.q, opts);
+  const program = nutsProgram(model.logDensity, model.q, { ...opts, limits: limitsOf(manager.device) });
   const algorithm = manager.algorithm(await compileGlsl(program.source, { optimize: false }), {
     buffers: NUTS_FIXED_BUFFERS + 1 + program.data.length,
     pushConstantSize: 8,

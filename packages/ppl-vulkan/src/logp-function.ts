@@ -12,8 +12,20 @@ export interface LogpFunction {
   readonly scratch: number;
 }
 
-/** How the log density runs: by the chain's one thread, or by its whole workgroup of `workgroup` threads. */
-export type LogpMode = { kind: "thread" } | { kind: "workgroup"; workgroup: number };
+/**
+ * How the log density runs: by the chain's one thread, or by its whole workgroup of `workgroup`
+ * threads, which keeps its intermediates in shared memory up to `sharedBytes` (global scratch
+ * beyond) and merges reductions within subgroups first where the device has `subgroups`.
+ */
+export type LogpMode =
+  | { kind: "thread" }
+  | { kind: "workgroup"; workgroup: number; sharedBytes?: number; subgroups?: boolean };
+
+/**
+ * Shared memory the cooperative reductions' partial states take (two arrays, so that logsumexp's
+ * pair fits): reductions with few outputs fold up to this many bytes / (2·W·size) outputs per pass.
+ */
+const REDUCTION_SHARED_BYTES = 8192;
 
 /** Intermediates larger than this many elements leave private memory for the chain's scratch slice. */
 const PRIVATE_LIMIT = 64;
@@ -42,7 +54,7 @@ export function renderLogpFunction(lp: Node, grad: Node, q: Node, scratchBinding
     return undefined;
   };
   const at = (offset: number, flat: string) => `bs.v[PPL_SCRATCH_BASE + ${offset} + ${flat}]`;
-  const lines: string[] = [`layout(std430, set = 0, binding = ${scratchBinding}) buffer Scratch { ${T} v[]; } bs;`];
+  const lines: string[] = [`layout(std430, set = 0, binding = ${scratchBinding}) restrict buffer Scratch { ${T} v[]; } bs;`];
   let scratch: number;
   if (mode.kind === "thread") {
     const program = renderSequential([lp, grad], leaves, scope, undefined, undefined, "m", { limit: PRIVATE_LIMIT, dtype: real, at });
@@ -64,12 +76,19 @@ export function renderLogpFunction(lp: Node, grad: Node, q: Node, scratchBinding
     lines.push(`${T} ppl_logp_grad(in ${T} q[D], out ${T} g[D]) {`, ...scope.lines, "}");
   } else {
     const W = mode.workgroup;
+    const bytes = real === "f64" ? 8 : 4;
+    const capacity = W * Math.max(1, Math.floor(REDUCTION_SHARED_BYTES / (2 * W * bytes)));
+    const subgroups = mode.subgroups ?? false;
+    // Where the intermediates live is decided once their size is known: PPL_SCR and PPL_NODE_BARRIER.
     const program = renderCooperative([lp, grad], leaves, scope, {
-      at,
+      at: (offset, flat) => `PPL_SCR(${offset} + ${flat})`,
       dtype: real,
       workgroup: W,
       lid: "gl_LocalInvocationID.x",
       shared: ["ppl_red0", "ppl_red1"],
+      sharedCapacity: capacity,
+      subgroups,
+      barrier: "PPL_NODE_BARRIER();",
     });
     scratch = program.scratchSize;
     const lpVal = program.r.value(lp, [], scope);
@@ -77,21 +96,37 @@ export function renderLogpFunction(lp: Node, grad: Node, q: Node, scratchBinding
     // The gradient is read back element by element after the final barrier of ppl_logp_grad.
     const gScope = new Scope(undefined, "  ");
     gScope.emit(`return ${T}(${program.r.value(grad, ["i"], gScope)});`);
+    // Shared memory left for the intermediates once the reductions, q, the NUTS sums and a dense
+    // metric's gathered vector have theirs: on chip, a node's values are a few cycles away instead
+    // of an L2 round trip, and the barrier between nodes need not order global memory.
+    const redArrays = ["ppl_red0", "ppl_red1"].slice(0, program.sharedUsed);
+    const fixed = (redArrays.length * capacity + 2 * dim(q) + W) * bytes;
+    const onChip = scratch * bytes <= (mode.sharedBytes ?? 0) - fixed;
     lines.push(
-      `#define PPL_SCRATCH_BASE (gl_WorkGroupID.x * ${Math.max(1, scratch)}u)`,
       `#define WG ${W}`,
       "#define LID gl_LocalInvocationID.x",
-      `shared ${T} ppl_red1[${W}];`,
+      ...redArrays.map((a) => `shared ${T} ${a}[${capacity}];`),
       `shared ${T} ppl_sq[D];`,
-      ...workgroupSumSource(real, W),
+      ...(onChip
+        ? [`shared ${T} ppl_scratch[${Math.max(1, scratch)}];`, "#define PPL_SCR(i) ppl_scratch[i]", "#define PPL_NODE_BARRIER() memoryBarrierShared(); barrier()"]
+        : [
+            `#define PPL_SCRATCH_BASE (gl_WorkGroupID.x * ${Math.max(1, scratch)}u)`,
+            "#define PPL_SCR(i) bs.v[PPL_SCRATCH_BASE + (i)]",
+            "#define PPL_NODE_BARRIER() memoryBarrierBuffer(); memoryBarrierShared(); barrier()",
+          ]),
+      ...workgroupSumSource(real, W, subgroups),
       "#define LOGP() { FOR_OWNED(s, i) ppl_sq[i] = q[s]; barrier(); lp = ppl_logp_grad(); FOR_OWNED(s, i) g[s] = ppl_grad_at(i); barrier(); }",
     );
+    if (onChip) scratch = 0;
     data.forEach((n, i) => lines.push(dataDecl(n, i, scratchBinding)));
     lines.push(`${T} ppl_logp_grad() {`, ...scope.lines, "}", `${T} ppl_grad_at(int i) {`, ...gScope.lines, "}");
   }
   return { source: lines.join("\n"), data, scratch };
 }
 
+const dim = (q: Node) => q.size;
+
 function dataDecl(n: Node, i: number, scratchBinding: number): string {
-  return `layout(std430, set = 0, binding = ${scratchBinding + 1 + i}) readonly buffer Data${i} { ${n.dtype === "bool" ? "int" : glslType(n.dtype)} v[]; } bd${i};`;
+  // restrict: no other binding aliases a data buffer, so its reads may go through the read-only caches.
+  return `layout(std430, set = 0, binding = ${scratchBinding + 1 + i}) readonly restrict buffer Data${i} { ${n.dtype === "bool" ? "int" : glslType(n.dtype)} v[]; } bd${i};`;
 }

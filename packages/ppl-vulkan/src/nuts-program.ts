@@ -2,10 +2,12 @@ import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { gradientGraph } from "@ppl/ppl";
 import type { Node } from "@ppl/tensor";
+import type { RenderLimits } from "@ppl/vulkan";
 import { kernelPrelude } from "@ppl/vulkan/internals";
 import { renderLogpFunction, type LogpMode } from "./logp-function.ts";
 import { layoutDefines, stateDeclarations } from "./nuts-layout.ts";
 import { metricSource, type MetricForm } from "./metric-source.ts";
+import { SUBGROUP_EXTENSIONS } from "./workgroup-sum.ts";
 
 const PACKED_SHADER_DIR = fileURLToPath(new URL("../shaders/nuts/", import.meta.url));
 
@@ -42,6 +44,11 @@ export interface NutsProgramOptions {
   readonly workgroup?: number;
   /** Diagonal (default) or dense metric. */
   readonly metric?: MetricForm;
+  /**
+   * The device's facts the workgroup shape uses: shared memory for the intermediates, subgroup
+   * arithmetic for the sums. Without them: global scratch and shared-memory trees (any device).
+   */
+  readonly limits?: Pick<RenderLimits, "sharedMemoryBytes" | "subgroupArithmetic">;
 }
 
 /**
@@ -54,11 +61,14 @@ export function nutsProgram(logDensity: Node, q: Node, opts: NutsProgramOptions)
   const dim = q.size;
   const shape = opts.shape ?? "thread";
   const workgroup = opts.workgroup ?? 256;
-  const mode: LogpMode = shape === "thread" ? { kind: "thread" } : { kind: "workgroup", workgroup };
+  const subgroups = shape === "workgroup" && (opts.limits?.subgroupArithmetic ?? false);
+  const mode: LogpMode = shape === "thread"
+    ? { kind: "thread" }
+    : { kind: "workgroup", workgroup, subgroups, sharedBytes: opts.limits?.sharedMemoryBytes ?? 0 };
   const logp = renderLogpFunction(graph.lp, graph.grad, graph.q, NUTS_FIXED_BUFFERS, opts.dtype, mode);
   const localSize = shape === "thread" ? 64 : workgroup;
   const source = [
-    ...nutsHeader(dim, opts, shape === "thread", localSize),
+    ...nutsHeader(dim, opts, shape === "thread", localSize, subgroups),
     logp.source,
     ...metricSource(opts.metric ?? "diag", shape === "thread", dim),
     ...stateDeclarations(),
@@ -71,16 +81,19 @@ export function nutsProgram(logDensity: Node, q: Node, opts: NutsProgramOptions)
 /**
  * The first lines of every NUTS shader: types, sizes, which invocation is which chain (a thread,
  * or a workgroup whose first thread writes the scalars), the math prelude, and the loop over the
- * state elements a thread owns (WG and LID come from the including program).
+ * state elements a thread owns (WG and LID come from the including program); with `subgroups`,
+ * the subgroup extensions the workgroup sums use.
  */
 export function nutsHeader(
   dim: number,
   opts: { readonly chains: number; readonly maxDepth: number; readonly dtype: "f32" | "f64" },
   threadPerChain: boolean,
   localSize: number,
+  subgroups = false,
 ): string[] {
   return [
     "#version 450",
+    ...(subgroups ? SUBGROUP_EXTENSIONS : []),
     `#define NREAL ${opts.dtype === "f64" ? "double" : "float"}`,
     `#define SFX(name) name##_${opts.dtype}`,
     `#define D ${dim}`,

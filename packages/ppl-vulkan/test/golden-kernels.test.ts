@@ -25,8 +25,8 @@ describe("golden GPU sampler kernels", () => {
     await compileGlsl(p.source, { optimize: false });
   });
 
-  it("eight schools: the fused NUTS transition, a workgroup per chain, dense metric (f64)", async () => {
-    const p = nutsProgram(es.logDensity, es.q, { chains: 4, maxDepth: 10, dtype: "f64", shape: "workgroup", workgroup: 32, metric: "dense" });
+  it("eight schools: the fused NUTS transition, a workgroup per chain, dense metric (f64, H200 limits: intermediates in shared memory, subgroup sums)", async () => {
+    const p = nutsProgram(es.logDensity, es.q, { chains: 4, maxDepth: 10, dtype: "f64", shape: "workgroup", workgroup: 32, metric: "dense", limits: REFERENCE_LIMITS.h200 });
     await expect(p.source).toMatchFileSnapshot(snapshot("nuts-eight-schools-workgroup-dense-f64"));
     await compileGlsl(p.source, { optimize: false });
   });

@@ -1,4 +1,7 @@
 #version 450
+#extension GL_KHR_shader_subgroup_basic : require
+#extension GL_KHR_shader_subgroup_arithmetic : require
+#extension GL_KHR_shader_subgroup_vote : require
 #define NREAL double
 #define SFX(name) name##_f64
 #define D 10
@@ -78,8 +81,6 @@ uvec4 ppl_philox_stream(uvec2 seedKey, uint chain, uint iteration, uint purpose,
 #define PPL_ERF_SMALL 6.103515625e-05     // 2^-14
 #define PPL_ALL_INTEGERS 8388608.0        // 2^23
 #define PPL_SPLITTER 4097.0               // 2^12 + 1
-#define PPL_EPS 5.9604644775390625e-08    // 2^-24, half an ulp of 1: the series' and fractions' stopping test
-#define PPL_MIN_NORMAL 1.1754943508e-38   // 2^-126
 // The positive root of digamma, x0 = 1.46163214496836234126..., as a sum of three floats.
 #define PPL_DIGAMMA_ROOT1 1.461632133e+00
 #define PPL_DIGAMMA_ROOT2 1.243815007e-08
@@ -1126,191 +1127,6 @@ REAL ppl_polygamma(int n, REAL x) {
 
 REAL ppl_trigamma(REAL x) { return ppl_polygamma(1, x); }
 
-// ---- shaders/prelude/cdf.glsl
-// Special functions of the distributions' CDFs, generic over REAL:
-//   ppl_inv_phi(p)       the standard normal quantile,
-//   ppl_gamma_p(a, x)    regularised lower incomplete gamma P(a, x), ppl_gamma_q(a, x) = 1 - P,
-//   ppl_betainc(a, b, x) regularised incomplete beta I_x(a, b),
-//   ppl_owens_t(h, a)    Owen's T function.
-// The CPU reference takes the incomplete gamma and beta functions from stdlib (Boost's algorithms);
-// here they are the classic power series and Legendre / Lentz continued fractions (Numerical
-// Recipes 6.2 and 6.4), which agree with it to a small multiple of the precision for moderate
-// shapes: the prefactor x^a e^-x / Gamma(a) is taken through its logarithm, whose rounding grows
-// with a, so f32 loses about log2(a) bits more. Owen's T is the same quadrature as on the CPU.
-
-// Lentz's guard against a zero denominator (small enough for either precision).
-#define PPL_LENTZ_TINY 1.0e-30
-
-// Acklam's rational approximation of the normal quantile for 0 < p <= 1/2 (relative error
-// 1.2e-9), refined by one Halley step on Phi(x) - p, which gives full precision in f64. The
-// step is skipped for subnormal p, where exp(x^2/2) would overflow.
-REAL ppl_inv_phi_lower(REAL p) {
-  REAL x;
-  if (p < 0.02425) {
-    REAL q = sqrt(-2.0 * ppl_log(p));
-    x = (((((-7.784894002430293e-03 * q + -3.223964580411365e-01) * q + -2.400758277161838e+00) * q
-        + -2.549732539343734e+00) * q + 4.374664141464968e+00) * q + 2.938163982698783e+00)
-        / ((((7.784695709041462e-03 * q + 3.224671290700398e-01) * q + 2.445134137142996e+00) * q
-        + 3.754408661907416e+00) * q + 1.0);
-  } else {
-    REAL q = p - 0.5;
-    REAL r = q * q;
-    x = (((((-3.969683028665376e+01 * r + 2.209460984245205e+02) * r + -2.759285104469687e+02) * r
-        + 1.383577518672690e+02) * r + -3.066479806614716e+01) * r + 2.506628277459239e+00) * q
-        / (((((-5.447609879822406e+01 * r + 1.615858368580409e+02) * r + -1.556989798598866e+02) * r
-        + 6.680131188771972e+01) * r + -1.328068155288572e+01) * r + 1.0);
-  }
-  if (p < PPL_MIN_NORMAL) return x;
-  REAL e = 0.5 * ppl_erfc(-x * 0.70710678118654752440) - p;
-  REAL u = e * 2.50662827463100050242 * ppl_exp(0.5 * x * x);
-  return x - u / (1.0 + 0.5 * x * u);
-}
-
-REAL ppl_inv_phi(REAL p) {
-  if (ppl_isnan(p) || p < 0.0 || p > 1.0) return PPL_NAN;
-  if (p == 0.0) return -PPL_INF;
-  if (p == 1.0) return PPL_INF;
-  // 1 - p is exact for p >= 1/2, so the upper half reuses the lower tail without cancellation.
-  return p > 0.5 ? -ppl_inv_phi_lower(1.0 - p) : ppl_inv_phi_lower(p);
-}
-
-// log(x^a e^-x / Gamma(a)): the prefactor of the series and of the continued fraction.
-REAL ppl_gamma_log_prefactor(REAL a, REAL x) {
-  return a * ppl_log(x) - x - ppl_lgamma(a);
-}
-
-// P(a, x) = x^a e^-x / Gamma(a) * sum_n x^n / (a (a+1) ... (a+n)), used for x < a + 1, where the
-// terms fall at least geometrically after n ~ x - a.
-REAL ppl_gamma_p_series(REAL a, REAL x) {
-  REAL ap = a;
-  REAL term = 1.0 / a;
-  REAL sum = term;
-  for (int n = 0; n < 10000; n++) {
-    ap += 1.0;
-    term *= x / ap;
-    sum += term;
-    if (abs(term) < abs(sum) * PPL_EPS) break;
-  }
-  return sum * ppl_exp(ppl_gamma_log_prefactor(a, x));
-}
-
-// Q(a, x) by Legendre's continued fraction (modified Lentz), used for x >= a + 1.
-REAL ppl_gamma_q_fraction(REAL a, REAL x) {
-  REAL b = x + 1.0 - a;
-  REAL c = 1.0 / PPL_LENTZ_TINY;
-  REAL d = 1.0 / b;
-  REAL h = d;
-  for (int i = 1; i < 10000; i++) {
-    REAL an = -REAL(i) * (REAL(i) - a);
-    b += 2.0;
-    d = an * d + b;
-    if (abs(d) < PPL_LENTZ_TINY) d = PPL_LENTZ_TINY;
-    c = b + an / c;
-    if (abs(c) < PPL_LENTZ_TINY) c = PPL_LENTZ_TINY;
-    d = 1.0 / d;
-    REAL del = d * c;
-    h *= del;
-    if (abs(del - 1.0) < PPL_EPS) break;
-  }
-  return ppl_exp(ppl_gamma_log_prefactor(a, x)) * h;
-}
-
-REAL ppl_gamma_p(REAL a, REAL x) {
-  if (ppl_isnan(a) || ppl_isnan(x) || !(a > 0.0) || x < 0.0) return PPL_NAN;
-  if (x == 0.0) return 0.0;
-  if (ppl_isinf(x)) return 1.0;
-  return x < a + 1.0 ? ppl_gamma_p_series(a, x) : 1.0 - ppl_gamma_q_fraction(a, x);
-}
-
-REAL ppl_gamma_q(REAL a, REAL x) {
-  if (ppl_isnan(a) || ppl_isnan(x) || !(a > 0.0) || x < 0.0) return PPL_NAN;
-  if (x == 0.0) return 1.0;
-  if (ppl_isinf(x)) return 0.0;
-  return x < a + 1.0 ? 1.0 - ppl_gamma_p_series(a, x) : ppl_gamma_q_fraction(a, x);
-}
-
-// The continued fraction of I_x(a, b) (Numerical Recipes' betacf, modified Lentz); it converges
-// quickly for x < (a + 1) / (a + b + 2), the side ppl_betainc calls it on.
-REAL ppl_beta_fraction(REAL a, REAL b, REAL x) {
-  REAL qab = a + b;
-  REAL qap = a + 1.0;
-  REAL qam = a - 1.0;
-  REAL c = 1.0;
-  REAL d = 1.0 - qab * x / qap;
-  if (abs(d) < PPL_LENTZ_TINY) d = PPL_LENTZ_TINY;
-  d = 1.0 / d;
-  REAL h = d;
-  for (int m = 1; m < 10000; m++) {
-    REAL rm = REAL(m);
-    REAL m2 = 2.0 * rm;
-    REAL aa = rm * (b - rm) * x / ((qam + m2) * (a + m2));
-    d = 1.0 + aa * d;
-    if (abs(d) < PPL_LENTZ_TINY) d = PPL_LENTZ_TINY;
-    c = 1.0 + aa / c;
-    if (abs(c) < PPL_LENTZ_TINY) c = PPL_LENTZ_TINY;
-    d = 1.0 / d;
-    h *= d * c;
-    aa = -(a + rm) * (qab + rm) * x / ((a + m2) * (qap + m2));
-    d = 1.0 + aa * d;
-    if (abs(d) < PPL_LENTZ_TINY) d = PPL_LENTZ_TINY;
-    c = 1.0 + aa / c;
-    if (abs(c) < PPL_LENTZ_TINY) c = PPL_LENTZ_TINY;
-    d = 1.0 / d;
-    REAL del = d * c;
-    h *= del;
-    if (abs(del - 1.0) < PPL_EPS) break;
-  }
-  return h;
-}
-
-REAL ppl_betainc(REAL a, REAL b, REAL x) {
-  if (ppl_isnan(a) || ppl_isnan(b) || ppl_isnan(x) || !(a > 0.0) || !(b > 0.0) || x < 0.0 || x > 1.0) {
-    return PPL_NAN;
-  }
-  if (x == 0.0) return 0.0;
-  if (x == 1.0) return 1.0;
-  // log(x^a (1-x)^b / B(a, b))
-  REAL lf = ppl_lgamma(a + b) - ppl_lgamma(a) - ppl_lgamma(b) + a * ppl_log(x) + b * ppl_log1p(-x);
-  if (x < (a + 1.0) / (a + b + 2.0)) return ppl_exp(lf) * ppl_beta_fraction(a, b, x) / a;
-  return 1.0 - ppl_exp(lf) * ppl_beta_fraction(b, a, 1.0 - x) / b;
-}
-
-// (1/2pi) int_0^a exp(-h^2 (1+t^2)/2) / (1+t^2) dt for h >= 0, 0 <= a <= 1, by 32-point
-// Gauss-Legendre over the part of [0, a] where the integrand is above exp(-50) of its value at 0.
-REAL ppl_owens_t_quadrature(REAL h, REAL a) {
-  const REAL nodes[16] = REAL[16](0.048307665687738324, 0.1444719615827965, 0.23928736225213706, 0.33186860228212767, 0.42135127613063533, 0.5068999089322294, 0.5877157572407623, 0.6630442669302152, 0.7321821187402897, 0.7944837959679424, 0.84936761373257, 0.8963211557660521, 0.9349060759377397, 0.9647622555875064, 0.9856115115452684, 0.9972638618494816);
-  const REAL weights[16] = REAL[16](0.09654008851472766, 0.09563872007927471, 0.09384439908080451, 0.09117387869576378, 0.08765209300440378, 0.08331192422694671, 0.07819389578707023, 0.07234579410884834, 0.06582222277636168, 0.058684093478535565, 0.05099805926237609, 0.042835898022226836, 0.034273862913021765, 0.025392065309262024, 0.016274394730905743, 0.007018610009470506);
-  REAL u = h * a > 10.0 ? 10.0 / h : a;
-  REAL hw = 0.5 * u;
-  REAL s = 0.0;
-  for (int k = 0; k < 16; k++) {
-    REAL t1 = hw * (1.0 - nodes[k]);
-    REAL t2 = hw * (1.0 + nodes[k]);
-    REAL q1 = 1.0 + t1 * t1;
-    REAL q2 = 1.0 + t2 * t2;
-    s += weights[k] * (ppl_exp(-0.5 * h * h * q1) / q1 + ppl_exp(-0.5 * h * h * q2) / q2);
-  }
-  return s * hw * 0.15915494309189533577;  // 1 / (2 pi)
-}
-
-// T is even in h and odd in a; for |a| > 1, T(h, a) = Q(h)/2 + Q(ah)/2 - Q(h) Q(ah) - T(ah, 1/a)
-// with upper normal tails Q (which do not cancel for large h) maps the integral onto [0, 1].
-REAL ppl_owens_t(REAL h, REAL a) {
-  if (ppl_isnan(h) || ppl_isnan(a)) return PPL_NAN;
-  REAL sg = a < 0.0 ? -1.0 : 1.0;
-  REAL aa = abs(a);
-  REAL ah = abs(h);
-  if (aa == 0.0 || ppl_isinf(ah)) return 0.0;
-  if (aa <= 1.0) return sg * ppl_owens_t_quadrature(ah, aa);
-  if (ah == 0.0) return sg * ppl_atan(aa) * 0.15915494309189533577;
-  REAL qh = 0.5 * ppl_erfc(ah * 0.70710678118654752440);
-  REAL qah = 0.5 * ppl_erfc(aa * ah * 0.70710678118654752440);
-  REAL rest = ppl_isinf(aa) ? 0.0 : ppl_owens_t_quadrature(aa * ah, 1.0 / aa);
-  return sg * (0.5 * qh + 0.5 * qah - qh * qah - rest);
-}
-
-#undef PPL_LENTZ_TINY
-
 // ---- shaders/prelude/normal.glsl
 // Uniform and standard normal variates from one Philox block (x0, x1, x2, x3), as
 // packages/ppl/src/random/streams.ts: u0 = uniform(x0, x1), u1 = uniform(x2, x3) and the
@@ -1352,8 +1168,6 @@ REAL PPL_SFX(ppl_normal1)(uvec4 w) {
 #undef PPL_ERF_SMALL
 #undef PPL_ALL_INTEGERS
 #undef PPL_SPLITTER
-#undef PPL_EPS
-#undef PPL_MIN_NORMAL
 #undef PPL_DIGAMMA_ROOT1
 #undef PPL_DIGAMMA_ROOT2
 #undef PPL_DIGAMMA_ROOT3
@@ -1384,8 +1198,6 @@ REAL PPL_SFX(ppl_normal1)(uvec4 w) {
 #define PPL_ERF_SMALL 3.7252902984619140625e-09LF       // 2^-28
 #define PPL_ALL_INTEGERS 4503599627370496.0LF           // 2^52: every |x| above is an integer
 #define PPL_SPLITTER 134217729.0LF                      // 2^27 + 1, Veltkamp splitting
-#define PPL_EPS 1.1102230246251565e-16LF                // 2^-53, half an ulp of 1: the series' and fractions' stopping test
-#define PPL_MIN_NORMAL 2.2250738585072014e-308LF        // 2^-1022
 // The positive root of digamma, x0 = 1.46163214496836234126..., in three parts (Boost's split).
 #define PPL_DIGAMMA_ROOT1 1.4616321446374059LF           // 1569415565 / 2^30
 #define PPL_DIGAMMA_ROOT2 3.3095646882752572e-10LF       // 381566830 / 2^60
@@ -2441,191 +2253,6 @@ REAL ppl_polygamma(int n, REAL x) {
 
 REAL ppl_trigamma(REAL x) { return ppl_polygamma(1, x); }
 
-// ---- shaders/prelude/cdf.glsl
-// Special functions of the distributions' CDFs, generic over REAL:
-//   ppl_inv_phi(p)       the standard normal quantile,
-//   ppl_gamma_p(a, x)    regularised lower incomplete gamma P(a, x), ppl_gamma_q(a, x) = 1 - P,
-//   ppl_betainc(a, b, x) regularised incomplete beta I_x(a, b),
-//   ppl_owens_t(h, a)    Owen's T function.
-// The CPU reference takes the incomplete gamma and beta functions from stdlib (Boost's algorithms);
-// here they are the classic power series and Legendre / Lentz continued fractions (Numerical
-// Recipes 6.2 and 6.4), which agree with it to a small multiple of the precision for moderate
-// shapes: the prefactor x^a e^-x / Gamma(a) is taken through its logarithm, whose rounding grows
-// with a, so f32 loses about log2(a) bits more. Owen's T is the same quadrature as on the CPU.
-
-// Lentz's guard against a zero denominator (small enough for either precision).
-#define PPL_LENTZ_TINY 1.0e-30LF
-
-// Acklam's rational approximation of the normal quantile for 0 < p <= 1/2 (relative error
-// 1.2e-9), refined by one Halley step on Phi(x) - p, which gives full precision in f64. The
-// step is skipped for subnormal p, where exp(x^2/2) would overflow.
-REAL ppl_inv_phi_lower(REAL p) {
-  REAL x;
-  if (p < 0.02425LF) {
-    REAL q = sqrt(-2.0LF * ppl_log(p));
-    x = (((((-7.784894002430293e-03LF * q + -3.223964580411365e-01LF) * q + -2.400758277161838e+00LF) * q
-        + -2.549732539343734e+00LF) * q + 4.374664141464968e+00LF) * q + 2.938163982698783e+00LF)
-        / ((((7.784695709041462e-03LF * q + 3.224671290700398e-01LF) * q + 2.445134137142996e+00LF) * q
-        + 3.754408661907416e+00LF) * q + 1.0LF);
-  } else {
-    REAL q = p - 0.5LF;
-    REAL r = q * q;
-    x = (((((-3.969683028665376e+01LF * r + 2.209460984245205e+02LF) * r + -2.759285104469687e+02LF) * r
-        + 1.383577518672690e+02LF) * r + -3.066479806614716e+01LF) * r + 2.506628277459239e+00LF) * q
-        / (((((-5.447609879822406e+01LF * r + 1.615858368580409e+02LF) * r + -1.556989798598866e+02LF) * r
-        + 6.680131188771972e+01LF) * r + -1.328068155288572e+01LF) * r + 1.0LF);
-  }
-  if (p < PPL_MIN_NORMAL) return x;
-  REAL e = 0.5LF * ppl_erfc(-x * 0.70710678118654752440LF) - p;
-  REAL u = e * 2.50662827463100050242LF * ppl_exp(0.5LF * x * x);
-  return x - u / (1.0LF + 0.5LF * x * u);
-}
-
-REAL ppl_inv_phi(REAL p) {
-  if (ppl_isnan(p) || p < 0.0LF || p > 1.0LF) return PPL_NAN;
-  if (p == 0.0LF) return -PPL_INF;
-  if (p == 1.0LF) return PPL_INF;
-  // 1 - p is exact for p >= 1/2, so the upper half reuses the lower tail without cancellation.
-  return p > 0.5LF ? -ppl_inv_phi_lower(1.0LF - p) : ppl_inv_phi_lower(p);
-}
-
-// log(x^a e^-x / Gamma(a)): the prefactor of the series and of the continued fraction.
-REAL ppl_gamma_log_prefactor(REAL a, REAL x) {
-  return a * ppl_log(x) - x - ppl_lgamma(a);
-}
-
-// P(a, x) = x^a e^-x / Gamma(a) * sum_n x^n / (a (a+1) ... (a+n)), used for x < a + 1, where the
-// terms fall at least geometrically after n ~ x - a.
-REAL ppl_gamma_p_series(REAL a, REAL x) {
-  REAL ap = a;
-  REAL term = 1.0LF / a;
-  REAL sum = term;
-  for (int n = 0; n < 10000; n++) {
-    ap += 1.0LF;
-    term *= x / ap;
-    sum += term;
-    if (abs(term) < abs(sum) * PPL_EPS) break;
-  }
-  return sum * ppl_exp(ppl_gamma_log_prefactor(a, x));
-}
-
-// Q(a, x) by Legendre's continued fraction (modified Lentz), used for x >= a + 1.
-REAL ppl_gamma_q_fraction(REAL a, REAL x) {
-  REAL b = x + 1.0LF - a;
-  REAL c = 1.0LF / PPL_LENTZ_TINY;
-  REAL d = 1.0LF / b;
-  REAL h = d;
-  for (int i = 1; i < 10000; i++) {
-    REAL an = -REAL(i) * (REAL(i) - a);
-    b += 2.0LF;
-    d = an * d + b;
-    if (abs(d) < PPL_LENTZ_TINY) d = PPL_LENTZ_TINY;
-    c = b + an / c;
-    if (abs(c) < PPL_LENTZ_TINY) c = PPL_LENTZ_TINY;
-    d = 1.0LF / d;
-    REAL del = d * c;
-    h *= del;
-    if (abs(del - 1.0LF) < PPL_EPS) break;
-  }
-  return ppl_exp(ppl_gamma_log_prefactor(a, x)) * h;
-}
-
-REAL ppl_gamma_p(REAL a, REAL x) {
-  if (ppl_isnan(a) || ppl_isnan(x) || !(a > 0.0LF) || x < 0.0LF) return PPL_NAN;
-  if (x == 0.0LF) return 0.0LF;
-  if (ppl_isinf(x)) return 1.0LF;
-  return x < a + 1.0LF ? ppl_gamma_p_series(a, x) : 1.0LF - ppl_gamma_q_fraction(a, x);
-}
-
-REAL ppl_gamma_q(REAL a, REAL x) {
-  if (ppl_isnan(a) || ppl_isnan(x) || !(a > 0.0LF) || x < 0.0LF) return PPL_NAN;
-  if (x == 0.0LF) return 1.0LF;
-  if (ppl_isinf(x)) return 0.0LF;
-  return x < a + 1.0LF ? 1.0LF - ppl_gamma_p_series(a, x) : ppl_gamma_q_fraction(a, x);
-}
-
-// The continued fraction of I_x(a, b) (Numerical Recipes' betacf, modified Lentz); it converges
-// quickly for x < (a + 1) / (a + b + 2), the side ppl_betainc calls it on.
-REAL ppl_beta_fraction(REAL a, REAL b, REAL x) {
-  REAL qab = a + b;
-  REAL qap = a + 1.0LF;
-  REAL qam = a - 1.0LF;
-  REAL c = 1.0LF;
-  REAL d = 1.0LF - qab * x / qap;
-  if (abs(d) < PPL_LENTZ_TINY) d = PPL_LENTZ_TINY;
-  d = 1.0LF / d;
-  REAL h = d;
-  for (int m = 1; m < 10000; m++) {
-    REAL rm = REAL(m);
-    REAL m2 = 2.0LF * rm;
-    REAL aa = rm * (b - rm) * x / ((qam + m2) * (a + m2));
-    d = 1.0LF + aa * d;
-    if (abs(d) < PPL_LENTZ_TINY) d = PPL_LENTZ_TINY;
-    c = 1.0LF + aa / c;
-    if (abs(c) < PPL_LENTZ_TINY) c = PPL_LENTZ_TINY;
-    d = 1.0LF / d;
-    h *= d * c;
-    aa = -(a + rm) * (qab + rm) * x / ((a + m2) * (qap + m2));
-    d = 1.0LF + aa * d;
-    if (abs(d) < PPL_LENTZ_TINY) d = PPL_LENTZ_TINY;
-    c = 1.0LF + aa / c;
-    if (abs(c) < PPL_LENTZ_TINY) c = PPL_LENTZ_TINY;
-    d = 1.0LF / d;
-    REAL del = d * c;
-    h *= del;
-    if (abs(del - 1.0LF) < PPL_EPS) break;
-  }
-  return h;
-}
-
-REAL ppl_betainc(REAL a, REAL b, REAL x) {
-  if (ppl_isnan(a) || ppl_isnan(b) || ppl_isnan(x) || !(a > 0.0LF) || !(b > 0.0LF) || x < 0.0LF || x > 1.0LF) {
-    return PPL_NAN;
-  }
-  if (x == 0.0LF) return 0.0LF;
-  if (x == 1.0LF) return 1.0LF;
-  // log(x^a (1-x)^b / B(a, b))
-  REAL lf = ppl_lgamma(a + b) - ppl_lgamma(a) - ppl_lgamma(b) + a * ppl_log(x) + b * ppl_log1p(-x);
-  if (x < (a + 1.0LF) / (a + b + 2.0LF)) return ppl_exp(lf) * ppl_beta_fraction(a, b, x) / a;
-  return 1.0LF - ppl_exp(lf) * ppl_beta_fraction(b, a, 1.0LF - x) / b;
-}
-
-// (1/2pi) int_0^a exp(-h^2 (1+t^2)/2) / (1+t^2) dt for h >= 0, 0 <= a <= 1, by 32-point
-// Gauss-Legendre over the part of [0, a] where the integrand is above exp(-50) of its value at 0.
-REAL ppl_owens_t_quadrature(REAL h, REAL a) {
-  const REAL nodes[16] = REAL[16](0.048307665687738324LF, 0.1444719615827965LF, 0.23928736225213706LF, 0.33186860228212767LF, 0.42135127613063533LF, 0.5068999089322294LF, 0.5877157572407623LF, 0.6630442669302152LF, 0.7321821187402897LF, 0.7944837959679424LF, 0.84936761373257LF, 0.8963211557660521LF, 0.9349060759377397LF, 0.9647622555875064LF, 0.9856115115452684LF, 0.9972638618494816LF);
-  const REAL weights[16] = REAL[16](0.09654008851472766LF, 0.09563872007927471LF, 0.09384439908080451LF, 0.09117387869576378LF, 0.08765209300440378LF, 0.08331192422694671LF, 0.07819389578707023LF, 0.07234579410884834LF, 0.06582222277636168LF, 0.058684093478535565LF, 0.05099805926237609LF, 0.042835898022226836LF, 0.034273862913021765LF, 0.025392065309262024LF, 0.016274394730905743LF, 0.007018610009470506LF);
-  REAL u = h * a > 10.0LF ? 10.0LF / h : a;
-  REAL hw = 0.5LF * u;
-  REAL s = 0.0LF;
-  for (int k = 0; k < 16; k++) {
-    REAL t1 = hw * (1.0LF - nodes[k]);
-    REAL t2 = hw * (1.0LF + nodes[k]);
-    REAL q1 = 1.0LF + t1 * t1;
-    REAL q2 = 1.0LF + t2 * t2;
-    s += weights[k] * (ppl_exp(-0.5LF * h * h * q1) / q1 + ppl_exp(-0.5LF * h * h * q2) / q2);
-  }
-  return s * hw * 0.15915494309189533577LF;  // 1 / (2 pi)
-}
-
-// T is even in h and odd in a; for |a| > 1, T(h, a) = Q(h)/2 + Q(ah)/2 - Q(h) Q(ah) - T(ah, 1/a)
-// with upper normal tails Q (which do not cancel for large h) maps the integral onto [0, 1].
-REAL ppl_owens_t(REAL h, REAL a) {
-  if (ppl_isnan(h) || ppl_isnan(a)) return PPL_NAN;
-  REAL sg = a < 0.0LF ? -1.0LF : 1.0LF;
-  REAL aa = abs(a);
-  REAL ah = abs(h);
-  if (aa == 0.0LF || ppl_isinf(ah)) return 0.0LF;
-  if (aa <= 1.0LF) return sg * ppl_owens_t_quadrature(ah, aa);
-  if (ah == 0.0LF) return sg * ppl_atan(aa) * 0.15915494309189533577LF;
-  REAL qh = 0.5LF * ppl_erfc(ah * 0.70710678118654752440LF);
-  REAL qah = 0.5LF * ppl_erfc(aa * ah * 0.70710678118654752440LF);
-  REAL rest = ppl_isinf(aa) ? 0.0LF : ppl_owens_t_quadrature(aa * ah, 1.0LF / aa);
-  return sg * (0.5LF * qh + 0.5LF * qah - qh * qah - rest);
-}
-
-#undef PPL_LENTZ_TINY
-
 // ---- shaders/prelude/normal.glsl
 // Uniform and standard normal variates from one Philox block (x0, x1, x2, x3), as
 // packages/ppl/src/random/streams.ts: u0 = uniform(x0, x1), u1 = uniform(x2, x3) and the
@@ -2667,38 +2294,40 @@ REAL PPL_SFX(ppl_normal1)(uvec4 w) {
 #undef PPL_ERF_SMALL
 #undef PPL_ALL_INTEGERS
 #undef PPL_SPLITTER
-#undef PPL_EPS
-#undef PPL_MIN_NORMAL
 #undef PPL_DIGAMMA_ROOT1
 #undef PPL_DIGAMMA_ROOT2
 #undef PPL_DIGAMMA_ROOT3
 
 #define OWN ((D + WG - 1) / WG)
 #define FOR_OWNED(s, i) for (int s = 0, i = int(LID); s < OWN && i < D; s++, i += WG)
-layout(std430, set = 0, binding = 8) buffer Scratch { double v[]; } bs;
-#define PPL_SCRATCH_BASE (gl_WorkGroupID.x * 25u)
+layout(std430, set = 0, binding = 8) restrict buffer Scratch { double v[]; } bs;
 #define WG 32
 #define LID gl_LocalInvocationID.x
-shared double ppl_red1[32];
 shared double ppl_sq[D];
-shared double ppl_red0[32];
+shared double ppl_scratch[25];
+#define PPL_SCR(i) ppl_scratch[i]
+#define PPL_NODE_BARRIER() memoryBarrierShared(); barrier()
+shared double ppl_wsum[32];
 double ppl_wg_sum(double x) {
-  ppl_red0[LID] = x; barrier();
-  for (uint st = 16u; st > 0u; st >>= 1) { if (LID < st) ppl_red0[LID] += ppl_red0[LID + st]; barrier(); }
-  double r = ppl_red0[0]; barrier(); return r;
+  double s = subgroupAdd(x);
+  if (subgroupElect()) ppl_wsum[gl_SubgroupID] = s;
+  barrier();
+  double r = ppl_wsum[0];
+  for (uint i = 1u; i < gl_NumSubgroups; i++) r += ppl_wsum[i];
+  barrier(); return r;
 }
 #define REDUCE_SUM(x) ppl_wg_sum(x)
 #define LOGP() { FOR_OWNED(s, i) ppl_sq[i] = q[s]; barrier(); lp = ppl_logp_grad(); FOR_OWNED(s, i) g[s] = ppl_grad_at(i); barrier(); }
-layout(std430, set = 0, binding = 9) readonly buffer Data0 { double v[]; } bd0;
-layout(std430, set = 0, binding = 10) readonly buffer Data1 { double v[]; } bd1;
+layout(std430, set = 0, binding = 9) readonly restrict buffer Data0 { double v[]; } bd0;
+layout(std430, set = 0, binding = 10) readonly restrict buffer Data1 { double v[]; } bd1;
 double ppl_logp_grad() {
   for (int u0 = int(gl_LocalInvocationID.x); u0 < 1; u0 += 32) {
     double t1 = ppl_sq[1];
     double t2 = t1;
     double t3 = t2;
-    bs.v[PPL_SCRATCH_BASE + 0 + u0] = ppl_exp(t3);
+    PPL_SCR(0 + u0) = ppl_exp(t3);
   }
-  memoryBarrierBuffer(); memoryBarrierShared(); barrier();
+  PPL_NODE_BARRIER();
   for (int u4 = int(gl_LocalInvocationID.x); u4 < 1; u4 += 32) {
     double acc5 = 0.0000000000000000LF;
     for (int k6 = 0; k6 < 8; k6++) {
@@ -2710,9 +2339,9 @@ double ppl_logp_grad() {
       double t12 = (t11-0.91893853320467267LF);
       acc5 = acc5 + t12;
     }
-    bs.v[PPL_SCRATCH_BASE + 1 + u4] = acc5;
+    PPL_SCR(1 + u4) = acc5;
   }
-  memoryBarrierBuffer(); memoryBarrierShared(); barrier();
+  PPL_NODE_BARRIER();
   for (int u13 = int(gl_LocalInvocationID.x); u13 < 1; u13 += 32) {
     double acc14 = 0.0000000000000000LF;
     for (int k15 = 0; k15 < 8; k15++) {
@@ -2720,7 +2349,7 @@ double ppl_logp_grad() {
       double t17 = ppl_sq[0];
       double t18 = t17;
       double t19 = t18;
-      double t20 = bs.v[PPL_SCRATCH_BASE + 0 + 0];
+      double t20 = PPL_SCR(0 + 0);
       double t21 = ppl_sq[(2+k15)];
       double t22 = t21;
       double t23 = (t20*t22);
@@ -2736,9 +2365,9 @@ double ppl_logp_grad() {
       double t33 = (t32-0.91893853320467267LF);
       acc14 = acc14 + t33;
     }
-    bs.v[PPL_SCRATCH_BASE + 2 + u13] = acc14;
+    PPL_SCR(2 + u13) = acc14;
   }
-  memoryBarrierBuffer(); memoryBarrierShared(); barrier();
+  PPL_NODE_BARRIER();
   for (int u34 = int(gl_LocalInvocationID.x); u34 < 1; u34 += 32) {
     double t35 = ppl_sq[0];
     double t36 = t35;
@@ -2753,7 +2382,7 @@ double ppl_logp_grad() {
     double t45 = t44;
     double t46 = t45;
     double t47 = (t43+t46);
-    double t48 = bs.v[PPL_SCRATCH_BASE + 0 + 0];
+    double t48 = PPL_SCR(0 + 0);
     bool t49 = (t48>=0.0000000000000000LF);
     double t50 = (t48/5.0000000000000000LF);
     double t51 = (t50*t50);
@@ -2762,18 +2391,18 @@ double ppl_logp_grad() {
     double t54 = (t53+0.69314718055994529LF);
     double t55 = (t49 ? t54 : packDouble2x32(uvec2(0x0u, 0xfff00000u)));
     double t56 = (t47+t55);
-    double t57 = bs.v[PPL_SCRATCH_BASE + 1 + 0];
+    double t57 = PPL_SCR(1 + 0);
     double t58 = (t56+t57);
-    double t59 = bs.v[PPL_SCRATCH_BASE + 2 + 0];
-    bs.v[PPL_SCRATCH_BASE + 3 + u34] = (t58+t59);
+    double t59 = PPL_SCR(2 + 0);
+    PPL_SCR(3 + u34) = (t58+t59);
   }
-  memoryBarrierBuffer(); memoryBarrierShared(); barrier();
+  PPL_NODE_BARRIER();
   for (int u60 = int(gl_LocalInvocationID.x); u60 < 8; u60 += 32) {
     double t61 = bd0.v[u60];
     double t62 = ppl_sq[0];
     double t63 = t62;
     double t64 = t63;
-    double t65 = bs.v[PPL_SCRATCH_BASE + 0 + 0];
+    double t65 = PPL_SCR(0 + 0);
     double t66 = ppl_sq[(2+u60)];
     double t67 = t66;
     double t68 = (t65*t67);
@@ -2784,24 +2413,24 @@ double ppl_logp_grad() {
     double t73 = (t72*2.0000000000000000LF);
     double t74 = ((-0.50000000000000000LF)*t73);
     double t75 = (t74/t71);
-    bs.v[PPL_SCRATCH_BASE + 4 + u60] = (-t75);
+    PPL_SCR(4 + u60) = (-t75);
   }
-  memoryBarrierBuffer(); memoryBarrierShared(); barrier();
+  PPL_NODE_BARRIER();
   for (int u76 = int(gl_LocalInvocationID.x); u76 < 1; u76 += 32) {
     double acc77 = 0.0000000000000000LF;
     for (int k78 = 0; k78 < 8; k78++) {
-      double t79 = bs.v[PPL_SCRATCH_BASE + 4 + k78];
+      double t79 = PPL_SCR(4 + k78);
       double t80 = ppl_sq[(2+k78)];
       double t81 = t80;
       double t82 = (t79*t81);
       acc77 = acc77 + t82;
     }
-    bs.v[PPL_SCRATCH_BASE + 12 + u76] = acc77;
+    PPL_SCR(12 + u76) = acc77;
   }
-  memoryBarrierBuffer(); memoryBarrierShared(); barrier();
+  PPL_NODE_BARRIER();
   for (int u83 = int(gl_LocalInvocationID.x); u83 < 1; u83 += 32) {
-    double t84 = bs.v[PPL_SCRATCH_BASE + 12 + 0];
-    double t85 = bs.v[PPL_SCRATCH_BASE + 0 + 0];
+    double t84 = PPL_SCR(12 + 0);
+    double t85 = PPL_SCR(0 + 0);
     bool t86 = (t85>=0.0000000000000000LF);
     double t87 = (t86 ? 1.0000000000000000LF : 0.0000000000000000LF);
     double t88 = (-t87);
@@ -2815,21 +2444,21 @@ double ppl_logp_grad() {
     double t96 = (t84+t95);
     double t97 = (t96*t85);
     double t98 = t97;
-    bs.v[PPL_SCRATCH_BASE + 13 + u83] = (t98+1.0000000000000000LF);
+    PPL_SCR(13 + u83) = (t98+1.0000000000000000LF);
   }
-  memoryBarrierBuffer(); memoryBarrierShared(); barrier();
+  PPL_NODE_BARRIER();
   for (int u99 = int(gl_LocalInvocationID.x); u99 < 1; u99 += 32) {
     double acc100 = 0.0000000000000000LF;
     for (int k101 = 0; k101 < 8; k101++) {
-      double t102 = bs.v[PPL_SCRATCH_BASE + 4 + k101];
+      double t102 = PPL_SCR(4 + k101);
       acc100 = acc100 + t102;
     }
-    bs.v[PPL_SCRATCH_BASE + 14 + u99] = acc100;
+    PPL_SCR(14 + u99) = acc100;
   }
-  memoryBarrierBuffer(); memoryBarrierShared(); barrier();
+  PPL_NODE_BARRIER();
   for (int u103 = int(gl_LocalInvocationID.x); u103 < 10; u103 += 32) {
-    double t104 = bs.v[PPL_SCRATCH_BASE + 4 + clamp((u103-2), 0, 7)];
-    double t105 = bs.v[PPL_SCRATCH_BASE + 0 + 0];
+    double t104 = PPL_SCR(4 + clamp((u103-2), 0, 7));
+    double t105 = PPL_SCR(0 + 0);
     double t106 = (t104*t105);
     double t107 = ppl_sq[(2+clamp((u103-2), 0, 7))];
     double t108 = t107;
@@ -2837,9 +2466,9 @@ double ppl_logp_grad() {
     double t110 = ((-0.50000000000000000LF)*t109);
     double t111 = (t106+t110);
     double t112 = (((u103-2) >= 0 && (u103-2) < 8) ? t111 : 0.0000000000000000LF);
-    double t113 = bs.v[PPL_SCRATCH_BASE + 13 + 0];
+    double t113 = PPL_SCR(13 + 0);
     double t114 = (((u103-1) >= 0 && (u103-1) < 1) ? t113 : 0.0000000000000000LF);
-    double t115 = bs.v[PPL_SCRATCH_BASE + 14 + 0];
+    double t115 = PPL_SCR(14 + 0);
     double t116 = ppl_sq[0];
     double t117 = t116;
     double t118 = t117;
@@ -2851,14 +2480,14 @@ double ppl_logp_grad() {
     double t124 = t123;
     double t125 = ((u103 >= 0 && u103 < 1) ? t124 : 0.0000000000000000LF);
     double t126 = (t114+t125);
-    bs.v[PPL_SCRATCH_BASE + 15 + u103] = (t112+t126);
+    PPL_SCR(15 + u103) = (t112+t126);
   }
-  memoryBarrierBuffer(); memoryBarrierShared(); barrier();
-  double t127 = bs.v[PPL_SCRATCH_BASE + 3 + 0];
+  PPL_NODE_BARRIER();
+  double t127 = PPL_SCR(3 + 0);
   return double(t127);
 }
 double ppl_grad_at(int i) {
-  double t128 = bs.v[PPL_SCRATCH_BASE + 15 + i];
+  double t128 = PPL_SCR(15 + i);
   return double(t128);
 }
 #define DENSE_METRIC

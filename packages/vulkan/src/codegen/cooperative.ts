@@ -21,6 +21,15 @@ export interface CooperativeLayout {
   /** GLSL names of the thread's index in the workgroup and of the shared scratch used by reductions. */
   readonly lid: string;
   readonly shared: readonly string[];
+  /**
+   * Elements of each shared array in `shared`: a multiple of `workgroup`. A reduction with few
+   * outputs computes up to capacity / workgroup of them in one pass over its terms.
+   */
+  readonly sharedCapacity: number;
+  /** Whether the device has subgroup arithmetic: partial states then merge within subgroups first. */
+  readonly subgroups: boolean;
+  /** The statement between two nodes: a barrier that also orders the scratch's memory. */
+  readonly barrier: string;
 }
 
 /** A graph rendered for one workgroup: read its outputs (after the final barrier) through `r`. */
@@ -28,17 +37,18 @@ export interface CooperativeProgram {
   readonly r: ExprRenderer;
   /** Scratch elements the program needs per workgroup. */
   readonly scratchSize: number;
+  /** How many of the layout's shared arrays the reductions use (logsumexp's pair needs two). */
+  readonly sharedUsed: number;
 }
-
-const BARRIER = "memoryBarrierBuffer(); memoryBarrierShared(); barrier();";
 
 /**
  * Render a whole graph for ONE workgroup that computes it together (execution shape 2 of
  * DESIGN.md, workgroup per chain): each materialized node's units are spread over the threads
  * (thread i takes units i, i+W, …) and written to the workgroup's slice of a scratch buffer, with a
  * barrier after every node; reductions (and matmuls) with few outputs but many terms are computed
- * by the whole workgroup — strided partial states per thread, then a fixed shared-memory tree —
- * so the result is deterministic. Control flow around calls must be uniform in the workgroup.
+ * by the whole workgroup — strided partial states per thread for several outputs in one pass, then
+ * a fixed merge (within subgroups and then across them, or a shared-memory tree) — so the result is
+ * deterministic. Control flow around calls must be uniform in the workgroup.
  */
 export function renderCooperative(outputs: readonly Node[], leaves: LeafReader, scope: Scope, layout: CooperativeLayout): CooperativeProgram {
   const sched = schedule(outputs);
@@ -69,10 +79,11 @@ export function renderCooperative(outputs: readonly Node[], leaves: LeafReader, 
   for (const n of sched.order) if (n.op === "tuple_get") tupleUsers.set(n.inputs[0]!, [...(tupleUsers.get(n.inputs[0]!) ?? []), n]);
   const ctx: UnitContext = { r, storage, scan: (s, sc) => renderScan(s, sc, ctx, tupleUsers.get(s) ?? []) };
   const W = layout.workgroup;
+  let sharedUsed = 0;
   for (const k of sched.kernels) {
     const terms = reductionTerms(k);
     if (terms !== null && k.size < W && terms >= W) {
-      emitCooperativeReduction(k, scope, ctx, layout);
+      sharedUsed = Math.max(sharedUsed, emitCooperativeReduction(k, scope, ctx, layout));
     } else if (k.op === "scan") {
       // A recurrence is sequential: one thread runs it, the others wait at the barrier.
       const body = scope.child();
@@ -85,9 +96,9 @@ export function renderCooperative(outputs: readonly Node[], leaves: LeafReader, 
       w.emit(u, body, ctx);
       scope.block(`for (int ${u} = int(${layout.lid}); ${u} < ${w.units}; ${u} += ${W})`, body);
     }
-    scope.emit(BARRIER);
+    scope.emit(layout.barrier);
   }
-  return { r, scratchSize };
+  return { r, scratchSize, sharedUsed };
 }
 
 // Terms summed per output of a reduction or matmul; null for other ops.
@@ -97,60 +108,103 @@ function reductionTerms(n: Node): number | null {
   return null;
 }
 
-function emitCooperativeReduction(node: Node, scope: Scope, ctx: UnitContext, layout: CooperativeLayout): void {
+// Outputs of a cooperative reduction are computed in chunks: each chunk is one strided pass over
+// the terms in which every thread folds the chunk's outputs side by side (reading each term's
+// shared inputs once), then one merge for all of them, instead of a pass and a merge per output.
+// Returns the number of shared arrays it used.
+function emitCooperativeReduction(node: Node, scope: Scope, ctx: UnitContext, layout: CooperativeLayout): number {
+  const W = layout.workgroup;
+  const chunk = Math.max(1, Math.min(MAX_CHUNK, Math.floor(layout.sharedCapacity / W)));
+  for (let o0 = 0; o0 < node.size; o0 += chunk) {
+    const body = scope.child();
+    emitReductionChunk(node, o0, Math.min(chunk, node.size - o0), body, ctx, layout);
+    scope.block("", body);
+  }
+  return (node.op === "matmul" ? monoidFor("reduce_sum", node.dtype) : reduceMonoid(node)).identity.length;
+}
+
+// Outputs folded side by side in one pass: their states live in registers.
+const MAX_CHUNK = 16;
+
+function emitReductionChunk(node: Node, o0: number, m: number, scope: Scope, ctx: UnitContext, layout: CooperativeLayout): void {
   const { r, storage } = ctx;
   const W = layout.workgroup;
+  const lid = layout.lid;
   const isMatmul = node.op === "matmul";
   const monoid = isMatmul ? monoidFor("reduce_sum", node.dtype) : reduceMonoid(node);
   const terms = reductionTerms(node)!;
-  const o = r.fresh("o");
-  const outer = scope.child();
-  const outIdx = unflatten(node.shape, o);
-  const state = monoid.identity.map((init) => {
-    const name = r.fresh("acc");
-    outer.emit(`${monoid.type} ${name} = ${init};`);
-    return name;
-  });
+  const states = Array.from({ length: m }, () =>
+    monoid.identity.map((init) => {
+      const name = r.fresh("acc");
+      scope.emit(`${monoid.type} ${name} = ${init};`);
+      return name;
+    }),
+  );
   const k = r.fresh("k");
-  const body = outer.child();
-  let v: string;
-  if (isMatmul) {
-    const [A, B] = node.inputs as [Node, Node];
-    const batch = outIdx.slice(0, -2);
-    const [i, j] = outIdx.slice(-2) as [string, string];
-    const a = r.value(A, [...broadcastIndex(A.shape.slice(0, -2), batch), i, k], body);
-    const b = r.value(B, [...broadcastIndex(B.shape.slice(0, -2), batch), k, j], body);
-    v = `(${a} * ${b})`;
-  } else {
-    const x = node.inputs[0]!;
-    const axes = node.attrs.axes!;
-    const redIdx = unflatten(axes.map((a) => x.shape[a]!), k);
-    const idx: string[] = [];
-    let ko = 0, oo = 0;
-    for (let a = 0; a < x.rank; a++) idx.push(axes.includes(a) ? redIdx[ko++]! : outIdx[oo++]!);
-    v = r.value(x, idx, body);
-  }
-  for (const line of monoid.fold(state, v)) body.emit(line);
-  outer.block(`for (int ${k} = int(${layout.lid}); ${k} < ${terms}; ${k} += ${W})`, body);
-  // Fixed tree over the workgroup's partial states in shared memory.
+  const body = scope.child();
+  states.forEach((state, j) => {
+    const outIdx = unflatten(node.shape, String(o0 + j));
+    let v: string;
+    if (isMatmul) {
+      const [A, B] = node.inputs as [Node, Node];
+      const batch = outIdx.slice(0, -2);
+      const [i, jj] = outIdx.slice(-2) as [string, string];
+      const a = r.value(A, [...broadcastIndex(A.shape.slice(0, -2), batch), i, k], body);
+      const b = r.value(B, [...broadcastIndex(B.shape.slice(0, -2), batch), k, jj], body);
+      v = `(${a} * ${b})`;
+    } else {
+      const x = node.inputs[0]!;
+      const axes = node.attrs.axes!;
+      const redIdx = unflatten(axes.map((a) => x.shape[a]!), k);
+      const idx: string[] = [];
+      let ko = 0, oo = 0;
+      for (let a = 0; a < x.rank; a++) idx.push(axes.includes(a) ? redIdx[ko++]! : outIdx[oo++]!);
+      v = r.value(x, idx, body);
+    }
+    for (const line of monoid.fold(state, v)) body.emit(line);
+  });
+  scope.block(`for (int ${k} = int(${lid}); ${k} < ${terms}; ${k} += ${W})`, body);
+  // Output j's partial states occupy slots [j·W, (j+1)·W) of each shared array.
   const sh = layout.shared;
-  state.forEach((s, c) => outer.emit(`${sh[c]}[${layout.lid}] = ${s};`));
-  outer.emit("barrier();");
-  const st = r.fresh("st");
-  const step = outer.child();
-  const other = monoid.identity.map(() => r.fresh("b"));
-  const mine = monoid.identity.map(() => r.fresh("a"));
-  const merge = step.child();
-  mine.forEach((a, c) => merge.emit(`${monoid.type} ${a} = ${sh[c]}[${layout.lid}];`));
-  other.forEach((b, c) => merge.emit(`${monoid.type} ${b} = ${sh[c]}[${layout.lid} + ${st}];`));
-  for (const line of monoid.merge(mine, other)) merge.emit(line);
-  mine.forEach((a, c) => merge.emit(`${sh[c]}[${layout.lid}] = ${a};`));
-  step.block(`if (${layout.lid} < ${st})`, merge);
-  step.emit("barrier();");
-  outer.block(`for (uint ${st} = ${W / 2}u; ${st} > 0u; ${st} >>= 1)`, step);
-  const fin = outer.child();
-  fin.emit(storage.write(node, o, monoid.finish(monoid.identity.map((_, c) => `${sh[c]}[0]`))));
-  outer.block(`if (${layout.lid} == 0)`, fin);
-  outer.emit("barrier();");
-  scope.block(`for (int ${o} = 0; ${o} < ${node.size}; ${o}++)`, outer);
+  const slot = (j: string, i: string) => `${j} * ${W} + ${i}`;
+  const finalState = monoid.identity.map(() => r.fresh("f"));
+  const fin = scope.child();
+  if (layout.subgroups) {
+    // Merge within each subgroup, then thread j < m merges output j's subgroup results in order.
+    states.forEach((state) => monoid.subgroup(state).forEach((l) => scope.emit(l)));
+    const elect = scope.child();
+    states.forEach((state, j) => state.forEach((s, c) => elect.emit(`${sh[c]}[${slot(String(j), "gl_SubgroupID")}] = ${s};`)));
+    scope.block("if (subgroupElect())", elect);
+    scope.emit("barrier();");
+    finalState.forEach((f, c) => fin.emit(`${monoid.type} ${f} = ${sh[c]}[${slot(lid, "0")}];`));
+    const i = r.fresh("i");
+    const step = fin.child();
+    const other = monoid.identity.map(() => r.fresh("b"));
+    other.forEach((b, c) => step.emit(`${monoid.type} ${b} = ${sh[c]}[${slot(lid, i)}];`));
+    for (const line of monoid.merge(finalState, other)) step.emit(line);
+    fin.block(`for (uint ${i} = 1u; ${i} < gl_NumSubgroups; ${i}++)`, step);
+  } else {
+    // A fixed tree over the workgroup's partial states in shared memory, every output at once.
+    states.forEach((state, j) => state.forEach((s, c) => scope.emit(`${sh[c]}[${slot(String(j), lid)}] = ${s};`)));
+    scope.emit("barrier();");
+    const st = r.fresh("st");
+    const step = scope.child();
+    const merge = step.child();
+    for (let j = 0; j < m; j++) {
+      const mine = monoid.identity.map(() => r.fresh("a"));
+      const other = monoid.identity.map(() => r.fresh("b"));
+      mine.forEach((a, c) => merge.emit(`${monoid.type} ${a} = ${sh[c]}[${slot(String(j), lid)}];`));
+      other.forEach((b, c) => merge.emit(`${monoid.type} ${b} = ${sh[c]}[${slot(String(j), `${lid} + ${st}`)}];`));
+      for (const line of monoid.merge(mine, other)) merge.emit(line);
+      mine.forEach((a, c) => merge.emit(`${sh[c]}[${slot(String(j), lid)}] = ${a};`));
+    }
+    step.block(`if (${lid} < ${st})`, merge);
+    step.emit("barrier();");
+    scope.block(`for (uint ${st} = ${W / 2}u; ${st} > 0u; ${st} >>= 1)`, step);
+    finalState.forEach((f, c) => fin.emit(`${monoid.type} ${f} = ${sh[c]}[${slot(lid, "0")}];`));
+  }
+  fin.emit(storage.write(node, `(${o0} + int(${lid}))`, monoid.finish(finalState)));
+  scope.block(`if (${lid} < ${m})`, fin);
+  // The shared slots are reused by the next chunk or reduction.
+  scope.emit("barrier();");
 }

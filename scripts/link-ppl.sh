@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Puts a real `ppl` on PATH: a symbolic link to packages/cli/bin/ppl.js (which registers tsx and
-# runs the command in the same process) in npm's directory of global commands — where pnpm itself
-# was installed, so it is on PATH wherever pnpm is — or in PPL_BIN_DIR when set. Where that
-# directory is not writable, ~/.local/bin is used and setup says whether it is on PATH.
+# Puts a real `ppl` on PATH: a symbolic link to packages/cli/bin/ppl.js (which runs the built
+# command, packages/cli/dist/main.js, in the same process) in npm's directory of global
+# commands — where pnpm itself was installed, so it is on PATH wherever pnpm is — or in
+# PPL_BIN_DIR when set. Where that directory is not writable, ~/.local/bin is used and setup says
+# whether it is on PATH.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 target="$PWD/packages/cli/bin/ppl.js"

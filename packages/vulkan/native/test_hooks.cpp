@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include "errors.hpp"
 
@@ -17,19 +18,39 @@ struct ArmedFault {
 
 std::mutex mutex;
 ArmedFault armed;
+std::once_flag fromEnvironment;
 
 // The results a test may inject: the failures a driver reports at run time.
 const VkResult kInjectable[] = {VK_ERROR_DEVICE_LOST, VK_ERROR_OUT_OF_DEVICE_MEMORY, VK_ERROR_OUT_OF_HOST_MEMORY,
                                 VK_ERROR_INITIALIZATION_FAILED, VK_ERROR_UNKNOWN};
 
+VkResult injectableResult(const std::string& name) {
+  for (VkResult candidate : kInjectable) {
+    if (name == vkResultName(candidate)) return candidate;
+  }
+  return VK_SUCCESS;
+}
+
+// PPL_VULKAN_TEST_FAULT=<call>:<result>[:<skip>]; a malformed value arms nothing.
+void armFromEnvironment() {
+  const char* text = std::getenv("PPL_VULKAN_TEST_FAULT");
+  if (text == nullptr) return;
+  std::vector<std::string> parts(1);
+  for (const char* p = text; *p; p++) {
+    if (*p == ':') parts.emplace_back();
+    else parts.back() += *p;
+  }
+  if (parts.size() < 2 || parts.size() > 3) return;
+  VkResult result = injectableResult(parts[1]);
+  if (result == VK_SUCCESS) return;
+  armed = ArmedFault{parts[0], result, parts.size() == 3 ? std::strtoull(parts[2].c_str(), nullptr, 10) : 0};
+}
+
 Napi::Value failCall(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   if (!info[0].IsString() || !info[1].IsString()) throwTypeError(env, "failCall(call, result, skip?) takes two strings");
   std::string resultName = info[1].As<Napi::String>().Utf8Value();
-  VkResult result = VK_SUCCESS;
-  for (VkResult candidate : kInjectable) {
-    if (resultName == vkResultName(candidate)) result = candidate;
-  }
+  VkResult result = injectableResult(resultName);
   if (result == VK_SUCCESS) throwRangeError(env, "failCall: cannot inject '" + resultName + "'");
   uint64_t skip = 0;
   if (info.Length() > 2 && !info[2].IsUndefined()) {
@@ -51,6 +72,7 @@ Napi::Value clear(const Napi::CallbackInfo& info) {
 
 VkResult injectedFault(const char* call) {
   std::lock_guard<std::mutex> lock(mutex);
+  std::call_once(fromEnvironment, armFromEnvironment);
   if (armed.result == VK_SUCCESS || armed.call != call) return VK_SUCCESS;
   if (armed.skip > 0) {
     armed.skip--;

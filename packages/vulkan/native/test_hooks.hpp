@@ -4,6 +4,8 @@
 //   reports `result` (e.g. "VK_ERROR_DEVICE_LOST"). A submission that fails so
 //   is never made; a wait fails only after the work really finished, so no
 //   command buffer is left running that a test would then free.
+//   PPL_VULKAN_TEST_FAULT=<call>:<result>[:<skip>] arms the same at the first
+//   check, for a test that runs the command line as a child process.
 // - PPL_VULKAN_TEST_HEAP_LIMIT=<bytes>: managers created while it is set
 //   count every memory heap as holding at most that many bytes, so a model
 //   "larger than the device" needs no gigabytes (lavapipe's heap is host

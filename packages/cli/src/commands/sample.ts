@@ -166,7 +166,7 @@ export async function sampleCommand(modelPath: string, opts: SampleCommandOption
   } catch (e) {
     progress.finish();
     files.close();
-    throw samplingError(e, compiled.name);
+    throw samplingError(e, compiled.name, opts.output);
   } finally {
     releaseSignals();
     opened.dispose();
@@ -230,7 +230,11 @@ function removeStaleChains(dir: string, chains: number, info: (line: string) => 
 
 // The sampler's typed errors come from the model (a log density that is not finite, a posterior the
 // step size cannot follow), so they are model errors with a hint at the fix.
-function samplingError(e: unknown, name: string): unknown {
+function samplingError(e: unknown, name: string, output: string): unknown {
+  // A device that fails mid-run (lost, out of memory) is the device's fault, not a bug of ppl.
+  if (e instanceof VulkanError) {
+    return deviceError(`the Vulkan device failed while sampling: ${firstLine(e)}; the CSV files in ${output} end at the last draw written; run again, or use --backend cpu`);
+  }
   if (e instanceof InitializationError) {
     return modelError(`model '${name}': ${e.message}. Check that the log density is finite somewhere near 0 on the unconstrained scale (priors, constraints, data), or try a smaller --init`);
   }

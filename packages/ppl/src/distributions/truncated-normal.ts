@@ -10,7 +10,7 @@ import { sampleScalar } from "./sampling.ts";
 import { ModelError } from "../model/errors.ts";
 import { boundOrderFix } from "../transforms/transform.ts";
 
-/** Bounds of a truncated normal; either may be left out. */
+/** Bounds of a truncation (truncatedNormal, truncated) or limits of a censoring (observeCensored); either may be left out. */
 export interface TruncationBounds {
   lower?: Operand;
   upper?: Operand;

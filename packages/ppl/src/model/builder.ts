@@ -1,7 +1,9 @@
 import {
   add, broadcastShapes, lift, param as paramLeaf, ShapeError, sum, type Node, type Operand, type Shape,
 } from "@ppl/tensor";
+import { censored } from "../distributions/censored.ts";
 import { isDistribution, type Distribution } from "../distributions/distribution.ts";
+import type { TruncationBounds } from "../distributions/truncated-normal.ts";
 import { holdsDraws, sampleToShape } from "../distributions/sampling.ts";
 import { constraintOfSupport } from "../transforms/from-support.ts";
 import { real } from "../transforms/identity.ts";
@@ -105,7 +107,20 @@ export class Recorder implements ModelBuilder {
 
   observe(value: Operand, dist: Distribution): void {
     if (!isDistribution(dist)) throw new ModelError("observe: the second argument must be a distribution, e.g. m.observe(d.y, normal(mu, sigma))");
-    const label = `observe(${describe(value)}, ${dist.name})`;
+    this.record(`observe(${describe(value)}, ${dist.name})`, dist, value);
+  }
+
+  observeCensored(value: Operand, dist: Distribution, bounds: TruncationBounds): void {
+    if (!isDistribution(dist)) throw new ModelError("observeCensored: the second argument must be a distribution, e.g. m.observeCensored(d.t, weibull(k, s), { upper: d.c })");
+    if (typeof bounds !== "object" || bounds === null) throw new ModelError("observeCensored: the third argument gives the limits, e.g. { upper: d.c }");
+    // The censored distribution stands in for dist everywhere an observe term is read: its
+    // pointwise log density is each element's censored likelihood (the log_lik that LOO uses) and
+    // its draws are replicates censored at the same limits (the predictive draws).
+    this.record(`observeCensored(${describe(value)}, ${dist.name})`, censored(dist, bounds), value);
+  }
+
+  // An observe term: its pointwise log density, what predictive draws sample, and its sum in the log density.
+  private record(label: string, dist: Distribution, value: Operand): void {
     const pointwise = this.logpdf(label, dist, value);
     this.observed.push(pointwise);
     this.observations.push({ value: lift(value), distribution: dist, shape: [...pointwise.shape, ...dist.eventShape], label });

@@ -1,5 +1,6 @@
 import type { Node, Operand, Shape } from "@ppl/tensor";
 import type { Distribution } from "../distributions/distribution.ts";
+import type { TruncationBounds } from "../distributions/truncated-normal.ts";
 import type { Constraint } from "../transforms/transform.ts";
 import type { DataSpec, DataValues } from "./data-spec.ts";
 import { ModelError } from "./errors.ts";
@@ -22,6 +23,13 @@ export interface ModelBuilder {
   deterministic(name: string, value: Operand): Node;
   /** Observed data (or any value) with a distribution: adds the sum of its log density. */
   observe(value: Operand, dist: Distribution): void;
+  /**
+   * Censored observations of a univariate distribution with lcdf and lccdf: an element at or below
+   * `lower` adds log F(lower), one at or above `upper` adds log P(X ≥ upper), the others their log
+   * density. Limits broadcast against the value (per-element limits, ±∞ for none). Pointwise
+   * log-likelihoods and predictive draws follow the censoring (draws are clamped to the limits).
+   */
+  observeCensored(value: Operand, dist: Distribution, bounds: TruncationBounds): void;
   /** A custom term added to the log density (summed if not a scalar). */
   factor(term: Operand): void;
   /**

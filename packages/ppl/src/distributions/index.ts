@@ -20,7 +20,6 @@ export { weibull } from "./weibull.ts";
 export { chiSquared } from "./chi-squared.ts";
 export { truncatedNormal, type TruncationBounds } from "./truncated-normal.ts";
 export { truncated } from "./truncated.ts";
-export { truncated } from "./truncated.ts";
 export { skewNormal } from "./skew-normal.ts";
 export { bernoulli, bernoulliLogit } from "./bernoulli.ts";
 export { binomial, binomialLogit } from "./binomial.ts";

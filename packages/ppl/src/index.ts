@@ -23,7 +23,7 @@ export {
   skewDoubleExponential, inverseChiSquared, scaledInverseChiSquared, logLogistic, betaProportion, discreteUniform,
   hypergeometric, betaNegativeBinomial, zeroInflatedPoisson, zeroInflatedNegativeBinomial, hurdlePoisson,
   hurdleNegativeBinomial, dirichletMultinomial, poissonLogNormal, poissonBinomial, multiGP, multiGPCholesky,
-  matrixNormalPrecision,
+  matrixNormalPrecision, lkjCov,
   type Distribution, type Support, type Rng, type TruncationBounds, type CustomOptions, type NodeValues, type ValuesAt,
 } from "./distributions/index.ts";
 export { philoxRng } from "./random/index.ts";

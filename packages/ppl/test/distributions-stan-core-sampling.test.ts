@@ -4,7 +4,7 @@ import { describe, expect, test } from "vitest";
 import { constant, sizeOf } from "@ppl/tensor";
 import {
   betaNegativeBinomial, betaProportion, dirichletMultinomial, discreteUniform, expModNormal, frechet, gumbel, hurdleNegativeBinomial,
-  hurdlePoisson, hypergeometric, inverseChiSquared, inverseWishart, inverseWishartCholesky, lkjCorr, logLogistic, matrixNormalPrecision,
+  hurdlePoisson, hypergeometric, inverseChiSquared, inverseWishart, inverseWishartCholesky, lkjCorr, lkjCov, logLogistic, matrixNormalPrecision,
   multiGP, multiGPCholesky, multiStudentT, multiStudentTCholesky, orderedLogistic, orderedProbit, pareto, paretoType2, philoxRng,
   poissonBinomial, poissonLogNormal, rayleigh, scaledInverseChiSquared, skewDoubleExponential, vonMises, wishart, wishartCholesky,
   zeroInflatedNegativeBinomial, zeroInflatedPoisson, type Distribution,
@@ -62,6 +62,7 @@ const cases: [string, Distribution][] = [
   ["wishart", wishart(5, S2)],
   ["inverseWishart", inverseWishart(14, S2)],
   ["lkjCorr", lkjCorr(3, 2)],
+  ["lkjCov", lkjCov(vec([0.1, -0.3, 0.2]), 0.25, 1.5, 3)],
   ["pareto", pareto(1.5, 9)],
   ["paretoType2", paretoType2(-1, 2, 9)],
   ["gumbel", gumbel(1, 2)],

@@ -7,7 +7,7 @@ import { describe, expect, test } from "vitest";
 import { add, checkGrad, constant, data, mT, mul, param, sum, type Node } from "@ppl/tensor";
 import {
   betaNegativeBinomial, betaProportion, dirichletMultinomial, discreteUniform, expModNormal, frechet, gumbel, hurdleNegativeBinomial,
-  hurdlePoisson, hypergeometric, inverseChiSquared, inverseWishart, inverseWishartCholesky, lkjCorr, logLogistic, matrixNormalPrecision,
+  hurdlePoisson, hypergeometric, inverseChiSquared, inverseWishart, inverseWishartCholesky, lkjCorr, lkjCov, logLogistic, matrixNormalPrecision,
   ModelError, multiGP, multiGPCholesky, multiStudentT, multiStudentTCholesky, orderedLogistic, orderedProbit, pareto, paretoType2,
   poissonBinomial, poissonLogNormal, rayleigh, scaledInverseChiSquared, skewDoubleExponential, vonMises, wishart, wishartCholesky,
   zeroInflatedNegativeBinomial, zeroInflatedPoisson, type Distribution,
@@ -26,6 +26,7 @@ interface Fixture {
     multiStudentT: { nu: number; mu: number[]; y: number[][]; logpdf: Num[] };
     lkjCorr: { R: number[][]; cases: { eta: number; logpdf: Num }[] };
     lkjCorr2: { r: number; cases: { eta: number; logpdf: Num }[] };
+    lkjCov: { C: number[][]; mu: number[]; sigma: number[]; cases: { eta: number; logpdf: Num }[] };
     dirichletMultinomial: { alpha: number[]; x: number[][]; logpdf: Num[] };
     multiGP: { Sigma: number[][]; L: number[][]; w: number[]; y: number[][]; logpdf: Num };
     matrixNormalPrecision: { Mu: number[][]; Sigma: number[][]; D: number[][]; y: number[][]; logpdf: Num };
@@ -140,6 +141,11 @@ describe("log densities against scipy and mpmath references", () => {
     for (const c of f.lkjCorr2.cases) expectValues(`lkjCorr K=2 eta=${c.eta}`, evaluate(lkjCorr(2, c.eta).logpdf(mat([[1, r], [r, 1]]))), [c.logpdf], 1e-10);
   });
 
+  test("lkjCov: Stan's lognormal standard deviations plus LKJ of the implied correlations", () => {
+    const f = fixture.matrix.lkjCov;
+    for (const c of f.cases) expectValues(`lkjCov eta=${c.eta}`, evaluate(lkjCov(vec(f.mu), vec(f.sigma), c.eta, 3).logpdf(mat(f.C))), [c.logpdf], 1e-10);
+  });
+
   test("dirichletMultinomial, multiGP (both forms), matrixNormalPrecision", () => {
     const f = fixture.matrix;
     const dm = f.dirichletMultinomial;
@@ -199,6 +205,7 @@ describe("support and parameter checks", () => {
       [inverseWishartCholesky(3, mat([[1, 0], [0, 1]])), mat([[-1, 0], [0.3, 1]])],
       [lkjCorr(2, 2), mat([[1.1, 0.3], [0.3, 1]])],
       [lkjCorr(2, 2), mat([[1, 0.3], [0.2, 1]])],
+      [lkjCov(0, 1, 2, 2), mat([[1, 3], [3, 1]])],
     ];
     outside.forEach(([d, x], i) => expect(evaluate(d.logpdf(x))[0], `${d.name} (case ${i})`).toBe(-Infinity));
   });
@@ -320,6 +327,10 @@ describe("logpdf gradients against central finite differences", () => {
     ["lkjCorr", () => {
       const eta = param("eta"), x = param("x", [3, 3]);
       return { out: lkjCorr(3, eta).logpdf(x), wrt: [eta], bindings: { eta: [1.7], x: [1, 0.3, -0.2, 0.3, 1, 0.4, -0.2, 0.4, 1] } };
+    }],
+    ["lkjCov", () => {
+      const mu = param("mu", [2]), s = param("s", [2]), eta = param("eta"), x = param("x", [2, 2]);
+      return { out: lkjCov(mu, s, eta, 2).logpdf(sym(x)), wrt: [mu, s, eta, x], bindings: { mu: [0.2, -0.1], s: [0.6, 1.1], eta: [2.5], x: [1.3, 0.4, 0.4, 0.9] } };
     }],
     ["dirichletMultinomial", () => {
       const a = param("a", [3]);

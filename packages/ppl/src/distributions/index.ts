@@ -67,3 +67,4 @@ export { poissonLogNormal } from "./poisson-log-normal.ts";
 export { poissonBinomial } from "./poisson-binomial.ts";
 export { multiGP, multiGPCholesky } from "./multi-gp.ts";
 export { matrixNormalPrecision } from "./matrix-normal-precision.ts";
+export { lkjCov } from "./lkj-cov.ts";

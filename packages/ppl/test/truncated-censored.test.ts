@@ -55,6 +55,14 @@ describe("truncated", () => {
     expect(truncated(normal(0, 1), { lower: -2, upper: 2 }).support).toEqual({ kind: "interval", lower: -2, upper: 2 });
   });
 
+  it("gives a parameter with a truncated prior the bound transform of its support", () => {
+    const m = model({ name: "prior", data: {}, build: (b) => void b.param("sigma", truncated(normal(0, 2.5), { lower: 0, upper: 10 })) });
+    const c = compileModel(m, {});
+    expect(c.paramInfo[0]!.transform).toMatch(/interval/);
+    // At the unconstrained origin sigma is the middle of (0, 10): the log density includes the Jacobian.
+    expect(Number.isFinite(c.logDensityAt([0]))).toBe(true);
+  });
+
   it("lcdf and lccdf are those of the renormalised distribution", () => {
     const d = truncated(normal(0, 1), { lower: -1, upper: 2 });
     const Phi = (z: number) => 0.5 * (1 + erf(z / Math.SQRT2));

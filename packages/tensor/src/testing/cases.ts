@@ -1,4 +1,5 @@
 import type { ConformanceCase } from "./case.ts";
+import { cdfCases } from "./cases/cdf.ts";
 import { binaryCases, compareCases, otherElementwiseCases, unaryCases } from "./cases/elementwise.ts";
 import { fusionCases } from "./cases/fusion.ts";
 import { indexingCases } from "./cases/indexing.ts";
@@ -20,5 +21,6 @@ export function conformanceCases(): ConformanceCase[] {
     ...linalgCases(),
     ...scanCases(),
     ...fusionCases(),
+    ...cdfCases(),
   ];
 }

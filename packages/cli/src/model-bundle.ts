@@ -12,7 +12,7 @@
  * file's directory, so that it loads exactly once, as an import of it would have loaded it.
  */
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire, isBuiltin } from "node:module";
 import { homedir } from "node:os";
 import { dirname, join, resolve, sep } from "node:path";
@@ -58,6 +58,7 @@ export async function bundleModel(abs: string): Promise<string> {
     renameSync(bundlePath + tmp, bundlePath);
     writeFileSync(manifestPath + tmp, JSON.stringify({ inputs } satisfies Manifest));
     renameSync(manifestPath + tmp, manifestPath);
+    pruneCache(dir);
     return pathToFileURL(bundlePath).href;
   } catch {
     // A read-only home or cache: the bundle is imported from memory. Its imports are absolute
@@ -70,6 +71,29 @@ export async function bundleModel(abs: string): Promise<string> {
 export function cacheDir(): string {
   const root = process.env["PPL_CACHE_DIR"] || join(process.env["XDG_CACHE_HOME"] || join(homedir(), ".cache"), "ppl");
   return join(root, "models");
+}
+
+/** Bundles not written for this long are removed (a model still in use is bundled again once). */
+const CACHE_LIFETIME_MS = 30 * 24 * 3600 * 1000;
+
+// Every model file ever run, temporary ones too, leaves an entry: on each miss, the entries older
+// than CACHE_LIFETIME_MS go, so that the cache stays the size of the models in use.
+function pruneCache(dir: string): void {
+  const cutoff = Date.now() - CACHE_LIFETIME_MS;
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const path = join(dir, name);
+    try {
+      if (statSync(path).mtimeMs < cutoff) rmSync(path, { force: true });
+    } catch {
+      // Removed by a concurrent run.
+    }
+  }
 }
 
 // esbuild's version, from its package.json: importing esbuild itself is left to a cache miss.

@@ -2,7 +2,7 @@
 // near it, a model that imports @ppl/ppl and @ppl/tensor by name (and a file of its own) samples
 // through the built `ppl` (bin/ppl.js, as a user runs it), which resolves the packages to its own
 // copies and keeps the transpiled model in its cache.
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { readCsv, ROOT, runCli, runLauncher, tempDir } from "./helpers.ts";
@@ -48,6 +48,14 @@ describe("a model file outside the repository, importing the packages by name", 
   });
 
   it("samples with the built ppl, run from the model's folder; the transpiled model is cached and reused", async () => {
+    // Entries not written for 40 days go when a new one is written; a recent one stays.
+    mkdirSync(join(cache, "models"));
+    const [stale, recent] = [join(cache, "models", "stale.mjs"), join(cache, "models", "recent.json")];
+    writeFileSync(stale, "");
+    writeFileSync(recent, "{}");
+    const old = new Date(Date.now() - 40 * 24 * 3600 * 1000);
+    utimesSync(stale, old, old);
+
     const first = await runLauncher([...ARGS, "--output", "out1"], { cwd: dir, env });
     expect(first.code, first.stderr).toBe(0);
     const a = readCsv(join(dir, "out1/chain-1.csv"));
@@ -55,6 +63,7 @@ describe("a model file outside the repository, importing the packages by name", 
     expect(a.columns).toEqual(expect.arrayContaining(["mu", "tau", "theta_trans.8", "theta.1", "theta.8"]));
     expect(a.draws[a.columns.indexOf("mu")]!.length).toBe(100);
     expect(bundles()).toHaveLength(1);
+    expect([existsSync(stale), existsSync(recent)]).toEqual([false, true]);
     const bundle = join(cache, "models", bundles()[0]!);
     const written = statSync(bundle).mtimeMs;
 

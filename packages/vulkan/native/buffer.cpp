@@ -21,6 +21,7 @@ DeviceBuffer::DeviceBuffer(Napi::Env env, std::shared_ptr<Context> context, uint
     release();
     throw;
   }
+  countLive(LiveKind::Buffer, 1);  // only once constructed: a throwing constructor runs no destructor
 }
 
 void DeviceBuffer::create(Napi::Env env, MemoryKind kind) {
@@ -107,7 +108,10 @@ VkResult DeviceBuffer::allocate(int memoryType, uint64_t size) {
   return result;
 }
 
-DeviceBuffer::~DeviceBuffer() { release(); }
+DeviceBuffer::~DeviceBuffer() {
+  release();
+  countLive(LiveKind::Buffer, -1);
+}
 
 void DeviceBuffer::release() {
   if (mapped_) fn::vkUnmapMemory(context_->device, memory_);

@@ -8,7 +8,10 @@
 #include "errors.hpp"
 #include "test_hooks.hpp"
 
+Context::Context() { countLive(LiveKind::Context, 1); }
+
 Context::~Context() {
+  countLive(LiveKind::Context, -1);
   if (device == VK_NULL_HANDLE) return;
   fn::vkDeviceWaitIdle(device);
   if (pipelineCache != VK_NULL_HANDLE) fn::vkDestroyPipelineCache(device, pipelineCache, nullptr);

@@ -39,7 +39,7 @@ struct Context {
   // refused with the same error instead of reaching the driver again.
   std::atomic<const char*> lostAt{nullptr};
 
-  Context() = default;
+  Context();
   Context(const Context&) = delete;
   Context& operator=(const Context&) = delete;
   ~Context();

@@ -1,5 +1,6 @@
 #include "test_hooks.hpp"
 
+#include <atomic>
 #include <cstdlib>
 #include <mutex>
 #include <string>
@@ -19,6 +20,8 @@ struct ArmedFault {
 std::mutex mutex;
 ArmedFault armed;
 std::once_flag fromEnvironment;
+std::atomic<int64_t> liveContexts{0};
+std::atomic<int64_t> liveBuffers{0};
 
 // The results a test may inject: the failures a driver reports at run time.
 const VkResult kInjectable[] = {VK_ERROR_DEVICE_LOST, VK_ERROR_OUT_OF_DEVICE_MEMORY, VK_ERROR_OUT_OF_HOST_MEMORY,
@@ -62,6 +65,14 @@ Napi::Value failCall(const Napi::CallbackInfo& info) {
   return env.Undefined();
 }
 
+Napi::Value live(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  Napi::Object counts = Napi::Object::New(env);
+  counts.Set("contexts", Napi::Number::New(env, static_cast<double>(liveContexts.load())));
+  counts.Set("buffers", Napi::Number::New(env, static_cast<double>(liveBuffers.load())));
+  return counts;
+}
+
 Napi::Value clear(const Napi::CallbackInfo& info) {
   std::lock_guard<std::mutex> lock(mutex);
   armed = ArmedFault{};
@@ -83,6 +94,10 @@ VkResult injectedFault(const char* call) {
   return result;
 }
 
+void countLive(LiveKind kind, int delta) {
+  (kind == LiveKind::Context ? liveContexts : liveBuffers) += delta;
+}
+
 uint64_t testHeapLimit() {
   const char* text = std::getenv("PPL_VULKAN_TEST_HEAP_LIMIT");
   if (text == nullptr || *text == '\0') return 0;
@@ -93,5 +108,6 @@ Napi::Object testHooksObject(Napi::Env env) {
   Napi::Object hooks = Napi::Object::New(env);
   hooks.Set("failCall", Napi::Function::New(env, failCall, "failCall"));
   hooks.Set("clear", Napi::Function::New(env, clear, "clear"));
+  hooks.Set("live", Napi::Function::New(env, live, "live"));
   return hooks;
 }

@@ -10,6 +10,9 @@
 //   count every memory heap as holding at most that many bytes, so a model
 //   "larger than the device" needs no gigabytes (lavapipe's heap is host
 //   memory, and it never fails an allocation itself).
+// - testHooks.live(): how many device contexts (managers' devices) and device
+//   buffers exist in this process, for a soak test to see that runs leave
+//   none behind, exactly, where memory figures are noisy.
 // Nothing changes unless a test arms them.
 #pragma once
 #include <napi.h>
@@ -24,5 +27,9 @@ VkResult injectedFault(const char* call);
 // The heap limit of PPL_VULKAN_TEST_HEAP_LIMIT, or 0 when unset.
 uint64_t testHeapLimit();
 
-// The JS object { failCall(call, result, skip = 0), clear() }.
+// Counts of live native objects, for testHooks.live().
+enum class LiveKind { Context, Buffer };
+void countLive(LiveKind kind, int delta);
+
+// The JS object { failCall(call, result, skip = 0), clear(), live() }.
 Napi::Object testHooksObject(Napi::Env env);

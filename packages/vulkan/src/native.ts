@@ -106,6 +106,8 @@ export interface NativeManagerOptions {
 export interface NativeTestHooks {
   failCall(call: "vkQueueSubmit" | "vkWaitForFences" | "vkAllocateMemory", result: string, skip?: number): void;
   clear(): void;
+  /** Device contexts and device buffers alive in this process. */
+  live(): { contexts: number; buffers: number };
 }
 
 export interface NativeAddon {

@@ -1,5 +1,4 @@
-import { add, div, mul, reciprocal, square, sub, type Operand } from "@ppl/tensor";
-import { logPhi } from "./composed-special.ts";
+import { add, div, logPhi, mul, reciprocal, square, sub, type Operand } from "@ppl/tensor";
 import type { Distribution } from "./distribution.ts";
 import { batchShapeOf, checkParam, full, isFiniteNumber, isPositive, logOf, REAL } from "./helpers.ts";
 import { sampleScalar } from "./sampling.ts";

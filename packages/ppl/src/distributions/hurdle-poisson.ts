@@ -1,5 +1,4 @@
-import { add, div, eq, expm1, ge, log1p, mul, neg, select, square, sub, type Operand } from "@ppl/tensor";
-import { log1mExp } from "./composed-special.ts";
+import { add, div, eq, expm1, ge, log1mExp, log1p, mul, neg, select, square, sub, type Operand } from "@ppl/tensor";
 import type { Distribution } from "./distribution.ts";
 import { batchShapeOf, checkParam, full, isPositive, isProbability, logOf, NONNEGATIVE_INT, restrict } from "./helpers.ts";
 import type { Rng } from "../random/rng.ts";

@@ -49,11 +49,9 @@ export function orderedOf(name: string, fn: string, eta: Operand, cutpoints: Ope
   const batchShape = eventBatchShape(fn, { eta: [shapeOf(eta), 0], cutpoints: [c.shape, 1] });
   const e = lift(eta);
   const d = sub(reshape(e, [...e.shape, 1]), c);
-  const at = (i: number): Node => slice(d, [...d.shape.slice(0, -1).map(() => undefined), { start: i, stop: i + 1 }]);
-  const parts = [link.lowest(at(0))];
-  for (let i = 1; i < m; i++) parts.push(link.between(at(i - 1), at(i)));
-  parts.push(link.highest(at(m - 1)));
-  const logp = concat(parts, -1);
+  // The middle categories as one vector op over d_{1..K−2} and d_{2..K−1}, so the graph does not grow with K.
+  const between = m < 2 ? [] : [link.between(sliceLast(d, 0, m - 1), sliceLast(d, 1, m))];
+  const logp = concat([link.lowest(sliceLast(d, 0, 1)), ...between, link.highest(sliceLast(d, m - 1, m))], -1);
   const ordered = m < 2 ? undefined : gt(min(sub(sliceLast(c, 1, m), sliceLast(c, 0, m - 1)), -1), 0);
   const levels = constant(Array.from({ length: k }, (_, i) => i + 1), [k]);
   const meanOf = () => sum(mul(exp(logp), levels), -1);

@@ -1,5 +1,5 @@
-import { neg, type Operand } from "@ppl/tensor";
-import { logPhi, logPhiDiff } from "./composed-special.ts";
+import { logPhi, neg, type Operand } from "@ppl/tensor";
+import { logPhiDiff } from "./composed-special.ts";
 import type { Distribution } from "./distribution.ts";
 import { orderedOf } from "./ordered-logistic.ts";
 

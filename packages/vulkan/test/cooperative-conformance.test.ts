@@ -93,8 +93,9 @@ function cooperativeBackend(dtype: "f32" | "f64", v: Variant): Backend {
           leaves.forEach((n, i) => {
             if (n.op === "const") return;
             const value = inputs[n.attrs.name!];
-            if (!value) throw new Error(`no binding for ${n.attrs.name}`);
-            inBuffers[i]!.write(toBytes(n.dtype, value.data));
+            if (value === undefined) throw new Error(`no binding for ${n.attrs.name}`);
+            const values = typeof value === "number" ? [value] : "data" in value ? value.data : value;
+            inBuffers[i]!.write(toBytes(n.dtype, values));
           });
           await sequence.submit();
           return outputs.map((o, j) => tensorValue(fromBytes(o.dtype, outBuffers[j]!.read(o.size * BYTES[o.dtype])), o.shape, o.dtype));

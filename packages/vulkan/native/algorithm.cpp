@@ -23,6 +23,7 @@ Napi::Function Algorithm::define(Napi::Env env) {
                          InstanceAccessor<&Algorithm::pushConstantSize>("pushConstantSize"),
                          InstanceAccessor<&Algorithm::localSize>("localSize"),
                          InstanceAccessor<&Algorithm::destroyed>("destroyed"),
+                         InstanceMethod<&Algorithm::statistics>("statistics"),
                          InstanceMethod<&Algorithm::destroy>("destroy"),
                      });
 }
@@ -129,6 +130,7 @@ Algorithm::Algorithm(const Napi::CallbackInfo& info) : Napi::ObjectWrap<Algorith
   pipelineInfo.stage.pName = "main";
   pipelineInfo.stage.pSpecializationInfo = specConstants.empty() ? nullptr : &specialization;
   pipelineInfo.layout = state->pipelineLayout;
+  if (context->getPipelineExecutableStatistics) pipelineInfo.flags |= VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR;
   VkResult result = fn::vkCreateComputePipelines(device, context->pipelineCache, 1, &pipelineInfo, nullptr,
                                                  &state->pipeline);
   // The pipeline keeps what it needs; the module can go either way.
@@ -158,6 +160,66 @@ Napi::Value Algorithm::localSize(const Napi::CallbackInfo& info) {
   std::shared_ptr<AlgorithmState> state = live(env);
   Napi::Array out = Napi::Array::New(env, 3);
   for (uint32_t i = 0; i < 3; i++) out.Set(i, state->localSize[i]);
+  return out;
+}
+
+// The driver's statistics of each executable of the pipeline (for a compute
+// pipeline, usually one): [{name, description, statistics: [{name,
+// description, value}]}]; null when the manager was not created with
+// pipelineStatistics or the device does not report them.
+Napi::Value Algorithm::statistics(const Napi::CallbackInfo& info) {
+  requireThis(info, kAlgorithmTag);
+  Napi::Env env = info.Env();
+  std::shared_ptr<AlgorithmState> state = live(env);
+  const Context& context = *state->context;
+  if (!context.getPipelineExecutableProperties || !context.getPipelineExecutableStatistics) return env.Null();
+  VkPipelineInfoKHR pipeline{};
+  pipeline.sType = VK_STRUCTURE_TYPE_PIPELINE_INFO_KHR;
+  pipeline.pipeline = state->pipeline;
+  uint32_t count = 0;
+  check(env, context.getPipelineExecutableProperties(context.device, &pipeline, &count, nullptr),
+        "vkGetPipelineExecutablePropertiesKHR");
+  std::vector<VkPipelineExecutablePropertiesKHR> executables(count);
+  for (auto& e : executables) e.sType = VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_PROPERTIES_KHR;
+  check(env, context.getPipelineExecutableProperties(context.device, &pipeline, &count, executables.data()),
+        "vkGetPipelineExecutablePropertiesKHR");
+  Napi::Array out = Napi::Array::New(env, count);
+  for (uint32_t i = 0; i < count; i++) {
+    VkPipelineExecutableInfoKHR which{};
+    which.sType = VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_INFO_KHR;
+    which.pipeline = state->pipeline;
+    which.executableIndex = i;
+    uint32_t statCount = 0;
+    check(env, context.getPipelineExecutableStatistics(context.device, &which, &statCount, nullptr),
+          "vkGetPipelineExecutableStatisticsKHR");
+    std::vector<VkPipelineExecutableStatisticKHR> stats(statCount);
+    for (auto& st : stats) st.sType = VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_STATISTIC_KHR;
+    check(env, context.getPipelineExecutableStatistics(context.device, &which, &statCount, stats.data()),
+          "vkGetPipelineExecutableStatisticsKHR");
+    Napi::Array jsStats = Napi::Array::New(env, statCount);
+    for (uint32_t k = 0; k < statCount; k++) {
+      const VkPipelineExecutableStatisticKHR& st = stats[k];
+      Napi::Object o = Napi::Object::New(env);
+      o.Set("name", st.name);
+      o.Set("description", st.description);
+      double value = 0;
+      switch (st.format) {
+        case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_BOOL32_KHR: value = st.value.b32 ? 1 : 0; break;
+        case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_INT64_KHR: value = static_cast<double>(st.value.i64); break;
+        case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_UINT64_KHR: value = static_cast<double>(st.value.u64); break;
+        case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_FLOAT64_KHR: value = st.value.f64; break;
+        default: break;
+      }
+      o.Set("value", value);
+      jsStats.Set(k, o);
+    }
+    Napi::Object e = Napi::Object::New(env);
+    e.Set("name", executables[i].name);
+    e.Set("description", executables[i].description);
+    e.Set("subgroupSize", executables[i].subgroupSize);
+    e.Set("statistics", jsStats);
+    out.Set(i, e);
+  }
   return out;
 }
 

@@ -39,6 +39,7 @@ class Algorithm : public Napi::ObjectWrap<Algorithm> {
   Napi::Value bufferCount(const Napi::CallbackInfo& info);
   Napi::Value pushConstantSize(const Napi::CallbackInfo& info);
   Napi::Value localSize(const Napi::CallbackInfo& info);
+  Napi::Value statistics(const Napi::CallbackInfo& info);
   Napi::Value destroyed(const Napi::CallbackInfo& info);
   Napi::Value destroy(const Napi::CallbackInfo& info);
 

@@ -167,6 +167,15 @@ std::shared_ptr<Context> createContext(Napi::Env env, uint32_t deviceIndex, cons
     atomicFloat.shaderSharedFloat64AtomicAdd = physical.atomicFloat.sharedFloat64AtomicAdd;
     features.pNext = &atomicFloat;
   }
+  VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR executable{};
+  executable.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR;
+  const bool statistics = options.pipelineStatistics && physical.pipelineExecutableInfo;
+  if (statistics) {
+    extensions.push_back("VK_KHR_pipeline_executable_properties");
+    executable.pipelineExecutableInfo = VK_TRUE;
+    executable.pNext = features.pNext;
+    features.pNext = &executable;
+  }
 
   VkDeviceCreateInfo deviceInfo{};
   deviceInfo.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO;
@@ -177,6 +186,12 @@ std::shared_ptr<Context> createContext(Napi::Env env, uint32_t deviceIndex, cons
   deviceInfo.ppEnabledExtensionNames = extensions.data();
   check(env, fn::vkCreateDevice(physical.handle, &deviceInfo, nullptr, &context->device), "vkCreateDevice");
   fn::vkGetDeviceQueue(context->device, context->queueFamily, 0, &context->queue);
+  if (statistics) {
+    context->getPipelineExecutableProperties = reinterpret_cast<PFN_vkGetPipelineExecutablePropertiesKHR>(
+        fn::vkGetDeviceProcAddr(context->device, "vkGetPipelineExecutablePropertiesKHR"));
+    context->getPipelineExecutableStatistics = reinterpret_cast<PFN_vkGetPipelineExecutableStatisticsKHR>(
+        fn::vkGetDeviceProcAddr(context->device, "vkGetPipelineExecutableStatisticsKHR"));
+  }
 
   VkCommandPoolCreateInfo poolInfo{};
   poolInfo.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO;

@@ -16,6 +16,9 @@ struct ContextOptions {
   bool forceStaging = false;
   bool robustBufferAccess = true;
   std::string pipelineCachePath;  // "" = keep the cache in memory only
+  // Ask the driver to keep each pipeline's compiled-code statistics (where the
+  // device reports them): Algorithm.statistics() then returns them.
+  bool pipelineStatistics = false;
 };
 
 struct Context {
@@ -29,6 +32,10 @@ struct Context {
   // what makes sharing one pool safe (pools are externally synchronized).
   VkCommandPool commandPool = VK_NULL_HANDLE;
   VkPipelineCache pipelineCache = VK_NULL_HANDLE;
+  // Set when options.pipelineStatistics was asked for and the device has
+  // pipelineExecutableInfo (the extension's two queries, loaded for this device).
+  PFN_vkGetPipelineExecutablePropertiesKHR getPipelineExecutableProperties = nullptr;
+  PFN_vkGetPipelineExecutableStatisticsKHR getPipelineExecutableStatistics = nullptr;
   // Bytes this manager holds in each memory heap. Allocating more than a heap
   // holds is invalid usage rather than an error on some drivers, and lavapipe
   // never refuses at all, so the addon refuses past a heap's size itself.

@@ -65,6 +65,15 @@ static PhysicalDeviceInfo describe(VkPhysicalDevice device) {
       info.atomicFloat.sharedFloat32AtomicAdd = atomic.shaderSharedFloat32AtomicAdd;
       info.atomicFloat.sharedFloat64AtomicAdd = atomic.shaderSharedFloat64AtomicAdd;
     }
+    if (hasExtension(extensions, "VK_KHR_pipeline_executable_properties")) {
+      VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR executable{};
+      executable.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR;
+      VkPhysicalDeviceFeatures2 features2{};
+      features2.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2;
+      features2.pNext = &executable;
+      fn::vkGetPhysicalDeviceFeatures2(device, &features2);
+      info.pipelineExecutableInfo = executable.pipelineExecutableInfo == VK_TRUE;
+    }
   }
 
   uint32_t familyCount = 0;
@@ -209,6 +218,7 @@ static Napi::Object toJs(Napi::Env env, const PhysicalDeviceInfo& info, uint32_t
   atomics.Set("sharedFloat32AtomicAdd", info.atomicFloat.sharedFloat32AtomicAdd);
   atomics.Set("sharedFloat64AtomicAdd", info.atomicFloat.sharedFloat64AtomicAdd);
   features.Set("atomicFloat", atomics);
+  features.Set("pipelineExecutableInfo", info.pipelineExecutableInfo);
   out.Set("features", features);
 
   out.Set("rejected", info.rejected.empty() ? env.Null() : Napi::String::New(env, info.rejected));

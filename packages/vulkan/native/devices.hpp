@@ -29,6 +29,9 @@ struct PhysicalDeviceInfo {
   std::string driverInfo;
   uint64_t maxBufferSize = 0;  // 0 when unknown (no Vulkan 1.3 / maintenance4)
   AtomicFloatSupport atomicFloat;
+  // VK_KHR_pipeline_executable_properties with pipelineExecutableInfo: the
+  // driver reports each pipeline's compiled code (registers, spills, size).
+  bool pipelineExecutableInfo = false;
   int computeQueueFamily = -1;
   std::string rejected;  // why the device cannot be used; "" when usable
 };

@@ -32,6 +32,7 @@ Manager::Manager(const Napi::CallbackInfo& info) : Napi::ObjectWrap<Manager>(inf
     Napi::Object object = info[1].As<Napi::Object>();
     options.forceStaging = optionalBool(env, object, "forceStaging", false);
     options.robustBufferAccess = optionalBool(env, object, "robustBufferAccess", true);
+    options.pipelineStatistics = optionalBool(env, object, "pipelineStatistics", false);
     Napi::Value path = object.Get("pipelineCachePath");
     if (!path.IsUndefined()) {
       if (!path.IsString()) throwTypeError(env, "option pipelineCachePath must be a string");

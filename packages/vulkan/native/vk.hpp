@@ -30,6 +30,7 @@
   X(vkCreateDevice)                            \
   X(vkDestroyDevice)                           \
   X(vkGetDeviceQueue)                          \
+  X(vkGetDeviceProcAddr)                       \
   X(vkDeviceWaitIdle)                          \
   X(vkQueueSubmit)                             \
   X(vkCreateBuffer)                            \

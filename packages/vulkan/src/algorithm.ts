@@ -1,7 +1,7 @@
 // Algorithms: compute pipelines from SPIR-V with N storage-buffer bindings
 // (set 0, bindings 0..N-1), specialization constants and push constants.
 import { callNative } from "./errors.ts";
-import type { NativeAlgorithm } from "./native.ts";
+import type { NativeAlgorithm, PipelineExecutable } from "./native.ts";
 
 export interface AlgorithmOptions {
   /** Number of storage buffers the shader binds (set 0, bindings 0..buffers-1). */
@@ -35,6 +35,15 @@ export class Algorithm {
   /** The local_size the shader declares (its default value when local_size_x_id etc. are used). */
   get localSize(): [number, number, number] {
     return callNative(() => this.handle.localSize);
+  }
+
+  /**
+   * What the driver compiled the shader into — registers, spills, shared memory, instruction
+   * counts, as the driver names them — or null when the manager was created without
+   * `pipelineStatistics` or the device does not report them.
+   */
+  statistics(): PipelineExecutable[] | null {
+    return callNative(() => this.handle.statistics());
   }
 
   /** True after destroy(). */

@@ -1,7 +1,7 @@
 // @ppl/vulkan: Vulkan compute through a native addon, in Kompute's four nouns:
 // manager (device), buffer, algorithm (pipeline), sequence (command buffer).
 // Importing this module never throws, even when the addon is not built.
-export { loadAddon, addonPath, type AddonLoad, type NativeAddon } from "./native.ts";
+export { loadAddon, addonPath, type AddonLoad, type NativeAddon, type PipelineExecutable } from "./native.ts";
 export { listDevices, usableDevices, type DeviceInfo, type DeviceListing } from "./devices.ts";
 export { VulkanManager, type ManagerOptions } from "./manager.ts";
 export { VulkanBuffer } from "./buffer.ts";

@@ -14,6 +14,11 @@ export interface ManagerOptions {
   robustBufferAccess?: boolean;
   /** Load the pipeline cache from this file and save it there on destroy() / savePipelineCache(). */
   pipelineCachePath?: string;
+  /**
+   * Keep each pipeline's compiled-code statistics where the device reports them
+   * (VK_KHR_pipeline_executable_properties), for Algorithm.statistics(); off by default.
+   */
+  pipelineStatistics?: boolean;
 }
 
 function requireAddon(): NativeAddon {

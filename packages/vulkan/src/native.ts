@@ -32,6 +32,8 @@ export interface NativeDeviceInfo {
   subgroup: { size: number; operations: string[]; inCompute: boolean };
   features: {
     shaderFloat64: boolean;
+    /** VK_KHR_pipeline_executable_properties: pipelines can report their compiled code's statistics. */
+    pipelineExecutableInfo?: boolean;
     shaderInt64: boolean;
     shaderInt16: boolean;
     atomicFloat: {
@@ -75,7 +77,17 @@ export interface NativeAlgorithm {
   readonly pushConstantSize: number;
   readonly localSize: [number, number, number];
   readonly destroyed: boolean;
+  statistics(): PipelineExecutable[] | null;
   destroy(): void;
+}
+
+/** One compiled executable of a pipeline, with the statistics its driver reports (VK_KHR_pipeline_executable_properties). */
+export interface PipelineExecutable {
+  readonly name: string;
+  readonly description: string;
+  readonly subgroupSize: number;
+  /** Driver-defined figures, e.g. registers, spills, shared memory, instructions; each named by the driver. */
+  readonly statistics: readonly { readonly name: string; readonly description: string; readonly value: number }[];
 }
 
 export interface NativeSequence {
@@ -100,6 +112,7 @@ export interface NativeManagerOptions {
   forceStaging?: boolean;
   robustBufferAccess?: boolean;
   pipelineCachePath?: string;
+  pipelineStatistics?: boolean;
 }
 
 /** Test hooks of the addon: the next call of `call` after `skip` more reports `result`. */

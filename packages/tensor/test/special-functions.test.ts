@@ -1,5 +1,5 @@
 /**
- * The CDF special functions (inv_phi, gamma_p, gamma_q, betainc, owens_t and the compositions
+ * The CDF special functions (inv_phi, gamma_p, gamma_q, gamma_p_da, betainc, owens_t and the compositions
  * Phi, logPhi, log1mExp, logDiffExp) on the CPU against SciPy's values over their domains, tails
  * included (fixtures/special-functions.json, written by fixtures/special-functions.py). The GPU
  * renderings are held to the CPU by the conformance suite.
@@ -10,6 +10,7 @@ import * as T from "../src/index.ts";
 
 interface Fixture {
   gamma: [number, number, number, number][];
+  gamma_p_da: [number, number, number][];
   beta: [number, number, number, number][];
   inv_phi: [number, number][];
   owens_t: [number, number, number][];
@@ -40,6 +41,11 @@ describe("special functions against SciPy", () => {
     const q = evaluate(FIX.gamma, 2, ([a, x]) => T.gammaQ(a!, x!));
     expectClose(p, FIX.gamma.map((r) => r[2]), 1e-12, 1e-300, "P");
     expectClose(q, FIX.gamma.map((r) => r[3]), 1e-12, 1e-300, "Q");
+  });
+
+  it("gamma_p_da, ∂P/∂a (shapes 0.05–250, x out to 400, against mpmath)", () => {
+    const v = evaluate(FIX.gamma_p_da, 2, ([a, x]) => T.gammaPDa(a!, x!));
+    expectClose(v, FIX.gamma_p_da.map((r) => r[2]), 1e-12, 1e-300, "dP/da");
   });
 
   it("betainc (shapes 0.1–150, both tails of x)", () => {

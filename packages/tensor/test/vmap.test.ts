@@ -103,7 +103,7 @@ const CASES: Record<string, () => Node[]> = {
         const f = (u: Node, v: Node) =>
           op === "pow" ? T.pow(T.exp(u), v)
           : op === "mod" ? T.mod(u, T.add(T.abs(v), 0.5))
-          : op === "gamma_p" || op === "gamma_q" ? T.binary(op, T.exp(u), T.abs(v))
+          : op === "gamma_p" || op === "gamma_q" || op === "gamma_p_da" ? T.binary(op, T.exp(u), T.abs(v))
           : T.binary(op, u, v);
         return [f(a, b), f(b, y), f(X, a), f(s, X), f(s, a)];
       },

@@ -78,6 +78,8 @@ uvec4 ppl_philox_stream(uvec2 seedKey, uint chain, uint iteration, uint purpose,
 #define PPL_ERF_SMALL 6.103515625e-05     // 2^-14
 #define PPL_ALL_INTEGERS 8388608.0        // 2^23
 #define PPL_SPLITTER 4097.0               // 2^12 + 1
+#define PPL_EPS 5.9604644775390625e-08    // 2^-24, half an ulp of 1: the series' and fractions' stopping test
+#define PPL_MIN_NORMAL 1.1754943508e-38   // 2^-126
 // The positive root of digamma, x0 = 1.46163214496836234126..., as a sum of three floats.
 #define PPL_DIGAMMA_ROOT1 1.461632133e+00
 #define PPL_DIGAMMA_ROOT2 1.243815007e-08
@@ -1124,6 +1126,249 @@ REAL ppl_polygamma(int n, REAL x) {
 
 REAL ppl_trigamma(REAL x) { return ppl_polygamma(1, x); }
 
+// ---- shaders/prelude/cdf.glsl
+// Special functions of the distributions' CDFs, generic over REAL:
+//   ppl_inv_phi(p)       the standard normal quantile,
+//   ppl_gamma_p(a, x)    regularised lower incomplete gamma P(a, x), ppl_gamma_q(a, x) = 1 - P,
+//   ppl_gamma_p_da(a, x) dP(a, x)/da,
+//   ppl_betainc(a, b, x) regularised incomplete beta I_x(a, b),
+//   ppl_owens_t(h, a)    Owen's T function.
+// The CPU reference takes the incomplete gamma and beta functions from stdlib (Boost's algorithms);
+// here they are the classic power series and Legendre / Lentz continued fractions (Numerical
+// Recipes 6.2 and 6.4), which agree with it to a small multiple of the precision for moderate
+// shapes: the prefactor x^a e^-x / Gamma(a) is taken through its logarithm, whose rounding grows
+// with a, so f32 loses about log2(a) bits more. Owen's T is the same quadrature as on the CPU.
+
+// Lentz's guard against a zero denominator (small enough for either precision).
+#define PPL_LENTZ_TINY 1.0e-30
+
+// Acklam's rational approximation of the normal quantile for 0 < p <= 1/2 (relative error
+// 1.2e-9), refined by one Halley step on Phi(x) - p, which gives full precision in f64. The
+// step is skipped for subnormal p, where exp(x^2/2) would overflow.
+REAL ppl_inv_phi_lower(REAL p) {
+  REAL x;
+  if (p < 0.02425) {
+    REAL q = sqrt(-2.0 * ppl_log(p));
+    x = (((((-7.784894002430293e-03 * q + -3.223964580411365e-01) * q + -2.400758277161838e+00) * q
+        + -2.549732539343734e+00) * q + 4.374664141464968e+00) * q + 2.938163982698783e+00)
+        / ((((7.784695709041462e-03 * q + 3.224671290700398e-01) * q + 2.445134137142996e+00) * q
+        + 3.754408661907416e+00) * q + 1.0);
+  } else {
+    REAL q = p - 0.5;
+    REAL r = q * q;
+    x = (((((-3.969683028665376e+01 * r + 2.209460984245205e+02) * r + -2.759285104469687e+02) * r
+        + 1.383577518672690e+02) * r + -3.066479806614716e+01) * r + 2.506628277459239e+00) * q
+        / (((((-5.447609879822406e+01 * r + 1.615858368580409e+02) * r + -1.556989798598866e+02) * r
+        + 6.680131188771972e+01) * r + -1.328068155288572e+01) * r + 1.0);
+  }
+  if (p < PPL_MIN_NORMAL) return x;
+  REAL e = 0.5 * ppl_erfc(-x * 0.70710678118654752440) - p;
+  REAL u = e * 2.50662827463100050242 * ppl_exp(0.5 * x * x);
+  return x - u / (1.0 + 0.5 * x * u);
+}
+
+REAL ppl_inv_phi(REAL p) {
+  if (ppl_isnan(p) || p < 0.0 || p > 1.0) return PPL_NAN;
+  if (p == 0.0) return -PPL_INF;
+  if (p == 1.0) return PPL_INF;
+  // 1 - p is exact for p >= 1/2, so the upper half reuses the lower tail without cancellation.
+  return p > 0.5 ? -ppl_inv_phi_lower(1.0 - p) : ppl_inv_phi_lower(p);
+}
+
+// log(x^a e^-x / Gamma(a)): the prefactor of the series and of the continued fraction.
+REAL ppl_gamma_log_prefactor(REAL a, REAL x) {
+  return a * ppl_log(x) - x - ppl_lgamma(a);
+}
+
+// P(a, x) = x^a e^-x / Gamma(a) * sum_n x^n / (a (a+1) ... (a+n)), used for x < a + 1, where the
+// terms fall at least geometrically after n ~ x - a.
+REAL ppl_gamma_p_series(REAL a, REAL x) {
+  REAL ap = a;
+  REAL term = 1.0 / a;
+  REAL sum = term;
+  for (int n = 0; n < 10000; n++) {
+    ap += 1.0;
+    term *= x / ap;
+    sum += term;
+    if (abs(term) < abs(sum) * PPL_EPS) break;
+  }
+  return sum * ppl_exp(ppl_gamma_log_prefactor(a, x));
+}
+
+// Q(a, x) by Legendre's continued fraction (modified Lentz), used for x >= a + 1.
+REAL ppl_gamma_q_fraction(REAL a, REAL x) {
+  REAL b = x + 1.0 - a;
+  REAL c = 1.0 / PPL_LENTZ_TINY;
+  REAL d = 1.0 / b;
+  REAL h = d;
+  for (int i = 1; i < 10000; i++) {
+    REAL an = -REAL(i) * (REAL(i) - a);
+    b += 2.0;
+    d = an * d + b;
+    if (abs(d) < PPL_LENTZ_TINY) d = PPL_LENTZ_TINY;
+    c = b + an / c;
+    if (abs(c) < PPL_LENTZ_TINY) c = PPL_LENTZ_TINY;
+    d = 1.0 / d;
+    REAL del = d * c;
+    h *= del;
+    if (abs(del - 1.0) < PPL_EPS) break;
+  }
+  return ppl_exp(ppl_gamma_log_prefactor(a, x)) * h;
+}
+
+REAL ppl_gamma_p(REAL a, REAL x) {
+  if (ppl_isnan(a) || ppl_isnan(x) || !(a > 0.0) || x < 0.0) return PPL_NAN;
+  if (x == 0.0) return 0.0;
+  if (ppl_isinf(x)) return 1.0;
+  return x < a + 1.0 ? ppl_gamma_p_series(a, x) : 1.0 - ppl_gamma_q_fraction(a, x);
+}
+
+REAL ppl_gamma_q(REAL a, REAL x) {
+  if (ppl_isnan(a) || ppl_isnan(x) || !(a > 0.0) || x < 0.0) return PPL_NAN;
+  if (x == 0.0) return 1.0;
+  if (ppl_isinf(x)) return 0.0;
+  return x < a + 1.0 ? 1.0 - ppl_gamma_p_series(a, x) : ppl_gamma_q_fraction(a, x);
+}
+
+// dP(a, x)/da (see packages/tensor/src/cpu/special.ts, gammaPDa): below x = a + 1 the series of P
+// differentiated term by term, P (log x - psi(a+1)) - x^a e^-x / Gamma(a+1) sum_n s_n H_n with
+// s_n = x^n / ((a+1)...(a+n)) and H_n = sum_{k<=n} 1/(a+k); above, -dQ/da from Q's continued
+// fraction differentiated in a alongside its value (forward mode through the Lentz steps).
+REAL ppl_gamma_p_da(REAL a, REAL x) {
+  if (ppl_isnan(a) || ppl_isnan(x) || !(a > 0.0) || x < 0.0) return PPL_NAN;
+  if (x == 0.0 || ppl_isinf(x)) return 0.0;
+  REAL logx = ppl_log(x);
+  if (x < a + 1.0) {
+    REAL s = 1.0;
+    REAL sum = 1.0;
+    REAL hn = 0.0;
+    REAL sumH = 0.0;
+    for (int n = 1; n < 10000; n++) {
+      hn += 1.0 / (a + REAL(n));
+      s *= x / (a + REAL(n));
+      sum += s;
+      sumH += s * hn;
+      if (s < sum * PPL_EPS && s * hn < sumH * PPL_EPS) break;
+    }
+    REAL pref = ppl_exp(a * logx - x - ppl_lgamma(a + 1.0));
+    return pref * (sum * (logx - ppl_digamma(a + 1.0)) - sumH);
+  }
+  REAL b = x + 1.0 - a;
+  REAL db = -1.0;
+  REAL c = 1.0 / PPL_LENTZ_TINY;
+  REAL dc = 0.0;
+  REAL d = 1.0 / b;
+  REAL dd = -db / (b * b);
+  REAL h = d;
+  REAL dh = dd;
+  for (int i = 1; i < 10000; i++) {
+    REAL an = -REAL(i) * (REAL(i) - a);
+    REAL dan = REAL(i);
+    b += 2.0;
+    REAL raw = an * d + b;
+    REAL draw = dan * d + an * dd + db;
+    if (abs(raw) < PPL_LENTZ_TINY) { raw = PPL_LENTZ_TINY; draw = 0.0; }
+    REAL nc = b + an / c;
+    REAL dnc = db + (dan - an * dc / c) / c;  // d(an/c)/da, without squaring c (which starts at 1/tiny)
+    if (abs(nc) < PPL_LENTZ_TINY) { nc = PPL_LENTZ_TINY; dnc = 0.0; }
+    c = nc;
+    dc = dnc;
+    d = 1.0 / raw;
+    dd = -draw / (raw * raw);
+    REAL del = d * c;
+    REAL ddel = dd * c + d * dc;
+    REAL ndh = dh * del + h * ddel;
+    bool done = abs(del - 1.0) < PPL_EPS && abs(ndh - dh) <= PPL_EPS * abs(ndh);
+    h *= del;
+    dh = ndh;
+    if (done) break;
+  }
+  REAL pref = ppl_exp(a * logx - x - ppl_lgamma(a));
+  return -pref * (h * (logx - ppl_digamma(a)) + dh);
+}
+
+// The continued fraction of I_x(a, b) (Numerical Recipes' betacf, modified Lentz); it converges
+// quickly for x < (a + 1) / (a + b + 2), the side ppl_betainc calls it on.
+REAL ppl_beta_fraction(REAL a, REAL b, REAL x) {
+  REAL qab = a + b;
+  REAL qap = a + 1.0;
+  REAL qam = a - 1.0;
+  REAL c = 1.0;
+  REAL d = 1.0 - qab * x / qap;
+  if (abs(d) < PPL_LENTZ_TINY) d = PPL_LENTZ_TINY;
+  d = 1.0 / d;
+  REAL h = d;
+  for (int m = 1; m < 10000; m++) {
+    REAL rm = REAL(m);
+    REAL m2 = 2.0 * rm;
+    REAL aa = rm * (b - rm) * x / ((qam + m2) * (a + m2));
+    d = 1.0 + aa * d;
+    if (abs(d) < PPL_LENTZ_TINY) d = PPL_LENTZ_TINY;
+    c = 1.0 + aa / c;
+    if (abs(c) < PPL_LENTZ_TINY) c = PPL_LENTZ_TINY;
+    d = 1.0 / d;
+    h *= d * c;
+    aa = -(a + rm) * (qab + rm) * x / ((a + m2) * (qap + m2));
+    d = 1.0 + aa * d;
+    if (abs(d) < PPL_LENTZ_TINY) d = PPL_LENTZ_TINY;
+    c = 1.0 + aa / c;
+    if (abs(c) < PPL_LENTZ_TINY) c = PPL_LENTZ_TINY;
+    d = 1.0 / d;
+    REAL del = d * c;
+    h *= del;
+    if (abs(del - 1.0) < PPL_EPS) break;
+  }
+  return h;
+}
+
+REAL ppl_betainc(REAL a, REAL b, REAL x) {
+  if (ppl_isnan(a) || ppl_isnan(b) || ppl_isnan(x) || !(a > 0.0) || !(b > 0.0) || x < 0.0 || x > 1.0) {
+    return PPL_NAN;
+  }
+  if (x == 0.0) return 0.0;
+  if (x == 1.0) return 1.0;
+  // log(x^a (1-x)^b / B(a, b))
+  REAL lf = ppl_lgamma(a + b) - ppl_lgamma(a) - ppl_lgamma(b) + a * ppl_log(x) + b * ppl_log1p(-x);
+  if (x < (a + 1.0) / (a + b + 2.0)) return ppl_exp(lf) * ppl_beta_fraction(a, b, x) / a;
+  return 1.0 - ppl_exp(lf) * ppl_beta_fraction(b, a, 1.0 - x) / b;
+}
+
+// (1/2pi) int_0^a exp(-h^2 (1+t^2)/2) / (1+t^2) dt for h >= 0, 0 <= a <= 1, by 32-point
+// Gauss-Legendre over the part of [0, a] where the integrand is above exp(-50) of its value at 0.
+REAL ppl_owens_t_quadrature(REAL h, REAL a) {
+  const REAL nodes[16] = REAL[16](0.048307665687738324, 0.1444719615827965, 0.23928736225213706, 0.33186860228212767, 0.42135127613063533, 0.5068999089322294, 0.5877157572407623, 0.6630442669302152, 0.7321821187402897, 0.7944837959679424, 0.84936761373257, 0.8963211557660521, 0.9349060759377397, 0.9647622555875064, 0.9856115115452684, 0.9972638618494816);
+  const REAL weights[16] = REAL[16](0.09654008851472766, 0.09563872007927471, 0.09384439908080451, 0.09117387869576378, 0.08765209300440378, 0.08331192422694671, 0.07819389578707023, 0.07234579410884834, 0.06582222277636168, 0.058684093478535565, 0.05099805926237609, 0.042835898022226836, 0.034273862913021765, 0.025392065309262024, 0.016274394730905743, 0.007018610009470506);
+  REAL u = h * a > 10.0 ? 10.0 / h : a;
+  REAL hw = 0.5 * u;
+  REAL s = 0.0;
+  for (int k = 0; k < 16; k++) {
+    REAL t1 = hw * (1.0 - nodes[k]);
+    REAL t2 = hw * (1.0 + nodes[k]);
+    REAL q1 = 1.0 + t1 * t1;
+    REAL q2 = 1.0 + t2 * t2;
+    s += weights[k] * (ppl_exp(-0.5 * h * h * q1) / q1 + ppl_exp(-0.5 * h * h * q2) / q2);
+  }
+  return s * hw * 0.15915494309189533577;  // 1 / (2 pi)
+}
+
+// T is even in h and odd in a; for |a| > 1, T(h, a) = Q(h)/2 + Q(ah)/2 - Q(h) Q(ah) - T(ah, 1/a)
+// with upper normal tails Q (which do not cancel for large h) maps the integral onto [0, 1].
+REAL ppl_owens_t(REAL h, REAL a) {
+  if (ppl_isnan(h) || ppl_isnan(a)) return PPL_NAN;
+  REAL sg = a < 0.0 ? -1.0 : 1.0;
+  REAL aa = abs(a);
+  REAL ah = abs(h);
+  if (aa == 0.0 || ppl_isinf(ah)) return 0.0;
+  if (aa <= 1.0) return sg * ppl_owens_t_quadrature(ah, aa);
+  if (ah == 0.0) return sg * ppl_atan(aa) * 0.15915494309189533577;
+  REAL qh = 0.5 * ppl_erfc(ah * 0.70710678118654752440);
+  REAL qah = 0.5 * ppl_erfc(aa * ah * 0.70710678118654752440);
+  REAL rest = ppl_isinf(aa) ? 0.0 : ppl_owens_t_quadrature(aa * ah, 1.0 / aa);
+  return sg * (0.5 * qh + 0.5 * qah - qh * qah - rest);
+}
+
+#undef PPL_LENTZ_TINY
+
 // ---- shaders/prelude/normal.glsl
 // Uniform and standard normal variates from one Philox block (x0, x1, x2, x3), as
 // packages/ppl/src/random/streams.ts: u0 = uniform(x0, x1), u1 = uniform(x2, x3) and the
@@ -1165,6 +1410,8 @@ REAL PPL_SFX(ppl_normal1)(uvec4 w) {
 #undef PPL_ERF_SMALL
 #undef PPL_ALL_INTEGERS
 #undef PPL_SPLITTER
+#undef PPL_EPS
+#undef PPL_MIN_NORMAL
 #undef PPL_DIGAMMA_ROOT1
 #undef PPL_DIGAMMA_ROOT2
 #undef PPL_DIGAMMA_ROOT3

@@ -17,7 +17,7 @@ export function chiSquared(nu: Operand): Distribution {
     batchShape,
     eventShape: [],
     logpdf: (x) => restrict(ge(x, 0), gammaLogpdf(x, mul(0.5, nu), 0.5)),
-    // F(x) = P(nu/2, x/2); nu must be data or a constant (see gamma).
+    // F(x) = P(nu/2, x/2).
     lcdf: (x) => above(x, 0, 1, (xs) => log(gammaP(mul(0.5, nu), mul(0.5, xs))), -Infinity),
     lccdf: (x) => above(x, 0, 1, (xs) => log(gammaQ(mul(0.5, nu), mul(0.5, xs))), 0),
     sample: (rng, shape = [], bindings) => sampleScalar(rng, shape, batchShape, [nu], bindings, (r, [n]) => 2 * gammaVariate(r, n! / 2)),

@@ -17,7 +17,7 @@ export function gamma(alpha: Operand, beta: Operand): Distribution {
     batchShape,
     eventShape: [],
     logpdf: (x) => restrict(ge(x, 0), gammaLogpdf(x, alpha, beta)),
-    // The regularised incomplete gamma functions: differentiable in x and beta; alpha must be data or a constant.
+    // The regularised incomplete gamma functions, differentiable in x, alpha and beta.
     lcdf: (x) => above(x, 0, 1, (xs) => log(gammaP(alpha, mul(beta, xs))), -Infinity),
     lccdf: (x) => above(x, 0, 1, (xs) => log(gammaQ(alpha, mul(beta, xs))), 0),
     sample: (rng, shape = [], bindings) => sampleScalar(rng, shape, batchShape, [alpha, beta], bindings, (r, [a, b]) => gammaVariate(r, a!, b!)),

@@ -18,7 +18,7 @@ export function inverseGamma(alpha: Operand, beta: Operand): Distribution {
     eventShape: [],
     logpdf: (x) =>
       restrict(gt(x, 0), sub(sub(sub(mul(alpha, logOf(beta)), lgamma(alpha)), mul(add(alpha, 1), log(x))), div(beta, x))),
-    // F(x) = Q(alpha, beta/x); alpha must be data or a constant (see gamma).
+    // F(x) = Q(alpha, beta/x).
     lcdf: (x) => above(x, 0, 1, (xs) => log(gammaQ(alpha, div(beta, xs))), -Infinity),
     lccdf: (x) => above(x, 0, 1, (xs) => log(gammaP(alpha, div(beta, xs))), 0),
     sample: (rng, shape = [], bindings) =>

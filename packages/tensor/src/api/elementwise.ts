@@ -24,7 +24,7 @@ const FLOAT_ONLY_UNARY = new Set<UnaryOp>([
 ]);
 
 // Binary ops that are defined on reals only: integer operands are computed in f64.
-const FLOAT_ONLY_BINARY = new Set<BinaryOp>(["div", "pow", "atan2", "gamma_p", "gamma_q", "owens_t"]);
+const FLOAT_ONLY_BINARY = new Set<BinaryOp>(["div", "pow", "atan2", "gamma_p", "gamma_q", "gamma_p_da", "owens_t"]);
 
 /** An elementwise op of one input. */
 export function unary(op: UnaryOp, x: Operand): Node {
@@ -136,10 +136,12 @@ export const minimum = (a: Operand, b: Operand) => binary("min", a, b);
 export const atan2 = (a: Operand, b: Operand) => binary("atan2", a, b);
 /** Remainder with the sign of the divisor (Python's %). */
 export const mod = (a: Operand, b: Operand) => binary("mod", a, b);
-/** Regularised lower incomplete gamma P(a, x); differentiable in x only (a must not depend on a parameter). */
+/** Regularised lower incomplete gamma P(a, x), differentiable in both arguments. */
 export const gammaP = (a: Operand, x: Operand) => binary("gamma_p", a, x);
-/** Regularised upper incomplete gamma Q(a, x) = 1 − P(a, x); differentiable in x only. */
+/** Regularised upper incomplete gamma Q(a, x) = 1 − P(a, x), accurate where it is small. */
 export const gammaQ = (a: Operand, x: Operand) => binary("gamma_q", a, x);
+/** ∂P(a, x)/∂a, the derivative of gammaP in its shape (the gradient rule's building block); differentiable in x only. */
+export const gammaPDa = (a: Operand, x: Operand) => binary("gamma_p_da", a, x);
 /** Owen's T function T(h, a) = (1/2π)∫₀ᵃ exp(−h²(1+t²)/2)/(1+t²) dt. */
 export const owensT = (h: Operand, a: Operand) => binary("owens_t", h, a);
 

@@ -5,7 +5,7 @@ import polygammaFn from "@stdlib/math-base-special-polygamma";
 import erfFn from "@stdlib/math-base-special-erf";
 import erfcFn from "@stdlib/math-base-special-erfc";
 import type { BinaryOp, CompareOp, UnaryOp } from "../ir/ops.ts";
-import { gammaP, gammaQ, invPhi, owensT } from "./special.ts";
+import { gammaP, gammaPDa, gammaQ, invPhi, owensT } from "./special.ts";
 
 /**
  * Scalar math for every elementwise op, in f64. The reference interpreter and the compiled
@@ -78,6 +78,7 @@ export const BINARY: Record<BinaryOp, (a: number, b: number) => number> = {
   mod,
   gamma_p: gammaP,
   gamma_q: gammaQ,
+  gamma_p_da: gammaPDa,
   owens_t: owensT,
 };
 

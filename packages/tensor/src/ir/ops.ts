@@ -13,9 +13,11 @@ export type UnaryOp = (typeof UNARY_OPS)[number];
 
 /**
  * Elementwise ops of two inputs with NumPy broadcasting. gamma_p(a, x) and gamma_q(a, x) are the
- * regularised incomplete gamma functions, owens_t(h, a) is Owen's T function.
+ * regularised incomplete gamma functions, gamma_p_da(a, x) = ∂P(a, x)/∂a, owens_t(h, a) is Owen's T function.
  */
-export const BINARY_OPS = ["add", "sub", "mul", "div", "pow", "max", "min", "atan2", "mod", "gamma_p", "gamma_q", "owens_t"] as const;
+export const BINARY_OPS = [
+  "add", "sub", "mul", "div", "pow", "max", "min", "atan2", "mod", "gamma_p", "gamma_q", "gamma_p_da", "owens_t",
+] as const;
 export type BinaryOp = (typeof BINARY_OPS)[number];
 
 /** Comparisons and logical ops; they return bool. */

@@ -38,6 +38,7 @@ export function binaryGlsl(op: BinaryOp, a: string, b: string, dtype: DType): st
     case "mod": return isInt ? `ppl_imod(${a},${b})` : `ppl_mod(${a},${b})`;
     case "gamma_p": return `ppl_gamma_p(${a},${b})`;
     case "gamma_q": return `ppl_gamma_q(${a},${b})`;
+    case "gamma_p_da": return `ppl_gamma_p_da(${a},${b})`;
     case "owens_t": return `ppl_owens_t(${a},${b})`;
   }
 }

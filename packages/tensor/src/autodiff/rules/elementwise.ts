@@ -1,6 +1,6 @@
 import {
-  add, cast, cos, div, eq, erf, exp, floor, gt, lgamma, log, log1p, lt, mul, neg, polygamma, pow, select, sigmoid, sign, sin,
-  square, sub,
+  add, cast, cos, div, eq, erf, exp, floor, gammaPDa, gt, lgamma, log, log1p, lt, mul, neg, polygamma, pow, select, sigmoid,
+  sign, sin, square, sub,
 } from "../../api/elementwise.ts";
 import { isFloat } from "../../ir/dtype.ts";
 import { GraphError } from "../../ir/errors.ts";
@@ -98,9 +98,11 @@ const BINARY_VJP: Record<BinaryOp, BinaryVjp> = {
   },
   // mod(a, b) = a − b·floor(a/b): slope 1 in a, −floor(a/b) in b (away from the jumps).
   mod: (a, b, _y, ct) => [ct, neg(mul(ct, floor(div(a, b))))],
-  // ∂P/∂x = x^(a−1)·e^(−x)/Γ(a); the derivative in a is refused in binaryRule (see NO_GRADIENT_IN_FIRST).
-  gamma_p: (a, x, _y, ct) => [null, mul(ct, gammaDensity(a, x))],
-  gamma_q: (a, x, _y, ct) => [null, neg(mul(ct, gammaDensity(a, x)))],
+  // ∂P/∂x = x^(a−1)·e^(−x)/Γ(a) and ∂P/∂a from its own op; Q = 1 − P.
+  gamma_p: (a, x, _y, ct) => [mul(ct, gammaPDa(a, x)), mul(ct, gammaDensity(a, x))],
+  gamma_q: (a, x, _y, ct) => [neg(mul(ct, gammaPDa(a, x))), neg(mul(ct, gammaDensity(a, x)))],
+  // ∂/∂x ∂P/∂a = ∂/∂a of the density = density·(log x − ψ(a)); the second derivative in a is refused in binaryRule.
+  gamma_p_da: (a, x, _y, ct) => [null, mul(ct, mul(gammaDensity(a, x), sub(log(x), polygamma(0, a))))],
   // ∂T/∂h = −φ(h)·erf(ah/√2)/2 and ∂T/∂a = exp(−h²(1+a²)/2) / (2π(1+a²)), from differentiating the integral.
   owens_t: (h, a, _y, ct) => {
     const dh = mul(mul(-0.5 * INV_SQRT_TWO_PI, exp(mul(-0.5, square(h)))), erf(mul(mul(a, h), Math.SQRT1_2)));
@@ -115,14 +117,13 @@ function gammaDensity(a: Node, x: Node): Node {
   return exp(sub(sub(mul(sub(a, 1), log(x)), x), lgamma(a)));
 }
 
-// The incomplete gamma functions are differentiated in x only: their derivative in the shape a
-// has no closed form (Stan sums a hypergeometric series for it), so a must be data or a constant.
-const NO_GRADIENT_IN_FIRST = new Set<BinaryOp>(["gamma_p", "gamma_q"]);
+// ∂P/∂a is differentiated in x only: a second derivative in the shape (which no sampler needs) is not implemented.
+const NO_GRADIENT_IN_FIRST = new Set<BinaryOp>(["gamma_p_da"]);
 
-function refuseShapeGradient(op: string, which: string): never {
+function refuseShapeGradient(op: string, which: string, missing: string): never {
   throw new GraphError(
-    `${op}: no gradient with respect to ${which}; it is implemented in x only, so ${which} must be data or a constant, ` +
-      "not a function of a parameter",
+    `${op}: no gradient with respect to ${which} (${missing} are not implemented); it is differentiated in x only, so ` +
+      `${which} must be data or a constant, not a function of a parameter`,
   );
 }
 
@@ -131,7 +132,7 @@ export function binaryRule(op: BinaryOp): VjpRule {
   const f = BINARY_VJP[op];
   return (node, ct, needed) => {
     if (!isFloat(node.dtype)) return [null, null];
-    if (NO_GRADIENT_IN_FIRST.has(op) && needed?.[0]) refuseShapeGradient(op, "its shape a (the first argument)");
+    if (NO_GRADIENT_IN_FIRST.has(op) && needed?.[0]) refuseShapeGradient(op, "its shape a (the first argument)", "second derivatives in a");
     const [a, b] = node.inputs as [Node, Node];
     const [ca, cb] = f(a, b, node, ct);
     return [ca && unbroadcast(ca, a.shape), cb && unbroadcast(cb, b.shape)];
@@ -144,7 +145,7 @@ export function binaryRule(op: BinaryOp): VjpRule {
  */
 export const betaincRule: VjpRule = (node, ct, needed) => {
   if (!isFloat(node.dtype)) return [null, null, null];
-  if (needed?.[0] || needed?.[1]) refuseShapeGradient("betainc", "its shapes a and b (the first two arguments)");
+  if (needed?.[0] || needed?.[1]) refuseShapeGradient("betainc", "its shapes a and b (the first two arguments)", "derivatives in the shapes");
   const [a, b, x] = node.inputs as [Node, Node, Node];
   const lbeta = sub(add(lgamma(a), lgamma(b)), lgamma(add(a, b)));
   const density = exp(sub(add(mul(sub(a, 1), log(x)), mul(sub(b, 1), log1p(neg(x)))), lbeta));

@@ -58,6 +58,7 @@ const BINARY_JS: Record<string, (a: string, b: string) => string> = {
   mod: (a, b) => `F.mod(${a}, ${b})`,
   gamma_p: (a, b) => `F.gammaP(${a}, ${b})`,
   gamma_q: (a, b) => `F.gammaQ(${a}, ${b})`,
+  gamma_p_da: (a, b) => `F.gammaPDa(${a}, ${b})`,
   owens_t: (a, b) => `F.owensT(${a}, ${b})`,
   lt: (a, b) => `(${a} < ${b} ? 1 : 0)`,
   le: (a, b) => `(${a} <= ${b} ? 1 : 0)`,

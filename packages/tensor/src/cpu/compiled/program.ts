@@ -1,6 +1,6 @@
 import { IndexRangeError } from "../../ir/errors.ts";
 import { BINARY, UNARY, polygamma, sigmoid, softplus } from "../scalar.ts";
-import { betainc, gammaP, gammaQ, invPhi, owensT } from "../special.ts";
+import { betainc, gammaP, gammaPDa, gammaQ, invPhi, owensT } from "../special.ts";
 import type { ProgramPlan } from "./render.ts";
 import type { WasmKernels } from "./wasm.ts";
 
@@ -40,6 +40,7 @@ const F = {
   invPhi,
   gammaP,
   gammaQ,
+  gammaPDa,
   owensT,
   betainc,
   indexError(op: string, j: number, d: number, entry: number): never {

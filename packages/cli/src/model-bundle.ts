@@ -1,8 +1,9 @@
 /**
  * Makes a model file loadable by Node without loading anything else through a transpiler: the
  * model (TypeScript or JavaScript) and the user's own files it imports are bundled by esbuild into
- * one ES module, kept in a cache directory and keyed by the model's path and content and esbuild's
- * version; the files it imported are checked against their hashes before a cached bundle is used.
+ * one ES module, kept in a cache directory and keyed by the model's path and content, esbuild's
+ * version and the CLI's build; the files it imported are checked against their hashes before a
+ * cached bundle is used.
  *
  * Imports of the ppl packages (`@ppl/ppl`, `@ppl/tensor`, …) always resolve to the copies this CLI
  * runs on, wherever the model lies: a model needs no node_modules of its own, and when a project
@@ -16,14 +17,17 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, s
 import { createRequire, isBuiltin } from "node:module";
 import { homedir } from "node:os";
 import { dirname, join, resolve, sep } from "node:path";
-import { pathToFileURL } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import type { Plugin } from "esbuild";
 
 /** The packages of this toolkit; a model's imports of them are this CLI's own copies. */
 const OWN_PACKAGE = /^@ppl\/(?:tensor|ppl|vulkan|ppl-vulkan|cli)(?:\/.*)?$/;
 
-/** Bumped when the shape of the bundles changes, so that older cache entries are not used. */
-const BUNDLE_FORMAT = 1;
+/**
+ * This module's own file, whose modification time and size go into the cache key: a new build of
+ * the CLI (whatever it changed in how models are bundled) does not use older entries.
+ */
+const SELF = fileURLToPath(import.meta.url);
 
 /** What a cache entry records besides the bundle: every local file that went into it, and its hash. */
 interface Manifest {
@@ -39,7 +43,7 @@ interface Manifest {
 export async function bundleModel(abs: string): Promise<string> {
   const source = readFileSync(abs);
   const key = createHash("sha256")
-    .update(JSON.stringify([BUNDLE_FORMAT, esbuildVersion(), abs, import.meta.resolve("@ppl/ppl")]))
+    .update(JSON.stringify([selfStamp(), esbuildVersion(), abs, import.meta.resolve("@ppl/ppl")]))
     .update(source)
     .digest("hex")
     .slice(0, 32);
@@ -96,6 +100,11 @@ function pruneCache(dir: string): void {
   }
 }
 
+function selfStamp(): string {
+  const s = statSync(SELF);
+  return `${s.mtimeMs}:${s.size}`;
+}
+
 // esbuild's version, from its package.json: importing esbuild itself is left to a cache miss.
 function esbuildVersion(): string {
   const require = createRequire(import.meta.url);
@@ -138,6 +147,9 @@ async function build(abs: string, outfile: string): Promise<{ code: Uint8Array; 
     logLevel: "silent",
     // Error messages name files relative to the working directory, as the user gave them.
     absWorkingDir: process.cwd(),
+    // Packages resolve as Node resolves them (esbuild would add the "module" condition and field).
+    conditions: [],
+    mainFields: ["main"],
     plugins: [importsPlugin()],
     // The bundle lives in the cache, but the model's code sees its own file.
     define: {
@@ -164,12 +176,14 @@ function importsPlugin(): Plugin {
     setup(build) {
       build.onResolve({ filter: /.*/ }, async (args) => {
         if (args.kind === "entry-point" || args.pluginData === again) return undefined;
-        if (OWN_PACKAGE.test(args.path)) return { path: import.meta.resolve(args.path), external: true };
+        // import takes a file URL, require() (CommonJS helpers) a path.
+        const external = (url: string) => ({ path: args.kind.startsWith("require") ? fileURLToPath(url) : url, external: true });
+        if (OWN_PACKAGE.test(args.path)) return external(import.meta.resolve(args.path));
         if (isBuiltin(args.path)) return { path: args.path, external: true };
         const found = await build.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: again });
         if (found.errors.length > 0) return { errors: found.errors };
         if (found.external || found.namespace !== "file") return { path: found.path, external: found.external, namespace: found.namespace };
-        if (inPackage(found.path)) return { path: pathToFileURL(found.path).href, external: true };
+        if (inPackage(found.path)) return external(pathToFileURL(found.path).href);
         return { path: found.path };
       });
     },

@@ -95,3 +95,29 @@ describe("a model file outside the repository, importing the packages by name", 
     }
   });
 });
+
+describe("a model with packages of its own", () => {
+  it("imports and requires them from its node_modules as Node resolves them, and sees its own import.meta.url", async () => {
+    const dir = tempDir("ppl-model-deps-");
+    const pkg = join(dir, "node_modules", "prior-scale");
+    mkdirSync(pkg, { recursive: true });
+    // esbuild alone would take the "module" condition; Node takes "import" (and "require" for require()).
+    writeFileSync(join(pkg, "package.json"), JSON.stringify({ name: "prior-scale", version: "1.0.0", exports: { ".": { module: "./module.mjs", import: "./index.mjs", require: "./index.cjs" } } }));
+    writeFileSync(join(pkg, "index.mjs"), "export const scale = 5; export const from = 'import';\n");
+    writeFileSync(join(pkg, "module.mjs"), "export const scale = 5; export const from = 'module';\n");
+    writeFileSync(join(pkg, "index.cjs"), "module.exports = { from: 'require' };\n");
+    writeFileSync(join(dir, "settings.json"), JSON.stringify({ name: "with_deps" }));
+    writeFileSync(join(dir, "data.json"), readFileSync(join(ROOT, "examples/eight_schools.json")));
+    writeFileSync(
+      join(dir, "model.ts"),
+      MODEL.replace('import { MODEL_NAME, PRIOR_SCALE } from "./settings.ts";', [
+        'import { scale as PRIOR_SCALE, from } from "prior-scale";',
+        'import settings from "./settings.json";',
+        "const MODEL_NAME = [settings.name, from, require(\"prior-scale\").from, import.meta.url.endsWith(\"/model.ts\") ? \"own-url\" : import.meta.url].join(\"-\");",
+      ].join("\n")),
+    );
+    const r = await runLauncher([...ARGS, "--output", "out"], { cwd: dir, env: { PPL_CACHE_DIR: join(dir, "cache") } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(readCsv(join(dir, "out/chain-1.csv")).config["model"]).toBe("with_deps-import-require-own-url");
+  });
+});

@@ -56,9 +56,10 @@ const cases: [string, () => Case][] = [
     const e = param("e", [7]), c = param("c", [6]);
     return { out: sum(P.orderedProbit(e, c).logpdf(vec([1, 2, 3, 4, 5, 6, 7]))), wrt: [e, c], bindings: { e: [0.1, -2, 4, 0, 1, 2, 3], c: [-2, -1, -0.5, 1, 1.5, 3] } };
   }],
-  ["poissonBinomial", () => {
-    const t = param("t", [12]);
-    return { out: sum(P.poissonBinomial(t).logpdf(vec([0, 1, 3, 12]))), wrt: [t], bindings: { t: [0.2, 0.5, 0.7, 0.1, 0.9, 0.3, 0.4, 0.6, 0.8, 0.25, 0.5, 0.5] } };
+  ["poissonBinomial (60 trials: the recursion is a scan, so its shaders do not grow with N)", () => {
+    const t = param("t", [60]);
+    const theta = Array.from({ length: 60 }, (_, i) => 0.05 + (0.9 * ((i * 37) % 60)) / 60);
+    return { out: sum(P.poissonBinomial(t).logpdf(vec([0, 10, 30, 60]))), wrt: [t], bindings: { t: theta } };
   }],
   ["dirichletMultinomial", () => {
     const a = param("a", [3]);

@@ -109,6 +109,11 @@ describe("log densities against scipy and mpmath references", () => {
     const { rows, logpdf } = fixture.vector.poissonBinomial!;
     const d = poissonBinomial(vec(rows[0]!.slice(1)));
     expectValues("poissonBinomial", evaluate(d.logpdf(vec(rows.map((r) => r[0]!)))), logpdf, 1e-10);
+    // A batch of two probability vectors, each entry against its own single-vector density.
+    const other = [0.6, 0.2, 0.33, 0.8, 0.05];
+    const batched = evaluate(poissonBinomial(mat([rows[0]!.slice(1), other])).logpdf(mat([[2, 2], [4, 4]])));
+    const single = (p: number[], y: number) => evaluate(poissonBinomial(vec(p)).logpdf(y))[0]!;
+    expectValues("poissonBinomial batch", batched, [single(rows[0]!.slice(1), 2), single(other, 2), single(rows[0]!.slice(1), 4), single(other, 4)], 1e-12);
   });
 
   test("wishart, inverseWishart and their Cholesky forms", () => {

@@ -1,5 +1,6 @@
 import {
-  add, and, broadcastTo, concat, constant, eq, ge, le, lift, log, log1p, logsumexp, mul, neg, reshape, select, slice, stack, sub, sum, type Node, type Operand,
+  add, and, broadcastTo, concat, constant, eq, ge, le, lift, log, log1p, logsumexp, mul, neg, reshape, scan, select, slice, stack, sub, sum,
+  transpose, type Node, type Operand,
 } from "@ppl/tensor";
 import { vectorParam } from "./categorical.ts";
 import type { Distribution } from "./distribution.ts";
@@ -12,26 +13,31 @@ const LOG_ZERO = -1e30;
 /**
  * Stan's poisson_binomial(theta): the number of successes among N independent trials with success
  * probabilities theta (last axis N). The mass function is the recursion over trials
- * log P_i(k) = logaddexp(log P_{i−1}(k) + log(1 − θ_i), log P_{i−1}(k − 1) + log θ_i), in logs.
+ * log P_i(k) = logaddexp(log P_{i−1}(k) + log(1 − θ_i), log P_{i−1}(k − 1) + log θ_i), in logs, as a scan.
  */
 export function poissonBinomial(theta: Operand): Distribution {
   const t = vectorParam("poissonBinomial", "theta", theta);
   const n = t.shape[t.rank - 1]!;
   const batchShape = t.shape.slice(0, -1);
   const lead = batchShape.map(() => undefined);
-  const logT = log(t), log1mT = log1p(neg(t));
-  // log P over 0..N after all trials, shape [...batch, N + 1].
-  let logP: Node = broadcastTo(constant([0, ...Array<number>(n).fill(LOG_ZERO)], [n + 1]), [...batchShape, n + 1]);
+  // The trials on a leading axis, for a scan over them: one traced step, so the graph (and each
+  // shader) stays the same size whatever N is.
+  const trialsFirst = (x: Node) => transpose(x, [x.rank - 1, ...x.shape.slice(0, -1).map((_, i) => i)]);
+  const axis = (x: Node) => reshape(x, [...x.shape, 1]);
+  const init = broadcastTo(constant([0, ...Array<number>(n).fill(LOG_ZERO)], [n + 1]), [...batchShape, n + 1]);
   const none = broadcastTo(constant([LOG_ZERO], [1]), [...batchShape, 1]);
-  for (let i = 0; i < n; i++) {
-    const lt = slice(logT, [...lead, { start: i, stop: i + 1 }]);
-    const l1 = slice(log1mT, [...lead, { start: i, stop: i + 1 }]);
-    // P_{i−1}(k − 1) on the counts' axis: shifted up by one, with log 0 for k = 0.
-    const shifted = concat([none, slice(logP, [...lead, { start: 0, stop: n }])], -1);
-    const stay = add(logP, l1);
-    const move = add(shifted, lt);
-    logP = logsumexp(stack([stay, move], -1), -1);
-  }
+  const { carry } = scan(
+    ([logP], [lt, l1], [zero]) => {
+      // P_{i−1}(k − 1) on the counts' axis: shifted up by one, with log 0 for k = 0.
+      const shifted = concat([zero!, slice(logP!, [...lead, { start: 0, stop: n }])], -1);
+      return { carry: [logsumexp(stack([add(logP!, axis(l1!)), add(shifted, axis(lt!))], -1), -1)] };
+    },
+    [init],
+    [trialsFirst(log(t)), trialsFirst(log1p(neg(t)))],
+    [none],
+  );
+  // log P over 0..N after all trials, shape [...batch, N + 1].
+  const logP = carry[0]!;
   const levels = constant(Array.from({ length: n + 1 }, (_, k) => k), [n + 1]);
   return {
     name: "poisson_binomial",

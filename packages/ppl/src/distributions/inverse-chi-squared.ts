@@ -16,7 +16,7 @@ export function inverseChiSquared(nu: Operand): Distribution {
     batchShape,
     eventShape: [],
     logpdf: (y) =>
-      restrict(gt(y, 0), sub(sub(sub(mul(mul(-LOG_TWO, 0.5), nu), lgamma(half())), mul(add(half(), 1), log(y))), div(0.5, y))),
+      restrict(gt(y, 0), sub(sub(sub(mul(-0.5 * LOG_TWO, nu), lgamma(half())), mul(add(half(), 1), log(y))), div(0.5, y))),
     sample: (rng, shape = [], bindings) =>
       sampleScalar(rng, shape, batchShape, [nu], bindings, (r, [n]) => 0.5 * Math.exp(-logGammaVariate(r, n! / 2))),
     mean: () => full(select(gt(nu, 2), div(1, sub(nu, 2)), Infinity), batchShape),

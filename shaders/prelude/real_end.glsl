@@ -18,6 +18,7 @@
 #undef PPL_SPLITTER
 #undef PPL_EPS
 #undef PPL_MIN_NORMAL
+#undef REAL3
 #undef PPL_DIGAMMA_ROOT1
 #undef PPL_DIGAMMA_ROOT2
 #undef PPL_DIGAMMA_ROOT3

@@ -19,6 +19,7 @@
 #define PPL_SPLITTER 4097.0               // 2^12 + 1
 #define PPL_EPS 5.9604644775390625e-08    // 2^-24, half an ulp of 1: the series' and fractions' stopping test
 #define PPL_MIN_NORMAL 1.1754943508e-38   // 2^-126
+#define REAL3 vec3                        // a dual number (value and two partial derivatives)
 // The positive root of digamma, x0 = 1.46163214496836234126..., as a sum of three floats.
 #define PPL_DIGAMMA_ROOT1 1.461632133e+00
 #define PPL_DIGAMMA_ROOT2 1.243815007e-08

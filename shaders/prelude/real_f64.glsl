@@ -25,6 +25,7 @@
 #define PPL_SPLITTER R(134217729.0)                      // 2^27 + 1, Veltkamp splitting
 #define PPL_EPS R(1.1102230246251565e-16)                // 2^-53, half an ulp of 1: the series' and fractions' stopping test
 #define PPL_MIN_NORMAL R(2.2250738585072014e-308)        // 2^-1022
+#define REAL3 dvec3                                      // a dual number (value and two partial derivatives)
 // The positive root of digamma, x0 = 1.46163214496836234126..., in three parts (Boost's split).
 #define PPL_DIGAMMA_ROOT1 R(1.4616321446374059)           // 1569415565 / 2^30
 #define PPL_DIGAMMA_ROOT2 R(3.3095646882752572e-10)       // 381566830 / 2^60

@@ -154,6 +154,18 @@ const incompleteCases: Case[] = [
     inputs: [inp([2, 3], uniform(0.05, 0.95))],
     build: ([x]) => T.betainc(shapes([0.7, 2.5], [2, 1]), shapes([1.2, 3, 0.6], [3]), x!),
   },
+  {
+    name: "betainc in a, b and x, broadcast",
+    ops: ["betainc"],
+    inputs: [inp([2, 1], uniform(0.4, 6)), inp([3], uniform(0.4, 6)), inp([2, 3], uniform(0.05, 0.95))],
+    build: ([a, b, x]) => T.betainc(a!, b!, x!),
+  },
+  ...([0, 1] as const).map((wrt): Case => ({
+    name: `betainc_grad (wrt ${wrt === 0 ? "a" : "b"}) in x`,
+    ops: ["betainc_grad"],
+    inputs: [inp([2, 3], uniform(0.05, 0.95))],
+    build: ([x]) => T.betaincGrad(shapes([0.7, 2.5], [2, 1]), shapes([1.2, 3, 0.6], [3]), x!, wrt),
+  })),
 ];
 
 // ---- comparisons, logical ops, select, not -----------------------------------------------------
@@ -326,12 +338,13 @@ describe("rule coverage", () => {
     expect(T.ALL_OPS.filter((op) => !covered.has(op) && !elsewhere.has(op))).toEqual([]);
   });
 
-  it("refuses a gradient in the shapes of betainc and a second derivative in the incomplete gamma's shape", () => {
+  it("refuses second derivatives in the shapes of the incomplete gamma and beta functions", () => {
     const a = T.param("a", [3]), x = T.data("x", [3]);
-    expect(() => T.grad(T.sum(T.betainc(x, a, 0.5)), [a])).toThrow(/shapes a and b .*must be data or a constant/);
     expect(() => T.grad(T.sum(T.gammaPDa(a, x)), [a])).toThrow(/shape a .*must be data or a constant/);
     const [g] = T.grad(T.sum(T.gammaP(a, x)), [a]);
     expect(() => T.grad(T.sum(g!), [a])).toThrow(/second derivatives in a/);
+    const [gb] = T.grad(T.sum(T.betainc(x, a, 0.5)), [a]);
+    expect(() => T.grad(T.sum(gb!), [a])).toThrow(/second derivatives in the shapes/);
     // The first derivative in a exists, and with the shape as data so does the gradient in x.
     const y = T.param("y", [3]);
     expect(() => T.grad(T.sum(T.gammaP(x, y)), [y])).not.toThrow();

@@ -1,5 +1,5 @@
 /**
- * The CDF special functions (inv_phi, gamma_p, gamma_q, gamma_p_da, betainc, owens_t and the compositions
+ * The CDF special functions (inv_phi, gamma_p, gamma_q, gamma_p_da, betainc, betainc_grad, owens_t and the compositions
  * Phi, logPhi, log1mExp, logDiffExp) on the CPU against SciPy's values over their domains, tails
  * included (fixtures/special-functions.json, written by fixtures/special-functions.py). The GPU
  * renderings are held to the CPU by the conformance suite.
@@ -12,6 +12,7 @@ interface Fixture {
   gamma: [number, number, number, number][];
   gamma_p_da: [number, number, number][];
   beta: [number, number, number, number][];
+  betainc_grad: [number, number, number, number, number][];
   inv_phi: [number, number][];
   owens_t: [number, number, number][];
   log_phi: [number, number, number][];
@@ -51,6 +52,13 @@ describe("special functions against SciPy", () => {
   it("betainc (shapes 0.1–150, both tails of x)", () => {
     const v = evaluate(FIX.beta, 3, ([a, b, x]) => T.betainc(a!, b!, x!));
     expectClose(v, FIX.beta.map((r) => r[3]), 1e-11, 1e-300, "I");
+  });
+
+  it("betainc_grad, ∂I/∂a and ∂I/∂b (shapes 0.1–150, both tails of x, against mpmath)", () => {
+    const da = evaluate(FIX.betainc_grad, 3, ([a, b, x]) => T.betaincGrad(a!, b!, x!, 0));
+    const db = evaluate(FIX.betainc_grad, 3, ([a, b, x]) => T.betaincGrad(a!, b!, x!, 1));
+    expectClose(da, FIX.betainc_grad.map((r) => r[3]), 1e-10, 1e-300, "dI/da");
+    expectClose(db, FIX.betainc_grad.map((r) => r[4]), 1e-10, 1e-300, "dI/db");
   });
 
   it("inv_phi (p from 1e-300 to 1 − 1e-15)", () => {

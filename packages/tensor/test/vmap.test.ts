@@ -119,6 +119,7 @@ const CASES: Record<string, () => Node[]> = {
   select: () => [T.select(T.gt(a, 0), b, y), T.select(T.gt(y, 0), a, X), T.select(T.gt(X, 0), X, s)],
   cast: () => [T.cast(T.gt(a, 0), "f64"), T.cast(T.mul(a, 10), "i32"), T.cast(b, "f32")],
   polygamma: () => [T.digamma(T.exp(a)), T.trigamma(T.exp(b)), T.polygamma(2, T.exp(s))],
+  betainc_grad: () => [T.betaincGrad(T.exp(a), T.exp(b), T.sigmoid(y), 0), T.betaincGrad(T.exp(s), T.exp(y), T.sigmoid(a), 1)],
   betainc: () => [T.betainc(T.exp(a), T.exp(b), T.sigmoid(y)), T.betainc(T.exp(s), T.exp(y), T.sigmoid(a)), T.betainc(2, T.exp(X), T.sigmoid(s))],
   matmul: () => [
     matmul(X, a), // shared matrix @ batched vector

@@ -16,7 +16,7 @@
  *   ppl_pow(x, y), ppl_atan2(y, x), ppl_max(a, b), ppl_min(a, b), ppl_mod(a, b),
  *   ppl_polygamma(int n, x) for n = 0..3,
  *   ppl_inv_phi(p), ppl_gamma_p(a, x), ppl_gamma_q(a, x), ppl_gamma_p_da(a, x), ppl_owens_t(h, a),
- *   ppl_betainc(a, b, x),
+ *   ppl_betainc(a, b, x), ppl_betainc_grad(a, b, x, int wrt),
  *
  * each taking and returning float or double alike. Type-named helpers: ppl_nan_f32(),
  * ppl_inf_f32(), ppl_nan_f64(), ppl_inf_f64(), and for random numbers (Philox block w = uvec4)

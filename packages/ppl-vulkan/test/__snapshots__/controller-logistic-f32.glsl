@@ -80,6 +80,7 @@ uvec4 ppl_philox_stream(uvec2 seedKey, uint chain, uint iteration, uint purpose,
 #define PPL_SPLITTER 4097.0               // 2^12 + 1
 #define PPL_EPS 5.9604644775390625e-08    // 2^-24, half an ulp of 1: the series' and fractions' stopping test
 #define PPL_MIN_NORMAL 1.1754943508e-38   // 2^-126
+#define REAL3 vec3                        // a dual number (value and two partial derivatives)
 // The positive root of digamma, x0 = 1.46163214496836234126..., as a sum of three floats.
 #define PPL_DIGAMMA_ROOT1 1.461632133e+00
 #define PPL_DIGAMMA_ROOT2 1.243815007e-08
@@ -1132,6 +1133,7 @@ REAL ppl_trigamma(REAL x) { return ppl_polygamma(1, x); }
 //   ppl_gamma_p(a, x)    regularised lower incomplete gamma P(a, x), ppl_gamma_q(a, x) = 1 - P,
 //   ppl_gamma_p_da(a, x) dP(a, x)/da,
 //   ppl_betainc(a, b, x) regularised incomplete beta I_x(a, b),
+//   ppl_betainc_grad(a, b, x, wrt) its derivative in a (wrt = 0) or b (wrt = 1),
 //   ppl_owens_t(h, a)    Owen's T function.
 // The CPU reference takes the incomplete gamma and beta functions from stdlib (Boost's algorithms);
 // here they are the classic power series and Legendre / Lentz continued fractions (Numerical
@@ -1333,6 +1335,66 @@ REAL ppl_betainc(REAL a, REAL b, REAL x) {
   return 1.0 - ppl_exp(lf) * ppl_beta_fraction(b, a, 1.0 - x) / b;
 }
 
+// Dual numbers (value, d/da, d/db) for differentiating the beta continued fraction in its shapes.
+REAL3 ppl_dual_mul(REAL3 u, REAL3 v) { return REAL3(u.x * v.x, u.x * v.y + u.y * v.x, u.x * v.z + u.z * v.x); }
+REAL3 ppl_dual_div(REAL3 u, REAL3 v) {
+  REAL q = u.x / v.x;
+  return REAL3(q, (u.y - q * v.y) / v.x, (u.z - q * v.z) / v.x);
+}
+REAL3 ppl_dual_guard(REAL3 u) { return abs(u.x) < PPL_LENTZ_TINY ? REAL3(PPL_LENTZ_TINY, 0.0, 0.0) : u; }
+
+// ppl_beta_fraction on dual numbers of its shapes a and b (forward mode through the Lentz steps),
+// run until the value and both derivatives have settled.
+REAL3 ppl_beta_fraction_dual(REAL a, REAL b, REAL x) {
+  REAL3 A = REAL3(a, 1.0, 0.0);
+  REAL3 B = REAL3(b, 0.0, 1.0);
+  REAL3 one = REAL3(1.0, 0.0, 0.0);
+  REAL3 qab = REAL3(a + b, 1.0, 1.0);
+  REAL3 qap = A + one;
+  REAL3 qam = A - one;
+  REAL3 c = one;
+  REAL3 d = ppl_dual_div(one, ppl_dual_guard(one - ppl_dual_div(qab * x, qap)));
+  REAL3 h = d;
+  for (int m = 1; m < 10000; m++) {
+    REAL rm = REAL(m);
+    REAL m2 = 2.0 * rm;
+    REAL3 aa = ppl_dual_div((B - rm * one) * (rm * x), ppl_dual_mul(qam + m2 * one, A + m2 * one));
+    d = ppl_dual_div(one, ppl_dual_guard(one + ppl_dual_mul(aa, d)));
+    c = ppl_dual_guard(one + ppl_dual_div(aa, c));
+    h = ppl_dual_mul(h, ppl_dual_mul(d, c));
+    aa = ppl_dual_div(ppl_dual_mul(A + rm * one, qab + rm * one) * (-x), ppl_dual_mul(A + m2 * one, qap + m2 * one));
+    d = ppl_dual_div(one, ppl_dual_guard(one + ppl_dual_mul(aa, d)));
+    c = ppl_dual_guard(one + ppl_dual_div(aa, c));
+    REAL3 del = ppl_dual_mul(d, c);
+    REAL3 next = ppl_dual_mul(h, del);
+    bool settled = abs(next.y - h.y) <= PPL_EPS * abs(next.y) && abs(next.z - h.z) <= PPL_EPS * abs(next.z);
+    h = next;
+    if (abs(del.x - 1.0) < PPL_EPS && settled) break;
+  }
+  return h;
+}
+
+// dI_x(a, b)/da (wrt = 0) or /db (wrt = 1): the prefactor x^a (1-x)^b / B(a, b) through digamma and
+// the continued fraction through its dual, on the side where it converges (as ppl_betainc).
+REAL ppl_betainc_grad(REAL a, REAL b, REAL x, int wrt) {
+  if (ppl_isnan(a) || ppl_isnan(b) || ppl_isnan(x) || !(a > 0.0) || !(b > 0.0) || x < 0.0 || x > 1.0) {
+    return PPL_NAN;
+  }
+  if (x == 0.0 || x == 1.0) return 0.0;
+  REAL lf = ppl_lgamma(a + b) - ppl_lgamma(a) - ppl_lgamma(b) + a * ppl_log(x) + b * ppl_log1p(-x);
+  REAL psab = ppl_digamma(a + b);
+  REAL lfa = psab - ppl_digamma(a) + ppl_log(x);
+  REAL lfb = psab - ppl_digamma(b) + ppl_log1p(-x);
+  REAL f = ppl_exp(lf);
+  if (x < (a + 1.0) / (a + b + 2.0)) {
+    REAL3 h = ppl_beta_fraction_dual(a, b, x);
+    return wrt == 0 ? f * (lfa * h.x / a + h.y / a - h.x / (a * a)) : f * (lfb * h.x / a + h.z / a);
+  }
+  // cf(b, a, 1 - x): its first shape is b (the .y part), its second a (.z).
+  REAL3 h = ppl_beta_fraction_dual(b, a, 1.0 - x);
+  return wrt == 0 ? -f * (lfa * h.x / b + h.z / b) : -f * (lfb * h.x / b + h.y / b - h.x / (b * b));
+}
+
 // (1/2pi) int_0^a exp(-h^2 (1+t^2)/2) / (1+t^2) dt for h >= 0, 0 <= a <= 1, by 32-point
 // Gauss-Legendre over the part of [0, a] where the integrand is above exp(-50) of its value at 0.
 REAL ppl_owens_t_quadrature(REAL h, REAL a) {
@@ -1412,6 +1474,7 @@ REAL PPL_SFX(ppl_normal1)(uvec4 w) {
 #undef PPL_SPLITTER
 #undef PPL_EPS
 #undef PPL_MIN_NORMAL
+#undef REAL3
 #undef PPL_DIGAMMA_ROOT1
 #undef PPL_DIGAMMA_ROOT2
 #undef PPL_DIGAMMA_ROOT3

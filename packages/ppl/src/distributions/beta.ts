@@ -17,7 +17,7 @@ export function beta(a: Operand, b: Operand): Distribution {
     batchShape,
     eventShape: [],
     logpdf: (x) => restrict(and(ge(x, 0), le(x, 1)), betaLogpdf(x, a, b)),
-    // I_x(a, b) and I_{1−x}(b, a): differentiable in x; a and b must be data or constants.
+    // I_x(a, b) and I_{1−x}(b, a), differentiable in x, a and b.
     lcdf: (x) => within(x, 0, 1, 0.5, (xs) => log(betainc(a, b, xs)), -Infinity, 0),
     lccdf: (x) => within(x, 0, 1, 0.5, (xs) => log(betainc(b, a, sub(1, xs))), 0, -Infinity),
     sample: (rng, shape = [], bindings) => sampleScalar(rng, shape, batchShape, [a, b], bindings, (r, [p, q]) => betaVariate(r, p!, q!)),

@@ -50,8 +50,7 @@ export function binomialLogit(n: Operand, alpha: Operand): Distribution {
 
 /**
  * log P(Y ≤ k) = log I_{1−p}(n − k, k + 1) and log P(Y > k) = log I_p(k + 1, n − k) for 0 ≤ k < n
- * (k rounded down), with q = 1 − p passed in so the logit form keeps its precision; differentiable
- * in p, while n must be data or a constant.
+ * (k rounded down), with q = 1 − p passed in so the logit form keeps its precision.
  */
 function binomialLogCdf(k: Operand, n: Operand, p: Operand, q: Operand): { lower: Node; upper: Node } {
   const kf = floor(k);

@@ -27,7 +27,7 @@ export function within(x: Operand, lo: number, hi: number, safe: number, value: 
 /**
  * P(T > |t|) for Student's t with nu degrees of freedom, from the incomplete beta function in the
  * form that is accurate at that |t|: ½·I_{ν/(ν+t²)}(ν/2, ½) in the tails (a small probability
- * computed directly) and ½ − ½·I_{t²/(ν+t²)}(½, ν/2) near the centre. ν must be data or a constant.
+ * computed directly) and ½ − ½·I_{t²/(ν+t²)}(½, ν/2) near the centre.
  */
 export function studentTTail(t: Node, nu: Operand): Node {
   // At t = 0 exactly the centre form's derivative is ∞·0: nudging t by a negligible amount (far

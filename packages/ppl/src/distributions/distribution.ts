@@ -41,9 +41,8 @@ export interface Distribution {
   /**
    * log P(X ≤ x) of each element (Stan's _lcdf), for univariate distributions that have one:
    * shape = broadcast of x with batchShape; −∞ below the support, 0 above it. Discrete
-   * distributions count x itself (P(X ≤ ⌊x⌋)). Where the incomplete beta function carries a shape
-   * parameter (beta's a and b, Student-t's nu, the negative binomials' size, binomial's n), that
-   * parameter must be data or a constant: differentiating in it is refused with an error.
+   * distributions count x itself (P(X ≤ ⌊x⌋)). Differentiable in x (continuous distributions) and
+   * in every parameter, shapes that go through an incomplete gamma or beta function included.
    */
   lcdf?(x: Operand): Node;
   /** log P(X > x) of each element (Stan's _lccdf): the complement of lcdf, computed in its own tail so that it does not cancel. */

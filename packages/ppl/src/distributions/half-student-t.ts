@@ -22,7 +22,7 @@ export function halfStudentT(nu: Operand, ...rest: [sigma: Operand] | [mu: 0, si
     batchShape,
     eventShape: [],
     logpdf: (x) => restrict(ge(x, 0), add(studentTLogpdf(x, nu, 0, sigma), LOG_TWO)),
-    // 1 − F(x) = 2·P(T > x/σ); nu must be data or a constant (see studentT).
+    // 1 − F(x) = 2·P(T > x/σ).
     lcdf: (x) => above(x, 0, 1, (xs) => log1p(mul(-2, studentTTail(div(xs, sigma), nu))), -Infinity),
     lccdf: (x) => above(x, 0, 1, (xs) => add(LOG_TWO, log(studentTTail(div(xs, sigma), nu))), 0),
     sample: (rng, shape = [], bindings) => sampleScalar(rng, shape, batchShape, [nu, sigma], bindings, (r, [n, s]) => Math.abs(s! * standardT(r, n!))),

@@ -57,7 +57,7 @@ function nbCoefficient(k: Operand, r: Operand) {
 }
 
 // log P(Y ≤ k) = log I_p(r, ⌊k⌋ + 1) and log P(Y > k) = log I_{1−p}(⌊k⌋ + 1, r), with q = 1 − p:
-// differentiable in p (so in mu and beta); the size r (alpha, phi) must be data or a constant.
+// differentiable in p (so in mu and beta) and in the size r (alpha, phi).
 function negativeBinomialLogCdf(k: Operand, r: Operand, p: Node, q: Node): { lower: Node; upper: Node } {
   const kf = floor(k);
   const inside = ge(kf, 0);

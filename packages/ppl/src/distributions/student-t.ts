@@ -19,7 +19,7 @@ export function studentT(nu: Operand, mu: Operand, sigma: Operand): Distribution
     batchShape,
     eventShape: [],
     logpdf: (x) => studentTLogpdf(x, nu, mu, sigma),
-    // Through the incomplete beta function: differentiable in mu and sigma; nu must be data or a constant.
+    // Through the incomplete beta function, differentiable in nu, mu and sigma.
     lcdf: (x) => studentTLogTails(div(sub(x, mu), sigma), nu).lower,
     lccdf: (x) => studentTLogTails(div(sub(x, mu), sigma), nu).upper,
     sample: (rng, shape = [], bindings) =>

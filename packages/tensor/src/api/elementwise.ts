@@ -96,6 +96,13 @@ export function betainc(a: Operand, b: Operand, x: Operand): Node {
   return Node.make("betainc", dt, broadcastShapes("betainc", na.shape, nb.shape, nx.shape), [na, nb, nx]);
 }
 
+/** ∂I_x(a, b)/∂a (wrt = 0) or ∂I_x(a, b)/∂b (wrt = 1): betainc's gradient in its shapes; differentiable in x only. */
+export function betaincGrad(a: Operand, b: Operand, x: Operand, wrt: 0 | 1): Node {
+  if (wrt !== 0 && wrt !== 1) throw new DTypeError(`betaincGrad: wrt must be 0 (a) or 1 (b), got ${String(wrt)}`);
+  const n = betainc(a, b, x);
+  return Node.make("betainc_grad", n.dtype, n.shape, n.inputs, { wrt });
+}
+
 export const neg = (x: Operand) => unary("neg", x);
 export const abs = (x: Operand) => unary("abs", x);
 export const sign = (x: Operand) => unary("sign", x);

@@ -1,4 +1,4 @@
-import { betainc, binary, cast, compare, polygamma, select, unary } from "../api/elementwise.ts";
+import { betainc, betaincGrad, binary, cast, compare, polygamma, select, unary } from "../api/elementwise.ts";
 import { cholesky, triangularSolve } from "../api/linalg.ts";
 import { reduce } from "../api/reduce.ts";
 import { broadcastTo, concat, cumsum, pad, reshape, slice, transpose } from "../api/shape-ops.ts";
@@ -40,6 +40,8 @@ export const BATCH_RULES: Readonly<Record<Op, BatchRule>> = {
   cast: (node, [x]) => batched(cast(x!.node, node.dtype)),
   polygamma: (node, [x]) => batched(polygamma(node.attrs.order!, x!.node)),
   betainc: (node, [a, b, x]) => batched(betainc(aligned(a!, node.rank), aligned(b!, node.rank), aligned(x!, node.rank))),
+  betainc_grad: (node, [a, b, x]) =>
+    batched(betaincGrad(aligned(a!, node.rank), aligned(b!, node.rank), aligned(x!, node.rank), node.attrs.wrt === 1 ? 1 : 0)),
   matmul: matmulRule,
   reshape: (node, [x], ctx) => batched(reshape(x!.node, [ctx.size, ...node.shape])),
   broadcast_to: (node, [x], ctx) => batched(broadcastTo(aligned(x!, node.rank), [ctx.size, ...node.shape])),

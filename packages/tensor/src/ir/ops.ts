@@ -30,7 +30,7 @@ export type ReduceOp = (typeof REDUCE_OPS)[number];
 
 export type LeafOp = "param" | "data" | "const" | "arg";
 export type StructOp =
-  | "select" | "cast" | "polygamma" | "betainc"
+  | "select" | "cast" | "polygamma" | "betainc" | "betainc_grad"
   | "matmul" | "reshape" | "broadcast_to" | "transpose" | "slice" | "concat" | "pad"
   | "gather" | "scatter_add" | "cumsum"
   | "scan" | "tuple_get"
@@ -51,9 +51,10 @@ export const isBinary = (op: Op): op is BinaryOp => binarySet.has(op);
 export const isCompare = (op: Op): op is CompareOp => compareSet.has(op);
 /** True for reductions. */
 export const isReduce = (op: Op): op is ReduceOp => reduceSet.has(op);
-/** True for every elementwise op (unary, binary, compare, select, cast, polygamma, betainc). */
+/** True for every elementwise op (unary, binary, compare, select, cast, polygamma, betainc, betainc_grad). */
 export const isElementwise = (op: Op): boolean =>
-  isUnary(op) || isBinary(op) || isCompare(op) || op === "select" || op === "cast" || op === "polygamma" || op === "betainc";
+  isUnary(op) || isBinary(op) || isCompare(op) || op === "select" || op === "cast" || op === "polygamma" || op === "betainc" ||
+  op === "betainc_grad";
 
 /** The body of a scan: a graph over `arg` leaves. Args: carries, then per-step slices of xs, then consts. */
 export interface ScanBody {
@@ -91,6 +92,8 @@ export interface Attrs {
   reverse?: boolean;
   /** polygamma: the derivative order n of digamma (0 = digamma). */
   order?: number;
+  /** betainc_grad: the shape the derivative of betainc(a, b, x) is taken in (0: a, 1: b). */
+  wrt?: number;
   /** triangular_solve: the matrix is lower-triangular; solve with its transpose. */
   lower?: boolean;
   transposeA?: boolean;
@@ -108,7 +111,7 @@ export const LEAF_OPS = ["param", "data", "const", "arg"] as const satisfies rea
 
 /** The structural ops, as a list for tables that must cover every op. */
 export const STRUCT_OPS = [
-  "select", "cast", "polygamma", "betainc",
+  "select", "cast", "polygamma", "betainc", "betainc_grad",
   "matmul", "reshape", "broadcast_to", "transpose", "slice", "concat", "pad",
   "gather", "scatter_add", "cumsum",
   "scan", "tuple_get",

@@ -48,6 +48,7 @@ export class ExprRenderer {
       }
       case "polygamma": return node.attrs.order === 0 ? `ppl_digamma(${bcast(0)})` : `ppl_polygamma(${node.attrs.order}, ${bcast(0)})`;
       case "betainc": return `ppl_betainc(${bcast(0)}, ${bcast(1)}, ${bcast(2)})`;
+      case "betainc_grad": return `ppl_betainc_grad(${bcast(0)}, ${bcast(1)}, ${bcast(2)}, ${node.attrs.wrt!})`;
       case "cast": return convert(bcast(0), node.inputs[0]!.dtype, node.dtype);
       case "select": return `(${bcast(0)} ? ${bcast(1)} : ${bcast(2)})`;
       case "reshape": return input(0, unflatten(node.inputs[0]!.shape, flatten(node.shape, idx)));

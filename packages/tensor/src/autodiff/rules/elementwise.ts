@@ -1,5 +1,5 @@
 import {
-  add, cast, cos, div, eq, erf, exp, floor, gammaPDa, gt, lgamma, log, log1p, lt, mul, neg, polygamma, pow, select, sigmoid,
+  add, betaincGrad, cast, cos, div, eq, erf, exp, floor, gammaPDa, gt, lgamma, log, log1p, lt, mul, neg, polygamma, pow, select, sigmoid,
   sign, sin, square, sub,
 } from "../../api/elementwise.ts";
 import { isFloat } from "../../ir/dtype.ts";
@@ -139,17 +139,32 @@ export function binaryRule(op: BinaryOp): VjpRule {
   };
 }
 
-/**
- * betainc(a, b, x): ∂I/∂x = x^(a−1)(1−x)^(b−1)/B(a, b); the derivatives in a and b are not
- * implemented, so a gradient reaching them is refused rather than silently dropped.
- */
+// x^(a−1)(1−x)^(b−1)/B(a, b), ∂I_x(a, b)/∂x.
+function betaDensity(a: Node, b: Node, x: Node): Node {
+  const lbeta = sub(add(lgamma(a), lgamma(b)), lgamma(add(a, b)));
+  return exp(sub(add(mul(sub(a, 1), log(x)), mul(sub(b, 1), log1p(neg(x)))), lbeta));
+}
+
+/** betainc(a, b, x): ∂I/∂x is the beta density, ∂I/∂a and ∂I/∂b come from betainc_grad (only where needed). */
 export const betaincRule: VjpRule = (node, ct, needed) => {
   if (!isFloat(node.dtype)) return [null, null, null];
-  if (needed?.[0] || needed?.[1]) refuseShapeGradient("betainc", "its shapes a and b (the first two arguments)", "derivatives in the shapes");
   const [a, b, x] = node.inputs as [Node, Node, Node];
-  const lbeta = sub(add(lgamma(a), lgamma(b)), lgamma(add(a, b)));
-  const density = exp(sub(add(mul(sub(a, 1), log(x)), mul(sub(b, 1), log1p(neg(x)))), lbeta));
-  return [null, null, unbroadcast(mul(ct, density), x.shape)];
+  const shape = (k: 0 | 1, v: Node) => (needed?.[k] === false ? null : unbroadcast(mul(ct, betaincGrad(a, b, x, k)), v.shape));
+  return [shape(0, a), shape(1, b), unbroadcast(mul(ct, betaDensity(a, b, x)), x.shape)];
+};
+
+/**
+ * betainc_grad(a, b, x): differentiated in x, where ∂/∂x of ∂I/∂a is the density times
+ * log x − ψ(a) + ψ(a + b) (and log(1 − x) − ψ(b) + ψ(a + b) for b); second derivatives in the
+ * shapes (which no sampler needs) are refused.
+ */
+export const betaincGradRule: VjpRule = (node, ct, needed) => {
+  if (!isFloat(node.dtype)) return [null, null, null];
+  if (needed?.[0] || needed?.[1]) refuseShapeGradient("betainc_grad", "its shapes a and b (the first two arguments)", "second derivatives in the shapes");
+  const [a, b, x] = node.inputs as [Node, Node, Node];
+  const psab = polygamma(0, add(a, b));
+  const factor = node.attrs.wrt === 0 ? add(sub(log(x), polygamma(0, a)), psab) : add(sub(log1p(neg(x)), polygamma(0, b)), psab);
+  return [null, null, unbroadcast(mul(ct, mul(betaDensity(a, b, x), factor)), x.shape)];
 };
 
 /** Comparisons and logical ops are piecewise constant: no cotangents. */

@@ -1,6 +1,6 @@
 import { BINARY_OPS, COMPARE_OPS, REDUCE_OPS, UNARY_OPS, type Op } from "../../ir/ops.ts";
 import type { TupleVjpRule, VjpRule } from "../rule.ts";
-import { betaincRule, binaryRule, castRule, compareRule, polygammaRule, selectRule, unaryRule } from "./elementwise.ts";
+import { betaincGradRule, betaincRule, binaryRule, castRule, compareRule, polygammaRule, selectRule, unaryRule } from "./elementwise.ts";
 import { choleskyRule, matmulRule, triangularSolveRule } from "./linalg.ts";
 import {
   broadcastToRule, concatRule, cumsumRule, gatherRule, padRule, reshapeRule, scatterAddRule, sliceRule, transposeRule,
@@ -29,6 +29,7 @@ export const RULES: Record<Exclude<Op, "scan">, VjpRule> = {
   cast: castRule,
   polygamma: polygammaRule,
   betainc: betaincRule,
+  betainc_grad: betaincGradRule,
   matmul: matmulRule,
   reshape: reshapeRule,
   broadcast_to: broadcastToRule,

@@ -80,6 +80,7 @@ export function elementwiseExpr(node: Node, args: readonly string[]): string {
   if (op === "cast") return a;
   if (op === "polygamma") return `F.polygamma(${node.attrs.order!}, ${a})`;
   if (op === "betainc") return `F.betainc(${a}, ${b}, ${c})`;
+  if (op === "betainc_grad") return `F.betaincGrad(${a}, ${b}, ${c}, ${node.attrs.wrt!})`;
   throw new GraphError(`compiled CPU: '${op}' is not elementwise`);
 }
 

@@ -1,6 +1,6 @@
 import { IndexRangeError } from "../../ir/errors.ts";
 import { BINARY, UNARY, polygamma, sigmoid, softplus } from "../scalar.ts";
-import { betainc, gammaP, gammaPDa, gammaQ, invPhi, owensT } from "../special.ts";
+import { betainc, betaincGrad, gammaP, gammaPDa, gammaQ, invPhi, owensT } from "../special.ts";
 import type { ProgramPlan } from "./render.ts";
 import type { WasmKernels } from "./wasm.ts";
 
@@ -43,6 +43,7 @@ const F = {
   gammaPDa,
   owensT,
   betainc,
+  betaincGrad,
   indexError(op: string, j: number, d: number, entry: number): never {
     throw new IndexRangeError(op, j, d, entry);
   },

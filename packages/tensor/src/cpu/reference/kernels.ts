@@ -3,7 +3,7 @@ import type { Node } from "../../ir/node.ts";
 import { isBinary, isCompare, isReduce, isUnary } from "../../ir/ops.ts";
 import { sizeOf, stridesOf } from "../../ir/shape.ts";
 import { BINARY, COMPARE, UNARY, polygamma } from "../scalar.ts";
-import { betainc } from "../special.ts";
+import { betainc, betaincGrad } from "../special.ts";
 import { broadcastIndex, flatOf, forEachIndex } from "./indexing.ts";
 
 /**
@@ -42,6 +42,12 @@ export function referenceKernel(node: Node, ins: readonly Float64Array[]): Float
   if (op === "betainc") {
     const [ia, ib, ix] = node.inputs.map((x) => broadcastIndex(x.shape, node.shape));
     for (let i = 0; i < out.length; i++) out[i] = betainc(ins[0]![ia![i]!]!, ins[1]![ib![i]!]!, ins[2]![ix![i]!]!);
+    return out;
+  }
+  if (op === "betainc_grad") {
+    const [ia, ib, ix] = node.inputs.map((x) => broadcastIndex(x.shape, node.shape));
+    const wrt = node.attrs.wrt!;
+    for (let i = 0; i < out.length; i++) out[i] = betaincGrad(ins[0]![ia![i]!]!, ins[1]![ib![i]!]!, ins[2]![ix![i]!]!, wrt);
     return out;
   }
   if (isReduce(op)) return reduceKernel(node, ins[0]!);

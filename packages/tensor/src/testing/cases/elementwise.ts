@@ -115,7 +115,7 @@ export function compareCases(): ConformanceCase[] {
   });
 }
 
-/** select with three-way broadcasting, cast between every pair of dtypes, polygamma of orders 0–3, betainc. */
+/** select with three-way broadcasting, cast between every pair of dtypes, polygamma of orders 0–3, betainc and its shape derivatives. */
 export function otherElementwiseCases(): ConformanceCase[] {
   return [
     {
@@ -166,13 +166,26 @@ export function otherElementwiseCases(): ConformanceCase[] {
         broadcastShapesArb(3).chain(([sa, sb, sx]) =>
           instanceArb(
             dtype,
-            // The shapes are data: betainc has no gradient in them.
+            [{ name: "a", shape: sa!, values: floats(0.5, 10) }, { name: "b", shape: sb!, values: floats(0.5, 10) }, { name: "x", shape: sx!, values: floats(0, 1) }],
+            ([a, b, x]) => ({ outputs: [api.betainc(a!, b!, x!)] }),
+          ),
+        ),
+    },
+    {
+      name: "betainc_grad in a and in b (three-way broadcasting)",
+      ops: ["betainc_grad"],
+      tolerance: specialTol,
+      arbitrary: (dtype) =>
+        broadcastShapesArb(3).chain(([sa, sb, sx]) =>
+          instanceArb(
+            dtype,
+            // The shapes are data: betainc_grad has no second derivative in them.
             [
               { name: "a", shape: sa!, values: floats(0.5, 10), leaf: "data" },
               { name: "b", shape: sb!, values: floats(0.5, 10), leaf: "data" },
               { name: "x", shape: sx!, values: floats(0, 1) },
             ],
-            ([a, b, x]) => ({ outputs: [api.betainc(a!, b!, x!)] }),
+            ([a, b, x]) => ({ outputs: [api.betaincGrad(a!, b!, x!, 0), api.betaincGrad(a!, b!, x!, 1)] }),
           ),
         ),
     },

@@ -154,6 +154,15 @@ describe("draws without closed-form moments, and draws' supports", () => {
     }
   });
 
+  test("moments that do not exist are +∞ or NaN, as for the existing families", () => {
+    expect(evaluate(pareto(1, 0.8).mean!())[0]).toBe(Infinity);
+    expect(evaluate(frechet(1.5, 1).variance!())[0]).toBe(Infinity);
+    expect(evaluate(betaNegativeBinomial(2, 1.5, 3).variance!())[0]).toBe(Infinity);
+    expect(Array.from(evaluate(inverseWishart(2.5, S2).mean!()))).toEqual([Infinity, Infinity, Infinity, Infinity]);
+    expect(Array.from(evaluate(inverseWishart(4.5, S2).variance!()))).toEqual([Infinity, Infinity, Infinity, Infinity]);
+    expect(Number.isNaN(evaluate(multiStudentT(0.8, vec([0, 0]), S2).mean!())[0])).toBe(true);
+  });
+
   test("the same seed gives the same draws", () => {
     const a = hurdleNegativeBinomial(0.3, 4, 1.5).sample(philoxRng(42), [100]).data;
     const b = hurdleNegativeBinomial(0.3, 4, 1.5).sample(philoxRng(42), [100]).data;

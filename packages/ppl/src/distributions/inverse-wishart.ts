@@ -1,5 +1,5 @@
 import {
-  add, and, cholesky, diagonal, div, eq, lift, mul, reshape, square, sub, type Node, type Operand,
+  add, and, cholesky, diagonal, div, eq, gt, lift, mul, reshape, select, square, sub, type Node, type Operand,
 } from "@ppl/tensor";
 import { lmgamma } from "./composed-special.ts";
 import { choleskyNumbers } from "./dense.ts";
@@ -31,13 +31,14 @@ export function inverseWishart(nu: Operand, S: Operand): Distribution {
       sampleEvents(rng, shape, [], [k, k], [nu, ls], [0, 2], bindings, (r, [n, l], out, o) => {
         out.set(outerSelf(inverseWishartFactor(r, n![0]!, l!, k), k), o);
       }),
-    mean: () => div(s, sub(nu, k + 1)),
+    // The mean is infinite for nu ≤ K + 1, the variance for nu ≤ K + 3.
+    mean: () => select(gt(nu, k + 1), div(s, sub(nu, k + 1)), Infinity),
     variance: () => {
       // Var(X_ij) = ((nu − K + 1) S_ij² + (nu − K − 1) S_ii S_jj) / ((nu − K)(nu − K − 1)²(nu − K − 3)).
       const d = diagonal(s);
       const outer = mul(reshape(d, [k, 1]), reshape(d, [1, k]));
       const num = add(mul(sub(nu, k - 1), square(s)), mul(sub(nu, k + 1), outer));
-      return div(num, mul(mul(sub(nu, k), square(sub(nu, k + 1))), sub(nu, k + 3)));
+      return select(gt(nu, k + 3), div(num, mul(mul(sub(nu, k), square(sub(nu, k + 1))), sub(nu, k + 3))), Infinity);
     },
   };
 }

@@ -84,8 +84,10 @@ bool no_u_turn(in NREAL sm[OWN], in NREAL sp[OWN], in NREAL rho[OWN]) {
 }
 
 // Subtree termination checkpoints (termination.ts), one slot per level.
-// (t_rho, t_firstP, t_firstSharp, t_prevP, t_prevSharp and the [MAXD][OWN] tables are declared with
-// the rest of the kept state by the host, from nuts-layout.ts; these are scratch.)
+// (t_rho, t_firstP, t_firstSharp, t_prevP, t_prevSharp and the tables are declared with the rest of
+// the kept state by the host, from nuts-layout.ts; these are scratch.) CP(table, level, s, i) is
+// owned element s (element i of the vector) of a table's level: a private array in the fused
+// transition, the controller's state buffer itself in the controller.
 NREAL t_r[OWN], t_a[OWN], t_b[OWN];
 
 bool add_leaf(int n, int depth, in NREAL p[OWN], in NREAL sharp[OWN]) {
@@ -94,21 +96,21 @@ bool add_leaf(int n, int depth, in NREAL p[OWN], in NREAL sharp[OWN]) {
   } else {
     int k = findLSB(n);
     FOR_OWNED(s, i) {
-      t_midPrefix[k][s] = t_rho[s]; t_midP[k][s] = p[s]; t_midSharp[k][s] = sharp[s];
-      t_midPrevP[k][s] = t_prevP[s]; t_midPrevSharp[k][s] = t_prevSharp[s];
+      CP(t_midPrefix, k, s, i) = t_rho[s]; CP(t_midP, k, s, i) = p[s]; CP(t_midSharp, k, s, i) = sharp[s];
+      CP(t_midPrevP, k, s, i) = t_prevP[s]; CP(t_midPrevSharp, k, s, i) = t_prevSharp[s];
     }
   }
   int opened = n == 0 ? depth : min(findLSB(n), depth);
   for (int k = 0; k < opened; k++)
-    FOR_OWNED(s, i) { t_startSharp[k][s] = sharp[s]; t_startPrefix[k][s] = t_rho[s]; }
+    FOR_OWNED(s, i) { CP(t_startSharp, k, s, i) = sharp[s]; CP(t_startPrefix, k, s, i) = t_rho[s]; }
   FOR_OWNED(s, i) t_rho[s] += p[s];
   int closed = min(findLSB(n + 1), depth);
   for (int k = 0; k < closed; k++) {
-    FOR_OWNED(s, i) { t_r[s] = t_rho[s] - t_startPrefix[k][s]; t_a[s] = t_startSharp[k][s]; }
+    FOR_OWNED(s, i) { t_r[s] = t_rho[s] - CP(t_startPrefix, k, s, i); t_a[s] = CP(t_startSharp, k, s, i); }
     if (!no_u_turn(t_a, sharp, t_r)) return false;
-    FOR_OWNED(s, i) { t_r[s] = t_midPrefix[k][s] - t_startPrefix[k][s] + t_midP[k][s]; t_b[s] = t_midSharp[k][s]; }
+    FOR_OWNED(s, i) { t_r[s] = CP(t_midPrefix, k, s, i) - CP(t_startPrefix, k, s, i) + CP(t_midP, k, s, i); t_b[s] = CP(t_midSharp, k, s, i); }
     if (!no_u_turn(t_a, t_b, t_r)) return false;
-    FOR_OWNED(s, i) { t_r[s] = t_rho[s] - t_midPrefix[k][s] + t_midPrevP[k][s]; t_a[s] = t_midPrevSharp[k][s]; }
+    FOR_OWNED(s, i) { t_r[s] = t_rho[s] - CP(t_midPrefix, k, s, i) + CP(t_midPrevP, k, s, i); t_a[s] = CP(t_midPrevSharp, k, s, i); }
     if (!no_u_turn(t_a, sharp, t_r)) return false;
   }
   FOR_OWNED(s, i) { t_prevP[s] = p[s]; t_prevSharp[s] = sharp[s]; }

@@ -8,19 +8,10 @@
 // transition's state lives in buffers between calls, so the host can record many
 // controller + gradient pairs in one submission and only polls the done counter.
 //
-// Buffers after common.glsl's 0–7: 8 vector state [NV·D·C], 9 real state [C·NRS], 10 int state
-// [C·NIS] (phase, k, nLeap, depth, leaf, forward, divergent), 11 done counter (chains that
-// finished the block), 12 the batched gradient's input positions [C·D], 13 its log densities [C],
-// 14 its gradients [C·D]. Control word 4: iterations in this block. The host starts a block with
-// every chain's phase BEGIN and k = 0, and the done counter at 0.
-
-layout(std430, set = 0, binding = 8) buffer VectorState { NREAL v[]; } bvs;
-layout(std430, set = 0, binding = 9) buffer RealState { NREAL v[]; } brs;
-layout(std430, set = 0, binding = 10) buffer IntState { int v[]; } bis;
-layout(std430, set = 0, binding = 11) buffer Done { uint v[]; } bdone;
-layout(std430, set = 0, binding = 12) writeonly buffer GradientQ { NREAL v[]; } bgq;
-layout(std430, set = 0, binding = 13) readonly buffer GradientLp { NREAL v[]; } bglp;
-layout(std430, set = 0, binding = 14) readonly buffer GradientG { NREAL v[]; } bgg;
+// Buffers after common.glsl's 0–7 (controller-buffers.glsl): 8 vector state, 9 real state, 10 int
+// state, 11 done counter, 12–14 the batched gradient's positions, log densities and gradients.
+// Control word 4: iterations in this block. The host starts a block with every chain's phase
+// BEGIN and k = 0, and the done counter at 0.
 
 // NV, NRS, NIS, IS_*, SAVE_/LOAD_LEAF_STATE, SAVE_/LOAD_MERGE_STATE and LOAD_/SAVE_SCALARS come from the
 // host's description of this state (packages/ppl-vulkan/src/nuts-layout.ts).
@@ -30,15 +21,8 @@ const int PHASE_IDLE = 2;
 
 // The vectors a transition keeps between leapfrogs are slots of the vector state (VS(c, slot, i)
 // is defined by the including program: chain-major for a workgroup per chain, chain-minor for a
-// thread per chain, so that neighbouring threads touch neighbouring words). Of the checkpoint
-// tables only the levels below the current subtree's depth are live.
-
-// The checkpoint levels leaf n of a subtree of the given depth reads or writes (termination.ts's
-// add_leaf): every level at its first leaf; else the levels up to the one it opens or closes.
-int leaf_levels(int n, int depth) {
-  if (n == 0) return depth;
-  return min(depth, 1 + max(findLSB(n), findLSB(n + 1)));
-}
+// thread per chain, so that neighbouring threads touch neighbouring words). The checkpoint tables
+// are read and written there in place (CP, nuts-layout.ts), never copied into the invocation.
 
 void main() {
   uint c = CHAIN_ID;
@@ -50,17 +34,14 @@ void main() {
   uint count = bctrl.v[4];
   load_chain(c, bctrl.v[2] + k);
   int leaf = 0;
-  // A call that only ends one leaf and starts the next moves the leaf vectors and the checkpoint
-  // levels that leaf touches; the merge vectors are loaded only where a subtree merges or the
-  // transition ends, and saved only where they changed (a merge or a new transition), after which
-  // the checkpoints are dead until the next subtree's leaves write them.
-  int levels = 0;
+  // A call that only ends one leaf and starts the next moves the leaf vectors; the merge vectors
+  // are loaded only where a subtree merges or the transition ends, and saved only where they
+  // changed (a merge or a new transition).
   bool mergeLoaded = false, merged = false;
   if (phase == PHASE_LEAF) {
     LOAD_SCALARS(rb, ib);
     leaf = bis.v[ib + IS_LEAF];
-    levels = leaf_levels(leaf, depth);
-    LOAD_LEAF_STATE(c, levels);
+    LOAD_LEAF_STATE(c);
     // The gradient kernels have just evaluated the position this chain asked for.
     lp = bglp.v[c];
     FOR_OWNED(s, i) g[s] = bgg.v[base + i];
@@ -104,8 +85,8 @@ void main() {
     }
   }
   if (phase == PHASE_LEAF) {
-    if (merged) { SAVE_LEAF_STATE(c, 0); SAVE_MERGE_STATE(c); }
-    else SAVE_LEAF_STATE(c, levels);
+    SAVE_LEAF_STATE(c);
+    if (merged) SAVE_MERGE_STATE(c);
   }
   if (!LEADER) return;
   bis.v[ib + IS_PHASE] = phase; bis.v[ib + IS_K] = int(k);

@@ -71,7 +71,9 @@ export function controllerProgram(
     ...(thread ? ["#define REDUCE_SUM(x) (x)"] : workgroupSumSource(opts.dtype, W, subgroups)),
     ...metricSource(opts.metric ?? "diag", thread, dim),
     ...controllerScalarSource(),
-    ...stateDeclarations(),
+    ...stateDeclarations("buffer"),
+    // The state buffers come first: common.glsl reads the checkpoint tables from buffer 8 in place.
+    readFileSync(`${SHADER_DIR}controller-buffers.glsl`, "utf8"),
     readFileSync(`${SHADER_DIR}common.glsl`, "utf8"),
     readFileSync(`${SHADER_DIR}controller.glsl`, "utf8"),
   ].join("\n");

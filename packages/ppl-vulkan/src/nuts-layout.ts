@@ -105,17 +105,35 @@ export function layoutDefines(): string[] {
 }
 
 /**
+ * Where the checkpoint tables live: private arrays of the invocation (the fused transition, which
+ * keeps a whole transition in one dispatch), or the controller's vector state itself (buffer 8),
+ * read and written in place: as private arrays indexed by the tree depth at run time they cannot
+ * be registers, and on the H200 they spilled 3–4.5 KB per thread to local memory, copied in and out
+ * at every call.
+ */
+export type CheckpointStorage = "private" | "buffer";
+
+/**
  * GLSL declarations of the transition's state that the lists above describe (common.glsl's globals:
  * the kept vectors, the checkpoint tables, the kept reals and ints), for every NUTS shader, right
- * before common.glsl (they need OWN, so the including program's WG).
+ * before common.glsl (they need OWN, so the including program's WG), and CP(table, level, s, i),
+ * common.glsl's access to a checkpoint table.
  */
-export function stateDeclarations(): string[] {
+export function stateDeclarations(tables: CheckpointStorage = "private"): string[] {
   const ints = GLOBAL_INTS.filter((s) => !BOOL_INTS.has(s));
   const bools = GLOBAL_INTS.filter((s) => BOOL_INTS.has(s));
+  const nv = CONTROLLER_VECTORS.length, nt = CHECKPOINT_TABLES.length;
+  const tableLines = tables === "private"
+    ? [`NREAL ${CHECKPOINT_TABLES.map((t) => `${t}[MAXD][OWN]`).join(", ")};`, "#define CP(t, k, s, i) t[k][s]"]
+    : [
+        // Level k of table j is vector slot nv + nt·k + j of the chain (as controllerVectorSlots counts).
+        ...CHECKPOINT_TABLES.map((t, j) => `#define CP_SLOT_${t} ${nv + j}`),
+        `#define CP(t, k, s, i) bvs.v[VS(CHAIN_ID, CP_SLOT_##t + ${nt} * (k), i)]`,
+      ];
   return [
     "// The transition's state, declared from packages/ppl-vulkan/src/nuts-layout.ts.",
     `NREAL ${CONTROLLER_VECTORS.map(([v]) => `${v}[OWN]`).join(", ")};`,
-    `NREAL ${CHECKPOINT_TABLES.map((t) => `${t}[MAXD][OWN]`).join(", ")};`,
+    ...tableLines,
     `NREAL ${CONTROLLER_REALS.join(", ")};`,
     `int ${ints.join(", ")};`,
     `bool ${bools.join(", ")};`,
@@ -124,9 +142,9 @@ export function stateDeclarations(): string[] {
 
 /**
  * GLSL macros that move the controller's state between common.glsl's globals and buffers 8–10:
- * the vectors and the live checkpoint levels of chain c (slot j, element i at VS(c, j, i)), the
- * reals (base rb) and the ints (base ib), generated from the lists above; macros, so that they can
- * be defined ahead of the buffers and globals they name.
+ * the vectors of chain c (slot j, element i at VS(c, j, i); the checkpoint tables stay in the
+ * buffer, see CheckpointStorage), the reals (base rb) and the ints (base ib), generated from the
+ * lists above; macros, so that they can be defined ahead of the buffers and globals they name.
  */
 export function controllerScalarSource(): string[] {
   const loadReals = CONTROLLER_REALS.map((s, i) => `${s} = brs.v[rb + ${i}];`);
@@ -137,12 +155,10 @@ export function controllerScalarSource(): string[] {
   const slots = (group: "leaf" | "merge") => CONTROLLER_VECTORS.map(([v, g], j) => [v, g, j] as const).filter(([, g]) => g === group);
   const save = (group: "leaf" | "merge") => slots(group).map(([v, , j]) => `bvs.v[VS(c, ${j}, i)] = ${v}[s];`).join(" ");
   const load = (group: "leaf" | "merge") => slots(group).map(([v, , j]) => `${v}[s] = bvs.v[VS(c, ${j}, i)];`).join(" ");
-  const saveTables = CHECKPOINT_TABLES.map((t, j) => `bvs.v[VS(c, ${nv} + ${nt} * lvl + ${j}, i)] = ${t}[lvl][s];`).join(" ");
-  const loadTables = CHECKPOINT_TABLES.map((t, j) => `${t}[lvl][s] = bvs.v[VS(c, ${nv} + ${nt} * lvl + ${j}, i)];`).join(" ");
   return [
     `#define NV (${nv} + ${nt} * MAXD)`,
-    `#define SAVE_LEAF_STATE(c, levels) { FOR_OWNED(s, i) { ${save("leaf")} } for (int lvl = 0; lvl < (levels); lvl++) FOR_OWNED(s, i) { ${saveTables} } }`,
-    `#define LOAD_LEAF_STATE(c, levels) { FOR_OWNED(s, i) { ${load("leaf")} } for (int lvl = 0; lvl < (levels); lvl++) FOR_OWNED(s, i) { ${loadTables} } }`,
+    `#define SAVE_LEAF_STATE(c) { FOR_OWNED(s, i) { ${save("leaf")} } }`,
+    `#define LOAD_LEAF_STATE(c) { FOR_OWNED(s, i) { ${load("leaf")} } }`,
     `#define SAVE_MERGE_STATE(c) { FOR_OWNED(s, i) { ${save("merge")} } }`,
     `#define LOAD_MERGE_STATE(c) { FOR_OWNED(s, i) { ${load("merge")} } }`,
     `#define LOAD_SCALARS(rb, ib) { ${[...loadReals, ...loadInts].join(" ")} }`,

@@ -1486,18 +1486,39 @@ REAL PPL_SFX(ppl_normal1)(uvec4 w) {
 #define VS(c, j, i) (((j) * D + (i)) * CHAINS + int(c))
 #define REDUCE_SUM(x) (x)
 #define NV (20 + 7 * MAXD)
-#define SAVE_LEAF_STATE(c, levels) { FOR_OWNED(s, i) { bvs.v[VS(c, 0, i)] = q[s]; bvs.v[VS(c, 1, i)] = p[s]; bvs.v[VS(c, 2, i)] = propQ[s]; bvs.v[VS(c, 3, i)] = propG[s]; bvs.v[VS(c, 4, i)] = t_rho[s]; bvs.v[VS(c, 5, i)] = t_firstP[s]; bvs.v[VS(c, 6, i)] = t_firstSharp[s]; bvs.v[VS(c, 7, i)] = t_prevP[s]; bvs.v[VS(c, 8, i)] = t_prevSharp[s]; } for (int lvl = 0; lvl < (levels); lvl++) FOR_OWNED(s, i) { bvs.v[VS(c, 20 + 7 * lvl + 0, i)] = t_startSharp[lvl][s]; bvs.v[VS(c, 20 + 7 * lvl + 1, i)] = t_startPrefix[lvl][s]; bvs.v[VS(c, 20 + 7 * lvl + 2, i)] = t_midPrefix[lvl][s]; bvs.v[VS(c, 20 + 7 * lvl + 3, i)] = t_midP[lvl][s]; bvs.v[VS(c, 20 + 7 * lvl + 4, i)] = t_midSharp[lvl][s]; bvs.v[VS(c, 20 + 7 * lvl + 5, i)] = t_midPrevP[lvl][s]; bvs.v[VS(c, 20 + 7 * lvl + 6, i)] = t_midPrevSharp[lvl][s]; } }
-#define LOAD_LEAF_STATE(c, levels) { FOR_OWNED(s, i) { q[s] = bvs.v[VS(c, 0, i)]; p[s] = bvs.v[VS(c, 1, i)]; propQ[s] = bvs.v[VS(c, 2, i)]; propG[s] = bvs.v[VS(c, 3, i)]; t_rho[s] = bvs.v[VS(c, 4, i)]; t_firstP[s] = bvs.v[VS(c, 5, i)]; t_firstSharp[s] = bvs.v[VS(c, 6, i)]; t_prevP[s] = bvs.v[VS(c, 7, i)]; t_prevSharp[s] = bvs.v[VS(c, 8, i)]; } for (int lvl = 0; lvl < (levels); lvl++) FOR_OWNED(s, i) { t_startSharp[lvl][s] = bvs.v[VS(c, 20 + 7 * lvl + 0, i)]; t_startPrefix[lvl][s] = bvs.v[VS(c, 20 + 7 * lvl + 1, i)]; t_midPrefix[lvl][s] = bvs.v[VS(c, 20 + 7 * lvl + 2, i)]; t_midP[lvl][s] = bvs.v[VS(c, 20 + 7 * lvl + 3, i)]; t_midSharp[lvl][s] = bvs.v[VS(c, 20 + 7 * lvl + 4, i)]; t_midPrevP[lvl][s] = bvs.v[VS(c, 20 + 7 * lvl + 5, i)]; t_midPrevSharp[lvl][s] = bvs.v[VS(c, 20 + 7 * lvl + 6, i)]; } }
+#define SAVE_LEAF_STATE(c) { FOR_OWNED(s, i) { bvs.v[VS(c, 0, i)] = q[s]; bvs.v[VS(c, 1, i)] = p[s]; bvs.v[VS(c, 2, i)] = propQ[s]; bvs.v[VS(c, 3, i)] = propG[s]; bvs.v[VS(c, 4, i)] = t_rho[s]; bvs.v[VS(c, 5, i)] = t_firstP[s]; bvs.v[VS(c, 6, i)] = t_firstSharp[s]; bvs.v[VS(c, 7, i)] = t_prevP[s]; bvs.v[VS(c, 8, i)] = t_prevSharp[s]; } }
+#define LOAD_LEAF_STATE(c) { FOR_OWNED(s, i) { q[s] = bvs.v[VS(c, 0, i)]; p[s] = bvs.v[VS(c, 1, i)]; propQ[s] = bvs.v[VS(c, 2, i)]; propG[s] = bvs.v[VS(c, 3, i)]; t_rho[s] = bvs.v[VS(c, 4, i)]; t_firstP[s] = bvs.v[VS(c, 5, i)]; t_firstSharp[s] = bvs.v[VS(c, 6, i)]; t_prevP[s] = bvs.v[VS(c, 7, i)]; t_prevSharp[s] = bvs.v[VS(c, 8, i)]; } }
 #define SAVE_MERGE_STATE(c) { FOR_OWNED(s, i) { bvs.v[VS(c, 9, i)] = qPlus[s]; bvs.v[VS(c, 10, i)] = pPlus[s]; bvs.v[VS(c, 11, i)] = gPlus[s]; bvs.v[VS(c, 12, i)] = sharpPlus[s]; bvs.v[VS(c, 13, i)] = qMinus[s]; bvs.v[VS(c, 14, i)] = pMinus[s]; bvs.v[VS(c, 15, i)] = gMinus[s]; bvs.v[VS(c, 16, i)] = sharpMinus[s]; bvs.v[VS(c, 17, i)] = rho[s]; bvs.v[VS(c, 18, i)] = sampleQ[s]; bvs.v[VS(c, 19, i)] = sampleG[s]; } }
 #define LOAD_MERGE_STATE(c) { FOR_OWNED(s, i) { qPlus[s] = bvs.v[VS(c, 9, i)]; pPlus[s] = bvs.v[VS(c, 10, i)]; gPlus[s] = bvs.v[VS(c, 11, i)]; sharpPlus[s] = bvs.v[VS(c, 12, i)]; qMinus[s] = bvs.v[VS(c, 13, i)]; pMinus[s] = bvs.v[VS(c, 14, i)]; gMinus[s] = bvs.v[VS(c, 15, i)]; sharpMinus[s] = bvs.v[VS(c, 16, i)]; rho[s] = bvs.v[VS(c, 17, i)]; sampleQ[s] = bvs.v[VS(c, 18, i)]; sampleG[s] = bvs.v[VS(c, 19, i)]; } }
 #define LOAD_SCALARS(rb, ib) { H0 = brs.v[rb + 0]; sampleLp = brs.v[rb + 1]; sampleEnergy = brs.v[rb + 2]; propLp = brs.v[rb + 3]; propEnergy = brs.v[rb + 4]; logSumW = brs.v[rb + 5]; sumMetro = brs.v[rb + 6]; logSumWSub = brs.v[rb + 7]; nLeap = bis.v[ib + IS_N_LEAP]; depth = bis.v[ib + IS_DEPTH]; forward = bis.v[ib + IS_FORWARD] != 0; divergent = bis.v[ib + IS_DIVERGENT] != 0; }
 #define SAVE_SCALARS(rb, ib) { brs.v[rb + 0] = H0; brs.v[rb + 1] = sampleLp; brs.v[rb + 2] = sampleEnergy; brs.v[rb + 3] = propLp; brs.v[rb + 4] = propEnergy; brs.v[rb + 5] = logSumW; brs.v[rb + 6] = sumMetro; brs.v[rb + 7] = logSumWSub; bis.v[ib + IS_N_LEAP] = nLeap; bis.v[ib + IS_DEPTH] = depth; bis.v[ib + IS_FORWARD] = forward ? 1 : 0; bis.v[ib + IS_DIVERGENT] = divergent ? 1 : 0; }
 // The transition's state, declared from packages/ppl-vulkan/src/nuts-layout.ts.
 NREAL q[OWN], p[OWN], propQ[OWN], propG[OWN], t_rho[OWN], t_firstP[OWN], t_firstSharp[OWN], t_prevP[OWN], t_prevSharp[OWN], qPlus[OWN], pPlus[OWN], gPlus[OWN], sharpPlus[OWN], qMinus[OWN], pMinus[OWN], gMinus[OWN], sharpMinus[OWN], rho[OWN], sampleQ[OWN], sampleG[OWN];
-NREAL t_startSharp[MAXD][OWN], t_startPrefix[MAXD][OWN], t_midPrefix[MAXD][OWN], t_midP[MAXD][OWN], t_midSharp[MAXD][OWN], t_midPrevP[MAXD][OWN], t_midPrevSharp[MAXD][OWN];
+#define CP_SLOT_t_startSharp 20
+#define CP_SLOT_t_startPrefix 21
+#define CP_SLOT_t_midPrefix 22
+#define CP_SLOT_t_midP 23
+#define CP_SLOT_t_midSharp 24
+#define CP_SLOT_t_midPrevP 25
+#define CP_SLOT_t_midPrevSharp 26
+#define CP(t, k, s, i) bvs.v[VS(CHAIN_ID, CP_SLOT_##t + 7 * (k), i)]
 NREAL H0, sampleLp, sampleEnergy, propLp, propEnergy, logSumW, sumMetro, logSumWSub;
 int nLeap, depth;
 bool forward, divergent;
+// The NUTS controller's buffers after common.glsl's 0–7 (packages/ppl-vulkan/src/controller-program.ts
+// includes this before common.glsl, whose checkpoint tables live in buffer 8): 8 vector state
+// [C·NV·D] (the kept vectors, then the checkpoint tables by level), 9 real state [C·NRS], 10 int
+// state [C·NIS] (phase, k, nLeap, depth, leaf, forward, divergent), 11 done counter (chains that
+// finished the block), 12 the batched gradient's input positions [C·D], 13 its log densities [C],
+// 14 its gradients [C·D].
+layout(std430, set = 0, binding = 8) buffer VectorState { NREAL v[]; } bvs;
+layout(std430, set = 0, binding = 9) buffer RealState { NREAL v[]; } brs;
+layout(std430, set = 0, binding = 10) buffer IntState { int v[]; } bis;
+layout(std430, set = 0, binding = 11) buffer Done { uint v[]; } bdone;
+layout(std430, set = 0, binding = 12) writeonly buffer GradientQ { NREAL v[]; } bgq;
+layout(std430, set = 0, binding = 13) readonly buffer GradientLp { NREAL v[]; } bglp;
+layout(std430, set = 0, binding = 14) readonly buffer GradientG { NREAL v[]; } bgg;
+
 // The parts of NUTS shared by the fused transition (transition.glsl, execution shapes 1 and 2)
 // and the controller of the whole-device shape (controller.glsl): the sampler's buffers 0–7, the
 // energy, the U-turn criterion, the subtree termination checkpoints and the state vectors. The
@@ -1584,8 +1605,10 @@ bool no_u_turn(in NREAL sm[OWN], in NREAL sp[OWN], in NREAL rho[OWN]) {
 }
 
 // Subtree termination checkpoints (termination.ts), one slot per level.
-// (t_rho, t_firstP, t_firstSharp, t_prevP, t_prevSharp and the [MAXD][OWN] tables are declared with
-// the rest of the kept state by the host, from nuts-layout.ts; these are scratch.)
+// (t_rho, t_firstP, t_firstSharp, t_prevP, t_prevSharp and the tables are declared with the rest of
+// the kept state by the host, from nuts-layout.ts; these are scratch.) CP(table, level, s, i) is
+// owned element s (element i of the vector) of a table's level: a private array in the fused
+// transition, the controller's state buffer itself in the controller.
 NREAL t_r[OWN], t_a[OWN], t_b[OWN];
 
 bool add_leaf(int n, int depth, in NREAL p[OWN], in NREAL sharp[OWN]) {
@@ -1594,21 +1617,21 @@ bool add_leaf(int n, int depth, in NREAL p[OWN], in NREAL sharp[OWN]) {
   } else {
     int k = findLSB(n);
     FOR_OWNED(s, i) {
-      t_midPrefix[k][s] = t_rho[s]; t_midP[k][s] = p[s]; t_midSharp[k][s] = sharp[s];
-      t_midPrevP[k][s] = t_prevP[s]; t_midPrevSharp[k][s] = t_prevSharp[s];
+      CP(t_midPrefix, k, s, i) = t_rho[s]; CP(t_midP, k, s, i) = p[s]; CP(t_midSharp, k, s, i) = sharp[s];
+      CP(t_midPrevP, k, s, i) = t_prevP[s]; CP(t_midPrevSharp, k, s, i) = t_prevSharp[s];
     }
   }
   int opened = n == 0 ? depth : min(findLSB(n), depth);
   for (int k = 0; k < opened; k++)
-    FOR_OWNED(s, i) { t_startSharp[k][s] = sharp[s]; t_startPrefix[k][s] = t_rho[s]; }
+    FOR_OWNED(s, i) { CP(t_startSharp, k, s, i) = sharp[s]; CP(t_startPrefix, k, s, i) = t_rho[s]; }
   FOR_OWNED(s, i) t_rho[s] += p[s];
   int closed = min(findLSB(n + 1), depth);
   for (int k = 0; k < closed; k++) {
-    FOR_OWNED(s, i) { t_r[s] = t_rho[s] - t_startPrefix[k][s]; t_a[s] = t_startSharp[k][s]; }
+    FOR_OWNED(s, i) { t_r[s] = t_rho[s] - CP(t_startPrefix, k, s, i); t_a[s] = CP(t_startSharp, k, s, i); }
     if (!no_u_turn(t_a, sharp, t_r)) return false;
-    FOR_OWNED(s, i) { t_r[s] = t_midPrefix[k][s] - t_startPrefix[k][s] + t_midP[k][s]; t_b[s] = t_midSharp[k][s]; }
+    FOR_OWNED(s, i) { t_r[s] = CP(t_midPrefix, k, s, i) - CP(t_startPrefix, k, s, i) + CP(t_midP, k, s, i); t_b[s] = CP(t_midSharp, k, s, i); }
     if (!no_u_turn(t_a, t_b, t_r)) return false;
-    FOR_OWNED(s, i) { t_r[s] = t_rho[s] - t_midPrefix[k][s] + t_midPrevP[k][s]; t_a[s] = t_midPrevSharp[k][s]; }
+    FOR_OWNED(s, i) { t_r[s] = t_rho[s] - CP(t_midPrefix, k, s, i) + CP(t_midPrevP, k, s, i); t_a[s] = CP(t_midPrevSharp, k, s, i); }
     if (!no_u_turn(t_a, sharp, t_r)) return false;
   }
   FOR_OWNED(s, i) { t_prevP[s] = p[s]; t_prevSharp[s] = sharp[s]; }
@@ -1820,19 +1843,10 @@ void load_chain(uint c, uint it) {
 // transition's state lives in buffers between calls, so the host can record many
 // controller + gradient pairs in one submission and only polls the done counter.
 //
-// Buffers after common.glsl's 0–7: 8 vector state [NV·D·C], 9 real state [C·NRS], 10 int state
-// [C·NIS] (phase, k, nLeap, depth, leaf, forward, divergent), 11 done counter (chains that
-// finished the block), 12 the batched gradient's input positions [C·D], 13 its log densities [C],
-// 14 its gradients [C·D]. Control word 4: iterations in this block. The host starts a block with
-// every chain's phase BEGIN and k = 0, and the done counter at 0.
-
-layout(std430, set = 0, binding = 8) buffer VectorState { NREAL v[]; } bvs;
-layout(std430, set = 0, binding = 9) buffer RealState { NREAL v[]; } brs;
-layout(std430, set = 0, binding = 10) buffer IntState { int v[]; } bis;
-layout(std430, set = 0, binding = 11) buffer Done { uint v[]; } bdone;
-layout(std430, set = 0, binding = 12) writeonly buffer GradientQ { NREAL v[]; } bgq;
-layout(std430, set = 0, binding = 13) readonly buffer GradientLp { NREAL v[]; } bglp;
-layout(std430, set = 0, binding = 14) readonly buffer GradientG { NREAL v[]; } bgg;
+// Buffers after common.glsl's 0–7 (controller-buffers.glsl): 8 vector state, 9 real state, 10 int
+// state, 11 done counter, 12–14 the batched gradient's positions, log densities and gradients.
+// Control word 4: iterations in this block. The host starts a block with every chain's phase
+// BEGIN and k = 0, and the done counter at 0.
 
 // NV, NRS, NIS, IS_*, SAVE_/LOAD_LEAF_STATE, SAVE_/LOAD_MERGE_STATE and LOAD_/SAVE_SCALARS come from the
 // host's description of this state (packages/ppl-vulkan/src/nuts-layout.ts).
@@ -1842,15 +1856,8 @@ const int PHASE_IDLE = 2;
 
 // The vectors a transition keeps between leapfrogs are slots of the vector state (VS(c, slot, i)
 // is defined by the including program: chain-major for a workgroup per chain, chain-minor for a
-// thread per chain, so that neighbouring threads touch neighbouring words). Of the checkpoint
-// tables only the levels below the current subtree's depth are live.
-
-// The checkpoint levels leaf n of a subtree of the given depth reads or writes (termination.ts's
-// add_leaf): every level at its first leaf; else the levels up to the one it opens or closes.
-int leaf_levels(int n, int depth) {
-  if (n == 0) return depth;
-  return min(depth, 1 + max(findLSB(n), findLSB(n + 1)));
-}
+// thread per chain, so that neighbouring threads touch neighbouring words). The checkpoint tables
+// are read and written there in place (CP, nuts-layout.ts), never copied into the invocation.
 
 void main() {
   uint c = CHAIN_ID;
@@ -1862,17 +1869,14 @@ void main() {
   uint count = bctrl.v[4];
   load_chain(c, bctrl.v[2] + k);
   int leaf = 0;
-  // A call that only ends one leaf and starts the next moves the leaf vectors and the checkpoint
-  // levels that leaf touches; the merge vectors are loaded only where a subtree merges or the
-  // transition ends, and saved only where they changed (a merge or a new transition), after which
-  // the checkpoints are dead until the next subtree's leaves write them.
-  int levels = 0;
+  // A call that only ends one leaf and starts the next moves the leaf vectors; the merge vectors
+  // are loaded only where a subtree merges or the transition ends, and saved only where they
+  // changed (a merge or a new transition).
   bool mergeLoaded = false, merged = false;
   if (phase == PHASE_LEAF) {
     LOAD_SCALARS(rb, ib);
     leaf = bis.v[ib + IS_LEAF];
-    levels = leaf_levels(leaf, depth);
-    LOAD_LEAF_STATE(c, levels);
+    LOAD_LEAF_STATE(c);
     // The gradient kernels have just evaluated the position this chain asked for.
     lp = bglp.v[c];
     FOR_OWNED(s, i) g[s] = bgg.v[base + i];
@@ -1916,8 +1920,8 @@ void main() {
     }
   }
   if (phase == PHASE_LEAF) {
-    if (merged) { SAVE_LEAF_STATE(c, 0); SAVE_MERGE_STATE(c); }
-    else SAVE_LEAF_STATE(c, levels);
+    SAVE_LEAF_STATE(c);
+    if (merged) SAVE_MERGE_STATE(c);
   }
   if (!LEADER) return;
   bis.v[ib + IS_PHASE] = phase; bis.v[ib + IS_K] = int(k);

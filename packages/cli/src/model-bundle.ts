@@ -13,10 +13,10 @@
  * file's directory, so that it loads exactly once, as an import of it would have loaded it.
  */
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire, isBuiltin } from "node:module";
-import { homedir } from "node:os";
-import { dirname, join, resolve, sep } from "node:path";
+import { homedir, tmpdir } from "node:os";
+import { dirname, join, parse, resolve, sep } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { Plugin } from "esbuild";
 
@@ -36,8 +36,7 @@ interface Manifest {
 
 /**
  * The URL to import for the model file at the absolute path `abs`: a cached bundle when one is
- * current, else a new one (written to the cache, or given as a data: URL where no cache directory
- * can be written). Throws esbuild's error for a file that does not parse or an import that does not
+ * current, else a new one (written to the cache, or elsewhere where no cache can be written). Throws esbuild's error for a file that does not parse or an import that does not
  * resolve (its message holds `FILE:LINE:COLUMN: ERROR: text`, see source-location.ts).
  */
 export async function bundleModel(abs: string): Promise<string> {
@@ -52,7 +51,7 @@ export async function bundleModel(abs: string): Promise<string> {
   const manifestPath = join(dir, `${key}.json`);
   if (isCurrent(manifestPath, bundlePath)) return pathToFileURL(bundlePath).href;
 
-  const { code, inputs } = await build(abs, bundlePath);
+  const { code, inputs } = await build(abs);
   try {
     mkdirSync(dir, { recursive: true });
     // Written under temporary names and renamed, so that a concurrent run never reads half a file;
@@ -65,8 +64,20 @@ export async function bundleModel(abs: string): Promise<string> {
     pruneCache(dir);
     return pathToFileURL(bundlePath).href;
   } catch {
-    // A read-only home or cache: the bundle is imported from memory. Its imports are absolute
-    // URLs or built-in modules, which is all a data: module can import.
+    return uncachedUrl(code);
+  }
+}
+
+// Where the cache cannot be written (a read-only home): a private temporary folder for this
+// process, else a data: URL (its imports are absolute URLs or built-in modules, which is all a
+// data: module may import; but Node maps no stack frames of one back to the model's lines).
+function uncachedUrl(code: Uint8Array): string {
+  try {
+    const dir = mkdtempSync(join(tmpdir(), "ppl-model-"));
+    process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
+    writeFileSync(join(dir, "model.mjs"), code);
+    return pathToFileURL(join(dir, "model.mjs")).href;
+  } catch {
     return `data:text/javascript;base64,${Buffer.from(code).toString("base64")}`;
   }
 }
@@ -128,13 +139,17 @@ function isCurrent(manifestPath: string, bundlePath: string): boolean {
   });
 }
 
-async function build(abs: string, outfile: string): Promise<{ code: Uint8Array; inputs: Record<string, string> }> {
+async function build(abs: string): Promise<{ code: Uint8Array; inputs: Record<string, string> }> {
   const esbuild = await import("esbuild");
   const modelUrl = pathToFileURL(abs).href;
+  const root = parse(abs).root;
   const result = await esbuild.build({
     entryPoints: [abs],
-    // Only to place the source map's paths: the output is written by bundleModel.
-    outfile,
+    // The output is written by bundleModel; this name at the file system's root only makes the
+    // source map's paths relative to the root, and sourceRoot makes them absolute file URLs, so
+    // that they are right wherever the bundle lies (the cache, or a data: URL).
+    outfile: join(root, "ppl-model.mjs"),
+    sourceRoot: pathToFileURL(root).href,
     write: false,
     bundle: true,
     platform: "node",

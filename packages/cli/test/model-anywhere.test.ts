@@ -121,3 +121,17 @@ describe("a model with packages of its own", () => {
     expect(readCsv(join(dir, "out/chain-1.csv")).config["model"]).toBe("with_deps-import-require-own-url");
   });
 });
+
+describe("a model where no cache can be written", () => {
+  it("still loads (from a private temporary folder), and an error in it still names its line", async () => {
+    const dir = tempDir("ppl-model-nocache-");
+    // A file where the cache directory would be: nothing can be created under it.
+    const blocked = join(dir, "not-a-directory");
+    writeFileSync(blocked, "");
+    const source = 'import { model, normal } from "@ppl/ppl";\nexport default model({ name: "twice", data: {}, build(m) {\n  m.param("mu", normal(0, 1));\n  m.param("mu", normal(0, 1));\n} });\n';
+    writeFileSync(join(dir, "twice.ts"), source);
+    const r = await runLauncher(["sample", "twice.ts", "--output", "out"], { cwd: dir, env: { PPL_CACHE_DIR: blocked } });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/^ppl: model file 'twice\.ts', line 4, column 5: model 'twice': the name 'mu' is used twice/);
+  });
+});

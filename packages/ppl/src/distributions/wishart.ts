@@ -1,5 +1,5 @@
 import {
-  add, and, cholesky, eq, lift, matmul, mT, mul, reshape, square, sub, diagonal, type Node, type Operand,
+  add, and, cholesky, diagonal, eq, lift, mul, reshape, square, sub, type Node, type Operand,
 } from "@ppl/tensor";
 import { ModelError } from "../model/errors.ts";
 import { lmgamma } from "./composed-special.ts";
@@ -58,9 +58,4 @@ export function checkWishart(fn: string, nu: Operand, s: Node, what: string): nu
   checkParam(fn, "nu", nu, (v) => v > k - 1 && Number.isFinite(v), `greater than K − 1 = ${k - 1}`);
   if (lift(nu).rank !== 0) throw new ModelError(`${fn}: nu must be a scalar, got shape [${lift(nu).shape.join(",")}]`);
   return k;
-}
-
-/** S = L Lᵀ from a Cholesky factor. */
-export function fromFactor(l: Node): Node {
-  return matmul(l, mT(l));
 }

@@ -13,9 +13,9 @@
 // - Declarations: tsc emits the .d.ts files (tsconfig.build.json), one per source file. It does
 //   not check types: `pnpm typecheck` checks the whole repository once, from the sources.
 import { spawnSync } from "node:child_process";
-import { readFileSync, rmSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { build } from "esbuild";
 
 const pkg = JSON.parse(readFileSync("package.json", "utf8"));
@@ -35,8 +35,10 @@ const external = Object.keys(pkg.dependencies ?? {})
   .filter((d) => !d.startsWith("@stdlib/"))
   .flatMap((d) => [d, `${d}/*`]);
 
-rmSync("dist", { recursive: true, force: true });
-await build({
+// dist/ is not emptied first: other processes (a test run, `ppl` itself) may be loading from it
+// while this runs; files are overwritten in place, and only those this build did not write are
+// removed at the end (chunks of an older build, declarations of deleted sources).
+const result = await build({
   entryPoints,
   outdir: "dist",
   bundle: true,
@@ -46,10 +48,22 @@ await build({
   target: "node20",
   external,
   logLevel: "warning",
+  metafile: true,
   // The bundled CommonJS modules require Node's built-in modules (tty, util) at run time.
   banner: { js: 'import { createRequire as __pplCreateRequire } from "node:module"; const require = __pplCreateRequire(import.meta.url);' },
 });
 
+const written = new Set(Object.keys(result.metafile.outputs).map((f) => resolve(f)));
+
 const tsc = createRequire(join(process.cwd(), "package.json")).resolve("typescript/bin/tsc");
-const result = spawnSync(process.execPath, [tsc, "-p", "tsconfig.build.json"], { stdio: "inherit" });
-process.exit(result.status ?? 1);
+const declarations = spawnSync(process.execPath, [tsc, "-p", "tsconfig.build.json", "--listEmittedFiles"], { encoding: "utf8" });
+process.stderr.write(declarations.stderr);
+for (const line of declarations.stdout.split("\n")) {
+  if (line.startsWith("TSFILE: ")) written.add(resolve(line.slice("TSFILE: ".length)));
+  else if (line.trim() !== "") process.stdout.write(line + "\n");
+}
+if (declarations.status !== 0) process.exit(declarations.status ?? 1);
+for (const file of readdirSync("dist", { recursive: true, withFileTypes: true })) {
+  const path = resolve(file.parentPath, file.name);
+  if (file.isFile() && !written.has(path)) rmSync(path);
+}

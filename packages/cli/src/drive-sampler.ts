@@ -29,7 +29,9 @@ export async function driveSampler(density: BatchedDensity, options: DriveOption
   for (let t = 0; t < warmup + draws; t++) {
     if (signal?.aborted) return run.result(true);
     if (t === warmup) options.onWarmupDone?.(run.result(false).adaptation, 0);
-    run.step();
+    // A runner that waits for its devices asynchronously (several devices at once) yields at every block.
+    if (run.waitsAsync) await run.stepAsync();
+    else run.step();
     if (performance.now() - last >= every) {
       await new Promise<void>((resolve) => setImmediate(resolve));
       last = performance.now();

@@ -66,6 +66,26 @@ export async function deviceEngine(
   let perIteration = 4;
   const Real = opts.dtype === "f64" ? Float64Array : Float32Array;
   const counters = { submits: 0, steps: 0 };
+  // A block's submissions: each yields its step count, to be submitted and then marked done (which
+  // reads the done counter and the chains' progress to plan the next one); the same plan for the
+  // synchronous and the asynchronous run.
+  function* blockSubmissions(k: number): Generator<number & { done(): void }> {
+    ints.write(new Int32Array(C * sizes.ints));
+    done.write(new Uint32Array(1));
+    let progress = chainProgress(new Int32Array(C * sizes.ints), C);
+    let finished = false;
+    while (!finished) {
+      const steps = stepsToSubmit(progress, k, perIteration, MAX_STEPS_PER_SUBMIT);
+      yield Object.assign(steps, {
+        done() {
+          counters.submits++;
+          counters.steps += steps;
+          if (new Uint32Array(done.read(4))[0]! >= C) finished = true;
+          else progress = chainProgress(new Int32Array(ints.read(C * sizes.ints * 4)), C);
+        },
+      });
+    }
+  }
   const evaluate = manager.sequence();
   gradient.step.forEach((d) => evaluate.dispatch(d.algorithm, d.buffers, d.groups));
   return {
@@ -81,16 +101,15 @@ ${gradient.source}`,
       grad.set(new Real(gradient.grad.read(C * D * bytes)));
     },
     run(k) {
-      ints.write(new Int32Array(C * sizes.ints));
-      done.write(new Uint32Array(1));
-      let progress = chainProgress(new Int32Array(C * sizes.ints), C);
-      for (;;) {
-        const steps = stepsToSubmit(progress, k, perIteration, MAX_STEPS_PER_SUBMIT);
+      for (const steps of blockSubmissions(k)) {
         sequenceFor(steps).submitSync();
-        counters.submits++;
-        counters.steps += steps;
-        if (new Uint32Array(done.read(4))[0]! >= C) break;
-        progress = chainProgress(new Int32Array(ints.read(C * sizes.ints * 4)), C);
+        steps.done();
+      }
+    },
+    async runAsync(k) {
+      for (const steps of blockSubmissions(k)) {
+        await sequenceFor(steps).submit();
+        steps.done();
       }
     },
     blockDone(st, k) {

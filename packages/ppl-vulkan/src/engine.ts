@@ -18,10 +18,15 @@ export interface StateBuffers {
 
 export { stepSizeLayout } from "./nuts-layout.ts";
 
-/** Runs blocks of iterations on the device: `run(k)` advances every chain by k transitions. */
+/**
+ * Runs blocks of iterations on the device: `run(k)` advances every chain by k transitions, and
+ * `runAsync(k)` does the same while waiting for the device off the main thread, so that engines
+ * on several devices run their blocks at the same time.
+ */
 export interface Engine {
   readonly source: string;
   run(k: number): void;
+  runAsync(k: number): Promise<void>;
   /** The stats of the block just run (k transitions × C chains × TRANSITION_STATS), for an engine that plans the next block by them. */
   blockDone?(stats: ArrayLike<number>, k: number): void;
   /** Submissions and the controller + gradient steps they ran (device shape; zero otherwise). */

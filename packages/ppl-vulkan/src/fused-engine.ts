@@ -55,6 +55,10 @@ export async function fusedEngine(
       sequenceFor(k).submitSync();
       counters.submits++;
     },
+    async runAsync(k) {
+      await sequenceFor(k).submit();
+      counters.submits++;
+    },
     dispose() {
       sequences.forEach((s) => s.destroy());
       algorithm.destroy();

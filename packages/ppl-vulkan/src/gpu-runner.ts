@@ -1,4 +1,4 @@
-import type { ChainBatch, PreparedRunner, RunPlan } from "@ppl/ppl";
+import type { ChainBatch, PreparedRunner, RunnerStats, RunPlan } from "@ppl/ppl";
 import { type VulkanBuffer, VulkanManager } from "@ppl/vulkan";
 import { deviceEngine } from "./device-engine.ts";
 import type { ControllerMode } from "./controller-program.ts";
@@ -128,35 +128,58 @@ export async function prepareGpuNuts(model: GpuModel, opts: GpuNutsOptions): Pro
         const seedLo = s.seed % 2 ** 32 >>> 0, seedHi = Math.floor(s.seed / 2 ** 32) >>> 0;
         state.ctrl.write(new Uint32Array([seedLo, seedHi, t, s.firstChain, k, adapt ? 1 : 0]));
       };
+      // A block starts at iteration t when t is past the block whose results are held: upload the
+      // chains' state, run k transitions on the device (the only part that waits for it), read
+      // the block's stats and draws back.
+      const blockFor = (t: number): number | null => {
+        if (t >= start && t < start + count) return null;
+        return t < s.warmup ? warmupBlock(t) : Math.min(K, total - t);
+      };
+      const beginBlock = (t: number, k: number, stepSizes: Float64Array, batch: ChainBatch) => upload(t, k, stepSizes, batch, t < s.warmup && k > 1);
+      const endBlock = (t: number, k: number, batch: ChainBatch) => {
+        stats = new Real(state.stats.read(k * C * NSTATS * bytes));
+        engine.blockDone?.(stats, k);
+        draws = new Real(state.draws.read(k * C * D * bytes));
+        start = t;
+        count = k;
+        // The block's last draws are the chains' state; their gradient comes back with them.
+        const g = new Real(state.g.read(C * D * bytes));
+        for (let i = 0; i < C * D; i++) batch.grad[i] = g[i]!;
+      };
+      // Iteration t's results, from the block held.
+      const report = (t: number, batch: ChainBatch, out: RunnerStats[]) => {
+        const slot = t - start;
+        for (let c = 0; c < C; c++) {
+          const o = (slot * C + c) * NSTATS;
+          const st = out[c]!;
+          st.acceptStat = stats[o + STAT.acceptStat]!;
+          st.treeDepth = stats[o + STAT.treeDepth]!;
+          st.nLeapfrog = stats[o + STAT.nLeapfrog]!;
+          st.divergent = stats[o + STAT.divergent]! !== 0;
+          st.energy = stats[o + STAT.energy]!;
+          batch.lp[c] = stats[o + STAT.lp]!;
+          batch.evaluations[c] = batch.evaluations[c]! + st.nLeapfrog;
+          for (let i = 0; i < D; i++) batch.q[c * D + i] = draws[(slot * C + c) * D + i]!;
+        }
+      };
       return {
         run(t, stepSizes, batch, out) {
-          if (!(t >= start && t < start + count)) {
-            const warm = t < s.warmup;
-            const k = warm ? warmupBlock(t) : Math.min(K, total - t);
-            upload(t, k, stepSizes, batch, warm && k > 1);
+          const k = blockFor(t);
+          if (k !== null) {
+            beginBlock(t, k, stepSizes, batch);
             engine.run(k);
-            stats = new Real(state.stats.read(k * C * NSTATS * bytes));
-            engine.blockDone?.(stats, k);
-            draws = new Real(state.draws.read(k * C * D * bytes));
-            start = t;
-            count = k;
-            // The block's last draws are the chains' state; their gradient comes back with them.
-            const g = new Real(state.g.read(C * D * bytes));
-            for (let i = 0; i < C * D; i++) batch.grad[i] = g[i]!;
+            endBlock(t, k, batch);
           }
-          const slot = t - start;
-          for (let c = 0; c < C; c++) {
-            const o = (slot * C + c) * NSTATS;
-            const st = out[c]!;
-            st.acceptStat = stats[o + STAT.acceptStat]!;
-            st.treeDepth = stats[o + STAT.treeDepth]!;
-            st.nLeapfrog = stats[o + STAT.nLeapfrog]!;
-            st.divergent = stats[o + STAT.divergent]! !== 0;
-            st.energy = stats[o + STAT.energy]!;
-            batch.lp[c] = stats[o + STAT.lp]!;
-            batch.evaluations[c] = batch.evaluations[c]! + st.nLeapfrog;
-            for (let i = 0; i < D; i++) batch.q[c * D + i] = draws[(slot * C + c) * D + i]!;
+          report(t, batch, out);
+        },
+        async runAsync(t, stepSizes, batch, out) {
+          const k = blockFor(t);
+          if (k !== null) {
+            beginBlock(t, k, stepSizes, batch);
+            await engine.runAsync(k);
+            endBlock(t, k, batch);
           }
+          report(t, batch, out);
         },
       };
     },

@@ -108,9 +108,14 @@ export interface RunnerStats {
   energy: number;
 }
 
-/** Advances every chain of a batch by one transition of iteration t, from and back into the batch rows. */
+/**
+ * Advances every chain of a batch by one transition of iteration t, from and back into the batch
+ * rows. A runner that waits for a device may also offer `runAsync`, which waits without blocking
+ * the thread: sampleAsync uses it, so that runners on several devices (splitRunner) work at once.
+ */
 export interface TransitionRunner {
   run(t: number, stepSizes: Float64Array, batch: ChainBatch, stats: RunnerStats[]): void;
+  runAsync?(t: number, stepSizes: Float64Array, batch: ChainBatch, stats: RunnerStats[]): Promise<void>;
 }
 
 /** What a transition runner is built from. */
@@ -456,6 +461,30 @@ export class SamplingRun {
   step(): boolean {
     if (this.done) return false;
     const t0 = performance.now();
+    const t = this.beforeTransitions();
+    if (this.runner) this.runner.run(t, this.stepSizes, this.batch, this.runnerStats);
+    else this.runTransitions(t);
+    return this.afterTransitions(t, t0);
+  }
+
+  /** As step, but a runner that offers runAsync waits for its device without blocking the thread. */
+  async stepAsync(): Promise<boolean> {
+    if (this.done) return false;
+    const t0 = performance.now();
+    const t = this.beforeTransitions();
+    if (this.runner?.runAsync) await this.runner.runAsync(t, this.stepSizes, this.batch, this.runnerStats);
+    else if (this.runner) this.runner.run(t, this.stepSizes, this.batch, this.runnerStats);
+    else this.runTransitions(t);
+    return this.afterTransitions(t, t0);
+  }
+
+  /** Whether the run's transitions can wait for a device without blocking the thread. */
+  get waitsAsync(): boolean {
+    return this.runner?.runAsync !== undefined;
+  }
+
+  // Initialization (first iteration) and the adapted-metric callback; returns the iteration.
+  private beforeTransitions(): number {
     const s = this.settings;
     const { batch } = this;
     if (!this.started) {
@@ -465,19 +494,26 @@ export class SamplingRun {
       if (s.warmup > 0) this.searchStepSizes(0, null);
       this.started = true;
     }
-
     const t = this.iteration;
-    const warmup = t < s.warmup;
     if (t === s.warmup && this.options.onAdapted) {
       const adaptation = this.adaptation();
       for (let c = 0; c < s.chains; c++) this.options.onAdapted(c, adaptation[c]!);
     }
-    if (this.runner) {
-      this.runner.run(t, this.stepSizes, batch, this.runnerStats);
-    } else {
-      for (let c = 0; c < s.chains; c++) batch.active[c] = this.transitions[c]!.begin(t, this.stepSizes[c]!) ? 1 : 0;
-      driveBatch(this.density, batch, this.transitions);
-    }
+    return t;
+  }
+
+  // The host's own transitions (no runner): every chain's NUTS or HMC over the batched density.
+  private runTransitions(t: number): void {
+    const { batch } = this;
+    for (let c = 0; c < this.settings.chains; c++) batch.active[c] = this.transitions[c]!.begin(t, this.stepSizes[c]!) ? 1 : 0;
+    driveBatch(this.density, batch, this.transitions);
+  }
+
+  // Records iteration t's draws, adapts in warmup, and advances; returns false when the run is complete.
+  private afterTransitions(t: number, t0: number): boolean {
+    const s = this.settings;
+    const { batch } = this;
+    const warmup = t < s.warmup;
     this.record(t, warmup);
 
     if (warmup) {
@@ -631,7 +667,9 @@ export async function sampleAsync(
   let last = performance.now();
   while (!run.done) {
     if (signal?.aborted) return run.result(true);
-    run.step();
+    // A runner that waits for its devices asynchronously yields at every block it waits for.
+    if (run.waitsAsync) await run.stepAsync();
+    else run.step();
     if (performance.now() - last >= every) {
       await new Promise<void>((resolve) => setImmediate(resolve));
       last = performance.now();

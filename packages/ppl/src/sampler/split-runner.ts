@@ -23,7 +23,11 @@ export function chainGroupSizes(chains: number, groups: number): number[] {
   return Array.from({ length: groups }, (_, g) => base + (g < extra ? 1 : 0)).filter((n) => n > 0);
 }
 
-/** A runner that advances each group of chains with its own runner; the groups run one after another within an iteration. */
+/**
+ * A runner that advances each group of chains with its own runner: one after another within an
+ * iteration through `run`, and all at once through `runAsync` (each group waiting for its own
+ * device), which sampleAsync uses when every group's runner offers it.
+ */
 export function splitRunner(groups: readonly RunnerGroup[]): PreparedRunner {
   if (groups.length === 0) throw new SamplerOptionError("splitRunner needs at least one group of chains");
   const offsets: number[] = [];
@@ -41,10 +45,18 @@ export function splitRunner(groups: readonly RunnerGroup[]): PreparedRunner {
       const s = ctx.settings;
       if (s.chains !== total) throw new SamplerOptionError(`the split runner was prepared for ${total} chains, the run has ${s.chains}`);
       const parts = groups.map((g, i) => groupPart(ctx, offsets[i]!, g.chains, g.runner));
+      const concurrent = parts.every((p) => p.runAsync !== undefined);
       return {
         run(t, stepSizes, batch, stats) {
           for (const p of parts) p.run(t, stepSizes, batch, stats);
         },
+        ...(concurrent
+          ? {
+              async runAsync(t: number, stepSizes: Float64Array, batch: ChainBatch, stats: RunnerStats[]) {
+                await Promise.all(parts.map((p) => p.runAsync!(t, stepSizes, batch, stats)));
+              },
+            }
+          : {}),
       };
     },
     hostDensity<T extends BatchedDensity>(host: T): T {
@@ -84,19 +96,34 @@ function groupPart(ctx: TransitionRunnerContext, offset: number, n: number, prep
       hostSteps: ctx.stepSizeAdaptation.hostSteps,
     },
   });
-  return {
+  const rows = offset * D, end = (offset + n) * D;
+  const copyIn = (batch: ChainBatch) => {
+    own.q.set(batch.q.subarray(rows, end));
+    own.grad.set(batch.grad.subarray(rows, end));
+    own.lp.set(batch.lp.subarray(offset, offset + n));
+    own.evaluations.set(batch.evaluations.subarray(offset, offset + n));
+  };
+  const copyOut = (batch: ChainBatch) => {
+    batch.q.set(own.q, rows);
+    batch.grad.set(own.grad, rows);
+    batch.lp.set(own.lp, offset);
+    batch.evaluations.set(own.evaluations, offset);
+  };
+  // The stats objects are the run's own, so the group's runner fills them in place.
+  const part: TransitionRunner = {
     run(t: number, stepSizes: Float64Array, batch: ChainBatch, stats: RunnerStats[]): void {
-      const rows = offset * D, end = (offset + n) * D;
-      own.q.set(batch.q.subarray(rows, end));
-      own.grad.set(batch.grad.subarray(rows, end));
-      own.lp.set(batch.lp.subarray(offset, offset + n));
-      own.evaluations.set(batch.evaluations.subarray(offset, offset + n));
-      // The stats objects are the run's own, so the group's runner fills them in place.
+      copyIn(batch);
       runner.run(t, stepSizes.subarray(offset, offset + n), own, stats.slice(offset, offset + n));
-      batch.q.set(own.q, rows);
-      batch.grad.set(own.grad, rows);
-      batch.lp.set(own.lp, offset);
-      batch.evaluations.set(own.evaluations, offset);
+      copyOut(batch);
     },
   };
+  const runAsync = runner.runAsync?.bind(runner);
+  if (runAsync) {
+    part.runAsync = async (t, stepSizes, batch, stats) => {
+      copyIn(batch);
+      await runAsync(t, stepSizes.subarray(offset, offset + n), own, stats.slice(offset, offset + n));
+      copyOut(batch);
+    };
+  }
+  return part;
 }

@@ -10,6 +10,9 @@ export * from "./api/reduce.ts";
 export * from "./api/shape-ops.ts";
 export * from "./api/linalg.ts";
 export * from "./api/scan.ts";
+export { log10, at, row, col, range } from "./api/convenience.ts";
+// For its effect: the functional API's functions become methods of Node (x.add(y), beta.at(1)).
+export { FLUENT_METHODS, type FluentMethods } from "./api/fluent.ts";
 export * from "./graph/toposort.ts";
 export * from "./graph/substitute.ts";
 export * from "./graph/serialize.ts";

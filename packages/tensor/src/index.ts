@@ -9,6 +9,11 @@ export { Phi, logPhi, log1mExp, logDiffExp } from "./api/special.ts";
 export * from "./api/reduce.ts";
 export * from "./api/shape-ops.ts";
 export * from "./api/linalg.ts";
+export { any, all } from "./api/logical.ts";
+export { iota, eye } from "./api/iota.ts";
+export { argmax, argmin } from "./api/arg-reduce.ts";
+export { putSlice } from "./api/put-slice.ts";
+export { conv1d, slidingSum, slidingMax } from "./api/windows.ts";
 export * from "./api/scan.ts";
 export { log10, at, row, col, range } from "./api/convenience.ts";
 // For its effect: the functional API's functions become methods of Node (x.add(y), beta.at(1)).

@@ -66,6 +66,8 @@ const unaryDomains: Record<T.UnaryOp, ((n: number) => Values) | null> = {
   inv_phi: uniform(0.02, 0.98),
   floor: uniform(-3, 3), ceil: uniform(-3, 3),
   not: null, // bool in, bool out: covered by the select case
+  is_nan: null, // bool out: no gradient
+  is_finite: null,
   stop_gradient: null, // finite differences see the identity: covered in autodiff-api.test.ts
 };
 const unaryCases: Case[] = T.UNARY_OPS.filter((op) => unaryDomains[op] !== null).map((op) => ({
@@ -187,6 +189,17 @@ const selectCases: Case[] = [
     inputs: [inp([3, 1]), inp([1, 4]), inp([4])],
     build: ([c, a, b]) => T.select(T.not(T.gt(c!, 0)), T.mul(a!, 2), T.square(b!)),
     valid: ([c]) => c!.every((v) => Math.abs(v) > 0.01),
+  },
+  {
+    // The usual guard: a branch is taken only where it is finite (log and sqrt of a negative are NaN),
+    // and it reads a guarded input so that its derivative is finite too.
+    name: "select guarded by is_finite and is_nan",
+    ops: ["select", "is_finite", "is_nan"],
+    inputs: [inp([4], awayFromZero(0.1, 2)), inp([4], awayFromZero(0.1, 2))],
+    build: ([a, b]) => {
+      const okA = T.isFinite(T.log(a!)), nanB = T.isNan(T.sqrt(b!));
+      return T.add(T.select(okA, T.log(T.select(okA, a!, 1)), 0), T.select(nanB, 0, T.sqrt(T.select(nanB, 1, b!))));
+    },
   },
 ];
 

@@ -33,6 +33,7 @@ export function unary(op: UnaryOp, x: Operand): Node {
     if (n.dtype !== "bool") throw new DTypeError(`not: expects bool, got ${n.dtype}`);
     return Node.make(op, "bool", n.shape, [n]);
   }
+  if (op === "is_nan" || op === "is_finite") return Node.make(op, "bool", n.shape, [isFloat(n.dtype) ? n : cast(n, "f64")]);
   if (FLOAT_ONLY_UNARY.has(op)) n = cast(n, floatOf(n.dtype));
   else if (n.dtype === "bool") n = cast(n, "i32");
   return Node.make(op, n.dtype, n.shape, [n]);
@@ -130,6 +131,10 @@ export const trigamma = (x: Operand) => polygamma(1, x);
 export const floor = (x: Operand) => unary("floor", x);
 export const ceil = (x: Operand) => unary("ceil", x);
 export const not = (x: Operand) => unary("not", x);
+/** True where x is NaN (bool); integers never are. */
+export const isNan = (x: Operand) => unary("is_nan", x);
+/** True where x is neither NaN nor ±∞ (bool). */
+export const isFinite = (x: Operand) => unary("is_finite", x);
 /** Identity whose gradient is zero. */
 export const stopGradient = (x: Operand) => unary("stop_gradient", x);
 

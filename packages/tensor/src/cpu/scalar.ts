@@ -63,6 +63,8 @@ export const UNARY: Record<UnaryOp, (x: number) => number> = {
   floor: Math.floor,
   ceil: Math.ceil,
   not: (x) => (x ? 0 : 1),
+  is_nan: (x) => (Number.isNaN(x) ? 1 : 0),
+  is_finite: (x) => (Number.isFinite(x) ? 1 : 0),
   stop_gradient: (x) => x,
 };
 

@@ -3,11 +3,11 @@
  * switch over these names; adding an op means adding it here and in each of those tables.
  */
 
-/** Elementwise ops of one input; float-valued unless noted. */
+/** Elementwise ops of one input; float-valued unless noted (not, is_nan and is_finite return bool). */
 export const UNARY_OPS = [
   "neg", "abs", "sign", "exp", "expm1", "log", "log1p", "sqrt", "rsqrt", "square", "reciprocal",
   "sin", "cos", "tanh", "sigmoid", "softplus", "log_sigmoid", "erf", "erfc", "lgamma", "inv_phi",
-  "floor", "ceil", "not", "stop_gradient",
+  "floor", "ceil", "not", "stop_gradient", "is_nan", "is_finite",
 ] as const;
 export type UnaryOp = (typeof UNARY_OPS)[number];
 

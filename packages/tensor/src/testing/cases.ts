@@ -1,5 +1,6 @@
 import type { ConformanceCase } from "./case.ts";
 import { cdfCases } from "./cases/cdf.ts";
+import { compositeCases } from "./cases/composite.ts";
 import { binaryCases, compareCases, otherElementwiseCases, unaryCases } from "./cases/elementwise.ts";
 import { fusionCases } from "./cases/fusion.ts";
 import { indexingCases } from "./cases/indexing.ts";
@@ -22,5 +23,6 @@ export function conformanceCases(): ConformanceCase[] {
     ...scanCases(),
     ...fusionCases(),
     ...cdfCases(),
+    ...compositeCases(),
   ];
 }

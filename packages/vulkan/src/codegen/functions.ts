@@ -13,6 +13,9 @@ export function unaryGlsl(op: UnaryOp, x: string, dtype: DType): string {
     case "sign": return `sign(${x})`;
     case "square": return `(${x}*${x})`;
     case "not": return `(!${x})`;
+    // Bit tests from the prelude: a compiler may fold x != x to false.
+    case "is_nan": return `ppl_isnan(${x})`;
+    case "is_finite": return `(!ppl_isnan(${x}) && !ppl_isinf(${x}))`;
     case "stop_gradient": return x;
     case "floor": return isInt ? x : `floor(${x})`;
     case "ceil": return isInt ? x : `ceil(${x})`;

@@ -45,6 +45,8 @@ const UNARY_VJP: Record<UnaryOp, UnaryVjp> = {
   floor: () => null,
   ceil: () => null,
   not: () => null,
+  is_nan: () => null,
+  is_finite: () => null,
   stop_gradient: () => null,
 };
 

@@ -43,6 +43,8 @@ const UNARY_JS: Record<string, (a: string) => string> = {
   floor: (a) => `Math.floor(${a})`,
   ceil: (a) => `Math.ceil(${a})`,
   not: (a) => `(${a} ? 0 : 1)`,
+  is_nan: (a) => `(${a} !== ${a} ? 1 : 0)`,
+  is_finite: (a) => `(Number.isFinite(${a}) ? 1 : 0)`,
   stop_gradient: (a) => a,
 };
 
@@ -89,7 +91,7 @@ export function roundExpr(dtype: DType, e: string, op = ""): string {
   switch (dtype) {
     case "f32": return `Math.fround(${e})`;
     case "i32": return `(${e}) | 0`;
-    case "bool": return isCompare(op as Node["op"]) || op === "not" ? e : `(${e} ? 1 : 0)`;
+    case "bool": return isCompare(op as Node["op"]) || op === "not" || op === "is_nan" || op === "is_finite" ? e : `(${e} ? 1 : 0)`;
     default: return e;
   }
 }

@@ -6,6 +6,8 @@ import { awayFromZero, bits, broadcastShapesArb, floats, shapeArb, smallInts } f
 import { instanceArb, type ConformanceCase } from "../case.ts";
 import { exactTol, specialTol, transcendentalTol, trigTol, type FloatDType, type Tolerance } from "../tolerance.ts";
 
+const nonFinite = fc.oneof(floats(-5, 5), fc.constantFrom(Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY));
+
 // Each op's domain (where it is finite and well-conditioned) and how accurate a backend must be there.
 const UNARY_DOMAIN: Record<UnaryOp, { values: fc.Arbitrary<number>; tol: (d: FloatDType) => Tolerance; input?: "bool" }> = {
   neg: { values: floats(-5, 5), tol: exactTol },
@@ -33,6 +35,9 @@ const UNARY_DOMAIN: Record<UnaryOp, { values: fc.Arbitrary<number>; tol: (d: Flo
   floor: { values: floats(-5, 5), tol: exactTol },
   ceil: { values: floats(-5, 5), tol: exactTol },
   not: { values: bits, tol: exactTol, input: "bool" },
+  // Finite values mixed with NaN and both infinities, which the inputs carry to the GPU unchanged.
+  is_nan: { values: nonFinite, tol: exactTol },
+  is_finite: { values: nonFinite, tol: exactTol },
   stop_gradient: { values: floats(-5, 5), tol: exactTol },
 };
 

@@ -47,8 +47,9 @@ export function monoidFor(op: string, dtype: DType): ReduceMonoid {
   switch (op) {
     case "reduce_sum": return single(0, (a, b) => `${a} + ${b}`, (s) => `subgroupAdd(${s})`);
     case "reduce_prod": return single(1, (a, b) => `${a} * ${b}`, (s) => `subgroupMul(${s})`);
-    case "reduce_max": return single(-Infinity, (a, b) => (isInt ? `max(${a}, ${b})` : `ppl_max(${a}, ${b})`), (s) => nanWins(s, "subgroupMax"));
-    case "reduce_min": return single(Infinity, (a, b) => (isInt ? `min(${a}, ${b})` : `ppl_min(${a}, ${b})`), (s) => nanWins(s, "subgroupMin"));
+    // ±∞ has no i32 literal (it would print as 0): integer max and min start from the i32 extremes.
+    case "reduce_max": return single(isInt ? -2147483648 : -Infinity, (a, b) => (isInt ? `max(${a}, ${b})` : `ppl_max(${a}, ${b})`), (s) => nanWins(s, "subgroupMax"));
+    case "reduce_min": return single(isInt ? 2147483647 : Infinity, (a, b) => (isInt ? `min(${a}, ${b})` : `ppl_min(${a}, ${b})`), (s) => nanWins(s, "subgroupMin"));
     case "reduce_logsumexp": return logsumexpMonoid(dtype);
     default: throw new GraphError(`reduce: unknown op ${op}`);
   }

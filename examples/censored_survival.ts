@@ -6,7 +6,6 @@
 // gamma: Gamma(2 + events, 10 + total time at risk), which the CLI test checks the draws against.
 // The data (N = 60, G = 2) are synthetic: rates 0.15 and 0.08, follow-up uniform on [4, 14].
 //   pnpm ppl sample examples/censored_survival.ts --data examples/censored_survival.json
-import { cast, eq, gather, select, sub } from "@ppl/tensor";
 import { data, exponential, gamma, model } from "@ppl/ppl";
 
 export default model({
@@ -20,9 +19,9 @@ export default model({
   },
   build(m, d) {
     const rate = m.param("rate", gamma(2, 10), { shape: [d.G] });
-    const r = gather(rate, cast(sub(d.group, 1), "i32"));
+    const r = rate.at(d.group); // each patient's group rate; group is 1-based, as is at
     // A censored time is an upper limit of what was seen; the others have none (+∞).
-    const limit = select(eq(d.censored, 1), d.t, Infinity);
+    const limit = d.censored.eq(1).select(d.t, Infinity);
     m.observeCensored(d.t, exponential(r), { upper: limit });
   },
 });

@@ -2,7 +2,6 @@
 // effect theta[j] = mu + tau * theta_trans[j], so the sampler sees independent standard normals
 // instead of the funnel of the centered form.
 //   pnpm ppl sample examples/eight_schools.ts --data examples/eight_schools.json
-import { add, mul } from "@ppl/tensor";
 import { data, halfCauchy, model, normal } from "@ppl/ppl";
 
 export default model({
@@ -16,7 +15,7 @@ export default model({
     const mu = m.param("mu", normal(0, 5));
     const tau = m.param("tau", halfCauchy(0, 5));
     const thetaTrans = m.param("theta_trans", normal(0, 1), { shape: [d.J] });
-    const theta = m.deterministic("theta", add(mu, mul(tau, thetaTrans)));
+    const theta = m.deterministic("theta", mu.add(tau.mul(thetaTrans)));
     m.observe(d.y, normal(theta, d.sigma));
   },
 });

@@ -1,10 +1,9 @@
 // Varying intercepts: y[i] ~ normal(a[group[i]] + b * x[i], sigma), with the G group intercepts
 // drawn from normal(mu_a, sigma_a). Non-centered (a = mu_a + sigma_a * a_raw) so that the sampler
 // does not meet the funnel when the groups carry little information. Each observation picks its
-// group's intercept with gather (group is 1-based in the data, as in Stan).
+// group's intercept with a.at(d.group), Stan's a[group]: group is 1-based in the data, as is at.
 // The data (N = 120, G = 8) are synthetic: mu_a = 2, sigma_a = 1.5, b = 0.7, sigma = 1.
 //   pnpm ppl sample examples/hierarchical.ts --data examples/hierarchical.json
-import { add, cast, gather, mul, sub } from "@ppl/tensor";
 import { data, halfNormal, model, normal } from "@ppl/ppl";
 
 export default model({
@@ -22,8 +21,7 @@ export default model({
     const aRaw = m.param("a_raw", normal(0, 1), { shape: [d.G] });
     const b = m.param("b", normal(0, 2.5));
     const sigma = m.param("sigma", halfNormal(2.5));
-    const a = m.deterministic("a", add(muA, mul(sigmaA, aRaw)));
-    const groupIndex = cast(sub(d.group, 1), "i32");
-    m.observe(d.y, normal(add(gather(a, groupIndex), mul(b, d.x)), sigma));
+    const a = m.deterministic("a", muA.add(sigmaA.mul(aRaw)));
+    m.observe(d.y, normal(a.at(d.group).add(b.mul(d.x)), sigma));
   },
 });

@@ -1,7 +1,6 @@
 // Linear regression on K predictors: y ~ normal(alpha + X·beta, sigma), weakly informative priors.
 // The data (N = 100, K = 3) are synthetic: alpha = 1.5, beta = (2, -1, 0.5), sigma = 0.8.
 //   pnpm ppl sample examples/linear_regression.ts --data examples/linear_regression.json
-import { add, matmul } from "@ppl/tensor";
 import { data, halfNormal, model, normal } from "@ppl/ppl";
 
 export default model({
@@ -16,6 +15,6 @@ export default model({
     const alpha = m.param("alpha", normal(0, 10));
     const beta = m.param("beta", normal(0, 5), { shape: [d.K] });
     const sigma = m.param("sigma", halfNormal(5));
-    m.observe(d.y, normal(add(alpha, matmul(d.X, beta)), sigma));
+    m.observe(d.y, normal(alpha.add(d.X.matmul(beta)), sigma));
   },
 });

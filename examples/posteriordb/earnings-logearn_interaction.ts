@@ -1,4 +1,3 @@
-import { add, index, log, mul } from "@ppl/tensor";
 import { data, model, normal, positive } from "@ppl/ppl";
 
 /** log(earnings) on height, sex and their interaction; flat priors. */
@@ -13,9 +12,9 @@ export default model({
   build(m, d) {
     const beta = m.param("beta", { shape: [4] });
     const sigma = m.param("sigma", { constraint: positive() });
-    const b = (i: number) => index(beta, i);
-    const inter = mul(d.height, d.male);
-    const mu = add(add(add(b(0), mul(b(1), d.height)), mul(b(2), d.male)), mul(b(3), inter));
-    m.observe(log(d.earn), normal(mu, sigma));
+    const inter = d.height.mul(d.male);
+    // Stan's beta[1] + beta[2] * height + beta[3] * male + beta[4] * inter: at is 1-based.
+    const mu = beta.at(1).add(beta.at(2).mul(d.height)).add(beta.at(3).mul(d.male)).add(beta.at(4).mul(inter));
+    m.observe(d.earn.log(), normal(mu, sigma));
   },
 });

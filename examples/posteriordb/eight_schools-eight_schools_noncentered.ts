@@ -1,4 +1,3 @@
-import { add, mul } from "@ppl/tensor";
 import { data, halfCauchy, model, normal } from "@ppl/ppl";
 
 /** Eight schools, non-centred: theta = mu + tau · theta_trans. */
@@ -9,7 +8,7 @@ export default model({
     const mu = m.param("mu", normal(0, 5));
     const tau = m.param("tau", halfCauchy(0, 5));
     const thetaTrans = m.param("theta_trans", normal(0, 1), { shape: [d.J] });
-    const theta = m.deterministic("theta", add(mu, mul(tau, thetaTrans)));
+    const theta = m.deterministic("theta", mu.add(tau.mul(thetaTrans)));
     m.observe(d.y, normal(theta, d.sigma));
   },
 });

@@ -1,4 +1,4 @@
-import { add, concat, mul, reshape, scan, slice, sqrt, square, sub } from "@ppl/tensor";
+import { concat, scan, sub } from "@ppl/tensor";
 import { data, interval, model, normal, positive, unitInterval } from "@ppl/ppl";
 
 /** GARCH(1,1) volatility: sigma[t]² = alpha0 + alpha1·(y[t−1] − mu)² + beta1·sigma[t−1]², with beta1 < 1 − alpha1. */
@@ -12,13 +12,13 @@ export default model({
     const beta1 = m.param("beta1", { constraint: interval(0, sub(1, alpha1)) });
     const { ys } = scan(
       ([s], [yPrev]) => {
-        const next = sqrt(add(add(alpha0, mul(alpha1, square(sub(yPrev!, mu)))), mul(beta1, square(s!))));
+        const next = alpha0.add(alpha1.mul(yPrev!.sub(mu).square())).add(beta1.mul(s!.square())).sqrt();
         return { carry: [next], ys: [next] };
       },
       [d.sigma1],
-      [slice(d.y, [{ stop: d.T - 1 }])],
+      [d.y.range(1, d.T - 1)], // y[1:(T−1)], the previous step's y
     );
-    const sigma = concat([reshape(d.sigma1, [1]), ys[0]!]);
+    const sigma = concat([d.sigma1.reshape([1]), ys[0]!]);
     m.observe(d.y, normal(mu, sigma));
   },
 });

@@ -1,4 +1,4 @@
-import { add, cholesky, constant, div, exp, matmul, mul, reshape, square, sub } from "@ppl/tensor";
+import { constant } from "@ppl/tensor";
 import { data, gamma, halfNormal, model, normal, poissonLog } from "@ppl/ppl";
 
 /** Latent Gaussian process with a squared-exponential kernel and Poisson counts. */
@@ -15,10 +15,11 @@ export default model({
     const rho = m.param("rho", gamma(25, 4));
     const alpha = m.param("alpha", halfNormal(0, 2));
     const fTilde = m.param("f_tilde", normal(0, 1), { shape: [d.N] });
-    const diff = sub(reshape(d.x, [d.N, 1]), reshape(d.x, [1, d.N]));
+    const diff = d.x.reshape([d.N, 1]).sub(d.x.reshape([1, d.N]));
     const eye = constant(Array.from({ length: d.N * d.N }, (_, i) => (Math.floor(i / d.N) === i % d.N ? 1e-10 : 0)), [d.N, d.N]);
-    const K = add(mul(square(alpha), exp(div(square(diff), mul(-2, square(rho))))), eye);
-    const f = m.deterministic("f", matmul(cholesky(K), fTilde));
+    // K = alpha² exp(−diff² / (2 rho²)) + 1e-10 I
+    const K = alpha.square().mul(diff.square().div(rho.square().mul(-2)).exp()).add(eye);
+    const f = m.deterministic("f", K.cholesky().matmul(fTilde));
     m.observe(d.k, poissonLog(f));
   },
 });

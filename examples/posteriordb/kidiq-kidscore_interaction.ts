@@ -1,4 +1,3 @@
-import { add, index, mul } from "@ppl/tensor";
 import { data, halfCauchy, model, normal } from "@ppl/ppl";
 
 /** Kid's test score on mother's IQ, high-school completion and their interaction; flat priors on beta. */
@@ -16,9 +15,9 @@ export default model({
   build(m, d) {
     const beta = m.param("beta", { shape: [4] });
     const sigma = m.param("sigma", halfCauchy(0, 2.5));
-    const inter = mul(d.mom_hs, d.mom_iq);
-    const b = (i: number) => index(beta, i);
-    const mu = add(add(add(b(0), mul(b(1), d.mom_hs)), mul(b(2), d.mom_iq)), mul(b(3), inter));
+    const inter = d.mom_hs.mul(d.mom_iq);
+    // Stan's beta[1] + beta[2] * mom_hs + beta[3] * mom_iq + beta[4] * inter: at is 1-based.
+    const mu = beta.at(1).add(beta.at(2).mul(d.mom_hs)).add(beta.at(3).mul(d.mom_iq)).add(beta.at(4).mul(inter));
     m.observe(d.kid_score, normal(mu, sigma));
   },
 });

@@ -1,4 +1,4 @@
-import { add, index, log, matmul, slice, stack } from "@ppl/tensor";
+import { stack } from "@ppl/tensor";
 import { data, model, normal, positive } from "@ppl/ppl";
 
 /** log(weight) of mesquite bushes on the logs of five size measures and the group; flat priors. */
@@ -18,8 +18,9 @@ export default model({
     const beta = m.param("beta", { shape: [7] });
     const sigma = m.param("sigma", { constraint: positive() });
     // Predictors as columns, in beta[2..7]'s order.
-    const X = stack([log(d.diam1), log(d.diam2), log(d.canopy_height), log(d.total_height), log(d.density), d.group], 1);
-    const mu = add(index(beta, 0), matmul(X, slice(beta, [{ start: 1 }])));
-    m.observe(log(d.weight), normal(mu, sigma));
+    const X = stack([d.diam1.log(), d.diam2.log(), d.canopy_height.log(), d.total_height.log(), d.density.log(), d.group], 1);
+    // Stan's beta[1] + X * beta[2:7]: at and range are 1-based.
+    const mu = beta.at(1).add(X.matmul(beta.range(2)));
+    m.observe(d.weight.log(), normal(mu, sigma));
   },
 });

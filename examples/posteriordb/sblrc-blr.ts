@@ -1,4 +1,3 @@
-import { matmul } from "@ppl/tensor";
 import { data, halfNormal, model, normal } from "@ppl/ppl";
 
 /** Bayesian linear regression: y ~ normal(X·beta, sigma). */
@@ -8,6 +7,6 @@ export default model({
   build(m, d) {
     const beta = m.param("beta", normal(0, 10), { shape: [d.D] });
     const sigma = m.param("sigma", halfNormal(0, 10));
-    m.observe(d.y, normal(matmul(d.X, beta), sigma));
+    m.observe(d.y, normal(d.X.matmul(beta), sigma));
   },
 });

@@ -30,7 +30,8 @@ export { philoxRng } from "./random/index.ts";
 // Constraints (transforms)
 export {
   real, lower, positive, upper, interval, unitInterval, ordered, positiveOrdered, simplex, unitVector,
-  choleskyCorr, type Transform, type Constraint,
+  choleskyCorr, covMatrix, choleskyFactorCov, corrMatrix, offsetMultiplier, sumToZero, rowStochastic, columnStochastic,
+  type Transform, type Constraint,
 } from "./transforms/index.ts";
 // Sampling
 export {

@@ -1,9 +1,9 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { add, constant, interpret, param, type Bindings, type Node } from "@ppl/tensor";
+import { add, constant, exp, interpret, param, type Bindings, type Node } from "@ppl/tensor";
 import {
-  choleskyCorr, interval, lower, ModelError, ordered, positive, positiveOrdered, real, simplex, unitInterval, unitVector, upper,
-  type Constraint,
+  choleskyCorr, choleskyFactorCov, columnStochastic, corrMatrix, covMatrix, interval, lower, ModelError, offsetMultiplier, ordered,
+  positive, positiveOrdered, real, rowStochastic, simplex, sumToZero, unitInterval, unitVector, upper, type Constraint,
 } from "../src/index.ts";
 
 const uArb = (n: number, r = 3) => fc.array(fc.double({ min: -r, max: r, noNaN: true }), { minLength: n, maxLength: n });
@@ -26,6 +26,13 @@ function logAbsDet(a: number[], n: number): number {
   return s;
 }
 
+/** JᵀJ of a rows×n matrix (row-major), n×n. */
+function gram(j: number[], rows: number, n: number): number[] {
+  const g = new Array<number>(n * n).fill(0);
+  for (let a = 0; a < n; a++) for (let b = 0; b < n; b++) for (let r = 0; r < rows; r++) g[a * n + b]! += j[r * n + a]! * j[r * n + b]!;
+  return g;
+}
+
 interface Case {
   name: string;
   constraint: Constraint;
@@ -36,6 +43,11 @@ interface Case {
   valid: (x: Float64Array, b: Bindings) => boolean;
   /** Extra bindings (node-valued bounds). */
   bindings?: Bindings;
+  /**
+   * "embedded": log|J| is the volume on the constrained manifold, √det(JᵀJ) of the map into all
+   * its coordinates (the isometric sum-to-zero), rather than |det| of the chart's square Jacobian.
+   */
+  volume?: "embedded";
 }
 
 const all = (x: Float64Array) => Array.from(x);
@@ -60,6 +72,45 @@ const isCholeskyCorr = (k: number) => (x: Float64Array) => {
   }
   return true;
 };
+
+/** Entries on and below the diagonal of the first N columns of an M×N matrix, row-major (Stan's Cholesky-factor order). */
+const lowerWithDiagonal = (m: number, n: number) => (x: Float64Array) => {
+  const out: number[] = [];
+  for (let i = 0; i < m; i++) for (let j = 0; j <= Math.min(i, n - 1); j++) out.push(x[i * n + j]!);
+  return out;
+};
+/** True when the K×K matrix is exactly symmetric and has a Cholesky factor with positive pivots. */
+const symmetricPositiveDefinite = (k: number) => (x: Float64Array) => {
+  for (let i = 0; i < k; i++) for (let j = 0; j < i; j++) if (x[i * k + j] !== x[j * k + i]) return false;
+  const l = new Float64Array(k * k);
+  for (let i = 0; i < k; i++) {
+    for (let j = 0; j <= i; j++) {
+      let s = x[i * k + j]!;
+      for (let p = 0; p < j; p++) s -= l[i * k + p]! * l[j * k + p]!;
+      if (i === j) {
+        if (!(s > 0)) return false;
+        l[i * k + i] = Math.sqrt(s);
+      } else l[i * k + j] = s / l[j * k + j]!;
+    }
+  }
+  return true;
+};
+const isCorrelation = (k: number) => (x: Float64Array) =>
+  symmetricPositiveDefinite(k)(x) && Array.from({ length: k }, (_, i) => x[i * k + i]).every((d) => d === 1);
+const isCholeskyFactor = (m: number, n: number) => (x: Float64Array) =>
+  x.every((v, f) => (f % n > Math.floor(f / n) ? v === 0 : f % n === Math.floor(f / n) ? v > 0 : Number.isFinite(v)));
+/** The entries of an R×C matrix less the last of each row (axis 0) or of each column (axis 1). */
+const dropLast = (r: number, c: number, axis: 0 | 1) => (x: Float64Array) =>
+  Array.from(x).filter((_, f) => (axis === 0 ? f % c !== c - 1 : Math.floor(f / c) !== r - 1));
+/** True when every row (axis 0) or column (axis 1) of the R×C matrix is a simplex. */
+const isStochastic = (r: number, c: number, axis: 0 | 1) => (x: Float64Array) => {
+  const sums = new Array<number>(axis === 0 ? r : c).fill(0);
+  x.forEach((v, f) => (sums[axis === 0 ? Math.floor(f / c) : f % c]! += v));
+  return x.every((v) => v >= 0) && sums.every((s) => Math.abs(s - 1) < 1e-12);
+};
+const sumsToZero = (x: Float64Array) => Math.abs(x.reduce((a, b) => a + b, 0)) < 1e-12 * (1 + Math.max(...Array.from(x, Math.abs)));
+const mu = param("mu", [3]);
+const logTau = param("logTau", []);
 
 const cases: Case[] = [
   { name: "real", constraint: real(), shape: [3], chart: all, valid: (x) => x.every(Number.isFinite) },
@@ -87,6 +138,27 @@ const cases: Case[] = [
   },
   { name: "choleskyCorr 3×3", constraint: choleskyCorr(), shape: [3, 3], chart: strictLower(3), valid: isCholeskyCorr(3) },
   { name: "choleskyCorr 4×4", constraint: choleskyCorr(), shape: [4, 4], chart: strictLower(4), valid: isCholeskyCorr(4) },
+  { name: "covMatrix 1×1", constraint: covMatrix(), shape: [1, 1], chart: all, valid: symmetricPositiveDefinite(1) },
+  { name: "covMatrix 3×3", constraint: covMatrix(), shape: [3, 3], chart: lowerWithDiagonal(3, 3), valid: symmetricPositiveDefinite(3) },
+  { name: "covMatrix 4×4", constraint: covMatrix(), shape: [4, 4], chart: lowerWithDiagonal(4, 4), valid: symmetricPositiveDefinite(4) },
+  { name: "choleskyFactorCov 3×3", constraint: choleskyFactorCov(), shape: [3, 3], chart: lowerWithDiagonal(3, 3), valid: isCholeskyFactor(3, 3) },
+  { name: "choleskyFactorCov 4×2", constraint: choleskyFactorCov(), shape: [4, 2], chart: lowerWithDiagonal(4, 2), valid: isCholeskyFactor(4, 2) },
+  { name: "corrMatrix 2×2", constraint: corrMatrix(), shape: [2, 2], chart: strictLower(2), valid: isCorrelation(2) },
+  { name: "corrMatrix 3×3", constraint: corrMatrix(), shape: [3, 3], chart: strictLower(3), valid: isCorrelation(3) },
+  { name: "corrMatrix 4×4", constraint: corrMatrix(), shape: [4, 4], chart: strictLower(4), valid: isCorrelation(4) },
+  { name: "offsetMultiplier(2, 0.5) on a matrix", constraint: offsetMultiplier(2, 0.5), shape: [2, 2], chart: all, valid: (x) => x.every(Number.isFinite) },
+  {
+    name: "offsetMultiplier with node offset and multiplier (mu, exp(logTau))",
+    constraint: offsetMultiplier(mu, exp(logTau)),
+    shape: [3],
+    chart: all,
+    bindings: { mu: [-1, 0.5, 3], logTau: [0.7] },
+    valid: (x) => x.every(Number.isFinite),
+  },
+  { name: "sumToZero of length 2", constraint: sumToZero(), shape: [2], chart: all, valid: sumsToZero, volume: "embedded" },
+  { name: "sumToZero of length 5", constraint: sumToZero(), shape: [5], chart: all, valid: sumsToZero, volume: "embedded" },
+  { name: "rowStochastic 2×3", constraint: rowStochastic(), shape: [2, 3], chart: dropLast(2, 3, 0), valid: isStochastic(2, 3, 0) },
+  { name: "columnStochastic 3×2", constraint: columnStochastic(), shape: [3, 2], chart: dropLast(3, 2, 1), valid: isStochastic(3, 2, 1) },
 ];
 
 describe("transforms: round trip, constraint, log-Jacobian against the numerical Jacobian", () => {
@@ -109,16 +181,18 @@ describe("transforms: round trip, constraint, log-Jacobian against the numerical
           uv.forEach((v, i) => expect(Math.abs(back[i]! - v)).toBeLessThan(1e-7 * (1 + Math.abs(v))));
           // Central differences of the chart coordinates.
           const h = 1e-6;
-          const jac: number[] = new Array(n * n).fill(0);
+          const rows = c.chart(x).length;
+          const jac: number[] = new Array(rows * n).fill(0);
           for (let j = 0; j < n; j++) {
             const up = [...uv], dn = [...uv];
             up[j]! += h;
             dn[j]! -= h;
             const fu = c.chart(forwardAt(up)), fd = c.chart(forwardAt(dn));
-            for (let i = 0; i < n; i++) jac[i * n + j] = (fu[i]! - fd[i]!) / (2 * h);
+            for (let i = 0; i < rows; i++) jac[i * n + j] = (fu[i]! - fd[i]!) / (2 * h);
           }
+          const want = c.volume === "embedded" ? 0.5 * logAbsDet(gram(jac, rows, n), n) : logAbsDet(jac, n);
           const got = interpret([logJ], { ...extra, u: Float64Array.from(uv) })[0]!.data[0]!;
-          expect(Math.abs(got - logAbsDet(jac, n))).toBeLessThan(1e-5 * (1 + Math.abs(got)));
+          expect(Math.abs(got - want)).toBeLessThan(1e-5 * (1 + Math.abs(got)));
         }),
         { numRuns: 25, seed: 31 },
       );
@@ -136,7 +210,7 @@ describe("transforms: round trip, constraint, log-Jacobian against the numerical
           const [x, lj] = interpret([fwd, logJ], { ...(c.bindings ?? {}), u: Float64Array.from(uv) });
           expect(x!.data.every((v) => !Number.isNaN(v))).toBe(true);
           expect(Number.isNaN(lj!.data[0])).toBe(false);
-          if (c.name.startsWith("simplex") || c.name.startsWith("cholesky")) expect(c.valid(x!.data, {})).toBe(true);
+          if (/^(simplex|cholesky|rowStochastic|columnStochastic|sumToZero)/.test(c.name)) expect(c.valid(x!.data, {})).toBe(true);
         }),
         { numRuns: 20, seed: 37 },
       );

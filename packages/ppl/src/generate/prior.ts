@@ -10,7 +10,9 @@
  *   - every built-in distribution, on its own support or truncated to a constraint with constant bounds;
  *   - ordered and positive_ordered vectors whose entries share one scalar prior (sorted iid draws);
  *   - no prior (flat) on an interval with constant bounds (uniform), a simplex (Dirichlet(1)), a
- *     Cholesky factor of a correlation matrix (LKJ(1)) or a unit vector (uniform on the sphere).
+ *     row- or column-stochastic matrix (Dirichlet(1) rows or columns), a correlation matrix or its
+ *     Cholesky factor (LKJ(1)) or a unit vector (uniform on the sphere);
+ *   - offset/multiplier parameters, whose prior is drawn as it is (the transform truncates nothing).
  * Everything else is a ModelError naming the term: a factor term, an observe of a parameter
  * (a prior written outside m.param), a custom density, a flat prior on an unbounded space, a
  * truncation whose bounds depend on other parameters (its normalizing constant is then not in the
@@ -20,6 +22,7 @@ import { constant, param as paramLeaf, sizeOf, substitute, toposort, type Node, 
 import type { Distribution } from "../distributions/distribution.ts";
 import { dirichlet } from "../distributions/dirichlet.ts";
 import { lkjCholesky } from "../distributions/lkj-cholesky.ts";
+import { lkjCorr } from "../distributions/lkj-corr.ts";
 import { sampleToShape } from "../distributions/sampling.ts";
 import type { DeclaredParam } from "../model/builder.ts";
 import type { CompiledModel } from "../model/compile.ts";
@@ -111,7 +114,8 @@ function planParam(model: CompiledModel, cannot: string, values: DrawValues, p: 
   const dependentBounds = toposort([p.value]).some((n) => n.op === "param" && n !== p.leaf);
   // The log density holds no normalizing constant of the truncation; where the bounds move with
   // other parameters, that constant would change their prior, so the truncated draw is not the model's.
-  if (p.prior !== undefined && p.explicitConstraint && dependentBounds) {
+  // offset/multiplier maps onto the whole real line, so it truncates nothing whatever its parameters.
+  if (p.prior !== undefined && p.explicitConstraint && dependentBounds && t.name !== "offset_multiplier") {
     throw new ModelError(`${cannot}: parameter '${name}' has the prior ${p.prior.name} and the constraint ${t.name}, whose bounds depend on other parameters; the model's prior is then not the prior truncated to the constraint (the truncation's normalizing constant is not in the log density) — give the parameter a prior whose support is its constraint, without an explicit constraint`);
   }
   if (p.prior !== undefined && t.name === "unit_vector") {
@@ -126,6 +130,7 @@ function planParam(model: CompiledModel, cannot: string, values: DrawValues, p: 
   const prior = p.prior ?? flatPrior(cannot, p, dependentBounds);
   if (prior === "sphere") return { ...common, draw: sphereDraw(whole), unit: whole, sort: false };
   if (prior === "uniform") return { ...common, draw: uniformDraw(model, values, p), unit: 1, sort: false };
+  if (prior === "stochastic") return { ...common, draw: stochasticDraw(p.shape, t.name === "column_stochastic"), unit: whole, sort: false };
   const iidScalar = prior.eventShape.length === 0 && prior.batchShape.every((d) => d === 1);
   const sort = (t.name === "ordered" || t.name === "positive_ordered") && iidScalar;
   const draw = (rng: StreamRng): Float64Array => {
@@ -142,13 +147,18 @@ function planParam(model: CompiledModel, cannot: string, values: DrawValues, p: 
 }
 
 // What a parameter declared without a prior is drawn from: uniform on its constrained space, where that is a proper distribution.
-function flatPrior(cannot: string, p: DeclaredParam, dependentBounds: boolean): Distribution | "sphere" | "uniform" {
+function flatPrior(cannot: string, p: DeclaredParam, dependentBounds: boolean): Distribution | "sphere" | "uniform" | "stochastic" {
   const k = p.shape[p.shape.length - 1] ?? 1;
   switch (p.transform.name) {
     case "simplex":
       return dirichlet(constant(new Float64Array(k).fill(1), [k]));
     case "cholesky_corr":
       return lkjCholesky(k, 1);
+    case "corr_matrix":
+      return lkjCorr(k, 1);
+    case "row_stochastic":
+    case "column_stochastic":
+      return "stochastic";
     case "unit_vector":
       return "sphere";
     case "interval":
@@ -166,6 +176,17 @@ function sphereDraw(k: number): (rng: StreamRng) => Float64Array {
     const x = Float64Array.from({ length: k }, () => rng.normal());
     const r = Math.hypot(...x);
     return x.map((v) => v / r);
+  };
+}
+
+// Uniform on the row- or column-stochastic matrices: each row (column) Dirichlet(1), normalized Exp(1) draws.
+function stochasticDraw(shape: readonly number[], byColumn: boolean): (rng: StreamRng) => Float64Array {
+  const [r, c] = [shape[0]!, shape[1]!];
+  return (rng) => {
+    const x = Float64Array.from({ length: r * c }, () => -Math.log(rng.uniform()));
+    const sums = new Float64Array(byColumn ? c : r);
+    x.forEach((v, f) => (sums[byColumn ? f % c : Math.floor(f / c)]! += v));
+    return x.map((v, f) => v / sums[byColumn ? f % c : Math.floor(f / c)]!);
   };
 }
 

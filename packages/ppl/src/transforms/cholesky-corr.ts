@@ -1,7 +1,8 @@
 import {
-  abs, add, constant, cumsum, div, exp, gather, log1p, mul, neg, reshape, softplus, sqrt, square, sub, sum, tanh, concat, type Node, type Shape,
+  add, constant, cumsum, div, exp, gather, log1p, mul, neg, reshape, sqrt, square, sub, sum, tanh, concat, type Node, type Shape,
 } from "@ppl/tensor";
 import { ModelError } from "../model/errors.ts";
+import { log1mTanhSquared } from "./log1m-tanh-squared.ts";
 import type { Constraint, Transform } from "./transform.ts";
 
 /**
@@ -34,10 +35,8 @@ export function choleskyCorr(): Constraint {
       const strictMask = constant(strict, [k, k]);
       const eye = constant(Array.from({ length: k * k }, (_, f) => (Math.floor(f / k) === f % k ? 1 : 0)), [k, k]);
       const lowerMatrix = (v: Node) => gather(concat([v, constant(0, [1])]), idxNode);
-      // log(1 − tanh(u)²) = 2(log 2 − |u| − softplus(−2|u|)), exact where 1 − z² would round to 0.
-      const log1mZ2 = (u: Node) => mul(2, sub(sub(Math.LN2, abs(u)), softplus(mul(-2, abs(u)))));
       const parts = (u: Node) => {
-        const w = log1mZ2(u);
+        const w = log1mTanhSquared(u);
         const wm = lowerMatrix(w);
         const before = sub(cumsum(wm, 1), wm); // Σ_{l<j} log(1 − z_il²) = log of the row's length left
         return { w, before };

@@ -1,6 +1,9 @@
 import type { Support } from "../distributions/distribution.ts";
 import { ModelError } from "../model/errors.ts";
 import { choleskyCorr } from "./cholesky-corr.ts";
+import { choleskyFactorCov } from "./cholesky-factor-cov.ts";
+import { corrMatrix } from "./corr-matrix.ts";
+import { covMatrix } from "./cov-matrix.ts";
 import { real } from "./identity.ts";
 import { interval, unitInterval } from "./interval.ts";
 import { lower, positive } from "./lower.ts";
@@ -8,7 +11,7 @@ import { simplex } from "./simplex.ts";
 import type { Constraint } from "./transform.ts";
 import { upper } from "./upper.ts";
 
-/** The constraint that maps the real line onto a continuous support (positive → exp, unit → logit, simplex → stick-breaking, …). */
+/** The constraint that maps the real line onto a continuous support (positive → exp, unit → logit, simplex → stick-breaking, covariance → L·Lᵀ, …). */
 export function constraintOfSupport(support: Support, dist: string): Constraint {
   switch (support.kind) {
     case "real":
@@ -29,16 +32,13 @@ export function constraintOfSupport(support: Support, dist: string): Constraint 
     case "cholesky_corr":
       return choleskyCorr();
     case "cov_matrix":
+      return covMatrix();
     case "corr_matrix":
+      return corrMatrix();
     case "cholesky_cov":
-      throw new ModelError(`${dist} is a distribution over ${MATRIX_SETS[support.kind]}, which no constraint maps the real line onto yet; give the parameter an explicit constraint onto them`);
+      return choleskyFactorCov();
     default:
       throw new ModelError(`${dist} is a distribution over integers (${support.kind}); a parameter must be continuous — observe integer data with it instead`);
   }
 }
 
-const MATRIX_SETS = {
-  cov_matrix: "covariance matrices",
-  corr_matrix: "correlation matrices",
-  cholesky_cov: "Cholesky factors of covariance matrices",
-} as const;

@@ -7,14 +7,16 @@
  *   tsx bench/gpu-anchors.ts --data DIR [--backend vulkan|cpu] [--dtype f32|f64] [--cases 8s,lr,many,hier] [--reps 2]
  *     [--shape auto|thread|workgroup|device] [--controller auto|thread|thread:GROUP|WG] [--workgroup WG] [--many-chains C]
  *     [--iterations WARMUP,DRAWS] [--gradient-evals N] (shortened runs for slow backends)
+ *     [--groups G] (the chains split into G groups, each with its own manager on the same device,
+ *     run at the same time through splitRunner and sampleAsync, as --device 0,0,… does)
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import {
-  compileModel, essBulk, modelDensity, sample, type CompiledModel,
+  chainGroupSizes, compileModel, essBulk, modelDensity, sample, sampleAsync, splitRunner, type CompiledModel,
 } from "../packages/ppl/src/index.ts";
 import { usableDevices, VulkanManager } from "../packages/vulkan/src/index.ts";
-import { batchedGradient, prepareGpuNuts, type ExecutionShape } from "../packages/ppl-vulkan/src/index.ts";
+import { batchedGradient, prepareGpuNuts, type ExecutionShape, type GpuNuts } from "../packages/ppl-vulkan/src/index.ts";
 import { anchorHier, anchorLogistic } from "./anchor-models.ts";
 import eightSchools from "../examples/posteriordb/eight_schools-eight_schools_noncentered.ts";
 
@@ -33,6 +35,7 @@ const shapeOpt = opt("shape", "auto");
 const controllerOpt = opt("controller", "auto");
 const workgroupOpt = opt("workgroup", "");
 const iterationsOpt = opt("iterations", "");
+const groupsOpt = Number(opt("groups", "1"));
 
 const logistic = anchorLogistic;
 
@@ -67,19 +70,37 @@ async function runCase(name: string, compiled: () => CompiledModel, chains: numb
     const m = compiled();
     const density = await modelDensity(m);
     const settings = { chains, warmup, draws, seed: 1000 + rep, maxDepth: 10 };
-    let runner;
+    let runner: Pick<GpuNuts, "factory" | "hostDensity" | "dispose" | "counters" | "shape"> | undefined;
     let device = "CPU (compiled JavaScript, f64)";
-    if (backend === "vulkan") {
-      runner = await prepareGpuNuts(m, {
-        chains, maxDepth: 10, dtype, iterationsPerSubmit: 100,
+    const prepare = (n: number) =>
+      prepareGpuNuts(m, {
+        chains: n, maxDepth: 10, dtype, iterationsPerSubmit: 100,
         ...(shapeOpt === "auto" ? {} : { shape: shapeOpt as ExecutionShape }),
         ...(controllerOpt === "auto" ? {} : { controller: controllerOpt.startsWith("thread") ? { kind: "thread" as const, ...(controllerOpt.includes(":") ? { group: Number(controllerOpt.split(":")[1]) } : {}) } : { kind: "workgroup" as const, workgroup: Number(controllerOpt) } }),
         ...(workgroupOpt ? { workgroup: Number(workgroupOpt) } : {}),
       });
-      device = runner.device;
+    if (backend === "vulkan" && groupsOpt > 1) {
+      const sizes = chainGroupSizes(chains, groupsOpt);
+      const parts: GpuNuts[] = [];
+      for (const n of sizes) parts.push(await prepare(n));
+      const split = splitRunner(parts.map((r, g) => ({ chains: sizes[g]!, runner: r })));
+      runner = {
+        ...split,
+        shape: parts[0]!.shape,
+        counters: { get submits() { return parts.reduce((a, p) => a + p.counters.submits, 0); }, get steps() { return parts.reduce((a, p) => a + p.counters.steps, 0); } },
+      };
+      device = `${parts[0]!.device} ×${sizes.length} managers`;
+    } else if (backend === "vulkan") {
+      const one = await prepare(chains);
+      runner = one;
+      device = one.device;
     }
     const tCompiled = performance.now();
-    const res = runner ? sample(runner.hostDensity(density), { ...settings, transitionRunner: runner.factory }) : sample(density, settings);
+    const res = !runner
+      ? sample(density, settings)
+      : groupsOpt > 1
+        ? await sampleAsync(runner.hostDensity(density), { ...settings, transitionRunner: runner.factory, yieldEveryMs: 1000 })
+        : sample(runner.hostDensity(density), { ...settings, transitionRunner: runner.factory });
     const wall = (performance.now() - t0) / 1000;
     runner?.dispose();
     let minEss = Infinity;

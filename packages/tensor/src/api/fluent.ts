@@ -2,15 +2,17 @@ import type { DType } from "../ir/dtype.ts";
 import { Node } from "../ir/node.ts";
 import { at, col, log10, range, row } from "./convenience.ts";
 import {
-  abs, add, and, atan2, cast, ceil, cos, digamma, div, eq, erf, erfc, exp, expm1, floor, ge, gt, invPhi, le, lgamma, log,
-  log1p, logSigmoid, lt, maximum, minimum, mod, mul, ne, neg, not, or, polygamma, pow, reciprocal, rsqrt, select, sigmoid,
-  sign, sin, softplus, sqrt, square, stopGradient, sub, tanh, trigamma,
+  abs, add, and, atan2, cast, ceil, cos, digamma, div, eq, erf, erfc, exp, expm1, floor, ge, gt, invPhi, isFinite, isNan, le,
+  lgamma, log, log1p, logSigmoid, lt, maximum, minimum, mod, mul, ne, neg, not, or, polygamma, pow, reciprocal, rsqrt, select,
+  sigmoid, sign, sin, softplus, sqrt, square, stopGradient, sub, tanh, trigamma,
 } from "./elementwise.ts";
 import type { Operand } from "./leaves.ts";
 import { cholesky, diagonal, dot, logdetSpd, matmul, triangularSolve } from "./linalg.ts";
+import { all, any } from "./logical.ts";
 import { logsumexp, max, mean, min, prod, sum, type Axes } from "./reduce.ts";
 import { broadcastTo, cumsum, mT, pad, reshape, transpose } from "./shape-ops.ts";
 import { Phi, log1mExp, logDiffExp, logPhi } from "./special.ts";
+import { conv1d, slidingMax, slidingSum } from "./windows.ts";
 
 /**
  * The fluent API: the functional API's functions as methods of Node, so model code reads
@@ -25,9 +27,11 @@ import { Phi, log1mExp, logDiffExp, logPhi } from "./special.ts";
  * Inside packages/tensor the sources keep to the functional API: a module there that reached
  * Node without the entry would see the types but not the methods.
  *
- * Positions are 1-based, as in Stan: x.at(1) is the first entry, x.at(0) throws. The 0-based
- * index, slice and gather are functional only, so that every position a method takes counts
- * from 1; axis arguments (sum(-1), cumsum(0)) count from 0, as in the functional API and NumPy.
+ * Positions are 1-based, as in Stan: x.at(1) is the first entry, x.at(0) throws. The functions
+ * that take or give 0-based positions (index, slice, gather, putSlice, argmax, argmin) are
+ * functional only, so that every position a method takes counts from 1 and x.at(x.argmax()) cannot
+ * be written one off; axis arguments (sum(-1), cumsum(0)) count from 0, as in the functional API
+ * and NumPy.
  */
 const methods = {
   // Elementwise, one operand.
@@ -85,6 +89,10 @@ const methods = {
   ceil(this: Node): Node { return ceil(this); },
   /** Logical not of a bool tensor. */
   not(this: Node): Node { return not(this); },
+  /** True where x is NaN. */
+  isNan(this: Node): Node { return isNan(this); },
+  /** True where x is neither NaN nor ±∞. */
+  isFinite(this: Node): Node { return isFinite(this); },
   /** x, with a zero gradient. */
   stopGradient(this: Node): Node { return stopGradient(this); },
   /** The same values in another dtype. */
@@ -151,6 +159,16 @@ const methods = {
   mean(this: Node, axes?: Axes, keepdims = false): Node { return mean(this, axes, keepdims); },
   /** log Σ e^x over axes, without overflow. */
   logsumexp(this: Node, axes?: Axes, keepdims = false): Node { return logsumexp(this, axes, keepdims); },
+  /** For bools: true where some entry over axes is. */
+  any(this: Node, axes?: Axes, keepdims = false): Node { return any(this, axes, keepdims); },
+  /** For bools: true where every entry over axes is. */
+  all(this: Node, axes?: Axes, keepdims = false): Node { return all(this, axes, keepdims); },
+  /** Sums of each run of k consecutive entries along an axis (the last by default). */
+  slidingSum(this: Node, k: number, axis = -1): Node { return slidingSum(this, k, axis); },
+  /** Maxima of each run of k consecutive entries along an axis (the last by default). */
+  slidingMax(this: Node, k: number, axis = -1): Node { return slidingMax(this, k, axis); },
+  /** 1-D convolution ("valid", kernel flipped as in NumPy's convolve) along the last axis. */
+  conv1d(this: Node, w: Operand): Node { return conv1d(this, w); },
 
   // Shape.
   /** The same values in a new shape (one dimension may be -1). */

@@ -115,4 +115,9 @@ describe("constraints in models", () => {
     // theta = mu + tau·z: mean 1, variance 0.25 + E[tau²] = 0.25 + exp(2·0.25²).
     expectMoments(priorColumn(c, 9, 4000, "theta"), 1, Math.sqrt(0.25 + Math.exp(2 * 0.0625)));
   });
+
+  test("a sum-to-zero vector has no exact prior draw, and the error says why", () => {
+    const c = compiled((m) => void m.param("z", normal(0, 1), { shape: [3], constraint: sumToZero() }));
+    expect(() => priorSampler(c, 1)).toThrow(/'z' is a sum-to-zero vector, whose prior is normal restricted to the hyperplane Σx = 0, which no sampler draws exactly/);
+  });
 });

@@ -16,7 +16,8 @@
  * Everything else is a ModelError naming the term: a factor term, an observe of a parameter
  * (a prior written outside m.param), a custom density, a flat prior on an unbounded space, a
  * truncation whose bounds depend on other parameters (its normalizing constant is then not in the
- * log density, so the model's prior is not the truncated prior), a prior on a unit vector.
+ * log density, so the model's prior is not the truncated prior), a prior on a unit vector, a
+ * sum-to-zero vector (its prior restricted to the hyperplane).
  */
 import { constant, param as paramLeaf, sizeOf, substitute, toposort, type Node, type TensorValue } from "@ppl/tensor";
 import type { Distribution } from "../distributions/distribution.ts";
@@ -117,6 +118,9 @@ function planParam(model: CompiledModel, cannot: string, values: DrawValues, p: 
   // offset/multiplier maps onto the whole real line, so it truncates nothing whatever its parameters.
   if (p.prior !== undefined && p.explicitConstraint && dependentBounds && t.name !== "offset_multiplier") {
     throw new ModelError(`${cannot}: parameter '${name}' has the prior ${p.prior.name} and the constraint ${t.name}, whose bounds depend on other parameters; the model's prior is then not the prior truncated to the constraint (the truncation's normalizing constant is not in the log density) — give the parameter a prior whose support is its constraint, without an explicit constraint`);
+  }
+  if (t.name === "sum_to_zero") {
+    throw new ModelError(`${cannot}: parameter '${name}' is a sum-to-zero vector, whose prior is ${p.prior?.name ?? "flat"} restricted to the hyperplane Σx = 0, which no sampler draws exactly; draw it with MCMC instead`);
   }
   if (p.prior !== undefined && t.name === "unit_vector") {
     throw new ModelError(`${cannot}: parameter '${name}' has the prior ${p.prior.name} on a unit vector, whose draws are not unit vectors; leave its prior out (uniform on the sphere)`);

@@ -88,7 +88,8 @@ const polygammaCases: Case[] = [0, 1, 2].map((order) => ({
 
 // ---- binary ops, with broadcasting ---------------------------------------------------------------
 const shapePairs: [number[], number[]][] = [[[2, 3], [2, 3]], [[3, 1], [1, 4]], [[2, 3, 4], [4]], [[], [2, 3]]];
-const binaryDomains: Record<T.BinaryOp, [(n: number) => Values, (n: number) => Values]> = {
+// The integer ops have no derivative: they are covered by the cast cases below.
+const binaryDomains: Record<Exclude<T.BinaryOp, T.IntegerBinaryOp>, [(n: number) => Values, (n: number) => Values]> = {
   add: [uniform(-3, 3), uniform(-3, 3)],
   sub: [uniform(-3, 3), uniform(-3, 3)],
   mul: [uniform(-3, 3), uniform(-3, 3)],
@@ -130,7 +131,8 @@ const binaryValid: Partial<Record<T.BinaryOp, (a: number, b: number) => boolean>
   atan2: (a, b) => a * a + b * b > 0.1 && !(Math.abs(a) < 0.05 && b < 0),
   mod: (a, b) => farFromInt(a / b),
 };
-const binaryCases: Case[] = T.BINARY_OPS.filter((op) => !CONSTANT_FIRST_OPERAND.has(op)).flatMap((op) =>
+const differentiableBinary = T.BINARY_OPS.filter((op): op is Exclude<T.BinaryOp, T.IntegerBinaryOp> => !T.isIntegerBinary(op));
+const binaryCases: Case[] = differentiableBinary.filter((op) => !CONSTANT_FIRST_OPERAND.has(op)).flatMap((op) =>
   shapePairs.map(([sa, sb]): Case => ({
     name: `${op} [${sa}] [${sb}]`,
     ops: [op],
@@ -303,6 +305,19 @@ const castCases: Case[] = [
     ops: ["cast", "floor"],
     inputs: [inp([4], uniform(0.5, 4))],
     build: ([x]) => T.mul(T.cast(T.cast(T.floor(x!), "i32"), "f64"), T.square(x!)),
+    valid: (v) => all(v, farFromInt),
+  },
+  {
+    // Integer arithmetic on a parameter's floor is a constant factor: the gradient flows through x² only.
+    name: "integer ops carry no gradient",
+    ops: ["cast", "quotient", "remainder", "bit_and", "bit_or", "bit_xor", "shift_left", "shift_right"],
+    inputs: [inp([4], uniform(-4, 4))],
+    build: ([x]) => {
+      const k = T.cast(T.floor(x!), "i32");
+      const bits = T.bitXor(T.bitOr(T.bitAnd(k, 6), T.shiftLeft(k, 2)), T.shiftRight(k, 1));
+      const f = T.add(T.add(T.quotient(bits, 3), T.remainder(k, 3)), 0);
+      return T.mul(T.cast(f, "f64"), T.square(x!));
+    },
     valid: (v) => all(v, farFromInt),
   },
 ];

@@ -12,7 +12,7 @@ import { interpret, type Bindings } from "../src/cpu/reference/interpret.ts";
 import type { TensorValue } from "../src/cpu/value.ts";
 import { toposort } from "../src/graph/toposort.ts";
 import type { Node } from "../src/ir/node.ts";
-import { ALL_OPS, BINARY_OPS, COMPARE_OPS, REDUCE_OPS, UNARY_OPS, type Op } from "../src/ir/ops.ts";
+import { ALL_OPS, BINARY_OPS, COMPARE_OPS, REDUCE_OPS, UNARY_OPS, isIntegerBinary, type Op } from "../src/ir/ops.ts";
 import { optimize } from "../src/rewrite/optimize.ts";
 
 const C = 3;
@@ -104,6 +104,7 @@ const CASES: Record<string, () => Node[]> = {
           op === "pow" ? T.pow(T.exp(u), v)
           : op === "mod" ? T.mod(u, T.add(T.abs(v), 0.5))
           : op === "gamma_p" || op === "gamma_q" || op === "gamma_p_da" ? T.binary(op, T.exp(u), T.abs(v))
+          : isIntegerBinary(op) ? T.binary(op, T.cast(T.floor(T.mul(u, 50)), "i32"), T.cast(T.floor(T.mul(v, 5)), "i32"))
           : T.binary(op, u, v);
         return [f(a, b), f(b, y), f(X, a), f(s, X), f(s, a)];
       },

@@ -1,7 +1,7 @@
 import { floatOf, isFloat, promote, type DType } from "../ir/dtype.ts";
 import { DTypeError } from "../ir/errors.ts";
 import { Node } from "../ir/node.ts";
-import type { BinaryOp, CompareOp, UnaryOp } from "../ir/ops.ts";
+import { isIntegerBinary, type BinaryOp, type CompareOp, type UnaryOp } from "../ir/ops.ts";
 import { broadcastShapes } from "../ir/shape.ts";
 import { lift, type Operand } from "./leaves.ts";
 
@@ -48,6 +48,7 @@ export function binary(op: BinaryOp, a: Operand, b: Operand): Node {
   x = cast(x, dt);
   y = cast(y, dt);
   const shape = broadcastShapes(op, x.shape, y.shape);
+  if (isIntegerBinary(op) && dt !== "i32") throw new DTypeError(`${op}: expects i32 (or bool) operands, got ${dt}`);
   return Node.make(op, dt, shape, [x, y]);
 }
 
@@ -156,6 +157,22 @@ export const gammaQ = (a: Operand, x: Operand) => binary("gamma_q", a, x);
 export const gammaPDa = (a: Operand, x: Operand) => binary("gamma_p_da", a, x);
 /** Owen's T function T(h, a) = (1/2π)∫₀ᵃ exp(−h²(1+t²)/2)/(1+t²) dt. */
 export const owensT = (h: Operand, a: Operand) => binary("owens_t", h, a);
+/** Integer division truncated toward zero (Stan's %/); i32 only, 0 for a zero divisor. */
+export const quotient = (a: Operand, b: Operand) => binary("quotient", a, b);
+/** Integer remainder with the sign of the dividend (Stan's and C's %); i32 only, a for a zero divisor. */
+export const remainder = (a: Operand, b: Operand) => binary("remainder", a, b);
+/** Bitwise and of i32 values. */
+export const bitAnd = (a: Operand, b: Operand) => binary("bit_and", a, b);
+/** Bitwise or of i32 values. */
+export const bitOr = (a: Operand, b: Operand) => binary("bit_or", a, b);
+/** Bitwise exclusive or of i32 values. */
+export const bitXor = (a: Operand, b: Operand) => binary("bit_xor", a, b);
+/** Bitwise complement of an i32 value (xor with all ones). */
+export const bitNot = (a: Operand) => binary("bit_xor", a, -1);
+/** a·2^b for i32 a, the count b taken mod 32 (bits shifted out are lost). */
+export const shiftLeft = (a: Operand, b: Operand) => binary("shift_left", a, b);
+/** Arithmetic right shift of i32 a by b mod 32 (floor(a / 2^b)). */
+export const shiftRight = (a: Operand, b: Operand) => binary("shift_right", a, b);
 
 export const lt = (a: Operand, b: Operand) => compare("lt", a, b);
 export const le = (a: Operand, b: Operand) => compare("le", a, b);

@@ -82,6 +82,14 @@ export const BINARY: Record<BinaryOp, (a: number, b: number) => number> = {
   gamma_q: gammaQ,
   gamma_p_da: gammaPDa,
   owens_t: owensT,
+  // i32 operands (as doubles) only; `| 0` wraps the one overflow, −2³¹ %/ −1, and turns −0 into 0.
+  quotient: (a, b) => (b === 0 ? 0 : Math.trunc(a / b) | 0),
+  remainder: (a, b) => (b === 0 ? a : (a % b) | 0),
+  bit_and: (a, b) => a & b,
+  bit_or: (a, b) => a | b,
+  bit_xor: (a, b) => a ^ b,
+  shift_left: (a, b) => a << (b & 31),
+  shift_right: (a, b) => a >> (b & 31),
 };
 
 export const COMPARE: Record<CompareOp, (a: number, b: number) => number> = {

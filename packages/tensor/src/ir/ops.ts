@@ -17,8 +17,20 @@ export type UnaryOp = (typeof UNARY_OPS)[number];
  */
 export const BINARY_OPS = [
   "add", "sub", "mul", "div", "pow", "max", "min", "atan2", "mod", "gamma_p", "gamma_q", "gamma_p_da", "owens_t",
+  "quotient", "remainder", "bit_and", "bit_or", "bit_xor", "shift_left", "shift_right",
 ] as const;
 export type BinaryOp = (typeof BINARY_OPS)[number];
+
+/**
+ * The binary ops defined on i32 only. quotient and remainder truncate toward zero (C's and Stan's
+ * %/ and %: the remainder has the sign of the dividend); a zero divisor gives quotient 0 and
+ * remainder a, so that a = b·quotient + remainder still holds; −2³¹ %/ −1 overflows (the CPU wraps,
+ * a GPU need not). Shift counts are taken mod 32, and shift_right is arithmetic (it copies the sign bit).
+ */
+export const INTEGER_BINARY_OPS = [
+  "quotient", "remainder", "bit_and", "bit_or", "bit_xor", "shift_left", "shift_right",
+] as const satisfies readonly BinaryOp[];
+export type IntegerBinaryOp = (typeof INTEGER_BINARY_OPS)[number];
 
 /** Comparisons and logical ops; they return bool. */
 export const COMPARE_OPS = ["lt", "le", "gt", "ge", "eq", "ne", "and", "or"] as const;
@@ -42,11 +54,14 @@ const unarySet = new Set<string>(UNARY_OPS);
 const binarySet = new Set<string>(BINARY_OPS);
 const compareSet = new Set<string>(COMPARE_OPS);
 const reduceSet = new Set<string>(REDUCE_OPS);
+const integerBinarySet = new Set<string>(INTEGER_BINARY_OPS);
 
 /** True for elementwise ops of one input. */
 export const isUnary = (op: Op): op is UnaryOp => unarySet.has(op);
 /** True for arithmetic elementwise ops of two inputs. */
 export const isBinary = (op: Op): op is BinaryOp => binarySet.has(op);
+/** True for the binary ops defined on i32 only. */
+export const isIntegerBinary = (op: Op): op is IntegerBinaryOp => integerBinarySet.has(op);
 /** True for comparison and logical ops. */
 export const isCompare = (op: Op): op is CompareOp => compareSet.has(op);
 /** True for reductions. */

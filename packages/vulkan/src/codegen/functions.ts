@@ -43,6 +43,15 @@ export function binaryGlsl(op: BinaryOp, a: string, b: string, dtype: DType): st
     case "gamma_q": return `ppl_gamma_q(${a},${b})`;
     case "gamma_p_da": return `ppl_gamma_p_da(${a},${b})`;
     case "owens_t": return `ppl_owens_t(${a},${b})`;
+    // i32 only. GLSL's int division truncates toward zero; a zero divisor (unspecified in GLSL) is
+    // given the CPU's answer, and % (whose sign rule GLSL leaves open) is not used.
+    case "quotient": return `(${b}==0?0:${a}/${b})`;
+    case "remainder": return `(${b}==0?${a}:${a}-${b}*(${a}/${b}))`;
+    case "bit_and": return `(${a}&${b})`;
+    case "bit_or": return `(${a}|${b})`;
+    case "bit_xor": return `(${a}^${b})`;
+    case "shift_left": return `(${a}<<(${b}&31))`;
+    case "shift_right": return `(${a}>>(${b}&31))`;
   }
 }
 

@@ -68,7 +68,17 @@ function winnerWeight(wins: Node, ties: Node, dtype: Node["dtype"]): Node {
   return add(cast(wins, dtype), mul(cast(ties, dtype), 0.5));
 }
 
+// Integer ops: binaryRule never reaches them (their outputs are i32), but the table is total.
+const integerOp: BinaryVjp = () => [null, null];
+
 const BINARY_VJP: Record<BinaryOp, BinaryVjp> = {
+  quotient: integerOp,
+  remainder: integerOp,
+  bit_and: integerOp,
+  bit_or: integerOp,
+  bit_xor: integerOp,
+  shift_left: integerOp,
+  shift_right: integerOp,
   add: (_a, _b, _y, ct) => [ct, ct],
   sub: (_a, _b, _y, ct) => [ct, neg(ct)],
   mul: (a, b, _y, ct) => [mul(ct, b), mul(ct, a)],

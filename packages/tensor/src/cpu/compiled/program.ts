@@ -37,6 +37,8 @@ const F = {
   erfc: UNARY.erfc,
   lgamma: UNARY.lgamma,
   mod: BINARY.mod,
+  quotient: BINARY.quotient,
+  remainder: BINARY.remainder,
   invPhi,
   gammaP,
   gammaQ,

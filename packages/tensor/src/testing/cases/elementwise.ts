@@ -6,6 +6,8 @@ import { awayFromZero, bits, broadcastShapesArb, floats, shapeArb, smallInts } f
 import { instanceArb, type ConformanceCase } from "../case.ts";
 import { exactTol, specialTol, transcendentalTol, trigTol, type FloatDType, type Tolerance } from "../tolerance.ts";
 
+const int32s = fc.oneof(fc.integer({ min: -50, max: 50 }), fc.integer({ min: -(2 ** 31) + 1, max: 2 ** 31 - 1 }));
+const divisors = fc.oneof(fc.integer({ min: -7, max: 7 }), int32s);
 const nonFinite = fc.oneof(floats(-5, 5), fc.constantFrom(Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY));
 
 // Each op's domain (where it is finite and well-conditioned) and how accurate a backend must be there.
@@ -42,7 +44,8 @@ const UNARY_DOMAIN: Record<UnaryOp, { values: fc.Arbitrary<number>; tol: (d: Flo
 };
 
 // `aData`: the first operand is data, for ops with no gradient in it (a gradient case must not differentiate it).
-const BINARY_DOMAIN: Record<BinaryOp, { a: fc.Arbitrary<number>; b: fc.Arbitrary<number>; tol: (d: FloatDType) => Tolerance; aData?: boolean }> = {
+// `input`: both operands are of that dtype rather than the case's float type.
+const BINARY_DOMAIN: Record<BinaryOp, { a: fc.Arbitrary<number>; b: fc.Arbitrary<number>; tol: (d: FloatDType) => Tolerance; aData?: boolean; input?: "i32" }> = {
   add: { a: floats(-5, 5), b: floats(-5, 5), tol: exactTol },
   sub: { a: floats(-5, 5), b: floats(-5, 5), tol: exactTol },
   mul: { a: floats(-5, 5), b: floats(-5, 5), tol: exactTol },
@@ -58,6 +61,15 @@ const BINARY_DOMAIN: Record<BinaryOp, { a: fc.Arbitrary<number>; b: fc.Arbitrary
   gamma_p_da: { a: floats(0.5, 10), b: floats(0, 25), tol: specialTol, aData: true },
   // Both signs and both sides of |a| = 1 (the quadrature and the reflection).
   owens_t: { a: floats(-6, 6), b: floats(-5, 5), tol: specialTol },
+  // Both signs of each operand, zero divisors and the full i32 range (but not −2³¹, whose %/ −1 overflows).
+  quotient: { a: int32s, b: divisors, tol: exactTol, aData: true, input: "i32" },
+  remainder: { a: int32s, b: divisors, tol: exactTol, aData: true, input: "i32" },
+  bit_and: { a: int32s, b: int32s, tol: exactTol, aData: true, input: "i32" },
+  bit_or: { a: int32s, b: int32s, tol: exactTol, aData: true, input: "i32" },
+  bit_xor: { a: int32s, b: int32s, tol: exactTol, aData: true, input: "i32" },
+  // Negative counts and counts past 31 too: both are taken mod 32.
+  shift_left: { a: int32s, b: fc.integer({ min: -8, max: 40 }), tol: exactTol, aData: true, input: "i32" },
+  shift_right: { a: int32s, b: fc.integer({ min: -8, max: 40 }), tol: exactTol, aData: true, input: "i32" },
 };
 
 /** One case per unary op, over random shapes. */
@@ -86,9 +98,9 @@ export function binaryCases(): ConformanceCase[] {
       tolerance: d.tol,
       arbitrary: (dtype: FloatDType) =>
         fc.tuple(broadcastShapesArb(2), d.b, fc.boolean()).chain(([[sa, sb], c, useConst]) =>
-          instanceArb(dtype, [{ name: "a", shape: sa!, values: d.a, leaf: d.aData ? "data" : undefined }, { name: "b", shape: sb!, values: d.b, leaf: "data" }], ([a, b]) => ({
+          instanceArb(dtype, [{ name: "a", shape: sa!, values: d.a, leaf: d.aData ? "data" : undefined, dtype: d.input }, { name: "b", shape: sb!, values: d.b, leaf: "data", dtype: d.input }], ([a, b]) => ({
             // A scalar constant operand: inlined as a literal by code generators.
-            outputs: [api.binary(op, a!, b!), api.binary(op, a!, constant(c, [], dtype))],
+            outputs: [api.binary(op, a!, b!), api.binary(op, a!, constant(c, [], d.input ?? dtype))],
             // mod jumps by |b| across its branch cut: measure its error against |b|.
             scales: op === "mod" ? [api.abs(api.add(api.mul(a!, 0), b!)), constant(Math.abs(c), [], dtype)] : undefined,
           })),

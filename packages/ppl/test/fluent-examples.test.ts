@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { grad, interpret, type Bindings } from "@ppl/tensor";
+import { FLUENT_METHODS, grad, interpret, type Bindings } from "@ppl/tensor";
 import { compileModel, isModel, type CompiledModel } from "../src/index.ts";
 
 const ROOT = new URL("../../../", import.meta.url);
@@ -60,4 +60,16 @@ describe("fluent rewrites of the bundled examples", () => {
       }), { numRuns: 4, seed: 13 });
     });
   }
+});
+
+describe("the fluent API's documentation", () => {
+  test("packages/ppl/README.md's table lists every method, and no other", () => {
+    const readme = readFileSync(new URL("packages/ppl/README.md", ROOT), "utf8");
+    const section = readme.slice(readme.indexOf("## Tensor values: the fluent API"));
+    const table = section.split("\n").filter((line) => line.startsWith("| ") && !line.startsWith("| Kind"));
+    // A method is the name that opens a code span, before any argument list (`cond.select(…)` names select).
+    const listed = table.flatMap((line) => [...line.split("|")[2]!.matchAll(/`(?:\w+\.)?(\w+)/g)].map((m) => m[1]!));
+    const stanNames = new Set(["inv_logit", "log1p_exp", "log_inv_logit", "inv_Phi", "cumulative_sum"]);
+    expect(listed.filter((n) => !stanNames.has(n)).sort()).toEqual([...FLUENT_METHODS].sort());
+  });
 });

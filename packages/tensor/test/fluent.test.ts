@@ -13,6 +13,8 @@ interface Draw {
   x: Node;
   positive: Node;
   other: Operand;
+  ints: Node;
+  intOther: Operand;
   axis: number;
   keepdims: boolean;
   perm: number[];
@@ -45,6 +47,11 @@ const draw: fc.Arbitrary<Draw> = dims.chain((shape) => {
         const s = shape.slice(k);
         return values(s.reduce((a, b) => a * b, 1)).map((v) => T.constant(v, s));
       }),
+    ),
+    ints: fc.array(fc.integer({ min: -50, max: 50 }), { minLength: size, maxLength: size }).map((v) => T.constant(v, shape, "i32")),
+    intOther: fc.oneof(
+      fc.integer({ min: -7, max: 7 }),
+      fc.array(fc.integer({ min: -7, max: 7 }), { minLength: size, maxLength: size }).map((v) => T.constant(v, shape, "i32")),
     ),
     axis: fc.integer({ min: -shape.length, max: shape.length - 1 }),
     keepdims: fc.boolean(),
@@ -121,6 +128,14 @@ const CASES: Record<keyof FluentMethods, Case> = {
   ne: ({ x, other: o }) => [x.ne(o), T.ne(x, o)],
   and: ({ x, other: o }) => [x.gt(0).and(T.lt(o, 1)), T.and(T.gt(x, 0), T.lt(o, 1))],
   or: ({ x, other: o }) => [x.gt(0).or(T.lt(o, 1)), T.or(T.gt(x, 0), T.lt(o, 1))],
+  quotient: ({ ints: i, intOther: o }) => [i.quotient(o), T.quotient(i, o)],
+  remainder: ({ ints: i, intOther: o }) => [i.remainder(o), T.remainder(i, o)],
+  bitAnd: ({ ints: i, intOther: o }) => [i.bitAnd(o), T.bitAnd(i, o)],
+  bitOr: ({ ints: i, intOther: o }) => [i.bitOr(o), T.bitOr(i, o)],
+  bitXor: ({ ints: i, intOther: o }) => [i.bitXor(o), T.bitXor(i, o)],
+  bitNot: ({ ints: i }) => [i.bitNot(), T.bitNot(i)],
+  shiftLeft: ({ ints: i, intOther: o }) => [i.shiftLeft(o), T.shiftLeft(i, o)],
+  shiftRight: ({ ints: i, intOther: o }) => [i.shiftRight(o), T.shiftRight(i, o)],
   select: ({ x, other: o, positive: p }) => [x.gt(0).select(o, p), T.select(T.gt(x, 0), o, p)],
   sum: ({ x, axis, keepdims }) => [x.sum(axis, keepdims), T.sum(x, axis, keepdims)],
   prod: ({ x, axis, keepdims }) => [x.prod(axis, keepdims), T.prod(x, axis, keepdims)],

@@ -2,9 +2,10 @@ import type { DType } from "../ir/dtype.ts";
 import { Node } from "../ir/node.ts";
 import { at, col, log10, range, row } from "./convenience.ts";
 import {
-  abs, add, and, atan2, cast, ceil, cos, digamma, div, eq, erf, erfc, exp, expm1, floor, ge, gt, invPhi, isFinite, isNan, le,
-  lgamma, log, log1p, logSigmoid, lt, maximum, minimum, mod, mul, ne, neg, not, or, polygamma, pow, reciprocal, rsqrt, select,
-  sigmoid, sign, sin, softplus, sqrt, square, stopGradient, sub, tanh, trigamma,
+  abs, add, and, atan2, bitAnd, bitNot, bitOr, bitXor, cast, ceil, cos, digamma, div, eq, erf, erfc, exp, expm1, floor, ge, gt,
+  invPhi, isFinite, isNan, le, lgamma, log, log1p, logSigmoid, lt, maximum, minimum, mod, mul, ne, neg, not, or, polygamma, pow,
+  quotient, reciprocal, remainder, rsqrt, select, shiftLeft, shiftRight, sigmoid, sign, sin, softplus, sqrt, square,
+  stopGradient, sub, tanh, trigamma,
 } from "./elementwise.ts";
 import type { Operand } from "./leaves.ts";
 import { cholesky, diagonal, dot, logdetSpd, matmul, triangularSolve } from "./linalg.ts";
@@ -143,6 +144,22 @@ const methods = {
   and(this: Node, b: Operand): Node { return and(this, b); },
   /** Logical or of bool tensors. */
   or(this: Node, b: Operand): Node { return or(this, b); },
+  /** Integer division truncated toward zero (Stan's %/), i32 only. */
+  quotient(this: Node, b: Operand): Node { return quotient(this, b); },
+  /** Integer remainder with the sign of x (Stan's %), i32 only. */
+  remainder(this: Node, b: Operand): Node { return remainder(this, b); },
+  /** Bitwise and, i32 only. */
+  bitAnd(this: Node, b: Operand): Node { return bitAnd(this, b); },
+  /** Bitwise or, i32 only. */
+  bitOr(this: Node, b: Operand): Node { return bitOr(this, b); },
+  /** Bitwise exclusive or, i32 only. */
+  bitXor(this: Node, b: Operand): Node { return bitXor(this, b); },
+  /** Bitwise complement, i32 only. */
+  bitNot(this: Node): Node { return bitNot(this); },
+  /** x·2^b, i32 only (b mod 32). */
+  shiftLeft(this: Node, b: Operand): Node { return shiftLeft(this, b); },
+  /** Arithmetic right shift by b mod 32, i32 only. */
+  shiftRight(this: Node, b: Operand): Node { return shiftRight(this, b); },
   /** For a bool condition: ifTrue where it holds, ifFalse elsewhere. */
   select(this: Node, ifTrue: Operand, ifFalse: Operand): Node { return select(this, ifTrue, ifFalse); },
 

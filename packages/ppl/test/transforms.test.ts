@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { add, constant, exp, interpret, param, type Bindings, type Node } from "@ppl/tensor";
+import { add, checkGrad, constant, exp, interpret, mul, param, sizeOf, sum, type Bindings, type Node } from "@ppl/tensor";
 import {
   choleskyCorr, choleskyFactorCov, columnStochastic, corrMatrix, covMatrix, interval, lower, ModelError, offsetMultiplier, ordered,
   positive, positiveOrdered, real, rowStochastic, simplex, sumToZero, unitInterval, unitVector, upper, type Constraint,
@@ -217,6 +217,23 @@ describe("transforms: round trip, constraint, log-Jacobian against the numerical
     }
   });
 
+  test("the gradient of forward and log-Jacobian (as the sampler differentiates them) matches finite differences", () => {
+    for (const c of cases.filter((k) => /^(cov|choleskyFactor|corr|offset|sumToZero|row|column)/.test(k.name))) {
+      const t = c.constraint.bind(c.shape);
+      const u = param("u", [t.unconstrainedSize]);
+      const weights = constant(Array.from({ length: sizeOf(c.shape) }, (_, i) => Math.cos(1 + 0.7 * i)), c.shape);
+      const out = add(sum(mul(weights, t.forward(u))), t.logJacobian(u));
+      const wrt = [u, ...Object.keys(c.bindings ?? {}).map((k) => (k === "mu" ? mu : k === "logTau" ? logTau : boundLo))];
+      fc.assert(
+        fc.property(uArb(t.unconstrainedSize, 2), (uv) => {
+          const r = checkGrad(out, wrt, { ...(c.bindings ?? {}), u: Float64Array.from(uv) }, { rtol: 1e-5 });
+          expect(r.ok, `${c.name}: ${r.message}`).toBe(true);
+        }),
+        { numRuns: 10, seed: 43 },
+      );
+    }
+  });
+
   test("unit vector: norm 1, forward(inverse(x)) = x, and the −|u|²/2 radius term", () => {
     const t = unitVector().bind([3]);
     const u = param("u", [3]);
@@ -247,5 +264,13 @@ describe("transform shape checks are ModelErrors", () => {
     expect(() => interval(2, 1)).toThrow(/interval: the lower bound 2 must be below the upper bound 1/);
     const bound: Node = param("b", [2]);
     expect(() => lower(bound).bind([3])).toThrow(/lower: the lower bound has shape \[2\], which does not broadcast to the parameter's shape \[3\]/);
+    expect(() => covMatrix().bind([3])).toThrow(/covMatrix: needs a square matrix parameter of size ≥ 1, got shape \[3\]; pass \{ shape: \[K, K\] \}/);
+    expect(() => corrMatrix().bind([1, 1])).toThrow(/corrMatrix: needs a square matrix parameter of size ≥ 2/);
+    expect(() => choleskyFactorCov().bind([2, 3])).toThrow(/choleskyFactorCov: needs an M×N matrix parameter with M ≥ N ≥ 1, got shape \[2,3\]/);
+    expect(() => sumToZero().bind([1])).toThrow(/sumToZero: needs a vector parameter of length ≥ 2/);
+    expect(() => rowStochastic().bind([3, 1])).toThrow(/rowStochastic: needs a matrix parameter with rows of length ≥ 2, got shape \[3,1\]/);
+    expect(() => columnStochastic().bind([1, 3])).toThrow(/columnStochastic: needs a matrix parameter with columns of length ≥ 2/);
+    expect(() => offsetMultiplier(0, -1)).toThrow(/offsetMultiplier: the multiplier -1 must be positive and finite/);
+    expect(() => offsetMultiplier(bound, 1).bind([3])).toThrow(/offsetMultiplier: the offset bound has shape \[2\]/);
   });
 });

@@ -249,6 +249,16 @@ describe("transforms: round trip, constraint, log-Jacobian against the numerical
     );
   });
 
+  test("corrMatrix reads its partial correlations column by column, as Stan's corr_matrix", () => {
+    // Column order for K = 4: (2,1), (3,1), (4,1), (3,2), (4,2), (4,3) (1-based), so entry 4 is Ω[3,2].
+    const t = corrMatrix().bind([4, 4]);
+    const x = interpret([t.forward(constant([0, 0, 0, 0.5, 0, 0], [6]))], {})[0]!.data;
+    x.forEach((v, f) => {
+      const [i, j] = [Math.floor(f / 4), f % 4];
+      expect(v).toBeCloseTo(i === j ? 1 : (i === 2 && j === 1) || (i === 1 && j === 2) ? Math.tanh(0.5) : 0, 14);
+    });
+  });
+
   test("simplex at u = 0 is uniform (Stan's centring)", () => {
     const t = simplex().bind([5]);
     const x = interpret([t.forward(constant(0, [4]))], {})[0]!.data;

@@ -259,6 +259,18 @@ describe("transforms: round trip, constraint, log-Jacobian against the numerical
     });
   });
 
+  test("stochastic matrices read their values as Stan's column-major matrix of them", () => {
+    // row_stochastic[2, 3]: a 2×2 matrix of values, column-major, so entries 0 and 2 are row 1's.
+    const rows = interpret([rowStochastic().bind([2, 3]).forward(constant([0.3, -1, 0.7, 2], [4]))], {})[0]!.data;
+    const row1 = interpret([simplex().bind([3]).forward(constant([0.3, 0.7], [2]))], {})[0]!.data;
+    const row2 = interpret([simplex().bind([3]).forward(constant([-1, 2], [2]))], {})[0]!.data;
+    expect(Array.from(rows)).toEqual([...row1, ...row2]);
+    // column_stochastic[3, 2]: a 2×2 matrix of values, column-major, so entries 0 and 1 are column 1's.
+    const cols = interpret([columnStochastic().bind([3, 2]).forward(constant([0.3, 0.7, -1, 2], [4]))], {})[0]!.data;
+    expect([cols[0], cols[2], cols[4]]).toEqual(Array.from(row1));
+    expect([cols[1], cols[3], cols[5]]).toEqual(Array.from(row2));
+  });
+
   test("simplex at u = 0 is uniform (Stan's centring)", () => {
     const t = simplex().bind([5]);
     const x = interpret([t.forward(constant(0, [4]))], {})[0]!.data;

@@ -14,6 +14,7 @@ export { iota, eye } from "./api/iota.ts";
 export { argmax, argmin } from "./api/arg-reduce.ts";
 export { putSlice } from "./api/put-slice.ts";
 export { conv1d, slidingSum, slidingMax } from "./api/windows.ts";
+export { argsort, sort, takeAlongAxis } from "./api/sort.ts";
 export * from "./api/scan.ts";
 export { log10, at, row, col, range } from "./api/convenience.ts";
 // For its effect: the functional API's functions become methods of Node (x.add(y), beta.at(1)).

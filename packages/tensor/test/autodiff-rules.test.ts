@@ -260,6 +260,9 @@ const movementCases: Case[] = [
   },
   { name: "cumsum axis 1", ops: ["cumsum"], inputs: [inp([3, 4])], build: ([x]) => T.cumsum(x!, 1) },
   { name: "cumsum axis 0 reverse", ops: ["cumsum"], inputs: [inp([4, 2])], build: ([x]) => T.cumsum(x!, 0, true) },
+  // sort's gradient is the permutation's gather (argsort itself has none); distinct values: no ties to swap.
+  { name: "sort along axis 1", ops: ["argsort", "gather"], inputs: [inp([3, 5], distinct)], build: ([x]) => T.sort(x!, 1) },
+  { name: "sort descending along axis 0", ops: ["argsort", "gather"], inputs: [inp([5, 2], distinct)], build: ([x]) => T.sort(x!, 0, true) },
 ];
 
 // ---- linear algebra -----------------------------------------------------------------------------

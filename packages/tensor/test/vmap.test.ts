@@ -4,6 +4,7 @@ import { constant, data, param } from "../src/api/leaves.ts";
 import { cholesky, matmul, triangularSolve } from "../src/api/linalg.ts";
 import { reduce, sum } from "../src/api/reduce.ts";
 import { scan } from "../src/api/scan.ts";
+import { argsort, sort } from "../src/api/sort.ts";
 import { broadcastTo, concat, cumsum, gather, mT, pad, reshape, scatterAdd, slice, transpose } from "../src/api/shape-ops.ts";
 import { grad } from "../src/autodiff/vjp.ts";
 import { BATCH_RULES } from "../src/batch/batch-rules.ts";
@@ -155,6 +156,7 @@ const CASES: Record<string, () => Node[]> = {
     scatterAdd(broadcastTo(b, [2, 2, 2, 3]), ip2, 1, 3),
   ],
   cumsum: () => [cumsum(b, 1), cumsum(b, 0, true), cumsum(T.mul(X, a), 0)],
+  argsort: () => [argsort(b, 1), argsort(b, 0, true), sort(T.mul(X, a), 0), sort(T.add(X, s), 1)],
   cholesky: () => [Lc, cholesky(broadcastTo(spd, [2, 3, 3]))],
   triangular_solve: () => [
     triangularSolve(Lc, mT(X)), // batched matrix, shared right-hand side

@@ -1,6 +1,7 @@
 import { betainc, betaincGrad, binary, cast, compare, polygamma, select, unary } from "../api/elementwise.ts";
 import { cholesky, triangularSolve } from "../api/linalg.ts";
 import { reduce } from "../api/reduce.ts";
+import { argsort } from "../api/sort.ts";
 import { broadcastTo, concat, cumsum, pad, reshape, slice, transpose } from "../api/shape-ops.ts";
 import { Node } from "../ir/node.ts";
 import { BINARY_OPS, COMPARE_OPS, REDUCE_OPS, UNARY_OPS, type BinaryOp, type CompareOp, type Op, type ReduceOp, type UnaryOp } from "../ir/ops.ts";
@@ -56,6 +57,7 @@ export const BATCH_RULES: Readonly<Record<Op, BatchRule>> = {
   gather: gatherRule,
   scatter_add: scatterAddRule,
   cumsum: (node, [x]) => batched(cumsum(x!.node, node.attrs.axis! + 1, node.attrs.reverse ?? false)),
+  argsort: (node, [x]) => batched(argsort(x!.node, node.attrs.axis! + 1)),
   scan: scanRule,
   tuple_get: tupleGetRule,
   cholesky: (_node, [x]) => batched(cholesky(x!.node)),

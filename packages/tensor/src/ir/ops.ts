@@ -44,7 +44,7 @@ export type LeafOp = "param" | "data" | "const" | "arg";
 export type StructOp =
   | "select" | "cast" | "polygamma" | "betainc" | "betainc_grad"
   | "matmul" | "reshape" | "broadcast_to" | "transpose" | "slice" | "concat" | "pad"
-  | "gather" | "scatter_add" | "cumsum"
+  | "gather" | "scatter_add" | "cumsum" | "argsort"
   | "scan" | "tuple_get"
   | "cholesky" | "triangular_solve";
 
@@ -98,7 +98,7 @@ export interface Attrs {
   starts?: readonly number[];
   stops?: readonly number[];
   steps?: readonly number[];
-  /** concat, gather, scatter_add, cumsum: the axis. */
+  /** concat, gather, scatter_add, cumsum, argsort: the axis. */
   axis?: number;
   /** pad: per-axis [before, after] widths; padValue fills. */
   widths?: readonly (readonly [number, number])[];
@@ -128,7 +128,7 @@ export const LEAF_OPS = ["param", "data", "const", "arg"] as const satisfies rea
 export const STRUCT_OPS = [
   "select", "cast", "polygamma", "betainc", "betainc_grad",
   "matmul", "reshape", "broadcast_to", "transpose", "slice", "concat", "pad",
-  "gather", "scatter_add", "cumsum",
+  "gather", "scatter_add", "cumsum", "argsort",
   "scan", "tuple_get",
   "cholesky", "triangular_solve",
 ] as const satisfies readonly StructOp[];

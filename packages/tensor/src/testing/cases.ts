@@ -8,6 +8,7 @@ import { linalgCases } from "./cases/linalg.ts";
 import { movementCases } from "./cases/movement.ts";
 import { reduceCases } from "./cases/reduce.ts";
 import { scanCases } from "./cases/scan.ts";
+import { sortCases } from "./cases/sort.ts";
 
 /** Every conformance case: one or more per op of the IR, plus fusion stress cases. */
 export function conformanceCases(): ConformanceCase[] {
@@ -24,5 +25,6 @@ export function conformanceCases(): ConformanceCase[] {
     ...fusionCases(),
     ...cdfCases(),
     ...compositeCases(),
+    ...sortCases(),
   ];
 }

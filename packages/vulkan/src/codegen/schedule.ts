@@ -3,7 +3,7 @@ import { isElementwise, toposort, userCounts, type Node } from "@ppl/tensor";
 /** Ops whose values are always computed by a kernel of their own into storage. */
 const ALWAYS_MATERIALIZED = new Set<string>([
   "reduce_sum", "reduce_prod", "reduce_max", "reduce_min", "reduce_logsumexp",
-  "matmul", "cumsum", "scatter_add", "cholesky", "triangular_solve",
+  "matmul", "cumsum", "argsort", "scatter_add", "cholesky", "triangular_solve",
 ]);
 
 /** Rough cost of evaluating one element of an op inline, so shared or broadcast work is not recomputed. */

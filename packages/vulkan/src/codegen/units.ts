@@ -6,6 +6,7 @@ import { broadcastIndex, flatten, unflatten } from "./index-math.ts";
 import type { Scope } from "./scope.ts";
 import { selfRead, type Storage } from "./storage.ts";
 import { scatterAddUnits } from "./scatter-units.ts";
+import { argsortUnits } from "./sort-units.ts";
 
 /** What a unit of work needs: the renderer, the storage, and a way to run a scan body. */
 export interface UnitContext {
@@ -18,7 +19,7 @@ export interface UnitContext {
 /**
  * How a materialized node is computed, as independent units of work: one output element for
  * maps, reductions, matmuls and scatter_adds over a segment layout (scatter-units.ts), one line
- * for cumsum, one matrix for cholesky, one right-hand column for triangular solves, one whole
+ * for cumsum and argsort, one matrix for cholesky, one right-hand column for triangular solves, one whole
  * recurrence for scan or a scatter_add without a layout. On the device a unit is a thread;
  * inside a single-thread program (scan bodies) the units run in a loop.
  */
@@ -35,6 +36,7 @@ export function unitWriter(node: Node): UnitWriter {
   switch (node.op) {
     case "matmul": return matmulUnits(node);
     case "cumsum": return cumsumUnits(node);
+    case "argsort": return argsortUnits(node);
     case "scatter_add": return scatterAddUnits(node);
     case "cholesky": return choleskyUnits(node);
     case "triangular_solve": return triangularSolveUnits(node);
@@ -44,7 +46,7 @@ export function unitWriter(node: Node): UnitWriter {
 }
 
 // The materialized ops whose units loop (over terms, a line, a matrix, a recurrence): the cases above.
-const LOOPING_OPS: ReadonlySet<string> = new Set(["matmul", "cumsum", "scatter_add", "cholesky", "triangular_solve", "scan"]);
+const LOOPING_OPS: ReadonlySet<string> = new Set(["matmul", "cumsum", "argsort", "scatter_add", "cholesky", "triangular_solve", "scan"]);
 
 /** True when a node's unit is one output element computed by one expression of its inputs (no loop). */
 export function isElementMap(node: Node): boolean {

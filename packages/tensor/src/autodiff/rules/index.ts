@@ -15,6 +15,9 @@ const leafRule: VjpRule = () => [];
 // the entry exists so the table covers every op.
 const tupleGetRule: VjpRule = () => [null];
 
+// argsort's output is integer indices, piecewise constant in x: sort's gradient flows through the gather that applies them.
+const argsortRule: VjpRule = () => [null];
+
 /** The vjp rule of every single-output op, keyed by op. */
 export const RULES: Record<Exclude<Op, "scan">, VjpRule> = {
   param: leafRule,
@@ -40,6 +43,7 @@ export const RULES: Record<Exclude<Op, "scan">, VjpRule> = {
   gather: gatherRule,
   scatter_add: scatterAddRule,
   cumsum: cumsumRule,
+  argsort: argsortRule,
   tuple_get: tupleGetRule,
   cholesky: choleskyRule,
   triangular_solve: triangularSolveRule,

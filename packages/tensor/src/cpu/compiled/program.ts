@@ -1,5 +1,6 @@
 import { IndexRangeError } from "../../ir/errors.ts";
 import { BINARY, UNARY, polygamma, sigmoid, softplus } from "../scalar.ts";
+import { argsortLines } from "../sort.ts";
 import { betainc, betaincGrad, gammaP, gammaPDa, gammaQ, invPhi, owensT } from "../special.ts";
 import type { ProgramPlan } from "./render.ts";
 import type { WasmKernels } from "./wasm.ts";
@@ -37,6 +38,7 @@ const F = {
   erfc: UNARY.erfc,
   lgamma: UNARY.lgamma,
   mod: BINARY.mod,
+  argsortLines,
   quotient: BINARY.quotient,
   remainder: BINARY.remainder,
   invPhi,

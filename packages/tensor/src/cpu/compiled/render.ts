@@ -4,6 +4,7 @@ import { fmt, stridesOf } from "../../ir/shape.ts";
 import { sumExpr, type ArrayRef, type RenderContext, type StridedRef } from "./context.ts";
 import { isContiguous } from "./layout.ts";
 import { renderCumsum, renderConcat, renderGather, renderPad, renderScatterAdd } from "./indexing.ts";
+import { renderArgsort } from "./sort.ts";
 import { renderCholesky, renderTriangularSolve } from "./linalg.ts";
 import { renderLoopKernel } from "./loops.ts";
 import { renderMatmul } from "./matmul.ts";
@@ -156,6 +157,7 @@ function kernelLines(k: Kernel, ctx: RenderContext, users: readonly Node[]): str
     case "gather": return renderGather(n, ctx);
     case "scatter_add": return renderScatterAdd(n, ctx);
     case "cumsum": return renderCumsum(n, ctx);
+    case "argsort": return renderArgsort(n, ctx);
     case "concat": return renderConcat(n, ctx);
     case "pad": return renderPad(n, ctx);
     case "scan": return renderScan(n, ctx, users);

@@ -3,6 +3,7 @@ import type { Node } from "../../ir/node.ts";
 import { isBinary, isCompare, isReduce, isUnary } from "../../ir/ops.ts";
 import { sizeOf, stridesOf } from "../../ir/shape.ts";
 import { BINARY, COMPARE, UNARY, polygamma } from "../scalar.ts";
+import { argsortLines } from "../sort.ts";
 import { betainc, betaincGrad } from "../special.ts";
 import { broadcastIndex, flatOf, forEachIndex } from "./indexing.ts";
 
@@ -147,6 +148,12 @@ export function referenceKernel(node: Node, ins: readonly Float64Array[]): Float
           out[base + k * st] = acc;
         }
       });
+      return out;
+    }
+    case "argsort": {
+      const axis = node.attrs.axis!;
+      const outer = sizeOf(node.shape.slice(0, axis)), inner = sizeOf(node.shape.slice(axis + 1));
+      argsortLines(ins[0]!, 0, out, 0, outer, node.shape[axis]!, inner);
       return out;
     }
     case "matmul": return matmulKernel(node, ins[0]!, ins[1]!);

@@ -156,6 +156,7 @@ const CASES: Record<keyof FluentMethods, Case> = {
     const widths = x.shape.map((_, i) => [i, 1] as const);
     return keepdims ? [x.pad(widths), T.pad(x, widths)] : [x.pad(widths, -1), T.pad(x, widths, -1)];
   },
+  sort: ({ x, axis, keepdims: descending }) => [x.sort(axis, descending), T.sort(x, axis, descending)],
   cumsum: ({ x, axis, keepdims: reverse }) => [x.cumsum(axis, reverse), T.cumsum(x, axis, reverse)],
   at: ({ x, first }) => [x.at(first), T.at(x, first)],
   row: ({ matrix: m, first }) => [m.row(Math.min(first, m.shape[m.rank - 2]!)), T.row(m, Math.min(first, m.shape[m.rank - 2]!))],

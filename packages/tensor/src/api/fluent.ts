@@ -12,6 +12,7 @@ import { cholesky, diagonal, dot, logdetSpd, matmul, triangularSolve } from "./l
 import { all, any } from "./logical.ts";
 import { logsumexp, max, mean, min, prod, sum, type Axes } from "./reduce.ts";
 import { broadcastTo, cumsum, mT, pad, reshape, transpose } from "./shape-ops.ts";
+import { sort } from "./sort.ts";
 import { Phi, log1mExp, logDiffExp, logPhi } from "./special.ts";
 import { conv1d, slidingMax, slidingSum } from "./windows.ts";
 
@@ -29,10 +30,10 @@ import { conv1d, slidingMax, slidingSum } from "./windows.ts";
  * Node without the entry would see the types but not the methods.
  *
  * Positions are 1-based, as in Stan: x.at(1) is the first entry, x.at(0) throws. The functions
- * that take or give 0-based positions (index, slice, gather, putSlice, argmax, argmin) are
- * functional only, so that every position a method takes counts from 1 and x.at(x.argmax()) cannot
- * be written one off; axis arguments (sum(-1), cumsum(0)) count from 0, as in the functional API
- * and NumPy.
+ * that take or give 0-based positions (index, slice, gather, putSlice, argmax, argmin, argsort,
+ * takeAlongAxis) are functional only, so that every position a method takes counts from 1 and
+ * x.at(x.argmax()) cannot be written one off; axis arguments (sum(-1), cumsum(0)) count from 0,
+ * as in the functional API and NumPy.
  */
 const methods = {
   // Elementwise, one operand.
@@ -198,6 +199,8 @@ const methods = {
   mT(this: Node): Node { return mT(this); },
   /** Pad each axis with a value: widths[i] = [before, after]. */
   pad(this: Node, widths: readonly (readonly [number, number])[], value = 0): Node { return pad(this, widths, value); },
+  /** Sorted along an axis (the last by default), ascending unless descending (Stan's sort_asc, sort_desc). */
+  sort(this: Node, axis = -1, descending = false): Node { return sort(this, axis, descending); },
   /** Running sum along an axis (Stan's cumulative_sum for axis 0). */
   cumsum(this: Node, axis = 0, reverse = false): Node { return cumsum(this, axis, reverse); },
 

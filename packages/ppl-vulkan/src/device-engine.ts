@@ -54,6 +54,7 @@ export async function deviceEngine(
     let s = sequences.get(steps);
     if (!s) {
       s = manager.sequence();
+      counters.sequences++;
       for (let i = 0; i < steps; i++) {
         s.dispatch(controller, controllerBuffers, controllerGroups(C, mode));
         for (const d of gradient.step) s.dispatch(d.algorithm, d.buffers, d.groups);
@@ -65,25 +66,26 @@ export async function deviceEngine(
   // Leapfrogs per transition of the slowest chain in the last block: the pace the next block is planned by.
   let perIteration = 4;
   const Real = opts.dtype === "f64" ? Float64Array : Float32Array;
-  const counters = { submits: 0, steps: 0 };
+  const counters = { submits: 0, steps: 0, sequences: 0 };
   // A block's submissions: each yields its step count, to be submitted and then marked done (which
   // reads the done counter and the chains' progress to plan the next one); the same plan for the
   // synchronous and the asynchronous run.
-  function* blockSubmissions(k: number): Generator<number & { done(): void }> {
+  function* blockSubmissions(k: number): Generator<{ readonly steps: number; done(): void }> {
     ints.write(new Int32Array(C * sizes.ints));
     done.write(new Uint32Array(1));
     let progress = chainProgress(new Int32Array(C * sizes.ints), C);
     let finished = false;
     while (!finished) {
       const steps = stepsToSubmit(progress, k, perIteration, MAX_STEPS_PER_SUBMIT);
-      yield Object.assign(steps, {
+      yield {
+        steps,
         done() {
           counters.submits++;
           counters.steps += steps;
           if (new Uint32Array(done.read(4))[0]! >= C) finished = true;
           else progress = chainProgress(new Int32Array(ints.read(C * sizes.ints * 4)), C);
         },
-      });
+      };
     }
   }
   const evaluate = manager.sequence();
@@ -101,15 +103,15 @@ ${gradient.source}`,
       grad.set(new Real(gradient.grad.read(C * D * bytes)));
     },
     run(k) {
-      for (const steps of blockSubmissions(k)) {
-        sequenceFor(steps).submitSync();
-        steps.done();
+      for (const submission of blockSubmissions(k)) {
+        sequenceFor(submission.steps).submitSync();
+        submission.done();
       }
     },
     async runAsync(k) {
-      for (const steps of blockSubmissions(k)) {
-        await sequenceFor(steps).submit();
-        steps.done();
+      for (const submission of blockSubmissions(k)) {
+        await sequenceFor(submission.steps).submit();
+        submission.done();
       }
     },
     blockDone(st, k) {

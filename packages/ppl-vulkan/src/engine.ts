@@ -29,8 +29,11 @@ export interface Engine {
   runAsync(k: number): Promise<void>;
   /** The stats of the block just run (k transitions × C chains × TRANSITION_STATS), for an engine that plans the next block by them. */
   blockDone?(stats: ArrayLike<number>, k: number): void;
-  /** Submissions and the controller + gradient steps they ran (device shape; zero otherwise). */
-  readonly counters: { submits: number; steps: number };
+  /**
+   * Submissions and the controller + gradient steps they ran (device shape; zero otherwise), and
+   * the command sequences recorded: one per block size, reused by every submission of that size.
+   */
+  readonly counters: { submits: number; steps: number; sequences: number };
   /** lp and gradient of all chains at once on the device, where the shape has batched kernels. */
   readonly logpGrad?: (q: Float64Array, lp: Float64Array, grad: Float64Array) => void;
   dispose(): void;

@@ -41,13 +41,14 @@ export async function fusedEngine(
     let s = sequences.get(k);
     if (!s) {
       s = manager.sequence();
+      counters.sequences++;
       if (opts.iterationsPerDispatch === "block") s.dispatch(algorithm, buffers, groups, new Uint32Array([0, k]));
       else for (let i = 0; i < k; i++) s.dispatch(algorithm, buffers, groups, new Uint32Array([i, 1]));
       sequences.set(k, s);
     }
     return s;
   };
-  const counters = { submits: 0, steps: 0 };
+  const counters = { submits: 0, steps: 0, sequences: 0 };
   return {
     source: program.source,
     counters,

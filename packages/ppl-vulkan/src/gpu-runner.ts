@@ -41,8 +41,8 @@ export interface GpuNuts extends PreparedRunner {
   readonly dtype: "f32" | "f64";
   readonly shape: ExecutionShape;
   readonly source: string;
-  /** Submissions so far, and (device shape) the controller + gradient steps they ran. */
-  readonly counters: { readonly submits: number; readonly steps: number };
+  /** Submissions so far, (device shape) the controller + gradient steps they ran, and the command sequences recorded for them. */
+  readonly counters: { readonly submits: number; readonly steps: number; readonly sequences: number };
 }
 
 /**

@@ -15,6 +15,9 @@ export { argmax, argmin } from "./api/arg-reduce.ts";
 export { putSlice } from "./api/put-slice.ts";
 export { conv1d, slidingSum, slidingMax } from "./api/windows.ts";
 export { argsort, sort, takeAlongAxis } from "./api/sort.ts";
+export { identity, diagMatrix, rep, kronecker } from "./api/matrix-build.ts";
+export { quadForm, quadFormDiag, traceQuadForm } from "./api/quad-form.ts";
+export { gpExpQuadCov, gpMatern32Cov, gpPeriodicCov } from "./api/gp-cov.ts";
 export * from "./api/scan.ts";
 export { log10, at, row, col, range } from "./api/convenience.ts";
 // For its effect: the functional API's functions become methods of Node (x.add(y), beta.at(1)).

@@ -5,6 +5,7 @@ import { binaryCases, compareCases, otherElementwiseCases, unaryCases } from "./
 import { fusionCases } from "./cases/fusion.ts";
 import { indexingCases } from "./cases/indexing.ts";
 import { linalgCases } from "./cases/linalg.ts";
+import { matrixHelperCases } from "./cases/matrix-helpers.ts";
 import { movementCases } from "./cases/movement.ts";
 import { reduceCases } from "./cases/reduce.ts";
 import { scanCases } from "./cases/scan.ts";
@@ -26,5 +27,6 @@ export function conformanceCases(): ConformanceCase[] {
     ...cdfCases(),
     ...compositeCases(),
     ...sortCases(),
+    ...matrixHelperCases(),
   ];
 }

@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { mul, tanh } from "../../api/elementwise.ts";
+import { cast, mul, tanh } from "../../api/elementwise.ts";
 import { sum } from "../../api/reduce.ts";
 import { argsort, sort } from "../../api/sort.ts";
 import { grad } from "../../autodiff/vjp.ts";
@@ -35,12 +35,12 @@ export function sortCases(): ConformanceCase[] {
         ),
     },
     {
-      name: "argsort of long lines (deep heaps) of an inlined expression",
+      name: "argsort of long lines (deep heaps) of an inlined expression, and of integers",
       ops: ["argsort"],
       tolerance: exactTol,
       arbitrary: (dtype) =>
         fc.tuple(fc.integer({ min: 1, max: 3 }), fc.integer({ min: 1, max: 300 })).chain(([rows, n]) =>
-          instanceArb(dtype, [{ name: "x", shape: [rows, n], values: floats(-3, 3) }], ([x]) => ({ outputs: [argsort(tanh(x!)), argsort(x!, 0)] })),
+          instanceArb(dtype, [{ name: "x", shape: [rows, n], values: floats(-3, 3) }], ([x]) => ({ outputs: [argsort(tanh(x!)), argsort(x!, 0), argsort(cast(mul(x!, 4), "i32"), -1, true)] })),
         ),
     },
   ];

@@ -11,6 +11,8 @@ export default defineConfig({
   test: {
     include: ["packages/*/test/**/*.test.ts"],
     testTimeout: 120_000,
+    // Hooks sample through the CLI too (a fit that several tests read), as slow as a test on a loaded 2-core machine.
+    hookTimeout: 120_000,
     pool: "forks",
   },
 });

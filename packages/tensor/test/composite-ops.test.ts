@@ -20,6 +20,9 @@ describe("any, all, isNan, isFinite", () => {
     expect(T.any(b).dtype).toBe("bool");
     expect(run(T.all(T.constant(1, [0], "bool")))).toEqual([1]);
     expect(run(T.any(T.constant(1, [0], "bool")))).toEqual([0]);
+    // The i32 identities of max and min, which decide any and all over nothing.
+    expect(run(T.max(T.constant(1, [0], "i32")))).toEqual([-(2 ** 31)]);
+    expect(run(T.min(T.constant(1, [2, 0], "i32"), 1))).toEqual([2 ** 31 - 1, 2 ** 31 - 1]);
     expect(() => T.any(T.constant([1, 2], [2]))).toThrow(/expects bool/);
   });
 

@@ -1,10 +1,12 @@
 import { DTypeError } from "../ir/errors.ts";
 import type { Node } from "../ir/node.ts";
-import { gt } from "./elementwise.ts";
-import { max, min, type Axes } from "./reduce.ts";
+import { eq, gt, not } from "./elementwise.ts";
+import { sum, type Axes } from "./reduce.ts";
 
-// any and all are the max and min of the bools read as 0/1 (reduce() reads bool as i32), so
-// they need no op of their own and run wherever the reductions run.
+// any and all count true entries (reduce() reads bool as i32), so they need no op of their own and
+// run wherever the reductions run. A count starts from 0 on every backend, so the empty cases
+// (any of nothing is false, all of nothing true) need no identity of max or min, and counts stay
+// exact even where a GPU renderer keeps reduction states in f32 (up to 2²⁴ entries).
 
 function boolInput(op: string, x: Node): Node {
   if (x.dtype !== "bool") throw new DTypeError(`${op}: expects bool, got ${x.dtype} (compare first, e.g. ne(x, 0))`);
@@ -13,13 +15,10 @@ function boolInput(op: string, x: Node): Node {
 
 /** True where some entry over `axes` (all by default) is true. */
 export function any(x: Node, axes?: Axes, keepdims = false): Node {
-  return gt(max(boolInput("any", x), axes, keepdims), 0);
+  return gt(sum(boolInput("any", x), axes, keepdims), 0);
 }
 
 /** True where every entry over `axes` (all by default) is true; true over an empty axis. */
 export function all(x: Node, axes?: Axes, keepdims = false): Node {
-  const n = boolInput("all", x);
-  // The min of no entries is +∞ in floats but has no i32 value: an empty reduction is true by definition.
-  if (n.shape.some((d) => d === 0)) return gt(max(n, axes, keepdims), -1);
-  return gt(min(n, axes, keepdims), 0);
+  return eq(sum(not(boolInput("all", x)), axes, keepdims), 0);
 }

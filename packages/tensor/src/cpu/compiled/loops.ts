@@ -1,6 +1,7 @@
 import type { Node } from "../../ir/node.ts";
 import { isElementwise, isReduce } from "../../ir/ops.ts";
 import { stridesOf } from "../../ir/shape.ts";
+import { reduceIdentity } from "../reduce-identity.ts";
 import type { ArrayRef, RenderContext } from "./context.ts";
 import { scaled, sumExpr } from "./context.ts";
 import { elementwiseExpr, literal, roundExpr, roundValue } from "./expr.ts";
@@ -46,7 +47,6 @@ interface Group {
   readonly last: number;
 }
 
-const INIT: Record<string, number> = { reduce_sum: 0, reduce_prod: 1, reduce_max: -Infinity, reduce_min: Infinity, reduce_logsumexp: -Infinity };
 
 /** JS statements of one fused loop kernel. */
 export function renderLoopKernel(k: LoopKernel, ctx: RenderContext): string[] {
@@ -142,7 +142,7 @@ export function renderLoopKernel(k: LoopKernel, ctx: RenderContext): string[] {
     const value = operand(r.inputs[0]!, k.main, dims);
     const o = `f${ctx.id(r)}`;
     const at = `${out.name}[${sumExpr(out.offset, o)}]`;
-    pre.push(`for (let ${o} = 0; ${o} < ${r.size}; ${o}++) ${at} = ${literal(INIT[r.op]!)};`);
+    pre.push(`for (let ${o} = 0; ${o} < ${r.size}; ${o}++) ${at} = ${literal(reduceIdentity(r.op, r.dtype))};`);
     if (r.op === "reduce_logsumexp") {
       const s = ctx.scratch(r.size, `sum of exp for n${ctx.id(r)}`);
       block.stmts.push({ kind: "accumulate", node: r, value, addr, scratch: { ref: { name: s, offset: "0" }, start: 0, terms: addr.terms } });
@@ -294,7 +294,7 @@ function printReduce(n: Node, inner: Block, x: string, groups: ReadonlyMap<numbe
     out.push(`const v${id} = ${roundExpr(n.dtype, `${m} > -Infinity && ${m} < Infinity ? ${m} + Math.log(${acc}) : ${m}`)};`);
     return out;
   }
-  out.push(`let ${acc} = ${literal(INIT[n.op]!)};`);
+  out.push(`let ${acc} = ${literal(reduceIdentity(n.op, n.dtype))};`);
   out.push(...wrap(printBlock(inner, groups, ctx, accumulate(n.op, acc, x))));
   out.push(`const v${id} = ${roundExpr(n.dtype, acc)};`);
   return out;

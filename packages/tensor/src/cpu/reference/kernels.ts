@@ -3,6 +3,7 @@ import type { Node } from "../../ir/node.ts";
 import { isBinary, isCompare, isReduce, isUnary } from "../../ir/ops.ts";
 import { sizeOf, stridesOf } from "../../ir/shape.ts";
 import { BINARY, COMPARE, UNARY, polygamma } from "../scalar.ts";
+import { reduceIdentity } from "../reduce-identity.ts";
 import { argsortLines } from "../sort.ts";
 import { betainc, betaincGrad } from "../special.ts";
 import { broadcastIndex, flatOf, forEachIndex } from "./indexing.ts";
@@ -175,8 +176,7 @@ function reduceKernel(node: Node, x: Float64Array): Float64Array {
     return f;
   };
   const op = node.op;
-  const init = op === "reduce_prod" ? 1 : op === "reduce_max" || op === "reduce_logsumexp" ? -Infinity : op === "reduce_min" ? Infinity : 0;
-  out.fill(init);
+  out.fill(reduceIdentity(op, node.dtype));
   forEachIndex(inShape, (idx, f) => {
     const o = outIndexOf(idx);
     const v = x[f]!;

@@ -20,7 +20,7 @@ export function compositeCases(): ConformanceCase[] {
   return [
     {
       name: "any and all over a random axis and over everything",
-      ops: ["reduce_max", "reduce_min", "gt"],
+      ops: ["reduce_sum", "not", "gt", "eq"],
       tolerance: exactTol,
       arbitrary: (dtype) =>
         shapeArb(1, 3).chain((shape) =>
@@ -31,6 +31,19 @@ export function compositeCases(): ConformanceCase[] {
               return { outputs: [any(b, axis), all(b, axis), any(b), all(b, undefined, true)] };
             }),
           ),
+        ),
+    },
+    {
+      // Counts over no entries: any is false, all is true.
+      name: "any and all over an empty axis",
+      ops: ["reduce_sum", "not"],
+      tolerance: exactTol,
+      arbitrary: (dtype) =>
+        fc.integer({ min: 1, max: 4 }).chain((n) =>
+          instanceArb(dtype, [{ name: "x", shape: [n, 0], values: smallInts() }], ([x]) => {
+            const b = gt(x!, 0);
+            return { outputs: [any(b, 1), all(b, 1)] };
+          }),
         ),
     },
     {

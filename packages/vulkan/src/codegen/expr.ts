@@ -1,4 +1,4 @@
-import { GraphError, isBinary, isCompare, isUnary, type Node } from "@ppl/tensor";
+import { GraphError, isBinary, isCompare, isUnary, sizeOf, type Node } from "@ppl/tensor";
 import { binaryGlsl, compareGlsl, unaryGlsl } from "./functions.ts";
 import { convert, glslType, literal } from "./glsl.ts";
 import { broadcastIndex, flatten, plus, times, unflatten } from "./index-math.ts";
@@ -66,6 +66,8 @@ export class ExprRenderer {
       case "pad": {
         const widths = node.attrs.widths!;
         const inShape = node.inputs[0]!.shape;
+        // An empty input has nothing to read (a clamp into [0, −1] would not compile): all padding.
+        if (sizeOf(inShape) === 0) return literal(node.attrs.padValue ?? 0, node.dtype);
         const conds: string[] = [];
         const src = idx.map((e, a) => {
           const [lo, hi] = widths[a]!;

@@ -101,6 +101,19 @@ export function movementCases(): ConformanceCase[] {
             ),
         ),
     },
+    {
+      // Nothing to read: every entry is padding.
+      name: "pad of an empty tensor",
+      ops: ["pad"],
+      tolerance: exactTol,
+      arbitrary: (dtype) =>
+        fc.tuple(fc.integer({ min: 1, max: 3 }), fc.integer({ min: 1, max: 2 }), floats(-3, 3)).chain(([n, w, value]) =>
+          instanceArb(dtype, [{ name: "x", shape: [n, 0], values: floats(-3, 3) }], ([x]) => {
+            const p = pad(x!, [[0, 1], [w, 0]], value);
+            return { outputs: [p, mul(p, 2)] };
+          }),
+        ),
+    },
   ];
 }
 

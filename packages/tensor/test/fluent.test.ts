@@ -171,6 +171,12 @@ const CASES: Record<keyof FluentMethods, Case> = {
   ],
   diagonal: ({ spd }) => [spd.diagonal(), T.diagonal(spd)],
   logdetSpd: ({ spd }) => [spd.logdetSpd(), T.logdetSpd(spd)],
+  diagMatrix: ({ x }) => [x.diagMatrix(), T.diagMatrix(x)],
+  rep: ({ x }) => [x.rep([2, ...x.shape]), T.rep(x, [2, ...x.shape])],
+  kronecker: ({ spd, lowerTri: l }) => [spd.kronecker(l), T.kronecker(spd, l)],
+  quadForm: ({ lowerTri: l, rhs, keepdims }) => (keepdims ? [l.quadForm(rhs), T.quadForm(l, rhs)] : [l.quadForm(T.col(rhs, 1)), T.quadForm(l, T.col(rhs, 1))]),
+  quadFormDiag: ({ lowerTri: l, rhs }) => [l.quadFormDiag(T.col(rhs, 2)), T.quadFormDiag(l, T.col(rhs, 2))],
+  traceQuadForm: ({ lowerTri: l, rhs }) => [l.traceQuadForm(rhs), T.traceQuadForm(l, rhs)],
 };
 
 describe("fluent methods", () => {

@@ -10,6 +10,8 @@ import {
 import type { Operand } from "./leaves.ts";
 import { cholesky, diagonal, dot, logdetSpd, matmul, triangularSolve } from "./linalg.ts";
 import { all, any } from "./logical.ts";
+import { diagMatrix, kronecker, rep } from "./matrix-build.ts";
+import { quadForm, quadFormDiag, traceQuadForm } from "./quad-form.ts";
 import { logsumexp, max, mean, min, prod, sum, type Axes } from "./reduce.ts";
 import { broadcastTo, cumsum, mT, pad, reshape, transpose } from "./shape-ops.ts";
 import { sort } from "./sort.ts";
@@ -227,6 +229,18 @@ const methods = {
   diagonal(this: Node): Node { return diagonal(this); },
   /** log det of a symmetric positive-definite matrix. */
   logdetSpd(this: Node): Node { return logdetSpd(this); },
+  /** The square matrix with the vector x on its diagonal (Stan's diag_matrix). */
+  diagMatrix(this: Node): Node { return diagMatrix(this); },
+  /** x repeated to a shape (Stan's rep_vector, rep_matrix). */
+  rep(this: Node, shape: readonly number[]): Node { return rep(this, shape); },
+  /** The Kronecker product of the matrices x and b. */
+  kronecker(this: Node, b: Operand): Node { return kronecker(this, b); },
+  /** bᵀ·x·b for a square x (Stan's quad_form). */
+  quadForm(this: Node, b: Operand): Node { return quadForm(this, b); },
+  /** diag(v)·x·diag(v) (Stan's quad_form_diag). */
+  quadFormDiag(this: Node, v: Operand): Node { return quadFormDiag(this, v); },
+  /** trace(bᵀ·x·b) (Stan's trace_quad_form). */
+  traceQuadForm(this: Node, b: Operand): Node { return traceQuadForm(this, b); },
 };
 
 /** The methods the fluent API adds to Node, each a call of the functional function of its name. */

@@ -16,6 +16,20 @@ export type TransitionStat = (typeof TRANSITION_STATS)[number];
 /** Offset of each statistic within a transition's slot. */
 export const STAT = Object.fromEntries(TRANSITION_STATS.map((s, i) => [s, i])) as Readonly<Record<TransitionStat, number>>;
 
+/**
+ * What the kernels write for each statistic: a GLSL expression of common.glsl's transition state
+ * at the end of a transition (acceptStat is write_result's local). A statistic added to the list
+ * above without one here does not compile.
+ */
+const STAT_VALUES: Readonly<Record<TransitionStat, string>> = {
+  acceptStat: "acceptStat",
+  treeDepth: "NREAL(depth)",
+  nLeapfrog: "NREAL(nLeap)",
+  divergent: "(divergent ? NREAL(1) : NREAL(0))",
+  energy: "sampleEnergy",
+  lp: "sampleLp",
+};
+
 /** The run's settings at the end of buffer 3, in order: dual averaging's δ, γ, κ, t0, then the divergence threshold. */
 export const RUN_SETTINGS = ["delta", "gamma", "kappa", "t0", "maxDeltaH"] as const;
 
@@ -92,6 +106,8 @@ export function layoutDefines(): string[] {
   return [
     `#define NSTATS ${TRANSITION_STATS.length}u`,
     ...TRANSITION_STATS.map((s, i) => `#define STAT_${upper(s)} ${i}u`),
+    // write_result's stores of a transition's statistics into its slot of buffer 6.
+    `#define WRITE_STATS(slot) { ${TRANSITION_STATS.map((s) => `bstats.v[(slot) * NSTATS + STAT_${upper(s)}] = ${STAT_VALUES[s]};`).join(" ")} }`,
     `#define DA_STATE(c) (CHAINS + ${ds} * int(c))`,
     `#define SETTINGS_BASE (${1 + ds} * CHAINS)`,
     ...RUN_SETTINGS.map((s, i) => `#define SETTING_${upper(s)} (SETTINGS_BASE + ${i})`),

@@ -14,6 +14,7 @@ layout(local_size_x = 64) in;
 #define STAT_DIVERGENT 3u
 #define STAT_ENERGY 4u
 #define STAT_LP 5u
+#define WRITE_STATS(slot) { bstats.v[(slot) * NSTATS + STAT_ACCEPT_STAT] = acceptStat; bstats.v[(slot) * NSTATS + STAT_TREE_DEPTH] = NREAL(depth); bstats.v[(slot) * NSTATS + STAT_N_LEAPFROG] = NREAL(nLeap); bstats.v[(slot) * NSTATS + STAT_DIVERGENT] = (divergent ? NREAL(1) : NREAL(0)); bstats.v[(slot) * NSTATS + STAT_ENERGY] = sampleEnergy; bstats.v[(slot) * NSTATS + STAT_LP] = sampleLp; }
 #define DA_STATE(c) (CHAINS + 4 * int(c))
 #define SETTINGS_BASE (5 * CHAINS)
 #define SETTING_DELTA (SETTINGS_BASE + 0)
@@ -1951,12 +1952,8 @@ void write_result(uint c, uint k) {
   if (bctrl.v[5] != 0u) adapt_step_size(c, acceptStat);
   if (!LEADER) return;
   blp.v[c] = sampleLp;
-  bstats.v[slot * NSTATS + STAT_ACCEPT_STAT] = acceptStat;
-  bstats.v[slot * NSTATS + STAT_TREE_DEPTH] = NREAL(depth);
-  bstats.v[slot * NSTATS + STAT_N_LEAPFROG] = NREAL(nLeap);
-  bstats.v[slot * NSTATS + STAT_DIVERGENT] = divergent ? NREAL(1) : NREAL(0);
-  bstats.v[slot * NSTATS + STAT_ENERGY] = sampleEnergy;
-  bstats.v[slot * NSTATS + STAT_LP] = sampleLp;
+  // The statistics' values and offsets come from nuts-layout.ts (TRANSITION_STATS).
+  WRITE_STATS(slot);
 }
 
 // Load chain c's start of a transition from buffers 0–4 and the control buffer.

@@ -1,9 +1,9 @@
 import {
-  and, constant, eq, ge, le, lift, log, logsumexp, mul, reshape, select, square, sub, sum, exp, type Node, type Operand,
+  constant, lift, log, logsumexp, mul, square, sub, sum, exp, type Node, type Operand,
 } from "@ppl/tensor";
 import { ModelError } from "../model/errors.ts";
 import type { Distribution } from "./distribution.ts";
-import { restrict } from "./helpers.ts";
+import { logMassAtLevel } from "./helpers.ts";
 import { sampleEvents } from "./sampling.ts";
 import { categoricalVariate } from "./variates.ts";
 
@@ -32,11 +32,7 @@ function categoricalOf(name: string, param: Node, logp: Node, p: Node): Distribu
     batchShape,
     eventShape: [],
     // One-hot selection of log p[x] (it broadcasts over any batch of x and of the probabilities).
-    logpdf: (x) => {
-      const xn = lift(x);
-      const hit = eq(reshape(xn, [...xn.shape, 1]), levels);
-      return restrict(and(ge(xn, 1), le(xn, k)), sum(select(hit, logp, 0), -1));
-    },
+    logpdf: (x) => logMassAtLevel(x, logp, 1),
     sample: (rng, shape = [], bindings) =>
       sampleEvents(rng, shape, batchShape, [], [p], [1], bindings, (r, [w], out, o) => {
         out[o] = categoricalVariate(r, w!) + 1;

@@ -1,5 +1,5 @@
 import {
-  add, broadcastShapes, broadcastTo, eq, lgamma, lift, log, mul, select, sub, type Node, type Operand, type Shape,
+  add, and, broadcastShapes, broadcastTo, constant, eq, ge, le, lgamma, lift, log, mul, reshape, select, sub, sum, type Node, type Operand, type Shape,
 } from "@ppl/tensor";
 import { ModelError } from "../model/errors.ts";
 
@@ -48,6 +48,20 @@ export function checkOptions(dist: string, opts: object | undefined, known: read
 /** lp where `inside` holds, −∞ elsewhere. */
 export function restrict(inside: Node, lp: Node): Node {
   return select(inside, lp, -Infinity);
+}
+
+/**
+ * log p[y] of an integer y from a table of log probabilities over the levels first, first+1, … on
+ * its last axis (a one-hot selection, so it broadcasts over y's and the table's batches); −∞ for y
+ * outside the levels, or where `valid` (the parameters' own support) is false.
+ */
+export function logMassAtLevel(y: Operand, logTable: Node, first: number, valid?: Node): Node {
+  const k = logTable.shape[logTable.rank - 1]!;
+  const levels = constant(Array.from({ length: k }, (_, i) => first + i), [k]);
+  const yn = lift(y);
+  const hit = eq(reshape(yn, [...yn.shape, 1]), levels);
+  const inRange = and(ge(yn, first), le(yn, first + k - 1));
+  return restrict(valid ? and(inRange, valid) : inRange, sum(select(hit, logTable, 0), -1));
 }
 
 /** a·log(x) with 0·log(0) = 0 (a point mass at a boundary has log weight 0, not NaN). */

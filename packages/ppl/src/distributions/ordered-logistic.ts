@@ -1,12 +1,12 @@
 import {
-  add, and, concat, constant, eq, exp, expm1, ge, gt, le, lift, log, logSigmoid, min, mul, neg, reshape, select, slice, softplus, square,
+  add, concat, constant, exp, expm1, gt, lift, log, logSigmoid, min, mul, neg, reshape, slice, softplus, square,
   sub, sum, type Node, type Operand,
 } from "@ppl/tensor";
 import { ModelError } from "../model/errors.ts";
 import type { Rng } from "../random/rng.ts";
 import type { Distribution } from "./distribution.ts";
 import { eventBatchShape } from "./helpers-events.ts";
-import { restrict, shapeOf } from "./helpers.ts";
+import { logMassAtLevel, shapeOf } from "./helpers.ts";
 import { sampleEvents } from "./sampling.ts";
 
 /**
@@ -61,12 +61,7 @@ export function orderedOf(name: string, fn: string, eta: Operand, cutpoints: Ope
     discrete: true,
     batchShape,
     eventShape: [],
-    logpdf: (y) => {
-      const yn = lift(y);
-      const hit = eq(reshape(yn, [...yn.shape, 1]), levels);
-      const inRange = and(ge(yn, 1), le(yn, k));
-      return restrict(ordered ? and(inRange, ordered) : inRange, sum(select(hit, logp, 0), -1));
-    },
+    logpdf: (y) => logMassAtLevel(y, logp, 1, ordered),
     sample: (rng, shape = [], bindings) =>
       sampleEvents(rng, shape, batchShape, [], [eta, c], [0, 1], bindings, (r, [ev, cv], out, o) => {
         const ystar = ev![0]! + link.latent(r);

@@ -1,10 +1,10 @@
 import {
-  add, and, broadcastTo, concat, constant, eq, ge, le, lift, log, log1p, logsumexp, mul, neg, reshape, scan, select, slice, stack, sub, sum,
+  add, broadcastTo, concat, constant, log, log1p, logsumexp, mul, neg, reshape, scan, slice, stack, sub, sum,
   transpose, type Node, type Operand,
 } from "@ppl/tensor";
 import { vectorParam } from "./categorical.ts";
 import type { Distribution } from "./distribution.ts";
-import { restrict } from "./helpers.ts";
+import { logMassAtLevel } from "./helpers.ts";
 import { sampleEvents } from "./sampling.ts";
 
 // Stands for log 0 in the recursion: finite (so that logsumexp of two such entries stays finite in f32 too) and far below any log-probability.
@@ -38,18 +38,13 @@ export function poissonBinomial(theta: Operand): Distribution {
   );
   // log P over 0..N after all trials, shape [...batch, N + 1].
   const logP = carry[0]!;
-  const levels = constant(Array.from({ length: n + 1 }, (_, k) => k), [n + 1]);
   return {
     name: "poisson_binomial",
     support: { kind: "int_interval", lower: 0, upper: n },
     discrete: true,
     batchShape,
     eventShape: [],
-    logpdf: (y) => {
-      const yn = lift(y);
-      const hit = eq(reshape(yn, [...yn.shape, 1]), levels);
-      return restrict(and(ge(yn, 0), le(yn, n)), sum(select(hit, logP, 0), -1));
-    },
+    logpdf: (y) => logMassAtLevel(y, logP, 0),
     sample: (rng, shape = [], bindings) =>
       sampleEvents(rng, shape, batchShape, [], [t], [1], bindings, (r, [p], out, o) => {
         let k = 0;

@@ -42,6 +42,7 @@ export { deadCode, liveNodes } from "./rewrite/dead-code.ts";
 export { optimize } from "./rewrite/optimize.ts";
 export { castFloats } from "./rewrite/cast-floats.ts";
 export { vjp, grad, valueAndGrad } from "./autodiff/vjp.ts";
+export { jvp, valueAndJvp } from "./autodiff/jvp.ts";
 export { unbroadcast } from "./autodiff/unbroadcast.ts";
 export { RULES as VJP_RULES, TUPLE_RULES as VJP_TUPLE_RULES, hasRule as hasVjpRule } from "./autodiff/rules/index.ts";
 export { checkGrad, numericGrad, type GradCheckOptions, type GradCheckResult } from "./autodiff/check.ts";

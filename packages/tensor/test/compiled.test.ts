@@ -111,6 +111,18 @@ describe("fusion", () => {
     expect(cpu.compileSync([T.mul(a, T.sum(a)), T.add(a, 1)]).stats.kernels).toBe(3);
   });
 
+  it("a loop does not merge past the kernel that copies a strided view it reads (the columns of a matrix through reshapes)", () => {
+    // The columns S[:, 0] and S[:, 1] are strided: each is copied into a buffer for its reshape. The
+    // scalar loops that read those copies must stay after the copy kernel, not join an earlier scalar loop.
+    const z = T.param("z", [2]), th = T.param("th", [4]), S = T.param("S", [2, 6]);
+    const [u, v] = [T.index(z, 0), T.index(z, 1)];
+    const [a, b, g, d] = [0, 1, 2, 3].map((i) => T.index(th, i)) as [Node, Node, Node, Node];
+    const f = T.stack([T.mul(T.sub(a, T.mul(b, v)), u), T.mul(T.add(T.neg(g), T.mul(d, u)), v)]);
+    const outs = [0, 1].map((p) => T.jvp([f], [z, th], [T.index(S, p, 1), T.constant(0, [4])])[0]!);
+    const bindings = { z: [33, 6], th: [0.55, 0.028, 0.8, 0.024], S: [1, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0] };
+    expectSame(outs, bindings);
+  });
+
   it("a 30-op chain over 10 inputs of mixed shapes is one loop and matches the interpreter", () => {
     fc.assert(
       fc.property(

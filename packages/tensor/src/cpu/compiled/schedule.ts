@@ -214,7 +214,8 @@ function mergeLoops(kernels: Kernel[], scopes: readonly Scope[], scopeOf: Map<No
     const viewed = new Set<Node>();
     const visit = (x: Node, through: boolean): void => {
       if (own.has(x) && !VIEW_OPS.has(x.op)) return;
-      if (VIEW_OPS.has(x.op)) return x.inputs.forEach((i) => visit(i, true));
+      // A view copied into a buffer of its own (needContiguous) is read from that buffer, which its copy kernel writes.
+      if (VIEW_OPS.has(x.op) && !(written.has(x) && !own.has(x))) return x.inputs.forEach((i) => visit(i, true));
       (through ? viewed : direct).add(x);
     };
     for (const n of own) n.inputs.forEach((i) => visit(i, VIEW_OPS.has(n.op) || !(isElementwise(n.op) || isReduce(n.op))));

@@ -19,6 +19,7 @@ export { identity, diagMatrix, rep, kronecker } from "./api/matrix-build.ts";
 export { quadForm, quadFormDiag, traceQuadForm } from "./api/quad-form.ts";
 export { gpExpQuadCov, gpMatern32Cov, gpPeriodicCov } from "./api/gp-cov.ts";
 export * from "./api/scan.ts";
+export { odeRK45, odeRK45Solve, OdeError, type OdeRhs, type OdeOptions, type OdeSolution } from "./api/ode.ts";
 export { log10, at, row, col, range } from "./api/convenience.ts";
 // For its effect: the functional API's functions become methods of Node (x.add(y), beta.at(1)).
 export { FLUENT_METHODS, type FluentMethods } from "./api/fluent.ts";

@@ -1,0 +1,255 @@
+import { jvp } from "../autodiff/jvp.ts";
+import { substitute } from "../graph/substitute.ts";
+import { toposort } from "../graph/toposort.ts";
+import { floatOf, isFloat, type DType } from "../ir/dtype.ts";
+import { GraphError } from "../ir/errors.ts";
+import type { Node } from "../ir/node.ts";
+import { fmt, sameShape, sizeOf } from "../ir/shape.ts";
+import {
+  add, and, cast, eq, ge, isFinite, le, lt, maximum, minimum, mul, not, or, pow, select, sqrt, square, stopGradient, sub, abs, div,
+} from "./elementwise.ts";
+import { constant, lift, param, type Operand } from "./leaves.ts";
+import { matmul } from "./linalg.ts";
+import { mean, sum } from "./reduce.ts";
+import { scan } from "./scan.ts";
+import { concat, index, reshape, stack } from "./shape-ops.ts";
+
+/** An ODE right-hand side dy/dt = f(t, y, theta): y is the state vector [n], the result has its shape. */
+export type OdeRhs = (t: Node, y: Node, theta: Node[]) => Node;
+
+/** Tolerances and the step budget of an adaptive solver. */
+export interface OdeOptions {
+  /** Relative tolerance of the local error test (1e-6, Stan's default). */
+  rtol?: number;
+  /** Absolute tolerance of the local error test (1e-6, Stan's default). */
+  atol?: number;
+  /**
+   * Step attempts (accepted or rejected) before the solve counts as failed (1000). The solver is a
+   * scan of exactly this length that every evaluation runs to the end (attempts after the last
+   * output time change nothing), so its cost is proportional to maxSteps: set it a margin above
+   * what the posterior needs (`odeRK45Solve(...).steps` tells).
+   */
+  maxSteps?: number;
+}
+
+/** A solve with its bookkeeping: the states, whether every output time was reached, and the attempts used. */
+export interface OdeSolution {
+  /** States at the output times, [N, n]; NaN everywhere when the solve failed. */
+  states: Node;
+  /** True when every output time was reached within maxSteps (bool scalar). */
+  ok: Node;
+  /** Step attempts used, accepted and rejected (f64 scalar). */
+  steps: Node;
+}
+
+/** An ODE problem the solver cannot take as given; the message says what to change. */
+export class OdeError extends GraphError {
+  constructor(message: string) {
+    super(message);
+    this.name = "OdeError";
+  }
+}
+
+// Dormand–Prince 5(4): nodes c, stage matrix a, 5th-order weights b (also stage 7's input, so the
+// last stage is the next step's first: FSAL) and the embedded 4th-order weights bs.
+const C = [0, 1 / 5, 3 / 10, 4 / 5, 8 / 9, 1, 1];
+const A: number[][] = [
+  [],
+  [1 / 5],
+  [3 / 40, 9 / 40],
+  [44 / 45, -56 / 15, 32 / 9],
+  [19372 / 6561, -25360 / 2187, 64448 / 6561, -212 / 729],
+  [9017 / 3168, -355 / 33, 46732 / 5247, 49 / 176, -5103 / 18656],
+  [35 / 384, 0, 500 / 1113, 125 / 192, -2187 / 6784, 11 / 84],
+];
+const B = [35 / 384, 0, 500 / 1113, 125 / 192, -2187 / 6784, 11 / 84, 0];
+const BS = [5179 / 57600, 0, 7571 / 16695, 393 / 640, -92097 / 339200, 187 / 2100, 1 / 40];
+const E = B.map((b, i) => b - BS[i]!);
+
+// Step-size controller (Hairer, Nørsett & Wanner II.4): safety factor and the bounds of one change.
+const SAFETY = 0.9, MIN_FACTOR = 0.2, MAX_FACTOR = 10;
+
+let placeholderCount = 0;
+
+/**
+ * Solves dy/dt = rhs(t, y, theta) from y(t0) = y0 with the adaptive Dormand–Prince Runge–Kutta 4(5)
+ * method (Stan's ode_rk45) and returns the states at the increasing output times ts, [N, n].
+ * Gradients come from forward sensitivities; a solve that runs out of maxSteps gives NaN states.
+ */
+export function odeRK45(rhs: OdeRhs, y0: Node, t0: Operand, ts: Node, theta: readonly Node[] = [], opts: OdeOptions = {}): Node {
+  return odeRK45Solve(rhs, y0, t0, ts, theta, opts).states;
+}
+
+/**
+ * odeRK45 with its bookkeeping (whether it finished, the attempts it used).
+ *
+ * How it works. One scan of length maxSteps; each iteration attempts one step from t with
+ * h clipped to the next output time, accepts it when the local error (RMS over the state, scaled by
+ * atol + rtol·|y|) is ≤ 1, records the state when it lands on an output time, and proposes the next h.
+ * The state carries the sensitivities S = ∂y/∂(y0, theta) too, integrated by the same Runge–Kutta
+ * stages along dS/dt = J_y·S + J_θ (each column a jvp of the rhs), so each step's S is the exact
+ * derivative of that step's map at fixed h. Only y enters the error test (CVODES's default): the
+ * step sequence then does not depend on how S is scaled, and any deterministic gradient keeps HMC
+ * exact, since the log density itself is evaluated exactly as solved.
+ *
+ * The scan itself is never differentiated: it reads y0, theta and ts through stopGradient, so no
+ * gradient flows through h or the accept/reject choices. The returned states are
+ * stopGradient(y) + S·(p − stopGradient(p)) for p = (y0, theta) flattened: the value is y, the
+ * gradient is Sᵀ·cotangent. Only inputs that depend on a parameter get sensitivity columns.
+ */
+export function odeRK45Solve(rhs: OdeRhs, y0: Node, t0: Operand, ts: Node, theta: readonly Node[] = [], opts: OdeOptions = {}): OdeSolution {
+  const rtol = opts.rtol ?? 1e-6, atol = opts.atol ?? 1e-6, maxSteps = opts.maxSteps ?? 1000;
+  if (!(rtol > 0) || !(atol > 0)) throw new OdeError(`odeRK45: rtol and atol must be positive, got ${rtol} and ${atol}`);
+  if (!Number.isInteger(maxSteps) || maxSteps < 1) throw new OdeError(`odeRK45: maxSteps must be a positive integer, got ${maxSteps}`);
+  if (y0.rank !== 1 || !isFloat(y0.dtype)) throw new OdeError(`odeRK45: y0 must be a float vector, got ${y0.dtype}${fmt(y0.shape)}; reshape a scalar state to [1]`);
+  if (ts.rank !== 1 || ts.shape[0] === 0) throw new OdeError(`odeRK45: ts must be a non-empty vector of output times, got ${fmt(ts.shape)}`);
+  const dt: DType = y0.dtype;
+  const n = y0.shape[0]!, N = ts.shape[0]!;
+  for (const [j, th] of theta.entries()) {
+    if (!isFloat(th.dtype)) throw new OdeError(`odeRK45: theta[${j}] is ${th.dtype}; pass integer data through the rhs's closure instead`);
+  }
+
+  // Which inputs move with the parameters: only they get sensitivity columns.
+  const sensY0 = isVariable(y0);
+  const sensTheta = theta.map(isVariable);
+  const columns: { y0?: number; theta?: [number, number] }[] = [];
+  if (sensY0) for (let i = 0; i < n; i++) columns.push({ y0: i });
+  theta.forEach((th, j) => {
+    if (sensTheta[j]) for (let e = 0; e < th.size; e++) columns.push({ theta: [j, e] });
+  });
+  const P = columns.length;
+
+  // The augmented right-hand side (f, J_y·S + J_θ), traced once over placeholders and substituted into each stage.
+  const id = placeholderCount++;
+  const tP = param(`__ode${id}_t`, [], dt), yP = param(`__ode${id}_y`, [n], dt), SP = param(`__ode${id}_S`, [n, P], dt);
+  const thP = theta.map((th, j) => param(`__ode${id}_theta${j}`, th.shape, th.dtype));
+  const f = rhs(tP, yP, thP);
+  if (!sameShape(f.shape, [n]) || !isFloat(f.dtype)) throw new OdeError(`odeRK45: rhs returned ${f.dtype}${fmt(f.shape)} for a state of ${fmt([n])}; return dy/dt with the state's shape`);
+  const placeholders = new Set<Node>([tP, yP, SP, ...thP]);
+  const stray = toposort([f]).find((x) => x.op === "param" && !placeholders.has(x));
+  if (stray) {
+    throw new OdeError(`odeRK45: rhs reads the parameter '${String(stray.attrs.name)}' from its closure; pass what depends on parameters through theta, so that its sensitivities are integrated`);
+  }
+  const FS = P === 0 ? null : stack(columns.map((col, p) => {
+    const thTangents = theta.map((th, j) => (col.theta?.[0] === j ? oneHot(th.shape, col.theta[1], th.dtype) : constant(0, th.shape, th.dtype)));
+    return jvp([f], [yP, ...thP], [index(SP, p, 1), ...thTangents])[0]!;
+  }), 1);
+  const augmented = (t: Node, y: Node, S: Node | null, th: readonly Node[]): [Node, Node | null] => {
+    const m = new Map<Node, Node>([[tP, t], [yP, y], ...thP.map((x, j) => [x, th[j]!] as const)]);
+    if (S) m.set(SP, S);
+    const outs = substitute(FS ? [f, FS] : [f], m);
+    return [cast(outs[0]!, dt), outs[1] ?? null];
+  };
+
+  // The solver reads its inputs without their gradients; the sensitivities carry those.
+  const t0s = stopGradient(lift(t0, dt));
+  const tsS = stopGradient(cast(ts, dt));
+  const y0s = stopGradient(y0);
+  const thS = theta.map((th) => stopGradient(th));
+  const S0 = P === 0 ? null : constant(Array.from({ length: n * P }, (_, q) => (columns[q % P]!.y0 === Math.floor(q / P) ? 1 : 0)), [n, P], dt);
+  const [f0, FS0] = augmented(t0s, y0s, S0, thS);
+
+  // Initial step (Hairer, Nørsett & Wanner II.4, the first half of their estimate): 1% of |y|/|f| in the error norm.
+  const sc0 = add(atol, mul(rtol, abs(y0s)));
+  const d0 = rms(div(y0s, sc0)), d1 = rms(div(f0, sc0));
+  const span = sub(index(tsS, N - 1), t0s);
+  const h0 = minimum(select(or(lt(d0, 1e-5), lt(d1, 1e-5)), constant(1e-6, [], dt), mul(0.01, div(d0, d1))), maximum(span, 0));
+
+  const iotaN = constant(Array.from({ length: N }, (_, i) => i), [N], dt);
+  const init: Node[] = [t0s, y0s, f0, constant(NaN, [N, n], dt), h0, constant(0, [], dt), constant(0, [], dt)];
+  if (S0 && FS0) init.push(S0, FS0, constant(NaN, [N, n, P], dt));
+
+  const { carry } = scan(
+    (c, _xs, [tsA, ...thA]) => {
+      const [t, y, fy, Y, h, k, steps] = c as [Node, Node, Node, Node, Node, Node, Node];
+      const [S, FSy, SY] = c.length > 7 ? (c.slice(7) as [Node, Node, Node]) : [null, null, null];
+      const done = ge(k, N - 0.5);
+      const isK = eq(iotaN, k);
+      const tNext = select(done, t, sum(select(isK, tsA!, 0)));
+      const rem = sub(tNext, t);
+      const hs = minimum(h, rem);
+      const hit = ge(h, rem);
+
+      // The seven stages; the seventh is evaluated at the 5th-order solution (FSAL).
+      const ks: Node[] = [fy], Ks: (Node | null)[] = [FSy];
+      let y5 = y, S5 = S;
+      for (let s = 1; s < 7; s++) {
+        const ys = combine(y, hs, A[s]!, ks);
+        const Ss = S ? combine(S, hs, A[s]!, Ks as Node[]) : null;
+        if (s === 6) [y5, S5] = [ys, Ss];
+        const [kf, kS] = augmented(add(t, mul(C[s]!, hs)), ys, Ss, thA);
+        ks.push(kf);
+        Ks.push(kS);
+      }
+      const err = mul(hs, weighted(E, ks)!);
+      const sc = add(atol, mul(rtol, maximum(abs(y), abs(y5))));
+      const en = rms(div(err, sc));
+      const finite = isFinite(en);
+      const accept = and(and(le(en, 1), finite), not(done));
+      const factor = select(finite, minimum(maximum(mul(SAFETY, pow(en, -0.2)), MIN_FACTOR), MAX_FACTOR), MIN_FACTOR);
+      let hNew = mul(hs, select(accept, factor, minimum(factor, 1)));
+      const record = and(accept, hit);
+      // A step cut short to land on an output time says nothing against the step the controller wanted.
+      hNew = select(record, maximum(hNew, h), hNew);
+      const mask = and(isK, record);
+      const next: Node[] = [
+        select(accept, select(hit, tNext, add(t, hs)), t),
+        select(accept, y5, y),
+        select(accept, ks[6]!, fy),
+        select(reshape(mask, [N, 1]), reshape(y5, [1, n]), Y),
+        select(done, h, hNew),
+        select(record, add(k, 1), k),
+        select(done, steps, add(steps, 1)),
+      ];
+      if (S && S5 && FSy && SY) {
+        next.push(select(accept, S5, S), select(accept, Ks[6]!, FSy), select(reshape(mask, [N, 1, 1]), reshape(S5, [1, n, P]), SY));
+      }
+      return { carry: next };
+    },
+    init,
+    [],
+    [tsS, ...thS],
+    { length: maxSteps },
+  );
+
+  const ok = ge(carry[5]!, N - 0.5);
+  const value = select(ok, stopGradient(carry[3]!), NaN);
+  let states = value;
+  if (P > 0) {
+    const p = concat([...(sensY0 ? [y0] : []), ...theta.filter((_, j) => sensTheta[j]).map((th) => reshape(cast(th, dt), [th.size]))]);
+    const dp = reshape(sub(p, stopGradient(p)), [P, 1]);
+    states = add(value, reshape(matmul(reshape(carry[9]!, [N * n, P]), dp), [N, n]));
+  }
+  return { states, ok, steps: carry[6]! };
+}
+
+// A node moves with the parameters when it reads a parameter or a scan argument.
+function isVariable(x: Node): boolean {
+  return toposort([x]).some((v) => v.op === "param" || v.op === "arg");
+}
+
+function oneHot(shape: readonly number[], at: number, dtype: DType): Node {
+  return constant(Array.from({ length: sizeOf(shape) }, (_, i) => (i === at ? 1 : 0)), shape, floatOf(dtype));
+}
+
+// Σ w_i·k_i over the nonzero weights (null when all are zero).
+function weighted(w: readonly number[], ks: readonly Node[]): Node | null {
+  let acc: Node | null = null;
+  for (let i = 0; i < Math.min(w.length, ks.length); i++) {
+    if (w[i] === 0) continue;
+    const term = mul(w[i]!, ks[i]!);
+    acc = acc ? add(acc, term) : term;
+  }
+  return acc;
+}
+
+// base + h·Σ a_i·k_i.
+function combine(base: Node, h: Node, a: readonly number[], ks: readonly Node[]): Node {
+  const w = weighted(a, ks);
+  return w ? add(base, mul(h, w)) : base;
+}
+
+function rms(x: Node): Node {
+  return sqrt(mean(square(x)));
+}
+

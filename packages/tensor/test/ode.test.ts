@@ -1,0 +1,131 @@
+/**
+ * The Dormand–Prince RK45 solver: states against closed forms, forward sensitivities against closed
+ * forms and central differences, the failure mode when maxSteps runs out, and the compiled CPU path
+ * against the reference interpreter.
+ */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import * as T from "../src/index.ts";
+import { compiledBackend } from "../src/cpu/compiled/backend.ts";
+import type { Node } from "../src/index.ts";
+
+const cpu = compiledBackend();
+const run = (outs: Node[], b: T.Bindings) => cpu.compileSync(outs).runSync(b).map((v) => Array.from(v.data));
+
+const TIMES = [0.25, 1, 2.5, 4, 7.5, 10];
+const ts = T.constant(TIMES, [TIMES.length]);
+
+// Lotka–Volterra: du/dt = (α − βv)u, dv/dt = (−γ + δu)v.
+const lotkaVolterra: T.OdeRhs = (_t, z, [th]) => {
+  const u = T.index(z, 0), v = T.index(z, 1);
+  const [a, b, g, d] = [0, 1, 2, 3].map((i) => T.index(th!, i)) as [Node, Node, Node, Node];
+  return T.stack([T.mul(T.sub(a, T.mul(b, v)), u), T.mul(T.add(T.neg(g), T.mul(d, u)), v)]);
+};
+
+describe("odeRK45 states", () => {
+  it("solves exponential decay to its tolerance, and its sensitivities are the closed form's derivatives", () => {
+    const k = T.param("k"), y0 = T.param("y0", [1]);
+    const states = T.odeRK45((_t, y, [kk]) => T.mul(T.neg(kk!), y), y0, 0, ts, [k], { rtol: 1e-8, atol: 1e-10, maxSteps: 200 });
+    const [gk, gy0] = T.grad(T.sum(states), [k, y0]);
+    const [y, dk, dy0] = run([states, gk!, gy0!], { k: [0.8], y0: [3] });
+    TIMES.forEach((t, i) => expect(Math.abs(y![i]! - 3 * Math.exp(-0.8 * t))).toBeLessThan(1e-7 * 3 * Math.exp(-0.8 * t) + 1e-9));
+    const want = (f: (t: number) => number) => TIMES.reduce((s, t) => s + f(t), 0);
+    expect(dk![0]).toBeCloseTo(want((t) => -3 * t * Math.exp(-0.8 * t)), 6);
+    expect(dy0![0]).toBeCloseTo(want((t) => Math.exp(-0.8 * t)), 6);
+  });
+
+  it("solves the harmonic oscillator y'' = −ω²y over several periods, with dy/dω", () => {
+    const w = T.param("w"), y0 = T.constant([1, 0], [2]);
+    const states = T.odeRK45((_t, y, [om]) => T.stack([T.index(y, 1), T.mul(T.neg(T.square(om!)), T.index(y, 0))]), y0, 0, ts, [w], {
+      rtol: 1e-9, atol: 1e-9, maxSteps: 600,
+    });
+    const [gw] = T.grad(T.sum(T.index(states, 0, 1)), [w]);
+    const omega = 2.1;
+    const [y, dw] = run([states, gw!], { w: [omega] });
+    TIMES.forEach((t, i) => {
+      expect(Math.abs(y![2 * i]! - Math.cos(omega * t))).toBeLessThan(1e-7);
+      expect(Math.abs(y![2 * i + 1]! + omega * Math.sin(omega * t))).toBeLessThan(1e-7);
+    });
+    // y = cos ωt: Σ_t ∂/∂ω cos ωt = −Σ t·sin ωt.
+    expect(dw![0]).toBeCloseTo(TIMES.reduce((s, t) => s - t * Math.sin(omega * t), 0), 5);
+  });
+
+  it("lands on an output time equal to t0 and on repeated times, and reports the attempts it used", () => {
+    const y0 = T.param("y0", [1]);
+    const sol = T.odeRK45Solve((_t, y) => T.neg(y), y0, 1, T.constant([1, 2, 2, 3], [4]), [], { maxSteps: 100 });
+    const [y, ok, steps] = run([sol.states, sol.ok, sol.steps], { y0: [1] });
+    [1, 2, 2, 3].forEach((t, i) => expect(Math.abs(y![i]! - Math.exp(1 - t))).toBeLessThan(1e-5));
+    expect(ok).toEqual([1]);
+    expect(steps![0]).toBeGreaterThan(4);
+    expect(steps![0]).toBeLessThan(100);
+  });
+
+  it("gives NaN states (a divergent transition for the sampler) and ok = false when maxSteps runs out", () => {
+    const th = T.param("th", [4]), z0 = T.param("z0", [2]);
+    const sol = T.odeRK45Solve(lotkaVolterra, z0, 0, ts, [th], { maxSteps: 5 });
+    const lp = T.sum(T.log(sol.states));
+    const [g] = T.grad(lp, [th]);
+    const [y, ok, value] = run([sol.states, sol.ok, lp, g!], { th: [0.55, 0.028, 0.8, 0.024], z0: [33, 6] });
+    expect(ok).toEqual([0]);
+    expect(y!.every(Number.isNaN)).toBe(true);
+    expect(value![0]).toBeNaN();
+  });
+
+  it("rejects an rhs that reads a parameter from its closure, a state of the wrong shape and bad options, saying what to do", () => {
+    const k = T.param("k"), y0 = T.param("y0", [1]);
+    expect(() => T.odeRK45((_t, y) => T.mul(k, y), y0, 0, ts)).toThrow(/pass what depends on parameters through theta/);
+    expect(() => T.odeRK45((_t, y) => T.concat([y, y]), y0, 0, ts)).toThrow(T.OdeError);
+    expect(() => T.odeRK45((_t, y) => y, T.param("s"), 0, ts)).toThrow(/reshape a scalar state/);
+    expect(() => T.odeRK45((_t, y) => y, y0, 0, ts, [], { maxSteps: 0 })).toThrow(T.OdeError);
+  });
+});
+
+describe("odeRK45 sensitivities", () => {
+  // Tight tolerances make the solution smooth in the parameters to ~1e-11, so central differences
+  // with a step of 1e-5 are good to ~1e-6 relative: well inside the comparison's 1e-4.
+  const th = T.param("th", [4]), z0 = T.param("z0", [2]), wts = T.data("wts", [TIMES.length, 2]);
+  const states = T.odeRK45(lotkaVolterra, z0, 0, ts, [th], { rtol: 1e-11, atol: 1e-11, maxSteps: 1500 });
+  const L = T.sum(T.mul(T.log(states), wts));
+  const [gth, gz0] = T.grad(L, [th, z0]);
+  const value = cpu.compileSync([L]);
+  const gradient = cpu.compileSync([gth!, gz0!]);
+
+  it("Lotka–Volterra: the gradient of a weighted sum of log states equals central differences (fast-check)", () => {
+    fc.assert(
+      fc.property(
+        fc.tuple(fc.double({ min: 0.4, max: 0.7, noNaN: true }), fc.double({ min: 0.02, max: 0.035, noNaN: true }), fc.double({ min: 0.6, max: 1, noNaN: true }), fc.double({ min: 0.018, max: 0.03, noNaN: true })),
+        fc.tuple(fc.double({ min: 25, max: 40, noNaN: true }), fc.double({ min: 4, max: 8, noNaN: true })),
+        fc.array(fc.double({ min: -1, max: 1, noNaN: true }), { minLength: 2 * TIMES.length, maxLength: 2 * TIMES.length }),
+        (thv, z0v, w) => {
+          const at = (t: readonly number[], z: readonly number[]) => value.runSync({ th: [...t], z0: [...z], wts: w })[0]!.data[0]!;
+          const [g1, g2] = gradient.runSync({ th: [...thv], z0: [...z0v], wts: w });
+          const fd = (x: readonly number[], i: number, f: (x: number[]) => number) => {
+            const h = 1e-5 * Math.abs(x[i]!);
+            const up = [...x], down = [...x];
+            up[i]! += h;
+            down[i]! -= h;
+            return (f(up) - f(down)) / (up[i]! - down[i]!);
+          };
+          const scale = 1 + w.reduce((s, v) => s + Math.abs(v), 0);
+          thv.forEach((_, i) => {
+            const want = fd(thv, i, (x) => at(x, z0v));
+            expect(Math.abs(g1!.data[i]! - want), `d/d theta[${i}]`).toBeLessThan(1e-4 * (Math.abs(want) + scale));
+          });
+          z0v.forEach((_, i) => {
+            const want = fd(z0v, i, (x) => at(thv, x));
+            expect(Math.abs(g2!.data[i]! - want), `d/d z0[${i}]`).toBeLessThan(1e-4 * (Math.abs(want) + scale / 30));
+          });
+        },
+      ),
+      { numRuns: 8 },
+    );
+  });
+
+  it("the compiled CPU path equals the reference interpreter (states and gradient)", () => {
+    const b = { th: [0.55, 0.028, 0.8, 0.024], z0: [33, 6], wts: Array.from({ length: 2 * TIMES.length }, (_, i) => Math.sin(i)) };
+    const shortStates = T.odeRK45(lotkaVolterra, z0, 0, ts, [th], { rtol: 1e-6, atol: 1e-6, maxSteps: 300 });
+    const outs = [shortStates, ...T.grad(T.sum(T.mul(T.log(shortStates), wts)), [th, z0])];
+    const got = run(outs, b);
+    T.interpret(outs, b).forEach((want, k) => want.data.forEach((v, i) => expect(got[k]![i]!).toBeCloseTo(v, 8)));
+  });
+});

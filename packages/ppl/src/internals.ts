@@ -17,12 +17,15 @@ export {
 } from "./transforms/index.ts";
 // Sampling
 export {
-  resolveSettings, leapfrogBegin, leapfrogEnd, hamiltonian, integrate, noUTurn, SubtreeTermination,
-  mergedTrajectoryContinues, logAddExp, uniformAcceptProbability, biasedAcceptProbability, driveBatch,
-  NutsTransition, defaultNutsSettings, HmcTransition, InitialPointSearch, MAX_INIT_ATTEMPTS, StepSizeSearch,
+  resolveSettings, leapfrogBegin, leapfrogEnd, hamiltonian, integrate, noUTurn, initTermination, resetTermination,
+  addLeaf, mergedTrajectoryContinues, logAddExp, uniformAcceptProbability, biasedAcceptProbability, driveBatch,
+  chainContext, drawMomentum, rowCopy, saveRow, restoreRow, trialStorage, NutsTransition, defaultNutsSettings, NutsPhase, initNuts,
+  nutsStep, beginTransition, treeContinues, beginSubtree, leapfrogDrift, endLeaf, mergeSubtree, endTransition,
+  acceptStatistic, HmcTransition, InitialPointSearch, MAX_INIT_ATTEMPTS, StepSizeSearch,
   DualAveraging, defaultDualAveraging, WelfordDiag, WelfordDense, regularize, WindowSchedule, defaultWindows,
   windowEnds, ChainAdaptation, type PhasePoint, type GradientStepper, type Transition, type TransitionStats,
-  type ChainSlot, type NutsSettings, type HmcSettings, type WindowSettings,
+  type ChainSlot, type ChainContext, type RowCopy, type TrialStorage, type TerminationState, type NutsSettings, type NutsContext,
+  type NutsState, type HmcSettings, type WindowSettings,
 } from "./sampler/index.ts";
 // Random streams
 export {

@@ -1,9 +1,12 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import {
+  addLeaf,
+  chainContext,
   ChainBatch,
   driveBatch,
   hamiltonian,
+  initTermination,
   integrate,
   leapfrogBegin,
   leapfrogEnd,
@@ -12,8 +15,8 @@ import {
   Metric,
   noUTurn,
   NutsTransition,
+  resetTermination,
   sample,
-  SubtreeTermination,
   type BatchedDensity,
 } from "../src/sampler/index.ts";
 import { Purpose, seedKey, streamNormals, streamUniform, type SeedKey } from "../src/random/index.ts";
@@ -67,7 +70,7 @@ function oneTransition(
   const batch = new ChainBatch(1, density.dim);
   batch.q.set(q0);
   density.logpGrad(batch.q, batch.lp, batch.grad);
-  const nuts = new NutsTransition(batch, { row: 0, id: 0 }, key, metric, { maxDepth, maxDeltaH: 1000 });
+  const nuts = new NutsTransition(chainContext(batch, { row: 0, id: 0 }, key, metric), { maxDepth, maxDeltaH: 1000 });
   batch.active[0] = nuts.begin(iteration, eps) ? 1 : 0;
   driveBatch(density, batch, [nuts]);
   return { nuts, batch };
@@ -240,12 +243,12 @@ describe("no-U-turn criterion", () => {
 
   it("stops a 1-D subtree whose second pair reverses", () => {
     // Leaves p = 2, 1, 0.5, −3 (unit metric): pair [0.5, −3] has rho = −2.5 and 0.5·(−2.5) < 0.
-    const t = new SubtreeTermination(1, 4);
-    t.reset(2);
-    expect(t.addLeaf(0, v(2), v(2))).toBe(true);
-    expect(t.addLeaf(1, v(1), v(1))).toBe(true); // pair [2, 1]: rho 3, both ends positive
-    expect(t.addLeaf(2, v(0.5), v(0.5))).toBe(true);
-    expect(t.addLeaf(3, v(-3), v(-3))).toBe(false);
+    const t = initTermination(1, 4);
+    resetTermination(t, 2);
+    expect(addLeaf(t, 0, v(2), v(2))).toBe(true);
+    expect(addLeaf(t, 1, v(1), v(1))).toBe(true); // pair [2, 1]: rho 3, both ends positive
+    expect(addLeaf(t, 2, v(0.5), v(0.5))).toBe(true);
+    expect(addLeaf(t, 3, v(-3), v(-3))).toBe(false);
   });
 
   it("catches a U-turn that only the seam check across the merged halves sees", () => {
@@ -255,10 +258,10 @@ describe("no-U-turn criterion", () => {
     //   seam rho_init + p2 = (−1,1): p0·(−1,1) = −1 < 0 fails.
     const p = [v(1, 0), v(1, 0), v(-3, 1), v(3, 1)];
     expect(noUTurn(p[0]!, p[3]!, v(2, 2))).toBe(true);
-    const t = new SubtreeTermination(2, 4);
-    t.reset(2);
-    for (let n = 0; n < 3; n++) expect(t.addLeaf(n, p[n]!, p[n]!)).toBe(true);
-    expect(t.addLeaf(3, p[3]!, p[3]!)).toBe(false);
+    const t = initTermination(2, 4);
+    resetTermination(t, 2);
+    for (let n = 0; n < 3; n++) expect(addLeaf(t, n, p[n]!, p[n]!)).toBe(true);
+    expect(addLeaf(t, 3, p[3]!, p[3]!)).toBe(false);
   });
 
   it("applies the seam checks when a subtree is merged onto the trajectory", () => {
@@ -301,11 +304,11 @@ describe("no-U-turn criterion", () => {
           // A drifting sequence so that both outcomes occur.
           const ps = Array.from({ length: n }, (_, i) => v(1 + xs[2 * i]! * 1.5, xs[2 * i + 1]! * 3));
           // Iterative: the first leaf at which the checks fail (or n).
-          const t = new SubtreeTermination(dim, 6);
-          t.reset(depth);
+          const t = initTermination(dim, 6);
+          resetTermination(t, depth);
           let failedAt = n;
           for (let i = 0; i < n; i++) {
-            if (!t.addLeaf(i, ps[i]!, ps[i]!)) {
+            if (!addLeaf(t, i, ps[i]!, ps[i]!)) {
               failedAt = i;
               break;
             }
@@ -385,19 +388,19 @@ describe("NUTS transition", () => {
     for (let iteration = 0; iteration < 20; iteration++) {
       const { nuts } = oneTransition(density, v(0.4, -1.1), metric, seedKey(5), iteration, eps);
       const steps = (1 << nuts.treeDepth) - 1;
-      const z = { q: Float64Array.from(nuts.minusEnd.q), p: Float64Array.from(nuts.minusEnd.p), lp: new Float64Array(1), grad: new Float64Array(dim) };
+      const z = { q: Float64Array.from(nuts.state.qMinus), p: Float64Array.from(nuts.state.pMinus), lp: new Float64Array(1), grad: new Float64Array(dim) };
       density.logpGrad(z.q, z.lp, z.grad);
       integrate(density, z, eps, metric, steps);
       for (let i = 0; i < dim; i++) {
-        expect(z.q[i]).toBeCloseTo(nuts.plusEnd.q[i]!, 10);
-        expect(z.p[i]).toBeCloseTo(nuts.plusEnd.p[i]!, 10);
+        expect(z.q[i]).toBeCloseTo(nuts.state.qPlus[i]!, 10);
+        expect(z.p[i]).toBeCloseTo(nuts.state.pPlus[i]!, 10);
       }
       // And back: negate the momentum and integrate to the backward end.
       for (let i = 0; i < dim; i++) z.p[i] = -z.p[i]!;
       integrate(density, z, eps, metric, steps);
       for (let i = 0; i < dim; i++) {
-        expect(z.q[i]).toBeCloseTo(nuts.minusEnd.q[i]!, 10);
-        expect(-z.p[i]!).toBeCloseTo(nuts.minusEnd.p[i]!, 10);
+        expect(z.q[i]).toBeCloseTo(nuts.state.qMinus[i]!, 10);
+        expect(-z.p[i]!).toBeCloseTo(nuts.state.pMinus[i]!, 10);
       }
     }
   });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import {
+  chainContext,
   ChainBatch,
   driveBatch,
   DualAveraging,
@@ -157,7 +158,7 @@ describe("step-size search", () => {
     for (const sd of [1e-3, 1, 1e3]) {
       const density = normal(sd);
       const batch = new ChainBatch(4, 1);
-      const searches = [0, 1, 2, 3].map((c) => new StepSizeSearch(batch, { row: c, id: c }, seedKey(8), new Metric("diag", 1)));
+      const searches = [0, 1, 2, 3].map((c) => new StepSizeSearch(chainContext(batch, { row: c, id: c }, seedKey(8), new Metric("diag", 1))));
       batch.q.set([0.5 * sd, -0.2 * sd, 1.5 * sd, 0]);
       density.logpGrad(batch.q, batch.lp, batch.grad);
       const q0 = Float64Array.from(batch.q);

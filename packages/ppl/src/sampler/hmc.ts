@@ -4,11 +4,9 @@
  * integrator with NUTS and, like it, asks for one gradient at a time.
  */
 
-import type { ChainBatch } from "./batch.ts";
 import { hamiltonian, leapfrogBegin, leapfrogEnd } from "./integrator.ts";
-import type { Metric } from "./metric.ts";
-import type { ChainSlot, Transition } from "./transition.ts";
-import { Purpose, streamNormals, streamUniform, type SeedKey } from "../random/streams.ts";
+import { drawMomentum, restoreRow, saveRow, trialStorage, type ChainContext, type TrialStorage, type Transition } from "./transition.ts";
+import { Purpose, streamUniform } from "../random/streams.ts";
 
 /** Settings of a static HMC transition. */
 export interface HmcSettings {
@@ -26,78 +24,52 @@ export class HmcTransition implements Transition {
   divergent = false;
   energy = 0;
 
-  private readonly batch: ChainBatch;
-  private readonly row: number;
-  private readonly id: number;
-  private readonly key: SeedKey;
-  private readonly metric: Metric;
-  private readonly steps: number;
-  private readonly maxDeltaH: number;
-  private readonly q: Float64Array;
-  private readonly grad: Float64Array;
-  private readonly p: Float64Array;
-  private readonly vel: Float64Array;
-  private readonly normals: Float64Array;
-  private readonly startQ: Float64Array;
-  private readonly startGrad: Float64Array;
-  private startLp = 0;
+  private readonly chain: ChainContext;
+  private readonly settings: HmcSettings;
+  private readonly trial: TrialStorage;
   private iteration = 0;
   private eps = 0;
   private H0 = 0;
 
-  constructor(batch: ChainBatch, slot: ChainSlot, key: SeedKey, metric: Metric, settings: HmcSettings) {
-    const dim = batch.dim;
-    this.batch = batch;
-    this.row = slot.row;
-    this.id = slot.id;
-    this.key = key;
-    this.metric = metric;
-    this.steps = settings.steps;
-    this.maxDeltaH = settings.maxDeltaH;
-    this.q = batch.qRows[slot.row]!;
-    this.grad = batch.gradRows[slot.row]!;
-    this.p = new Float64Array(dim);
-    this.vel = new Float64Array(dim);
-    this.normals = new Float64Array(dim);
-    this.startQ = new Float64Array(dim);
-    this.startGrad = new Float64Array(dim);
+  constructor(chain: ChainContext, settings: HmcSettings) {
+    this.chain = chain;
+    this.settings = settings;
+    this.trial = trialStorage(chain.q.length);
   }
 
   /** Draws the momentum and takes the first half step. */
   begin(iteration: number, eps: number): boolean {
+    const { chain } = this;
+    const { p, vel, normals, start } = this.trial;
     this.iteration = iteration;
     this.eps = eps;
-    streamNormals(this.key, this.id, iteration, Purpose.Momentum, 0, this.normals);
-    this.metric.momentumFromNormals(this.normals, this.p);
-    this.startLp = this.batch.lp[this.row]!;
-    this.startQ.set(this.q);
-    this.startGrad.set(this.grad);
-    this.H0 = hamiltonian(this.startLp, this.grad, this.p, this.metric, this.vel);
+    drawMomentum(chain, iteration, Purpose.Momentum, 0, normals, p);
+    saveRow(chain, start);
+    this.H0 = hamiltonian(start.lp, chain.grad, p, chain.metric, vel);
     this.nLeapfrog = 0;
     this.divergent = false;
-    leapfrogBegin(this.q, this.p, this.grad, eps, this.metric, this.vel);
+    leapfrogBegin(chain.q, p, chain.grad, eps, chain.metric, vel);
     return true;
   }
 
   /** Finishes a leapfrog step; after the last one, accepts or restores the start. */
   advance(): boolean {
-    leapfrogEnd(this.p, this.grad, this.eps);
+    const { chain } = this;
+    const { p, vel } = this.trial;
+    leapfrogEnd(p, chain.grad, this.eps);
     this.nLeapfrog++;
-    if (this.nLeapfrog < this.steps) {
-      leapfrogBegin(this.q, this.p, this.grad, this.eps, this.metric, this.vel);
+    if (this.nLeapfrog < this.settings.steps) {
+      leapfrogBegin(chain.q, p, chain.grad, this.eps, chain.metric, vel);
       return true;
     }
-    const lp = this.batch.lp[this.row]!;
-    const h = hamiltonian(lp, this.grad, this.p, this.metric, this.vel);
-    this.divergent = h - this.H0 > this.maxDeltaH;
+    const h = hamiltonian(chain.batch.lp[chain.row]!, chain.grad, p, chain.metric, vel);
+    this.divergent = h - this.H0 > this.settings.maxDeltaH;
     this.acceptStat = Math.min(1, Math.exp(this.H0 - h));
-    const u = streamUniform(this.key, this.id, this.iteration, Purpose.Accept, 0, 0, 0);
+    const u = streamUniform(chain.key, chain.id, this.iteration, Purpose.Accept, 0, 0, 0);
     if (u < this.acceptStat) {
       this.energy = h;
     } else {
-      this.q.set(this.startQ);
-      this.grad.set(this.startGrad);
-      this.batch.lp[this.row] = this.startLp;
+      restoreRow(chain, this.trial.start);
       this.energy = this.H0;
     }
     return false;

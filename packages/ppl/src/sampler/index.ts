@@ -27,13 +27,29 @@ export { Metric } from "./metric.ts";
 export type { MetricKind } from "./metric.ts";
 export { leapfrogBegin, leapfrogEnd, hamiltonian, integrate } from "./integrator.ts";
 export type { PhasePoint } from "./integrator.ts";
-export { noUTurn, SubtreeTermination, mergedTrajectoryContinues } from "./termination.ts";
+export { noUTurn, initTermination, resetTermination, addLeaf, mergedTrajectoryContinues } from "./termination.ts";
+export type { TerminationState } from "./termination.ts";
 export { logAddExp, uniformAcceptProbability, biasedAcceptProbability } from "./proposal.ts";
 export { ChainBatch, driveBatch } from "./batch.ts";
 export type { GradientStepper } from "./batch.ts";
-export type { Transition, TransitionStats, ChainSlot } from "./transition.ts";
-export { NutsTransition, defaultNutsSettings } from "./nuts.ts";
-export type { NutsSettings } from "./nuts.ts";
+export { chainContext, drawMomentum, rowCopy, saveRow, restoreRow, trialStorage } from "./transition.ts";
+export type { Transition, TransitionStats, ChainSlot, ChainContext, RowCopy, TrialStorage } from "./transition.ts";
+export {
+  NutsTransition,
+  defaultNutsSettings,
+  NutsPhase,
+  initNuts,
+  nutsStep,
+  beginTransition,
+  treeContinues,
+  beginSubtree,
+  leapfrogDrift,
+  endLeaf,
+  mergeSubtree,
+  endTransition,
+  acceptStatistic,
+} from "./nuts.ts";
+export type { NutsSettings, NutsContext, NutsState } from "./nuts.ts";
 export { HmcTransition } from "./hmc.ts";
 export type { HmcSettings } from "./hmc.ts";
 export { InitialPointSearch, MAX_INIT_ATTEMPTS } from "./initialize.ts";

@@ -14,7 +14,7 @@ import { HmcTransition } from "./hmc.ts";
 import { InitialPointSearch } from "./initialize.ts";
 import { Metric, type MetricKind, type MetricState } from "./metric.ts";
 import { defaultNutsSettings, NutsTransition } from "./nuts.ts";
-import type { Transition, TransitionStats } from "./transition.ts";
+import { chainContext, type Transition, type TransitionStats } from "./transition.ts";
 import { ChainAdaptation, type ChainAdaptationState } from "./warmup/adaptation.ts";
 import { defaultDualAveraging, type DualAveragingSettings, type DualAveragingState } from "./warmup/dual-averaging.ts";
 import { StepSizeSearch } from "./warmup/stepsize-search.ts";
@@ -366,12 +366,13 @@ export class SamplingRun {
         throw new SamplerOptionError(`invMetric for chain ${c + 1} is not finite and positive definite`);
       }
       this.metrics.push(metric);
+      const chain = chainContext(this.batch, slot, key, metric);
       this.transitions.push(
         s.sampler === "nuts"
-          ? new NutsTransition(this.batch, slot, key, metric, { maxDepth: s.maxDepth, maxDeltaH: s.maxDeltaH })
-          : new HmcTransition(this.batch, slot, key, metric, { steps: s.hmcSteps, maxDeltaH: s.maxDeltaH }),
+          ? new NutsTransition(chain, { maxDepth: s.maxDepth, maxDeltaH: s.maxDeltaH })
+          : new HmcTransition(chain, { steps: s.hmcSteps, maxDeltaH: s.maxDeltaH }),
       );
-      this.searches.push(new StepSizeSearch(this.batch, slot, key, metric));
+      this.searches.push(new StepSizeSearch(chain));
       this.inits.push(new InitialPointSearch(this.batch, slot, key, s.initRadius, givenInits[c] ?? null));
       this.adaptations.push(
         new ChainAdaptation(slot.id, metric, s.warmup, s.stepSize, dualAveraging, defaultWindows),

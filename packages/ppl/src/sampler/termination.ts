@@ -40,128 +40,141 @@ function levelViews(flat: Float64Array, dim: number, levels: number): Float64Arr
 }
 
 /**
- * U-turn checks of all sub-subtrees of one subtree being built leaf by leaf,
- * with checkpoint arrays of size maxDepth × dim (no recursion, no allocation).
+ * The U-turn checks' state of the subtree being built leaf by leaf: common.glsl's t_* vectors and
+ * checkpoint tables (nuts-layout.ts's CHECKPOINT_TABLES), by the same names without the prefix,
+ * each table maxDepth views of length dim into one flat array (no recursion, no allocation).
  */
-export class SubtreeTermination {
+export interface TerminationState {
   readonly dim: number;
   readonly maxDepth: number;
-  /** Summed momentum of the leaves added so far. */
+  /** Depth of the subtree being built: it has 2^depth leaves. */
+  depth: number;
+  /** Summed momentum of the leaves added so far (t_rho). */
   readonly rho: Float64Array;
-  /** Momentum and p♯ of the subtree's first leaf (the end nearest the old trajectory). */
+  /** Momentum and p♯ of the subtree's first leaf, the end nearest the old trajectory (t_firstP, t_firstSharp). */
   readonly firstP: Float64Array;
   readonly firstSharp: Float64Array;
-  private depth = 0;
-  // Checkpoints per level k = 1 … maxDepth (index k − 1), one flat array each.
-  private readonly startSharp: Float64Array[]; // p♯ at the block's first leaf
-  private readonly startPrefix: Float64Array[]; // ρ before the block's first leaf
-  private readonly midPrefix: Float64Array[]; // ρ before the final half's first leaf
-  private readonly midP: Float64Array[]; // p at the final half's first leaf
-  private readonly midSharp: Float64Array[];
-  private readonly midPrevP: Float64Array[]; // p at the init half's last leaf
-  private readonly midPrevSharp: Float64Array[];
-
-  constructor(dim: number, maxDepth: number) {
-    this.dim = dim;
-    this.maxDepth = maxDepth;
-    const levels = Math.max(1, maxDepth);
-    const checkpoints = (): Float64Array[] => levelViews(new Float64Array(levels * dim), dim, levels);
-    this.rho = new Float64Array(dim);
-    this.firstP = new Float64Array(dim);
-    this.firstSharp = new Float64Array(dim);
-    this.startSharp = checkpoints();
-    this.startPrefix = checkpoints();
-    this.midPrefix = checkpoints();
-    this.midP = checkpoints();
-    this.midSharp = checkpoints();
-    this.midPrevP = checkpoints();
-    this.midPrevSharp = checkpoints();
-  }
-
-  /** Starts a subtree of 2^depth leaves. */
-  reset(depth: number): void {
-    if (depth < 0 || depth > this.maxDepth) throw new RangeError(`subtree depth ${depth} outside 0…${this.maxDepth}`);
-    this.depth = depth;
-    this.rho.fill(0);
-  }
-
+  // Checkpoints per level k = 1 … maxDepth (index k − 1).
+  /** p♯ at the block's first leaf. */
+  readonly startSharp: readonly Float64Array[];
+  /** ρ before the block's first leaf. */
+  readonly startPrefix: readonly Float64Array[];
+  /** ρ before the final half's first leaf. */
+  readonly midPrefix: readonly Float64Array[];
+  /** p and p♯ at the final half's first leaf. */
+  readonly midP: readonly Float64Array[];
+  readonly midSharp: readonly Float64Array[];
   /**
-   * Adds leaf n (0-based, in the order built) with momentum p and sharp
-   * momentum M⁻¹p. Returns false when a block that this leaf completes
-   * (including the whole subtree) fails the criterion or a seam check.
+   * p and p♯ at the init half's last leaf. common.glsl keeps the previous leaf in t_prevP and
+   * t_prevSharp and copies them here at the next leaf; addLeaf stores them here directly (one copy
+   * fewer per leaf), which no leaf before the next one reads or overwrites.
    */
-  addLeaf(n: number, p: Float64Array, sharp: Float64Array): boolean {
-    const dim = this.dim;
-    const rho = this.rho;
-    if (n === 0) {
-      this.firstP.set(p);
-      this.firstSharp.set(sharp);
-    } else {
-      // This leaf begins the final half of the level tz(n)+1 block.
-      const k = trailingZeros(n);
-      this.midPrefix[k]!.set(rho);
-      this.midP[k]!.set(p);
-      this.midSharp[k]!.set(sharp);
-      // midPrevP[k] and midPrevSharp[k] (the previous leaf) were written when that leaf was added.
-    }
-    // Levels whose blocks start here: all of them at n = 0, else 1 … tz(n).
-    const opened = n === 0 ? this.depth : Math.min(trailingZeros(n), this.depth);
-    for (let k = 0; k < opened; k++) {
-      this.startSharp[k]!.set(sharp);
-      this.startPrefix[k]!.set(rho);
-    }
-    for (let i = 0; i < dim; i++) rho[i] = rho[i]! + p[i]!;
+  readonly midPrevP: readonly Float64Array[];
+  readonly midPrevSharp: readonly Float64Array[];
+}
 
-    // Levels whose blocks end here: 1 … trailing ones of n.
-    const closed = Math.min(trailingZeros(n + 1), this.depth);
-    // Each criterion is noUTurn(a, b, ρ) with ρ formed element by element inside the dot products
-    // (one pass, nothing stored): the same sums in the same order as forming ρ first.
-    for (let k = 0; k < closed; k++) {
-      const startSharp = this.startSharp[k]!;
-      const startPrefix = this.startPrefix[k]!;
-      const midPrefix = this.midPrefix[k]!;
-      const midP = this.midP[k]!;
-      const midSharp = this.midSharp[k]!;
-      const midPrevP = this.midPrevP[k]!;
-      const midPrevSharp = this.midPrevSharp[k]!;
-      // Whole block: ρ = ρ_now − ρ_before_start.
-      let a = 0;
-      let b = 0;
-      for (let i = 0; i < dim; i++) {
-        const r = rho[i]! - startPrefix[i]!;
-        a += startSharp[i]! * r;
-        b += sharp[i]! * r;
-      }
-      if (!(a > 0 && b > 0)) return false;
-      // Seam 1: ρ_init + p_final_begin, between the block's begin and the final's begin.
-      a = 0;
-      b = 0;
-      for (let i = 0; i < dim; i++) {
-        const r = midPrefix[i]! - startPrefix[i]! + midP[i]!;
-        a += startSharp[i]! * r;
-        b += midSharp[i]! * r;
-      }
-      if (!(a > 0 && b > 0)) return false;
-      // Seam 2: ρ_final + p_init_end, between the init's end and the block's end.
-      a = 0;
-      b = 0;
-      for (let i = 0; i < dim; i++) {
-        const r = rho[i]! - midPrefix[i]! + midPrevP[i]!;
-        a += midPrevSharp[i]! * r;
-        b += sharp[i]! * r;
-      }
-      if (!(a > 0 && b > 0)) return false;
-    }
-    // This leaf is the init half's last leaf of the block whose final half the next leaf begins:
-    // stored there directly, which no leaf before the next one reads or overwrites.
-    const next = n + 1;
-    if (next < 1 << this.depth) {
-      const k = trailingZeros(next);
-      this.midPrevP[k]!.set(p);
-      this.midPrevSharp[k]!.set(sharp);
-    }
-    return true;
+/** The termination state for subtrees of up to 2^maxDepth leaves in dimension dim, allocated once. */
+export function initTermination(dim: number, maxDepth: number): TerminationState {
+  const levels = Math.max(1, maxDepth);
+  const checkpoints = (): Float64Array[] => levelViews(new Float64Array(levels * dim), dim, levels);
+  return {
+    dim,
+    maxDepth,
+    depth: 0,
+    rho: new Float64Array(dim),
+    firstP: new Float64Array(dim),
+    firstSharp: new Float64Array(dim),
+    startSharp: checkpoints(),
+    startPrefix: checkpoints(),
+    midPrefix: checkpoints(),
+    midP: checkpoints(),
+    midSharp: checkpoints(),
+    midPrevP: checkpoints(),
+    midPrevSharp: checkpoints(),
+  };
+}
+
+/** Starts a subtree of 2^depth leaves (begin_subtree's t_rho = 0). */
+export function resetTermination(t: TerminationState, depth: number): void {
+  if (depth < 0 || depth > t.maxDepth) throw new RangeError(`subtree depth ${depth} outside 0…${t.maxDepth}`);
+  t.depth = depth;
+  t.rho.fill(0);
+}
+
+/**
+ * Adds leaf n (0-based, in the order built) with momentum p and sharp momentum M⁻¹p (common.glsl's
+ * add_leaf). Returns false when a block that this leaf completes (including the whole subtree)
+ * fails the criterion or a seam check.
+ */
+export function addLeaf(t: TerminationState, n: number, p: Float64Array, sharp: Float64Array): boolean {
+  const { dim, rho, depth } = t;
+  if (n === 0) {
+    t.firstP.set(p);
+    t.firstSharp.set(sharp);
+  } else {
+    // This leaf begins the final half of the level tz(n)+1 block.
+    const k = trailingZeros(n);
+    t.midPrefix[k]!.set(rho);
+    t.midP[k]!.set(p);
+    t.midSharp[k]!.set(sharp);
+    // midPrevP[k] and midPrevSharp[k] (the previous leaf) were written when that leaf was added.
   }
+  // Levels whose blocks start here: all of them at n = 0, else 1 … tz(n).
+  const opened = n === 0 ? depth : Math.min(trailingZeros(n), depth);
+  for (let k = 0; k < opened; k++) {
+    t.startSharp[k]!.set(sharp);
+    t.startPrefix[k]!.set(rho);
+  }
+  for (let i = 0; i < dim; i++) rho[i] = rho[i]! + p[i]!;
+
+  // Levels whose blocks end here: 1 … trailing ones of n.
+  const closed = Math.min(trailingZeros(n + 1), depth);
+  // Each criterion is noUTurn(a, b, ρ) with ρ formed element by element inside the dot products
+  // (one pass, nothing stored): the same sums in the same order as forming ρ first.
+  for (let k = 0; k < closed; k++) {
+    const startSharp = t.startSharp[k]!;
+    const startPrefix = t.startPrefix[k]!;
+    const midPrefix = t.midPrefix[k]!;
+    const midP = t.midP[k]!;
+    const midSharp = t.midSharp[k]!;
+    const midPrevP = t.midPrevP[k]!;
+    const midPrevSharp = t.midPrevSharp[k]!;
+    // Whole block: ρ = ρ_now − ρ_before_start.
+    let a = 0;
+    let b = 0;
+    for (let i = 0; i < dim; i++) {
+      const r = rho[i]! - startPrefix[i]!;
+      a += startSharp[i]! * r;
+      b += sharp[i]! * r;
+    }
+    if (!(a > 0 && b > 0)) return false;
+    // Seam 1: ρ_init + p_final_begin, between the block's begin and the final's begin.
+    a = 0;
+    b = 0;
+    for (let i = 0; i < dim; i++) {
+      const r = midPrefix[i]! - startPrefix[i]! + midP[i]!;
+      a += startSharp[i]! * r;
+      b += midSharp[i]! * r;
+    }
+    if (!(a > 0 && b > 0)) return false;
+    // Seam 2: ρ_final + p_init_end, between the init's end and the block's end.
+    a = 0;
+    b = 0;
+    for (let i = 0; i < dim; i++) {
+      const r = rho[i]! - midPrefix[i]! + midPrevP[i]!;
+      a += midPrevSharp[i]! * r;
+      b += sharp[i]! * r;
+    }
+    if (!(a > 0 && b > 0)) return false;
+  }
+  // This leaf is the init half's last leaf of the block whose final half the next leaf begins.
+  const next = n + 1;
+  if (next < 1 << depth) {
+    const k = trailingZeros(next);
+    t.midPrevP[k]!.set(p);
+    t.midPrevSharp[k]!.set(sharp);
+  }
+  return true;
 }
 
 /**

@@ -7,12 +7,11 @@
  * sub = j, at the iteration the search precedes.
  */
 
-import type { ChainBatch, GradientStepper } from "../batch.ts";
+import type { GradientStepper } from "../batch.ts";
 import { StepSizeError } from "../errors.ts";
 import { hamiltonian, leapfrogBegin, leapfrogEnd } from "../integrator.ts";
-import type { Metric } from "../metric.ts";
-import type { ChainSlot } from "../transition.ts";
-import { Purpose, streamNormals, type SeedKey } from "../../random/streams.ts";
+import { drawMomentum, restoreRow, saveRow, trialStorage, type ChainContext, type TrialStorage } from "../transition.ts";
+import { Purpose } from "../../random/streams.ts";
 
 const LOG_08 = Math.log(0.8);
 
@@ -21,38 +20,16 @@ export class StepSizeSearch implements GradientStepper {
   /** The step size found (valid once the search has finished). */
   stepSize = 1;
 
-  private readonly batch: ChainBatch;
-  private readonly row: number;
-  private readonly id: number;
-  private readonly key: SeedKey;
-  private readonly metric: Metric;
-  private readonly q: Float64Array;
-  private readonly grad: Float64Array;
-  private readonly p: Float64Array;
-  private readonly vel: Float64Array;
-  private readonly normals: Float64Array;
-  private readonly startQ: Float64Array;
-  private readonly startGrad: Float64Array;
-  private startLp = 0;
+  private readonly chain: ChainContext;
+  private readonly storage: TrialStorage;
   private iteration = 0;
   private trial = 0;
   private direction = 0;
   private H0 = 0;
 
-  constructor(batch: ChainBatch, slot: ChainSlot, key: SeedKey, metric: Metric) {
-    const dim = batch.dim;
-    this.batch = batch;
-    this.row = slot.row;
-    this.id = slot.id;
-    this.key = key;
-    this.metric = metric;
-    this.q = batch.qRows[slot.row]!;
-    this.grad = batch.gradRows[slot.row]!;
-    this.p = new Float64Array(dim);
-    this.vel = new Float64Array(dim);
-    this.normals = new Float64Array(dim);
-    this.startQ = new Float64Array(dim);
-    this.startGrad = new Float64Array(dim);
+  constructor(chain: ChainContext) {
+    this.chain = chain;
+    this.storage = trialStorage(chain.q.length);
   }
 
   /** Starts from step size eps at the chain's row; returns true when it needs a gradient. */
@@ -62,53 +39,48 @@ export class StepSizeSearch implements GradientStepper {
     if (eps === 0 || eps > 1e7 || Number.isNaN(eps)) return false;
     this.iteration = iteration;
     this.trial = 0;
-    this.startQ.set(this.q);
-    this.startGrad.set(this.grad);
-    this.startLp = this.batch.lp[this.row]!;
+    saveRow(this.chain, this.storage.start);
     this.startTrial();
     return true;
   }
 
   /** Judges one trial step and either finishes or starts the next trial. */
   advance(): boolean {
-    leapfrogEnd(this.p, this.grad, this.stepSize);
-    const h = hamiltonian(this.batch.lp[this.row]!, this.grad, this.p, this.metric, this.vel);
+    const { chain } = this;
+    const { p, vel, start } = this.storage;
+    leapfrogEnd(p, chain.grad, this.stepSize);
+    const h = hamiltonian(chain.batch.lp[chain.row]!, chain.grad, p, chain.metric, vel);
     const deltaH = this.H0 - h;
     if (this.trial === 0) {
       this.direction = deltaH > LOG_08 ? 1 : -1;
     } else {
       const done = this.direction === 1 ? !(deltaH > LOG_08) : !(deltaH < LOG_08);
       if (done) {
-        this.restoreStart();
+        restoreRow(chain, start);
         return false;
       }
       this.stepSize = this.direction === 1 ? 2 * this.stepSize : 0.5 * this.stepSize;
       if (this.stepSize > 1e7) {
-        this.restoreStart();
-        throw new StepSizeError(this.id, "the step size grew past 1e7 in the step-size search; the posterior may be improper — check the model");
+        restoreRow(chain, start);
+        throw new StepSizeError(chain.id, "the step size grew past 1e7 in the step-size search; the posterior may be improper — check the model");
       }
       if (this.stepSize === 0) {
-        this.restoreStart();
-        throw new StepSizeError(this.id, "no acceptably small step size was found; the posterior may not be continuous — check the model");
+        restoreRow(chain, start);
+        throw new StepSizeError(chain.id, "no acceptably small step size was found; the posterior may not be continuous — check the model");
       }
     }
     this.trial++;
-    this.restoreStart();
+    restoreRow(chain, start);
     this.startTrial();
     return true;
   }
 
   /** Fresh momentum at the start point, then the first half of one leapfrog step. */
   private startTrial(): void {
-    streamNormals(this.key, this.id, this.iteration, Purpose.StepSize, this.trial, this.normals);
-    this.metric.momentumFromNormals(this.normals, this.p);
-    this.H0 = hamiltonian(this.startLp, this.startGrad, this.p, this.metric, this.vel);
-    leapfrogBegin(this.q, this.p, this.grad, this.stepSize, this.metric, this.vel);
-  }
-
-  private restoreStart(): void {
-    this.q.set(this.startQ);
-    this.grad.set(this.startGrad);
-    this.batch.lp[this.row] = this.startLp;
+    const { chain } = this;
+    const { p, vel, normals, start } = this.storage;
+    drawMomentum(chain, this.iteration, Purpose.StepSize, this.trial, normals, p);
+    this.H0 = hamiltonian(start.lp, start.grad, p, chain.metric, vel);
+    leapfrogBegin(chain.q, p, chain.grad, this.stepSize, chain.metric, vel);
   }
 }

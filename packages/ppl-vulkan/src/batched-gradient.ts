@@ -25,7 +25,10 @@ export type BatchedModel = Pick<CompiledModel, "logDensity" | "q" | "dataBinding
 /** The kernels of the batched gradient of C chains (lp and grad are the plan's outputs), rendered for a device's limits. */
 export function batchedGradientPlan(model: Pick<CompiledModel, "logDensity" | "q">, chains: number, dtype: "f32" | "f64", limits: RenderLimits): ProgramPlan {
   const graph = gradientGraph(model, { dtype, chains });
-  return planProgram([graph.lp, graph.grad], limits, kernelPrelude);
+  // Independent kernels share a dispatch (a small model's gradient is latency-bound by its count of
+  // dispatches), but those that read only data stay apart: they run once, at preparation.
+  const readsQ = dependsOnParams([graph.lp, graph.grad]);
+  return planProgram([graph.lp, graph.grad], limits, kernelPrelude, { merge: (n) => (readsQ(n) ? "step" : "once") });
 }
 
 /**

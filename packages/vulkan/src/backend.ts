@@ -19,6 +19,8 @@ export interface VulkanBackendOptions {
   prelude?: (dtypes: ReadonlySet<DType>) => string;
   /** Overrides of the device's render limits (tests force the parallel kernels on small inputs this way). */
   limits?: Partial<RenderLimits>;
+  /** Run independent kernels of a program as one dispatch (default true; tests compare both). */
+  merge?: boolean;
 }
 
 /** The Vulkan backend: every node of a graph runs in generated compute shaders, none on the host. */
@@ -36,7 +38,7 @@ export async function vulkanBackend(options: VulkanBackendOptions = {}): Promise
       let exe = cache.get(key);
       if (!exe) {
         // A disposed executable leaves the cache, so the next compile of the graph makes a fresh one.
-        exe = compileProgram(manager, outputs, limits, prelude, () => cache.delete(key));
+        exe = compileProgram(manager, outputs, limits, prelude, options.merge ?? true, () => cache.delete(key));
         cache.set(key, exe);
       }
       return exe;
@@ -57,9 +59,12 @@ async function compileProgram(
   outputs: readonly Node[],
   limits: RenderLimits,
   prelude: (dtypes: ReadonlySet<DType>) => string,
+  merge: boolean,
   onDispose: () => void,
 ): Promise<Executable> {
-  const plan: ProgramPlan = planProgram(outputs, limits, prelude);
+  // One dispatch per dependency level rather than per kernel: a sequence of tiny kernels is bound by
+  // the cost of each dispatch and barrier, not by its work.
+  const plan: ProgramPlan = planProgram(outputs, limits, prelude, { merge });
   const program = await residentProgram(manager, plan);
   const buffers = program.buffers;
   const sequence: Sequence = manager.sequence();

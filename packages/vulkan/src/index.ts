@@ -17,7 +17,7 @@ export {
 } from "./errors.ts";
 export { preludeSource, type PreludeDType } from "./prelude.ts";
 export { vulkanBackend, type VulkanBackendOptions } from "./backend.ts";
-export { planProgram, type KernelPlan, type ProgramPlan } from "./codegen/program.ts";
+export { planProgram, type KernelPlan, type PlanOptions, type ProgramPlan } from "./codegen/program.ts";
 export { limitsOf, type RenderLimits } from "./codegen/limits.ts";
 
 import { registerBackend } from "@ppl/tensor";

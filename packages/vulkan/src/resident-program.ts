@@ -48,7 +48,12 @@ export async function residentProgram(manager: VulkanManager, plan: ProgramPlan)
     if (n.op === "const" && v instanceof Float64Array) buf.write(toBytes(n.dtype, v));
   }
   // Scratch buffers carry partial results between the passes of one node; nothing reads them outside.
-  for (const s of plan.scratch) buffers.set(s, manager.buffer(Math.max(4, s.size * BYTES[s.dtype])));
+  for (const s of plan.scratch) {
+    const buf = manager.buffer(Math.max(4, s.size * BYTES[s.dtype]));
+    // Counters of a dispatch's workgroups start at zero (their last workgroup resets them).
+    if (s.shared) buf.fillZero();
+    buffers.set(s, buf);
+  }
   const algorithms = plan.kernels.map((k, i) => manager.algorithm(spirv[i]!, { buffers: k.bindings.length }));
   const dispatches = plan.kernels.map((k, i) => ({ algorithm: algorithms[i]!, buffers: k.bindings.map((b) => buffers.get(b)!), groups: k.groups }));
   return {

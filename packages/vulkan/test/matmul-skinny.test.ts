@@ -39,15 +39,16 @@ describe("skinny matmul strategy", () => {
     expect(p.kernels[0]!.groups).toEqual([Math.ceil(N / 256), 1]);
   });
 
-  it("runs Xᵀ·R as row slots (2 slots of 100 threads) over about busyGroups/2 k-slices, then a merge pass", () => {
+  it("runs Xᵀ·R as row slots (2 slots of 100 threads) over about busyGroups/2 k-slices, merged by the last slice in the same dispatch", () => {
     const p = plan([matmul(mT(X), R)], GPU);
-    expect(p.kernels.length).toBe(2);
+    expect(p.kernels.length).toBe(1);
     const slices = Number(/(\d+) k-slices/.exec(p.kernels[0]!.source)![1]);
     expect(p.kernels[0]!.source).toContain("100 rows x 2 slots per workgroup");
     expect(p.kernels[0]!.localSize).toBe(200);
     expect(slices).toBeGreaterThan(GPU.busyGroups / 4);
     expect(slices).toBeLessThanOrEqual(GPU.busyGroups / 2);
-    expect(p.kernels[1]!.source).toContain(`sum of ${slices} k-slices`);
+    expect(p.kernels[0]!.source).toContain(`${slices} k-slices, the last merges them`);
+    expect(p.kernels[0]!.source).toContain(`if (ppl_done != ${slices - 1}) return;`);
     // The slice count follows the limits, not this device.
     const half = plan([matmul(mT(X), R)], { ...GPU, busyGroups: GPU.busyGroups / 2 });
     expect(Number(/(\d+) k-slices/.exec(half.kernels[0]!.source)![1])).toBeLessThanOrEqual(GPU.busyGroups / 4);
@@ -78,7 +79,8 @@ describe("skinny matmul strategy", () => {
     const perThread = Math.ceil(N / slices / 2); // two slots
     expect(perThread).toBeLessThanOrEqual(few.maxLoopIterations / 2);
     const rows = plan([matmul(X, B)], { ...few, maxLoopIterations: 100 });
-    expect(rows.kernels.length).toBe(2);
+    expect(rows.kernels.length).toBe(1);
+    expect(rows.kernels[0]!.source).toContain("the last merges them");
   });
 });
 
@@ -151,7 +153,7 @@ describe.runIf(device !== undefined)("skinny matmul kernels against the referenc
           expect(matmulKernel(n, m, k, out.size, limits)).toBe("skinny");
           const kernels = plan([out], limits).kernels;
           expect(kernels[0]!.source).toContain("skinny matmul");
-          expect(kernels.length).toBeLessThanOrEqual(2); // producers fused: pass 1 and at most the merge pass
+          expect(kernels.length).toBe(1); // producers fused, and k-slices merged in the same dispatch
           await checkMatmul(backends[c.limits]!, out, { A: shapeA, B: shapeB }, dtype, k);
         }),
         { numRuns: 14, seed: 20251201 },

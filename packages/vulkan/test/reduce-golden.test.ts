@@ -35,12 +35,12 @@ describe("golden reduction kernels", () => {
     await expect(source([max(rows, [1])], NO_SUBGROUPS)).toMatchFileSnapshot(golden("workgroup-max-shared-tree"));
   });
 
-  it("two passes: partial sums of slices, then their merge", async () => {
+  it("split over workgroups in one dispatch: partial sums of slices, merged by the last workgroup to finish", async () => {
     expect(reducePartitions(1, 100000, H200)).toBeGreaterThan(1);
-    await expect(source([sum(mul(long, long))], H200)).toMatchFileSnapshot(golden("two-pass-sum"));
+    await expect(source([sum(mul(long, long))], H200)).toMatchFileSnapshot(golden("split-sum"));
   });
 
-  it("two passes of logsumexp's paired state (running max, sum of exponentials)", async () => {
-    await expect(source([logsumexp(long)], H200)).toMatchFileSnapshot(golden("two-pass-logsumexp"));
+  it("split logsumexp's paired state (running max, sum of exponentials)", async () => {
+    await expect(source([logsumexp(long)], H200)).toMatchFileSnapshot(golden("split-logsumexp"));
   });
 });

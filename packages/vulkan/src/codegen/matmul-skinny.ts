@@ -5,7 +5,7 @@ import type { RenderLimits } from "./limits.ts";
 import type { KernelFactory } from "./kernel-factory.ts";
 import { Scope } from "./scope.ts";
 import type { KernelPlan } from "./shader.ts";
-import { sliceScratch, sliceSumKernel } from "./slice-sum.ts";
+import { lastSliceOnly, resetSliceCount, SLICE_COUNT_SHARED, sliceCounter, sliceScratch, slicesSum } from "./slice-sum.ts";
 import { skinnySlots, skinnySplits } from "./strategy.ts";
 
 /** How a skinny matmul [.., n, k]·[.., k, m] (few columns m) spreads over workgroups. */
@@ -18,7 +18,7 @@ export interface SkinnyLayout {
   readonly threads: number;
   /** Workgroups per slice of k: batches × row tiles. */
   readonly tiles: number;
-  /** Slices of k; with more than one, a second pass sums their partial products. */
+  /** Slices of k; with more than one, the last slice of each tile to finish sums their partial products. */
   readonly splits: number;
   /** Terms of k per slice. */
   readonly chunk: number;
@@ -67,7 +67,8 @@ export function skinnyLayout(n: number, m: number, k: number, batches: number, d
  * the row's m sums in registers and loops over k, reading A[i, l] (a transposed data matrix, as in
  * Xᵀ·R, is read with consecutive threads on consecutive addresses) and B's row l. Slots of a
  * workgroup that split k are summed in shared memory in slot order; k-slices write partial
- * products that a second pass sums in slice order, so the result is the same on every run.
+ * products that the tile's last k-slice to finish sums in slice order, so the result is the same
+ * on every run.
  * Operand producers (transposes, elementwise ops) are computed inline where the operand is read.
  */
 export function skinnyMatmulKernels(node: Node, f: KernelFactory): KernelPlan[] {
@@ -100,7 +101,16 @@ export function skinnyMatmulKernels(node: Node, f: KernelFactory): KernelPlan[] 
     P === 1 ? sh.storage.write(node, flat(c), a) : `${sh.bind(scratch, "write")}[p * ${node.size} + ${flat(c)}] = ${a};`,
   );
   main.emit(`if (slot == 0 && i < ${n}) { ${store.join(" ")} }`);
-  const pass1 = f.finish(
+  if (P > 1) {
+    // The tile's last k-slice sums every slice's partials in slice order.
+    const counter = sliceCounter(node, tiles);
+    for (const l of lastSliceOnly(sh, counter, P)) main.emit(l);
+    const merge = acc.map((_, c) => `${slicesSum(sh, node, scratch, P, `sum_${c}`, flat(c))} ${sh.storage.write(node, flat(c), `sum_${c}`)}`);
+    main.emit(`if (slot == 0 && i < ${n}) { ${merge.join(" ")} }`);
+    main.emit(resetSliceCount(sh, counter));
+    shared.push(SLICE_COUNT_SHARED);
+  }
+  return [f.finish(
     {
       node,
       localSize: threads,
@@ -108,11 +118,10 @@ export function skinnyMatmulKernels(node: Node, f: KernelFactory): KernelPlan[] 
       units: tiles * P * threads,
       shared,
       main: main.lines,
-      title: `skinny matmul, ${tileRows} rows x ${slots} slots per workgroup, ${P} k-slices`,
+      title: `skinny matmul, ${tileRows} rows x ${slots} slots per workgroup, ${P} k-slices${P > 1 ? ", the last merges them" : ""}`,
     },
     sh,
-  );
-  return P === 1 ? [pass1] : [pass1, sliceSumKernel(node, scratch, P, f)];
+  )];
 }
 
 type At = (l: string, sc: Scope) => string;

@@ -14,6 +14,7 @@ import { Scope } from "./scope.ts";
 import { segmentSortKernels, type DeviceSegments } from "./segment-sort.ts";
 import { assemble, isScratch, ShaderBuilder, toposortAll, type KernelPlan, type ScratchBuffer } from "./shader.ts";
 import { reducePartitions } from "./reduce/strategy.ts";
+import { mergeIndependentKernels } from "./merge-kernels.ts";
 import { matmulKernel, streamUnitsPerThread } from "./strategy.ts";
 import { unitWriter, type UnitContext, type UnitWriter } from "./units.ts";
 
@@ -32,8 +33,18 @@ export interface ProgramPlan {
   readonly dtypes: ReadonlySet<DType>;
 }
 
+/** How planProgram arranges its kernels. */
+export interface PlanOptions {
+  /**
+   * Merge kernels that touch no buffer another writes into single dispatches (merge-kernels.ts);
+   * a function keeps apart the kernels it gives different keys (e.g. those run once from those
+   * run at every evaluation). Off by default: each stored node keeps a kernel of its own.
+   */
+  readonly merge?: boolean | ((node: Node) => string);
+}
+
 /** Plan the kernels of a graph and render their GLSL; `prelude` gives the shared function source. */
-export function planProgram(outputs: readonly Node[], limits: RenderLimits, prelude: (dtypes: ReadonlySet<DType>) => string): ProgramPlan {
+export function planProgram(outputs: readonly Node[], limits: RenderLimits, prelude: (dtypes: ReadonlySet<DType>) => string, options: PlanOptions = {}): ProgramPlan {
   const sched = schedule(outputs);
   const all = toposortAll(outputs);
   const dtypes = new Set(all.map((n) => n.dtype));
@@ -50,10 +61,12 @@ export function planProgram(outputs: readonly Node[], limits: RenderLimits, prel
   const buffers = [...sched.order.filter((n) => sched.isStored(n)), ...layouts];
   const deviceSegments = new Map<string, DeviceSegments>();
   // Kernels with nothing to compute (zero-size results) are dropped: there is no work to dispatch.
-  const kernels = sched.kernels
+  const rendered = sched.kernels
     .filter((node) => node.op === "scan" || node.size > 0)
     .flatMap((node) => renderKernels(node, isStored, tupleUsers, limits, prelude, deviceSegments))
     .filter((k) => k.units > 0);
+  const merge = options.merge ?? false;
+  const kernels = merge === false ? rendered : mergeIndependentKernels(rendered, limits, prelude, merge === true ? undefined : merge);
   const scratch = [...new Set(kernels.flatMap((k) => k.bindings.filter(isScratch)))];
   return { outputs, kernels, buffers, scratch, dtypes };
 }

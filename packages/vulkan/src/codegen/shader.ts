@@ -3,6 +3,7 @@ import { ExprRenderer } from "./expr.ts";
 import { bufferType, glslType } from "./glsl.ts";
 import { flatten } from "./index-math.ts";
 import type { RenderLimits } from "./limits.ts";
+import type { MergePieces } from "./merge-kernels.ts";
 import type { Storage } from "./storage.ts";
 
 /** A device buffer that holds no node: partial results passed from one kernel of a node to the next. */
@@ -13,6 +14,11 @@ export interface ScratchBuffer {
   readonly size: number;
   /** What it holds, for the generated source. */
   readonly label: string;
+  /**
+   * Read in the same dispatch by other workgroups than the ones that wrote it (a reduction's last
+   * workgroup merging the others' partials): declared `coherent`, and it starts at zero.
+   */
+  readonly shared?: boolean;
 }
 
 /** What a kernel binds: a stored node's buffer or a scratch buffer. */
@@ -23,13 +29,18 @@ export type Binding = Node | ScratchBuffer;
  * binding order. Its buffers are declared `restrict`: bind a different buffer to each binding.
  */
 export interface KernelPlan {
+  /** The node it computes (the first, for a merged kernel). */
   readonly node: Node;
+  /** Every node it computes: one, or those of the kernels merged into it. */
+  readonly nodes: readonly Node[];
   readonly source: string;
   readonly units: number;
   readonly localSize: number;
   readonly bindings: readonly Binding[];
   /** Workgroup counts [x, y]. */
   readonly groups: readonly [number, number];
+  /** The renderer's pieces, for merging with independent kernels (merge-kernels.ts); absent once merged. */
+  readonly merge?: MergePieces;
 }
 
 /** True when a binding is a scratch buffer rather than a node's storage. */
@@ -83,6 +94,12 @@ export class ShaderBuilder {
 // loads in flight across other units' stores and use the read-only data path.
 const QUALIFIERS: Record<Access, string> = { read: "readonly restrict ", write: "writeonly restrict ", readwrite: "restrict " };
 
+/** The declaration of binding i of a shader. */
+export function bufferDeclaration(b: Binding, i: number, access: Access): string {
+  const coherent = isScratch(b) && b.shared ? "coherent " : "";
+  return `layout(std430, set = 0, binding = ${i}) ${coherent}${QUALIFIERS[access]}buffer Buf${i} { ${bufferType(b.dtype)} v[]; } b${i};${isScratch(b) ? ` // scratch: ${b.label}` : ""}`;
+}
+
 /** The parts of a shader a kernel renderer decides; `assemble` adds the header, buffers and prelude. */
 export interface ShaderParts {
   readonly node: Node;
@@ -105,9 +122,7 @@ export function assemble(parts: ShaderParts, shader: ShaderBuilder, limits: Rend
   const gy = Math.max(1, Math.ceil(workgroups / gx));
   const dtypes = new Set<DType>([...shader.bindings.map((b) => b.dtype), node.dtype]);
   for (const n of toposortAll([node])) dtypes.add(n.dtype);
-  const decls = shader.bindings.map(
-    (b, i) => `layout(std430, set = 0, binding = ${i}) ${QUALIFIERS[shader.accessOf(b)]}buffer Buf${i} { ${bufferType(b.dtype)} v[]; } b${i};${isScratch(b) ? ` // scratch: ${b.label}` : ""}`,
-  );
+  const decls = shader.bindings.map((b, i) => bufferDeclaration(b, i, shader.accessOf(b)));
   const source = [
     "#version 450",
     ...(parts.extensions ?? []).map((e) => `#extension ${e} : require`),
@@ -123,7 +138,8 @@ export function assemble(parts: ShaderParts, shader: ShaderBuilder, limits: Rend
     "}",
     "",
   ].join("\n");
-  return { node, source, units: parts.units, localSize, bindings: shader.bindings, groups: [gx, gy] };
+  const access = shader.bindings.map((b) => shader.accessOf(b));
+  return { node, nodes: [node], source, units: parts.units, localSize, bindings: shader.bindings, groups: [gx, gy], merge: { parts, access, dtypes } };
 }
 
 /** All nodes under `outputs`, scan bodies included (their dtypes count too). */

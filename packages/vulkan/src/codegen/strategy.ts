@@ -9,7 +9,7 @@ export const MIN_PER_THREAD = 4;
 
 /**
  * Fewest terms of k one thread of a split skinny matmul should loop over: every workgroup also
- * merges its slots in shared memory and writes n·m partial sums that the merge pass reads back.
+ * merges its slots in shared memory and writes n·m partial sums that the tile's last slice reads back.
  */
 const MIN_TERMS_PER_THREAD = 32;
 
@@ -41,11 +41,11 @@ export function skinnySlots(n: number, groupSize: number): number {
 }
 
 /**
- * Slices of k a skinny matmul splits into (a second pass sums the partial products in slice
+ * Slices of k a skinny matmul splits into (each tile's last slice sums the partial products in slice
  * order), given `tiles` workgroups per slice, `slots` threads per output row and `loopsPerTerm`
  * loop iterations one thread runs per term of k. Splits fill the device only while the tiles
- * alone fill less than half of busyGroups: the merge pass sums each output's partials serially in
- * one thread, so beyond that it costs more than pass 1 gains (on an H200, with busyGroups 1024,
+ * alone fill less than half of busyGroups: the merge sums each output's partials serially in
+ * one thread, so beyond that it costs more than the split gains (on an H200, with busyGroups 1024,
  * Xᵀ·R over 100k rows took 35 µs at 528 slices, 49 µs at 1056); lavapipe's loop budget may need more.
  */
 export function skinnySplits(tiles: number, k: number, slots: number, loopsPerTerm: number, limits: RenderLimits): number {

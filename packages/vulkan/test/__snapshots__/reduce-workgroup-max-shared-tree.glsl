@@ -1,5 +1,5 @@
 #version 450
-// kernel for reduce_max float[1024] (node 3ec0cb7058a718e101483dcf): parallel reduction, pass 1 of 1 (1 workgroups per output)
+// kernel for reduce_max float[1024] (node 3ec0cb7058a718e101483dcf): parallel reduction (1 workgroup per output)
 layout(local_size_x = 256) in;
 layout(std430, set = 0, binding = 0) readonly restrict buffer Buf0 { float v[]; } b0;
 layout(std430, set = 0, binding = 1) writeonly restrict buffer Buf1 { float v[]; } b1;

@@ -2,7 +2,7 @@
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_arithmetic : require
 #extension GL_KHR_shader_subgroup_vote : require
-// kernel for reduce_sum float[1024] (node 60f479470a9a47e3f0fe2714): parallel reduction, pass 1 of 1 (1 workgroups per output)
+// kernel for reduce_sum float[1024] (node 60f479470a9a47e3f0fe2714): parallel reduction (1 workgroup per output)
 layout(local_size_x = 256) in;
 layout(std430, set = 0, binding = 0) readonly restrict buffer Buf0 { float v[]; } b0;
 layout(std430, set = 0, binding = 1) writeonly restrict buffer Buf1 { float v[]; } b1;

@@ -7,11 +7,14 @@ import type { KernelPlan, ScratchBuffer } from "../shader.ts";
 import { workgroupReduce } from "./workgroup.ts";
 
 /**
- * A reduction split over `partitions` workgroups per output. Pass 1: workgroup (o, p) folds the
- * p-th contiguous slice of output o's elements — each thread a fixed stride of it, computing the
- * fused producer inline — and merges its threads' states in a fixed tree; with one partition it
- * writes the result, otherwise the state goes to a scratch buffer. Pass 2: one workgroup per output
- * merges that output's partial states. Fixed slices and fixed merge order: bit-identical reruns.
+ * A reduction split over `partitions` workgroups per output, in one dispatch. Workgroup (o, p)
+ * folds the p-th contiguous slice of output o's elements — each thread a fixed stride of it,
+ * computing the fused producer inline — and merges its threads' states in a fixed tree. With one
+ * partition it writes the result. Otherwise it stores its state as a partial, and the last of
+ * output o's workgroups to finish (counted atomically) merges the P partials in partition order
+ * and writes the result. A second dispatch for the merge would cost more than the merge itself
+ * on a GPU, where small gradients are bound by their count of dispatches. Fixed slices and a
+ * fixed merge order, whichever workgroup is last: bit-identical reruns.
  */
 export function parallelReduceKernels(node: Node, partitions: number, f: KernelFactory): KernelPlan[] {
   const x = node.inputs[0]!;
@@ -22,11 +25,12 @@ export function parallelReduceKernels(node: Node, partitions: number, f: KernelF
   const P = partitions;
   const G = f.limits.groupSize;
   const monoid = reduceMonoid(node);
-  const scratch: ScratchBuffer = { kind: "scratch", dtype: node.dtype, size: monoid.identity.length * outputs * P, label: `${P} partial ${node.op} states per output` };
+  const scratch: ScratchBuffer = { kind: "scratch", dtype: node.dtype, size: monoid.identity.length * outputs * P, label: `${P} partial ${node.op} states per output`, shared: true };
+  const counter: ScratchBuffer = { kind: "scratch", dtype: "i32", size: outputs, label: `workgroups of each output's ${node.op} done`, shared: true };
   // Component c of the state of (output o, partition p).
   const slot = (c: number, op: string) => `${c * outputs * P} + ${op}`;
 
-  const sh1 = f.shader();
+  const sh = f.shader();
   const main = new Scope(undefined, "");
   const chunk = Math.ceil(count / P);
   main.emit(`int o = gid / ${P};`);
@@ -39,36 +43,41 @@ export function parallelReduceKernels(node: Node, partitions: number, f: KernelF
   const idx: string[] = [];
   let ko = 0, oo = 0;
   for (let a = 0; a < x.rank; a++) idx.push(axes.includes(a) ? redIdx[ko++]! : outIdx[oo++]!);
-  const v = sh1.r.value(x, idx, body);
+  const v = sh.r.value(x, idx, body);
   for (const l of monoid.fold(s, v)) body.emit(l);
   main.block(`for (int k = p * ${chunk} + int(gl_LocalInvocationIndex); k < kEnd; k += ${G})`, body);
   const wg1 = workgroupReduce(monoid, s, G, f.limits.subgroupArithmetic);
   for (const l of wg1.lines) main.emit(l);
-  const result = P === 1
-    ? sh1.storage.write(node, "o", monoid.finish(s))
-    : s.map((c, i) => `${sh1.bind(scratch, "write")}[${slot(i, "gid")}] = ${c};`).join(" ");
-  main.emit(`if (${wg1.leader}) { ${result} }`);
-  const pass1 = f.finish(
-    { node, localSize: G, workgroups: outputs * P, units: outputs * P * G, extensions: wg1.extensions, shared: wg1.shared, main: main.lines, title: `parallel reduction, pass 1 of ${P === 1 ? 1 : 2} (${P} workgroups per output)` },
-    sh1,
-  );
-  if (P === 1) return [pass1];
-
-  const sh2 = f.shader();
-  const main2 = new Scope(undefined, "");
-  const s2 = declareState(monoid, main2);
-  const loop = main2.child();
-  const partial = s2.map((_, c) => `${sh2.bind(scratch, "read")}[${slot(c, `gid * ${P} + i`)}]`);
-  for (const l of monoid.merge(s2, partial)) loop.emit(l);
-  main2.block(`for (int i = int(gl_LocalInvocationIndex); i < ${P}; i += ${G})`, loop);
-  const wg2 = workgroupReduce(monoid, s2, G, f.limits.subgroupArithmetic);
-  for (const l of wg2.lines) main2.emit(l);
-  main2.emit(`if (${wg2.leader}) { ${sh2.storage.write(node, "gid", monoid.finish(s2))} }`);
-  const pass2 = f.finish(
-    { node, localSize: G, workgroups: outputs, units: outputs * G, extensions: wg2.extensions, shared: wg2.shared, main: main2.lines, title: "parallel reduction, pass 2 of 2 (merge partials)" },
-    sh2,
-  );
-  return [pass1, pass2];
+  const extensions = [...wg1.extensions];
+  const shared = [...wg1.shared];
+  if (P === 1) main.emit(`if (${wg1.leader}) { ${sh.storage.write(node, "o", monoid.finish(s))} }`);
+  else {
+    const partials = sh.bind(scratch, "readwrite");
+    const done = sh.bind(counter, "readwrite");
+    // The partial is made visible to every workgroup before the count that announces it.
+    main.emit(`if (${wg1.leader}) { ${s.map((c, i) => `${partials}[${slot(i, "gid")}] = ${c};`).join(" ")} memoryBarrierBuffer(); ppl_done = atomicAdd(${done}[o], 1); }`);
+    main.emit("memoryBarrierShared(); barrier();");
+    main.emit(`if (ppl_done != ${P - 1}) return;`);
+    // The last workgroup of output o: every partial is written; merge them in partition order.
+    main.emit("memoryBarrierBuffer();");
+    main.emit(s.map((c, i) => `${c} = ${monoid.identity[i]};`).join(" "));
+    const loop = main.child();
+    for (const l of monoid.merge(s, s.map((_, c) => `${partials}[${slot(c, `o * ${P} + i`)}]`))) loop.emit(l);
+    main.block(`for (int i = int(gl_LocalInvocationIndex); i < ${P}; i += ${G})`, loop);
+    const wg2 = workgroupReduce(monoid, s, G, f.limits.subgroupArithmetic);
+    for (const l of wg2.lines) main.emit(l);
+    main.emit(`if (${wg2.leader}) { ${sh.storage.write(node, "o", monoid.finish(s))} ${done}[o] = 0; }`);
+    shared.push("shared int ppl_done;");
+  }
+  return [
+    f.finish(
+      {
+        node, localSize: G, workgroups: outputs * P, units: outputs * P * G, extensions, shared, main: main.lines,
+        title: P === 1 ? "parallel reduction (1 workgroup per output)" : `parallel reduction (${P} workgroups per output, the last merges their partials)`,
+      },
+      sh,
+    ),
+  ];
 }
 
 /** Declare the state variables of a monoid at its identity; returns their names. */

@@ -2,12 +2,15 @@
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_arithmetic : require
 #extension GL_KHR_shader_subgroup_vote : require
-// kernel for reduce_sum float[] (node 90edd4de789fef8092cae370): parallel reduction, pass 1 of 2 (98 workgroups per output)
+// kernel for reduce_sum float[] (node 90edd4de789fef8092cae370): parallel reduction (98 workgroups per output, the last merges their partials)
 layout(local_size_x = 256) in;
 layout(std430, set = 0, binding = 0) readonly restrict buffer Buf0 { float v[]; } b0;
-layout(std430, set = 0, binding = 1) writeonly restrict buffer Buf1 { float v[]; } b1; // scratch: 98 partial reduce_sum states per output
+layout(std430, set = 0, binding = 1) coherent restrict buffer Buf1 { float v[]; } b1; // scratch: 98 partial reduce_sum states per output
+layout(std430, set = 0, binding = 2) coherent restrict buffer Buf2 { int v[]; } b2; // scratch: workgroups of each output's reduce_sum done
+layout(std430, set = 0, binding = 3) writeonly restrict buffer Buf3 { float v[]; } b3;
 shared float ppl_sh0[256];
-// (math prelude: f32)
+shared int ppl_done;
+// (math prelude: f32, i32)
 void main() {
   int gid = int(gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x);
   if (gid >= 98) return;
@@ -30,26 +33,13 @@ void main() {
     }
     red_s0 = subgroupAdd(red_s0);
   }
-  if ((gl_SubgroupID == 0 && subgroupElect())) { b1.v[0 + gid] = red_s0; }
-}
-
-// ----
-#version 450
-#extension GL_KHR_shader_subgroup_basic : require
-#extension GL_KHR_shader_subgroup_arithmetic : require
-#extension GL_KHR_shader_subgroup_vote : require
-// kernel for reduce_sum float[] (node 90edd4de789fef8092cae370): parallel reduction, pass 2 of 2 (merge partials)
-layout(local_size_x = 256) in;
-layout(std430, set = 0, binding = 0) readonly restrict buffer Buf0 { float v[]; } b0; // scratch: 98 partial reduce_sum states per output
-layout(std430, set = 0, binding = 1) writeonly restrict buffer Buf1 { float v[]; } b1;
-shared float ppl_sh0[256];
-// (math prelude: f32)
-void main() {
-  int gid = int(gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x);
-  if (gid >= 1) return;
-  float red_s0 = 0.00000000;
+  if ((gl_SubgroupID == 0 && subgroupElect())) { b1.v[0 + gid] = red_s0; memoryBarrierBuffer(); ppl_done = atomicAdd(b2.v[o], 1); }
+  memoryBarrierShared(); barrier();
+  if (ppl_done != 97) return;
+  memoryBarrierBuffer();
+  red_s0 = 0.00000000;
   for (int i = int(gl_LocalInvocationIndex); i < 98; i += 256) {
-    red_s0 = red_s0 + b0.v[0 + gid * 98 + i];
+    red_s0 = red_s0 + b1.v[0 + o * 98 + i];
   }
   red_s0 = subgroupAdd(red_s0);
   if (subgroupElect()) { ppl_sh0[gl_SubgroupID] = red_s0; }
@@ -61,5 +51,5 @@ void main() {
     }
     red_s0 = subgroupAdd(red_s0);
   }
-  if ((gl_SubgroupID == 0 && subgroupElect())) { b1.v[gid] = red_s0; }
+  if ((gl_SubgroupID == 0 && subgroupElect())) { b3.v[o] = red_s0; b2.v[o] = 0; }
 }

@@ -2,13 +2,16 @@
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_arithmetic : require
 #extension GL_KHR_shader_subgroup_vote : require
-// kernel for reduce_logsumexp float[] (node 58573914568c065a19c11dcc): parallel reduction, pass 1 of 2 (98 workgroups per output)
+// kernel for reduce_logsumexp float[] (node 58573914568c065a19c11dcc): parallel reduction (98 workgroups per output, the last merges their partials)
 layout(local_size_x = 256) in;
 layout(std430, set = 0, binding = 0) readonly restrict buffer Buf0 { float v[]; } b0;
-layout(std430, set = 0, binding = 1) writeonly restrict buffer Buf1 { float v[]; } b1; // scratch: 98 partial reduce_logsumexp states per output
+layout(std430, set = 0, binding = 1) coherent restrict buffer Buf1 { float v[]; } b1; // scratch: 98 partial reduce_logsumexp states per output
+layout(std430, set = 0, binding = 2) coherent restrict buffer Buf2 { int v[]; } b2; // scratch: workgroups of each output's reduce_logsumexp done
+layout(std430, set = 0, binding = 3) writeonly restrict buffer Buf3 { float v[]; } b3;
 shared float ppl_sh0[256];
 shared float ppl_sh1[256];
-// (math prelude: f32)
+shared int ppl_done;
+// (math prelude: f32, i32)
 void main() {
   int gid = int(gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x);
   if (gid >= 98) return;
@@ -38,29 +41,14 @@ void main() {
       float scaled = ppl_isinf(mx) ? 0.00000000 : red_s1 * ppl_exp(red_s0 - mx);
       red_s1 = subgroupAdd(scaled); red_s0 = anyNan ? uintBitsToFloat(0x7fc00000u) : mx; }
   }
-  if ((gl_SubgroupID == 0 && subgroupElect())) { b1.v[0 + gid] = red_s0; b1.v[98 + gid] = red_s1; }
-}
-
-// ----
-#version 450
-#extension GL_KHR_shader_subgroup_basic : require
-#extension GL_KHR_shader_subgroup_arithmetic : require
-#extension GL_KHR_shader_subgroup_vote : require
-// kernel for reduce_logsumexp float[] (node 58573914568c065a19c11dcc): parallel reduction, pass 2 of 2 (merge partials)
-layout(local_size_x = 256) in;
-layout(std430, set = 0, binding = 0) readonly restrict buffer Buf0 { float v[]; } b0; // scratch: 98 partial reduce_logsumexp states per output
-layout(std430, set = 0, binding = 1) writeonly restrict buffer Buf1 { float v[]; } b1;
-shared float ppl_sh0[256];
-shared float ppl_sh1[256];
-// (math prelude: f32)
-void main() {
-  int gid = int(gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x);
-  if (gid >= 1) return;
-  float red_s0 = uintBitsToFloat(0xff800000u);
-  float red_s1 = 0.00000000;
+  if ((gl_SubgroupID == 0 && subgroupElect())) { b1.v[0 + gid] = red_s0; b1.v[98 + gid] = red_s1; memoryBarrierBuffer(); ppl_done = atomicAdd(b2.v[o], 1); }
+  memoryBarrierShared(); barrier();
+  if (ppl_done != 97) return;
+  memoryBarrierBuffer();
+  red_s0 = uintBitsToFloat(0xff800000u); red_s1 = 0.00000000;
   for (int i = int(gl_LocalInvocationIndex); i < 98; i += 256) {
-    if (ppl_isnan(red_s0) || ppl_isnan(b0.v[0 + gid * 98 + i])) { red_s0 = uintBitsToFloat(0x7fc00000u); }
-    else { float mx = max(red_s0, b0.v[0 + gid * 98 + i]); if (!ppl_isinf(mx)) { red_s1 = red_s1 * ppl_exp(red_s0 - mx) + b0.v[98 + gid * 98 + i] * ppl_exp(b0.v[0 + gid * 98 + i] - mx); } red_s0 = mx; }
+    if (ppl_isnan(red_s0) || ppl_isnan(b1.v[0 + o * 98 + i])) { red_s0 = uintBitsToFloat(0x7fc00000u); }
+    else { float mx = max(red_s0, b1.v[0 + o * 98 + i]); if (!ppl_isinf(mx)) { red_s1 = red_s1 * ppl_exp(red_s0 - mx) + b1.v[98 + o * 98 + i] * ppl_exp(b1.v[0 + o * 98 + i] - mx); } red_s0 = mx; }
   }
   { bool anyNan = subgroupAny(ppl_isnan(red_s0)); float mx = subgroupMax(red_s0);
     float scaled = ppl_isinf(mx) ? 0.00000000 : red_s1 * ppl_exp(red_s0 - mx);
@@ -77,5 +65,5 @@ void main() {
       float scaled = ppl_isinf(mx) ? 0.00000000 : red_s1 * ppl_exp(red_s0 - mx);
       red_s1 = subgroupAdd(scaled); red_s0 = anyNan ? uintBitsToFloat(0x7fc00000u) : mx; }
   }
-  if ((gl_SubgroupID == 0 && subgroupElect())) { b1.v[gid] = ((isinf(red_s0) || isnan(red_s0)) ? red_s0 : red_s0 + ppl_log(red_s1)); }
+  if ((gl_SubgroupID == 0 && subgroupElect())) { b3.v[o] = ((isinf(red_s0) || isnan(red_s0)) ? red_s0 : red_s0 + ppl_log(red_s1)); b2.v[o] = 0; }
 }

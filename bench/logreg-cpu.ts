@@ -7,6 +7,7 @@
  * Prints JSON (milliseconds per value+gradient evaluation). Run: npx tsx bench/logreg-cpu.ts
  */
 import * as T from "../packages/tensor/src/index.ts";
+import * as TI from "../packages/tensor/src/internals.ts";
 
 const N = Number(process.env.N ?? 100_000), D = Number(process.env.D ?? 100), SIGMA = 2;
 
@@ -28,7 +29,7 @@ const Xn = T.data("X", [N, D]), yn = T.data("y", [N]), bn = T.param("beta", [D])
 const eta = T.matmul(Xn, bn);
 const prior = T.sum(T.sub(T.mul(-0.5, T.square(T.div(bn, SIGMA))), Math.log(SIGMA) + 0.5 * Math.log(2 * Math.PI)));
 const lp = T.add(T.sum(T.sub(T.mul(yn, eta), T.softplus(eta))), prior);
-const autodiff = T.optimize([lp, ...T.grad(lp, [bn])]);
+const autodiff = TI.optimize([lp, ...T.grad(lp, [bn])]);
 const handGrad = T.sub(T.matmul(T.transpose(Xn), T.sub(yn, T.sigmoid(eta))), T.div(bn, SIGMA * SIGMA));
 const bindings = { X, y, beta };
 
@@ -75,7 +76,7 @@ function timeInterleaved(runs: number, fns: Record<string, () => unknown>): Reco
   );
 }
 
-const cpu = T.compiledBackend();
+const cpu = TI.compiledBackend();
 const t0 = performance.now();
 const compiled = cpu.compileSync(autodiff);
 const compileMs = performance.now() - t0;
@@ -84,7 +85,7 @@ const compiledHand = cpu.compileSync([lp, handGrad]);
 // (b'') The compiled program bound as the sampler binds it: with X in a WebAssembly arena (as
 // modelDensity places large data) the two matrix-vector products run in WebAssembly; with X in
 // an ordinary array they run as JavaScript loops (the same bound path otherwise).
-const arena = T.Arena.create();
+const arena = TI.Arena.create();
 const Xa = arena.alloc(X.length);
 Xa.set(X);
 const boundOuts = (bound: T.BoundExecutable): { lp: Float64Array; grad: Float64Array } => {

@@ -3,6 +3,7 @@
  * non-centred) as a graph, differentiate it, and print the value and gradient at a point.
  */
 import * as T from "./src/index.ts";
+import * as TI from "./src/internals.ts";
 
 const y = [28, 8, -3, 7, -1, 1, 18, 12];
 const sigma = [15, 10, 16, 11, 9, 11, 10, 18];
@@ -33,7 +34,7 @@ const exe = backend.compileSync!([value, ...grads]);
 const point = { mu: 4.4, log_tau: Math.log(3.6), theta_trans: [0.3, 0.1, -0.1, 0.05, -0.2, -0.1, 0.3, 0.1], y, sigma };
 const [v, gMu, gLogTau, gTheta] = exe.runSync!(point);
 const fmt = (a: Float64Array) => Array.from(a, (x) => x.toFixed(6)).join(", ");
-console.log(`graph: ${T.toposort([value, ...grads]).length} nodes, compiled into ${exe.stats.kernels} fused loops on ${backend.device}`);
+console.log(`graph: ${TI.toposort([value, ...grads]).length} nodes, compiled into ${exe.stats.kernels} fused loops on ${backend.device}`);
 console.log(`log density       = ${v!.data[0]!.toFixed(6)}`);
 console.log(`d/d mu            = ${fmt(gMu!.data)}`);
 console.log(`d/d log_tau       = ${fmt(gLogTau!.data)}`);

@@ -2,7 +2,7 @@
  * Where the sampler runs. This is the one place that maps `--backend`, `--device` and `--dtype`
  * to a density (and, on a GPU, to the fused NUTS kernel that runs the transitions).
  */
-import { castFloats } from "@ppl/tensor";
+import { castFloats } from "@ppl/tensor/internals";
 import {
   modelDensity, prepareTransitionRunner, chainGroupSizes, splitRunner, type CompiledModel, type ModelDensity, type PreparedRunner, type RunPlan,
   type TransitionRunnerFactory,

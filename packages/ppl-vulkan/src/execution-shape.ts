@@ -1,4 +1,5 @@
-import { toposort, type Node } from "@ppl/tensor";
+import { type Node } from "@ppl/tensor";
+import { toposort } from "@ppl/tensor/internals";
 
 /** How the chains' transitions are laid out on the device (DESIGN.md, "The sampler on the GPU"). */
 export type ExecutionShape = "thread" | "workgroup" | "device";

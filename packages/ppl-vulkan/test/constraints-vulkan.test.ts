@@ -3,7 +3,8 @@
 // the offset and multiplier where they are leaves), compiled to compute shaders with no node on the
 // host, against the reference interpreter, in f64 and in f32.
 import { describe, expect, it } from "vitest";
-import { add, castFloats, constant, exp, grad, interpret, mul, optimize, param, sizeOf, sum, type Node } from "@ppl/tensor";
+import { add, constant, exp, grad, interpret, mul, param, sum, type Node } from "@ppl/tensor";
+import { castFloats, optimize, sizeOf } from "@ppl/tensor/internals";
 import { usableDevices, vulkanBackend } from "@ppl/vulkan";
 import * as P from "@ppl/ppl";
 

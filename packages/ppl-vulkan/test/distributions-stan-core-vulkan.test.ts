@@ -3,7 +3,8 @@
 // reference interpreter, in f64 and in f32; and a model of several of them sampled by the GPU NUTS,
 // transition for transition the CPU sampler's.
 import { describe, expect, it } from "vitest";
-import { add, castFloats, constant, exp, grad, interpret, mT, mul, optimize, param, sum, type Node } from "@ppl/tensor";
+import { add, constant, exp, grad, interpret, mT, mul, param, sum, type Node } from "@ppl/tensor";
+import { castFloats, optimize } from "@ppl/tensor/internals";
 import { usableDevices, vulkanBackend } from "@ppl/vulkan";
 import * as P from "@ppl/ppl";
 import { prepareGpuNuts } from "../src/index.ts";

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
-import { constant, param, sizeOf } from "@ppl/tensor";
+import { constant, param } from "@ppl/tensor";
+import { sizeOf } from "@ppl/tensor/internals";
 import {
   bernoulli, bernoulliLogit, beta, betaBinomial, binomial, binomialLogit, categorical, categoricalLogit, cauchy, chiSquared, dirichlet,
   exponential, gamma, gaussianRandomWalk, halfCauchy, halfNormal, halfStudentT, inverseGamma, laplace, lkjCholesky, logistic, logNormal,

@@ -1,7 +1,8 @@
 // Samplers of Stan's core distributions (issue 13, item 2): moments of draws from the Philox streams
 // against the closed-form mean and variance, with fixed seeds and tolerances from the Monte Carlo error.
 import { describe, expect, test } from "vitest";
-import { constant, sizeOf } from "@ppl/tensor";
+import { constant } from "@ppl/tensor";
+import { sizeOf } from "@ppl/tensor/internals";
 import {
   betaNegativeBinomial, betaProportion, dirichletMultinomial, discreteUniform, expModNormal, frechet, gumbel, hurdleNegativeBinomial,
   hurdlePoisson, hypergeometric, inverseChiSquared, inverseWishart, inverseWishartCholesky, lkjCorr, lkjCov, logLogistic, matrixNormalPrecision,

@@ -5,7 +5,8 @@
 import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { FLUENT_METHODS, grad, interpret, type Bindings } from "@ppl/tensor";
+import { grad, interpret, type Bindings } from "@ppl/tensor";
+import { FLUENT_METHODS } from "@ppl/tensor/internals";
 import { compileModel, isModel, type CompiledModel } from "../src/index.ts";
 
 const ROOT = new URL("../../../", import.meta.url);

@@ -10,7 +10,8 @@
  * `pnpm posteriordb`.
  */
 import { describe, expect, test } from "vitest";
-import { castFloats, interpret, valueAndGrad } from "@ppl/tensor";
+import { interpret, valueAndGrad } from "@ppl/tensor";
+import { castFloats } from "@ppl/tensor/internals";
 import { compileModel, modelDensity, philoxRng } from "../src/index.ts";
 import { failureLines, loadModel, loadPosterior, posteriorNames, posteriorSettings, runPosterior } from "../src/posteriordb/index.ts";
 

@@ -5,6 +5,8 @@ import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import * as publicApi from "../src/index.ts";
 import * as internals from "../src/internals.ts";
+import * as tensorApi from "../../tensor/src/index.ts";
+import * as tensorInternals from "../../tensor/src/internals.ts";
 
 const entry = (pkg: string, file = "index.ts") => fileURLToPath(new URL(`../../${pkg}/src/${file}`, import.meta.url));
 
@@ -18,6 +20,17 @@ describe("public API", () => {
     }
   });
 
+  it("@ppl/tensor exports no name of @ppl/tensor/internals, and keeps the tracing API, autodiff and evaluation", () => {
+    expect(Object.keys(tensorInternals).filter((name) => name in tensorApi)).toEqual([]);
+    for (const name of ["toposort", "optimize", "castFloats", "registerBackend", "compiledBackend", "VJP_RULES", "isUnary", "Arena", "broadcastIndex"]) {
+      expect(name in tensorApi, name).toBe(false);
+      expect(name in tensorInternals, name).toBe(true);
+    }
+    for (const name of ["Node", "param", "constant", "add", "matmul", "scan", "odeRK45", "grad", "vmap", "interpret", "getBackend", "ShapeError"]) {
+      expect(name in tensorApi, name).toBe(true);
+    }
+  });
+
   it("keeps what a user needs: models, distributions, constraints, sampling, diagnostics, IO, LOO", () => {
     for (const name of ["model", "data", "compileModel", "normal", "lower", "sample", "summarize", "essBulk", "rhat", "readStanCsv", "writeStanCsv", "loo", "modelDensity"]) {
       expect(name in publicApi, name).toBe(true);
@@ -25,7 +38,7 @@ describe("public API", () => {
   });
 
   it("every exported function and class of each package's entry has a doc comment", () => {
-    const entries = [entry("tensor"), entry("vulkan"), entry("ppl"), entry("ppl", "internals.ts"), entry("ppl-vulkan")];
+    const entries = [entry("tensor"), entry("tensor", "internals.ts"), entry("vulkan"), entry("ppl"), entry("ppl", "internals.ts"), entry("ppl-vulkan")];
     const program = ts.createProgram(entries, {
       allowImportingTsExtensions: true, noEmit: true, strict: true, skipLibCheck: true,
       module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, target: ts.ScriptTarget.ES2022,

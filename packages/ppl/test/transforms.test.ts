@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { add, checkGrad, constant, exp, interpret, mul, param, sizeOf, sum, type Bindings, type Node } from "@ppl/tensor";
+import { add, checkGrad, constant, exp, interpret, mul, param, sum, type Bindings, type Node } from "@ppl/tensor";
+import { sizeOf } from "@ppl/tensor/internals";
 import {
   choleskyCorr, choleskyFactorCov, columnStochastic, corrMatrix, covMatrix, interval, lower, ModelError, offsetMultiplier, ordered,
   positive, positiveOrdered, real, rowStochastic, simplex, sumToZero, unitInterval, unitVector, upper, type Constraint,

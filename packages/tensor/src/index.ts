@@ -1,57 +1,58 @@
-export * from "./ir/dtype.ts";
-export * from "./ir/errors.ts";
-export * from "./ir/node.ts";
-export * from "./ir/ops.ts";
-export * from "./ir/shape.ts";
-export * from "./api/leaves.ts";
-export * from "./api/elementwise.ts";
+// @ppl/tensor: what a model author or a user of the tensor library calls — the tracing API (leaves,
+// elementwise, reductions, shapes, linear algebra, scan, ODEs, …), nodes and their types, the errors
+// it throws, autodiff, vmap, and evaluating graphs (the reference interpreter, the registered
+// backends). The building blocks under them (IR op tables, graph passes, rewrites, rule tables,
+// the CPU backends' objects) are "@ppl/tensor/internals".
+// The IR: nodes, dtypes, shapes, errors
+export { Node } from "./ir/node.ts";
+export type { DType } from "./ir/dtype.ts";
+export type { Shape } from "./ir/shape.ts";
+export { ShapeError, DTypeError, GraphError, IndexRangeError } from "./ir/errors.ts";
+// Leaves
+export { param, data, constant, type Operand } from "./api/leaves.ts";
+// Elementwise
+export {
+  cast, select, polygamma, betainc, neg, abs, sign, exp, expm1, log, log1p, sqrt, rsqrt, square, reciprocal, sin, cos, tanh,
+  sigmoid, softplus, logSigmoid, erf, erfc, lgamma, invPhi, digamma, trigamma, floor, ceil, not, isNan, isFinite, stopGradient,
+  add, sub, mul, div, pow, maximum, minimum, atan2, mod, gammaP, gammaQ, owensT, quotient, remainder, bitAnd, bitOr, bitXor,
+  bitNot, shiftLeft, shiftRight, lt, le, gt, ge, eq, ne, and, or,
+} from "./api/elementwise.ts";
 export { Phi, logPhi, log1mExp, logDiffExp } from "./api/special.ts";
-export * from "./api/reduce.ts";
-export * from "./api/shape-ops.ts";
-export * from "./api/linalg.ts";
+// Reductions
+export { sum, prod, max, min, logsumexp, mean, type Axes } from "./api/reduce.ts";
 export { any, all } from "./api/logical.ts";
-export { iota, eye } from "./api/iota.ts";
 export { argmax, argmin } from "./api/arg-reduce.ts";
+// Shapes, indexing and windows
+export {
+  reshape, broadcastTo, transpose, mT, slice, index, concat, stack, pad, gather, scatterAdd, cumsum, type SliceSpec,
+} from "./api/shape-ops.ts";
+export { iota, eye } from "./api/iota.ts";
 export { putSlice } from "./api/put-slice.ts";
 export { conv1d, slidingSum, slidingMax } from "./api/windows.ts";
 export { argsort, sort, takeAlongAxis } from "./api/sort.ts";
+export { log10, at, row, col, range } from "./api/convenience.ts";
+// Linear algebra, matrix helpers, GP covariances
+export { matmul, dot, cholesky, triangularSolve, diagonal, logdetSpd } from "./api/linalg.ts";
 export { identity, diagMatrix, rep, kronecker } from "./api/matrix-build.ts";
 export { quadForm, quadFormDiag, traceQuadForm } from "./api/quad-form.ts";
 export { gpExpQuadCov, gpMatern32Cov, gpPeriodicCov } from "./api/gp-cov.ts";
-export * from "./api/scan.ts";
+// Loops and ODEs
+export { scan, type ScanStep, type ScanResult } from "./api/scan.ts";
 export { odeRK45, odeRK45Solve, OdeError, type OdeRhs, type OdeOptions, type OdeSolution } from "./api/ode.ts";
-export { log10, at, row, col, range } from "./api/convenience.ts";
 // For its effect: the functional API's functions become methods of Node (x.add(y), beta.at(1)).
-export { FLUENT_METHODS, type FluentMethods } from "./api/fluent.ts";
-export * from "./graph/toposort.ts";
-export * from "./graph/substitute.ts";
-export * from "./graph/serialize.ts";
-export { Arena } from "./cpu/compiled/wasm.ts";
-export * from "./backend.ts";
-export * from "./cpu/value.ts";
-export { interpret, type Bindings } from "./cpu/reference/interpret.ts";
-export { broadcastIndex } from "./cpu/reference/indexing.ts";
-export { referenceBackend } from "./cpu/reference/backend.ts";
-import { registerBackend } from "./backend.ts";
-import { referenceBackend } from "./cpu/reference/backend.ts";
-registerBackend("reference", referenceBackend);
-export { fillValue, type RewriteRule } from "./rewrite/rule.ts";
-export { SIMPLIFY_RULES } from "./rewrite/simplify-rules.ts";
-export { simplify } from "./rewrite/simplify.ts";
-export { constantFold, FOLD_LIMIT } from "./rewrite/constant-fold.ts";
-export { deadCode, liveNodes } from "./rewrite/dead-code.ts";
-export { optimize } from "./rewrite/optimize.ts";
-export { castFloats } from "./rewrite/cast-floats.ts";
+export type { FluentMethods } from "./api/fluent.ts";
+import "./api/fluent.ts";
+// Autodiff and vmap
 export { vjp, grad, valueAndGrad } from "./autodiff/vjp.ts";
 export { jvp, valueAndJvp } from "./autodiff/jvp.ts";
-export { unbroadcast } from "./autodiff/unbroadcast.ts";
-export { RULES as VJP_RULES, TUPLE_RULES as VJP_TUPLE_RULES, hasRule as hasVjpRule } from "./autodiff/rules/index.ts";
 export { checkGrad, numericGrad, type GradCheckOptions, type GradCheckResult } from "./autodiff/check.ts";
-export type { VjpRule, TupleVjpRule, VjpFn } from "./autodiff/rule.ts";
-export { compiledBackend, type CompiledBackend, type CompiledExecutable } from "./cpu/compiled/backend.ts";
-import { compiledBackend } from "./cpu/compiled/backend.ts";
-registerBackend("cpu", compiledBackend);
 export { vmap, type VmapSpec } from "./batch/vmap.ts";
-export { batchGraph } from "./batch/batch-graph.ts";
-export { BATCH_RULES } from "./batch/batch-rules.ts";
-export type { BatchRule, BatchedValue, BatchContext } from "./batch/batched-value.ts";
+// Evaluating graphs: the reference interpreter (the oracle) and the backends registered by name
+export { interpret, type Bindings } from "./cpu/reference/interpret.ts";
+export { tensorValue, type TensorValue } from "./cpu/value.ts";
+export { getBackend, backendNames, type Backend, type Executable, type BoundExecutable, type ExecutableStats } from "./backend.ts";
+import { registerBackend } from "./backend.ts";
+import { referenceBackend } from "./cpu/reference/backend.ts";
+import { compiledBackend } from "./cpu/compiled/backend.ts";
+registerBackend("reference", referenceBackend);
+registerBackend("cpu", compiledBackend);

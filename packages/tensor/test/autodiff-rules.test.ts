@@ -6,7 +6,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import * as T from "../src/index.ts";
-import type { Node, Op } from "../src/index.ts";
+import * as TI from "../src/internals.ts";
+import type { Node } from "../src/index.ts";
+import type { Op } from "../src/internals.ts";
 
 type Values = fc.Arbitrary<number[]>;
 interface Input {
@@ -57,7 +59,7 @@ const farFromInt = (v: number) => Math.abs(v - Math.round(v)) > 0.01;
 const all = (vals: number[][], p: (v: number) => boolean) => vals.every((a) => a.every(p));
 
 // ---- unary ops --------------------------------------------------------------------------------
-const unaryDomains: Record<T.UnaryOp, ((n: number) => Values) | null> = {
+const unaryDomains: Record<TI.UnaryOp, ((n: number) => Values) | null> = {
   neg: uniform(-3, 3), abs: awayFromZero(0.05, 3), sign: awayFromZero(0.05, 3), exp: uniform(-3, 3),
   expm1: uniform(-3, 3), log: uniform(0.2, 5), log1p: uniform(-0.5, 4), sqrt: uniform(0.2, 5),
   rsqrt: uniform(0.2, 5), square: uniform(-3, 3), reciprocal: awayFromZero(0.3, 4), sin: uniform(-4, 4),
@@ -70,12 +72,12 @@ const unaryDomains: Record<T.UnaryOp, ((n: number) => Values) | null> = {
   is_finite: null,
   stop_gradient: null, // finite differences see the identity: covered in autodiff-api.test.ts
 };
-const unaryCases: Case[] = T.UNARY_OPS.filter((op) => unaryDomains[op] !== null).map((op) => ({
+const unaryCases: Case[] = TI.UNARY_OPS.filter((op) => unaryDomains[op] !== null).map((op) => ({
   name: op,
   ops: [op],
   inputs: [inp([2, 3], unaryDomains[op]!)],
   // A second term keeps the objective's gradient nonzero for the piecewise-constant ops.
-  build: ([x]) => (["sign", "floor", "ceil"].includes(op) ? T.mul(T.unary(op, x!), T.sin(x!)) : T.unary(op, x!)),
+  build: ([x]) => (["sign", "floor", "ceil"].includes(op) ? T.mul(TI.unary(op, x!), T.sin(x!)) : TI.unary(op, x!)),
   valid: (v) => !["floor", "ceil"].includes(op) || all(v, farFromInt),
 }));
 
@@ -89,7 +91,7 @@ const polygammaCases: Case[] = [0, 1, 2].map((order) => ({
 // ---- binary ops, with broadcasting ---------------------------------------------------------------
 const shapePairs: [number[], number[]][] = [[[2, 3], [2, 3]], [[3, 1], [1, 4]], [[2, 3, 4], [4]], [[], [2, 3]]];
 // The integer ops have no derivative: they are covered by the cast cases below.
-const binaryDomains: Record<Exclude<T.BinaryOp, T.IntegerBinaryOp>, [(n: number) => Values, (n: number) => Values]> = {
+const binaryDomains: Record<Exclude<TI.BinaryOp, TI.IntegerBinaryOp>, [(n: number) => Values, (n: number) => Values]> = {
   add: [uniform(-3, 3), uniform(-3, 3)],
   sub: [uniform(-3, 3), uniform(-3, 3)],
   mul: [uniform(-3, 3), uniform(-3, 3)],
@@ -105,14 +107,14 @@ const binaryDomains: Record<Exclude<T.BinaryOp, T.IntegerBinaryOp>, [(n: number)
   gamma_p_da: [uniform(0.5, 5), uniform(0.2, 8)],
   owens_t: [uniform(-3, 3), uniform(-3, 3)],
 };
-const CONSTANT_FIRST_OPERAND = new Set<T.BinaryOp>(["gamma_p_da"]);
+const CONSTANT_FIRST_OPERAND = new Set<TI.BinaryOp>(["gamma_p_da"]);
 const broadcastPairs = (a: readonly number[], sa: readonly number[], b: readonly number[], sb: readonly number[]) => {
-  const out = T.broadcastShapes("test", sa, sb);
-  const ia = T.broadcastShapes("test", sa, out), pairs: [number, number][] = [];
+  const out = TI.broadcastShapes("test", sa, sb);
+  const ia = TI.broadcastShapes("test", sa, out), pairs: [number, number][] = [];
   void ia;
   const idx = (s: readonly number[], flat: number) => {
     // flat index of the broadcast source element
-    const strides = T.stridesOf(s), ostr = T.stridesOf(out);
+    const strides = TI.stridesOf(s), ostr = TI.stridesOf(out);
     let src = 0;
     for (let k = 0; k < out.length; k++) {
       const o = Math.floor(flat / ostr[k]!) % out[k]!;
@@ -124,20 +126,20 @@ const broadcastPairs = (a: readonly number[], sa: readonly number[], b: readonly
   for (let f = 0; f < size(out); f++) pairs.push([a[idx(sa, f)]!, b[idx(sb, f)]!]);
   return pairs;
 };
-const binaryValid: Partial<Record<T.BinaryOp, (a: number, b: number) => boolean>> = {
+const binaryValid: Partial<Record<TI.BinaryOp, (a: number, b: number) => boolean>> = {
   max: (a, b) => Math.abs(a - b) > 0.01,
   min: (a, b) => Math.abs(a - b) > 0.01,
   // Away from the origin and from the branch cut along the negative b axis.
   atan2: (a, b) => a * a + b * b > 0.1 && !(Math.abs(a) < 0.05 && b < 0),
   mod: (a, b) => farFromInt(a / b),
 };
-const differentiableBinary = T.BINARY_OPS.filter((op): op is Exclude<T.BinaryOp, T.IntegerBinaryOp> => !T.isIntegerBinary(op));
+const differentiableBinary = TI.BINARY_OPS.filter((op): op is Exclude<TI.BinaryOp, TI.IntegerBinaryOp> => !TI.isIntegerBinary(op));
 const binaryCases: Case[] = differentiableBinary.filter((op) => !CONSTANT_FIRST_OPERAND.has(op)).flatMap((op) =>
   shapePairs.map(([sa, sb]): Case => ({
     name: `${op} [${sa}] [${sb}]`,
     ops: [op],
     inputs: [inp(sa, binaryDomains[op][0]), inp(sb, binaryDomains[op][1])],
-    build: ([a, b]) => T.binary(op, a!, b!),
+    build: ([a, b]) => TI.binary(op, a!, b!),
     valid: ([a, b]) => {
       const ok = binaryValid[op];
       return !ok || broadcastPairs(a!, sa, b!, sb).every(([x, y]) => ok(x, y));
@@ -149,8 +151,8 @@ const binaryCases: Case[] = differentiableBinary.filter((op) => !CONSTANT_FIRST_
 const shapes = (v: number[], shape: number[]) => T.constant(v, shape);
 const incompleteCases: Case[] = [
   ...(["gamma_p", "gamma_q", "gamma_p_da"] as const).flatMap((op): Case[] => [
-    { name: `${op} in x, a = [0.6, 1, 2.5, 7]`, ops: [op], inputs: [inp([4], uniform(0.2, 9))], build: ([x]) => T.binary(op, shapes([0.6, 1, 2.5, 7], [4]), x!) },
-    { name: `${op} in x, a [3,1], x [1,4]`, ops: [op], inputs: [inp([1, 4], uniform(0.2, 6))], build: ([x]) => T.binary(op, shapes([0.8, 2, 4.5], [3, 1]), x!) },
+    { name: `${op} in x, a = [0.6, 1, 2.5, 7]`, ops: [op], inputs: [inp([4], uniform(0.2, 9))], build: ([x]) => TI.binary(op, shapes([0.6, 1, 2.5, 7], [4]), x!) },
+    { name: `${op} in x, a [3,1], x [1,4]`, ops: [op], inputs: [inp([1, 4], uniform(0.2, 6))], build: ([x]) => TI.binary(op, shapes([0.8, 2, 4.5], [3, 1]), x!) },
   ]),
   {
     name: "betainc in x, a and b broadcast",
@@ -168,18 +170,18 @@ const incompleteCases: Case[] = [
     name: `betainc_grad (wrt ${wrt === 0 ? "a" : "b"}) in x`,
     ops: ["betainc_grad"],
     inputs: [inp([2, 3], uniform(0.05, 0.95))],
-    build: ([x]) => T.betaincGrad(shapes([0.7, 2.5], [2, 1]), shapes([1.2, 3, 0.6], [3]), x!, wrt),
+    build: ([x]) => TI.betaincGrad(shapes([0.7, 2.5], [2, 1]), shapes([1.2, 3, 0.6], [3]), x!, wrt),
   })),
 ];
 
 // ---- comparisons, logical ops, select, not -----------------------------------------------------
 const apart = ([a, b]: number[][]) => a!.every((x, i) => Math.abs(x - b![i]!) > 0.01 && Math.abs(x) > 0.01 && Math.abs(b![i]!) > 0.01);
-const compareCases: Case[] = T.COMPARE_OPS.map((op) => ({
+const compareCases: Case[] = TI.COMPARE_OPS.map((op) => ({
   name: `select on ${op}`,
   ops: [op, "select"],
   inputs: [inp([6]), inp([6])],
   build: ([a, b]) => {
-    const cond = op === "and" || op === "or" ? T.compare(op, T.gt(a!, 0), T.gt(b!, 0)) : T.compare(op, a!, b!);
+    const cond = op === "and" || op === "or" ? TI.compare(op, T.gt(a!, 0), T.gt(b!, 0)) : TI.compare(op, a!, b!);
     return T.select(cond, T.mul(a!, T.sin(b!)), T.exp(T.mul(a!, 0.5)));
   },
   valid: apart,
@@ -207,19 +209,19 @@ const selectCases: Case[] = [
 
 // ---- reductions ---------------------------------------------------------------------------------
 const reduceAxes: [number[], number[] | undefined][] = [[[3, 4], [0]], [[3, 4], [1]], [[3, 4], undefined], [[2, 3, 4], [0, 2]]];
-const reduceDomains: Record<T.ReduceOp, (n: number) => Values> = {
+const reduceDomains: Record<TI.ReduceOp, (n: number) => Values> = {
   reduce_sum: uniform(-3, 3),
   reduce_prod: awayFromZero(0.5, 1.5),
   reduce_max: distinct,
   reduce_min: distinct,
   reduce_logsumexp: uniform(-3, 3),
 };
-const reduceCases: Case[] = T.REDUCE_OPS.flatMap((op) =>
+const reduceCases: Case[] = TI.REDUCE_OPS.flatMap((op) =>
   reduceAxes.map(([shape, axes]): Case => ({
     name: `${op} [${shape}] axes ${axes ? `[${axes}]` : "all"}`,
     ops: [op],
     inputs: [inp(shape, reduceDomains[op])],
-    build: ([x]) => T.reduce(op, x!, axes),
+    build: ([x]) => TI.reduce(op, x!, axes),
   })),
 );
 reduceCases.push({
@@ -334,7 +336,7 @@ export const CASES: Case[] = [
 function checkCase(c: Case, runs = RUNS): void {
   const params = c.inputs.map((x, i) => T.param(`x${i}`, x.shape));
   const out = c.build(params);
-  const order = T.toposort([out]);
+  const order = TI.toposort([out]);
   for (const op of c.ops) expect(order.some((n) => n.op === op), `case '${c.name}' must contain op ${op}`).toBe(true);
   const w = T.data("w", out.shape);
   const objective = T.sum(T.mul(w, out));
@@ -357,7 +359,7 @@ describe("vjp rules vs finite differences", () => {
 
 describe("rule coverage", () => {
   it("every op of the IR has a rule", () => {
-    const missing = T.ALL_OPS.filter((op) => !T.hasVjpRule(op));
+    const missing = TI.ALL_OPS.filter((op) => !TI.hasVjpRule(op));
     expect(missing).toEqual([]);
   });
 
@@ -366,12 +368,12 @@ describe("rule coverage", () => {
     // stop_gradient (which finite differences cannot see) in autodiff-api.test.ts.
     const elsewhere = new Set<Op>(["param", "data", "const", "arg", "scan", "tuple_get", "stop_gradient"]);
     const covered = new Set(CASES.flatMap((c) => c.ops));
-    expect(T.ALL_OPS.filter((op) => !covered.has(op) && !elsewhere.has(op))).toEqual([]);
+    expect(TI.ALL_OPS.filter((op) => !covered.has(op) && !elsewhere.has(op))).toEqual([]);
   });
 
   it("refuses second derivatives in the shapes of the incomplete gamma and beta functions", () => {
     const a = T.param("a", [3]), x = T.data("x", [3]);
-    expect(() => T.grad(T.sum(T.gammaPDa(a, x)), [a])).toThrow(/shape a .*must be data or a constant/);
+    expect(() => T.grad(T.sum(TI.gammaPDa(a, x)), [a])).toThrow(/shape a .*must be data or a constant/);
     const [g] = T.grad(T.sum(T.gammaP(a, x)), [a]);
     expect(() => T.grad(T.sum(g!), [a])).toThrow(/second derivatives in a/);
     const [gb] = T.grad(T.sum(T.betainc(x, a, 0.5)), [a]);
@@ -382,12 +384,12 @@ describe("rule coverage", () => {
   });
 
   it("a broken rule is caught", () => {
-    const saved = T.VJP_RULES.sin;
-    T.VJP_RULES.sin = T.VJP_RULES.cos;
+    const saved = TI.VJP_RULES.sin;
+    TI.VJP_RULES.sin = TI.VJP_RULES.cos;
     try {
       expect(() => checkCase(unaryCases.find((c) => c.name === "sin")!, 5)).toThrow();
     } finally {
-      T.VJP_RULES.sin = saved;
+      TI.VJP_RULES.sin = saved;
     }
   });
 });

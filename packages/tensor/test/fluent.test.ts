@@ -6,7 +6,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import * as T from "../src/index.ts";
-import { FLUENT_METHODS, type DType, type FluentMethods, type Node, type Operand } from "../src/index.ts";
+import { type DType, type FluentMethods, type Node, type Operand } from "../src/index.ts";
+import { FLUENT_METHODS } from "../src/internals.ts";
 
 /** What one fast-check run draws; each case reads the parts it needs. */
 interface Draw {

@@ -2,6 +2,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import * as T from "../src/index.ts";
+import * as TI from "../src/internals.ts";
 import type { Node } from "../src/index.ts";
 
 const x = T.param("x", [3]);
@@ -59,7 +60,7 @@ describe("jvp", () => {
   it("leaves no placeholder behind, works inside a scan body, and gives integer outputs zero tangents", () => {
     const outs = FUNCTIONS["Lotka–Volterra right-hand side"]!();
     const [t] = T.jvp(outs, [x, A], [T.constant(1, [3]), T.constant(0, [2, 3])]);
-    const names = T.toposort([t!]).filter((n) => n.op === "param").map((n) => n.attrs.name);
+    const names = TI.toposort([t!]).filter((n) => n.op === "param").map((n) => n.attrs.name);
     expect(new Set(names)).toEqual(new Set(["x", "A"]));
     // d/dx of x² along 1, at each step of a scan: the tangent is 2x.
     const { ys } = T.scan(([c], [xi]) => {

@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import * as T from "../src/index.ts";
-import { BINARY_OPS, COMPARE_OPS, ShapeError, fmt } from "../src/index.ts";
+import * as TI from "../src/internals.ts";
+import { ShapeError } from "../src/index.ts";
+import { BINARY_OPS, COMPARE_OPS, fmt } from "../src/internals.ts";
 import { shapeArb } from "../src/testing/index.ts";
 
 // Shape errors are thrown while the graph is traced, and the message names the op and the shapes involved.
@@ -32,7 +34,7 @@ describe("shape errors at trace time", () => {
       fc.assert(
         fc.property(incompatiblePair, ([a, b]) => {
           const x = T.param("a", a, logical ? "bool" : "f64"), y = T.param("b", b, logical ? "bool" : "f64");
-          const build = () => ((BINARY_OPS as readonly string[]).includes(op) ? T.binary(op as (typeof BINARY_OPS)[number], x, y) : T.compare(op as (typeof COMPARE_OPS)[number], x, y));
+          const build = () => ((BINARY_OPS as readonly string[]).includes(op) ? TI.binary(op as (typeof BINARY_OPS)[number], x, y) : TI.compare(op as (typeof COMPARE_OPS)[number], x, y));
           expectShapeError(build, `${op}:`, fmt(a), fmt(b));
         }),
         { numRuns: 20 },

@@ -2,8 +2,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import * as T from "../src/index.ts";
+import * as TI from "../src/internals.ts";
 
-const backend = T.compiledBackend();
+const backend = TI.compiledBackend();
 const ref = (v: number[]) => [...v.keys()].sort((i, j) => {
   const [a, b] = [v[i]!, v[j]!];
   if (Number.isNaN(a) || Number.isNaN(b)) return Number.isNaN(a) ? (Number.isNaN(b) ? i - j : 1) : -1;

@@ -1,5 +1,6 @@
 import type { Backend, Bindings, DType, Executable, Node, TensorValue } from "@ppl/tensor";
-import { GraphError, fmt, sameShape } from "@ppl/tensor";
+import { GraphError } from "@ppl/tensor";
+import { fmt, sameShape } from "@ppl/tensor/internals";
 import { limitsOf, type RenderLimits } from "./codegen/limits.ts";
 import { checkIndexRange, indexLeaves } from "./codegen/index-range.ts";
 import { planProgram, type ProgramPlan } from "./codegen/program.ts";

@@ -20,7 +20,7 @@ export { vulkanBackend, type VulkanBackendOptions } from "./backend.ts";
 export { planProgram, type KernelPlan, type PlanOptions, type ProgramPlan } from "./codegen/program.ts";
 export { limitsOf, type RenderLimits } from "./codegen/limits.ts";
 
-import { registerBackend } from "@ppl/tensor";
+import { registerBackend } from "@ppl/tensor/internals";
 import { vulkanBackend } from "./backend.ts";
 // Registered lazily: nothing touches Vulkan until a caller asks for the backend by name.
 registerBackend("vulkan", () => vulkanBackend());

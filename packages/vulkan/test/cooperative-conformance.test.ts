@@ -8,7 +8,11 @@
 import { describe, it } from "vitest";
 import fc from "fast-check";
 import { accumulatedTol, checkConformanceCase, conformanceCases, exactTol, floats, instanceArb, type ConformanceCase, type FloatDType } from "@ppl/tensor/testing";
-import { abs, matmul, max, mul, reduce, sum, transpose, tensorValue, type Backend, type Bindings, type DType, type Executable, type Node, type TensorValue } from "@ppl/tensor";
+import {
+  abs, matmul, max, mul, sum, transpose, tensorValue, type Backend, type Bindings, type DType, type Executable, type Node,
+  type TensorValue,
+} from "@ppl/tensor";
+import { reduce } from "@ppl/tensor/internals";
 import { VulkanManager, limitsOf } from "../src/index.ts";
 import { BYTES, bufferType, convert, flatten, kernelPrelude, renderCooperative, Scope, toBytes, unflatten, type LeafReader } from "../src/internals.ts";
 import { compile, lavapipe } from "./helpers.ts";

@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { add, data, grad, interpret, matmul, mT, mul, neg, optimize, param, softplus, square, sub, sum, vmap, type Node } from "@ppl/tensor";
+import {
+  add, data, grad, interpret, matmul, mT, mul, neg, param, softplus, square, sub, sum, vmap, type Node,
+} from "@ppl/tensor";
+import { optimize } from "@ppl/tensor/internals";
 import { checkConformanceCase, conformanceCases, type FloatDType } from "@ppl/tensor/testing";
 import { vulkanBackend } from "../src/backend.ts";
 import { kernelPrelude } from "../src/codegen/kernel-prelude.ts";

@@ -1,4 +1,5 @@
-import { castFloats, optimize, toposort, valueAndGrad, vmap, type Node } from "@ppl/tensor";
+import { valueAndGrad, vmap, type Node } from "@ppl/tensor";
+import { castFloats, optimize, toposort } from "@ppl/tensor/internals";
 import type { CompiledModel } from "../model/compile.ts";
 
 /** The log density and its gradient with respect to q, as one graph a backend or a sampler kernel runs. */

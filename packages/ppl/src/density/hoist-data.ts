@@ -1,4 +1,5 @@
-import { data as dataLeaf, substitute, toposort, type Backend, type Bindings, type Node, type TensorValue } from "@ppl/tensor";
+import { data as dataLeaf, type Backend, type Bindings, type Node, type TensorValue } from "@ppl/tensor";
+import { substitute, toposort } from "@ppl/tensor/internals";
 
 /** A graph with its data-only parts evaluated once, and the values of the leaves that replace them. */
 export interface HoistedGraph {

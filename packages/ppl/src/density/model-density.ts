@@ -1,4 +1,5 @@
-import { getBackend, optimize, type Backend, type Bindings, type Executable, type TensorValue } from "@ppl/tensor";
+import { getBackend, type Backend, type Bindings, type Executable, type TensorValue } from "@ppl/tensor";
+import { optimize } from "@ppl/tensor/internals";
 import type { CompiledModel } from "../model/compile.ts";
 import type { BatchedDensity } from "../sampler/density.ts";
 import { gradientGraph } from "./gradient-graph.ts";

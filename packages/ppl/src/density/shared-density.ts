@@ -1,7 +1,5 @@
-import {
-  Arena, deserializeGraph, getBackend, serializeGraph, toposort, type Backend, type Bindings, type Executable, type Node,
-  type SerializedGraph, type TensorValue,
-} from "@ppl/tensor";
+import { getBackend, type Backend, type Bindings, type Executable, type Node, type TensorValue } from "@ppl/tensor";
+import { Arena, deserializeGraph, serializeGraph, toposort, type SerializedGraph } from "@ppl/tensor/internals";
 import type { BatchedDensity } from "../sampler/density.ts";
 
 /**

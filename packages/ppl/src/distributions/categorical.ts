@@ -1,6 +1,5 @@
-import {
-  constant, lift, log, logsumexp, mul, square, sub, sum, exp, type Node, type Operand,
-} from "@ppl/tensor";
+import { constant, log, logsumexp, mul, square, sub, sum, exp, type Node, type Operand } from "@ppl/tensor";
+import { lift } from "@ppl/tensor/internals";
 import { ModelError } from "../model/errors.ts";
 import type { Distribution } from "./distribution.ts";
 import { logMassAtLevel } from "./helpers.ts";

@@ -1,4 +1,7 @@
-import { add, and, betainc, div, eq, gt, lift, log, log1p, lt, mul, neg, select, square, sub, type Node, type Operand } from "@ppl/tensor";
+import {
+  add, and, betainc, div, eq, gt, log, log1p, lt, mul, neg, select, square, sub, type Node, type Operand,
+} from "@ppl/tensor";
+import { lift } from "@ppl/tensor/internals";
 
 /**
  * Pieces shared by the distributions' log CDFs (lcdf) and log complementary CDFs (lccdf).

@@ -1,4 +1,5 @@
-import { add, broadcastShapes, ge, le, lift, mul, or, select, sizeOf, sub, type Node } from "@ppl/tensor";
+import { add, ge, le, mul, or, select, sub, type Node } from "@ppl/tensor";
+import { broadcastShapes, lift, sizeOf } from "@ppl/tensor/internals";
 import { ModelError } from "../model/errors.ts";
 import type { Distribution, Support } from "./distribution.ts";
 import { checkOptions, shapeOf } from "./helpers.ts";

@@ -1,7 +1,8 @@
 import {
-  add, broadcastTo, constant, gt, le, lgamma, lift, log, log1mExp, logPhi, logsumexp, lt, mul, neg, reshape, select, square, stack, sub,
-  type Node, type Operand,
+  add, broadcastTo, constant, gt, le, lgamma, log, log1mExp, logPhi, logsumexp, lt, mul, neg, reshape, select, square, stack,
+  sub, type Node, type Operand,
 } from "@ppl/tensor";
+import { lift } from "@ppl/tensor/internals";
 
 /**
  * Special functions composed from the tensor layer's ops, so that the densities that use them run

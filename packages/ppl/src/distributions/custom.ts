@@ -1,4 +1,5 @@
-import { lift, type Node, type Operand, type Shape } from "@ppl/tensor";
+import { type Node, type Operand, type Shape } from "@ppl/tensor";
+import { lift } from "@ppl/tensor/internals";
 import { ModelError } from "../model/errors.ts";
 import type { Distribution, Support } from "./distribution.ts";
 

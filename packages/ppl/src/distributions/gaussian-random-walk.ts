@@ -1,4 +1,5 @@
-import { concat, lift, mul, reshape, slice, square, sub, sum, constant, type Node, type Operand } from "@ppl/tensor";
+import { concat, mul, reshape, slice, square, sub, sum, constant, type Node, type Operand } from "@ppl/tensor";
+import { lift } from "@ppl/tensor/internals";
 import { ModelError } from "../model/errors.ts";
 import type { Distribution } from "./distribution.ts";
 import { batchShapeOf, checkParam, isPositive } from "./helpers.ts";

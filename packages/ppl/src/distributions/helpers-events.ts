@@ -1,4 +1,5 @@
-import { broadcastShapes, type Shape } from "@ppl/tensor";
+import { type Shape } from "@ppl/tensor";
+import { broadcastShapes } from "@ppl/tensor/internals";
 import { ModelError } from "../model/errors.ts";
 
 /**

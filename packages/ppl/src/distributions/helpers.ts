@@ -1,6 +1,8 @@
 import {
-  add, and, broadcastShapes, broadcastTo, constant, eq, ge, le, lgamma, lift, log, mul, reshape, select, sub, sum, type Node, type Operand, type Shape,
+  add, and, broadcastTo, constant, eq, ge, le, lgamma, log, mul, reshape, select, sub, sum, type Node, type Operand,
+  type Shape,
 } from "@ppl/tensor";
+import { broadcastShapes, lift } from "@ppl/tensor/internals";
 import { ModelError } from "../model/errors.ts";
 
 /** log(2π) / 2. */

@@ -1,4 +1,5 @@
-import { add, and, eq, lift, type Operand } from "@ppl/tensor";
+import { add, and, eq, type Operand } from "@ppl/tensor";
+import { lift } from "@ppl/tensor/internals";
 import type { Distribution } from "./distribution.ts";
 import { restrict } from "./helpers.ts";
 import { factorOfProduct, inverseWishartFactor, inverseWishartLogpdfOfFactor } from "./inverse-wishart.ts";

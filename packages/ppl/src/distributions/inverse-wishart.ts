@@ -1,6 +1,7 @@
 import {
-  add, and, cholesky, diagonal, div, eq, gt, lift, mul, reshape, select, square, sub, type Node, type Operand,
+  add, and, cholesky, diagonal, div, eq, gt, mul, reshape, select, square, sub, type Node, type Operand,
 } from "@ppl/tensor";
+import { lift } from "@ppl/tensor/internals";
 import { lmgamma } from "./composed-special.ts";
 import { choleskyNumbers } from "./dense.ts";
 import type { Distribution } from "./distribution.ts";

@@ -1,4 +1,5 @@
-import { add, constant, diagonal, lift, log, mul, neg, reshape, slice, sub, sum, type Node, type Operand } from "@ppl/tensor";
+import { add, constant, diagonal, log, mul, neg, reshape, slice, sub, sum, type Node, type Operand } from "@ppl/tensor";
+import { lift } from "@ppl/tensor/internals";
 import { ModelError } from "../model/errors.ts";
 import type { Distribution } from "./distribution.ts";
 import { batchShapeOf, checkParam, isPositive, lbeta, LOG_TWO } from "./helpers.ts";

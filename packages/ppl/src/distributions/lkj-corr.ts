@@ -1,4 +1,5 @@
-import { add, and, broadcastTo, constant, div, eq, lift, logdetSpd, mul, reshape, sub, type Operand } from "@ppl/tensor";
+import { add, and, broadcastTo, constant, div, eq, logdetSpd, mul, reshape, sub, type Operand } from "@ppl/tensor";
+import { lift } from "@ppl/tensor/internals";
 import type { Distribution } from "./distribution.ts";
 import { restrict } from "./helpers.ts";
 import { lkjCholesky, lkjLogConstant } from "./lkj-cholesky.ts";

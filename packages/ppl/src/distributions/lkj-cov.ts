@@ -1,6 +1,8 @@
 import {
-  add, and, broadcastTo, constant, diagonal, div, eq, exp, lift, log, logdetSpd, mul, reshape, sqrt, square, sub, sum, type Node, type Operand,
+  add, and, broadcastTo, constant, diagonal, div, eq, exp, log, logdetSpd, mul, reshape, sqrt, square, sub, sum, type Node,
+  type Operand,
 } from "@ppl/tensor";
+import { lift } from "@ppl/tensor/internals";
 import { ModelError } from "../model/errors.ts";
 import type { Distribution } from "./distribution.ts";
 import { checkParam, isPositive, restrict } from "./helpers.ts";

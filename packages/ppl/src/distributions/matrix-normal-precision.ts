@@ -1,6 +1,7 @@
 import {
-  add, cholesky, constant, lift, logdetSpd, matmul, mul, reshape, square, sub, sum, triangularSolve, type Node, type Operand,
+  add, cholesky, constant, logdetSpd, matmul, mul, reshape, square, sub, sum, triangularSolve, type Node, type Operand,
 } from "@ppl/tensor";
+import { lift } from "@ppl/tensor/internals";
 import { ModelError } from "../model/errors.ts";
 import { choleskyNumbers } from "./dense.ts";
 import type { Distribution } from "./distribution.ts";

@@ -1,6 +1,5 @@
-import {
-  add, broadcastIndex, broadcastShapes, broadcastTo, lift, log, logsumexp, mul, reshape, square, stack, sub, sum, type Node, type Operand,
-} from "@ppl/tensor";
+import { add, broadcastTo, log, logsumexp, mul, reshape, square, stack, sub, sum, type Node, type Operand } from "@ppl/tensor";
+import { broadcastIndex, broadcastShapes, lift } from "@ppl/tensor/internals";
 import { ModelError } from "../model/errors.ts";
 import type { Distribution } from "./distribution.ts";
 import { evalOperands } from "./sampling.ts";

@@ -1,6 +1,7 @@
 import {
-  add, cholesky, constant, diagonal, div, lift, log, mul, reshape, square, sub, sum, type Node, type Operand,
+  add, cholesky, constant, diagonal, div, log, mul, reshape, square, sub, sum, type Node, type Operand,
 } from "@ppl/tensor";
+import { lift } from "@ppl/tensor/internals";
 import { ModelError } from "../model/errors.ts";
 import { lowerTimes } from "./dense.ts";
 import type { Distribution } from "./distribution.ts";

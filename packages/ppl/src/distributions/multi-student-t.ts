@@ -1,6 +1,7 @@
 import {
-  add, broadcastTo, cholesky, diagonal, div, gt, lgamma, lift, log, log1p, mul, select, square, sub, sum, type Node, type Operand,
+  add, broadcastTo, cholesky, diagonal, div, gt, lgamma, log, log1p, mul, select, square, sub, sum, type Node, type Operand,
 } from "@ppl/tensor";
+import { lift } from "@ppl/tensor/internals";
 import { ModelError } from "../model/errors.ts";
 import type { Distribution } from "./distribution.ts";
 import { checkParam, isPositive, LOG_PI, logOf } from "./helpers.ts";

@@ -1,7 +1,8 @@
 import {
-  add, broadcastTo, cholesky, constant, diagonal, lift, log, logdetSpd, matmul, mT, mul, reshape, square, sub, sum,
+  add, broadcastTo, cholesky, constant, diagonal, log, logdetSpd, matmul, mT, mul, reshape, square, sub, sum,
   triangularSolve, type Node, type Operand, type Shape,
 } from "@ppl/tensor";
+import { lift } from "@ppl/tensor/internals";
 import { ModelError } from "../model/errors.ts";
 import type { Distribution } from "./distribution.ts";
 import { choleskyNumbers, lowerTimes, lowerTransposeSolve } from "./dense.ts";

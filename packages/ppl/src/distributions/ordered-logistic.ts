@@ -1,7 +1,8 @@
 import {
-  add, concat, constant, exp, expm1, gt, lift, log, logSigmoid, min, mul, neg, reshape, slice, softplus, square,
-  sub, sum, type Node, type Operand,
+  add, concat, constant, exp, expm1, gt, log, logSigmoid, min, mul, neg, reshape, slice, softplus, square, sub, sum,
+  type Node, type Operand,
 } from "@ppl/tensor";
+import { lift } from "@ppl/tensor/internals";
 import { ModelError } from "../model/errors.ts";
 import type { Rng } from "../random/rng.ts";
 import type { Distribution } from "./distribution.ts";

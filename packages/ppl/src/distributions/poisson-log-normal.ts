@@ -1,6 +1,8 @@
 import {
-  add, constant, div, exp, ge, lgamma, lift, log, logsumexp, minimum, mul, reciprocal, reshape, rsqrt, square, stopGradient, sub, type Node, type Operand,
+  add, constant, div, exp, ge, lgamma, log, logsumexp, minimum, mul, reciprocal, reshape, rsqrt, square, stopGradient, sub,
+  type Node, type Operand,
 } from "@ppl/tensor";
+import { lift } from "@ppl/tensor/internals";
 import type { Distribution } from "./distribution.ts";
 import { batchShapeOf, checkParam, full, HALF_LOG_TWO_PI, isFiniteNumber, isPositive, logOf, NONNEGATIVE_INT, restrict } from "./helpers.ts";
 import { sampleScalar } from "./sampling.ts";

@@ -1,4 +1,5 @@
-import { broadcastIndex, interpret, sizeOf, type Node, type Operand, type Shape, type TensorValue } from "@ppl/tensor";
+import { interpret, type Node, type Operand, type Shape, type TensorValue } from "@ppl/tensor";
+import { broadcastIndex, sizeOf } from "@ppl/tensor/internals";
 import type { Rng } from "../random/rng.ts";
 import { isNodeValues, type Distribution, type ValuesAt } from "./distribution.ts";
 

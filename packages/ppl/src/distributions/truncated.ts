@@ -1,7 +1,7 @@
 import {
-  add, and, broadcastShapes, ge, gt, le, logDiffExp, lt, mul, select, sizeOf, sub, type Node, type Operand, type Shape,
-  type TensorValue,
+  add, and, ge, gt, le, logDiffExp, lt, mul, select, sub, type Node, type Operand, type Shape, type TensorValue,
 } from "@ppl/tensor";
+import { broadcastShapes, sizeOf } from "@ppl/tensor/internals";
 import { ModelError } from "../model/errors.ts";
 import type { Rng } from "../random/rng.ts";
 import { boundOrderFix } from "../transforms/transform.ts";

@@ -1,4 +1,5 @@
-import { add, and, constant, diagonal, eq, lift, log, mul, sum, type Node, type Operand } from "@ppl/tensor";
+import { add, and, constant, diagonal, eq, log, mul, sum, type Node, type Operand } from "@ppl/tensor";
+import { lift } from "@ppl/tensor/internals";
 import type { Distribution } from "./distribution.ts";
 import { LOG_TWO, restrict } from "./helpers.ts";
 import { bartlettFactor, isCholeskyFactor, matMulNumbers } from "./matrix-numbers.ts";

@@ -1,6 +1,5 @@
-import {
-  add, and, cholesky, diagonal, eq, lift, mul, reshape, square, sub, type Node, type Operand,
-} from "@ppl/tensor";
+import { add, and, cholesky, diagonal, eq, mul, reshape, square, sub, type Node, type Operand } from "@ppl/tensor";
+import { lift } from "@ppl/tensor/internals";
 import { ModelError } from "../model/errors.ts";
 import { lmgamma } from "./composed-special.ts";
 import type { Distribution, Support } from "./distribution.ts";

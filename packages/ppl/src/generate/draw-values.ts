@@ -4,10 +4,8 @@
  * parameters through the constrained leaf (RecordedModel.atConstrained), so a draw read back from
  * a Stan CSV file gives exactly the values the run that wrote it computed.
  */
-import {
-  compiledBackend, interpret, lift, optimize, substitute, toposort, type Bindings, type CompiledExecutable, type Node, type Operand,
-  type TensorValue,
-} from "@ppl/tensor";
+import { interpret, type Bindings, type Node, type Operand, type TensorValue } from "@ppl/tensor";
+import { compiledBackend, lift, optimize, substitute, toposort, type CompiledExecutable } from "@ppl/tensor/internals";
 import { hoistData } from "../density/hoist-data.ts";
 import type { NodeValues } from "../distributions/distribution.ts";
 import type { CompiledModel } from "../model/compile.ts";

@@ -6,7 +6,8 @@
  * (seed, c, s, Purpose.Predictive, k). `ppl generate` over a run's CSV files therefore repeats the
  * run's own generated columns.
  */
-import { sizeOf, type Operand, type Shape, type TensorValue } from "@ppl/tensor";
+import { type Operand, type Shape, type TensorValue } from "@ppl/tensor";
+import { sizeOf } from "@ppl/tensor/internals";
 import type { Distribution } from "../distributions/distribution.ts";
 import { sampleToShape } from "../distributions/sampling.ts";
 import type { CompiledModel } from "../model/compile.ts";

@@ -19,7 +19,8 @@
  * log density, so the model's prior is not the truncated prior), a prior on a unit vector, a
  * sum-to-zero vector (its prior restricted to the hyperplane).
  */
-import { constant, param as paramLeaf, sizeOf, substitute, toposort, type Node, type TensorValue } from "@ppl/tensor";
+import { constant, param as paramLeaf, type Node, type TensorValue } from "@ppl/tensor";
+import { sizeOf, substitute, toposort } from "@ppl/tensor/internals";
 import type { Distribution } from "../distributions/distribution.ts";
 import { dirichlet } from "../distributions/dirichlet.ts";
 import { lkjCholesky } from "../distributions/lkj-cholesky.ts";

@@ -4,7 +4,8 @@
  * backend made the draws — with the compiled CPU path. It is what PSIS-LOO reads (`log_lik` in
  * Stan's convention).
  */
-import { compiledBackend, optimize, toposort, type Bindings, type TensorValue } from "@ppl/tensor";
+import { type Bindings, type TensorValue } from "@ppl/tensor";
+import { compiledBackend, optimize, toposort } from "@ppl/tensor/internals";
 import type { Draws } from "../diagnostics/draws.ts";
 import { hoistData } from "../density/hoist-data.ts";
 import { compileModel, type CompiledModel } from "../model/compile.ts";

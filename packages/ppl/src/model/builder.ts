@@ -1,6 +1,5 @@
-import {
-  add, broadcastShapes, lift, param as paramLeaf, ShapeError, sum, type Node, type Operand, type Shape,
-} from "@ppl/tensor";
+import { add, param as paramLeaf, ShapeError, sum, type Node, type Operand, type Shape } from "@ppl/tensor";
+import { broadcastShapes, lift } from "@ppl/tensor/internals";
 import { censored } from "../distributions/censored.ts";
 import { isDistribution, type Distribution } from "../distributions/distribution.ts";
 import type { TruncationBounds } from "../distributions/truncated-normal.ts";

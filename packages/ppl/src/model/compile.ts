@@ -1,6 +1,7 @@
 import {
-  concat, constant, data as dataLeaf, interpret, param as paramLeaf, reshape, slice, substitute, type Node, type Shape, type TensorValue,
+  concat, constant, data as dataLeaf, interpret, param as paramLeaf, reshape, slice, type Node, type Shape, type TensorValue,
 } from "@ppl/tensor";
+import { substitute } from "@ppl/tensor/internals";
 import { checkData, type CheckDataOptions, type CheckedData } from "./check-data.ts";
 import { Recorder, type DeclaredObservation, type DeclaredParam, type DeclaredQuantity } from "./builder.ts";
 import type { DataSpec, DataValues } from "./data-spec.ts";

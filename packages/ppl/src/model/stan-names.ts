@@ -1,4 +1,5 @@
-import { reshape, sizeOf, transpose, type Node, type Shape } from "@ppl/tensor";
+import { reshape, transpose, type Node, type Shape } from "@ppl/tensor";
+import { sizeOf } from "@ppl/tensor/internals";
 
 /** Stan-style names of every entry of a value of `shape`, 1-based, first index fastest (Stan's output order): L[1,1], L[2,1], … */
 export function stanNames(name: string, shape: Shape): string[] {

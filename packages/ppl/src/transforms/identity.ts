@@ -1,4 +1,5 @@
-import { lift, reshape, sizeOf, type Shape } from "@ppl/tensor";
+import { reshape, type Shape } from "@ppl/tensor";
+import { lift, sizeOf } from "@ppl/tensor/internals";
 import type { Constraint, Transform } from "./transform.ts";
 
 /** No constraint: the parameter is sampled as it is. */

@@ -1,4 +1,5 @@
-import { add, broadcastTo, log, logSigmoid, mul, neg, reshape, sigmoid, sizeOf, sub, sum, type Operand, type Shape } from "@ppl/tensor";
+import { add, broadcastTo, log, logSigmoid, mul, neg, reshape, sigmoid, sub, sum, type Operand, type Shape } from "@ppl/tensor";
+import { sizeOf } from "@ppl/tensor/internals";
 import { ModelError } from "../model/errors.ts";
 import { boundOrderFix, checkBound, type Constraint, type Transform } from "./transform.ts";
 

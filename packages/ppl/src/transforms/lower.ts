@@ -1,4 +1,5 @@
-import { add, exp, log, reshape, sizeOf, sub, sum, type Operand, type Shape } from "@ppl/tensor";
+import { add, exp, log, reshape, sub, sum, type Operand, type Shape } from "@ppl/tensor";
+import { sizeOf } from "@ppl/tensor/internals";
 import { checkBound, type Constraint, type Transform } from "./transform.ts";
 
 /** x > a through x = a + exp(u); a may be a node (a bound that depends on other parameters). */

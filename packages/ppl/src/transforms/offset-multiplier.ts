@@ -1,4 +1,5 @@
-import { add, broadcastTo, div, log, mul, reshape, sizeOf, sub, sum, type Operand, type Shape } from "@ppl/tensor";
+import { add, broadcastTo, div, log, mul, reshape, sub, sum, type Operand, type Shape } from "@ppl/tensor";
+import { sizeOf } from "@ppl/tensor/internals";
 import { ModelError } from "../model/errors.ts";
 import { checkBound, type Constraint, type Transform } from "./transform.ts";
 

@@ -1,4 +1,5 @@
-import { concat, cumsum, exp, lift, log, slice, sub, sum, type Shape } from "@ppl/tensor";
+import { concat, cumsum, exp, log, slice, sub, sum, type Shape } from "@ppl/tensor";
+import { lift } from "@ppl/tensor/internals";
 import type { Constraint, Transform } from "./transform.ts";
 import { vectorLength } from "./vector-shape.ts";
 

@@ -1,4 +1,5 @@
-import { broadcastShapes, lift, type Node, type Operand, type Shape } from "@ppl/tensor";
+import { type Node, type Operand, type Shape } from "@ppl/tensor";
+import { broadcastShapes, lift } from "@ppl/tensor/internals";
 import { ModelError } from "../model/errors.ts";
 
 /**

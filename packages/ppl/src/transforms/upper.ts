@@ -1,4 +1,5 @@
-import { exp, log, reshape, sizeOf, sub, sum, type Operand, type Shape } from "@ppl/tensor";
+import { exp, log, reshape, sub, sum, type Operand, type Shape } from "@ppl/tensor";
+import { sizeOf } from "@ppl/tensor/internals";
 import { checkBound, type Constraint, type Transform } from "./transform.ts";
 
 /** x < b through x = b − exp(u); b may be a node. */

@@ -1,4 +1,5 @@
-import { isReduce, sizeOf, type Node } from "@ppl/tensor";
+import { type Node } from "@ppl/tensor";
+import { isReduce, sizeOf } from "@ppl/tensor/internals";
 import { ExprRenderer } from "./expr.ts";
 import { convert } from "./glsl.ts";
 import { broadcastIndex, flatten, unflatten } from "./index-math.ts";

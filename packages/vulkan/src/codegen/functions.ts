@@ -1,4 +1,5 @@
-import type { BinaryOp, CompareOp, DType, UnaryOp } from "@ppl/tensor";
+import type { DType } from "@ppl/tensor";
+import type { BinaryOp, CompareOp, UnaryOp } from "@ppl/tensor/internals";
 
 /**
  * GLSL for each elementwise op, as a function of rendered operands. Float math goes through the

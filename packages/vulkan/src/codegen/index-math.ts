@@ -1,4 +1,5 @@
-import { stridesOf, type Shape } from "@ppl/tensor";
+import { type Shape } from "@ppl/tensor";
+import { stridesOf } from "@ppl/tensor/internals";
 
 /** Multiply an index expression by a constant, folding the trivial cases. */
 export function times(e: string, k: number): string {

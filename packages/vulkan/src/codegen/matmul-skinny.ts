@@ -1,4 +1,5 @@
-import { sizeOf, type DType, type Node } from "@ppl/tensor";
+import { type DType, type Node } from "@ppl/tensor";
+import { sizeOf } from "@ppl/tensor/internals";
 import { glslType, literal } from "./glsl.ts";
 import { broadcastIndex, unflatten } from "./index-math.ts";
 import type { RenderLimits } from "./limits.ts";

@@ -1,4 +1,5 @@
-import { GraphError, isReduce, sizeOf, type DType, type Node } from "@ppl/tensor";
+import { GraphError, type DType, type Node } from "@ppl/tensor";
+import { isReduce, sizeOf } from "@ppl/tensor/internals";
 import type { RenderLimits } from "./limits.ts";
 import { isStreamable, streamKernel } from "./elementwise-stream.ts";
 import { skinnyMatmulKernels } from "./matmul-skinny.ts";

@@ -1,4 +1,5 @@
-import { sizeOf, stridesOf, type Node } from "@ppl/tensor";
+import { type Node } from "@ppl/tensor";
+import { sizeOf, stridesOf } from "@ppl/tensor/internals";
 import { glslType } from "./glsl.ts";
 import { flatten } from "./index-math.ts";
 import { schedule } from "./schedule.ts";

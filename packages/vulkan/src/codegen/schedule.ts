@@ -1,4 +1,5 @@
-import { isElementwise, toposort, userCounts, type Node } from "@ppl/tensor";
+import { type Node } from "@ppl/tensor";
+import { isElementwise, toposort, userCounts } from "@ppl/tensor/internals";
 
 /** Ops whose values are always computed by a kernel of their own into storage. */
 const ALWAYS_MATERIALIZED = new Set<string>([

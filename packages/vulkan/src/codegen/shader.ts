@@ -1,4 +1,5 @@
-import { toposort, type DType, type Node } from "@ppl/tensor";
+import { type DType, type Node } from "@ppl/tensor";
+import { toposort } from "@ppl/tensor/internals";
 import { ExprRenderer } from "./expr.ts";
 import { bufferType, glslType } from "./glsl.ts";
 import { flatten } from "./index-math.ts";

@@ -1,4 +1,5 @@
-import { isFloat, sizeOf, type Node } from "@ppl/tensor";
+import { type Node } from "@ppl/tensor";
+import { isFloat, sizeOf } from "@ppl/tensor/internals";
 import { glslType } from "./glsl.ts";
 import { flatten, unflatten } from "./index-math.ts";
 import type { Scope } from "./scope.ts";

@@ -1,4 +1,5 @@
-import { GraphError, isReduce, sizeOf, type Node } from "@ppl/tensor";
+import { GraphError, type Node } from "@ppl/tensor";
+import { isReduce, sizeOf } from "@ppl/tensor/internals";
 import { reduceUnits } from "./reduce/serial.ts";
 import type { ExprRenderer } from "./expr.ts";
 import { glslType, literal } from "./glsl.ts";

@@ -1,4 +1,5 @@
-import { sizeOf, type Node } from "@ppl/tensor";
+import { type Node } from "@ppl/tensor";
+import { sizeOf } from "@ppl/tensor/internals";
 import { unflatten } from "../index-math.ts";
 import type { UnitWriter } from "../units.ts";
 import { reduceMonoid } from "./monoid.ts";

@@ -1,8 +1,7 @@
-import { autocovariance } from "./autocovariance.ts";
-import { type ChainMatrix, type Draws, chainOf, mapMatrix, shouldReturnNA, toChainMatrix } from "./draws.ts";
-import { mean, variance } from "./moments.ts";
-import { quantile } from "./quantile.ts";
-import { rankNormalize } from "./rank-normalize.ts";
+import { addAutocovariance } from "./autocovariance.ts";
+import { type ChainMatrix, type Draws, chainOf, mapMatrix, shouldReturnNA } from "./draws.ts";
+import { mean, variance, varianceAbout } from "./moments.ts";
+import { ParameterDraws } from "./parameter-draws.ts";
 import { splitChains } from "./split-chains.ts";
 
 /**
@@ -21,9 +20,10 @@ export function essOfMatrix(m: ChainMatrix): number {
   const chainMeans = new Float64Array(chains);
   for (let c = 0; c < chains; c++) {
     const chain = chainOf(m, c);
-    const acov = autocovariance(chain);
-    for (let t = 0; t < n; t++) acovMeans[t] = acovMeans[t]! + acov[t]!;
-    chainMeans[c] = mean(chain);
+    const chainMean = mean(chain);
+    // Summed into acovMeans chain by chain, as the separate autocovariances were.
+    addAutocovariance(chain, chainMean, varianceAbout(chain, chainMean), acovMeans);
+    chainMeans[c] = chainMean;
   }
   for (let t = 0; t < n; t++) acovMeans[t] = acovMeans[t]! / chains;
 
@@ -77,51 +77,58 @@ export function essOfMatrix(m: ChainMatrix): number {
   return total / tau;
 }
 
-function hasNaN(m: ChainMatrix): boolean {
-  for (let i = 0; i < m.values.length; i++) if (Number.isNaN(m.values[i]!)) return true;
-  return false;
-}
-
 /** Basic split-chain ESS without rank normalization (posterior's `ess_basic`, = `ess_mean`). */
 export function essBasic(draws: Draws): number {
-  return essOfMatrix(splitChains(toChainMatrix(draws)));
+  return essBasicOf(ParameterDraws.of(draws));
 }
 
 /** Bulk ESS: split-chain ESS of rank-normalized draws. */
 export function essBulk(draws: Draws): number {
-  const m = toChainMatrix(draws);
-  if (hasNaN(m)) return NaN;
-  return essOfMatrix(rankNormalize(splitChains(m)));
+  return essBulkOf(ParameterDraws.of(draws));
 }
 
 /** ESS of the indicator draws <= the `prob` quantile (posterior's `ess_quantile`). */
 export function essQuantile(draws: Draws, prob: number): number {
-  return essQuantileOfMatrix(toChainMatrix(draws), prob);
+  return essQuantileOf(ParameterDraws.of(draws), prob);
 }
 
 /** ESS of the indicator of a quantile for a chain matrix. */
 export function essQuantileOfMatrix(m: ChainMatrix, prob: number): number {
-  if (shouldReturnNA(m.values)) return NaN;
-  let p = prob;
-  if (p === 1) {
-    // posterior moves p = 1 just inside so that the indicator is not constant.
-    const len = m.values.length;
-    p = (len - 0.5) / len;
-  }
-  const q = quantile(m.values, p);
-  return essOfMatrix(splitChains(mapMatrix(m, (x) => (x <= q ? 1 : 0))));
+  return essQuantileOf(new ParameterDraws(m), prob);
 }
 
 /** Tail ESS: the smaller of the quantile ESS at 5% and 95%. */
 export function essTail(draws: Draws): number {
-  const m = toChainMatrix(draws);
-  const q05 = essQuantileOfMatrix(m, 0.05);
-  const q95 = essQuantileOfMatrix(m, 0.95);
-  if (Number.isNaN(q05) || Number.isNaN(q95)) return NaN;
-  return Math.min(q05, q95);
+  const p = ParameterDraws.of(draws);
+  return essTailFrom(essQuantileOf(p, 0.05), essQuantileOf(p, 0.95));
 }
 
 /** ESS for the mean: split-chain ESS of the raw draws. */
 export function essMean(draws: Draws): number {
   return essBasic(draws);
+}
+
+/** `essBasic` of one parameter's draws. */
+export function essBasicOf(p: ParameterDraws): number {
+  return essOfMatrix(p.split());
+}
+
+/** `essBulk` of one parameter's draws. */
+export function essBulkOf(p: ParameterDraws): number {
+  return p.hasNaN() ? NaN : essOfMatrix(p.bulkNormalized());
+}
+
+/** `essQuantile` of one parameter's draws. */
+export function essQuantileOf(p: ParameterDraws, prob: number): number {
+  if (p.returnsNA()) return NaN;
+  const len = p.matrix.values.length;
+  // posterior moves p = 1 just inside so that the indicator is not constant.
+  const q = p.quantile(prob === 1 ? (len - 0.5) / len : prob);
+  return essOfMatrix(splitChains(mapMatrix(p.matrix, (x) => (x <= q ? 1 : 0))));
+}
+
+/** Tail ESS from the quantile ESS at 5% and 95%. */
+export function essTailFrom(q05: number, q95: number): number {
+  if (Number.isNaN(q05) || Number.isNaN(q95)) return NaN;
+  return Math.min(q05, q95);
 }

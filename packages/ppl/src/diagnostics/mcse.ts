@@ -1,14 +1,19 @@
-import { type Draws, mapMatrix, toChainMatrix } from "./draws.ts";
-import { essOfMatrix, essQuantileOfMatrix } from "./ess.ts";
-import { mean, sd } from "./moments.ts";
+import { type Draws, mapMatrix } from "./draws.ts";
+import { essBasicOf, essOfMatrix, essQuantileOf } from "./ess.ts";
+import { mean } from "./moments.ts";
 import { betaQuantile } from "./distribution-quantiles.ts";
-import { sortedCopy } from "./quantile.ts";
+import { ParameterDraws } from "./parameter-draws.ts";
 import { splitChains } from "./split-chains.ts";
 
 /** Monte Carlo standard error of the mean: sd / sqrt(ESS of the mean). */
 export function mcseMean(draws: Draws): number {
-  const m = toChainMatrix(draws);
-  return sd(m.values) / Math.sqrt(essOfMatrix(splitChains(m)));
+  const p = ParameterDraws.of(draws);
+  return mcseMeanFrom(p, essBasicOf(p));
+}
+
+/** `mcseMean` of one parameter's draws given their basic ESS (`essBasicOf`, which it shares with ess_basic). */
+export function mcseMeanFrom(p: ParameterDraws, essBasic: number): number {
+  return p.sd() / Math.sqrt(essBasic);
 }
 
 /**
@@ -17,9 +22,13 @@ export function mcseMean(draws: Draws): number {
  * the squared centred draws, then a first-order Taylor step from variance to sd.
  */
 export function mcseSd(draws: Draws): number {
-  const m = toChainMatrix(draws);
-  const center = mean(m.values);
-  const squared = mapMatrix(m, (x) => (x - center) * (x - center));
+  return mcseSdOf(ParameterDraws.of(draws));
+}
+
+/** `mcseSd` of one parameter's draws. */
+export function mcseSdOf(p: ParameterDraws): number {
+  const center = p.mean();
+  const squared = mapMatrix(p.matrix, (x) => (x - center) * (x - center));
   const ess = essOfMatrix(splitChains(squared));
   const eVar = mean(squared.values);
   const fourth = mean(squared.values.map((s) => s * s));
@@ -36,14 +45,18 @@ const ONE_SIGMA_PROBS: readonly [number, number] = [0.1586553, 0.8413447];
  * quantile's indicator ESS implies.
  */
 export function mcseQuantile(draws: Draws, prob: number): number {
-  const m = toChainMatrix(draws);
-  const ess = essQuantileOfMatrix(m, prob);
+  const p = ParameterDraws.of(draws);
+  return mcseQuantileFrom(p, prob, essQuantileOf(p, prob));
+}
+
+/** `mcseQuantile` of one parameter's draws given the quantile's ESS (`essQuantileOf`, which it shares with ess_tail). */
+export function mcseQuantileFrom(p: ParameterDraws, prob: number, ess: number): number {
   if (Number.isNaN(ess)) return NaN;
   const alpha = ess * prob + 1;
   const beta = ess * (1 - prob) + 1;
   const a1 = betaQuantile(ONE_SIGMA_PROBS[0], alpha, beta);
   const a2 = betaQuantile(ONE_SIGMA_PROBS[1], alpha, beta);
-  const sorted = sortedCopy(m.values);
+  const sorted = p.sorted();
   const s = sorted.length;
   // 1-based order statistics, clamped to the sample.
   const lo = Math.max(Math.floor(a1 * s), 1);

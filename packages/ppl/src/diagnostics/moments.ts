@@ -14,9 +14,17 @@ export function mean(values: ArrayLike<number>): number {
 
 /** Sample variance with denominator n - 1 (R's `var`). */
 export function variance(values: ArrayLike<number>): number {
+  if (values.length < 2) return NaN;
+  return varianceAbout(values, mean(values));
+}
+
+/**
+ * `variance(values)` when their mean `m` is already known (it must be `mean(values)`): the
+ * diagnostics need both of many series, and the mean's two passes are then made once.
+ */
+export function varianceAbout(values: ArrayLike<number>, m: number): number {
   const n = values.length;
   if (n < 2) return NaN;
-  const m = mean(values);
   let ss = 0;
   for (let i = 0; i < n; i++) {
     const d = values[i]! - m;

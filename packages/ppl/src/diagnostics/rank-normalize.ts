@@ -1,5 +1,6 @@
 import type { ChainMatrix } from "./draws.ts";
 import { normalQuantile } from "./distribution-quantiles.ts";
+import { sortOrder } from "./sort-order.ts";
 
 /** Blom's fractional offset, posterior's default for rank normalization. */
 export const RANK_OFFSET = 3 / 8;
@@ -29,11 +30,68 @@ export function averageRanks(values: ArrayLike<number>): Float64Array {
  * qnorm((r - 3/8) / (S + 1/4)), S being the total number of draws.
  */
 export function rankNormalize(m: ChainMatrix): ChainMatrix {
+  for (let i = 0; i < m.values.length; i++) {
+    if (Number.isNaN(m.values[i]!)) return rankNormalizeByComparison(m);
+  }
+  return rankNormalizeOrdered(m, sortOrder(m.values));
+}
+
+// NaN has no place in an order (every comparison with it is false), so draws with NaN keep the
+// ranks of the comparison sort, whatever order it leaves them in.
+function rankNormalizeByComparison(m: ChainMatrix): ChainMatrix {
   const ranks = averageRanks(m.values);
   const s = ranks.length;
   const values = new Float64Array(s);
-  for (let i = 0; i < s; i++) {
-    values[i] = normalQuantile((ranks[i]! - RANK_OFFSET) / (s - 2 * RANK_OFFSET + 1));
+  for (let i = 0; i < s; i++) values[i] = normalScore(ranks[i]!, s);
+  return { chains: m.chains, iterations: m.iterations, values };
+}
+
+/**
+ * `rankNormalize(m)` for draws without NaN given their ascending order (`order[k]` is the position
+ * of the k-th smallest; the diagnostics sort a parameter's draws once and share the order). Runs of
+ * equal values get the mean of their ranks, as in `averageRanks`.
+ */
+export function rankNormalizeOrdered(m: ChainMatrix, order: Uint32Array): ChainMatrix {
+  const x = m.values;
+  const s = x.length;
+  const scores = integerRankScores(s);
+  const values = new Float64Array(s);
+  let start = 0;
+  while (start < s) {
+    const v = x[order[start]!]!;
+    let end = start + 1;
+    while (end < s && x[order[end]!] === v) end++;
+    const rank = (start + 1 + end) / 2;
+    const z = Number.isInteger(rank) ? integerRankScore(scores, rank, s) : normalScore(rank, s);
+    for (let k = start; k < end; k++) values[order[k]!] = z;
+    start = end;
   }
   return { chains: m.chains, iterations: m.iterations, values };
+}
+
+function normalScore(rank: number, s: number): number {
+  return normalQuantile((rank - RANK_OFFSET) / (s - 2 * RANK_OFFSET + 1));
+}
+
+// The normal scores of the integer ranks 1..S, computed on first use: every parameter of a run has
+// the same S, and without ties its ranks are exactly 1..S, so one table serves them all (NaN marks
+// a score not computed yet: no score is NaN).
+const scoreTables = new Map<number, Float64Array>();
+
+function integerRankScores(s: number): Float64Array {
+  let table = scoreTables.get(s);
+  if (table === undefined) {
+    table = new Float64Array(s).fill(NaN);
+    scoreTables.set(s, table);
+  }
+  return table;
+}
+
+function integerRankScore(table: Float64Array, rank: number, s: number): number {
+  let z = table[rank - 1]!;
+  if (Number.isNaN(z)) {
+    z = normalScore(rank, s);
+    table[rank - 1] = z;
+  }
+  return z;
 }

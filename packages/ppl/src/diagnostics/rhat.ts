@@ -1,8 +1,6 @@
-import { type ChainMatrix, type Draws, chainOf, mapMatrix, shouldReturnNA, toChainMatrix } from "./draws.ts";
+import { type ChainMatrix, type Draws, chainOf, shouldReturnNA } from "./draws.ts";
 import { mean, variance } from "./moments.ts";
-import { median } from "./quantile.ts";
-import { rankNormalize } from "./rank-normalize.ts";
-import { splitChains } from "./split-chains.ts";
+import { ParameterDraws } from "./parameter-draws.ts";
 
 /**
  * Potential scale reduction of a chain matrix (chains already split if wanted),
@@ -25,21 +23,29 @@ export function rhatOfMatrix(m: ChainMatrix): number {
 
 /** Basic split R-hat without rank normalization (posterior's `rhat_basic`). */
 export function rhatBasic(draws: Draws): number {
-  return rhatOfMatrix(splitChains(toChainMatrix(draws)));
+  return rhatBasicOf(ParameterDraws.of(draws));
 }
 
 /** Draws folded around their pooled median: |x - median(x)|. */
 export function foldDraws(m: ChainMatrix): ChainMatrix {
-  const center = median(m.values);
-  return mapMatrix(m, (x) => Math.abs(x - center));
+  return new ParameterDraws(m).folded();
 }
 
 /** Rank-normalized split R-hat: the larger of the bulk and the folded (tail) R-hat. */
 export function rhat(draws: Draws): number {
-  const m = toChainMatrix(draws);
-  for (let i = 0; i < m.values.length; i++) if (Number.isNaN(m.values[i]!)) return NaN;
-  const bulk = rhatOfMatrix(rankNormalize(splitChains(m)));
-  const tail = rhatOfMatrix(rankNormalize(splitChains(foldDraws(m))));
+  return rhatOf(ParameterDraws.of(draws));
+}
+
+/** `rhatBasic` of one parameter's draws. */
+export function rhatBasicOf(p: ParameterDraws): number {
+  return rhatOfMatrix(p.split());
+}
+
+/** `rhat` of one parameter's draws. */
+export function rhatOf(p: ParameterDraws): number {
+  if (p.hasNaN()) return NaN;
+  const bulk = rhatOfMatrix(p.bulkNormalized());
+  const tail = rhatOfMatrix(p.tailNormalized());
   if (Number.isNaN(bulk) || Number.isNaN(tail)) return NaN;
   return Math.max(bulk, tail);
 }

@@ -1,10 +1,9 @@
-import { type Draws, toChainMatrix } from "./draws.ts";
-import { essBasic, essBulk, essTail } from "./ess.ts";
-import { mad } from "./mad.ts";
-import { mcseMean, mcseQuantile, mcseSd } from "./mcse.ts";
-import { mean, sd } from "./moments.ts";
-import { quantileSorted, sortedCopy } from "./quantile.ts";
-import { rhat, rhatBasic } from "./rhat.ts";
+import type { Draws } from "./draws.ts";
+import { essBasicOf, essBulkOf, essQuantileOf, essTailFrom } from "./ess.ts";
+import { madOf } from "./mad.ts";
+import { mcseMeanFrom, mcseQuantileFrom, mcseSdOf } from "./mcse.ts";
+import { ParameterDraws } from "./parameter-draws.ts";
+import { rhatBasicOf, rhatOf } from "./rhat.ts";
 import { type SamplerDiagnostics, type SamplerDraws, samplerDiagnostics } from "./sampler.ts";
 import { type DiagnosticWarning, nonFiniteWarnings, parameterWarnings, samplerWarnings } from "./warnings.ts";
 
@@ -48,28 +47,32 @@ export interface SummarizeOptions {
 
 /** Every statistic of one parameter's draws ([chain][draw]). */
 export function summarizeParameter(name: string, draws: Draws): ParameterSummary {
-  const pooled = toChainMatrix(draws).values;
-  const hasNaN = pooled.some((v) => Number.isNaN(v));
-  const sorted = sortedCopy(pooled);
-  const q = (p: number): number => (hasNaN ? NaN : quantileSorted(sorted, p));
+  // One set of intermediates for all statistics: the sort, the split chains, the rank
+  // normalizations, and the ESS that two statistics each need (basic ESS for ess_basic and
+  // mcse_mean, the quantile ESS for ess_tail and mcse_q5/q95).
+  const p = ParameterDraws.of(draws);
+  const essBasic = essBasicOf(p);
+  const essQ05 = essQuantileOf(p, 0.05);
+  const essQ95 = essQuantileOf(p, 0.95);
+  const median = p.quantile(0.5);
   return {
     name,
-    mean: mean(pooled),
-    sd: sd(pooled),
-    median: q(0.5),
-    mad: hasNaN ? NaN : mad(pooled),
-    q5: q(0.05),
-    q50: q(0.5),
-    q95: q(0.95),
-    rhat: rhat(draws),
-    rhat_basic: rhatBasic(draws),
-    ess_bulk: essBulk(draws),
-    ess_tail: essTail(draws),
-    ess_basic: essBasic(draws),
-    mcse_mean: mcseMean(draws),
-    mcse_sd: mcseSd(draws),
-    mcse_q5: mcseQuantile(draws, 0.05),
-    mcse_q95: mcseQuantile(draws, 0.95),
+    mean: p.mean(),
+    sd: p.sd(),
+    median,
+    mad: madOf(p),
+    q5: p.quantile(0.05),
+    q50: median,
+    q95: p.quantile(0.95),
+    rhat: rhatOf(p),
+    rhat_basic: rhatBasicOf(p),
+    ess_bulk: essBulkOf(p),
+    ess_tail: essTailFrom(essQ05, essQ95),
+    ess_basic: essBasic,
+    mcse_mean: mcseMeanFrom(p, essBasic),
+    mcse_sd: mcseSdOf(p),
+    mcse_q5: mcseQuantileFrom(p, 0.05, essQ05),
+    mcse_q95: mcseQuantileFrom(p, 0.95, essQ95),
   };
 }
 

@@ -77,12 +77,20 @@ export function renderScan(node: Node, scope: Scope, ctx: UnitContext, users: re
     cp.emit(outer.write(g, `${t} * ${per} + ${i}`, bodyCtx.r.value(o, unflattenLocal(o.shape, i), cp)));
     step.block(`for (int ${i} = 0; ${i} < ${per}; ${i}++)`, cp);
   });
+  // With no xs and no ys a step is a function of the carries alone: once a step leaves every carry
+  // bit for bit as it was, every later step would too, and the loop stops (as the CPU backends do).
+  // An adaptive ODE solver's scan of maxSteps attempts then ends at its last output time.
+  const fixedPoint = body.nX === 0 && outs.length === body.nCarry;
+  const moved = `${sid}_moved`;
+  if (fixedPoint) step.emit(`bool ${moved} = false;`);
   next.forEach((tmp, k) => {
     const cp = step.child();
     const i = r.fresh("i");
+    if (fixedPoint) cp.emit(`if (${bitsOf(outs[k]!.dtype, `${carryName(k)}[${i}]`)} != ${bitsOf(outs[k]!.dtype, `${tmp}[${i}]`)}) ${moved} = true;`);
     cp.emit(`${carryName(k)}[${i}] = ${tmp}[${i}];`);
     step.block(`for (int ${i} = 0; ${i} < ${outs[k]!.size}; ${i}++)`, cp);
   });
+  if (fixedPoint) step.emit(`if (!${moved}) break;`);
   scope.block(`for (int ${s} = 0; ${s} < ${length}; ${s}++)`, step);
 
   // Final carries go to their tuple_get users.
@@ -94,6 +102,11 @@ export function renderScan(node: Node, scope: Scope, ctx: UnitContext, users: re
     cp.emit(outer.write(g, i, `${carryName(k)}[${i}]`));
     scope.block(`for (int ${i} = 0; ${i} < ${c.size}; ${i}++)`, cp);
   });
+}
+
+// A float's bits, so that NaN equals itself and −0 differs from 0 (the CPU's Object.is).
+function bitsOf(dtype: string, v: string): string {
+  return dtype === "f64" ? `unpackDouble2x32(${v})` : dtype === "f32" ? `floatBitsToUint(${v})` : v;
 }
 
 function unflattenLocal(shape: readonly number[], i: string): string[] {

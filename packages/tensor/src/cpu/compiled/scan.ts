@@ -5,7 +5,7 @@ import { sumExpr, type ArrayRef, type RenderContext } from "./context.ts";
 /**
  * A scan: a JS loop that calls the body, compiled as its own program, once per step. Carries
  * ping-pong between two scratch buffers; xs are read and ys written in place through offsets
- * into the stacked arrays, so a step allocates nothing.
+ * into the stacked arrays, so a step allocates nothing. A scan without xs and ys stops at a fixed point of its carries.
  */
 export function renderScan(n: Node, ctx: RenderContext, users: readonly Node[]): string[] {
   const body = n.attrs.body!;
@@ -57,6 +57,13 @@ export function renderScan(n: Node, ctx: RenderContext, users: readonly Node[]):
   for (const l of perStep) lines.push(`  ${l}`);
   lines.push(`  ${S}.run(${S}in, ${S}inOff, ${S}out, ${S}outOff, ${S}.T, ${S}.C);`);
   for (const l of swaps) lines.push(`  ${l}`);
+  // With no xs and no ys a step is a function of the carries alone: once a step leaves every
+  // carry as it was (the same values, NaN and −0 included), every later step would too, so the
+  // loop stops there. An adaptive ODE solver's scan of maxSteps attempts ends at its last output.
+  if (body.nX === 0 && outs.length === body.nCarry) {
+    const same = Array.from({ length: body.nCarry }, (_, k) => `for (let f = 0; f < ${sizeOf(outs[k]!.shape)}; f++) if (!Object.is(c${id}_${k}[f], c${id}_${k}n[f])) { moved = true; break; }`);
+    lines.push(`  { let moved = false; ${same.map((l, k) => (k === 0 ? l : `if (!moved) ${l}`)).join(" ")} if (!moved) break; }`);
+  }
   lines.push(`}`);
   return [...lines, ...finals];
 }

@@ -129,3 +129,17 @@ describe("odeRK45 sensitivities", () => {
     T.interpret(outs, b).forEach((want, k) => want.data.forEach((v, i) => expect(got[k]![i]!).toBeCloseTo(v, 8)));
   });
 });
+
+describe("scans without xs and ys stop at a fixed point of their carries", () => {
+  it("give the values of the full-length loop on the compiled path and the interpreter, NaN and −0 carries included", () => {
+    const x = T.param("x", [3]);
+    // min(c + 1, 5) reaches its fixed point; 1 − b toggles and never does; NaN stays NaN; −0·c is −0 from the first step on.
+    const { carry } = T.scan(([c, b, nan, z]) => ({
+      carry: [T.minimum(T.add(c!, 1), 5), T.sub(1, b!), T.add(nan!, 1), T.mul(-0, T.abs(z!))],
+    }), [x, T.constant(0), T.constant(NaN), T.constant(1)], [], [], { length: 1000 });
+    const want = [[5, 5, 5], [0], [NaN], [-0]];
+    const got = run(carry, { x: [0, 3, 7] });
+    const ref = T.interpret(carry, { x: [0, 3, 7] }).map((v) => Array.from(v.data));
+    [got, ref].forEach((g) => g.forEach((v, k) => v.forEach((vi, i) => expect(Object.is(vi, want[k]![i]!), `carry ${k}[${i}] = ${vi}`).toBe(true))));
+  });
+});

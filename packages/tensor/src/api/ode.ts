@@ -119,26 +119,33 @@ export function odeRK45Solve(rhs: OdeRhs, y0: Node, t0: Operand, ts: Node, theta
   });
   const P = columns.length;
 
-  // The augmented right-hand side (f, J_y·S + J_θ), traced once over placeholders and substituted into each stage.
+  // The rhs, traced once over placeholders and substituted into each stage.
   const id = placeholderCount++;
-  const tP = param(`__ode${id}_t`, [], dt), yP = param(`__ode${id}_y`, [n], dt), SP = param(`__ode${id}_S`, [n, P], dt);
+  const tP = param(`__ode${id}_t`, [], dt), yP = param(`__ode${id}_y`, [n], dt);
   const thP = theta.map((th, j) => param(`__ode${id}_theta${j}`, th.shape, th.dtype));
   const f = rhs(tP, yP, thP);
   if (!sameShape(f.shape, [n]) || !isFloat(f.dtype)) throw new OdeError(`odeRK45: rhs returned ${f.dtype}${fmt(f.shape)} for a state of ${fmt([n])}; return dy/dt with the state's shape`);
-  const placeholders = new Set<Node>([tP, yP, SP, ...thP]);
+  const placeholders = new Set<Node>([tP, yP, ...thP]);
   const stray = toposort([f]).find((x) => x.op === "param" && !placeholders.has(x));
   if (stray) {
     throw new OdeError(`odeRK45: rhs reads the parameter '${String(stray.attrs.name)}' from its closure; pass what depends on parameters through theta, so that its sensitivities are integrated`);
   }
-  const FS = P === 0 ? null : stack(columns.map((col, p) => {
-    const thTangents = theta.map((th, j) => (col.theta?.[0] === j ? oneHot(th.shape, col.theta[1], th.dtype) : constant(0, th.shape, th.dtype)));
-    return jvp([f], [yP, ...thP], [index(SP, p, 1), ...thTangents])[0]!;
-  }), 1);
+  // The Jacobians J_y [n, n] and J_θ [n, P_θ] (only the sensitive entries of theta), each column a jvp
+  // along a basis vector: with symbolic zeros these are the plain partial derivatives of the rhs.
+  const basis = (shape: readonly number[], at: number, dtype: DType) => oneHot(shape, at, dtype);
+  const jy = stack(Array.from({ length: n }, (_, i) => jvp([f], [yP], [basis([n], i, dt)])[0]!), 1);
+  const thetaCols = columns.filter((c) => c.theta).map(({ theta: [j, e] = [0, 0] }) => jvp([f], [thP[j]!], [basis(thP[j]!.shape, e, thP[j]!.dtype)])[0]!);
+  const jth = thetaCols.length > 0 ? stack(thetaCols, 1) : null;
+  const nY0 = sensY0 ? n : 0;
+  const template = [f, jy, ...(jth ? [jth] : [])];
+  // (f, J_y·S + J_θ) at one stage: the template with the stage's values in place of the placeholders.
   const augmented = (t: Node, y: Node, S: Node | null, th: readonly Node[]): [Node, Node | null] => {
     const m = new Map<Node, Node>([[tP, t], [yP, y], ...thP.map((x, j) => [x, th[j]!] as const)]);
-    if (S) m.set(SP, S);
-    const outs = substitute(FS ? [f, FS] : [f], m);
-    return [cast(outs[0]!, dt), outs[1] ?? null];
+    const [fv, jyv, jthv] = substitute(template, m);
+    if (!S) return [cast(fv!, dt), null];
+    let ks = matmul(cast(jyv!, dt), S);
+    if (jthv) ks = add(ks, nY0 > 0 ? concat([constant(0, [n, nY0], dt), cast(jthv, dt)], 1) : cast(jthv, dt));
+    return [cast(fv!, dt), ks];
   };
 
   // The solver reads its inputs without their gradients; the sensitivities carry those.
@@ -160,11 +167,11 @@ export function odeRK45Solve(rhs: OdeRhs, y0: Node, t0: Operand, ts: Node, theta
   if (S0 && FS0) init.push(S0, FS0, constant(NaN, [N, n, P], dt));
 
   const { carry } = scan(
-    (c, _xs, [tsA, ...thA]) => {
+    (c, _xs, [tsA, iotaA, ...thA]) => {
       const [t, y, fy, Y, h, k, steps] = c as [Node, Node, Node, Node, Node, Node, Node];
       const [S, FSy, SY] = c.length > 7 ? (c.slice(7) as [Node, Node, Node]) : [null, null, null];
       const done = ge(k, N - 0.5);
-      const isK = eq(iotaN, k);
+      const isK = eq(iotaA!, k);
       const tNext = select(done, t, sum(select(isK, tsA!, 0)));
       const rem = sub(tNext, t);
       const hs = minimum(h, rem);
@@ -208,7 +215,8 @@ export function odeRK45Solve(rhs: OdeRhs, y0: Node, t0: Operand, ts: Node, theta
     },
     init,
     [],
-    [tsS, ...thS],
+    // The positions 0..N−1 enter as a const: a GPU body reads array constants from a buffer.
+    [tsS, iotaN, ...thS],
     { length: maxSteps },
   );
 

@@ -33,6 +33,7 @@ export { argsort, sort, takeAlongAxis } from "./api/sort.ts";
 export { log10, at, row, col, range } from "./api/convenience.ts";
 // Linear algebra, matrix helpers, GP covariances
 export { matmul, dot, cholesky, triangularSolve, diagonal, logdetSpd } from "./api/linalg.ts";
+export { solve, inverse, signLogDeterminant, logDeterminant, determinant, eighSymmetric, eigenvaluesSym, eigenvectorsSym } from "./api/linalg.ts";
 export { identity, diagMatrix, rep, kronecker } from "./api/matrix-build.ts";
 export { quadForm, quadFormDiag, traceQuadForm } from "./api/quad-form.ts";
 export { gpExpQuadCov, gpMatern32Cov, gpPeriodicCov } from "./api/gp-cov.ts";

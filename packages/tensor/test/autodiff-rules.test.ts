@@ -303,6 +303,56 @@ const choleskyCases: Case[] = [
   },
 ];
 
+// General square matrices, well conditioned whatever the draw: 2·J (J the reversal permutation, so
+// that pivoting swaps rows) plus entries in [−0.4, 0.4], batched when size > n².
+const pivotedMatrix = (n: number) => (total: number): Values =>
+  uniform(-0.4, 0.4)(total).map((m) => m.map((x, f) => x + (Math.floor((f % (n * n)) / n) + (f % n) === n - 1 ? 2 : 0)));
+// Symmetric-part eigenvalues near 0, 4, 8, …: diag(4k) plus entries in [−0.5, 0.5] (gaps ≥ 4 − n > 0 by Weyl, n ≤ 3).
+const separatedSymmetric = (n: number) => (total: number): Values =>
+  uniform(-0.5, 0.5)(total).map((m) => m.map((x, f) => x + ((f % (n * n)) % (n + 1) === 0 ? 4 * Math.floor((f % (n * n)) / (n + 1)) : 0)));
+// A fixed orthogonal Q (a Householder reflection) so that eigenvectors are dense rather than near the axes.
+const householder = (n: number) => {
+  const v = Array.from({ length: n }, (_, i) => 0.6 + 0.3 * i);
+  const vv = v.reduce((s, x) => s + x * x, 0);
+  return T.constant(Array.from({ length: n * n }, (_, f) => (Math.floor(f / n) === f % n ? 1 : 0) - (2 * v[Math.floor(f / n)]! * v[f % n]!) / vv), [n, n]);
+};
+const generalCases: Case[] = [
+  ...([[[3, 3], [3, 2]], [[3, 3], [3]], [[2, 3, 3], [3, 2]], [[3, 3], [2, 3, 1]]] as [number[], number[]][]).map(([sa, sb]): Case => ({
+    name: `solve [${sa}] [${sb}]`,
+    ops: ["solve"],
+    inputs: [inp(sa, pivotedMatrix(3)), inp(sb)],
+    build: ([a, b]) => T.solve(a!, b!),
+  })),
+  { name: "inverse", ops: ["solve"], inputs: [inp([3, 3], pivotedMatrix(3))], build: ([a]) => T.inverse(a!) },
+  { name: "logDeterminant, batched", ops: ["slogdet"], inputs: [inp([2, 3, 3], pivotedMatrix(3))], build: ([a]) => T.logDeterminant(a!) },
+  { name: "determinant (sign · exp log|det|)", ops: ["slogdet"], inputs: [inp([3, 3], pivotedMatrix(3))], build: ([a]) => T.determinant(a!) },
+  {
+    name: "eighSymmetric: eigenvalues and eigenvectors",
+    ops: ["eigh"],
+    inputs: [inp([3, 3], separatedSymmetric(3))],
+    build: ([a]) => {
+      const { values, vectors } = T.eighSymmetric(a!);
+      return T.concat([T.reshape(values, [1, 3]), vectors], 0);
+    },
+  },
+  {
+    name: "eighSymmetric of Q·A·Qᵀ, batched (dense eigenvectors)",
+    ops: ["eigh"],
+    inputs: [inp([2, 3, 3], separatedSymmetric(3))],
+    build: ([a]) => {
+      const Q = householder(3);
+      const { values, vectors } = T.eighSymmetric(T.matmul(T.matmul(Q, a!), T.mT(Q)));
+      return T.concat([T.reshape(values, [2, 1, 3]), vectors], 1);
+    },
+  },
+  {
+    name: "eighSymmetric: eigenvalues of a symmetric use (M + Mᵀ)",
+    ops: ["eigh"],
+    inputs: [inp([4, 4], separatedSymmetric(4))],
+    build: ([m]) => T.eighSymmetric(T.add(m!, T.mT(m!))).values,
+  },
+];
+
 // A float graph through an integer cast: the cast to i32 carries no cotangent, the f64 path does.
 const castCases: Case[] = [
   {
@@ -329,7 +379,7 @@ const castCases: Case[] = [
 
 export const CASES: Case[] = [
   ...unaryCases, ...polygammaCases, ...binaryCases, ...incompleteCases, ...compareCases, ...selectCases, ...reduceCases,
-  ...movementCases, ...matmulCases, ...solveCases, ...choleskyCases, ...castCases,
+  ...movementCases, ...matmulCases, ...solveCases, ...choleskyCases, ...generalCases, ...castCases,
 ];
 
 /** Run one case: graph built once, values drawn by fast-check. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import * as T from "../src/api/elementwise.ts";
 import { constant, data, param } from "../src/api/leaves.ts";
-import { cholesky, matmul, triangularSolve } from "../src/api/linalg.ts";
+import { cholesky, eighSymmetric, inverse, matmul, signLogDeterminant, solve, triangularSolve } from "../src/api/linalg.ts";
 import { reduce, sum } from "../src/api/reduce.ts";
 import { scan } from "../src/api/scan.ts";
 import { argsort, sort } from "../src/api/sort.ts";
@@ -165,6 +165,21 @@ const CASES: Record<string, () => Node[]> = {
     triangularSolve(mT(Lc), T.mul(y, s), { lower: false }),
     triangularSolve(Ld, broadcastTo(reshape(a, [3, 1]), [2, 3, 2])),
   ],
+  solve: () => [
+    solve(spd, mT(X)), // batched matrix, shared right-hand side
+    solve(Ld, mT(b)), // shared matrix, batched right-hand side
+    solve(T.add(spd, Ld), a), // both batched, vector
+    solve(broadcastTo(Ld, [2, 3, 3]), T.mul(y, s)),
+    inverse(T.add(spd, Ld)),
+  ],
+  slogdet: () => {
+    const { sign, logAbs } = signLogDeterminant(T.sub(spd, T.mul(Ld, 3)));
+    return [sign, logAbs, signLogDeterminant(broadcastTo(T.add(Ld, s), [2, 3, 3])).logAbs];
+  },
+  eigh: () => {
+    const { values, vectors } = eighSymmetric(spd);
+    return [values, vectors, eighSymmetric(broadcastTo(T.add(Ld, T.mul(mT(Ld), s)), [2, 3, 3])).values];
+  },
   scan: () => {
     // A GARCH-like recurrence: shared data xs, batched consts, a carry that becomes batched through the body.
     const garch = scan(([v], [r]) => ({ carry: [T.add(T.mul(v!, T.sigmoid(s)), T.mul(T.square(r!), 0.1))], ys: [T.log(v!), T.square(r!)] }), [constant(1)], [y]);

@@ -8,7 +8,10 @@ import {
   stopGradient, sub, tanh, trigamma,
 } from "./elementwise.ts";
 import type { Operand } from "./leaves.ts";
-import { cholesky, diagonal, dot, logdetSpd, matmul, triangularSolve } from "./linalg.ts";
+import {
+  cholesky, determinant, diagonal, dot, eigenvaluesSym, eigenvectorsSym, inverse, logDeterminant, logdetSpd, matmul, solve,
+  triangularSolve,
+} from "./linalg.ts";
 import { all, any } from "./logical.ts";
 import { diagMatrix, kronecker, rep } from "./matrix-build.ts";
 import { quadForm, quadFormDiag, traceQuadForm } from "./quad-form.ts";
@@ -229,6 +232,18 @@ const methods = {
   diagonal(this: Node): Node { return diagonal(this); },
   /** log det of a symmetric positive-definite matrix. */
   logdetSpd(this: Node): Node { return logdetSpd(this); },
+  /** x⁻¹·b for a general square x, by LU with partial pivoting (Stan's mdivide_left, x \ b). */
+  solve(this: Node, b: Operand): Node { return solve(this, b); },
+  /** x⁻¹ of a general square matrix (Stan's inverse). */
+  inverse(this: Node): Node { return inverse(this); },
+  /** log|det x| of a general square matrix (Stan's log_determinant). */
+  logDeterminant(this: Node): Node { return logDeterminant(this); },
+  /** det x of a general square matrix (Stan's determinant). */
+  determinant(this: Node): Node { return determinant(this); },
+  /** Eigenvalues of a symmetric matrix, ascending (Stan's eigenvalues_sym). */
+  eigenvaluesSym(this: Node): Node { return eigenvaluesSym(this); },
+  /** Unit eigenvectors of a symmetric matrix as columns (Stan's eigenvectors_sym). */
+  eigenvectorsSym(this: Node): Node { return eigenvectorsSym(this); },
   /** The square matrix with the vector x on its diagonal (Stan's diag_matrix). */
   diagMatrix(this: Node): Node { return diagMatrix(this); },
   /** x repeated to a shape (Stan's rep_vector, rep_matrix). */

@@ -2,10 +2,12 @@ import { floatOf, promote } from "../ir/dtype.ts";
 import { ShapeError } from "../ir/errors.ts";
 import { Node } from "../ir/node.ts";
 import { broadcastShapes, fmt } from "../ir/shape.ts";
-import { cast, log, mul } from "./elementwise.ts";
+import { cast, exp, log, mul } from "./elementwise.ts";
+import { eye } from "./iota.ts";
 import { lift, type Operand } from "./leaves.ts";
+import { eighNode, slogdetNode, squareOrder } from "./linalg-nodes.ts";
 import { sum } from "./reduce.ts";
-import { reshape, slice } from "./shape-ops.ts";
+import { index, reshape, slice } from "./shape-ops.ts";
 
 /** Matrix product over the last two axes, with NumPy broadcasting of the leading (batch) axes; vectors are promoted as in NumPy. */
 export function matmul(a: Operand, b: Operand): Node {
@@ -86,4 +88,75 @@ export function diagonal(a: Operand): Node {
 /** log det of symmetric positive-definite matrices, through their Cholesky factor. */
 export function logdetSpd(a: Operand): Node {
   return mul(2, sum(log(diagonal(cholesky(a))), -1));
+}
+
+/**
+ * X = A⁻¹B for general square A (Stan's mdivide_left, A \ B), by LU with partial pivoting; B is
+ * [..., n, m] or a vector [n], batch axes broadcast. A singular A gives ±inf or NaN entries (a
+ * log density built on them is rejected by the sampler), never an exception.
+ */
+export function solve(a: Operand, b: Operand): Node {
+  let A = lift(a), B = lift(b);
+  const dt = floatOf(promote(A.dtype, B.dtype));
+  A = cast(A, dt);
+  B = cast(B, dt);
+  const n = squareOrder("solve", A);
+  const vec = B.rank === 1;
+  if (vec) B = reshape(B, [B.shape[0]!, 1]);
+  if (B.rank < 2 || B.shape[B.rank - 2] !== n) {
+    throw new ShapeError(`solve: matrix ${fmt(A.shape)} and right-hand side ${fmt(lift(b).shape)} disagree; B needs ${n} rows: a vector [${n}] or [..., ${n}, m] (for B·A⁻¹, Stan's mdivide_right, solve Aᵀ against Bᵀ and transpose)`);
+  }
+  const batch = broadcastBatch("solve", A.shape.slice(0, -2), B.shape.slice(0, -2), A.shape, lift(b).shape);
+  const out = Node.make("solve", dt, [...batch, n, B.shape[B.rank - 1]!], [A, B]);
+  return vec ? reshape(out, [...batch, n]) : out;
+}
+
+/** A⁻¹ of general square matrices (Stan's inverse), as solve(A, I); a singular A gives non-finite entries. */
+export function inverse(a: Operand): Node {
+  const A = cast(lift(a), floatOf(lift(a).dtype));
+  const n = squareOrder("inverse", A);
+  return solve(A, eye(n, n, A.dtype));
+}
+
+/** sign(det A) and log|det A| of general square matrices from one LU factorization (NumPy's slogdet); a singular A gives sign 0 and −inf. */
+export function signLogDeterminant(a: Operand): { sign: Node; logAbs: Node } {
+  const s = slogdetNode(a);
+  return { sign: index(s, 0, -1), logAbs: index(s, 1, -1) };
+}
+
+/** log|det A| of general square matrices (Stan's log_determinant), by LU with partial pivoting; −inf for a singular A. */
+export function logDeterminant(a: Operand): Node {
+  return index(slogdetNode(a), 1, -1);
+}
+
+/** det A of general square matrices (Stan's determinant), as sign · exp(log|det A|): 0 for a singular A. */
+export function determinant(a: Operand): Node {
+  const { sign, logAbs } = signLogDeterminant(a);
+  return mul(sign, exp(logAbs));
+}
+
+/**
+ * Eigenvalues in ascending order ([..., n]) and unit eigenvectors (the columns of [..., n, n]) of
+ * symmetric matrices (Stan's eigenvalues_sym, eigenvectors_sym), by cyclic Jacobi rotations. Only
+ * the symmetric part (A + Aᵀ)/2 is read, so gradients are symmetric. Each eigenvector's largest
+ * entry is positive. The gradient through the eigenvectors divides by eigenvalue gaps: it is
+ * undefined for repeated eigenvalues (the pairs that tie are left out of it), while the
+ * eigenvalues' gradient is exact there too. A non-finite entry gives NaN throughout.
+ */
+export function eighSymmetric(a: Operand): { values: Node; vectors: Node } {
+  const e = eighNode(a);
+  const n = e.shape[e.rank - 1]!;
+  const rows: ({ start: number; stop: number } | undefined)[] = [];
+  rows[e.rank - 2] = { start: 0, stop: n };
+  return { values: index(e, n, -2), vectors: slice(e, rows) };
+}
+
+/** Eigenvalues of symmetric matrices in ascending order (Stan's eigenvalues_sym): eighSymmetric(a).values. */
+export function eigenvaluesSym(a: Operand): Node {
+  return eighSymmetric(a).values;
+}
+
+/** Unit eigenvectors of symmetric matrices as columns, in the order of eigenvaluesSym (Stan's eigenvectors_sym): eighSymmetric(a).vectors. */
+export function eigenvectorsSym(a: Operand): Node {
+  return eighSymmetric(a).vectors;
 }

@@ -1,5 +1,6 @@
 import { betainc, betaincGrad, binary, cast, compare, polygamma, select, unary } from "../api/elementwise.ts";
-import { cholesky, triangularSolve } from "../api/linalg.ts";
+import { cholesky, solve, triangularSolve } from "../api/linalg.ts";
+import { eighNode, slogdetNode } from "../api/linalg-nodes.ts";
 import { reduce } from "../api/reduce.ts";
 import { argsort } from "../api/sort.ts";
 import { broadcastTo, concat, cumsum, pad, reshape, slice, transpose } from "../api/shape-ops.ts";
@@ -63,6 +64,9 @@ export const BATCH_RULES: Readonly<Record<Op, BatchRule>> = {
   cholesky: (_node, [x]) => batched(cholesky(x!.node)),
   triangular_solve: (node, [l, b]) =>
     batched(triangularSolve(aligned(l!, node.rank), aligned(b!, node.rank), { lower: node.attrs.lower!, transposeA: node.attrs.transposeA! })),
+  solve: (node, [a, b]) => batched(solve(aligned(a!, node.rank), aligned(b!, node.rank))),
+  slogdet: (_node, [x]) => batched(slogdetNode(x!.node)),
+  eigh: (_node, [x]) => batched(eighNode(x!.node)),
 };
 
 function table<K extends string>(ops: readonly K[], rule: BatchRule): Record<K, BatchRule> {

@@ -46,7 +46,8 @@ export type StructOp =
   | "matmul" | "reshape" | "broadcast_to" | "transpose" | "slice" | "concat" | "pad"
   | "gather" | "scatter_add" | "cumsum" | "argsort"
   | "scan" | "tuple_get"
-  | "cholesky" | "triangular_solve";
+  | "cholesky" | "triangular_solve"
+  | "solve" | "slogdet" | "eigh";
 
 export type Op = LeafOp | UnaryOp | BinaryOp | CompareOp | ReduceOp | StructOp;
 
@@ -131,6 +132,7 @@ export const STRUCT_OPS = [
   "gather", "scatter_add", "cumsum", "argsort",
   "scan", "tuple_get",
   "cholesky", "triangular_solve",
+  "solve", "slogdet", "eigh",
 ] as const satisfies readonly StructOp[];
 
 // Compile-time check that the two lists above name every member of their types.

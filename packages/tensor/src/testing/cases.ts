@@ -5,6 +5,7 @@ import { binaryCases, compareCases, otherElementwiseCases, unaryCases } from "./
 import { fusionCases } from "./cases/fusion.ts";
 import { indexingCases } from "./cases/indexing.ts";
 import { linalgCases } from "./cases/linalg.ts";
+import { generalLinalgCases } from "./cases/linalg-general.ts";
 import { matrixHelperCases } from "./cases/matrix-helpers.ts";
 import { movementCases } from "./cases/movement.ts";
 import { reduceCases } from "./cases/reduce.ts";
@@ -22,6 +23,7 @@ export function conformanceCases(): ConformanceCase[] {
     ...movementCases(),
     ...indexingCases(),
     ...linalgCases(),
+    ...generalLinalgCases(),
     ...scanCases(),
     ...fusionCases(),
     ...cdfCases(),

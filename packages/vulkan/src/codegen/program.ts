@@ -7,6 +7,7 @@ import { tiledMatmulKernels } from "./matmul-tiled.ts";
 import type { KernelFactory } from "./kernel-factory.ts";
 import { parallelReduceKernels } from "./reduce/parallel.ts";
 import { checkKnownIndices } from "./index-range.ts";
+import { checkLinalgLoopBudget } from "./linalg-units.ts";
 import { renderScan } from "./scan.ts";
 import { knownSegments, segmentConstants } from "./scatter-segments.ts";
 import { segmentedScatterUnits } from "./scatter-units.ts";
@@ -53,6 +54,7 @@ export function planProgram(outputs: readonly Node[], limits: RenderLimits, prel
     throw new GraphError("this device has no shaderFloat64: compute in f32 (dtype f32) or choose another device");
   }
   checkKnownIndices(outputs);
+  checkLinalgLoopBudget(all, limits.maxLoopIterations);
   const tupleUsers = new Map<Node, Node[]>();
   for (const n of sched.order) if (n.op === "tuple_get") tupleUsers.set(n.inputs[0]!, [...(tupleUsers.get(n.inputs[0]!) ?? []), n]);
   // The segment layouts of scatters with indices fixed at build time are read-only buffers of the program.

@@ -4,8 +4,11 @@ import { isElementwise, toposort, userCounts } from "@ppl/tensor/internals";
 /** Ops whose values are always computed by a kernel of their own into storage. */
 const ALWAYS_MATERIALIZED = new Set<string>([
   "reduce_sum", "reduce_prod", "reduce_max", "reduce_min", "reduce_logsumexp",
-  "matmul", "cumsum", "argsort", "scatter_add", "cholesky", "triangular_solve",
+  "matmul", "cumsum", "argsort", "scatter_add", "cholesky", "triangular_solve", "solve", "slogdet", "eigh",
 ]);
+
+// The general linear algebra (linalg-units.ts) reads its inputs once per right-hand column or per entry pair.
+const LINALG_OPS = new Set<string>(["solve", "slogdet", "eigh"]);
 
 /** Rough cost of evaluating one element of an op inline, so shared or broadcast work is not recomputed. */
 function opCost(n: Node): number {
@@ -46,7 +49,7 @@ export function schedule(outputs: readonly Node[]): Schedule {
   const broadcast = new Set<Node>();
   for (const n of order) {
     for (const x of n.inputs) {
-      if (x.size < n.size || n.op === "matmul" || n.op === "triangular_solve" || n.op === "cholesky") broadcast.add(x);
+      if (x.size < n.size || n.op === "matmul" || n.op === "triangular_solve" || n.op === "cholesky" || LINALG_OPS.has(n.op)) broadcast.add(x);
     }
   }
   for (const n of order) {

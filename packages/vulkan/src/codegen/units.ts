@@ -6,6 +6,7 @@ import { glslType, literal } from "./glsl.ts";
 import { broadcastIndex, flatten, unflatten } from "./index-math.ts";
 import type { Scope } from "./scope.ts";
 import { selfRead, type Storage } from "./storage.ts";
+import { eighUnits, slogdetUnits, solveUnits } from "./linalg-units.ts";
 import { scatterAddUnits } from "./scatter-units.ts";
 import { argsortUnits } from "./sort-units.ts";
 
@@ -20,7 +21,8 @@ export interface UnitContext {
 /**
  * How a materialized node is computed, as independent units of work: one output element for
  * maps, reductions, matmuls and scatter_adds over a segment layout (scatter-units.ts), one line
- * for cumsum and argsort, one matrix for cholesky, one right-hand column for triangular solves, one whole
+ * for cumsum and argsort, one matrix for cholesky, slogdet and eigh, one right-hand column for triangular
+ * and general solves (linalg-units.ts), one whole
  * recurrence for scan or a scatter_add without a layout. On the device a unit is a thread;
  * inside a single-thread program (scan bodies) the units run in a loop.
  */
@@ -41,13 +43,18 @@ export function unitWriter(node: Node): UnitWriter {
     case "scatter_add": return scatterAddUnits(node);
     case "cholesky": return choleskyUnits(node);
     case "triangular_solve": return triangularSolveUnits(node);
+    case "solve": return solveUnits(node);
+    case "slogdet": return slogdetUnits(node);
+    case "eigh": return eighUnits(node);
     case "scan": return { units: 1, emit: (_u, scope, ctx) => ctx.scan(node, scope) };
     default: throw new GraphError(`codegen: no unit writer for ${node.op}`);
   }
 }
 
 // The materialized ops whose units loop (over terms, a line, a matrix, a recurrence): the cases above.
-const LOOPING_OPS: ReadonlySet<string> = new Set(["matmul", "cumsum", "argsort", "scatter_add", "cholesky", "triangular_solve", "scan"]);
+const LOOPING_OPS: ReadonlySet<string> = new Set([
+  "matmul", "cumsum", "argsort", "scatter_add", "cholesky", "triangular_solve", "solve", "slogdet", "eigh", "scan",
+]);
 
 /** True when a node's unit is one output element computed by one expression of its inputs (no loop). */
 export function isElementMap(node: Node): boolean {

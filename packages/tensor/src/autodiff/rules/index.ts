@@ -1,7 +1,7 @@
 import { BINARY_OPS, COMPARE_OPS, REDUCE_OPS, UNARY_OPS, type Op } from "../../ir/ops.ts";
 import type { TupleVjpRule, VjpRule } from "../rule.ts";
 import { betaincGradRule, betaincRule, binaryRule, castRule, compareRule, polygammaRule, selectRule, unaryRule } from "./elementwise.ts";
-import { choleskyRule, matmulRule, triangularSolveRule } from "./linalg.ts";
+import { choleskyRule, eighRule, matmulRule, slogdetRule, solveRule, triangularSolveRule } from "./linalg.ts";
 import {
   broadcastToRule, concatRule, cumsumRule, gatherRule, padRule, reshapeRule, scatterAddRule, sliceRule, transposeRule,
 } from "./movement.ts";
@@ -47,6 +47,9 @@ export const RULES: Record<Exclude<Op, "scan">, VjpRule> = {
   tuple_get: tupleGetRule,
   cholesky: choleskyRule,
   triangular_solve: triangularSolveRule,
+  solve: solveRule,
+  slogdet: slogdetRule,
+  eigh: eighRule,
 };
 
 /** The vjp rules of ops with several outputs. */

@@ -1,7 +1,7 @@
-import { add, mul, neg } from "../../api/elementwise.ts";
+import { add, eq, mul, neg, reciprocal, select, sub } from "../../api/elementwise.ts";
 import { constant } from "../../api/leaves.ts";
-import { matmul, triangularSolve } from "../../api/linalg.ts";
-import { mT } from "../../api/shape-ops.ts";
+import { inverse, matmul, solve, triangularSolve } from "../../api/linalg.ts";
+import { index, mT, reshape, slice } from "../../api/shape-ops.ts";
 import type { DType } from "../../ir/dtype.ts";
 import type { Node } from "../../ir/node.ts";
 import type { VjpRule } from "../rule.ts";
@@ -48,4 +48,43 @@ export const choleskyRule: VjpRule = (node, ct) => {
   const left = triangularSolve(node, p, { lower: true, transposeA: true });
   const s = mT(triangularSolve(node, mT(left), { lower: true, transposeA: true }));
   return [mul(add(s, mT(s)), phi)];
+};
+
+/** solve: X = A⁻¹B, so B̄ = A⁻ᵀX̄ (a solve with Aᵀ) and Ā = −B̄Xᵀ, each summed over the batch axes it was broadcast along. */
+export const solveRule: VjpRule = (node, ct) => {
+  const [a, b] = node.inputs as [Node, Node];
+  const bBar = solve(mT(a), ct);
+  return [unbroadcast(neg(matmul(bBar, mT(node))), a.shape), unbroadcast(bBar, b.shape)];
+};
+
+/** slogdet: ∂log|det A|/∂A = A⁻ᵀ (Jacobi's formula); the sign is piecewise constant and carries nothing. */
+export const slogdetRule: VjpRule = (node, ct) => {
+  const a = node.inputs[0]!;
+  const logAbsBar = index(ct, 1, -1);
+  return [mul(reshape(logAbsBar, [...logAbsBar.shape, 1, 1]), inverse(mT(a)))];
+};
+
+/**
+ * eigh (A = V diag(w) Vᵀ): Ā = V (diag(w̄) + F ∘ (VᵀV̄)) Vᵀ with F_ij = 1/(w_j − w_i) off the
+ * diagonal and 0 on it (Giles 2008), then its symmetric part, since the kernel reads (A + Aᵀ)/2.
+ * The eigenvectors' gradient is undefined where eigenvalues coincide; there F is set to 0 (so the
+ * eigenvalues' gradient stays exact and finite) and the eigenvector part is not meaningful. Close
+ * eigenvalues give the true, large, derivative.
+ */
+export const eighRule: VjpRule = (node, ct) => {
+  const n = node.shape[node.rank - 1]!;
+  const rows: ({ start: number; stop: number } | undefined)[] = [];
+  rows[node.rank - 2] = { start: 0, stop: n };
+  const v = slice(node, rows), w = index(node, n, -2);
+  const vBar = slice(ct, rows), wBar = index(ct, n, -2);
+  const eye = triangleMask(n, 0, 1, 0, node.dtype);
+  const row = (x: Node) => reshape(x, [...x.shape.slice(0, -1), 1, n]);
+  const col = (x: Node) => reshape(x, [...x.shape.slice(0, -1), n, 1]);
+  // D_ij = w_j − w_i, zero on the diagonal and for repeated eigenvalues; the inner select keeps 1/0 out of the graph.
+  const gap = sub(row(w), col(w));
+  const tie = eq(gap, 0);
+  const f = select(tie, 0, reciprocal(select(tie, 1, gap)));
+  const inner = add(mul(row(wBar), eye), mul(f, matmul(mT(v), vBar)));
+  const g = matmul(matmul(v, inner), mT(v));
+  return [mul(add(g, mT(g)), 0.5)];
 };

@@ -72,3 +72,34 @@ export function renderTriangularSolve(n: Node, ctx: RenderContext): string[] {
   ];
   return [...open, ...indent(body, open.length), ...close, ...roundAll(n, out.name, out.offset)];
 }
+
+/** General solve X = A⁻¹B by LU with partial pivoting, per matrix of the (broadcast) batch, through the reference's own kernel (cpu/linalg.ts). */
+export function renderSolve(n: Node, ctx: RenderContext): string[] {
+  const [An, Bn] = n.inputs as [Node, Node];
+  const a = ctx.contiguous(An), b = ctx.contiguous(Bn);
+  const out = ctx.target(n);
+  const size = An.shape[An.rank - 1]!, m = Bn.shape[Bn.rank - 1]!;
+  const batch = n.shape.slice(0, -2);
+  const { open, close, offsets } = batchLoops(`s${ctx.id(n)}`, batch, [
+    { offset: a.offset, strides: batchStrides(An.shape, stridesOf(An.shape), batch) },
+    { offset: b.offset, strides: batchStrides(Bn.shape, stridesOf(Bn.shape), batch) },
+    { offset: out.offset, strides: stridesOf(n.shape).slice(0, -2) },
+  ]);
+  const call = `F.luSolveMatrix(${a.name}, ${offsets[0]}, ${b.name}, ${offsets[1]}, ${out.name}, ${offsets[2]}, ${size}, ${m});`;
+  return [...open, ...indent([call], open.length), ...close, ...roundAll(n, out.name, out.offset)];
+}
+
+/** slogdet ([sign, log|det|] per matrix) or eigh (eigenvectors and eigenvalues per matrix), through the reference's own kernels. */
+export function renderPerMatrix(n: Node, ctx: RenderContext): string[] {
+  const x = ctx.contiguous(n.inputs[0]!);
+  const out = ctx.target(n);
+  const size = n.inputs[0]!.shape[n.rank - 1]!;
+  // slogdet's output is [..., 2], eigh's [..., n + 1, n]: the batch is the input's.
+  const count = sizeOf(n.inputs[0]!.shape.slice(0, -2));
+  const per = n.op === "slogdet" ? 2 : (size + 1) * size;
+  const f = n.op === "slogdet" ? "slogdetMatrix" : "eighMatrix";
+  return [
+    `for (let t = 0; t < ${count}; t++) F.${f}(${x.name}, ${sumExpr(x.offset, `t * ${size * size}`)}, ${out.name}, ${sumExpr(out.offset, `t * ${per}`)}, ${size});`,
+    ...roundAll(n, out.name, out.offset),
+  ];
+}

@@ -1,5 +1,6 @@
 import { IndexRangeError } from "../../ir/errors.ts";
 import { BINARY, UNARY, polygamma, sigmoid, softplus } from "../scalar.ts";
+import { eighMatrix, luSolveMatrix, slogdetMatrix } from "../linalg.ts";
 import { argsortLines } from "../sort.ts";
 import { betainc, betaincGrad, gammaP, gammaPDa, gammaQ, invPhi, owensT } from "../special.ts";
 import type { ProgramPlan } from "./render.ts";
@@ -39,6 +40,9 @@ const F = {
   lgamma: UNARY.lgamma,
   mod: BINARY.mod,
   argsortLines,
+  luSolveMatrix,
+  slogdetMatrix,
+  eighMatrix,
   quotient: BINARY.quotient,
   remainder: BINARY.remainder,
   invPhi,

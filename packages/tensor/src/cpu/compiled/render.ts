@@ -5,7 +5,7 @@ import { sumExpr, type ArrayRef, type RenderContext, type StridedRef } from "./c
 import { isContiguous } from "./layout.ts";
 import { renderCumsum, renderConcat, renderGather, renderPad, renderScatterAdd } from "./indexing.ts";
 import { renderArgsort } from "./sort.ts";
-import { renderCholesky, renderTriangularSolve } from "./linalg.ts";
+import { renderCholesky, renderPerMatrix, renderSolve, renderTriangularSolve } from "./linalg.ts";
 import { renderLoopKernel } from "./loops.ts";
 import { renderMatmul } from "./matmul.ts";
 import { renderScan } from "./scan.ts";
@@ -154,6 +154,8 @@ function kernelLines(k: Kernel, ctx: RenderContext, users: readonly Node[]): str
     case "matmul": return renderMatmul(n, ctx);
     case "cholesky": return renderCholesky(n, ctx);
     case "triangular_solve": return renderTriangularSolve(n, ctx);
+    case "solve": return renderSolve(n, ctx);
+    case "slogdet": case "eigh": return renderPerMatrix(n, ctx);
     case "gather": return renderGather(n, ctx);
     case "scatter_add": return renderScatterAdd(n, ctx);
     case "cumsum": return renderCumsum(n, ctx);

@@ -4,6 +4,7 @@ import { isBinary, isCompare, isReduce, isUnary } from "../../ir/ops.ts";
 import { sizeOf, stridesOf } from "../../ir/shape.ts";
 import { BINARY, COMPARE, UNARY, polygamma } from "../scalar.ts";
 import { reduceIdentity } from "../reduce-identity.ts";
+import { eighMatrix, luSolveMatrix, slogdetMatrix } from "../linalg.ts";
 import { argsortLines } from "../sort.ts";
 import { betainc, betaincGrad } from "../special.ts";
 import { broadcastIndex, flatOf, forEachIndex } from "./indexing.ts";
@@ -160,6 +161,9 @@ export function referenceKernel(node: Node, ins: readonly Float64Array[]): Float
     case "matmul": return matmulKernel(node, ins[0]!, ins[1]!);
     case "cholesky": return choleskyKernel(node, ins[0]!);
     case "triangular_solve": return triangularSolveKernel(node, ins[0]!, ins[1]!);
+    case "solve": return solveKernel(node, ins[0]!, ins[1]!);
+    case "slogdet": return perMatrix(node, ins[0]!, 2, slogdetMatrix);
+    case "eigh": return perMatrix(node, ins[0]!, node.shape[node.rank - 2]! * node.shape[node.rank - 1]!, eighMatrix);
     default:
       throw new GraphError(`reference interpreter: no kernel for op '${op}'`);
   }
@@ -266,5 +270,27 @@ function triangularSolveKernel(node: Node, l: Float64Array, b: Float64Array): Fl
       }
     }
   }
+  return out;
+}
+
+function solveKernel(node: Node, a: Float64Array, b: Float64Array): Float64Array {
+  const [A, B] = node.inputs as [Node, Node];
+  const n = A.shape[A.rank - 1]!, m = B.shape[B.rank - 1]!;
+  const batch = node.shape.slice(0, -2);
+  const oa = batchOffsets(A.shape, batch), ob = batchOffsets(B.shape, batch);
+  const out = new Float64Array(node.size);
+  for (let t = 0; t < oa.length; t++) luSolveMatrix(a, oa[t]!, b, ob[t]!, out, t * n * m, n, m);
+  return out;
+}
+
+// One output block of `per` values for each square matrix of the input's batch (slogdet, eigh).
+function perMatrix(
+  node: Node, a: Float64Array, per: number, f: (a: Float64Array, ao: number, out: Float64Array, oo: number, n: number) => void,
+): Float64Array {
+  const X = node.inputs[0]!;
+  const n = X.shape[X.rank - 1]!;
+  const out = new Float64Array(node.size);
+  const count = sizeOf(X.shape.slice(0, -2));
+  for (let t = 0; t < count; t++) f(a, t * n * n, out, t * per, n);
   return out;
 }

@@ -4,13 +4,13 @@ import { readdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { basename, join, resolve } from "node:path";
 import {
-  AdaptationError, InitializationError, SAMPLER_COLUMNS, sampleConfig, StepSizeError, writeSummaryJson, type ConfigNode, type SampleResult,
+  AdaptationError, InitializationError, SAMPLER_COLUMNS, sampleAsync, sampleConfig, StepSizeError, writeSummaryJson, type ConfigNode,
+  type SampleResult,
 } from "@ppl/ppl";
 import { listDevices, ShaderCompileError, ShaderCompilerMissingError, VulkanError } from "@ppl/vulkan";
 import { ChainFiles } from "../chain-files.ts";
 import { chooseBackend, openDensity, runPlan, type BackendChoice, type BackendRequest } from "../choose-backend.ts";
 import { compileWithData } from "../compile.ts";
-import { driveSampler } from "../drive-sampler.ts";
 import { deviceError, ExitCode, modelError, usageError, type ExitCodeValue } from "../exit-codes.ts";
 import type { CommandIO } from "../io.ts";
 import { loadData } from "../load-data.ts";
@@ -135,7 +135,7 @@ export async function sampleCommand(modelPath: string, opts: SampleCommandOption
   const releaseSignals = stopOnSignals(controller);
   let result: SampleResult;
   try {
-    result = await driveSampler(density, {
+    result = await sampleAsync(density, {
       chains: plan.chains,
       warmup: opts.warmup,
       draws: opts.draws,
@@ -153,7 +153,8 @@ export async function sampleCommand(modelPath: string, opts: SampleCommandOption
       threads,
       signal: controller.signal,
       ...(opened.transitionRunner ? { transitionRunner: opened.transitionRunner } : {}),
-      onWarmupDone: (adaptation, row) => files.writeAdaptation(adaptation, row),
+      // Each chain's adapted step size and metric go into its CSV between the warmup and the sampling draws.
+      onAdapted: (chain, adaptation) => files.writeAdaptation([adaptation], chain),
       onDraw: (d) => {
         progress.update(d.chain, d.iteration);
         const kept = keptIndex(d.iteration, opts.warmup, opts.thin ?? 1, opts.saveWarmup ?? false);

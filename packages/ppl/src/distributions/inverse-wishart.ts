@@ -1,47 +1,33 @@
-import {
-  add, and, cholesky, diagonal, div, eq, gt, mul, reshape, select, square, sub, type Node, type Operand,
-} from "@ppl/tensor";
-import { lift } from "@ppl/tensor/internals";
+import { add, diagonal, div, gt, mul, reshape, select, square, sub, type Node, type Operand } from "@ppl/tensor";
 import { lmgamma } from "./composed-special.ts";
 import { choleskyNumbers } from "./dense.ts";
 import type { Distribution } from "./distribution.ts";
-import { LOG_TWO, restrict } from "./helpers.ts";
-import {
-  bartlettFactor, isSymmetric, logdetOfFactor, lowerInverse, matMulNumbers, outerSelf, transposeNumbers, traceSolve,
-} from "./matrix-numbers.ts";
-import { sampleEvents } from "./sampling.ts";
-import { checkWishart, COV_MATRIX } from "./wishart.ts";
+import { LOG_TWO } from "./helpers.ts";
+import { bartlettFactor, logdetOfFactor, lowerInverse, matMulNumbers, outerSelf, transposeNumbers, traceSolve } from "./matrix-numbers.ts";
+import { wishartFamily } from "./wishart-family.ts";
 
 /** Stan's inv_wishart(nu, S): X whose inverse is Wishart(nu, S⁻¹); nu > K − 1, mean S/(nu − K − 1). */
 export function inverseWishart(nu: Operand, S: Operand): Distribution {
-  const s = lift(S);
-  const k = checkWishart("inverseWishart", nu, s, "S");
-  const ls = cholesky(s);
-  return {
+  return wishartFamily({
+    fn: "inverseWishart",
     name: "inv_wishart",
-    support: COV_MATRIX,
-    discrete: false,
-    batchShape: [],
-    eventShape: [k, k],
-    logpdf: (x) => {
-      const xn = lift(x);
-      const lp = inverseWishartLogpdfOfFactor(nu, k, cholesky(xn), ls);
-      return restrict(and(isSymmetric(xn), eq(lp, lp)), lp);
-    },
-    sample: (rng, shape = [], bindings) =>
-      sampleEvents(rng, shape, [], [k, k], [nu, ls], [0, 2], bindings, (r, [n, l], out, o) => {
-        out.set(outerSelf(inverseWishartFactor(r, n![0]!, l!, k), k), o);
-      }),
-    // The mean is infinite for nu ≤ K + 1, the variance for nu ≤ K + 3.
-    mean: () => select(gt(nu, k + 1), div(s, sub(nu, k + 1)), Infinity),
-    variance: () => {
-      // Var(X_ij) = ((nu − K + 1) S_ij² + (nu − K − 1) S_ii S_jj) / ((nu − K)(nu − K − 1)²(nu − K − 3)).
-      const d = diagonal(s);
-      const outer = mul(reshape(d, [k, 1]), reshape(d, [1, k]));
-      const num = add(mul(sub(nu, k - 1), square(s)), mul(sub(nu, k + 1), outer));
-      return select(gt(nu, k + 3), div(num, mul(mul(sub(nu, k), square(sub(nu, k + 1))), sub(nu, k + 3))), Infinity);
-    },
-  };
+    nu,
+    scale: S,
+    form: "matrix",
+    logpdfOfFactor: inverseWishartLogpdfOfFactor,
+    draw: (r, n, l, k) => outerSelf(inverseWishartFactor(r, n, l, k), k),
+    moments: (s, k) => ({
+      // The mean is infinite for nu ≤ K + 1, the variance for nu ≤ K + 3.
+      mean: () => select(gt(nu, k + 1), div(s, sub(nu, k + 1)), Infinity),
+      variance: () => {
+        // Var(X_ij) = ((nu − K + 1) S_ij² + (nu − K − 1) S_ii S_jj) / ((nu − K)(nu − K − 1)²(nu − K − 3)).
+        const d = diagonal(s);
+        const outer = mul(reshape(d, [k, 1]), reshape(d, [1, k]));
+        const num = add(mul(sub(nu, k - 1), square(s)), mul(sub(nu, k + 1), outer));
+        return select(gt(nu, k + 3), div(num, mul(mul(sub(nu, k), square(sub(nu, k + 1))), sub(nu, k + 3))), Infinity);
+      },
+    }),
+  });
 }
 
 /** log InvWishart(L_X L_Xᵀ | nu, L_S L_Sᵀ) from the two Cholesky factors (L_X may carry batch axes). */

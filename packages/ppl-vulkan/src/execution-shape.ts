@@ -34,11 +34,14 @@ export function chooseWorkgroup(dataElements: number): number {
   return dataElements < 50_000 ? 64 : 256;
 }
 
+// The ops whose first input is a square matrix factorised or solved with serial O(n³) loops.
+const FACTORISATIONS = new Set<string>(["cholesky", "triangular_solve", "solve", "slogdet", "eigh"]);
+
 /** The order of the largest matrix the log density factorises or solves (0 if none). */
 export function largestFactorisation(logDensity: Node): number {
   let order = 0;
   for (const n of toposort([logDensity])) {
-    if (n.op === "cholesky" || n.op === "triangular_solve") order = Math.max(order, n.shape[n.shape.length - 1]!);
+    if (FACTORISATIONS.has(n.op)) order = Math.max(order, n.inputs[0]!.shape[n.inputs[0]!.shape.length - 1]!);
   }
   return order;
 }

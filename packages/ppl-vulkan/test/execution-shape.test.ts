@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { chooseControllerMode } from "../src/controller-program.ts";
-import { cholesky, param, sum } from "@ppl/tensor";
+import { cholesky, eigenvaluesSym, logDeterminant, param, solve, sum, triangularSolve } from "@ppl/tensor";
 import { chooseShape, largestFactorisation } from "../src/execution-shape.ts";
 
 describe("choosing the GPU sampler's execution shape", () => {
@@ -20,10 +20,16 @@ describe("choosing the GPU sampler's execution shape", () => {
     expect(chooseShape(10_000_000, 4, "discrete", 11)).toBe("device");
   });
 
-  it("finds the order of the largest Cholesky factorisation or triangular solve in a density", () => {
+  it("finds the order of the largest factorisation or solve in a density", () => {
     const a = param("a", [3, 3]);
     expect(largestFactorisation(sum(a))).toBe(0);
     expect(largestFactorisation(sum(cholesky(a)))).toBe(3);
+    // The matrix's order, not the number of right-hand sides; and the general linear algebra too.
+    const b = param("b", [9, 9]);
+    expect(largestFactorisation(sum(triangularSolve(b, param("v", [9]))))).toBe(9);
+    expect(largestFactorisation(sum(solve(b, param("v", [9]))))).toBe(9);
+    expect(largestFactorisation(logDeterminant(b))).toBe(9);
+    expect(largestFactorisation(sum(eigenvaluesSym(a)))).toBe(3);
   });
 
   it("always the whole-device shape on a CPU implementation of Vulkan, whose shader loops stop at 65,535 iterations", () => {

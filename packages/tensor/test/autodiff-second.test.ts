@@ -56,6 +56,16 @@ const CASES: HvpCase[] = [
     f: (x) => T.logdetSpd(T.add(T.matmul(x, T.mT(x)), T.constant([3, 0, 0, 0, 3, 0, 0, 0, 3], [3, 3]))) },
   { name: "triangular_solve", shape: [3, 3], lo: -0.5, hi: 0.5,
     f: (x) => T.triangularSolve(T.add(x, T.constant([2, 0, 0, 0, 2, 0, 0, 0, 2], [3, 3])), T.sin(x), { lower: true }) },
+  { name: "solve and logDeterminant (general, pivoted)", shape: [3, 3], lo: -0.4, hi: 0.4,
+    f: (x) => {
+      const A = T.add(x, T.constant([0, 0, 2, 0, 2, 0, 2, 0, 0], [3, 3]));
+      return T.add(T.solve(A, T.sin(x)), T.logDeterminant(A));
+    } },
+  { name: "eighSymmetric (separated eigenvalues)", shape: [3, 3], lo: -0.5, hi: 0.5,
+    f: (x) => {
+      const { values, vectors } = T.eighSymmetric(T.add(x, T.constant([0, 0, 0, 0, 4, 0, 0, 0, 8], [3, 3])));
+      return T.add(T.mul(vectors, T.reshape(values, [1, 3])), T.square(vectors));
+    } },
 ];
 
 /** Hessian-vector check of f at random x along random v, with random output weights w. */

@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 /** Reference statistics of one constrained parameter (posteriordb's reference.json). */
@@ -36,7 +36,15 @@ export interface Posterior {
   readonly reference: Reference;
 }
 
-const REPO_ROOT = fileURLToPath(new URL("../../../../", import.meta.url));
+// The checkout's root, two folders above this package's own (packages/ppl): found from the folder of
+// the running module, which is src/posteriordb/ in the sources but the top of dist/ in the bundle (a
+// fixed "../../../../" pointed one folder above the checkout there).
+const REPO_ROOT = join(packageRoot(dirname(fileURLToPath(import.meta.url))), "..", "..");
+
+// The nearest folder at or above dir that holds a package.json.
+function packageRoot(dir: string): string {
+  return existsSync(join(dir, "package.json")) || dirname(dir) === dir ? dir : packageRoot(dirname(dir));
+}
 
 /**
  * The folder holding the posterior folders: $PPL_POSTERIORDB_DIR, else the shared

@@ -8,8 +8,8 @@ import {
   type TransitionRunnerFactory,
 } from "@ppl/ppl";
 import type { DeviceInfo, DeviceListing } from "@ppl/vulkan";
-// Importing the GPU sampler registers it as ppl's "vulkan" transition runner.
-import { largestFactorisation, type ExecutionShape } from "@ppl/ppl-vulkan";
+// The GPU sampler (@ppl/ppl-vulkan) is imported where a run needs it, so that --backend cpu starts without it.
+import type { ExecutionShape } from "@ppl/ppl-vulkan";
 import { deviceError, usageError } from "./exit-codes.ts";
 
 /** What the user asked for. */
@@ -191,8 +191,10 @@ export interface OpenedDensity {
  * shape, else with the f64 CPU density).
  */
 export async function openDensity(choice: BackendChoice, compiled: CompiledModel, plan: RunPlan): Promise<OpenedDensity> {
-  const hint = precisionHint(compiled, plan.dtype);
+  const hint = await precisionHint(compiled, plan.dtype);
   if (choice.backend === "vulkan") {
+    // Importing the GPU sampler registers it as ppl's "vulkan" transition runner.
+    await import("@ppl/ppl-vulkan");
     const density = await modelDensity(compiled, { backend: "cpu" });
     const gpu = choice.devices !== undefined && choice.devices.length > 1 ? await prepareGroups(compiled, plan, choice.devices) : await prepareTransitionRunner("vulkan", compiled, plan);
     return {
@@ -247,8 +249,11 @@ function castModel(compiled: CompiledModel, dtype: "f32" | "f64"): CompiledModel
  * A hint for an f32 density that factorises a matrix: an ill-conditioned one (a Gaussian process's
  * kernel matrix) loses all its digits in f32, and the sampler then diverges rather than fails.
  */
-export function precisionHint(compiled: CompiledModel, dtype: "f32" | "f64"): string | undefined {
+export async function precisionHint(compiled: CompiledModel, dtype: "f32" | "f64"): Promise<string | undefined> {
+  if (dtype !== "f32") return undefined;
+  // The GPU sampler's own measure of the matrices a density factorises (its layout choice reads it).
+  const { largestFactorisation } = await import("@ppl/ppl-vulkan");
   const order = largestFactorisation(compiled.logDensity);
-  if (dtype !== "f32" || order === 0) return undefined;
+  if (order === 0) return undefined;
   return `note: the model factorises a matrix of order ${order} in f32; if it is ill-conditioned (a Gaussian process's kernel matrix often is) most transitions will diverge: use --dtype f64`;
 }

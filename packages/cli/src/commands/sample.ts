@@ -7,7 +7,7 @@ import {
   AdaptationError, InitializationError, SAMPLER_COLUMNS, sampleAsync, sampleConfig, StepSizeError, writeSummaryJson, type ConfigNode,
   type SampleResult,
 } from "@ppl/ppl";
-import { listDevices, ShaderCompileError, ShaderCompilerMissingError, VulkanError } from "@ppl/vulkan";
+import type * as Vulkan from "@ppl/vulkan";
 import { ChainFiles } from "../chain-files.ts";
 import { chooseBackend, openDensity, runPlan, type BackendChoice, type BackendRequest } from "../choose-backend.ts";
 import { compileWithData } from "../compile.ts";
@@ -80,7 +80,9 @@ export async function sampleCommand(modelPath: string, opts: SampleCommandOption
   if (hmc && opts.backend === "vulkan") throw usageError("--algorithm hmc runs on the CPU only (the GPU sampler runs NUTS); use --backend cpu, or --algorithm nuts on the GPU");
   const request = hmc ? { ...opts, backend: "cpu" as const } : opts;
   if (opts.threads !== undefined && request.backend === "vulkan") throw usageError("--threads spreads the CPU sampler's chains over threads; the GPU sampler runs every chain itself (drop --threads, or use --backend cpu)");
-  const listing = request.backend === "cpu" ? { devices: [], reason: null } : listDevices();
+  // @ppl/vulkan (and its native addon) is loaded only then too, so that --backend cpu starts without it.
+  const vulkan = request.backend === "cpu" ? undefined : await import("@ppl/vulkan");
+  const listing = vulkan === undefined ? { devices: [], reason: null } : vulkan.listDevices();
   const picked = chooseBackend(request, listing);
   const choice = hmc && opts.backend === "auto" ? { ...picked, note: `backend: cpu (${picked.dtype}): --algorithm hmc runs on the CPU only` } : picked;
   const threads = choice.backend === "cpu" ? Math.min(opts.threads ?? availableParallelism(), opts.chains) : 1;
@@ -103,7 +105,7 @@ export async function sampleCommand(modelPath: string, opts: SampleCommandOption
   try {
     opened = await openDensity(choice, compiled, plan);
   } catch (e) {
-    if (e instanceof VulkanError || e instanceof ShaderCompileError || e instanceof ShaderCompilerMissingError) {
+    if (vulkan !== undefined && (e instanceof vulkan.VulkanError || e instanceof vulkan.ShaderCompileError || e instanceof vulkan.ShaderCompilerMissingError)) {
       throw deviceError(`the Vulkan device could not run the model's sampler: ${firstLine(e)}; use --backend cpu`);
     }
     throw modelError(`model '${compiled.name}': its log density could not be compiled for the ${choice.backend} backend: ${firstLine(e)}`);
@@ -167,7 +169,7 @@ export async function sampleCommand(modelPath: string, opts: SampleCommandOption
   } catch (e) {
     progress.finish();
     files.close();
-    throw samplingError(e, compiled.name, opts.output);
+    throw samplingError(e, compiled.name, opts.output, vulkan);
   } finally {
     releaseSignals();
     opened.dispose();
@@ -231,9 +233,9 @@ function removeStaleChains(dir: string, chains: number, info: (line: string) => 
 
 // The sampler's typed errors come from the model (a log density that is not finite, a posterior the
 // step size cannot follow), so they are model errors with a hint at the fix.
-function samplingError(e: unknown, name: string, output: string): unknown {
+function samplingError(e: unknown, name: string, output: string, vulkan: typeof Vulkan | undefined): unknown {
   // A device that fails mid-run (lost, out of memory) is the device's fault, not a bug of ppl.
-  if (e instanceof VulkanError) {
+  if (vulkan !== undefined && e instanceof vulkan.VulkanError) {
     return deviceError(`the Vulkan device failed while sampling: ${firstLine(e)}; the CSV files in ${output} end at the last draw written; run again, or use --backend cpu`);
   }
   if (e instanceof InitializationError) {

@@ -6,7 +6,7 @@ import type { RenderLimits } from "./limits.ts";
 import type { KernelFactory } from "./kernel-factory.ts";
 import { Scope } from "./scope.ts";
 import type { KernelPlan } from "./shader.ts";
-import { lastSliceOnly, resetSliceCount, SLICE_COUNT_SHARED, sliceCounter, sliceScratch, slicesSum } from "./slice-sum.ts";
+import { lastSliceOnly, mergesInLastSlice, resetSliceCount, SLICE_COUNT_SHARED, sliceCounter, sliceScratch, slicesSum, sliceSumKernel } from "./slice-sum.ts";
 import { skinnySlots, skinnySplits } from "./strategy.ts";
 
 /** How a skinny matmul [.., n, k]·[.., k, m] (few columns m) spreads over workgroups. */
@@ -19,7 +19,7 @@ export interface SkinnyLayout {
   readonly threads: number;
   /** Workgroups per slice of k: batches × row tiles. */
   readonly tiles: number;
-  /** Slices of k; with more than one, the last slice of each tile to finish sums their partial products. */
+  /** Slices of k; with more than one, their partial products are summed in slice order (mergesInLastSlice). */
   readonly splits: number;
   /** Terms of k per slice. */
   readonly chunk: number;
@@ -68,8 +68,8 @@ export function skinnyLayout(n: number, m: number, k: number, batches: number, d
  * the row's m sums in registers and loops over k, reading A[i, l] (a transposed data matrix, as in
  * Xᵀ·R, is read with consecutive threads on consecutive addresses) and B's row l. Slots of a
  * workgroup that split k are summed in shared memory in slot order; k-slices write partial
- * products that the tile's last k-slice to finish sums in slice order, so the result is the same
- * on every run.
+ * products that are summed in slice order — by the tile's last slice to finish when they are few
+ * per thread, else by a merge pass — so the result is the same on every run.
  * Operand producers (transposes, elementwise ops) are computed inline where the operand is read.
  */
 export function skinnyMatmulKernels(node: Node, f: KernelFactory): KernelPlan[] {
@@ -81,7 +81,8 @@ export function skinnyMatmulKernels(node: Node, f: KernelFactory): KernelPlan[] 
   const rowTiles = Math.ceil(n / tileRows);
   const T = glslType(node.dtype);
   const zero = literal(0, node.dtype);
-  const scratch = sliceScratch(node, P);
+  const mergeHere = mergesInLastSlice(P, m * P);
+  const scratch = sliceScratch(node, P, mergeHere);
   const sh = f.shader();
   const batchIdx = unflatten(batchShape, "bt");
   const aAt = (l: string, sc: Scope) => sh.r.value(A, [...broadcastIndex(A.shape.slice(0, -2), batchIdx), "i", l], sc);
@@ -102,7 +103,7 @@ export function skinnyMatmulKernels(node: Node, f: KernelFactory): KernelPlan[] 
     P === 1 ? sh.storage.write(node, flat(c), a) : `${sh.bind(scratch, "write")}[p * ${node.size} + ${flat(c)}] = ${a};`,
   );
   main.emit(`if (slot == 0 && i < ${n}) { ${store.join(" ")} }`);
-  if (P > 1) {
+  if (mergeHere) {
     // The tile's last k-slice sums every slice's partials in slice order.
     const counter = sliceCounter(node, tiles);
     for (const l of lastSliceOnly(sh, counter, P)) main.emit(l);
@@ -111,7 +112,7 @@ export function skinnyMatmulKernels(node: Node, f: KernelFactory): KernelPlan[] 
     main.emit(resetSliceCount(sh, counter));
     shared.push(SLICE_COUNT_SHARED);
   }
-  return [f.finish(
+  const pass1 = f.finish(
     {
       node,
       localSize: threads,
@@ -119,10 +120,11 @@ export function skinnyMatmulKernels(node: Node, f: KernelFactory): KernelPlan[] 
       units: tiles * P * threads,
       shared,
       main: main.lines,
-      title: `skinny matmul, ${tileRows} rows x ${slots} slots per workgroup, ${P} k-slices${P > 1 ? ", the last merges them" : ""}`,
+      title: `skinny matmul, ${tileRows} rows x ${slots} slots per workgroup, ${P} k-slices${mergeHere ? ", the last merges them" : ""}`,
     },
     sh,
-  )];
+  );
+  return P === 1 || mergeHere ? [pass1] : [pass1, sliceSumKernel(node, scratch, P, f)];
 }
 
 type At = (l: string, sc: Scope) => string;

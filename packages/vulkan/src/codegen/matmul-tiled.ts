@@ -6,7 +6,7 @@ import type { RenderLimits } from "./limits.ts";
 import type { KernelFactory } from "./kernel-factory.ts";
 import { Scope } from "./scope.ts";
 import type { KernelPlan } from "./shader.ts";
-import { lastSliceOnly, resetSliceCount, SLICE_COUNT_SHARED, sliceCounter, sliceScratch, slicesSum } from "./slice-sum.ts";
+import { lastSliceOnly, mergesInLastSlice, resetSliceCount, SLICE_COUNT_SHARED, sliceCounter, sliceScratch, slicesSum, sliceSumKernel } from "./slice-sum.ts";
 import { matmulSplits } from "./strategy.ts";
 
 /** Tile of a tiled matmul: TM×TN outputs per workgroup, k in steps of TK, `threads` per workgroup. */
@@ -50,8 +50,9 @@ function isTransposedView(x: Node): boolean {
 /**
  * A matmul as tiled workgroups: each workgroup stages TM×TK of A and TK×TN of B in shared memory
  * (loaded cooperatively, consecutive threads on consecutive addresses) and accumulates its TM×TN
- * outputs from there. A long k is split into slices whose partial products the tile's last slice
- * to finish sums in slice order (deterministic), so Xᵀ·R over many rows still spreads over the device.
+ * outputs from there. A long k is split into slices whose partial products are summed in slice
+ * order (deterministic) — by the tile's last slice when they are few, else by a merge pass — so
+ * Xᵀ·R over many rows still spreads over the device.
  */
 export function tiledMatmulKernels(node: Node, f: KernelFactory): KernelPlan[] {
   const [A, B] = node.inputs as [Node, Node];
@@ -68,7 +69,8 @@ export function tiledMatmulKernels(node: Node, f: KernelFactory): KernelPlan[] {
   const chunk = Math.ceil(Math.ceil(k / P) / tk) * tk;
   const T = glslType(node.dtype);
   const zero = literal(0, node.dtype);
-  const scratch = sliceScratch(node, P);
+  const mergeHere = mergesInLastSlice(P, perThread * P);
+  const scratch = sliceScratch(node, P, mergeHere);
 
   const sh = f.shader();
   const main = new Scope(undefined, "");
@@ -105,7 +107,7 @@ export function tiledMatmulKernels(node: Node, f: KernelFactory): KernelPlan[] {
   store.emit(`if (i < ${n} && jj < ${m}) { ${write} }`);
   main.block(`for (int j = 0; j < ${perThread}; j++)`, store);
   const shared = [`shared ${T} ppl_As[${tm * (tk + 1)}];`, `shared ${T} ppl_Bs[${tk * (tn + 1)}];`];
-  if (P > 1) {
+  if (mergeHere) {
     // The tile's last k-slice sums every slice's partials of the tile in slice order.
     const counter = sliceCounter(node, tiles);
     for (const l of lastSliceOnly(sh, counter, P)) main.emit(l);
@@ -116,10 +118,11 @@ export function tiledMatmulKernels(node: Node, f: KernelFactory): KernelPlan[] {
     main.emit(resetSliceCount(sh, counter));
     shared.push(SLICE_COUNT_SHARED);
   }
-  return [f.finish(
-    { node, localSize: threads, workgroups: tiles * P, units: tiles * P * threads, shared, main: main.lines, title: `tiled matmul ${tm}x${tn}x${tk}, ${P} k-slices${P > 1 ? ", the last merges them" : ""}` },
+  const pass1 = f.finish(
+    { node, localSize: threads, workgroups: tiles * P, units: tiles * P * threads, shared, main: main.lines, title: `tiled matmul ${tm}x${tn}x${tk}, ${P} k-slices${mergeHere ? ", the last merges them" : ""}` },
     sh,
-  )];
+  );
+  return P === 1 || mergeHere ? [pass1] : [pass1, sliceSumKernel(node, scratch, P, f)];
 }
 
 /**

@@ -9,7 +9,7 @@ export const MIN_PER_THREAD = 4;
 
 /**
  * Fewest terms of k one thread of a split skinny matmul should loop over: every workgroup also
- * merges its slots in shared memory and writes n·m partial sums that the tile's last slice reads back.
+ * merges its slots in shared memory and writes n·m partial sums that are read back to be merged.
  */
 const MIN_TERMS_PER_THREAD = 32;
 
@@ -41,7 +41,7 @@ export function skinnySlots(n: number, groupSize: number): number {
 }
 
 /**
- * Slices of k a skinny matmul splits into (each tile's last slice sums the partial products in slice
+ * Slices of k a skinny matmul splits into (their partial products are summed in slice
  * order), given `tiles` workgroups per slice, `slots` threads per output row and `loopsPerTerm`
  * loop iterations one thread runs per term of k. Splits fill the device only while the tiles
  * alone fill less than half of busyGroups: the merge sums each output's partials serially in

@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { add, constant, data, eigenvaluesSym, eigenvectorsSym, grad, identity, interpret, logDeterminant, matmul, mT, mul, param, solve, sum, type Node } from "@ppl/tensor";
+import {
+  add, constant, data, eigenvaluesSym, eigenvectorsSym, grad, identity, interpret, logDeterminant, matmul, mT, mul, param, scan, solve, sum,
+  type Node,
+} from "@ppl/tensor";
 import { vulkanBackend } from "../src/backend.ts";
 import { linalgLoopIterations } from "../src/codegen/linalg-units.ts";
 import { planProgram } from "../src/codegen/program.ts";
@@ -40,6 +43,17 @@ describe("loop budget", () => {
 describe.runIf(device !== undefined)("on the device", async () => {
   const backend = await vulkanBackend();
   const dtypes = device?.features.shaderFloat64 ? (["f32", "f64"] as const) : (["f32"] as const);
+
+  it("binds an array constant inside a scan body (a matrix in a recurrence) as a buffer of the program", async () => {
+    const x0 = param("x0", [3]);
+    const M = constant([0.5, 0.1, 0, -0.2, 0.9, 0.3, 0, 0.4, 0.7], [3, 3]);
+    const res = scan(([x]) => ({ carry: [solve(add(M, identity(3)), matmul(M, x!))] }), [x0], [], [], { length: 4 });
+    const outs = [res.carry[0]!];
+    const bindings = { x0: [1, -2, 0.5] };
+    const want = interpret(outs, bindings);
+    const got = await (await backend.compile(outs)).run(bindings);
+    expect(maxDiff(got[0]!.data, want[0]!.data)).toBeLessThan(1e-6);
+  });
 
   for (const dtype of dtypes) {
     it(`solve, log|det| and their gradients at n = 40 (${dtype}) equal the CPU's`, async () => {

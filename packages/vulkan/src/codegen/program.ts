@@ -60,8 +60,12 @@ export function planProgram(outputs: readonly Node[], limits: RenderLimits, prel
   // The segment layouts of scatters with indices fixed at build time are read-only buffers of the program.
   const layouts = segmentConstants(all, limits.maxLoopIterations);
   const layoutSet = new Set(layouts);
-  const isStored = (n: Node) => sched.isStored(n) || layoutSet.has(n);
-  const buffers = [...sched.order.filter((n) => sched.isStored(n)), ...layouts];
+  // Array constants inside scan bodies (an identity in a vjp rule, a matrix in an ODE's right-hand
+  // side) are read-only buffers too: the body's one-thread code reads them from the kernel's storage.
+  const bodyConsts = [...new Set(all.filter((n) => n.op === "const" && typeof n.attrs.value !== "number" && !sched.isStored(n)))];
+  const bodyConstSet = new Set(bodyConsts);
+  const isStored = (n: Node) => sched.isStored(n) || layoutSet.has(n) || bodyConstSet.has(n);
+  const buffers = [...sched.order.filter((n) => sched.isStored(n)), ...layouts, ...bodyConsts];
   const deviceSegments = new Map<string, DeviceSegments>();
   // Kernels with nothing to compute (zero-size results) are dropped: there is no work to dispatch.
   const rendered = sched.kernels

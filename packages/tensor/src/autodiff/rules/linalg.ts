@@ -1,4 +1,5 @@
 import { add, eq, mul, neg, reciprocal, select, sub } from "../../api/elementwise.ts";
+import { eye } from "../../api/iota.ts";
 import { constant } from "../../api/leaves.ts";
 import { inverse, matmul, solve, triangularSolve } from "../../api/linalg.ts";
 import { index, mT, reshape, slice } from "../../api/shape-ops.ts";
@@ -77,14 +78,16 @@ export const eighRule: VjpRule = (node, ct) => {
   rows[node.rank - 2] = { start: 0, stop: n };
   const v = slice(node, rows), w = index(node, n, -2);
   const vBar = slice(ct, rows), wBar = index(ct, n, -2);
-  const eye = triangleMask(n, 0, 1, 0, node.dtype);
+  // The identity as an iota comparison, not an array constant: inside a scan body (an ODE's right-hand
+  // side, say) the GPU's one-thread renderer reads array constants only as the scan's inputs.
+  const I = eye(n, n, node.dtype);
   const row = (x: Node) => reshape(x, [...x.shape.slice(0, -1), 1, n]);
   const col = (x: Node) => reshape(x, [...x.shape.slice(0, -1), n, 1]);
   // D_ij = w_j − w_i, zero on the diagonal and for repeated eigenvalues; the inner select keeps 1/0 out of the graph.
   const gap = sub(row(w), col(w));
   const tie = eq(gap, 0);
   const f = select(tie, 0, reciprocal(select(tie, 1, gap)));
-  const inner = add(mul(row(wBar), eye), mul(f, matmul(mT(v), vBar)));
+  const inner = add(mul(row(wBar), I), mul(f, matmul(mT(v), vBar)));
   const g = matmul(matmul(v, inner), mT(v));
   return [mul(add(g, mT(g)), 0.5)];
 };

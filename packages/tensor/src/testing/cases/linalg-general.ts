@@ -1,8 +1,9 @@
 import fc from "fast-check";
 import { abs, add, div, mul, sub } from "../../api/elementwise.ts";
 import { constant } from "../../api/leaves.ts";
-import { determinant, eighSymmetric, inverse, matmul, signLogDeterminant, solve } from "../../api/linalg.ts";
+import { determinant, eighSymmetric, inverse, logDeterminant, matmul, signLogDeterminant, solve } from "../../api/linalg.ts";
 import { max, sum } from "../../api/reduce.ts";
+import { scan } from "../../api/scan.ts";
 import { mT, reshape } from "../../api/shape-ops.ts";
 import { grad } from "../../autodiff/vjp.ts";
 import type { Node } from "../../ir/node.ts";
@@ -93,6 +94,38 @@ export function generalLinalgCases(): ConformanceCase[] {
               const [g] = grad(add(sum(mul(values, c!)), sum(mul(mul(vectors, vectors), reshape(c!, [n, 1])))), [mm!]);
               const spread = add(max(abs(values)), 1);
               return { outputs: [values, vectors, g!], scales: [mul(spread, 4 * n), mul(spread, 4 * n), mul(add(max(abs(g!)), 1), 32 * n)] };
+            },
+          ),
+        ),
+    },
+    {
+      // Inside a scan body the whole graph runs in one thread (the GPU's sequential renderer): the
+      // units loop there, and their private arrays live in the loop's body.
+      name: "solve, log|det| and eigenvalues inside a scan body, and their gradients there",
+      ops: ["solve", "slogdet", "eigh", "scan"],
+      tolerance: conditioned(1024),
+      arbitrary: (dtype) =>
+        fc.tuple(fc.integer({ min: 1, max: 4 }), fc.integer({ min: 1, max: 3 })).chain(([steps, n]) =>
+          instanceArb(
+            dtype,
+            [
+              { name: "m", shape: [steps, n, n], values: floats(-0.4, 0.4) },
+              { name: "x0", shape: [n], values: floats(-1, 1) },
+            ],
+            ([mm, x0]) => {
+              // The pivoted matrices are built outside the body: array constants do not enter scan bodies on the GPU.
+              const res = scan(([x, ld], [A]) => {
+                const w = eighSymmetric(add(A!, mT(A!))).values;
+                return { carry: [mul(solve(A!, x!), 0.5), add(ld!, logDeterminant(A!))], ys: [w] };
+              }, [x0!, constant(0, [], x0!.dtype)], [pivoted(mm!, n)]);
+              const [x, ld] = res.carry as [Node, Node];
+              const w = res.ys[0]!;
+              // The gradient runs the rules of all three inside the scan's reverse body.
+              const [g] = grad(add(add(sum(x), ld), sum(mul(w, w))), [mm!]);
+              return {
+                outputs: [x, ld, w, g!],
+                scales: [mul(add(max(abs(x)), 1), 16 * n * steps), mul(add(abs(ld), 1), 8 * n), mul(add(max(abs(w)), 1), 8 * n), mul(add(max(abs(g!)), 1), 64 * n * steps)],
+              };
             },
           ),
         ),

@@ -1,4 +1,4 @@
-export { loadPosterior, posteriordbDir, modelsDir } from "./reference.ts";
+export { loadPosterior, posteriordbDir, odePosteriordbDir, posteriordbDirs, folderOf, modelsDir } from "./reference.ts";
 export type { Posterior, Reference, ReferenceParameter, ReferenceMethodArguments } from "./reference.ts";
 export { posteriorSettings, SUITE_RUN } from "./settings.ts";
 export type { PosteriorSettings } from "./settings.ts";

@@ -59,13 +59,36 @@ export function posteriordbDir(): string {
   return found;
 }
 
+/**
+ * The folder of the ODE posteriors (hudson_lynx_hare-lotka_volterra, one_comp_mm_elim_abs), kept
+ * apart from the others: $PPL_POSTERIORDB_ODE_DIR, else posteriordb-ode beside the main folder
+ * (undefined when there is none).
+ */
+export function odePosteriordbDir(): string | undefined {
+  const fromEnv = process.env.PPL_POSTERIORDB_ODE_DIR;
+  if (fromEnv) return fromEnv;
+  const candidates = [join(REPO_ROOT, "..", "shared", "posteriordb-ode"), join(REPO_ROOT, "shared", "posteriordb-ode")];
+  return candidates.find((c) => existsSync(c));
+}
+
+/** The folders the suite reads posteriors from: the main one, then the ODE one where present. */
+export function posteriordbDirs(): string[] {
+  const ode = odePosteriordbDir();
+  return ode ? [posteriordbDir(), ode] : [posteriordbDir()];
+}
+
+/** The folder holding posterior `name`: the first of posteriordbDirs() with a folder of that name (else the main one). */
+export function folderOf(name: string): string {
+  return posteriordbDirs().find((d) => existsSync(join(d, name, "reference.json"))) ?? posteriordbDir();
+}
+
 /** The folder of the posteriordb model files (examples/posteriordb in the checkout). */
 export function modelsDir(): string {
   return join(REPO_ROOT, "examples", "posteriordb");
 }
 
-/** Reads a posterior folder's data.json and reference.json. */
-export function loadPosterior(name: string, dir: string = posteriordbDir()): Posterior {
+/** Reads a posterior folder's data.json and reference.json (from whichever suite folder holds it, unless `dir` is given). */
+export function loadPosterior(name: string, dir: string = folderOf(name)): Posterior {
   const read = (file: string): unknown => JSON.parse(readFileSync(join(dir, name, file), "utf8"));
   const reference = read("reference.json") as Reference;
   if (typeof reference !== "object" || reference === null || typeof reference.params !== "object") {

@@ -7,7 +7,7 @@ import { compileModel, type CompiledModel } from "../model/compile.ts";
 import { isModel, type Model } from "../model/model.ts";
 import { sample, type TransitionRunnerFactory } from "../sampler/run.ts";
 import { checkParameter, type ParameterCheck } from "./pass-rule.ts";
-import { loadPosterior, modelsDir, posteriordbDir } from "./reference.ts";
+import { folderOf, loadPosterior, modelsDir } from "./reference.ts";
 import { posteriorSettings, type PosteriorSettings } from "./settings.ts";
 
 /** The suite's default seed. */
@@ -17,7 +17,7 @@ export const DEFAULT_SEED = 20251129;
 export interface RunPosteriorOptions {
   /** Sampler seed (DEFAULT_SEED). */
   seed?: number;
-  /** Folder of posterior folders (posteriordbDir()). */
+  /** Folder of posterior folders (the suite folder that holds the posterior: folderOf(name)). */
   posteriordb?: string;
   /** Folder of the model files (modelsDir()). */
   models?: string;
@@ -83,7 +83,7 @@ export async function loadModel(name: string, dir: string = modelsDir()): Promis
  */
 export async function runPosterior(name: string, opts: RunPosteriorOptions = {}): Promise<PosteriorReport> {
   const t0 = performance.now();
-  const posterior = loadPosterior(name, opts.posteriordb ?? posteriordbDir());
+  const posterior = loadPosterior(name, opts.posteriordb ?? folderOf(name));
   const seed = opts.seed ?? DEFAULT_SEED;
   const settings = { ...posteriorSettings(name, posterior.reference), ...opts.settings };
   const compiled = compileModel(opts.model ?? (await loadModel(name, opts.models ?? modelsDir())), posterior.data);

@@ -28,6 +28,11 @@ const OVERRIDES: Readonly<Record<string, Partial<PosteriorSettings>>> = {
   // near 5e8 in the posterior bulk, beyond f32's 1/ε ≈ 8e6: its f32 Cholesky fails or loses all
   // digits there, and almost every f32 transition diverges. Stan samples it in double; so must we.
   "gp_pois_regr-gp_pois_regr": { precision: "f64" },
+  // The ODE posteriors are solved by RK45 at relative tolerances of 1e-6, a few times f32's
+  // ε ≈ 1.2e-7: in f32 the local error estimates are mostly rounding and the step sizes wander.
+  // Stan solves them in double; so do we.
+  "hudson_lynx_hare-lotka_volterra": { precision: "f64" },
+  "one_comp_mm_elim_abs-one_comp_mm_elim_abs": { precision: "f64" },
 };
 
 /**

@@ -1,10 +1,14 @@
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { posteriordbDir } from "./reference.ts";
+import { posteriordbDirs } from "./reference.ts";
 import { runPosterior, type PosteriorReport, type RunPosteriorOptions } from "./run-posterior.ts";
 
-/** The posterior folders present (folders holding a reference.json), sorted by name. */
-export function posteriorNames(dir: string = posteriordbDir()): string[] {
+/**
+ * The posterior folders present (folders holding a reference.json), sorted by name: those of `dir`,
+ * or of every suite folder (the main one and the ODE one) when none is given.
+ */
+export function posteriorNames(dir?: string): string[] {
+  if (dir === undefined) return [...new Set(posteriordbDirs().flatMap((d) => posteriorNames(d)))].sort();
   return readdirSync(dir)
     .filter((n) => {
       try {
@@ -21,7 +25,7 @@ export async function runSuite(
   names: readonly string[],
   opts: RunPosteriorOptions & { onReport?: (r: PosteriorReport) => void } = {},
 ): Promise<PosteriorReport[]> {
-  const all = posteriorNames(opts.posteriordb ?? posteriordbDir());
+  const all = posteriorNames(opts.posteriordb);
   const chosen = names.length === 0 ? all : names.map((n) => resolveName(n, all));
   const reports: PosteriorReport[] = [];
   for (const name of chosen) {

@@ -1,0 +1,147 @@
+/**
+ * The two ODE posteriors of posteriordb (../shared/posteriordb-ode), solved by odeRK45.
+ *
+ * CI checks each model's log density and gradient at reference draws against an independent
+ * computation in plain JavaScript (a fixed-step RK4 of 20,000 steps over the span, exact to
+ * ~1e-12, and the log density written out by hand), and samples one_comp_mm_elim_abs
+ * under the pass rule (about half a minute). Lotka–Volterra takes about five minutes on one core
+ * (adapt_delta 0.99 gives trees of depth 6–7): `PPL_LONG=1 npx vitest run packages/ppl/test/posteriordb-ode.test.ts`.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, test } from "vitest";
+import { compileModel, modelDensity } from "../src/index.ts";
+import { failureLines, folderOf, loadModel, loadPosterior, posteriorNames, runPosterior } from "../src/posteriordb/index.ts";
+
+const LV = "hudson_lynx_hare-lotka_volterra";
+const PK = "one_comp_mm_elim_abs-one_comp_mm_elim_abs";
+
+type Rhs = (t: number, y: number[]) => number[];
+
+// Classical RK4 with a fixed step: the states at the times ts (each a multiple of the step from t0).
+function rk4(f: Rhs, y0: number[], t0: number, ts: readonly number[], h: number): number[][] {
+  const out: number[][] = [];
+  let t = t0, y = [...y0];
+  for (const target of ts) {
+    const n = Math.round((target - t) / h);
+    const step = (target - t) / n;
+    for (let i = 0; i < n; i++) {
+      const k1 = f(t, y);
+      const k2 = f(t + step / 2, y.map((v, j) => v + (step / 2) * k1[j]!));
+      const k3 = f(t + step / 2, y.map((v, j) => v + (step / 2) * k2[j]!));
+      const k4 = f(t + step, y.map((v, j) => v + step * k3[j]!));
+      y = y.map((v, j) => v + (step / 6) * (k1[j]! + 2 * k2[j]! + 2 * k3[j]! + k4[j]!));
+      t += step;
+    }
+    t = target;
+    out.push([...y]);
+  }
+  return out;
+}
+
+const lognormal = (x: number, mu: number, s: number) => -Math.log(x) - Math.log(s) - 0.5 * ((Math.log(x) - mu) / s) ** 2;
+const normal = (x: number, mu: number, s: number) => -Math.log(s) - 0.5 * ((x - mu) / s) ** 2;
+const halfCauchy = (x: number) => -Math.log1p(x * x);
+
+interface LvData { N: number; ts: number[]; y_init: number[]; y: number[][] }
+interface PkData { t0: number; D: number; V: number; N_t: number; times: number[]; C_hat: number[] }
+
+// Log posterior density over the constrained values, up to a constant, in the models' parameter order.
+const JS_DENSITY: Record<string, (x: readonly number[], d: unknown) => number> = {
+  [LV]: (x, raw) => {
+    const d = raw as LvData;
+    const [a, b, g, dl, u0, v0, s1, s2] = x as [number, number, number, number, number, number, number, number];
+    const z = rk4((_t, [u, v]) => [(a - b * v!) * u!, (-g + dl * u!) * v!], [u0, v0], 0, d.ts, 1e-3);
+    let lp = normal(a, 1, 0.5) + normal(b, 0.05, 0.05) + normal(g, 1, 0.5) + normal(dl, 0.05, 0.05);
+    lp += lognormal(s1, -1, 1) + lognormal(s2, -1, 1) + lognormal(u0, Math.log(10), 1) + lognormal(v0, Math.log(10), 1);
+    lp += lognormal(d.y_init[0]!, Math.log(u0), s1) + lognormal(d.y_init[1]!, Math.log(v0), s2);
+    d.y.forEach((row, n) => (lp += lognormal(row[0]!, Math.log(z[n]![0]!), s1) + lognormal(row[1]!, Math.log(z[n]![1]!), s2)));
+    return lp;
+  },
+  [PK]: (x, raw) => {
+    const d = raw as PkData;
+    const [ka, Km, Vm, sigma] = x as [number, number, number, number];
+    // The dose term is smooth through t = 0 here: the model's 0 at the single point t = 0 changes no solution.
+    const C = rk4((t, [c]) => [Math.exp(-ka * t) * d.D * ka / d.V - (Vm / d.V) * c! / (Km + c!)], [0], d.t0, d.times, 5e-4);
+    let lp = halfCauchy(ka) + halfCauchy(Km) + halfCauchy(Vm) + halfCauchy(sigma);
+    d.C_hat.forEach((c, n) => (lp += lognormal(c, Math.log(C[n]![0]!), sigma)));
+    return lp;
+  },
+};
+
+// Every parameter is positive (q = log x): log|dx/dq| = Σ q.
+const jsDensityOfQ = (name: string, q: readonly number[], d: unknown) => JS_DENSITY[name]!(q.map(Math.exp), d) + q.reduce((s, v) => s + v, 0);
+
+function referenceDraws(name: string, count: number): number[][] {
+  const chains = JSON.parse(readFileSync(join(folderOf(name), name, "reference_draws.json"), "utf8")) as Record<string, number[]>[];
+  const names = Object.keys(chains[0]!);
+  return Array.from({ length: count }, (_, k) => names.map((p) => chains[k % chains.length]![p]![37 * k]!));
+}
+
+describe("ODE posteriors: log density and gradient at reference draws against an independent computation", () => {
+  test("the suite reads the ODE folder too", () => {
+    expect(posteriorNames()).toEqual(expect.arrayContaining([LV, PK, "eight_schools-eight_schools_noncentered"]));
+  });
+
+  for (const name of [LV, PK]) {
+    test(name, async () => {
+      const posterior = loadPosterior(name);
+      const compiled = compileModel(await loadModel(name), posterior.data);
+      const density = await modelDensity(compiled, { backend: "cpu" });
+      const draws = referenceDraws(name, 4);
+      expect(compiled.constrainedNames()).toEqual(Object.keys(posterior.reference.params));
+      const lps: number[] = [], jsLps: number[] = [];
+      for (const x of draws) {
+        const q = x.map(Math.log);
+        const lp = new Float64Array(1), grad = new Float64Array(compiled.dim);
+        density.logpGrad(Float64Array.from(q), lp, grad);
+        expect(Array.from(density.generated(Float64Array.from(q)))).toEqual(x.map((v) => expect.closeTo(v, 9)));
+        lps.push(lp[0]!);
+        jsLps.push(jsDensityOfQ(name, q, posterior.data));
+        // Central differences of the smooth JS density (its RK4 is exact to ~1e-12, so a step of 1e-5 is
+        // good to ~1e-7). The models' sensitivities are not in RK45's error test: at their tolerances
+        // they are good to a few parts in a thousand, which costs HMC nothing but acceptance rate.
+        q.forEach((_, i) => {
+          const h = 1e-5;
+          const up = [...q], down = [...q];
+          up[i]! += h;
+          down[i]! -= h;
+          const want = (jsDensityOfQ(name, up, posterior.data) - jsDensityOfQ(name, down, posterior.data)) / (2 * h);
+          expect(Math.abs(grad[i]! - want), `d/dq[${i}] at draw ${x.join(", ")}`).toBeLessThan(1e-2 * (1 + Math.abs(want)));
+        });
+      }
+      // Densities agree up to the normalizing constants, which cancel in differences between draws.
+      lps.forEach((lp, k) => expect(Math.abs(lp - lps[0]! - (jsLps[k]! - jsLps[0]!))).toBeLessThan(1e-3));
+    });
+  }
+});
+
+/**
+ * one_comp's K_m and V_m have very heavy right tails (reference draws reach 296 for a mean of 2.5:
+ * half-Cauchy priors along the ridge V_m/K_m ≈ const that the data leave open). The sd of such a
+ * parameter grows with the number of draws: the reference's came from 10 chains × 10,000 draws,
+ * its 1,000-draw chains alone range from 4.2 to 11.1 for K_m (reference 7.3), and public cmdstan
+ * runs of this posterior fail the sd ratio most of the time. Our 4 × 1000 draws give ratios near
+ * 0.6, rising with more draws (0.74 at 4 × 10,000), while every mean passes. For these two the
+ * test asks the means to pass and the sd ratio to stay above 0.55; everything else must pass the rule.
+ */
+const HEAVY_TAILED: Readonly<Record<string, readonly string[]>> = { [PK]: ["K_m", "V_m"] };
+
+function passes(name: string): () => Promise<void> {
+  return async () => {
+    const r = await runPosterior(name);
+    expect(r.missing).toEqual([]);
+    const heavy = HEAVY_TAILED[name] ?? [];
+    const failures = r.checks.filter((c) => !c.pass && !(heavy.includes(c.name) && Math.abs(c.z) <= 4 && c.sdRatio >= 0.55));
+    expect(failureLines({ ...r, checks: failures }), `${name}: worst |z| ${r.worstZ.value.toFixed(2)} (${r.worstZ.name})`).toEqual([]);
+    for (const c of r.checks) if (heavy.includes(c.name)) expect(Math.abs(c.z), `${c.name}: the mean passes`).toBeLessThanOrEqual(4);
+  };
+}
+
+describe("ODE posteriors under the pass rule (CPU backend, fixed seed)", () => {
+  test(PK, { timeout: 600_000 }, passes(PK));
+});
+
+describe.runIf(process.env.PPL_LONG)("ODE posteriors that take minutes (PPL_LONG=1)", () => {
+  test(LV, { timeout: 3_600_000 }, passes(LV));
+});

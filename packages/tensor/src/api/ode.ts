@@ -25,9 +25,9 @@ export interface OdeOptions {
   atol?: number;
   /**
    * Step attempts (accepted or rejected) before the solve counts as failed (1000). The solver is a
-   * scan of exactly this length that every evaluation runs to the end (attempts after the last
-   * output time change nothing), so its cost is proportional to maxSteps: set it a margin above
-   * what the posterior needs (`odeRK45Solve(...).steps` tells).
+   * scan of this length; once the last output time is reached its steps change nothing, and the
+   * backends stop a scan at such a fixed point, so a generous maxSteps costs nothing while unused.
+   * `odeRK45Solve(...).steps` tells how many a solve took.
    */
   maxSteps?: number;
 }
@@ -87,7 +87,7 @@ export function odeRK45(rhs: OdeRhs, y0: Node, t0: Operand, ts: Node, theta: rea
  * h clipped to the next output time, accepts it when the local error (RMS over the state, scaled by
  * atol + rtol·|y|) is ≤ 1, records the state when it lands on an output time, and proposes the next h.
  * The state carries the sensitivities S = ∂y/∂(y0, theta) too, integrated by the same Runge–Kutta
- * stages along dS/dt = J_y·S + J_θ (each column a jvp of the rhs), so each step's S is the exact
+ * stages along dS/dt = J_y·S + J_θ (the Jacobians' columns are jvps of the rhs), so each step's S is the exact
  * derivative of that step's map at fixed h. Only y enters the error test (CVODES's default): the
  * step sequence then does not depend on how S is scaled, and any deterministic gradient keeps HMC
  * exact, since the log density itself is evaluated exactly as solved.
@@ -215,7 +215,7 @@ export function odeRK45Solve(rhs: OdeRhs, y0: Node, t0: Operand, ts: Node, theta
     },
     init,
     [],
-    // The positions 0..N−1 enter as a const: a GPU body reads array constants from a buffer.
+    // The positions 0..N−1 enter as a const, read from a buffer like ts.
     [tsS, iotaN, ...thS],
     { length: maxSteps },
   );

@@ -3,7 +3,7 @@
  * place of the default 5%, 50% and 95%, as CmdStan's stansummary takes them. Each is R's type 7
  * quantile of the pooled draws, the definition the default columns use.
  */
-import { quantile, type ChainDraws, type Summary, type SummaryJson } from "@ppl/ppl";
+import { quantile, type ChainDraws, type Summary, type SummaryJson } from "@ppl/ppl/diagnostics";
 
 /** Quantile columns: a header ("2.5%") and a JSON key ("q2.5") per percentile, and each parameter's values. */
 export interface PercentileColumns {

@@ -1,6 +1,6 @@
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { collectChains, readStanCsv, summarize, type ChainDraws, type StanCsv, type Summary } from "@ppl/ppl";
+import { collectChains, readStanCsv, summarize, type ChainDraws, type StanCsv, type Summary } from "@ppl/ppl/diagnostics";
 import { usageError } from "./exit-codes.ts";
 import { describeFsError, readTextFile } from "./read-file.ts";
 

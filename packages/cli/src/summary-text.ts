@@ -1,4 +1,4 @@
-import type { Summary } from "@ppl/ppl";
+import type { Summary } from "@ppl/ppl/diagnostics";
 import type { PercentileColumns } from "./percentiles.ts";
 
 /** The table's columns: header, and how to read the value off a parameter summary. */

@@ -1,5 +1,5 @@
 /** `ppl summary FILES_OR_DIR…`: summarize Stan CSV files (ours or CmdStan's) as a table or JSON. */
-import { summaryToJson } from "@ppl/ppl";
+import { summaryToJson } from "@ppl/ppl/diagnostics";
 import { ExitCode, type ExitCodeValue } from "../exit-codes.ts";
 import type { CommandIO } from "../io.ts";
 import { readRun, summarizeRun } from "../read-runs.ts";

@@ -6,6 +6,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { collectChains, summarize, type StanCsv } from "@ppl/ppl";
+import { isSymmetricPositiveDefinite } from "@ppl/ppl/internals";
 import { readCsv, ROOT, runCli, tempDir, type CliResult } from "./helpers.ts";
 
 const CHAINS = 4;
@@ -33,23 +34,6 @@ function matrixDraws(files: StanCsv[], name: string, k: number): Float64Array[] 
   return files.flatMap((f) => Array.from({ length: f.draws[at[0]!]!.length }, (_, d) => Float64Array.from(at, (i) => f.draws[i]![d]!)));
 }
 
-/** True when the K×K matrix is exactly symmetric and its Cholesky pivots are all positive. */
-function symmetricPositiveDefinite(x: Float64Array, k: number): boolean {
-  for (let i = 0; i < k; i++) for (let j = 0; j < i; j++) if (x[i * k + j] !== x[j * k + i]) return false;
-  const l = new Float64Array(k * k);
-  for (let i = 0; i < k; i++) {
-    for (let j = 0; j <= i; j++) {
-      let s = x[i * k + j]!;
-      for (let p = 0; p < j; p++) s -= l[i * k + p]! * l[j * k + p]!;
-      if (i === j) {
-        if (!(s > 0)) return false;
-        l[i * k + i] = Math.sqrt(s);
-      } else l[i * k + j] = s / l[j * k + j]!;
-    }
-  }
-  return true;
-}
-
 /** The summary's entry for a parameter (collectChains names them with brackets). */
 function entry(summary: ReturnType<typeof summarize>, name: string) {
   const p = summary.parameters.find((q) => q.name === name);
@@ -67,8 +51,8 @@ describe("covariance, correlation and row-stochastic constraints", () => {
     const sigma = matrixDraws(files, "Sigma", 3);
     const omega = matrixDraws(files, "Omega", 3);
     expect(sigma.length).toBe(CHAINS * DRAWS);
-    expect(sigma.every((x) => symmetricPositiveDefinite(x, 3))).toBe(true);
-    expect(omega.every((x) => symmetricPositiveDefinite(x, 3) && [0, 4, 8].every((d) => x[d] === 1))).toBe(true);
+    expect(sigma.every((x) => isSymmetricPositiveDefinite(x, 3))).toBe(true);
+    expect(omega.every((x) => isSymmetricPositiveDefinite(x, 3) && [0, 4, 8].every((d) => x[d] === 1))).toBe(true);
     expect(omega.every((x) => x.every((v) => Math.abs(v) <= 1))).toBe(true);
     const cols = files[0]!.columns;
     for (const f of files) {

@@ -11,6 +11,7 @@ export {
   isDistribution, isNodeValues, sampleToShape, lkjLogConstant, gammaVariate, betaVariate, poissonVariate, binomialVariate,
   logGammaVariate, categoricalVariate,
 } from "./distributions/index.ts";
+export { isSymmetricPositiveDefinite } from "./distributions/dense.ts";
 // Constraints (transforms)
 export {
   isConstraint, constraintOfSupport,

@@ -6,24 +6,14 @@
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { compileModel, data, halfCauchy, model, modelDensity, normal, type ModelDensity } from "../src/index.ts";
+import { compileModel, modelDensity, type ModelDensity } from "../src/index.ts";
 import {
   InitializationError, resolveSettings, sample, sampleAsync, SamplerOptionError, SamplingRun, type DrawInfo, type SampleOptions, type SampleResult,
 } from "../src/sampler/index.ts";
 import { chainRangeOptions } from "../src/sampler/run.ts";
 import { sampleThreads, stopSamplerThreads } from "../src/sampler/threads/pool.ts";
-import { add, mul } from "@ppl/tensor";
+import eightSchools from "../../../examples/posteriordb/eight_schools-eight_schools_noncentered.ts";
 
-const eightSchools = model({
-  name: "eight_schools_noncentered",
-  data: { J: data.int({ lower: 1 }), y: data.vector("J"), sigma: data.vector("J", { lower: 0 }) },
-  build(m, d) {
-    const mu = m.param("mu", normal(0, 5));
-    const tau = m.param("tau", halfCauchy(0, 5));
-    const thetaTrans = m.param("theta_trans", normal(0, 1), { shape: [d.J] });
-    m.observe(d.y, normal(add(mu, mul(tau, thetaTrans)), d.sigma));
-  },
-});
 const schools = { J: 8, y: [28, 8, -3, 7, -1, 1, 18, 12], sigma: [15, 10, 16, 11, 9, 11, 10, 18] };
 const density = (): Promise<ModelDensity> => modelDensity(compileModel(eightSchools, schools), { backend: "cpu" });
 

@@ -6,6 +6,7 @@ import {
   choleskyCorr, choleskyFactorCov, columnStochastic, corrMatrix, covMatrix, interval, lower, ModelError, offsetMultiplier, ordered,
   positive, positiveOrdered, real, rowStochastic, simplex, sumToZero, unitInterval, unitVector, upper, type Constraint,
 } from "../src/index.ts";
+import { isSymmetricPositiveDefinite } from "../src/internals.ts";
 
 const uArb = (n: number, r = 3) => fc.array(fc.double({ min: -r, max: r, noNaN: true }), { minLength: n, maxLength: n });
 
@@ -81,21 +82,7 @@ const lowerWithDiagonal = (m: number, n: number) => (x: Float64Array) => {
   return out;
 };
 /** True when the K×K matrix is exactly symmetric and has a Cholesky factor with positive pivots. */
-const symmetricPositiveDefinite = (k: number) => (x: Float64Array) => {
-  for (let i = 0; i < k; i++) for (let j = 0; j < i; j++) if (x[i * k + j] !== x[j * k + i]) return false;
-  const l = new Float64Array(k * k);
-  for (let i = 0; i < k; i++) {
-    for (let j = 0; j <= i; j++) {
-      let s = x[i * k + j]!;
-      for (let p = 0; p < j; p++) s -= l[i * k + p]! * l[j * k + p]!;
-      if (i === j) {
-        if (!(s > 0)) return false;
-        l[i * k + i] = Math.sqrt(s);
-      } else l[i * k + j] = s / l[j * k + j]!;
-    }
-  }
-  return true;
-};
+const symmetricPositiveDefinite = (k: number) => (x: Float64Array) => isSymmetricPositiveDefinite(x, k);
 const isCorrelation = (k: number) => (x: Float64Array) =>
   symmetricPositiveDefinite(k)(x) && Array.from({ length: k }, (_, i) => x[i * k + i]).every((d) => d === 1);
 const isCholeskyFactor = (m: number, n: number) => (x: Float64Array) =>

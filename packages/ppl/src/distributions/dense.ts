@@ -3,17 +3,34 @@
 /** Lower Cholesky factor of an n×n symmetric positive-definite matrix; throws on a non-positive pivot. */
 export function choleskyNumbers(a: ArrayLike<number>, n: number): Float64Array {
   const l = new Float64Array(n * n);
+  const bad = factorLower(a, n, l);
+  if (bad >= 0) throw new RangeError(`cholesky: the matrix is not positive definite (pivot ${bad + 1} is ${l[bad * n + bad]})`);
+  return l;
+}
+
+/** True when the n×n matrix is exactly symmetric and its Cholesky pivots are all positive (covMatrix's support, as tests check draws against it). */
+export function isSymmetricPositiveDefinite(a: ArrayLike<number>, n: number): boolean {
+  for (let i = 0; i < n; i++) for (let j = 0; j < i; j++) if (a[i * n + j] !== a[j * n + i]) return false;
+  return factorLower(a, n, new Float64Array(n * n)) < 0;
+}
+
+// Writes the lower Cholesky factor of a into l; at the first pivot that is not positive it stops,
+// leaves that pivot at l[i·n + i] and returns i (else −1), so that both callers share one loop.
+function factorLower(a: ArrayLike<number>, n: number, l: Float64Array): number {
   for (let i = 0; i < n; i++) {
     for (let j = 0; j <= i; j++) {
       let s = a[i * n + j]!;
       for (let k = 0; k < j; k++) s -= l[i * n + k]! * l[j * n + k]!;
       if (i === j) {
-        if (!(s > 0)) throw new RangeError(`cholesky: the matrix is not positive definite (pivot ${i + 1} is ${s})`);
+        if (!(s > 0)) {
+          l[i * n + i] = s;
+          return i;
+        }
         l[i * n + i] = Math.sqrt(s);
       } else l[i * n + j] = s / l[j * n + j]!;
     }
   }
-  return l;
+  return -1;
 }
 
 /** x = L z for lower-triangular L. */

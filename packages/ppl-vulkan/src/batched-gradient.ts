@@ -2,6 +2,7 @@ import { gradientGraph, type CompiledModel } from "@ppl/ppl";
 import type { Node } from "@ppl/tensor";
 import { type VulkanBuffer, limitsOf, type ProgramPlan, type RenderLimits, planProgram, type VulkanManager, type Sequence } from "@ppl/vulkan";
 import { kernelPrelude, BYTES, residentProgram, toBytes, type Dispatch } from "@ppl/vulkan/internals";
+import { checkDataPrecision, halfDataBytes, halfDataLeaves, type DataPrecision } from "./data-precision.ts";
 
 /**
  * The log density and gradient of every chain at once, as resident kernels: write positions into
@@ -16,25 +17,34 @@ export interface BatchedGradient {
   /** Kernels of the whole program (those that read only data ran once, at preparation). */
   readonly kernels: number;
   readonly source: string;
+  /** The data leaves read from float16_t buffers (dataPrecision "f16"). */
+  readonly half: ReadonlySet<Node>;
   dispose(): void;
 }
 
 /** The model parts the batched gradient needs. */
 export type BatchedModel = Pick<CompiledModel, "logDensity" | "q" | "dataBindings">;
 
-/** The kernels of the batched gradient of C chains (lp and grad are the plan's outputs), rendered for a device's limits. */
-export function batchedGradientPlan(model: Pick<CompiledModel, "logDensity" | "q">, chains: number, dtype: "f32" | "f64", limits: RenderLimits): ProgramPlan {
+/**
+ * The kernels of the batched gradient of C chains (lp and grad are the plan's outputs), rendered
+ * for a device's limits; with `dataPrecision` "f16" the large float data are float16_t buffers.
+ */
+export function batchedGradientPlan(
+  model: Pick<CompiledModel, "logDensity" | "q">, chains: number, dtype: "f32" | "f64", limits: RenderLimits, dataPrecision: DataPrecision = "exact",
+): ProgramPlan {
   const graph = gradientGraph(model, { dtype, chains });
   // Independent kernels share a dispatch (a small model's gradient is latency-bound by its count of
   // dispatches), but those that read only data stay apart: they run once, at preparation.
   const readsQ = dependsOnParams([graph.lp, graph.grad]);
-  return planProgram([graph.lp, graph.grad], limits, kernelPrelude, { merge: (n) => (readsQ(n) ? "step" : "once") });
+  const halfStorage = halfDataLeaves([graph.lp, graph.grad], dataPrecision);
+  return planProgram([graph.lp, graph.grad], limits, kernelPrelude, { merge: (n) => (readsQ(n) ? "step" : "once"), halfStorage });
 }
 
 /**
  * Take lp and its gradient for C chains as one batched graph (ppl's gradientGraph, vmapped over the
  * chain axis, so the data are read once for all chains), plan it into multi-workgroup kernels with the backend's
- * codegen, bind the data, and run once the kernels that read only data.
+ * codegen, bind the data, and run once the kernels that read only data. `dataPrecision` "f16"
+ * stores the large float data in 16 bits (DataPrecisionError on a device without 16-bit storage).
  */
 export async function batchedGradient(
   manager: VulkanManager,
@@ -42,8 +52,10 @@ export async function batchedGradient(
   chains: number,
   dtype: "f32" | "f64",
   limits: RenderLimits = limitsOf(manager.device),
+  dataPrecision: DataPrecision = "exact",
 ): Promise<BatchedGradient> {
-  const plan = batchedGradientPlan(model, chains, dtype, limits);
+  checkDataPrecision(manager.device, dataPrecision);
+  const plan = batchedGradientPlan(model, chains, dtype, limits, dataPrecision);
   const outs = plan.outputs;
   const program = await residentProgram(manager, plan);
   let q: VulkanBuffer | undefined;
@@ -51,7 +63,8 @@ export async function batchedGradient(
     if (n.op === "data") {
       const bound = model.dataBindings[n.attrs.name!];
       if (!bound) throw new Error(`GPU sampler: no data bound for '${n.attrs.name}'`);
-      program.buffers.get(n)!.write(toBytes(n.dtype, bound.data));
+      const name = n.attrs.name!;
+      program.buffers.get(n)!.write(plan.half.has(n) ? halfDataBytes(name, bound.data) : toBytes(n.dtype, bound.data));
     } else if (n.op === "param") q = program.buffers.get(n);
   }
   // A density that never reads q still needs somewhere for the controller to write positions.
@@ -72,6 +85,7 @@ export async function batchedGradient(
     step: program.dispatches.filter((_, i) => readsQ(plan.kernels[i]!.node)),
     kernels: plan.kernels.length,
     source: plan.kernels.map((k) => k.source).join("\n// ----\n"),
+    half: plan.half,
     dispose() {
       program.destroy();
       spare?.destroy();

@@ -1,5 +1,6 @@
 import { VulkanError, compileGlsl, limitsOf, type VulkanManager, type Sequence } from "@ppl/vulkan";
 import { batchedGradient } from "./batched-gradient.ts";
+import type { DataPrecision } from "./data-precision.ts";
 import {
   chooseControllerMode, CONTROLLER_BUFFERS, controllerGroups, controllerProgram, controllerStateSizes, workgroupController, type ControllerMode,
 } from "./controller-program.ts";
@@ -19,12 +20,12 @@ export async function deviceEngine(
   manager: VulkanManager,
   model: GpuModel,
   state: StateBuffers,
-  opts: { chains: number; maxDepth: number; dtype: "f32" | "f64"; controller?: ControllerMode; metric: MetricForm },
+  opts: { chains: number; maxDepth: number; dtype: "f32" | "f64"; controller?: ControllerMode; metric: MetricForm; dataPrecision: DataPrecision },
 ): Promise<Engine> {
   const C = opts.chains;
   const D = model.q.size;
   const bytes = opts.dtype === "f64" ? 8 : 4;
-  const gradient = await batchedGradient(manager, model, C, opts.dtype);
+  const gradient = await batchedGradient(manager, model, C, opts.dtype, limitsOf(manager.device), opts.dataPrecision);
   const build = async (mode: ControllerMode) => {
     const subgroups = limitsOf(manager.device).subgroupArithmetic;
     const source = controllerProgram(D, { chains: C, maxDepth: opts.maxDepth, dtype: opts.dtype, mode, metric: opts.metric, subgroups });
@@ -95,6 +96,7 @@ export async function deviceEngine(
 // ---- batched gradient
 ${gradient.source}`,
     counters,
+    half: gradient.half,
     logpGrad(q, lp, grad) {
       // Safe between blocks: every chain is idle and the next block starts without reading these buffers.
       gradient.q.write(Real.from(q));

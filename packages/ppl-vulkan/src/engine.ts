@@ -1,4 +1,5 @@
 import type { CompiledModel } from "@ppl/ppl";
+import type { Node } from "@ppl/tensor";
 import type { VulkanBuffer } from "@ppl/vulkan";
 
 /** The parts of a compiled model the GPU sampler needs. */
@@ -25,6 +26,8 @@ export { stepSizeLayout } from "./nuts-layout.ts";
  */
 export interface Engine {
   readonly source: string;
+  /** The data leaves its kernels read from float16_t buffers (dataPrecision "f16"). */
+  readonly half: ReadonlySet<Node>;
   run(k: number): void;
   runAsync(k: number): Promise<void>;
   /** The stats of the block just run (k transitions × C chains × TRANSITION_STATS), for an engine that plans the next block by them. */

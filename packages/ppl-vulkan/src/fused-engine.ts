@@ -2,6 +2,7 @@ import { compileGlsl, limitsOf, type VulkanBuffer, type VulkanManager, type Sequ
 import type { Engine, GpuModel, StateBuffers } from "./engine.ts";
 import type { MetricForm } from "./metric-source.ts";
 import { NUTS_FIXED_BUFFERS, nutsProgram } from "./nuts-program.ts";
+import { halfDataBytes, type DataPrecision } from "./data-precision.ts";
 
 /**
  * Shapes 1 and 2: the whole transitions of every chain in one fused kernel. A block of k iterations
@@ -15,7 +16,7 @@ export async function fusedEngine(
   state: StateBuffers,
   opts: {
     chains: number; maxDepth: number; dtype: "f32" | "f64"; shape: "thread" | "workgroup"; workgroup: number; metric: MetricForm;
-    iterationsPerDispatch: "block" | 1;
+    iterationsPerDispatch: "block" | 1; dataPrecision: DataPrecision;
   },
 ): Promise<Engine> {
   const C = opts.chains;
@@ -28,7 +29,8 @@ export async function fusedEngine(
   const dataBuffers: VulkanBuffer[] = program.data.map((n) => {
     const values = n.op === "const" ? (n.attrs.value as Float64Array) : model.dataBindings[n.attrs.name!]?.data;
     if (!values) throw new Error(`GPU sampler: no data bound for '${n.attrs.name}'`);
-    const arr = n.dtype === "i32" || n.dtype === "bool" ? Int32Array.from(values) : Real.from(values);
+    const arr = program.half.has(n) ? halfDataBytes(n.attrs.name!, values)
+      : n.dtype === "i32" || n.dtype === "bool" ? Int32Array.from(values) : Real.from(values);
     return manager.bufferFrom(arr);
   });
   // Thread shape: one slice per thread of every dispatched workgroup (threads past the last chain exit early).
@@ -51,6 +53,7 @@ export async function fusedEngine(
   const counters = { submits: 0, steps: 0, sequences: 0 };
   return {
     source: program.source,
+    half: program.half,
     counters,
     run(k) {
       sequenceFor(k).submitSync();

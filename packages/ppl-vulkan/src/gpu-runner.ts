@@ -6,6 +6,7 @@ import type { GpuModel, StateBuffers } from "./engine.ts";
 import { STAT, stepSizeLayout, TRANSITION_STATS } from "./nuts-layout.ts";
 import { chooseShape, chooseWorkgroup, largestFactorisation, type ExecutionShape } from "./execution-shape.ts";
 import { fusedEngine } from "./fused-engine.ts";
+import { checkDataPrecision, halfDataNote } from "./data-precision.ts";
 import { metricBufferWriter, metricSize } from "./metric-buffer.ts";
 import type { MetricForm } from "./metric-source.ts";
 
@@ -61,6 +62,13 @@ export async function prepareGpuNuts(model: GpuModel, opts: GpuNutsOptions): Pro
     manager.destroy();
     throw new Error(`device '${manager.device.name}' has no shaderFloat64: use dtype f32`);
   }
+  const dataPrecision = opts.dataPrecision ?? "exact";
+  try {
+    checkDataPrecision(manager.device, dataPrecision);
+  } catch (e) {
+    manager.destroy();
+    throw e;
+  }
   const work = Object.values(model.dataBindings).reduce((s, v) => s + v.data.length, 0) + model.q.size;
   const shape = opts.shape ?? chooseShape(work, opts.chains, manager.device.type, largestFactorisation(model.logDensity));
   const C = opts.chains;
@@ -76,11 +84,19 @@ export async function prepareGpuNuts(model: GpuModel, opts: GpuNutsOptions): Pro
     q: buf(C * D), g: buf(C * D), lp: buf(C), eps: buf(stepLayout.length), minv: buf(C * metricSize(metric, D)),
     ctrl: manager.buffer(32), stats: buf(K * C * NSTATS), draws: buf(K * C * D),
   };
-  const engine = shape === "device"
-    ? await deviceEngine(manager, model, state, { chains: C, maxDepth: opts.maxDepth, dtype, controller: opts.controller, metric })
-    : await fusedEngine(manager, model, state, { chains: C, maxDepth: opts.maxDepth, dtype, shape, workgroup: opts.workgroup ?? chooseWorkgroup(work), metric,
+  let engine;
+  try {
+    engine = shape === "device"
+    ? await deviceEngine(manager, model, state, { chains: C, maxDepth: opts.maxDepth, dtype, controller: opts.controller, metric, dataPrecision })
+    : await fusedEngine(manager, model, state, { chains: C, maxDepth: opts.maxDepth, dtype, shape, workgroup: opts.workgroup ?? chooseWorkgroup(work), metric, dataPrecision,
         iterationsPerDispatch: opts.iterationsPerDispatch ?? (manager.device.type === "cpu" ? 1 : "block"),
       });
+  } catch (e) {
+    // A failed preparation (a kernel the driver refuses, data out of the 16-bit range) leaves no device behind.
+    Object.values(state).forEach((b: VulkanBuffer) => b.destroy());
+    manager.destroy();
+    throw e;
+  }
   const info = manager.device;
   return {
     device: `${info.name} (${info.type})`,
@@ -89,6 +105,7 @@ export async function prepareGpuNuts(model: GpuModel, opts: GpuNutsOptions): Pro
     shape,
     source: engine.source,
     counters: engine.counters,
+    ...(dataPrecision === "f16" ? { note: halfDataNote(engine.half) } : {}),
     ...(shape !== "device" && info.type === "cpu"
       ? { warning: `warning: on a CPU implementation of Vulkan shader loops stop after 65,535 iterations, so long trajectories in the fused ${shape}-per-chain kernel come back wrong; use --gpu-shape device (the default on this device)` }
       : {}),

@@ -1,5 +1,5 @@
 import type { Node } from "@ppl/tensor";
-import { renderCooperative, glslType, flatten, Scope, renderSequential, type LeafReader } from "@ppl/vulkan/internals";
+import { renderCooperative, glslType, flatten, halfRead, HALF_STORAGE_EXTENSION, Scope, renderSequential, type LeafReader } from "@ppl/vulkan/internals";
 import { workgroupSumSource } from "./workgroup-sum.ts";
 
 /** A one-chain log density and gradient as GLSL, and the data buffers it reads. */
@@ -10,6 +10,8 @@ export interface LogpFunction {
   readonly data: readonly Node[];
   /** Scratch elements per chain (intermediates kept in global memory). */
   readonly scratch: number;
+  /** Extensions the source requires (GL_EXT_shader_16bit_storage when data are stored in 16 bits), for the shader's first lines. */
+  readonly extensions: readonly string[];
 }
 
 /**
@@ -35,9 +37,12 @@ const PRIVATE_LIMIT = 64;
  * leapfrog inside the NUTS transition. Thread mode: one function run by the chain's thread, large
  * intermediates in the chain's slice of a scratch buffer. Workgroup mode: the chain's threads
  * compute it together (codegen/cooperative.ts), q shared through workgroup memory. Scratch is
- * bound at `scratchBinding`, data after it.
+ * bound at `scratchBinding`, data after it; the data leaves in `half` are float16_t buffers, each
+ * read widened to the compute dtype.
  */
-export function renderLogpFunction(lp: Node, grad: Node, q: Node, scratchBinding: number, real: "f32" | "f64", mode: LogpMode): LogpFunction {
+export function renderLogpFunction(
+  lp: Node, grad: Node, q: Node, scratchBinding: number, real: "f32" | "f64", mode: LogpMode, half: ReadonlySet<Node> = new Set(),
+): LogpFunction {
   const data: Node[] = [];
   const T = real === "f64" ? "double" : "float";
   const scope = new Scope(undefined, "  ");
@@ -49,6 +54,7 @@ export function renderLogpFunction(lp: Node, grad: Node, q: Node, scratchBinding
       let b = data.indexOf(n);
       if (b < 0) b = data.push(n) - 1;
       const e = `bd${b}.v[${flatten(n.shape, idx)}]`;
+      if (half.has(n)) return halfRead(e, n.dtype);
       return n.dtype === "bool" ? `(${e} != 0)` : e;
     }
     return undefined;
@@ -72,7 +78,7 @@ export function renderLogpFunction(lp: Node, grad: Node, q: Node, scratchBinding
       "#define REDUCE_SUM(x) (x)",
       "#define LOGP() lp = ppl_logp_grad(q, g)",
     );
-    data.forEach((n, i) => lines.push(dataDecl(n, i, scratchBinding)));
+    data.forEach((n, i) => lines.push(dataDecl(n, i, scratchBinding, half.has(n))));
     lines.push(`${T} ppl_logp_grad(in ${T} q[D], out ${T} g[D]) {`, ...scope.lines, "}");
   } else {
     const W = mode.workgroup;
@@ -118,15 +124,17 @@ export function renderLogpFunction(lp: Node, grad: Node, q: Node, scratchBinding
       "#define LOGP() { FOR_OWNED(s, i) ppl_sq[i] = q[s]; barrier(); lp = ppl_logp_grad(); FOR_OWNED(s, i) g[s] = ppl_grad_at(i); barrier(); }",
     );
     if (onChip) scratch = 0;
-    data.forEach((n, i) => lines.push(dataDecl(n, i, scratchBinding)));
+    data.forEach((n, i) => lines.push(dataDecl(n, i, scratchBinding, half.has(n))));
     lines.push(`${T} ppl_logp_grad() {`, ...scope.lines, "}", `${T} ppl_grad_at(int i) {`, ...gScope.lines, "}");
   }
-  return { source: lines.join("\n"), data, scratch };
+  const extensions = data.some((n) => half.has(n)) ? [HALF_STORAGE_EXTENSION] : [];
+  return { source: lines.join("\n"), data, scratch, extensions };
 }
 
 const dim = (q: Node) => q.size;
 
-function dataDecl(n: Node, i: number, scratchBinding: number): string {
+function dataDecl(n: Node, i: number, scratchBinding: number, half: boolean): string {
+  const element = half ? "float16_t" : n.dtype === "bool" ? "int" : glslType(n.dtype);
   // restrict: no other binding aliases a data buffer, so its reads may go through the read-only caches.
-  return `layout(std430, set = 0, binding = ${scratchBinding + 1 + i}) readonly restrict buffer Data${i} { ${n.dtype === "bool" ? "int" : glslType(n.dtype)} v[]; } bd${i};`;
+  return `layout(std430, set = 0, binding = ${scratchBinding + 1 + i}) readonly restrict buffer Data${i} { ${element} v[]; } bd${i};`;
 }

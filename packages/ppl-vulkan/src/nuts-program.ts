@@ -5,6 +5,7 @@ import type { Node } from "@ppl/tensor";
 import type { RenderLimits } from "@ppl/vulkan";
 import { kernelPrelude } from "@ppl/vulkan/internals";
 import { renderLogpFunction, type LogpMode } from "./logp-function.ts";
+import { halfDataLeaves, type DataPrecision } from "./data-precision.ts";
 import { layoutDefines, stateDeclarations } from "./nuts-layout.ts";
 import { metricSource, type MetricForm } from "./metric-source.ts";
 import { SUBGROUP_EXTENSIONS } from "./workgroup-sum.ts";
@@ -31,6 +32,8 @@ export interface NutsProgram {
   readonly shape: "thread" | "workgroup";
   /** Scratch elements per chain (workgroup shape): bound at NUTS_FIXED_BUFFERS, data after it. */
   readonly scratch: number;
+  /** Data leaves bound as float16_t buffers (dataPrecision "f16"): upload them with halfDataBytes. */
+  readonly half: ReadonlySet<Node>;
 }
 
 /** Shape and precision of a NUTS kernel. */
@@ -49,6 +52,8 @@ export interface NutsProgramOptions {
    * arithmetic for the sums. Without them: global scratch and shared-memory trees (any device).
    */
   readonly limits?: Pick<RenderLimits, "sharedMemoryBytes" | "subgroupArithmetic">;
+  /** "f16": large float data stored in 16 bits (the device needs 16-bit storage); default exact. */
+  readonly dataPrecision?: DataPrecision;
 }
 
 /**
@@ -65,17 +70,22 @@ export function nutsProgram(logDensity: Node, q: Node, opts: NutsProgramOptions)
   const mode: LogpMode = shape === "thread"
     ? { kind: "thread" }
     : { kind: "workgroup", workgroup, subgroups, sharedBytes: opts.limits?.sharedMemoryBytes ?? 0 };
-  const logp = renderLogpFunction(graph.lp, graph.grad, graph.q, NUTS_FIXED_BUFFERS, opts.dtype, mode);
+  const half = halfDataLeaves([graph.lp, graph.grad], opts.dataPrecision ?? "exact");
+  const logp = renderLogpFunction(graph.lp, graph.grad, graph.q, NUTS_FIXED_BUFFERS, opts.dtype, mode, half);
   const localSize = shape === "thread" ? 64 : workgroup;
+  // Extensions come before any code: after the header's #version line.
+  const [version, ...header] = nutsHeader(dim, opts, shape === "thread", localSize, subgroups);
   const source = [
-    ...nutsHeader(dim, opts, shape === "thread", localSize, subgroups),
+    version!,
+    ...logp.extensions.map((e) => `#extension ${e} : require`),
+    ...header,
     logp.source,
     ...metricSource(opts.metric ?? "diag", shape === "thread", dim),
     ...stateDeclarations(),
     readFileSync(`${SHADER_DIR}common.glsl`, "utf8"),
     readFileSync(`${SHADER_DIR}transition.glsl`, "utf8"),
   ].join("\n");
-  return { source, data: logp.data, localSize, shape, scratch: logp.scratch };
+  return { source, data: logp.data, localSize, shape, scratch: logp.scratch, half };
 }
 
 /**

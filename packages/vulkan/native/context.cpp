@@ -177,6 +177,16 @@ std::shared_ptr<Context> createContext(Napi::Env env, uint32_t deviceIndex, cons
     features.pNext = &executable;
   }
 
+  // Enabled whenever present: it only permits 16-bit buffer members, so kernels that declare none
+  // are unaffected, and a device without it never sees the structure ask for it.
+  VkPhysicalDevice16BitStorageFeatures storage16{};
+  storage16.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES;
+  if (physical.storageBuffer16BitAccess) {
+    storage16.storageBuffer16BitAccess = VK_TRUE;
+    storage16.pNext = features.pNext;
+    features.pNext = &storage16;
+  }
+
   VkDeviceCreateInfo deviceInfo{};
   deviceInfo.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO;
   deviceInfo.pNext = &features;

@@ -65,6 +65,16 @@ static PhysicalDeviceInfo describe(VkPhysicalDevice device) {
       info.atomicFloat.sharedFloat32AtomicAdd = atomic.shaderSharedFloat32AtomicAdd;
       info.atomicFloat.sharedFloat64AtomicAdd = atomic.shaderSharedFloat64AtomicAdd;
     }
+    {
+      // Core in Vulkan 1.1 (checked above), so the structure may always be chained.
+      VkPhysicalDevice16BitStorageFeatures storage16{};
+      storage16.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES;
+      VkPhysicalDeviceFeatures2 features2{};
+      features2.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2;
+      features2.pNext = &storage16;
+      fn::vkGetPhysicalDeviceFeatures2(device, &features2);
+      info.storageBuffer16BitAccess = storage16.storageBuffer16BitAccess == VK_TRUE;
+    }
     if (hasExtension(extensions, "VK_KHR_pipeline_executable_properties")) {
       VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR executable{};
       executable.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR;
@@ -219,6 +229,7 @@ static Napi::Object toJs(Napi::Env env, const PhysicalDeviceInfo& info, uint32_t
   atomics.Set("sharedFloat64AtomicAdd", info.atomicFloat.sharedFloat64AtomicAdd);
   features.Set("atomicFloat", atomics);
   features.Set("pipelineExecutableInfo", info.pipelineExecutableInfo);
+  features.Set("storageBuffer16BitAccess", info.storageBuffer16BitAccess);
   out.Set("features", features);
 
   out.Set("rejected", info.rejected.empty() ? env.Null() : Napi::String::New(env, info.rejected));

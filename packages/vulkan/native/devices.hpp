@@ -32,6 +32,9 @@ struct PhysicalDeviceInfo {
   // VK_KHR_pipeline_executable_properties with pipelineExecutableInfo: the
   // driver reports each pipeline's compiled code (registers, spills, size).
   bool pipelineExecutableInfo = false;
+  // VkPhysicalDevice16BitStorageFeatures (core in Vulkan 1.1): storage buffers may hold 16-bit
+  // values (float16_t), which data stored in half precision needs.
+  bool storageBuffer16BitAccess = false;
   int computeQueueFamily = -1;
   std::string rejected;  // why the device cannot be used; "" when usable
 };

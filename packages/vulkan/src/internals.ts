@@ -8,4 +8,5 @@ export { Scope } from "./codegen/scope.ts";
 export { renderSequential, type LeafReader, type SequentialProgram, type Spill } from "./codegen/sequential.ts";
 export { type Binding, type KernelPlan, type ProgramPlan } from "./codegen/program.ts";
 export { BYTES, toBytes, residentProgram, type Dispatch, type ResidentProgram } from "./resident-program.ts";
+export { HALF_STORAGE_EXTENSION, halfRead } from "./codegen/shader.ts";
 export { REFERENCE_LIMITS } from "./codegen/reference-devices.ts";

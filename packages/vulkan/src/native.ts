@@ -34,6 +34,8 @@ export interface NativeDeviceInfo {
     shaderFloat64: boolean;
     /** VK_KHR_pipeline_executable_properties: pipelines can report their compiled code's statistics. */
     pipelineExecutableInfo?: boolean;
+    /** VkPhysicalDevice16BitStorageFeatures.storageBuffer16BitAccess: storage buffers may hold float16_t (data stored in half precision). */
+    storageBuffer16BitAccess?: boolean;
     shaderInt64: boolean;
     shaderInt16: boolean;
     atomicFloat: {

@@ -36,13 +36,16 @@ export interface ResidentProgram {
 /**
  * Compile a plan's kernels (no -O: glslc's optimizer inlines the whole prelude and takes seconds
  * per kernel, and the driver optimizes the SPIR-V anyway), allocate its buffers and write its
- * array constants; params and data are left for the caller to bind.
+ * array constants; params and data are left for the caller to bind (the data of `plan.half` as
+ * toFloat16Bytes).
  */
 export async function residentProgram(manager: VulkanManager, plan: ProgramPlan): Promise<ResidentProgram> {
   const spirv = await Promise.all(plan.kernels.map((k) => compileGlsl(k.source, { optimize: false })));
   const buffers = new Map<Binding, VulkanBuffer>();
   for (const n of plan.buffers) {
-    const buf = manager.buffer(Math.max(4, n.size * BYTES[n.dtype]));
+    // A data leaf stored in 16 bits takes 2 bytes an element, padded to whole words as toFloat16Bytes pads it.
+    const bytes = plan.half.has(n) ? 2 * (n.size + (n.size % 2)) : n.size * BYTES[n.dtype];
+    const buf = manager.buffer(Math.max(4, bytes));
     buffers.set(n, buf);
     const v = n.attrs.value;
     if (n.op === "const" && v instanceof Float64Array) buf.write(toBytes(n.dtype, v));

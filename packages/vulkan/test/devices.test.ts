@@ -47,6 +47,8 @@ describe("device discovery", () => {
     expect(device.features.shaderFloat64).toBe(true);
     expect(device.features.shaderInt64).toBe(true);
     expect(typeof device.features.atomicFloat.bufferFloat32AtomicAdd).toBe("boolean");
+    // Data stored in 16 bits (--data-precision f16) are tested on lavapipe: it has 16-bit storage.
+    expect(device.features.storageBuffer16BitAccess).toBe(true);
     expect(listDevices().reason).toBeNull();
     expect(usableDevices().map((d) => d.index)).toContain(device.index);
   });

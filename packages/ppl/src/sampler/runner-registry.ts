@@ -21,6 +21,12 @@ export interface RunPlan {
   readonly device?: number;
   /** How the runner lays chains out (the GPU sampler: thread, workgroup or device); default: its own choice. */
   readonly shape?: string;
+  /**
+   * How large float data are stored on the runner's device: "exact" (default, in the dtype) or
+   * "f16", rounded to 16-bit floats and computed in the dtype (the GPU sampler, on a device with
+   * 16-bit storage); the CPU runs ignore it.
+   */
+  readonly dataPrecision?: "exact" | "f16";
 }
 
 /** A runner prepared for one model and plan. */
@@ -31,6 +37,8 @@ export interface PreparedRunner {
   readonly shape: string;
   /** A line the user must see: a layout that may return wrong draws on this device. */
   readonly warning?: string;
+  /** A line for the log: what the runner did to the data (e.g. which it stores in 16 bits). */
+  readonly note?: string;
   /** The host density for the sampler's own evaluations (initialization, step-size searches), moved to the runner's device where it can. */
   hostDensity<T extends BatchedDensity>(host: T): T;
   dispose(): void;

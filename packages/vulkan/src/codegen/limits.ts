@@ -43,6 +43,11 @@ export interface RenderLimits {
    * silently ends every loop after 65535 (its guard against endless loops); other drivers have no limit.
    */
   readonly maxLoopIterations: number;
+  /**
+   * Whether storage buffers may hold 16-bit floats (storageBuffer16BitAccess): data leaves stored
+   * in half precision (PlanOptions.halfStorage) are declared float16_t and need it.
+   */
+  readonly storage16: boolean;
 }
 
 /** Limits of a device as listDevices() reports them. */
@@ -50,7 +55,7 @@ export function limitsOf(device: {
   type?: string;
   driver?: string;
   limits: { maxComputeWorkGroupInvocations: number; maxComputeWorkGroupCount: readonly number[]; maxComputeWorkGroupSize?: readonly number[]; maxComputeSharedMemorySize?: number };
-  features: { shaderFloat64: boolean };
+  features: { shaderFloat64: boolean; storageBuffer16BitAccess?: boolean };
   subgroup?: { operations: readonly string[]; inCompute: boolean };
 }): RenderLimits {
   const maxX = Math.min(device.limits.maxComputeWorkGroupInvocations, device.limits.maxComputeWorkGroupSize?.[0] ?? Infinity);
@@ -75,5 +80,6 @@ export function limitsOf(device: {
     tiledMatmulMin: 1 << 18,
     skinnyMatmulColumns: 16,
     maxLoopIterations: device.driver === "llvmpipe" ? 65535 : Infinity,
+    storage16: device.features.storageBuffer16BitAccess ?? false,
   };
 }

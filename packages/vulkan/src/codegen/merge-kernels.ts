@@ -1,6 +1,6 @@
 import type { DType, Node } from "@ppl/tensor";
 import type { RenderLimits } from "./limits.ts";
-import { bufferDeclaration, type Access, type Binding, type KernelPlan, type ShaderParts } from "./shader.ts";
+import { bufferDeclaration, HALF_STORAGE_EXTENSION, type Access, type Binding, type KernelPlan, type ShaderParts } from "./shader.ts";
 
 // Horizontal fusion. A small model's gradient is a chain of tiny kernels, and on a GPU each
 // dispatch and the barrier after it cost a few microseconds whatever the kernel does (an H200 ran
@@ -176,7 +176,10 @@ function mergeKernels(plans: readonly KernelPlan[], limits: RenderLimits, prelud
   calls.pop(); // nothing follows the last part
   const gx = Math.max(1, Math.min(groups, limits.maxGroupCountX));
   const gy = Math.max(1, Math.ceil(groups / gx));
-  const decls = bindings.map((b, i) => bufferDeclaration(b, i, access.get(b)!));
+  // A data buffer stored in 16 bits is so in every kernel that reads it.
+  const half = new Set(plans.flatMap((k) => [...(k.half ?? [])]));
+  if (half.size > 0) extensions.add(HALF_STORAGE_EXTENSION);
+  const decls = bindings.map((b, i) => bufferDeclaration(b, i, access.get(b)!, half.has(b)));
   const source = [
     "#version 450",
     ...[...extensions].map((e) => `#extension ${e} : require`),
@@ -193,7 +196,7 @@ function mergeKernels(plans: readonly KernelPlan[], limits: RenderLimits, prelud
     "}",
     "",
   ].join("\n");
-  return { node: plans[0]!.node, nodes: plans.flatMap((k) => k.nodes), source, units, localSize: size, bindings, groups: [gx, gy] };
+  return { node: plans[0]!.node, nodes: plans.flatMap((k) => k.nodes), source, units, localSize: size, bindings, groups: [gx, gy], ...(half.size > 0 ? { half } : {}) };
 }
 
 function describe(k: KernelPlan): string {

@@ -33,6 +33,8 @@ export interface ProgramPlan {
   readonly scratch: readonly ScratchBuffer[];
   /** The dtypes the program computes in (f64 needs shaderFloat64). */
   readonly dtypes: ReadonlySet<DType>;
+  /** Data leaves whose buffers hold 16-bit floats (PlanOptions.halfStorage): 2 bytes an element, written with toFloat16Bytes. */
+  readonly half: ReadonlySet<Node>;
 }
 
 /** How planProgram arranges its kernels. */
@@ -43,6 +45,12 @@ export interface PlanOptions {
    * run at every evaluation). Off by default: each stored node keeps a kernel of its own.
    */
   readonly merge?: boolean | ((node: Node) => string);
+  /**
+   * Float data leaves to store on the device as 16-bit floats (half the bytes to read; each
+   * element rounded, relative error ≤ 2^-11) and compute with in their own dtype. Needs
+   * limits.storage16; default none.
+   */
+  readonly halfStorage?: ReadonlySet<Node>;
 }
 
 /** Plan the kernels of a graph and render their GLSL; `prelude` gives the shared function source. */
@@ -53,6 +61,8 @@ export function planProgram(outputs: readonly Node[], limits: RenderLimits, prel
   if (dtypes.has("f64") && !limits.float64) {
     throw new GraphError("this device has no shaderFloat64: compute in f32 (dtype f32) or choose another device");
   }
+  const half = options.halfStorage ?? new Set<Node>();
+  checkHalfStorage(half, limits);
   checkKnownIndices(outputs);
   checkLinalgLoopBudget(all, limits.maxLoopIterations);
   const tupleUsers = new Map<Node, Node[]>();
@@ -70,17 +80,31 @@ export function planProgram(outputs: readonly Node[], limits: RenderLimits, prel
   // Kernels with nothing to compute (zero-size results) are dropped: there is no work to dispatch.
   const rendered = sched.kernels
     .filter((node) => node.op === "scan" || node.size > 0)
-    .flatMap((node) => renderKernels(node, isStored, tupleUsers, limits, prelude, deviceSegments))
+    .flatMap((node) => renderKernels(node, isStored, half, tupleUsers, limits, prelude, deviceSegments))
     .filter((k) => k.units > 0);
   const merge = options.merge ?? false;
   const kernels = merge === false ? rendered : mergeIndependentKernels(rendered, limits, prelude, merge === true ? undefined : merge);
   const scratch = [...new Set(kernels.flatMap((k) => k.bindings.filter(isScratch)))];
-  return { outputs, kernels, buffers, scratch, dtypes };
+  return { outputs, kernels, buffers, scratch, dtypes, half };
+}
+
+// Only float data can be rounded to 16 bits, and only a device with 16-bit storage can hold it.
+function checkHalfStorage(half: ReadonlySet<Node>, limits: RenderLimits): void {
+  if (half.size === 0) return;
+  if (!limits.storage16) {
+    throw new GraphError("this device has no 16-bit storage (storageBuffer16BitAccess): store the data in full precision (leave out halfStorage)");
+  }
+  for (const n of half) {
+    if (n.op !== "data" || (n.dtype !== "f32" && n.dtype !== "f64")) {
+      throw new GraphError(`codegen: only float data leaves may be stored in 16 bits, not ${n.op} ${n.dtype}`);
+    }
+  }
 }
 
 function renderKernels(
   node: Node,
   isStored: (n: Node) => boolean,
+  half: ReadonlySet<Node>,
   tupleUsers: ReadonlyMap<Node, Node[]>,
   limits: RenderLimits,
   prelude: (dtypes: ReadonlySet<DType>) => string,
@@ -88,7 +112,7 @@ function renderKernels(
 ): KernelPlan[] {
   const factory: KernelFactory = {
     limits,
-    shader: () => new ShaderBuilder(isStored),
+    shader: () => new ShaderBuilder(isStored, half),
     finish: (parts, shader) => assemble(parts, shader, limits, prelude),
   };
   if (isReduce(node.op)) {

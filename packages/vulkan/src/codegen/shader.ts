@@ -42,6 +42,8 @@ export interface KernelPlan {
   readonly groups: readonly [number, number];
   /** The renderer's pieces, for merging with independent kernels (merge-kernels.ts); absent once merged. */
   readonly merge?: MergePieces;
+  /** Bindings declared float16_t (data leaves stored in half precision); absent when none. */
+  readonly half?: ReadonlySet<Binding>;
 }
 
 /** True when a binding is a scratch buffer rather than a node's storage. */
@@ -63,11 +65,14 @@ export class ShaderBuilder {
   readonly r: ExprRenderer;
   private readonly access = new Map<Binding, Access>();
 
-  constructor(isStored: (n: Node) => boolean) {
+  /** `half`: stored nodes whose buffers hold 16-bit floats; every read converts to the node's dtype. */
+  constructor(isStored: (n: Node) => boolean, private readonly half: ReadonlySet<Node> = new Set()) {
     this.storage = {
       read: (n, idx) => {
         if (!isStored(n)) return undefined;
         const e = `${this.bind(n, "read")}[${flatten(n.shape, idx)}]`;
+        // GL_EXT_shader_16bit_storage allows only conversions of float16_t: widen at the load.
+        if (this.half.has(n)) return halfRead(e, n.dtype);
         return n.dtype === "bool" ? `(${e} != 0)` : e;
       },
       write: (n, flat, value) => `${this.bind(n, "write")}[${flat}] = ${n.dtype === "bool" ? `int(${value})` : value};`,
@@ -88,6 +93,21 @@ export class ShaderBuilder {
   accessOf(b: Binding): Access {
     return this.access.get(b) ?? "readwrite";
   }
+
+  /** The bindings of this shader declared float16_t. */
+  halfBindings(): ReadonlySet<Binding> {
+    return new Set(this.bindings.filter((b) => !isScratch(b) && this.half.has(b)));
+  }
+}
+
+/** The extension a kernel with float16_t buffers requires. */
+export const HALF_STORAGE_EXTENSION = "GL_EXT_shader_16bit_storage";
+
+/** GLSL converting a float16_t element `e` to a value of `dtype` (f64 by way of float, the conversion the extension defines). */
+export function halfRead(e: string, dtype: DType): string {
+  if (dtype === "f32") return `float(${e})`;
+  if (dtype === "f64") return `double(float(${e}))`;
+  throw new Error(`codegen: only float data may be stored in 16 bits, not ${dtype}`);
 }
 
 // Memory qualifiers of a buffer declaration. `restrict` is valid because every binding of a kernel
@@ -95,10 +115,11 @@ export class ShaderBuilder {
 // loads in flight across other units' stores and use the read-only data path.
 const QUALIFIERS: Record<Access, string> = { read: "readonly restrict ", write: "writeonly restrict ", readwrite: "restrict " };
 
-/** The declaration of binding i of a shader. */
-export function bufferDeclaration(b: Binding, i: number, access: Access): string {
+/** The declaration of binding i of a shader; `half` declares its elements float16_t. */
+export function bufferDeclaration(b: Binding, i: number, access: Access, half = false): string {
   const coherent = isScratch(b) && b.shared ? "coherent " : "";
-  return `layout(std430, set = 0, binding = ${i}) ${coherent}${QUALIFIERS[access]}buffer Buf${i} { ${bufferType(b.dtype)} v[]; } b${i};${isScratch(b) ? ` // scratch: ${b.label}` : ""}`;
+  const element = half ? "float16_t" : bufferType(b.dtype);
+  return `layout(std430, set = 0, binding = ${i}) ${coherent}${QUALIFIERS[access]}buffer Buf${i} { ${element} v[]; } b${i};${isScratch(b) ? ` // scratch: ${b.label}` : ""}`;
 }
 
 /** The parts of a shader a kernel renderer decides; `assemble` adds the header, buffers and prelude. */
@@ -123,10 +144,12 @@ export function assemble(parts: ShaderParts, shader: ShaderBuilder, limits: Rend
   const gy = Math.max(1, Math.ceil(workgroups / gx));
   const dtypes = new Set<DType>([...shader.bindings.map((b) => b.dtype), node.dtype]);
   for (const n of toposortAll([node])) dtypes.add(n.dtype);
-  const decls = shader.bindings.map((b, i) => bufferDeclaration(b, i, shader.accessOf(b)));
+  const half = shader.halfBindings();
+  const decls = shader.bindings.map((b, i) => bufferDeclaration(b, i, shader.accessOf(b), half.has(b)));
+  const extensions = [...(parts.extensions ?? []), ...(half.size > 0 ? [HALF_STORAGE_EXTENSION] : [])];
   const source = [
     "#version 450",
-    ...(parts.extensions ?? []).map((e) => `#extension ${e} : require`),
+    ...extensions.map((e) => `#extension ${e} : require`),
     `// kernel for ${node.op} ${glslType(node.dtype)}[${node.shape.join(",")}] (node ${node.hash})${parts.title ? `: ${parts.title}` : ""}`,
     `layout(local_size_x = ${localSize}) in;`,
     ...decls,
@@ -140,7 +163,10 @@ export function assemble(parts: ShaderParts, shader: ShaderBuilder, limits: Rend
     "",
   ].join("\n");
   const access = shader.bindings.map((b) => shader.accessOf(b));
-  return { node, nodes: [node], source, units: parts.units, localSize, bindings: shader.bindings, groups: [gx, gy], merge: { parts, access, dtypes } };
+  return {
+    node, nodes: [node], source, units: parts.units, localSize, bindings: shader.bindings, groups: [gx, gy], merge: { parts, access, dtypes },
+    ...(half.size > 0 ? { half } : {}),
+  };
 }
 
 /** All nodes under `outputs`, scan bodies included (their dtypes count too). */

@@ -1,0 +1,73 @@
+import { SamplerOptionError } from "@ppl/ppl";
+import type { Node } from "@ppl/tensor";
+import { FLOAT16_MAX, toFloat16Bytes } from "@ppl/vulkan";
+
+/** How the GPU sampler stores float data on the device: in the run's dtype, or rounded to 16-bit floats. */
+export type DataPrecision = "exact" | "f16";
+
+/**
+ * Float data leaves with at least this many elements are stored in 16 bits under "f16". Smaller
+ * ones (scalars, group-level predictors, per-group tables) cost little bandwidth and stay exact:
+ * rounding them would add error for no measurable gain.
+ */
+export const HALF_DATA_MIN = 4096;
+
+/** The option `dataPrecision: "f16"` cannot be honoured; the message says what to change. */
+export class DataPrecisionError extends SamplerOptionError {
+  /** Why: the device lacks 16-bit storage, or a data value lies beyond the 16-bit range. */
+  readonly reason: "no-16bit-storage" | "out-of-range";
+  constructor(reason: "no-16bit-storage" | "out-of-range", message: string) {
+    super(message);
+    this.name = "DataPrecisionError";
+    this.reason = reason;
+  }
+}
+
+/** Throws DataPrecisionError when "f16" is asked of a device without storageBuffer16BitAccess. */
+export function checkDataPrecision(device: { readonly name: string; readonly features: { readonly storageBuffer16BitAccess?: boolean } }, precision: DataPrecision): void {
+  if (precision === "f16" && device.features.storageBuffer16BitAccess !== true) {
+    throw new DataPrecisionError(
+      "no-16bit-storage",
+      `device '${device.name}' lacks 16-bit storage (storageBuffer16BitAccess), which data precision f16 needs: drop --data-precision f16 (dataPrecision: "f16") to store the data exactly`,
+    );
+  }
+}
+
+/** The data leaves under `outputs` stored in 16 bits: none for "exact"; float ones of HALF_DATA_MIN elements or more for "f16". */
+export function halfDataLeaves(outputs: readonly Node[], precision: DataPrecision): Set<Node> {
+  const half = new Set<Node>();
+  if (precision !== "f16") return half;
+  const seen = new Set<Node>();
+  const stack = [...outputs];
+  while (stack.length > 0) {
+    const n = stack.pop()!;
+    if (seen.has(n)) continue;
+    seen.add(n);
+    if (n.op === "data" && (n.dtype === "f32" || n.dtype === "f64") && n.size >= HALF_DATA_MIN) half.add(n);
+    // Scan bodies are not entered: a data leaf read only inside one stays exact (safe, if no smaller).
+    stack.push(...n.inputs);
+  }
+  return half;
+}
+
+/** Data values as a float16_t buffer's bytes; throws DataPrecisionError for a finite value beyond ±65504 (it would become infinite). */
+export function halfDataBytes(name: string, values: ArrayLike<number>): Uint16Array {
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i]!;
+    if (Number.isFinite(v) && Math.abs(v) > FLOAT16_MAX) {
+      throw new DataPrecisionError(
+        "out-of-range",
+        `data '${name}' holds ${v} (element ${i}), beyond the 16-bit float range ±${FLOAT16_MAX}: drop --data-precision f16 (dataPrecision: "f16"), or rescale the data`,
+      );
+    }
+  }
+  return toFloat16Bytes(values);
+}
+
+/** The log line of a run with data precision f16: which data are stored in 16 bits. */
+export function halfDataNote(half: ReadonlySet<Node>): string {
+  const names = [...half].map((n) => `${n.attrs.name} [${n.shape.join("×")}]`).sort();
+  return names.length === 0
+    ? `data precision f16: no float data of ${HALF_DATA_MIN} elements or more, so every data value is stored exactly`
+    : `data precision f16: ${names.join(", ")} stored in 16 bits (each element rounded, relative error ≤ 2^-11) and computed in the run's dtype; smaller and integer data exact`;
+}

@@ -45,5 +45,6 @@ export { registerBackend } from "./backend.ts";
 export { referenceBackend } from "./cpu/reference/backend.ts";
 export { compiledBackend, type CompiledBackend, type CompiledExecutable } from "./cpu/compiled/backend.ts";
 export { broadcastIndex } from "./cpu/reference/indexing.ts";
+export { boundValues } from "./cpu/reference/interpret.ts";
 export { roundInPlace } from "./cpu/value.ts";
 export { Arena } from "./cpu/compiled/wasm.ts";

@@ -1,6 +1,6 @@
 import type { Backend, Bindings, DType, Executable, Node, TensorValue } from "@ppl/tensor";
 import { GraphError } from "@ppl/tensor";
-import { fmt, sameShape } from "@ppl/tensor/internals";
+import { boundValues } from "@ppl/tensor/internals";
 import { limitsOf, type RenderLimits } from "./codegen/limits.ts";
 import { checkIndexRange, indexLeaves } from "./codegen/index-range.ts";
 import { planProgram, type ProgramPlan } from "./codegen/program.ts";
@@ -76,17 +76,8 @@ async function compileProgram(
   // Every output has a buffer: stored nodes always do (schedule materializes outputs).
   const bind = (values: Bindings) => {
     for (const n of inputs) {
-      const name = n.attrs.name!;
-      const v = values[name];
-      if (v === undefined) throw new GraphError(`no value bound for ${n.op} '${name}'`);
-      let data: ArrayLike<number>;
-      if (typeof v === "number") data = [v];
-      else if ("data" in v && "shape" in v) {
-        if (!sameShape(v.shape, n.shape)) throw new GraphError(`${n.op} '${name}' has shape ${fmt(v.shape)}, the graph expects ${fmt(n.shape)}`);
-        data = v.data;
-      } else data = v as ArrayLike<number>;
-      if (data.length !== n.size) throw new GraphError(`${n.op} '${name}' has ${data.length} values, the graph expects ${n.size} (shape ${fmt(n.shape)})`);
-      for (const c of indexChecks) if (c.leaf === n) checkIndexRange(c.op, data, c.size, `data '${name}'`);
+      const data = boundValues(n, values);
+      for (const c of indexChecks) if (c.leaf === n) checkIndexRange(c.op, data, c.size, `data '${n.attrs.name!}'`);
       buffers.get(n)!.write(toBytes(n.dtype, data));
     }
   };

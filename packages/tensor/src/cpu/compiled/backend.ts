@@ -1,8 +1,7 @@
 import type { Backend, BoundExecutable, Executable } from "../../backend.ts";
 import { GraphError } from "../../ir/errors.ts";
 import type { Node } from "../../ir/node.ts";
-import { fmt, sameShape, sizeOf } from "../../ir/shape.ts";
-import type { Bindings } from "../reference/interpret.ts";
+import { boundValues, type Bindings } from "../reference/interpret.ts";
 import type { TensorValue } from "../value.ts";
 import { cachedProgram } from "./cache.ts";
 import { roundValue } from "./expr.ts";
@@ -131,18 +130,7 @@ function bindProgram(program: Program, inputs: Bindings): BoundExecutable {
 
 // The value bound to a param or data node, checked as the reference checks it.
 function bind(node: Node, inputs: Bindings, staging: (Float64Array | undefined)[], k: number): Float64Array {
-  const name = node.attrs.name!;
-  const v = inputs[name];
-  if (v === undefined) throw new GraphError(`no value bound for ${node.op} '${name}'`);
-  let data: ArrayLike<number>;
-  if (typeof v === "number") data = [v];
-  else if ("data" in v && "shape" in v) {
-    if (!sameShape(v.shape, node.shape)) throw new GraphError(`${node.op} '${name}' has shape ${fmt(v.shape)}, the graph expects ${fmt(node.shape)}`);
-    data = v.data;
-  } else data = v as ArrayLike<number>;
-  if (data.length !== sizeOf(node.shape)) {
-    throw new GraphError(`${node.op} '${name}' has ${data.length} values, the graph expects ${sizeOf(node.shape)} (shape ${fmt(node.shape)})`);
-  }
+  const data = boundValues(node, inputs);
   // f64 data is read in place: generated code never writes to its inputs. So is other data whose
   // values are already those of its type (integer indices), so that threads sharing it copy nothing.
   if (data instanceof Float64Array && (node.dtype === "f64" || holdsExactly(node.dtype, data))) return data;

@@ -40,17 +40,25 @@ function evalNode(node: Node, env: Map<Node, Float64Array | Float64Array[]>, inp
 }
 
 function bind(node: Node, inputs: Bindings): Float64Array {
+  return roundInPlace(node.dtype, Float64Array.from(boundValues(node, inputs)));
+}
+
+/**
+ * The values bound to a param or data node, checked against its shape, as every backend binds
+ * them: a GraphError names the node when the value is missing or of another shape or size.
+ */
+export function boundValues(node: Node, inputs: Bindings): ArrayLike<number> {
   const name = node.attrs.name!;
   const v = inputs[name];
   if (v === undefined) throw new GraphError(`no value bound for ${node.op} '${name}'`);
-  let data: Float64Array;
-  if (typeof v === "number") data = Float64Array.of(v);
+  let data: ArrayLike<number>;
+  if (typeof v === "number") data = [v];
   else if ("data" in v && "shape" in v) {
     if (!sameShape(v.shape, node.shape)) throw new GraphError(`${node.op} '${name}' has shape ${fmt(v.shape)}, the graph expects ${fmt(node.shape)}`);
     data = v.data;
-  } else data = Float64Array.from(v as ArrayLike<number>);
+  } else data = v as ArrayLike<number>;
   if (data.length !== sizeOf(node.shape)) throw new GraphError(`${node.op} '${name}' has ${data.length} values, the graph expects ${sizeOf(node.shape)} (shape ${fmt(node.shape)})`);
-  return roundInPlace(node.dtype, Float64Array.from(data));
+  return data;
 }
 
 function runScan(node: Node, ins: Float64Array[], inputs: Bindings): Float64Array[] {

@@ -1,5 +1,4 @@
 import type { Backend, Bindings, DType, Executable, Node, TensorValue } from "@ppl/tensor";
-import { GraphError } from "@ppl/tensor";
 import { boundValues } from "@ppl/tensor/internals";
 import { limitsOf, type RenderLimits } from "./codegen/limits.ts";
 import { checkIndexRange, indexLeaves } from "./codegen/index-range.ts";

@@ -4,6 +4,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { thrownBy } from "@ppl/tensor/testing";
 import { InvalidArgumentError } from "commander";
 import { chainGroupSizes } from "@ppl/ppl";
 import { usableDevices, type DeviceInfo, type DeviceListing } from "@ppl/vulkan";
@@ -83,15 +84,8 @@ function device(index: number, type: DeviceInfo["type"], f64: boolean): DeviceIn
 // Two GPUs, one without f64, and lavapipe.
 const HOST: DeviceListing = { devices: [device(0, "discrete", true), device(1, "discrete", false), device(2, "cpu", true)], reason: null };
 
-function thrown(f: () => unknown): CliError {
-  try {
-    f();
-  } catch (e) {
-    if (e instanceof CliError) return e;
-    throw e;
-  }
-  throw new Error("expected a CliError");
-}
+/** The CliError `f` throws. */
+const thrown = (f: () => unknown): CliError => thrownBy(f, CliError);
 
 describe("device selection", () => {
   it("--device parses an index, a list (repeats allowed) and all; anything else is a usage error", () => {

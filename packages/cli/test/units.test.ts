@@ -1,6 +1,7 @@
 // In-process tests of the CLI's pieces: backend choice, progress lines, option parsers, number
 // formatting and the SVG helpers.
 import { describe, expect, it } from "vitest";
+import { thrownBy } from "@ppl/tensor/testing";
 import { InvalidArgumentError } from "commander";
 import type { DeviceInfo, DeviceListing } from "@ppl/vulkan";
 import { readFileSync } from "node:fs";
@@ -34,15 +35,8 @@ function device(index: number, type: DeviceInfo["type"], rejected: string | null
 const NONE: DeviceListing = { devices: [], reason: "no device: libvulkan.so.1 not found" };
 const TWO: DeviceListing = { devices: [device(0, "cpu"), device(1, "discrete")], reason: null };
 
-function thrown(f: () => unknown): CliError {
-  try {
-    f();
-  } catch (e) {
-    if (e instanceof CliError) return e;
-    throw e;
-  }
-  throw new Error("expected a CliError");
-}
+/** The CliError `f` throws. */
+const thrown = (f: () => unknown): CliError => thrownBy(f, CliError);
 
 describe("chooseBackend", () => {
   it("auto without a device: the CPU, with the listing's reason", () => {

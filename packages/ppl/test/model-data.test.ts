@@ -1,4 +1,5 @@
 import { describe, expect, test } from "vitest";
+import { thrownBy } from "@ppl/tensor/testing";
 import { data, DataError, ModelError, unusedDataKeys, type DataSpec } from "../src/index.ts";
 import { checkData } from "../src/internals.ts";
 
@@ -8,15 +9,7 @@ const blr: DataSpec = { N: data.int(), D: data.int(), X: data.matrix("N", "D"), 
 const blrData = (n = 4, d = 3) => ({ N: n, D: d, X: Array.from({ length: n }, (_, i) => Array.from({ length: d }, (_, j) => i + j / 10)), y: Array.from({ length: n }, (_, i) => i) });
 
 /** The DataError thrown by checkData, for assertions on its key and message. */
-function dataError(spec: DataSpec, json: unknown, opts?: { allowExtraKeys?: boolean }): DataError {
-  try {
-    checkData(spec, json, opts);
-  } catch (e) {
-    if (e instanceof DataError) return e;
-    throw e;
-  }
-  throw new Error("expected a DataError");
-}
+const dataError = (spec: DataSpec, json: unknown, opts?: { allowExtraKeys?: boolean }): DataError => thrownBy(() => checkData(spec, json, opts), DataError);
 
 describe("checkData accepts Stan JSON data", () => {
   test("vectors, matrices as arrays of rows, int scalars", () => {

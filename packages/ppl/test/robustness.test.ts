@@ -1,6 +1,7 @@
 // Bad input the library must turn into a typed error naming the fix (or a flagged result), never a
 // TypeError from deep inside or a file that reads back wrong.
 import { describe, expect, it } from "vitest";
+import { thrownBy } from "@ppl/tensor/testing";
 // Imported from the modules themselves, which stay where they are whatever the package index exports.
 import { interval } from "../src/transforms/index.ts";
 import { normal, truncatedNormal, uniform } from "../src/distributions/index.ts";
@@ -9,15 +10,7 @@ import { readStanCsv, sampleConfig, stringSink, writeStanCsv } from "../src/io/i
 import { summarize } from "../src/diagnostics/index.ts";
 
 /** The error `f` throws (failing the test when it returns). */
-function thrown(f: () => unknown): Error {
-  try {
-    f();
-  } catch (e) {
-    if (e instanceof Error) return e;
-    throw e;
-  }
-  throw new Error("expected an error");
-}
+const thrown = (f: () => unknown): Error => thrownBy(f, Error);
 
 const eightSpec = { J: data.int({ lower: 1 }), y: data.vector("J"), sigma: data.vector("J", { lower: 0 }) };
 

@@ -13,4 +13,5 @@ export {
   type FloatDType, type Tolerance,
 } from "./tolerance.ts";
 export { ALL_OPS, opsOf } from "./ops-list.ts";
+export { thrownBy } from "./thrown.ts";
 export * from "./arbitraries.ts";

@@ -23,6 +23,8 @@ export interface BackendRequest {
   readonly metric?: "diag" | "dense";
   /** The GPU sampler's execution shape; auto chooses from the data size. */
   readonly gpuShape?: "auto" | ExecutionShape;
+  /** How the GPU stores large float data: exact (default) or rounded to 16-bit floats. */
+  readonly dataPrecision?: "exact" | "f16";
 }
 
 /** The backend a run uses, and the line that tells the user why. */
@@ -45,6 +47,26 @@ export interface BackendChoice {
  * for --device with --backend cpu or for a metric the GPU sampler lacks.
  */
 export function chooseBackend(req: BackendRequest, listing: DeviceListing): BackendChoice {
+  const choice = chooseBackendFor(req, listing);
+  if (req.dataPrecision === "f16") checkDataPrecision(choice, listing);
+  return choice;
+}
+
+// --data-precision f16 rounds the data a GPU stores: a run on the CPU, or on a device without
+// 16-bit storage, cannot honour it, and says so rather than quietly running exact.
+function checkDataPrecision(choice: BackendChoice, listing: DeviceListing): void {
+  if (choice.backend === "cpu") {
+    throw usageError("--data-precision f16 stores data in 16 bits on a GPU, and this run is on the CPU backend: drop --data-precision f16, or use --backend vulkan");
+  }
+  for (const index of choice.devices ?? [choice.device!]) {
+    const d = listing.devices[index]!;
+    if (d.features.storageBuffer16BitAccess !== true) {
+      throw deviceError(`Vulkan device ${d.index} '${d.name}' lacks 16-bit storage (storageBuffer16BitAccess), which --data-precision f16 needs: drop --data-precision f16`);
+    }
+  }
+}
+
+function chooseBackendFor(req: BackendRequest, listing: DeviceListing): BackendChoice {
   if (req.backend === "cpu") {
     const dtype = req.dtype ?? "f64";
     if (req.device !== undefined) throw usageError("--device selects a Vulkan device; it has no meaning with --backend cpu");
@@ -160,7 +182,7 @@ function bestDevice(usable: DeviceInfo[]): DeviceInfo {
 
 /** The one plan of a run's layout (chains, depth, metric, dtype, device, GPU shape) that the sampler and its runner share. */
 export function runPlan(
-  run: { readonly chains: number; readonly maxDepth: number; readonly metric: "diag" | "dense"; readonly gpuShape?: "auto" | ExecutionShape },
+  run: { readonly chains: number; readonly maxDepth: number; readonly metric: "diag" | "dense"; readonly gpuShape?: "auto" | ExecutionShape; readonly dataPrecision?: "exact" | "f16" },
   choice: BackendChoice,
 ): RunPlan {
   return {
@@ -170,6 +192,7 @@ export function runPlan(
     dtype: choice.dtype,
     ...(choice.device !== null ? { device: choice.device } : {}),
     ...(run.gpuShape !== undefined && run.gpuShape !== "auto" ? { shape: run.gpuShape } : {}),
+    ...(run.dataPrecision === "f16" ? { dataPrecision: "f16" as const } : {}),
   };
 }
 
@@ -205,6 +228,7 @@ export async function openDensity(choice: BackendChoice, compiled: CompiledModel
           ? "GPU NUTS: whole device per gradient (batched gradient kernels and a controller kernel)"
           : `GPU NUTS kernel: ${gpu.shape} per chain`,
         ...(choice.devices !== undefined && choice.devices.length > 1 ? [groupsLine(plan.chains, choice.devices)] : []),
+        ...(gpu.note !== undefined ? [gpu.note] : []),
         ...(hint ? [hint] : []),
       ].join("\n"),
       ...(gpu.warning !== undefined ? { warning: gpu.warning } : {}),
@@ -230,7 +254,10 @@ async function prepareGroups(compiled: CompiledModel, plan: RunPlan, devices: re
     for (const p of prepared) p.dispose();
     throw e;
   }
-  return splitRunner(prepared.map((runner, g) => ({ chains: counts[g]!, runner })));
+  const split = splitRunner(prepared.map((runner, g) => ({ chains: counts[g]!, runner })));
+  // Every group holds the same data the same way: the first group's note says it for all.
+  const note = prepared[0]?.note;
+  return note !== undefined ? { ...split, note } : split;
 }
 
 function groupsLine(chains: number, devices: readonly number[]): string {

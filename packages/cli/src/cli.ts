@@ -54,6 +54,10 @@ export function buildProgram(done: (code: ExitCodeValue) => void): Command {
       new Option("--gpu-shape <shape>", "how chains map onto the GPU: thread or workgroup per chain, or the whole device per gradient (default: from the data size)")
         .choices(["auto", "thread", "workgroup", "device"]).default("auto"),
     )
+    .addOption(
+      new Option("--data-precision <p>", "how the GPU stores large float data (≥ 4096 elements): exact, or f16 (16-bit floats computed in the dtype: half the bytes to read, each element rounded, relative error ≤ 2^-11; needs a device with 16-bit storage)")
+        .choices(["exact", "f16"]).default("exact"),
+    )
     .option("--adapt-delta <x>", "target acceptance statistic, in (0, 1)", openInterval(0, 1), 0.8)
     .option("--max-depth <n>", "maximum NUTS tree depth", integer(1, 30), 10)
     .option("--init <r>", "a number r: initial values uniform in (-r, r) on the unconstrained scale; or a JSON file of constrained initial values in Stan's format (one object shared, or an array of one per chain)", initOption, 2)

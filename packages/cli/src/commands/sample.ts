@@ -105,6 +105,8 @@ export async function sampleCommand(modelPath: string, opts: SampleCommandOption
   try {
     opened = await openDensity(choice, compiled, plan);
   } catch (e) {
+    // --data-precision f16 and data beyond the 16-bit range: the option is what to change.
+    if (choice.backend === "vulkan" && e instanceof (await import("@ppl/ppl-vulkan")).DataPrecisionError) throw usageError(e.message);
     if (vulkan !== undefined && (e instanceof vulkan.VulkanError || e instanceof vulkan.ShaderCompileError || e instanceof vulkan.ShaderCompilerMissingError)) {
       throw deviceError(`the Vulkan device could not run the model's sampler: ${firstLine(e)}; use --backend cpu`);
     }
@@ -277,6 +279,7 @@ function headerConfig(
       backend: choice.backend,
       device: choice.devices?.join(",") ?? choice.device ?? "none",
       dtype: choice.dtype,
+      ...(opts.dataPrecision === "f16" ? { data_precision: "f16" } : {}),
       backend_requested: opts.backend,
       data_hash: dataHash,
     },

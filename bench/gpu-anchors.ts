@@ -9,6 +9,8 @@
  *     [--iterations WARMUP,DRAWS] [--gradient-evals N] (shortened runs for slow backends)
  *     [--groups G] (the chains split into G groups, each with its own manager on the same device,
  *     run at the same time through splitRunner and sampleAsync, as --device 0,0,… does)
+ *     [--data-precision exact|f16] (f16: float data of ≥ 4096 elements stored in 16 bits on the
+ *     device, as `ppl sample --data-precision f16`; run once with each to compare)
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -16,7 +18,7 @@ import {
   chainGroupSizes, compileModel, essBulk, modelDensity, sample, sampleAsync, splitRunner, type CompiledModel,
 } from "../packages/ppl/src/index.ts";
 import { usableDevices, VulkanManager } from "../packages/vulkan/src/index.ts";
-import { batchedGradient, prepareGpuNuts, type ExecutionShape, type GpuNuts } from "../packages/ppl-vulkan/src/index.ts";
+import { batchedGradient, prepareGpuNuts, type DataPrecision, type ExecutionShape, type GpuNuts } from "../packages/ppl-vulkan/src/index.ts";
 import { anchorHier, anchorLogistic } from "./anchor-models.ts";
 import eightSchools from "../examples/posteriordb/eight_schools-eight_schools_noncentered.ts";
 
@@ -36,6 +38,8 @@ const controllerOpt = opt("controller", "auto");
 const workgroupOpt = opt("workgroup", "");
 const iterationsOpt = opt("iterations", "");
 const groupsOpt = Number(opt("groups", "1"));
+const dataPrecision = opt("data-precision", "exact") as DataPrecision;
+if (dataPrecision !== "exact" && dataPrecision !== "f16") throw new Error(`--data-precision ${dataPrecision}: use exact or f16`);
 
 const logistic = anchorLogistic;
 
@@ -74,7 +78,7 @@ async function runCase(name: string, compiled: () => CompiledModel, chains: numb
     let device = "CPU (compiled JavaScript, f64)";
     const prepare = (n: number) =>
       prepareGpuNuts(m, {
-        chains: n, maxDepth: 10, dtype, iterationsPerSubmit: 100,
+        chains: n, maxDepth: 10, dtype, iterationsPerSubmit: 100, dataPrecision,
         ...(shapeOpt === "auto" ? {} : { shape: shapeOpt as ExecutionShape }),
         ...(controllerOpt === "auto" ? {} : { controller: controllerOpt.startsWith("thread") ? { kind: "thread" as const, ...(controllerOpt.includes(":") ? { group: Number(controllerOpt.split(":")[1]) } : {}) } : { kind: "workgroup" as const, workgroup: Number(controllerOpt) } }),
         ...(workgroupOpt ? { workgroup: Number(workgroupOpt) } : {}),
@@ -115,7 +119,7 @@ async function runCase(name: string, compiled: () => CompiledModel, chains: numb
     const gradEvals = res.gradientEvaluations.reduce((a, b) => a + b, 0);
     const sampleSeconds = res.timing.warmupSeconds + res.timing.samplingSeconds;
     console.log(JSON.stringify({
-      case: name, rep, backend, dtype: backend === "vulkan" ? dtype : "f64", chains, warmup, draws,
+      case: name, rep, backend, dtype: backend === "vulkan" ? dtype : "f64", data_precision: backend === "vulkan" ? dataPrecision : "exact", chains, warmup, draws,
       wall_s: +wall.toFixed(3), compile_s: +((tCompiled - t0) / 1000).toFixed(3), sample_s: +sampleSeconds.toFixed(3),
       min_ess_bulk: +minEss.toFixed(1), ess_per_s: +(minEss / wall).toFixed(1),
       grad_evals: gradEvals, grad_evals_per_s: Math.round(gradEvals / sampleSeconds),
@@ -152,7 +156,7 @@ if (cases.includes("hier")) {
  */
 async function timeBatchedGradient(name: string, m: CompiledModel, chains: number, evals = Number(opt("gradient-evals", "200"))) {
   const manager = new VulkanManager();
-  const g = await batchedGradient(manager, m, chains, dtype);
+  const g = await batchedGradient(manager, m, chains, dtype, undefined, dataPrecision);
   const s = manager.sequence();
   for (let i = 0; i < evals; i++) for (const d of g.step) s.dispatch(d.algorithm, d.buffers, d.groups);
   const times: number[] = [];
@@ -162,9 +166,11 @@ async function timeBatchedGradient(name: string, m: CompiledModel, chains: numbe
     times.push(performance.now() - t0);
   }
   const ms = times.sort((a, b) => a - b)[3]! / evals;
-  const dataBytes = Object.values(m.dataBindings).reduce((acc, v) => acc + v.data.length, 0) * (dtype === "f64" ? 8 : 4);
+  // Data stored in 16 bits take 2 bytes an element: the floor halves with them.
+  const half = new Set([...g.half].map((n) => n.attrs.name!));
+  const dataBytes = Object.entries(m.dataBindings).reduce((acc, [k, v]) => acc + v.data.length * (half.has(k) ? 2 : dtype === "f64" ? 8 : 4), 0);
   console.log(JSON.stringify({
-    case: name, bench: "batched_gradient", chains, dtype, kernels_per_gradient: g.step.length, kernels_total: g.kernels,
+    case: name, bench: "batched_gradient", chains, dtype, data_precision: dataPrecision, half_data: [...half], kernels_per_gradient: g.step.length, kernels_total: g.kernels,
     us_per_gradient: +(ms * 1e3).toFixed(2), floor_us_at_3_9TBps: +((2 * dataBytes) / 3.9e12 * 1e6).toFixed(2),
   }));
   s.destroy();

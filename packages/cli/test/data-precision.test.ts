@@ -5,6 +5,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { collectChains, summarize } from "@ppl/ppl";
+import { thrownBy } from "@ppl/tensor/testing";
 import { listDevices, usableDevices } from "@ppl/vulkan";
 import { chooseBackend } from "../src/choose-backend.ts";
 import { CliError, ExitCode } from "../src/exit-codes.ts";
@@ -53,17 +54,9 @@ describe("--data-precision f16 where it cannot apply", () => {
   it.runIf(device !== undefined)("on a device without 16-bit storage: a device error that says to drop it", () => {
     const listing = listDevices();
     const without = { ...listing, devices: listing.devices.map((d) => ({ ...d, features: { ...d.features, storageBuffer16BitAccess: false } })) };
-    const error = (() => {
-      try {
-        chooseBackend({ backend: "vulkan", device: device!.index, dataPrecision: "f16" }, without);
-      } catch (e) {
-        return e;
-      }
-      return undefined;
-    })();
-    expect(error).toBeInstanceOf(CliError);
-    expect((error as CliError).exitCode).toBe(ExitCode.device);
-    expect((error as CliError).message).toMatch(/lacks 16-bit storage \(storageBuffer16BitAccess\), which --data-precision f16 needs: drop --data-precision f16/);
+    const error = thrownBy(() => chooseBackend({ backend: "vulkan", device: device!.index, dataPrecision: "f16" }, without), CliError);
+    expect(error.exitCode).toBe(ExitCode.device);
+    expect(error.message).toMatch(/lacks 16-bit storage \(storageBuffer16BitAccess\), which --data-precision f16 needs: drop --data-precision f16/);
     // The exact default is unaffected.
     expect(chooseBackend({ backend: "vulkan", device: device!.index }, without).backend).toBe("vulkan");
   });

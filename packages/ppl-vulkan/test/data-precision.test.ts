@@ -5,6 +5,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { compileModel, modelDensity, sample, SamplerOptionError } from "@ppl/ppl";
+import { thrownBy } from "@ppl/tensor/testing";
 import { compileGlsl, roundToFloat16, usableDevices, VulkanManager } from "@ppl/vulkan";
 import logistic from "../../../examples/logistic_regression.ts";
 import { batchedGradient } from "../src/batched-gradient.ts";
@@ -39,16 +40,9 @@ describe("which data are stored in 16 bits", () => {
     const without: { name: string; features: { storageBuffer16BitAccess?: boolean } } = { name: "old GPU", features: {} };
     expect(() => checkDataPrecision(without, "f16")).toThrow(DataPrecisionError);
     expect(() => checkDataPrecision(without, "f16")).toThrow(/device 'old GPU' lacks 16-bit storage .*drop --data-precision f16/);
-    const error = (() => {
-      try {
-        checkDataPrecision({ ...without, features: { storageBuffer16BitAccess: false } }, "f16");
-      } catch (e) {
-        return e;
-      }
-      return undefined;
-    })();
+    const error = thrownBy(() => checkDataPrecision({ ...without, features: { storageBuffer16BitAccess: false } }, "f16"), DataPrecisionError);
     expect(error).toBeInstanceOf(SamplerOptionError);
-    expect((error as DataPrecisionError).reason).toBe("no-16bit-storage");
+    expect(error.reason).toBe("no-16bit-storage");
     expect(() => checkDataPrecision(without, "exact")).not.toThrow();
   });
 

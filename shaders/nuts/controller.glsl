@@ -8,8 +8,9 @@
 // transition's state lives in buffers between calls, so the host can record many
 // controller + gradient pairs in one submission and only polls the done counter.
 //
-// Buffers after common.glsl's 0–7 (controller-buffers.glsl): 8 vector state, 9 real state, 10 int
-// state, 11 done counter, 12–14 the batched gradient's positions, log densities and gradients.
+// Buffers after the state buffers 0–7, declared by the host from CONTROLLER_STATE_BUFFERS
+// (nuts-layout.ts): 8 vector state, 9 real state, 10 int state, 11 done counter, 12–14 the batched
+// gradient's positions, log densities and gradients.
 // Control word 4: iterations in this block. The host starts a block with every chain's phase
 // BEGIN and k = 0, and the done counter at 0.
 

@@ -1,11 +1,14 @@
 import { readFileSync } from "node:fs";
 import { nutsHeader, SHADER_DIR } from "./nuts-program.ts";
 import { metricSource, type MetricForm } from "./metric-source.ts";
-import { CONTROLLER_INTS, CONTROLLER_REALS, controllerScalarSource, controllerVectorSlots, stateDeclarations } from "./nuts-layout.ts";
+import {
+  bufferDeclarations, CONTROLLER_INTS, CONTROLLER_REALS, CONTROLLER_STATE_BUFFERS, controllerScalarSource, controllerVectorSlots, STATE_BUFFERS,
+  stateDeclarations,
+} from "./nuts-layout.ts";
 import { workgroupSumSource } from "./workgroup-sum.ts";
 
-/** Buffers of the controller kernel (shaders/nuts/controller.glsl). */
-export const CONTROLLER_BUFFERS = 15;
+/** Buffers of the controller kernel (shaders/nuts/controller.glsl): the state buffers, then the controller's own. */
+export const CONTROLLER_BUFFERS = STATE_BUFFERS.length + CONTROLLER_STATE_BUFFERS.length;
 
 /** Vector, real and int state slots per chain, as controller.glsl lays them out. */
 export function controllerStateSizes(dim: number, maxDepth: number): { vectors: number; reals: number; ints: number } {
@@ -72,8 +75,9 @@ export function controllerProgram(
     ...metricSource(opts.metric ?? "diag", thread, dim),
     ...controllerScalarSource(),
     ...stateDeclarations("buffer"),
-    // The state buffers come first: common.glsl reads the checkpoint tables from buffer 8 in place.
-    readFileSync(`${SHADER_DIR}controller-buffers.glsl`, "utf8"),
+    // All buffers before common.glsl, which reads the checkpoint tables from buffer 8 in place.
+    ...bufferDeclarations(STATE_BUFFERS),
+    ...bufferDeclarations(CONTROLLER_STATE_BUFFERS, STATE_BUFFERS.length),
     readFileSync(`${SHADER_DIR}common.glsl`, "utf8"),
     readFileSync(`${SHADER_DIR}controller.glsl`, "utf8"),
   ].join("\n");

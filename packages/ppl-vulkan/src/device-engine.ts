@@ -6,7 +6,7 @@ import {
 } from "./controller-program.ts";
 import type { Engine, GpuModel, StateBuffers } from "./engine.ts";
 import type { MetricForm } from "./metric-source.ts";
-import { STAT, TRANSITION_STATS } from "./nuts-layout.ts";
+import { CONTROLLER_STATE_BUFFERS, inBindingOrder, STAT, STATE_BUFFERS, TRANSITION_STATS } from "./nuts-layout.ts";
 import { chainProgress, stepsToSubmit } from "./steps-per-submit.ts";
 
 /** Most controller + gradient pairs recorded in one submission. */
@@ -47,8 +47,8 @@ export async function deviceEngine(
   const ints = manager.buffer(C * sizes.ints * 4);
   const done = manager.buffer(4);
   const controllerBuffers = [
-    state.q, state.g, state.lp, state.eps, state.minv, state.ctrl, state.stats, state.draws,
-    vectors, reals, ints, done, gradient.q, gradient.lp, gradient.grad,
+    ...inBindingOrder(STATE_BUFFERS, state),
+    ...inBindingOrder(CONTROLLER_STATE_BUFFERS, { vectors, reals, ints, done, gradientQ: gradient.q, gradientLp: gradient.lp, gradientG: gradient.grad }),
   ];
   const sequences = new Map<number, Sequence>();
   const sequenceFor = (steps: number): Sequence => {

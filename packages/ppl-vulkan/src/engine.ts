@@ -1,21 +1,13 @@
 import type { CompiledModel } from "@ppl/ppl";
 import type { Node } from "@ppl/tensor";
 import type { VulkanBuffer } from "@ppl/vulkan";
+import type { StateBufferName } from "./nuts-layout.ts";
 
 /** The parts of a compiled model the GPU sampler needs. */
 export type GpuModel = Pick<CompiledModel, "logDensity" | "q" | "dataBindings">;
 
-/** The sampler's buffers 0–7 (shaders/nuts/common.glsl), shared by every execution shape. */
-export interface StateBuffers {
-  readonly q: VulkanBuffer;
-  readonly g: VulkanBuffer;
-  readonly lp: VulkanBuffer;
-  readonly eps: VulkanBuffer;
-  readonly minv: VulkanBuffer;
-  readonly ctrl: VulkanBuffer;
-  readonly stats: VulkanBuffer;
-  readonly draws: VulkanBuffer;
-}
+/** The sampler's buffers 0–7 (nuts-layout.ts's STATE_BUFFERS), shared by every execution shape. */
+export type StateBuffers = Readonly<Record<StateBufferName, VulkanBuffer>>;
 
 export { stepSizeLayout } from "./nuts-layout.ts";
 

@@ -2,6 +2,7 @@ import { compileGlsl, limitsOf, type VulkanBuffer, type VulkanManager, type Sequ
 import type { Engine, GpuModel, StateBuffers } from "./engine.ts";
 import type { MetricForm } from "./metric-source.ts";
 import { NUTS_FIXED_BUFFERS, nutsProgram } from "./nuts-program.ts";
+import { inBindingOrder, STATE_BUFFERS } from "./nuts-layout.ts";
 import { halfDataBytes, type DataPrecision } from "./data-precision.ts";
 
 /**
@@ -37,7 +38,7 @@ export async function fusedEngine(
   const groups = opts.shape === "workgroup" ? C : Math.ceil(C / program.localSize);
   const slices = opts.shape === "workgroup" ? C : groups * program.localSize;
   const scratch = manager.buffer(Math.max(4, slices * Math.max(1, program.scratch) * Real.BYTES_PER_ELEMENT));
-  const buffers = [state.q, state.g, state.lp, state.eps, state.minv, state.ctrl, state.stats, state.draws, scratch, ...dataBuffers];
+  const buffers = [...inBindingOrder(STATE_BUFFERS, state), scratch, ...dataBuffers];
   const sequences = new Map<number, Sequence>();
   const sequenceFor = (k: number): Sequence => {
     let s = sequences.get(k);

@@ -7,6 +7,64 @@
  */
 import { Purpose } from "@ppl/ppl/internals";
 
+/** One storage buffer of the NUTS kernels: the host's name for it, and its GLSL block, instance, element type and access. */
+export interface NutsBuffer {
+  readonly field: string;
+  readonly block: string;
+  readonly instance: string;
+  readonly element: "NREAL" | "uint" | "int";
+  readonly access?: "readonly" | "writeonly";
+}
+
+/**
+ * The sampler's buffers 0–7, shared by every NUTS kernel, in binding order: 0 q[C·D], 1 grad[C·D],
+ * 2 lp[C], 3 step sizes, dual-averaging states and run settings (stepSizeLayout), 4 the inverse
+ * metric (metric-buffer.ts), 5 control {seed lo, seed hi, first iteration, first chain id,
+ * iterations, adapt}, 6 stats[K·C·NSTATS], 7 draws[K·C·D].
+ */
+export const STATE_BUFFERS = [
+  { field: "q", block: "StateQ", instance: "bq", element: "NREAL" },
+  { field: "g", block: "StateG", instance: "bg", element: "NREAL" },
+  { field: "lp", block: "StateLp", instance: "blp", element: "NREAL" },
+  { field: "eps", block: "StepSize", instance: "beps", element: "NREAL" },
+  { field: "minv", block: "InvMetric", instance: "bminv", element: "NREAL", access: "readonly" },
+  { field: "ctrl", block: "Control", instance: "bctrl", element: "uint", access: "readonly" },
+  { field: "stats", block: "Stats", instance: "bstats", element: "NREAL", access: "writeonly" },
+  { field: "draws", block: "Draws", instance: "bdraws", element: "NREAL", access: "writeonly" },
+] as const satisfies readonly NutsBuffer[];
+
+/** One of the state buffers 0–7, by the host's name. */
+export type StateBufferName = (typeof STATE_BUFFERS)[number]["field"];
+
+/**
+ * The controller's buffers after the state buffers (8–14): 8 vector state [C·NV·D] (the kept
+ * vectors, then the checkpoint tables by level), 9 real state [C·NRS], 10 int state [C·NIS], 11 the
+ * done counter (chains that finished the block), 12 the batched gradient's input positions [C·D],
+ * 13 its log densities [C], 14 its gradients [C·D].
+ */
+export const CONTROLLER_STATE_BUFFERS = [
+  { field: "vectors", block: "VectorState", instance: "bvs", element: "NREAL" },
+  { field: "reals", block: "RealState", instance: "brs", element: "NREAL" },
+  { field: "ints", block: "IntState", instance: "bis", element: "int" },
+  { field: "done", block: "Done", instance: "bdone", element: "uint" },
+  { field: "gradientQ", block: "GradientQ", instance: "bgq", element: "NREAL", access: "writeonly" },
+  { field: "gradientLp", block: "GradientLp", instance: "bglp", element: "NREAL", access: "readonly" },
+  { field: "gradientG", block: "GradientG", instance: "bgg", element: "NREAL", access: "readonly" },
+] as const satisfies readonly NutsBuffer[];
+
+/** One of the controller's buffers 8–14, by the host's name. */
+export type ControllerBufferName = (typeof CONTROLLER_STATE_BUFFERS)[number]["field"];
+
+/** GLSL declarations of buffers bound from `first` on, in the lists' order (the kernels name them by instance). */
+export function bufferDeclarations(buffers: readonly NutsBuffer[], first = 0): string[] {
+  return buffers.map((b, i) => `layout(std430, set = 0, binding = ${first + i}) ${b.access ? `${b.access} ` : ""}buffer ${b.block} { ${b.element} v[]; } ${b.instance};`);
+}
+
+/** The buffers of a list in binding order, from a record by the host's names. */
+export function inBindingOrder<F extends string, T>(buffers: readonly { readonly field: F }[], byName: Readonly<Record<F, T>>): T[] {
+  return buffers.map((b) => byName[b.field]);
+}
+
 /** The statistics a kernel writes per transition, in slot order: buffer 6 holds [K·C·TRANSITION_STATS.length]. */
 export const TRANSITION_STATS = ["acceptStat", "treeDepth", "nLeapfrog", "divergent", "energy", "lp"] as const;
 

@@ -6,7 +6,7 @@ import type { RenderLimits } from "@ppl/vulkan";
 import { kernelPrelude } from "@ppl/vulkan/internals";
 import { renderLogpFunction, type LogpMode } from "./logp-function.ts";
 import { halfDataLeaves, type DataPrecision } from "./data-precision.ts";
-import { layoutDefines, stateDeclarations } from "./nuts-layout.ts";
+import { bufferDeclarations, layoutDefines, STATE_BUFFERS, stateDeclarations } from "./nuts-layout.ts";
 import { metricSource, type MetricForm } from "./metric-source.ts";
 import { SUBGROUP_EXTENSIONS } from "./workgroup-sum.ts";
 
@@ -21,7 +21,7 @@ export const SHADER_DIR = process.env.PPL_SHADERS_DIR
   : existsSync(PACKED_SHADER_DIR) ? PACKED_SHADER_DIR : fileURLToPath(new URL("../../../shaders/nuts/", import.meta.url));
 
 /** Buffers of the NUTS kernel before the scratch buffer (bound next) and the model's data buffers. */
-export const NUTS_FIXED_BUFFERS = 8;
+export const NUTS_FIXED_BUFFERS = STATE_BUFFERS.length;
 
 /** The GLSL of a thread-per-chain NUTS transition for one model, and the data leaves it binds. */
 export interface NutsProgram {
@@ -82,6 +82,7 @@ export function nutsProgram(logDensity: Node, q: Node, opts: NutsProgramOptions)
     logp.source,
     ...metricSource(opts.metric ?? "diag", shape === "thread", dim),
     ...stateDeclarations(),
+    ...bufferDeclarations(STATE_BUFFERS),
     readFileSync(`${SHADER_DIR}common.glsl`, "utf8"),
     readFileSync(`${SHADER_DIR}transition.glsl`, "utf8"),
   ].join("\n");

@@ -1506,12 +1506,14 @@ NREAL q[OWN], p[OWN], propQ[OWN], propG[OWN], t_rho[OWN], t_firstP[OWN], t_first
 NREAL H0, sampleLp, sampleEnergy, propLp, propEnergy, logSumW, sumMetro, logSumWSub;
 int nLeap, depth;
 bool forward, divergent;
-// The NUTS controller's buffers after common.glsl's 0–7 (packages/ppl-vulkan/src/controller-program.ts
-// includes this before common.glsl, whose checkpoint tables live in buffer 8): 8 vector state
-// [C·NV·D] (the kept vectors, then the checkpoint tables by level), 9 real state [C·NRS], 10 int
-// state [C·NIS] (phase, k, nLeap, depth, leaf, forward, divergent), 11 done counter (chains that
-// finished the block), 12 the batched gradient's input positions [C·D], 13 its log densities [C],
-// 14 its gradients [C·D].
+layout(std430, set = 0, binding = 0) buffer StateQ { NREAL v[]; } bq;
+layout(std430, set = 0, binding = 1) buffer StateG { NREAL v[]; } bg;
+layout(std430, set = 0, binding = 2) buffer StateLp { NREAL v[]; } blp;
+layout(std430, set = 0, binding = 3) buffer StepSize { NREAL v[]; } beps;
+layout(std430, set = 0, binding = 4) readonly buffer InvMetric { NREAL v[]; } bminv;
+layout(std430, set = 0, binding = 5) readonly buffer Control { uint v[]; } bctrl;
+layout(std430, set = 0, binding = 6) writeonly buffer Stats { NREAL v[]; } bstats;
+layout(std430, set = 0, binding = 7) writeonly buffer Draws { NREAL v[]; } bdraws;
 layout(std430, set = 0, binding = 8) buffer VectorState { NREAL v[]; } bvs;
 layout(std430, set = 0, binding = 9) buffer RealState { NREAL v[]; } brs;
 layout(std430, set = 0, binding = 10) buffer IntState { int v[]; } bis;
@@ -1519,10 +1521,9 @@ layout(std430, set = 0, binding = 11) buffer Done { uint v[]; } bdone;
 layout(std430, set = 0, binding = 12) writeonly buffer GradientQ { NREAL v[]; } bgq;
 layout(std430, set = 0, binding = 13) readonly buffer GradientLp { NREAL v[]; } bglp;
 layout(std430, set = 0, binding = 14) readonly buffer GradientG { NREAL v[]; } bgg;
-
 // The parts of NUTS shared by the fused transition (transition.glsl, execution shapes 1 and 2)
-// and the controller of the whole-device shape (controller.glsl): the sampler's buffers 0–7, the
-// energy, the U-turn criterion, the subtree termination checkpoints and the state vectors. The
+// and the controller of the whole-device shape (controller.glsl): the metric, the energy, the
+// U-turn criterion, the subtree termination checkpoints and the state vectors. The
 // state vectors are split over the chain's WG threads: thread LID owns elements LID, LID+WG, …
 // (slot s holds element i = LID + s·WG), so elementwise updates need no synchronisation; dot
 // products (energies, U-turn checks) are workgroup sums, so every thread takes the same branches.
@@ -1535,19 +1536,9 @@ layout(std430, set = 0, binding = 14) readonly buffer GradientG { NREAL v[]; } b
 // The including program defines: NREAL (float|double), SFX(name) (type suffix for prelude
 // variates), D (dimension), MAXD (max tree depth), CHAINS, CHAIN_ID, LEADER (the thread that
 // writes scalar results), WG and LID (threads per chain and this thread's index among them),
-// OWN and FOR_OWNED, and REDUCE_SUM(x) (sum over the chain's threads, returned to all).
-// Buffers: 0 q[C·D], 1 grad[C·D], 2 lp[C], 3 step size[C] then each chain's dual-averaging state
-// (μ, counter, s̄, x̄)[4·C] then (δ, γ, κ, t0), 4 inverse metric diag[C·D], 5 control {seed lo,
-// seed hi, first iteration, first chain id, iterations, adapt}, 6 stats[K·C·6], 7 draws[K·C·D].
-
-layout(std430, set = 0, binding = 0) buffer StateQ { NREAL v[]; } bq;
-layout(std430, set = 0, binding = 1) buffer StateG { NREAL v[]; } bg;
-layout(std430, set = 0, binding = 2) buffer StateLp { NREAL v[]; } blp;
-layout(std430, set = 0, binding = 3) buffer StepSize { NREAL v[]; } beps;
-layout(std430, set = 0, binding = 4) readonly buffer InvMetric { NREAL v[]; } bminv;
-layout(std430, set = 0, binding = 5) readonly buffer Control { uint v[]; } bctrl;
-layout(std430, set = 0, binding = 6) writeonly buffer Stats { NREAL v[]; } bstats;
-layout(std430, set = 0, binding = 7) writeonly buffer Draws { NREAL v[]; } bdraws;
+// OWN and FOR_OWNED, and REDUCE_SUM(x) (sum over the chain's threads, returned to all), and
+// declares the buffers 0–7 (bq, bg, blp, beps, bminv, bctrl, bstats, bdraws), generated from
+// STATE_BUFFERS in packages/ppl-vulkan/src/nuts-layout.ts, which says what each holds.
 
 // PURPOSE_*, STAT_*, DA_STATE(c) and SETTING_* come from the layout the host generates
 // (packages/ppl-vulkan/src/nuts-layout.ts), so that both sides read one description.
@@ -1840,8 +1831,9 @@ void load_chain(uint c, uint it) {
 // transition's state lives in buffers between calls, so the host can record many
 // controller + gradient pairs in one submission and only polls the done counter.
 //
-// Buffers after common.glsl's 0–7 (controller-buffers.glsl): 8 vector state, 9 real state, 10 int
-// state, 11 done counter, 12–14 the batched gradient's positions, log densities and gradients.
+// Buffers after the state buffers 0–7, declared by the host from CONTROLLER_STATE_BUFFERS
+// (nuts-layout.ts): 8 vector state, 9 real state, 10 int state, 11 done counter, 12–14 the batched
+// gradient's positions, log densities and gradients.
 // Control word 4: iterations in this block. The host starts a block with every chain's phase
 // BEGIN and k = 0, and the done counter at 0.
 

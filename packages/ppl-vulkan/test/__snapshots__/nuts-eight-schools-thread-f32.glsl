@@ -1667,9 +1667,17 @@ NREAL t_startSharp[MAXD][OWN], t_startPrefix[MAXD][OWN], t_midPrefix[MAXD][OWN],
 NREAL H0, sampleLp, sampleEnergy, propLp, propEnergy, logSumW, sumMetro, logSumWSub;
 int nLeap, depth;
 bool forward, divergent;
+layout(std430, set = 0, binding = 0) buffer StateQ { NREAL v[]; } bq;
+layout(std430, set = 0, binding = 1) buffer StateG { NREAL v[]; } bg;
+layout(std430, set = 0, binding = 2) buffer StateLp { NREAL v[]; } blp;
+layout(std430, set = 0, binding = 3) buffer StepSize { NREAL v[]; } beps;
+layout(std430, set = 0, binding = 4) readonly buffer InvMetric { NREAL v[]; } bminv;
+layout(std430, set = 0, binding = 5) readonly buffer Control { uint v[]; } bctrl;
+layout(std430, set = 0, binding = 6) writeonly buffer Stats { NREAL v[]; } bstats;
+layout(std430, set = 0, binding = 7) writeonly buffer Draws { NREAL v[]; } bdraws;
 // The parts of NUTS shared by the fused transition (transition.glsl, execution shapes 1 and 2)
-// and the controller of the whole-device shape (controller.glsl): the sampler's buffers 0–7, the
-// energy, the U-turn criterion, the subtree termination checkpoints and the state vectors. The
+// and the controller of the whole-device shape (controller.glsl): the metric, the energy, the
+// U-turn criterion, the subtree termination checkpoints and the state vectors. The
 // state vectors are split over the chain's WG threads: thread LID owns elements LID, LID+WG, …
 // (slot s holds element i = LID + s·WG), so elementwise updates need no synchronisation; dot
 // products (energies, U-turn checks) are workgroup sums, so every thread takes the same branches.
@@ -1682,19 +1690,9 @@ bool forward, divergent;
 // The including program defines: NREAL (float|double), SFX(name) (type suffix for prelude
 // variates), D (dimension), MAXD (max tree depth), CHAINS, CHAIN_ID, LEADER (the thread that
 // writes scalar results), WG and LID (threads per chain and this thread's index among them),
-// OWN and FOR_OWNED, and REDUCE_SUM(x) (sum over the chain's threads, returned to all).
-// Buffers: 0 q[C·D], 1 grad[C·D], 2 lp[C], 3 step size[C] then each chain's dual-averaging state
-// (μ, counter, s̄, x̄)[4·C] then (δ, γ, κ, t0), 4 inverse metric diag[C·D], 5 control {seed lo,
-// seed hi, first iteration, first chain id, iterations, adapt}, 6 stats[K·C·6], 7 draws[K·C·D].
-
-layout(std430, set = 0, binding = 0) buffer StateQ { NREAL v[]; } bq;
-layout(std430, set = 0, binding = 1) buffer StateG { NREAL v[]; } bg;
-layout(std430, set = 0, binding = 2) buffer StateLp { NREAL v[]; } blp;
-layout(std430, set = 0, binding = 3) buffer StepSize { NREAL v[]; } beps;
-layout(std430, set = 0, binding = 4) readonly buffer InvMetric { NREAL v[]; } bminv;
-layout(std430, set = 0, binding = 5) readonly buffer Control { uint v[]; } bctrl;
-layout(std430, set = 0, binding = 6) writeonly buffer Stats { NREAL v[]; } bstats;
-layout(std430, set = 0, binding = 7) writeonly buffer Draws { NREAL v[]; } bdraws;
+// OWN and FOR_OWNED, and REDUCE_SUM(x) (sum over the chain's threads, returned to all), and
+// declares the buffers 0–7 (bq, bg, blp, beps, bminv, bctrl, bstats, bdraws), generated from
+// STATE_BUFFERS in packages/ppl-vulkan/src/nuts-layout.ts, which says what each holds.
 
 // PURPOSE_*, STAT_*, DA_STATE(c) and SETTING_* come from the layout the host generates
 // (packages/ppl-vulkan/src/nuts-layout.ts), so that both sides read one description.

@@ -49,7 +49,7 @@ function formatDevice(d: DeviceInfo): string {
     `device ${d.index}: ${d.name} (${d.type})${d.rejected === null ? "" : `: not usable: ${d.rejected}`}`,
     `  driver:          ${d.driver}${d.driverInfo ? ` ${d.driverInfo}` : ""}, Vulkan ${d.apiVersion}`,
     `  memory:          ${bytes(local)} device-local (${d.memoryHeaps.length} heap${d.memoryHeaps.length === 1 ? "" : "s"})`,
-    `  f64 in shaders:  ${d.features.shaderFloat64 ? "yes" : "no"}; int64: ${d.features.shaderInt64 ? "yes" : "no"}`,
+    `  f64 in shaders:  ${d.features.shaderFloat64 ? "yes" : "no"}; int64: ${d.features.shaderInt64 ? "yes" : "no"}; 16-bit storage: ${d.features.storageBuffer16BitAccess ? "yes" : "no"} (--data-precision f16)`,
     `  workgroups:      ${l.maxComputeWorkGroupInvocations} invocations, size ≤ ${l.maxComputeWorkGroupSize.join("×")}, count ≤ ${l.maxComputeWorkGroupCount.join("×")}`,
     `  shared memory:   ${bytes(l.maxComputeSharedMemorySize)}`,
     `  storage buffers: ${l.maxPerStageDescriptorStorageBuffers} per stage, range ≤ ${bytes(l.maxStorageBufferRange)}, buffer ≤ ${bytes(l.maxBufferSize)}`,

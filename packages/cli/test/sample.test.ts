@@ -106,6 +106,12 @@ describe("ppl sample", () => {
     expect(JSON.parse(r.stdout)).toEqual(JSON.parse(readFileSync(join(out, "summary.json"), "utf8")));
   });
 
+  it("`ppl summary DIR` prints, from the files, the summary that `ppl sample` printed from the draws in memory", async () => {
+    const r = await runCli(["summary", out]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe(run.stdout);
+  });
+
   it("`ppl summary FILES` (through the bin launcher) prints the same table as `ppl sample`", async () => {
     const paths = Array.from({ length: CHAINS }, (_, c) => join(out, `chain-${c + 1}.csv`));
     const r = await runLauncher(["summary", ...paths]);

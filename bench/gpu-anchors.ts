@@ -91,7 +91,7 @@ async function runCase(name: string, compiled: () => CompiledModel, chains: numb
       runner = {
         ...split,
         shape: parts[0]!.shape,
-        counters: { get submits() { return parts.reduce((a, p) => a + p.counters.submits, 0); }, get steps() { return parts.reduce((a, p) => a + p.counters.steps, 0); }, get sequences() { return parts.reduce((a, p) => a + p.counters.sequences, 0); } },
+        counters: { get submits() { return parts.reduce((a, p) => a + p.counters.submits, 0); }, get steps() { return parts.reduce((a, p) => a + p.counters.steps, 0); }, get sequences() { return parts.reduce((a, p) => a + p.counters.sequences, 0); }, get recordSeconds() { return parts.reduce((a, p) => a + p.counters.recordSeconds, 0); } },
       };
       device = `${parts[0]!.device} ×${sizes.length} managers`;
     } else if (backend === "vulkan") {
@@ -124,7 +124,7 @@ async function runCase(name: string, compiled: () => CompiledModel, chains: numb
       min_ess_bulk: +minEss.toFixed(1), ess_per_s: +(minEss / wall).toFixed(1),
       grad_evals: gradEvals, grad_evals_per_s: Math.round(gradEvals / sampleSeconds),
       divergences: res.stats.reduce((a, s) => a + s.divergent.reduce((x, y) => x + y, 0), 0),
-      cpu_density_evals: density.evaluations, submits: runner?.counters.submits, device_steps: runner?.counters.steps, device, shape: runner?.shape ?? "cpu",
+      cpu_density_evals: density.evaluations, submits: runner?.counters.submits, device_steps: runner?.counters.steps, sequences: runner?.counters.sequences, record_s: runner?.counters.recordSeconds === undefined ? undefined : +runner.counters.recordSeconds.toFixed(3), device, shape: runner?.shape ?? "cpu",
     }));
   }
 }
@@ -159,19 +159,30 @@ async function timeBatchedGradient(name: string, m: CompiledModel, chains: numbe
   const g = await batchedGradient(manager, m, chains, dtype, undefined, dataPrecision);
   const s = manager.sequence();
   for (let i = 0; i < evals; i++) for (const d of g.step) s.dispatch(d.algorithm, d.buffers, d.groups);
-  const times: number[] = [];
-  for (let i = 0; i < 7; i++) {
-    const t0 = performance.now();
-    s.submitSync();
-    times.push(performance.now() - t0);
-  }
-  const ms = times.sort((a, b) => a - b)[3]! / evals;
+  const time = () => {
+    const times: number[] = [];
+    for (let i = 0; i < 7; i++) {
+      const t0 = performance.now();
+      s.submitSync();
+      times.push(performance.now() - t0);
+    }
+    return times.sort((a, b) => a - b)[3]! / evals;
+  };
+  // Positions where the sampler goes: a fixed pseudo-random point with entries in (-1, 1) (the
+  // density's special functions take data-dependent paths, so all-zero positions would flatter them).
+  const D = m.q.size;
+  let state = 12345;
+  const q = Array.from({ length: chains * D }, () => ((state = (Math.imul(state, 1664525) + 1013904223) >>> 0) / 2 ** 32) * 2 - 1);
+  g.q.write(dtype === "f64" ? Float64Array.from(q) : Float32Array.from(q));
+  const ms = time();
+  g.q.write(dtype === "f64" ? new Float64Array(chains * D) : new Float32Array(chains * D));
+  const msZero = time();
   // Data stored in 16 bits take 2 bytes an element: the floor halves with them.
   const half = new Set([...g.half].map((n) => n.attrs.name!));
   const dataBytes = Object.entries(m.dataBindings).reduce((acc, [k, v]) => acc + v.data.length * (half.has(k) ? 2 : dtype === "f64" ? 8 : 4), 0);
   console.log(JSON.stringify({
     case: name, bench: "batched_gradient", chains, dtype, data_precision: dataPrecision, half_data: [...half], kernels_per_gradient: g.step.length, kernels_total: g.kernels,
-    us_per_gradient: +(ms * 1e3).toFixed(2), floor_us_at_3_9TBps: +((2 * dataBytes) / 3.9e12 * 1e6).toFixed(2),
+    us_per_gradient: +(ms * 1e3).toFixed(2), us_per_gradient_at_zero: +(msZero * 1e3).toFixed(2), floor_us_at_3_9TBps: +((2 * dataBytes) / 3.9e12 * 1e6).toFixed(2),
   }));
   s.destroy();
   g.dispose();

@@ -54,6 +54,7 @@ export async function deviceEngine(
   const sequenceFor = (steps: number): Sequence => {
     let s = sequences.get(steps);
     if (!s) {
+      const t0 = performance.now();
       s = manager.sequence();
       counters.sequences++;
       for (let i = 0; i < steps; i++) {
@@ -61,13 +62,14 @@ export async function deviceEngine(
         for (const d of gradient.step) s.dispatch(d.algorithm, d.buffers, d.groups);
       }
       sequences.set(steps, s);
+      counters.recordSeconds += (performance.now() - t0) / 1e3;
     }
     return s;
   };
   // Leapfrogs per transition of the slowest chain in the last block: the pace the next block is planned by.
   let perIteration = 4;
   const Real = opts.dtype === "f64" ? Float64Array : Float32Array;
-  const counters = { submits: 0, steps: 0, sequences: 0 };
+  const counters = { submits: 0, steps: 0, sequences: 0, recordSeconds: 0 };
   // A block's submissions: each yields its step count, to be submitted and then marked done (which
   // reads the done counter and the chains' progress to plan the next one); the same plan for the
   // synchronous and the asynchronous run.

@@ -26,9 +26,10 @@ export interface Engine {
   blockDone?(stats: ArrayLike<number>, k: number): void;
   /**
    * Submissions and the controller + gradient steps they ran (device shape; zero otherwise), and
-   * the command sequences recorded: one per block size, reused by every submission of that size.
+   * the command sequences recorded: one per block size, reused by every submission of that size;
+   * recordSeconds is the host time spent recording them.
    */
-  readonly counters: { submits: number; steps: number; sequences: number };
+  readonly counters: { submits: number; steps: number; sequences: number; recordSeconds: number };
   /** lp and gradient of all chains at once on the device, where the shape has batched kernels. */
   readonly logpGrad?: (q: Float64Array, lp: Float64Array, grad: Float64Array) => void;
   dispose(): void;

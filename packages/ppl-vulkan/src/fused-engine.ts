@@ -43,15 +43,17 @@ export async function fusedEngine(
   const sequenceFor = (k: number): Sequence => {
     let s = sequences.get(k);
     if (!s) {
+      const t0 = performance.now();
       s = manager.sequence();
       counters.sequences++;
       if (opts.iterationsPerDispatch === "block") s.dispatch(algorithm, buffers, groups, new Uint32Array([0, k]));
       else for (let i = 0; i < k; i++) s.dispatch(algorithm, buffers, groups, new Uint32Array([i, 1]));
       sequences.set(k, s);
+      counters.recordSeconds += (performance.now() - t0) / 1e3;
     }
     return s;
   };
-  const counters = { submits: 0, steps: 0, sequences: 0 };
+  const counters = { submits: 0, steps: 0, sequences: 0, recordSeconds: 0 };
   return {
     source: program.source,
     half: program.half,

@@ -68,6 +68,21 @@ describe("merged kernels", () => {
     for (const k of merged.kernels) expect(new Set(k.nodes.map(readsV)).size).toBe(1);
   });
 
+  it("keeps every merged kernel within the device's storage buffers per shader", async () => {
+    const { outputs, bindings } = program();
+    const few: Partial<RenderLimits> = { ...FORCE, maxStorageBuffers: 4 };
+    const merged = planProgram(outputs, { ...limits, ...few }, kernelPrelude, { merge: true });
+    // A kernel alone may need more (it is the device's limit that refuses it); merging never adds past it.
+    for (const k of merged.kernels) if (k.nodes.length > 1) expect(k.bindings.length).toBeLessThanOrEqual(4);
+    expect(merged.kernels.some((k) => k.nodes.length > 1)).toBe(true);
+    expect(merged.kernels.length).toBeGreaterThan(planProgram(outputs, limits, kernelPrelude, { merge: true }).kernels.length);
+    const one = await vulkanBackend({ limits: FORCE, merge: false });
+    const all = await vulkanBackend({ limits: few, merge: true });
+    const a = await (await one.compile(outputs)).run(bindings);
+    const b = await (await all.compile(outputs)).run(bindings);
+    a.forEach((t, i) => expect(Array.from(b[i]!.data)).toEqual(Array.from(t.data)));
+  }, 120_000);
+
   it("gives bit-identical results to one kernel per node on the device, f32 and f64", async () => {
     const dtypes = device.features.shaderFloat64 ? (["f32", "f64"] as const) : (["f32"] as const);
     const one = await vulkanBackend({ limits: FORCE, merge: false });

@@ -48,13 +48,18 @@ export interface RenderLimits {
    * in half precision (PlanOptions.halfStorage) are declared float16_t and need it.
    */
   readonly storage16: boolean;
+  /** Storage buffers one shader may bind (maxPerStageDescriptorStorageBuffers): merged kernels stay within it. */
+  readonly maxStorageBuffers: number;
 }
 
 /** Limits of a device as listDevices() reports them. */
 export function limitsOf(device: {
   type?: string;
   driver?: string;
-  limits: { maxComputeWorkGroupInvocations: number; maxComputeWorkGroupCount: readonly number[]; maxComputeWorkGroupSize?: readonly number[]; maxComputeSharedMemorySize?: number };
+  limits: {
+    maxComputeWorkGroupInvocations: number; maxComputeWorkGroupCount: readonly number[]; maxComputeWorkGroupSize?: readonly number[];
+    maxComputeSharedMemorySize?: number; maxPerStageDescriptorStorageBuffers?: number;
+  };
   features: { shaderFloat64: boolean; storageBuffer16BitAccess?: boolean };
   subgroup?: { operations: readonly string[]; inCompute: boolean };
 }): RenderLimits {
@@ -81,5 +86,7 @@ export function limitsOf(device: {
     skinnyMatmulColumns: 16,
     maxLoopIterations: device.driver === "llvmpipe" ? 65535 : Infinity,
     storage16: device.features.storageBuffer16BitAccess ?? false,
+    // Unreported: lavapipe's 32, well above Vulkan's guaranteed 4 and what one kernel of its own binds.
+    maxStorageBuffers: device.limits.maxPerStageDescriptorStorageBuffers ?? 32,
   };
 }

@@ -44,7 +44,7 @@ export function mergeIndependentKernels(
   });
   const merged: { level: number; first: number; plan: KernelPlan }[] = [];
   for (const members of buckets.values()) {
-    for (const set of mergeSets(members.map((i) => kernels[i]!))) {
+    for (const set of mergeSets(members.map((i) => kernels[i]!), limits.maxStorageBuffers)) {
       const first = members[set[0]!]!;
       const plans = set.map((s) => kernels[members[s]!]!);
       merged.push({ level: levels[first]!, first, plan: plans.length === 1 ? plans[0]! : mergeKernels(plans, limits, prelude) });
@@ -86,9 +86,34 @@ function cooperates(p: ShaderParts): boolean {
 
 /**
  * Partition kernels of one level into sets that merge: cooperative kernels by workgroup size;
- * the others join the set of the largest size that is a multiple of theirs. Returns index sets.
+ * the others join the set of the largest size that is a multiple of theirs; a set whose kernels
+ * bind more than `maxBuffers` distinct buffers together is cut in order. Returns index sets.
  */
-function mergeSets(plans: readonly KernelPlan[]): number[][] {
+function mergeSets(plans: readonly KernelPlan[], maxBuffers: number): number[][] {
+  return bySize(plans).flatMap((set) => withinBindings(set, plans, maxBuffers));
+}
+
+// Consecutive runs of a set whose union of bindings stays within the device's limit.
+function withinBindings(set: readonly number[], plans: readonly KernelPlan[], maxBuffers: number): number[][] {
+  const out: number[][] = [];
+  let run: number[] = [];
+  let bound = new Set<Binding>();
+  for (const i of set) {
+    const union = new Set([...bound, ...plans[i]!.bindings]);
+    if (run.length > 0 && union.size > maxBuffers) {
+      out.push(run);
+      run = [i];
+      bound = new Set(plans[i]!.bindings);
+    } else {
+      run.push(i);
+      bound = union;
+    }
+  }
+  if (run.length > 0) out.push(run);
+  return out;
+}
+
+function bySize(plans: readonly KernelPlan[]): number[][] {
   const sets = new Map<number, number[]>();
   const alone: number[][] = [];
   const simple: number[] = [];

@@ -18,7 +18,7 @@ import {
   chainGroupSizes, compileModel, essBulk, modelDensity, sample, sampleAsync, splitRunner, type CompiledModel,
 } from "../packages/ppl/src/index.ts";
 import { usableDevices, VulkanManager } from "../packages/vulkan/src/index.ts";
-import { batchedGradient, prepareGpuNuts, type DataPrecision, type ExecutionShape, type GpuNuts } from "../packages/ppl-vulkan/src/index.ts";
+import { batchedGradient, prepareGpuNuts, roundedDataModel, type DataPrecision, type ExecutionShape, type GpuNuts } from "../packages/ppl-vulkan/src/index.ts";
 import { anchorHier, anchorLogistic } from "./anchor-models.ts";
 import eightSchools from "../examples/posteriordb/eight_schools-eight_schools_noncentered.ts";
 
@@ -72,7 +72,8 @@ async function runCase(name: string, compiled: () => CompiledModel, chains: numb
   for (let rep = 0; rep < reps; rep++) {
     const t0 = performance.now();
     const m = compiled();
-    const density = await modelDensity(m);
+    // The host's evaluations see the data as the device stores them (rounded under --data-precision f16).
+    const density = await modelDensity(backend === "vulkan" ? roundedDataModel(m, dataPrecision) : m);
     const settings = { chains, warmup, draws, seed: 1000 + rep, maxDepth: 10 };
     let runner: Pick<GpuNuts, "factory" | "hostDensity" | "dispose" | "counters" | "shape"> | undefined;
     let device = "CPU (compiled JavaScript, f64)";

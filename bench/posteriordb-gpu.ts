@@ -4,13 +4,14 @@
  * --backend vulkan` runs. Models are imported statically so the program can be bundled.
  * A posterior whose settings need f64 (gp_pois_regr) runs in f64 whatever --dtype says.
  *   tsx bench/posteriordb-gpu.ts [--posteriordb DIR] [--dtype f32|f64] [--seed N] [--shape thread|workgroup|device]
- *     [--warmup N --draws N (a shorter run, to time a shape; the rule then usually fails)] [names…]
+ *     [--warmup N --draws N (a shorter run, to time a shape; the rule then usually fails)]
+ *     [--data-precision exact|f16 (f16: float data of ≥ 4096 elements stored in 16 bits)] [names…]
  */
 import { parseArgs } from "node:util";
 import { DEFAULT_SEED, failureLines, reportTable, runPosterior, type PosteriorReport } from "../packages/ppl/src/posteriordb/index.ts";
-import type { Model } from "../packages/ppl/src/index.ts";
+import { modelDensity, type Model } from "../packages/ppl/src/index.ts";
 import { usableDevices } from "../packages/vulkan/src/index.ts";
-import { prepareGpuNuts, type ExecutionShape } from "../packages/ppl-vulkan/src/index.ts";
+import { prepareGpuNuts, roundedDataModel, type DataPrecision, type ExecutionShape } from "../packages/ppl-vulkan/src/index.ts";
 import arK from "../examples/posteriordb/arK-arK.ts";
 import diamonds from "../examples/posteriordb/diamonds-diamonds.ts";
 import earnings from "../examples/posteriordb/earnings-logearn_interaction.ts";
@@ -34,7 +35,7 @@ const { values, positionals } = parseArgs({
   allowPositionals: true,
   options: {
     posteriordb: { type: "string" }, dtype: { type: "string" }, seed: { type: "string" }, shape: { type: "string" },
-    warmup: { type: "string" }, draws: { type: "string" },
+    warmup: { type: "string" }, draws: { type: "string" }, "data-precision": { type: "string" },
   },
 });
 const lengths = {
@@ -43,6 +44,8 @@ const lengths = {
 };
 const dtype = (values.dtype ?? "f32") as "f32" | "f64";
 const shape = values.shape as ExecutionShape | undefined;
+const dataPrecision = (values["data-precision"] ?? "exact") as DataPrecision;
+if (dataPrecision !== "exact" && dataPrecision !== "f16") throw new Error(`--data-precision ${dataPrecision}: use exact or f16`);
 const seed = values.seed === undefined ? DEFAULT_SEED : Number(values.seed);
 const device = usableDevices()[0];
 if (!device) throw new Error("no Vulkan device");
@@ -56,15 +59,18 @@ for (const name of names) {
     ...(values.posteriordb ? { posteriordb: values.posteriordb } : {}),
     runner: async (compiled, settings) => {
       const used = settings.precision === "f64" ? "f64" : dtype;
-      const gpu = await prepareGpuNuts(compiled, { chains: settings.chains, maxDepth: settings.maxDepth, dtype: used, metric: settings.metric, ...(shape ? { shape } : {}) });
-      console.error(`${name}: ${gpu.shape} shape, ${used}`);
-      return gpu;
+      const gpu = await prepareGpuNuts(compiled, { chains: settings.chains, maxDepth: settings.maxDepth, dtype: used, metric: settings.metric, dataPrecision, ...(shape ? { shape } : {}) });
+      console.error(`${name}: ${gpu.shape} shape, ${used}${gpu.note ? `; ${gpu.note}` : ""}`);
+      if (dataPrecision === "exact") return gpu;
+      // The host's own evaluations over the data as the device holds them (rounded): one posterior.
+      const rounded = await modelDensity(roundedDataModel(compiled, dataPrecision), { backend: "cpu" });
+      return { factory: gpu.factory, hostDensity: () => gpu.hostDensity(rounded), dispose: () => gpu.dispose() };
     },
   });
   reports.push(report);
   console.error(`${report.pass ? "pass" : "FAIL"} ${name}: worst |z| ${report.worstZ.value.toFixed(2)} (${report.worstZ.name}), sd ratio ${report.worstSdRatio.value.toFixed(3)}, ${report.divergences} divergences, ${report.wallSeconds.toFixed(1)} s, ${report.gradientEvaluations} gradients (${(report.gradientEvaluations / report.samplerSeconds).toFixed(0)}/s in the sampler)`);
   for (const f of failureLines(report)) console.error(`  ${f}`);
 }
-console.log(`\nposteriordb on the Vulkan backend (${dtype}, f64 where a posterior needs it) — ${device.name}, seed ${seed}, ${new Date().toISOString()}\n`);
+console.log(`\nposteriordb on the Vulkan backend (${dtype}, f64 where a posterior needs it${dataPrecision === "f16" ? "; data precision f16" : ""}) — ${device.name}, seed ${seed}, ${new Date().toISOString()}\n`);
 console.log(reportTable(reports));
 console.log(`\n${reports.filter((r) => r.pass).length}/${reports.length} pass`);

@@ -217,8 +217,9 @@ export async function openDensity(choice: BackendChoice, compiled: CompiledModel
   const hint = await precisionHint(compiled, plan.dtype);
   if (choice.backend === "vulkan") {
     // Importing the GPU sampler registers it as ppl's "vulkan" transition runner.
-    await import("@ppl/ppl-vulkan");
-    const density = await modelDensity(compiled, { backend: "cpu" });
+    const { roundedDataModel } = await import("@ppl/ppl-vulkan");
+    // With --data-precision f16 the host evaluates the rounded data the device holds: one posterior.
+    const density = await modelDensity(roundedDataModel(compiled, plan.dataPrecision ?? "exact"), { backend: "cpu" });
     const gpu = choice.devices !== undefined && choice.devices.length > 1 ? await prepareGroups(compiled, plan, choice.devices) : await prepareTransitionRunner("vulkan", compiled, plan);
     return {
       density: gpu.hostDensity(density),

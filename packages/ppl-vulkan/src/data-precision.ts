@@ -1,6 +1,6 @@
 import { SamplerOptionError } from "@ppl/ppl";
-import type { Node } from "@ppl/tensor";
-import { FLOAT16_MAX, toFloat16Bytes } from "@ppl/vulkan";
+import type { Node, TensorValue } from "@ppl/tensor";
+import { FLOAT16_MAX, roundToFloat16, toFloat16Bytes } from "@ppl/vulkan";
 
 /** How the GPU sampler stores float data on the device: in the run's dtype, or rounded to 16-bit floats. */
 export type DataPrecision = "exact" | "f16";
@@ -70,4 +70,22 @@ export function halfDataNote(half: ReadonlySet<Node>): string {
   return names.length === 0
     ? `data precision f16: no float data of ${HALF_DATA_MIN} elements or more, so every data value is stored exactly`
     : `data precision f16: ${names.join(", ")} stored in 16 bits (each element rounded, relative error ≤ 2^-11) and computed in the run's dtype; smaller and integer data exact`;
+}
+
+/**
+ * The model with the data that `precision` stores in 16 bits replaced by their rounded values, for
+ * the host's own evaluations (initialization, step-size searches): a transition starts from the lp
+ * and gradient the host hands over, and over 10^5 rounded rows the exact data's lp differs by far
+ * more than the sampler's tolerance, so host and device must see the same posterior.
+ */
+export function roundedDataModel<M extends { readonly logDensity: Node; readonly dataBindings: Readonly<Record<string, TensorValue>> }>(model: M, precision: DataPrecision): M {
+  const half = halfDataLeaves([model.logDensity], precision);
+  if (half.size === 0) return model;
+  const dataBindings: Record<string, TensorValue> = { ...model.dataBindings };
+  for (const n of half) {
+    const name = n.attrs.name!;
+    const bound = dataBindings[name];
+    if (bound) dataBindings[name] = { ...bound, data: Float64Array.from(bound.data, roundToFloat16) };
+  }
+  return { ...model, dataBindings };
 }

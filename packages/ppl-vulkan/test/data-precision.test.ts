@@ -9,7 +9,7 @@ import { thrownBy } from "@ppl/tensor/testing";
 import { compileGlsl, roundToFloat16, usableDevices, VulkanManager } from "@ppl/vulkan";
 import logistic from "../../../examples/logistic_regression.ts";
 import { batchedGradient } from "../src/batched-gradient.ts";
-import { checkDataPrecision, halfDataBytes, halfDataLeaves, HALF_DATA_MIN, DataPrecisionError } from "../src/data-precision.ts";
+import { checkDataPrecision, halfDataBytes, halfDataLeaves, HALF_DATA_MIN, DataPrecisionError, roundedDataModel } from "../src/data-precision.ts";
 import { nutsProgram } from "../src/nuts-program.ts";
 import { prepareGpuNuts, type ExecutionShape } from "../src/index.ts";
 
@@ -33,6 +33,14 @@ describe("which data are stored in 16 bits", () => {
     expect(halfDataLeaves([exact.logDensity], "exact").size).toBe(0);
     const small = compileModel(logistic, JSON.parse(readFileSync(new URL("../../../examples/logistic_regression.json", import.meta.url), "utf8")));
     expect(halfDataLeaves([small.logDensity], "f16").size).toBe(0);
+  });
+
+  it("the host's model holds the rounded data, the same values the device reads", () => {
+    const host = roundedDataModel(exact, "f16");
+    expect(Array.from(host.dataBindings["X"]!.data)).toEqual(Array.from(rounded.dataBindings["X"]!.data));
+    expect(host.dataBindings["y"]).toBe(exact.dataBindings["y"]);
+    expect(Array.from(host.dataBindings["X"]!.data)).not.toEqual(Array.from(exact.dataBindings["X"]!.data));
+    expect(roundedDataModel(exact, "exact")).toBe(exact);
   });
 
   it("a device without 16-bit storage: a typed error that says to drop the option", () => {
@@ -103,7 +111,7 @@ describe.runIf(device !== undefined && device.features.storageBuffer16BitAccess 
       try {
         if (dataPrecision === "f16") expect(gpu.note).toMatch(/^data precision f16: X \[1500×3\] stored in 16 bits/);
         else expect(gpu.note).toBeUndefined();
-        const res = sample(await modelDensity(rounded), { ...opts, transitionRunner: gpu.factory });
+        const res = sample(await modelDensity(roundedDataModel(exact, "f16")), { ...opts, transitionRunner: gpu.factory });
         return { draws: res.draws.map((d) => Array.from(d)), leapfrogs: res.stats.map((s) => Array.from(s.nLeapfrog)) };
       } finally {
         gpu.dispose();

@@ -3,7 +3,7 @@
  * ArviZ's from_cmdstan lays them out (each variable [chain, draw, …] with dims chain, draw and
  * NAME_dim_K, 0-based integer coords), ready to be written as netCDF4 (see netcdf.ts).
  */
-import type { ChainDraws } from "@ppl/ppl";
+import type { ChainDraws, SamplerColumn } from "@ppl/ppl";
 
 /** One variable of a group: its dims, shape (row-major) and values. */
 export interface Variable {
@@ -24,8 +24,8 @@ export interface Group {
   readonly dims: ReadonlyMap<string, number>;
 }
 
-/** Stan's sampler columns under ArviZ's sample_stats names (from_cmdstan's mapping). */
-export const SAMPLE_STATS_NAMES: Readonly<Record<string, string>> = {
+// Keyed by SamplerColumn, so that a column added to SAMPLER_COLUMNS without its ArviZ name does not compile.
+const STATS_NAMES: Readonly<Record<SamplerColumn, string>> = {
   lp__: "lp",
   accept_stat__: "acceptance_rate",
   stepsize__: "step_size",
@@ -34,6 +34,9 @@ export const SAMPLE_STATS_NAMES: Readonly<Record<string, string>> = {
   divergent__: "diverging",
   energy__: "energy",
 };
+
+/** Stan's sampler columns under ArviZ's sample_stats names (from_cmdstan's mapping), looked up by a file's column names. */
+export const SAMPLE_STATS_NAMES: Readonly<Record<string, string>> = STATS_NAMES;
 
 /** The base name and 1-based indices of a bracket name: theta[2,1] → theta, [2, 1]. */
 export function splitName(name: string): { base: string; index: number[] } {

@@ -10,7 +10,7 @@
  */
 import { basename, join, resolve } from "node:path";
 import { writeFileSync } from "node:fs";
-import { ModelError, priorSampler, writeSummaryJson, type ConfigNode, type PriorSampler } from "@ppl/ppl";
+import { ModelError, priorSampler, writeSummaryJson, type ConfigNode, type PriorSampler, type SamplerColumn } from "@ppl/ppl";
 import { ChainFiles } from "../chain-files.ts";
 import { compileWithData } from "../compile.ts";
 import { ExitCode, modelError, usageError, type ExitCodeValue } from "../exit-codes.ts";
@@ -26,7 +26,7 @@ import { formatSummary } from "../summary-text.ts";
 import type { SampleCommandOptions } from "./sample.ts";
 
 /** The leading columns of a prior draw's row, as CmdStan's fixed_param sampler writes them. */
-export const PRIOR_SAMPLER_COLUMNS = ["lp__", "accept_stat__"] as const;
+export const PRIOR_SAMPLER_COLUMNS = ["lp__", "accept_stat__"] as const satisfies readonly SamplerColumn[];
 
 /** Runs `ppl sample --prior`; returns the exit code (0, 1 with --strict and failed diagnostics, 130 when interrupted). */
 export async function priorCommand(modelPath: string, opts: SampleCommandOptions, io: CommandIO): Promise<ExitCodeValue> {

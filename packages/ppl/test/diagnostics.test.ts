@@ -16,7 +16,9 @@ import {
   mcseSd,
   mean,
   median,
+  normalQuantile,
   quantile,
+  rankNormalize,
   rhat,
   rhatBasic,
   samplerDiagnostics,
@@ -26,6 +28,8 @@ import {
   summarizeParameter,
   toChainMatrix,
 } from "../src/diagnostics/index.ts";
+import { ParameterDraws } from "../src/diagnostics/parameter-draws.ts";
+import { sortOrder } from "../src/diagnostics/sort-order.ts";
 
 // CI places shared/ beside the clone, so resolve it relative to this file.
 const FIXTURE_DIR = fileURLToPath(new URL("../../../../shared/diagnostics", import.meta.url));
@@ -158,6 +162,68 @@ describe("building blocks", () => {
     expect(essBulk(constant)).toBeNaN();
     expect(rhatBasic([[1, 2, NaN, 4], [1, 2, 3, 4]])).toBeNaN();
     expect(essBasic([[1, 2, Infinity, 4], [1, 2, 3, 4]])).toBeNaN();
+  });
+});
+
+// Draws that exercise the shared intermediates' special cases: ties, both zeros, infinities.
+const awkwardValue = fc.oneof(
+  fc.double({ min: -5, max: 5, noNaN: true }),
+  fc.constantFrom(0, -0, 1, -1, 2.5, Infinity, -Infinity, 5e-324, -5e-324),
+);
+
+describe("shared intermediates equal the statistics computed on their own", () => {
+  it("the radix order sorts as the typed-array sort does (-0 before +0, infinities at the ends)", () => {
+    fc.assert(
+      fc.property(fc.array(awkwardValue, { maxLength: 300 }), (xs) => {
+        const values = Float64Array.from(xs);
+        const order = sortOrder(values);
+        const sorted = Float64Array.from(order, (i) => values[i]!);
+        // toEqual does not tell -0 from +0, so they are compared spelled out.
+        const spelled = (a: Float64Array): Array<number | string> => [...a].map((v) => (Object.is(v, -0) ? "-0" : v));
+        expect(spelled(sorted)).toEqual(spelled(Float64Array.from(xs).sort()));
+        // Stable: equal bit patterns keep their positions' order.
+        for (let k = 1; k < order.length; k++) if (Object.is(sorted[k], sorted[k - 1])) expect(order[k]!).toBeGreaterThan(order[k - 1]!);
+      }),
+    );
+  });
+
+  it("rank normalization through the order gives averageRanks' normal scores", () => {
+    fc.assert(
+      fc.property(fc.array(awkwardValue, { minLength: 1, maxLength: 200 }), (xs) => {
+        const m = toChainMatrix([xs]);
+        const s = xs.length;
+        const expected = [...averageRanks(xs)].map((r) => normalQuantile((r - 3 / 8) / (s - 2 * (3 / 8) + 1)));
+        expect([...rankNormalize(m).values]).toEqual(expected);
+      }),
+    );
+  });
+
+  it("the folded draws' merged sort is the sort of the folded draws", () => {
+    fc.assert(
+      fc.property(fc.array(awkwardValue, { minLength: 1, maxLength: 200 }), (xs) => {
+        const p = ParameterDraws.of([xs]);
+        const merged = p.foldedSorted();
+        // An infinite median leaves NaN in the folded draws (Inf - Inf): no merge then.
+        if (!Number.isFinite(p.quantile(0.5))) expect(merged).toBeNull();
+        else expect([...merged!]).toEqual([...Float64Array.from(p.folded().values).sort()]);
+      }),
+    );
+  });
+
+  it("summarizeParameter gives each statistic's own value, bit for bit", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 4 }), fc.integer({ min: 1, max: 40 }), fc.array(awkwardValue, { minLength: 160, maxLength: 160 }), (chains, n, pool) => {
+        const x = Array.from({ length: chains }, (_, c) => Array.from({ length: n }, (_, i) => pool[(c * n + i) % pool.length]!));
+        const s = summarizeParameter("x", x);
+        const own: Record<string, number> = {
+          mean: mean(x.flat()), sd: sd(x.flat()), median: median(x.flat()), mad: mad(x.flat()), q5: quantile(x.flat(), 0.05), q95: quantile(x.flat(), 0.95),
+          rhat: rhat(x), rhat_basic: rhatBasic(x), ess_bulk: essBulk(x), ess_tail: essTail(x), ess_basic: essBasic(x),
+          mcse_mean: mcseMean(x), mcse_sd: mcseSd(x), mcse_q5: mcseQuantile(x, 0.05), mcse_q95: mcseQuantile(x, 0.95),
+        };
+        for (const [key, value] of Object.entries(own)) expect(Object.is(s[key as keyof typeof s], value), `${key}: ${String(s[key as keyof typeof s])} vs ${value}`).toBe(true);
+      }),
+      { numRuns: 60 },
+    );
   });
 });
 

@@ -92,7 +92,7 @@ async function runCase(name: string, compiled: () => CompiledModel, chains: numb
       runner = {
         ...split,
         shape: parts[0]!.shape,
-        counters: { get submits() { return parts.reduce((a, p) => a + p.counters.submits, 0); }, get steps() { return parts.reduce((a, p) => a + p.counters.steps, 0); }, get sequences() { return parts.reduce((a, p) => a + p.counters.sequences, 0); }, get recordSeconds() { return parts.reduce((a, p) => a + p.counters.recordSeconds, 0); } },
+        counters: { get submits() { return parts.reduce((a, p) => a + p.counters.submits, 0); }, get steps() { return parts.reduce((a, p) => a + p.counters.steps, 0); }, get sequences() { return parts.reduce((a, p) => a + p.counters.sequences, 0); }, get recordSeconds() { return parts.reduce((a, p) => a + p.counters.recordSeconds, 0); }, get waitSeconds() { return parts.reduce((a, p) => a + p.counters.waitSeconds, 0); } },
       };
       device = `${parts[0]!.device} ×${sizes.length} managers`;
     } else if (backend === "vulkan") {
@@ -125,7 +125,8 @@ async function runCase(name: string, compiled: () => CompiledModel, chains: numb
       min_ess_bulk: +minEss.toFixed(1), ess_per_s: +(minEss / wall).toFixed(1),
       grad_evals: gradEvals, grad_evals_per_s: Math.round(gradEvals / sampleSeconds),
       divergences: res.stats.reduce((a, s) => a + s.divergent.reduce((x, y) => x + y, 0), 0),
-      cpu_density_evals: density.evaluations, submits: runner?.counters.submits, device_steps: runner?.counters.steps, sequences: runner?.counters.sequences, record_s: runner?.counters.recordSeconds === undefined ? undefined : +runner.counters.recordSeconds.toFixed(3), device, shape: runner?.shape ?? "cpu",
+      cpu_density_evals: density.evaluations, submits: runner?.counters.submits, device_steps: runner?.counters.steps, sequences: runner?.counters.sequences, record_s: runner?.counters.recordSeconds === undefined ? undefined : +runner.counters.recordSeconds.toFixed(3),
+      wait_s: runner?.counters.waitSeconds === undefined ? undefined : +runner.counters.waitSeconds.toFixed(3), device, shape: runner?.shape ?? "cpu",
     }));
   }
 }

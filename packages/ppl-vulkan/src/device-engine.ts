@@ -69,7 +69,7 @@ export async function deviceEngine(
   // Leapfrogs per transition of the slowest chain in the last block: the pace the next block is planned by.
   let perIteration = 4;
   const Real = opts.dtype === "f64" ? Float64Array : Float32Array;
-  const counters = { submits: 0, steps: 0, sequences: 0, recordSeconds: 0 };
+  const counters = { submits: 0, steps: 0, sequences: 0, recordSeconds: 0, waitSeconds: 0 };
   // A block's submissions: each yields its step count, to be submitted and then marked done (which
   // reads the done counter and the chains' progress to plan the next one); the same plan for the
   // synchronous and the asynchronous run.
@@ -108,13 +108,19 @@ ${gradient.source}`,
     },
     run(k) {
       for (const submission of blockSubmissions(k)) {
-        sequenceFor(submission.steps).submitSync();
+        const sequence = sequenceFor(submission.steps);
+        const t0 = performance.now();
+        sequence.submitSync();
+        counters.waitSeconds += (performance.now() - t0) / 1e3;
         submission.done();
       }
     },
     async runAsync(k) {
       for (const submission of blockSubmissions(k)) {
-        await sequenceFor(submission.steps).submit();
+        const sequence = sequenceFor(submission.steps);
+        const t0 = performance.now();
+        await sequence.submit();
+        counters.waitSeconds += (performance.now() - t0) / 1e3;
         submission.done();
       }
     },

@@ -53,17 +53,23 @@ export async function fusedEngine(
     }
     return s;
   };
-  const counters = { submits: 0, steps: 0, sequences: 0, recordSeconds: 0 };
+  const counters = { submits: 0, steps: 0, sequences: 0, recordSeconds: 0, waitSeconds: 0 };
   return {
     source: program.source,
     half: program.half,
     counters,
     run(k) {
-      sequenceFor(k).submitSync();
+      const sequence = sequenceFor(k);
+      const t0 = performance.now();
+      sequence.submitSync();
+      counters.waitSeconds += (performance.now() - t0) / 1e3;
       counters.submits++;
     },
     async runAsync(k) {
-      await sequenceFor(k).submit();
+      const sequence = sequenceFor(k);
+      const t0 = performance.now();
+      await sequence.submit();
+      counters.waitSeconds += (performance.now() - t0) / 1e3;
       counters.submits++;
     },
     dispose() {

@@ -43,7 +43,7 @@ export interface GpuNuts extends PreparedRunner {
   readonly shape: ExecutionShape;
   readonly source: string;
   /** Submissions so far, (device shape) the controller + gradient steps they ran, and the command sequences recorded for them. */
-  readonly counters: { readonly submits: number; readonly steps: number; readonly sequences: number; readonly recordSeconds: number };
+  readonly counters: { readonly submits: number; readonly steps: number; readonly sequences: number; readonly recordSeconds: number; readonly waitSeconds: number };
 }
 
 /**

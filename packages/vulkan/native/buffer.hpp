@@ -29,6 +29,9 @@ class DeviceBuffer {
   VkBuffer buffer() const { return buffer_; }
   uint64_t size() const { return size_; }
   uint8_t* mapped() const { return static_cast<uint8_t*>(mapped_); }
+  // Whether the host reads the mapping through its caches. A resizable-BAR mapping of device
+  // memory is not cached: the host reads it over the bus a word at a time.
+  bool hostCached() const { return hostCached_; }
   const std::shared_ptr<Context>& context() const { return context_; }
 
  private:
@@ -39,6 +42,7 @@ class DeviceBuffer {
   VkBuffer buffer_ = VK_NULL_HANDLE;
   VkDeviceMemory memory_ = VK_NULL_HANDLE;
   void* mapped_ = nullptr;
+  bool hostCached_ = false;
   uint64_t size_ = 0;
   // Where memory_ was counted in the context's heapAllocated, to give it back.
   uint32_t heap_ = 0;

@@ -2,7 +2,7 @@ import type { ChainBatch, PreparedRunner, RunnerStats, RunPlan } from "@ppl/ppl"
 import { type VulkanBuffer, VulkanManager } from "@ppl/vulkan";
 import { deviceEngine } from "./device-engine.ts";
 import type { ControllerMode } from "./controller-program.ts";
-import type { GpuModel, StateBuffers } from "./engine.ts";
+import type { Engine, GpuModel, StateBuffers } from "./engine.ts";
 import { STAT, stepSizeLayout, TRANSITION_STATS } from "./nuts-layout.ts";
 import { chooseShape, chooseWorkgroup, largestFactorisation, type ExecutionShape } from "./execution-shape.ts";
 import { fusedEngine } from "./fused-engine.ts";
@@ -84,13 +84,13 @@ export async function prepareGpuNuts(model: GpuModel, opts: GpuNutsOptions): Pro
     q: buf(C * D), g: buf(C * D), lp: buf(C), eps: buf(stepLayout.length), minv: buf(C * metricSize(metric, D)),
     ctrl: manager.buffer(32), stats: buf(K * C * NSTATS), draws: buf(K * C * D),
   };
-  let engine;
+  let engine: Engine;
   try {
     engine = shape === "device"
-    ? await deviceEngine(manager, model, state, { chains: C, maxDepth: opts.maxDepth, dtype, controller: opts.controller, metric, dataPrecision })
-    : await fusedEngine(manager, model, state, { chains: C, maxDepth: opts.maxDepth, dtype, shape, workgroup: opts.workgroup ?? chooseWorkgroup(work), metric, dataPrecision,
-        iterationsPerDispatch: opts.iterationsPerDispatch ?? (manager.device.type === "cpu" ? 1 : "block"),
-      });
+      ? await deviceEngine(manager, model, state, { chains: C, maxDepth: opts.maxDepth, dtype, controller: opts.controller, metric, dataPrecision })
+      : await fusedEngine(manager, model, state, { chains: C, maxDepth: opts.maxDepth, dtype, shape, workgroup: opts.workgroup ?? chooseWorkgroup(work), metric, dataPrecision,
+          iterationsPerDispatch: opts.iterationsPerDispatch ?? (manager.device.type === "cpu" ? 1 : "block"),
+        });
   } catch (e) {
     // A failed preparation (a kernel the driver refuses, data out of the 16-bit range) leaves no device behind.
     Object.values(state).forEach((b: VulkanBuffer) => b.destroy());

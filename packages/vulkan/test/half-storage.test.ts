@@ -4,7 +4,7 @@
 // program in f32 over the data rounded beforehand.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { data, exp, GraphError, matmul, mul, param, sum, type Node } from "@ppl/tensor";
+import { data, exp, GraphError, matmul, mT, mul, param, sum, type Node } from "@ppl/tensor";
 import { float16Bits, float16Value, roundToFloat16, toFloat16Bytes, FLOAT16_MAX, FLOAT16_EPSILON } from "../src/half.ts";
 import { kernelPrelude } from "../src/codegen/kernel-prelude.ts";
 import { limitsOf, type RenderLimits } from "../src/codegen/limits.ts";
@@ -112,6 +112,12 @@ function program(X: Node, beta: Node): Node[] {
   return [matmul(X, beta), sum(exp(mul(X, 0.5)), [1])];
 }
 
+// The large-data gradient's matmuls over a big X: X·β and Xᵀ·r (skinny kernels, partial sums
+// split over workgroups) and X·B with many columns (the tiled kernel, X staged in shared memory).
+function matmuls(X: Node, beta: Node, r: Node, B: Node): Node[] {
+  return [matmul(X, beta), matmul(mT(X), r), matmul(X, B)];
+}
+
 describe("codegen of data stored in 16 bits", () => {
   const X = data("X", [1024, 8], "f32");
   const beta = param("beta", [8, 2], "f32");
@@ -132,6 +138,19 @@ describe("codegen of data stored in 16 bits", () => {
       expect(widened).toBe(uses);
     }
     await expect(source).toMatchFileSnapshot("./__snapshots__/half-storage.glsl");
+  });
+
+  it("skinny and tiled matmul kernels widen their reads too (golden kernels, H200 limits)", async () => {
+    const big = data("X", [20000, 16], "f32");
+    const plan = planProgram(matmuls(big, param("beta", [16, 1], "f32"), param("r", [20000, 1], "f32"), param("B", [16, 32], "f32")), REFERENCE_LIMITS.h200, prelude, { halfStorage: new Set([big]) });
+    const reading = plan.kernels.filter((k) => k.bindings.includes(big));
+    expect(reading.length).toBe(3);
+    for (const k of reading) {
+      const i = k.bindings.indexOf(big);
+      expect(k.source).toContain(`buffer Buf${i} { float16_t v[]; } b${i};`);
+      expect(k.source.match(new RegExp(`float\\(b${i}\\.v\\[`, "g"))?.length).toBe(k.source.match(new RegExp(`b${i}\\.v\\[`, "g"))!.length);
+    }
+    await expect(plan.kernels.map((k) => k.source).join("\n// ----\n")).toMatchFileSnapshot("./__snapshots__/half-storage-matmuls.glsl");
   });
 
   it("merged kernels keep the float16_t declaration", () => {
@@ -188,6 +207,39 @@ describe("16-bit data on lavapipe", () => {
       const half = await run(data("X", [n, d], "f32"), param("beta", [d, 2], "f32"), true);
       const exact = await run(data("X", [n, d], "f32"), param("beta", [d, 2], "f32"), false);
       expect(half).toEqual(exact);
+    } finally {
+      manager.destroy();
+    }
+  });
+
+  it("the skinny and tiled matmuls over a large X, likewise", async () => {
+    const device = lavapipe();
+    const limits = limitsOf(device);
+    const manager = new VulkanManager(device.index);
+    try {
+      const [n, d, m] = [20000, 16, 32];
+      const xs = Float64Array.from({ length: n * d }, (_, i) => Math.sin(i * 0.7137) * 2.5);
+      const values = (len: number, f: number) => Float64Array.from({ length: len }, (_, i) => Math.cos(i * f) * 0.5);
+      const inputs = { beta: values(d, 1.3), r: values(n, 0.01), B: values(d * m, 0.37) };
+      const run = async (half: boolean) => {
+        const X = data("X", [n, d], "f32");
+        const ps = { beta: param("beta", [d, 1], "f32"), r: param("r", [n, 1], "f32"), B: param("B", [d, m], "f32") };
+        const outs = matmuls(X, ps.beta, ps.r, ps.B);
+        const plan = planProgram(outs, limits, kernelPrelude, half ? { halfStorage: new Set([X]) } : {});
+        const p = await residentProgram(manager, plan);
+        try {
+          p.buffers.get(X)!.write(half ? toFloat16Bytes(xs) : toBytes("f32", xs.map(roundToFloat16)));
+          for (const [name, leaf] of Object.entries(ps)) p.buffers.get(leaf)!.write(toBytes("f32", inputs[name as keyof typeof inputs]));
+          const s = manager.sequence();
+          p.dispatches.forEach((k) => s.dispatch(k.algorithm, k.buffers, k.groups));
+          s.submitSync();
+          s.destroy();
+          return outs.map((o) => Array.from(new Float32Array(p.buffers.get(o)!.read(o.size * 4))));
+        } finally {
+          p.destroy();
+        }
+      };
+      expect(await run(true)).toEqual(await run(false));
     } finally {
       manager.destroy();
     }

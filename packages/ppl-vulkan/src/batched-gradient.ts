@@ -30,13 +30,13 @@ export type BatchedModel = Pick<CompiledModel, "logDensity" | "q" | "dataBinding
  * for a device's limits; with `dataPrecision` "f16" the large float data are float16_t buffers.
  */
 export function batchedGradientPlan(
-  model: Pick<CompiledModel, "logDensity" | "q">, chains: number, dtype: "f32" | "f64", limits: RenderLimits, dataPrecision: DataPrecision = "exact",
+  model: Pick<CompiledModel, "logDensity" | "q" | "dataBindings">, chains: number, dtype: "f32" | "f64", limits: RenderLimits, dataPrecision: DataPrecision = "exact",
 ): ProgramPlan {
   const graph = gradientGraph(model, { dtype, chains });
   // Independent kernels share a dispatch (a small model's gradient is latency-bound by its count of
   // dispatches), but those that read only data stay apart: they run once, at preparation.
   const readsQ = dependsOnParams([graph.lp, graph.grad]);
-  const halfStorage = halfDataLeaves([graph.lp, graph.grad], dataPrecision);
+  const halfStorage = halfDataLeaves([graph.lp, graph.grad], dataPrecision, model.dataBindings);
   return planProgram([graph.lp, graph.grad], limits, kernelPrelude, { merge: (n) => (readsQ(n) ? "step" : "once"), halfStorage });
 }
 

@@ -33,8 +33,17 @@ export function checkDataPrecision(device: { readonly name: string; readonly fea
   }
 }
 
-/** The data leaves under `outputs` stored in 16 bits: none for "exact"; float ones of HALF_DATA_MIN elements or more for "f16". */
-export function halfDataLeaves(outputs: readonly Node[], precision: DataPrecision): Set<Node> {
+/** Bound data values by name (a compiled model's dataBindings). */
+export type DataValues = Readonly<Record<string, { readonly data: ArrayLike<number> }>>;
+
+/**
+ * The data leaves under `outputs` stored in 16 bits: none for "exact"; for "f16", the float leaves
+ * of HALF_DATA_MIN elements or more whose values are bound in `bindings`, except integer-valued
+ * ones that binary16 cannot hold exactly. Integer data (counts, group indices cast to i32, 0/1
+ * outcomes) are float leaves here; rounding an index past 2048 would move it to another group, so
+ * integers are never rounded: stored in 16 bits only when every value is exact there (|v| ≤ 2048).
+ */
+export function halfDataLeaves(outputs: readonly Node[], precision: DataPrecision, bindings: DataValues): Set<Node> {
   const half = new Set<Node>();
   if (precision !== "f16") return half;
   const seen = new Set<Node>();
@@ -43,11 +52,25 @@ export function halfDataLeaves(outputs: readonly Node[], precision: DataPrecisio
     const n = stack.pop()!;
     if (seen.has(n)) continue;
     seen.add(n);
-    if (n.op === "data" && (n.dtype === "f32" || n.dtype === "f64") && n.size >= HALF_DATA_MIN) half.add(n);
+    if (n.op === "data" && (n.dtype === "f32" || n.dtype === "f64") && n.size >= HALF_DATA_MIN) {
+      const values = bindings[n.attrs.name!]?.data;
+      if (values !== undefined && !integersBeyondHalf(values)) half.add(n);
+    }
     // Scan bodies are not entered: a data leaf read only inside one stays exact (safe, if no smaller).
     stack.push(...n.inputs);
   }
   return half;
+}
+
+// True when every value is an integer and some are not exact in binary16 (beyond ±2048 not all are).
+function integersBeyondHalf(values: ArrayLike<number>): boolean {
+  let beyond = false;
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i]!;
+    if (!Number.isInteger(v)) return false;
+    if (!beyond && roundToFloat16(v) !== v) beyond = true;
+  }
+  return beyond;
 }
 
 /** Data values as a float16_t buffer's bytes; throws DataPrecisionError for a finite value beyond ±65504 (it would become infinite). */
@@ -68,8 +91,8 @@ export function halfDataBytes(name: string, values: ArrayLike<number>): Uint16Ar
 export function halfDataNote(half: ReadonlySet<Node>): string {
   const names = [...half].map((n) => `${n.attrs.name} [${n.shape.join("×")}]`).sort();
   return names.length === 0
-    ? `data precision f16: no float data of ${HALF_DATA_MIN} elements or more, so every data value is stored exactly`
-    : `data precision f16: ${names.join(", ")} stored in 16 bits (each element rounded, relative error ≤ 2^-11) and computed in the run's dtype; smaller and integer data exact`;
+    ? `data precision f16: no float data of ${HALF_DATA_MIN} elements or more (integers only where exact in 16 bits), so every data value is stored exactly`
+    : `data precision f16: ${names.join(", ")} stored in 16 bits (each element rounded, relative error ≤ 2^-11; integers exact) and computed in the run's dtype; the other data exact`;
 }
 
 /**
@@ -79,7 +102,7 @@ export function halfDataNote(half: ReadonlySet<Node>): string {
  * more than the sampler's tolerance, so host and device must see the same posterior.
  */
 export function roundedDataModel<M extends { readonly logDensity: Node; readonly dataBindings: Readonly<Record<string, TensorValue>> }>(model: M, precision: DataPrecision): M {
-  const half = halfDataLeaves([model.logDensity], precision);
+  const half = halfDataLeaves([model.logDensity], precision, model.dataBindings);
   if (half.size === 0) return model;
   const dataBindings: Record<string, TensorValue> = { ...model.dataBindings };
   for (const n of half) {

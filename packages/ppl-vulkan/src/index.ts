@@ -6,7 +6,7 @@ export { prepareGpuNuts, chooseShape, type ExecutionShape, type GpuNuts, type Gp
 export { chooseControllerMode, type ControllerMode } from "./controller-program.ts";
 export { batchedGradient, type BatchedGradient, type BatchedModel } from "./batched-gradient.ts";
 export { nutsProgram, type NutsProgram, type NutsProgramOptions } from "./nuts-program.ts";
-export { DataPrecisionError, HALF_DATA_MIN, halfDataLeaves, roundedDataModel, type DataPrecision } from "./data-precision.ts";
+export { DataPrecisionError, HALF_DATA_MIN, halfDataLeaves, roundedDataModel, type DataPrecision, type DataValues } from "./data-precision.ts";
 
 import { registerGpuRunner } from "./register.ts";
 // Importing the package makes the GPU sampler selectable by name: prepareTransitionRunner("vulkan", …).

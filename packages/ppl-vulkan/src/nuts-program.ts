@@ -5,7 +5,7 @@ import type { Node } from "@ppl/tensor";
 import type { RenderLimits } from "@ppl/vulkan";
 import { kernelPrelude } from "@ppl/vulkan/internals";
 import { renderLogpFunction, type LogpMode } from "./logp-function.ts";
-import { halfDataLeaves, type DataPrecision } from "./data-precision.ts";
+import { halfDataLeaves, type DataPrecision, type DataValues } from "./data-precision.ts";
 import { bufferDeclarations, layoutDefines, STATE_BUFFERS, stateDeclarations } from "./nuts-layout.ts";
 import { metricSource, type MetricForm } from "./metric-source.ts";
 import { SUBGROUP_EXTENSIONS } from "./workgroup-sum.ts";
@@ -54,6 +54,8 @@ export interface NutsProgramOptions {
   readonly limits?: Pick<RenderLimits, "sharedMemoryBytes" | "subgroupArithmetic">;
   /** "f16": large float data stored in 16 bits (the device needs 16-bit storage); default exact. */
   readonly dataPrecision?: DataPrecision;
+  /** The data's values, which "f16" reads to keep integers exact (a leaf not bound here stays exact). */
+  readonly dataBindings?: DataValues;
 }
 
 /**
@@ -70,7 +72,7 @@ export function nutsProgram(logDensity: Node, q: Node, opts: NutsProgramOptions)
   const mode: LogpMode = shape === "thread"
     ? { kind: "thread" }
     : { kind: "workgroup", workgroup, subgroups, sharedBytes: opts.limits?.sharedMemoryBytes ?? 0 };
-  const half = halfDataLeaves([graph.lp, graph.grad], opts.dataPrecision ?? "exact");
+  const half = halfDataLeaves([graph.lp, graph.grad], opts.dataPrecision ?? "exact", opts.dataBindings ?? {});
   const logp = renderLogpFunction(graph.lp, graph.grad, graph.q, NUTS_FIXED_BUFFERS, opts.dtype, mode, half);
   const localSize = shape === "thread" ? 64 : workgroup;
   // Extensions come before any code: after the header's #version line.

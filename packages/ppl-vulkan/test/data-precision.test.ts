@@ -5,6 +5,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { compileModel, modelDensity, sample, SamplerOptionError } from "@ppl/ppl";
+import { data, sum } from "@ppl/tensor";
 import { thrownBy } from "@ppl/tensor/testing";
 import { compileGlsl, roundToFloat16, usableDevices, VulkanManager } from "@ppl/vulkan";
 import logistic from "../../../examples/logistic_regression.ts";
@@ -27,12 +28,25 @@ const device = usableDevices()[0];
 
 describe("which data are stored in 16 bits", () => {
   it("float data of HALF_DATA_MIN elements or more; integer and small data stay exact; none under exact", () => {
-    const half = halfDataLeaves([exact.logDensity], "f16");
+    const half = halfDataLeaves([exact.logDensity], "f16", exact.dataBindings);
     expect([...half].map((n) => n.attrs.name)).toEqual(["X"]);
     expect(N * K).toBeGreaterThanOrEqual(HALF_DATA_MIN);
-    expect(halfDataLeaves([exact.logDensity], "exact").size).toBe(0);
+    expect(halfDataLeaves([exact.logDensity], "exact", exact.dataBindings).size).toBe(0);
     const small = compileModel(logistic, JSON.parse(readFileSync(new URL("../../../examples/logistic_regression.json", import.meta.url), "utf8")));
-    expect(halfDataLeaves([small.logDensity], "f16").size).toBe(0);
+    expect(halfDataLeaves([small.logDensity], "f16", small.dataBindings).size).toBe(0);
+  });
+
+  it("integer data are never rounded: in 16 bits only where every value is exact there (|v| ≤ 2048)", () => {
+    const g = data("g", [5000], "f64");
+    const graph = [sum(g)];
+    const ints = (max: number) => ({ g: { data: Float64Array.from({ length: 5000 }, (_, i) => i % (max + 1)) } });
+    expect(halfDataLeaves(graph, "f16", ints(2048)).size).toBe(1);
+    // 2049 is not a binary16 value: such indices would move.
+    expect(roundToFloat16(2049)).not.toBe(2049);
+    expect(halfDataLeaves(graph, "f16", ints(2049)).size).toBe(0);
+    // Floats of any size are rounded; a leaf whose values are not at hand stays exact.
+    expect(halfDataLeaves(graph, "f16", { g: { data: Float64Array.from({ length: 5000 }, (_, i) => i + 0.5) } }).size).toBe(1);
+    expect(halfDataLeaves(graph, "f16", {}).size).toBe(0);
   });
 
   it("the host's model holds the rounded data, the same values the device reads", () => {
@@ -62,7 +76,7 @@ describe("which data are stored in 16 bits", () => {
 
 describe("the fused kernels read float16_t data", () => {
   it.each(["thread", "workgroup"] as const)("%s per chain: declared, widened and valid GLSL", async (shape) => {
-    const p = nutsProgram(exact.logDensity, exact.q, { chains: 4, maxDepth: 10, dtype: "f32", shape, workgroup: 32, dataPrecision: "f16" });
+    const p = nutsProgram(exact.logDensity, exact.q, { chains: 4, maxDepth: 10, dtype: "f32", shape, workgroup: 32, dataPrecision: "f16", dataBindings: exact.dataBindings });
     expect([...p.half].map((n) => n.attrs.name)).toEqual(["X"]);
     const i = p.data.indexOf([...p.half][0]!);
     expect(p.source.split("\n")[1]).toBe("#extension GL_EXT_shader_16bit_storage : require");

@@ -35,7 +35,7 @@ describe.runIf(device?.features.storageBuffer16BitAccess === true)("ppl sample -
     ]);
     expect(run.code, run.stderr).toBe(0);
     expect(hasStackTrace(run.stderr)).toBe(false);
-    expect(run.stderr).toMatch(/^data precision f16: X \[1500×3\] stored in 16 bits \(each element rounded, relative error ≤ 2\^-11\)/m);
+    expect(run.stderr).toMatch(/^data precision f16: X \[1500×3\] stored in 16 bits \(each element rounded, relative error ≤ 2\^-11; integers exact\)/m);
     const files = [1, 2].map((c) => readCsv(join(out, `chain-${c}.csv`)));
     for (const f of files) expect(f.config["data_precision"]).toBe("f16");
     const s = summarize(collectChains(files).parameters);

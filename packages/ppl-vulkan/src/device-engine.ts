@@ -7,7 +7,7 @@ import {
 import type { Engine, GpuModel, StateBuffers } from "./engine.ts";
 import type { MetricForm } from "./metric-source.ts";
 import { CONTROLLER_STATE_BUFFERS, inBindingOrder, STAT, STATE_BUFFERS, TRANSITION_STATS } from "./nuts-layout.ts";
-import { chainProgress, stepsToSubmit } from "./steps-per-submit.ts";
+import { chainProgress, powerOfTwoParts, stepsToSubmit } from "./steps-per-submit.ts";
 
 /** Most controller + gradient pairs recorded in one submission. */
 const MAX_STEPS_PER_SUBMIT = 1024;
@@ -108,19 +108,23 @@ ${gradient.source}`,
     },
     run(k) {
       for (const submission of blockSubmissions(k)) {
-        const sequence = sequenceFor(submission.steps);
-        const t0 = performance.now();
-        sequence.submitSync();
-        counters.waitSeconds += (performance.now() - t0) / 1e3;
+        for (const part of powerOfTwoParts(submission.steps)) {
+          const sequence = sequenceFor(part);
+          const t0 = performance.now();
+          sequence.submitSync();
+          counters.waitSeconds += (performance.now() - t0) / 1e3;
+        }
         submission.done();
       }
     },
     async runAsync(k) {
       for (const submission of blockSubmissions(k)) {
-        const sequence = sequenceFor(submission.steps);
-        const t0 = performance.now();
-        await sequence.submit();
-        counters.waitSeconds += (performance.now() - t0) / 1e3;
+        for (const part of powerOfTwoParts(submission.steps)) {
+          const sequence = sequenceFor(part);
+          const t0 = performance.now();
+          await sequence.submit();
+          counters.waitSeconds += (performance.now() - t0) / 1e3;
+        }
         submission.done();
       }
     },

@@ -24,7 +24,7 @@ export function chainProgress(ints: Int32Array, chains: number): ChainProgress[]
  * block's pace (`perIteration` leapfrogs per transition of its slowest chain), plus one call to
  * finish. Every step past the slowest chain's end is a wasted gradient of all chains, and every
  * extra submission a host round trip, so the count is an estimate rather than a bound, rounded up
- * to an eighth of its power of two so that few distinct sequences get recorded.
+ * to an eighth of its power of two so that it runs as at most four sequences (powerOfTwoParts).
  */
 export function stepsToSubmit(progress: readonly ChainProgress[], count: number, perIteration: number, max: number): number {
   let need = 0;
@@ -41,4 +41,16 @@ function quantize(n: number): number {
   if (n <= 16) return n;
   const grain = 2 ** (Math.floor(Math.log2(n)) - 3);
   return Math.ceil(n / grain) * grain;
+}
+
+/**
+ * The powers of two that sum to `steps`, largest first. A submission runs as these sequences one
+ * after the other (the same dispatches in the same order), so a run records at most log2(max) + 1
+ * sequences, each once: recording one of a thousand steps takes the host milliseconds (an H200's
+ * hier run spent 0.6 s recording about 40 sequences of distinct lengths).
+ */
+export function powerOfTwoParts(steps: number): number[] {
+  const parts: number[] = [];
+  for (let bit = 2 ** Math.floor(Math.log2(Math.max(1, steps))); bit >= 1; bit /= 2) if (steps & bit) parts.push(bit);
+  return parts;
 }

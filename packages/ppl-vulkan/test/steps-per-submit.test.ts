@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { chainProgress, stepsToSubmit } from "../src/steps-per-submit.ts";
+import fc from "fast-check";
+import { chainProgress, powerOfTwoParts, stepsToSubmit } from "../src/steps-per-submit.ts";
 
 const begin = { phase: 0, k: 0, depth: 0, leaf: 0 };
 
@@ -31,5 +32,24 @@ describe("steps per submission of the device shape", () => {
   it("reads every chain's phase, k, depth and leaf from the int state", () => {
     const ints = Int32Array.from([1, 2, 9, 3, 4, 1, 0, 2, 5, 0, 0, 0, 0, 0]);
     expect(chainProgress(ints, 2)).toEqual([{ phase: 1, k: 2, depth: 3, leaf: 4 }, { phase: 2, k: 5, depth: 0, leaf: 0 }]);
+  });
+
+  it("runs a submission as the powers of two that sum to it, largest first", () => {
+    expect(powerOfTwoParts(1)).toEqual([1]);
+    expect(powerOfTwoParts(8)).toEqual([8]);
+    expect(powerOfTwoParts(13)).toEqual([8, 4, 1]);
+    expect(powerOfTwoParts(1536)).toEqual([1024, 512]);
+    fc.assert(fc.property(fc.integer({ min: 1, max: 1 << 20 }), (n) => {
+      const parts = powerOfTwoParts(n);
+      expect(parts.reduce((a, b) => a + b, 0)).toBe(n);
+      parts.forEach((p, i) => {
+        expect(Number.isInteger(Math.log2(p))).toBe(true);
+        if (i > 0) expect(p).toBeLessThan(parts[i - 1]!);
+      });
+    }));
+    // What stepsToSubmit asks for stays within four parts.
+    for (const pace of [1, 3, 7, 15, 40]) {
+      for (const k of [1, 10, 100]) expect(powerOfTwoParts(stepsToSubmit([begin], k, pace, 1024)).length).toBeLessThanOrEqual(4);
+    }
   });
 });

@@ -19,7 +19,7 @@
  *   the run's wall time and the CPU time of the process during it (all threads: the sampler's, its
  *   workers', the compiler's and the collector's), which a loaded machine stretches far less than
  *   wall time, against Stan's clock() times. Its ESS is over the sampled (unconstrained)
- *   coordinates. The logistic regression runs only this way (about a quarter of an hour on 2 cores),
+ *   coordinates. The logistic regression runs only this way (over half an hour on a shared 2 cores),
  *   once, on the float32 data that ../shared/anchors/make_data.py writes into --data-dir: as a Stan
  *   JSON data file they would be 200 MB.
  *

@@ -45,16 +45,10 @@ export function dot(a: Operand, b: Operand): Node {
   return sum(mul(a, b), -1);
 }
 
-function checkSquare(op: string, x: Node): number {
-  const n = x.shape[x.rank - 1];
-  if (x.rank < 2 || x.shape[x.rank - 2] !== n) throw new ShapeError(`${op}: needs square matrices in the last two axes, got ${fmt(x.shape)}`);
-  return n!;
-}
-
 /** Lower Cholesky factor of symmetric positive-definite matrices (last two axes). */
 export function cholesky(a: Operand): Node {
   const x = cast(lift(a), floatOf(lift(a).dtype));
-  checkSquare("cholesky", x);
+  squareOrder("cholesky", x);
   return Node.make("cholesky", x.dtype, x.shape, [x]);
 }
 
@@ -64,7 +58,7 @@ export function triangularSolve(l: Operand, b: Operand, opts: { lower?: boolean;
   const dt = floatOf(promote(L.dtype, B.dtype));
   L = cast(L, dt);
   B = cast(B, dt);
-  const n = checkSquare("triangular_solve", L);
+  const n = squareOrder("triangular_solve", L);
   const vec = B.rank === 1;
   if (vec) B = reshape(B, [B.shape[0]!, 1]);
   if (B.shape[B.rank - 2] !== n) throw new ShapeError(`triangular_solve: matrix ${fmt(L.shape)} and right-hand side ${fmt(lift(b).shape)} disagree`);
@@ -79,7 +73,7 @@ export function triangularSolve(l: Operand, b: Operand, opts: { lower?: boolean;
 /** Diagonal of the last two (square) axes. */
 export function diagonal(a: Operand): Node {
   const x = lift(a);
-  const n = checkSquare("diagonal", x);
+  const n = squareOrder("diagonal", x);
   const flat = reshape(x, [...x.shape.slice(0, -2), n * n]);
   const specs = x.shape.slice(0, -2).map(() => undefined);
   return slice(flat, [...specs, { start: 0, stop: n * n, step: n + 1 }]);

@@ -124,21 +124,9 @@ const FORCED: readonly Partial<RenderLimits>[] = [
   { tiledMatmulMin: 0, groupSize: 16, busyGroups: 1, maxLoopIterations: 600 }, // splits forced by the loop budget
 ];
 
-interface Case {
-  readonly batchA: readonly number[];
-  readonly batchB: readonly number[];
-  readonly n: number;
-  readonly k: number;
-  readonly m: number;
-  readonly transA: boolean;
-  readonly transB: boolean;
-  readonly fuse: boolean;
-  readonly limits: number;
-}
-
 // Shapes the strategy sends to the skinny kernels under FORCED[limits]: either more rows than half
 // a workgroup (one slot), or fewer with k long enough for every slot.
-function caseArb(): fc.Arbitrary<Case> {
+function caseArb() {
   return fc
     .record({
       limits: fc.integer({ min: 0, max: FORCED.length - 1 }),

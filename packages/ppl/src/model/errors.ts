@@ -1,8 +1,3 @@
-/** A mistake in a model's code (duplicate names, shape mismatches, bad distribution arguments); the message names the thing and the fix. */
-export class ModelError extends Error {
-  override name = "ModelError";
-}
-
 /** Data that do not match a model's data spec; the message names the key, what was expected and what came. */
 export class DataError extends Error {
   override name = "DataError";
@@ -13,4 +8,9 @@ export class DataError extends Error {
   ) {
     super(message);
   }
+}
+
+/** A mistake in a model's code (duplicate names, shape mismatches, bad distribution arguments); the message names the thing and the fix. */
+export class ModelError extends Error {
+  override name = "ModelError";
 }

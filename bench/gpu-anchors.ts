@@ -177,6 +177,20 @@ async function timeBatchedGradient(name: string, m: CompiledModel, chains: numbe
   const q = Array.from({ length: chains * D }, () => ((state = (Math.imul(state, 1664525) + 1013904223) >>> 0) / 2 ** 32) * 2 - 1);
   g.q.write(dtype === "f64" ? Float64Array.from(q) : Float32Array.from(q));
   const ms = time();
+  // Each kernel alone, `evals` times in a row (with the barrier between them): where a gradient's
+  // time goes. A kernel repeated reads its own inputs again, so its time is that of one evaluation.
+  const perKernel = g.step.map((d, k) => {
+    const one = manager.sequence();
+    for (let i = 0; i < evals; i++) one.dispatch(d.algorithm, d.buffers, d.groups);
+    const times: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const t0 = performance.now();
+      one.submitSync();
+      times.push(performance.now() - t0);
+    }
+    one.destroy();
+    return { kernel: g.stepLabels[k], groups: d.groups[0] * d.groups[1], us: +((times.sort((a, b) => a - b)[2]! / evals) * 1e3).toFixed(2) };
+  });
   g.q.write(dtype === "f64" ? new Float64Array(chains * D) : new Float32Array(chains * D));
   const msZero = time();
   // Data stored in 16 bits take 2 bytes an element: the floor halves with them.
@@ -186,6 +200,7 @@ async function timeBatchedGradient(name: string, m: CompiledModel, chains: numbe
     case: name, bench: "batched_gradient", chains, dtype, data_precision: dataPrecision, half_data: [...half], kernels_per_gradient: g.step.length, kernels_total: g.kernels,
     us_per_gradient: +(ms * 1e3).toFixed(2), us_per_gradient_at_zero: +(msZero * 1e3).toFixed(2), floor_us_at_3_9TBps: +((2 * dataBytes) / 3.9e12 * 1e6).toFixed(2),
   }));
+  for (const k of perKernel) console.log(JSON.stringify({ case: name, bench: "gradient_kernel", ...k }));
   s.destroy();
   g.dispose();
   manager.destroy();

@@ -1,16 +1,18 @@
 /**
  * lcdf and lccdf of every univariate distribution that has them, against SciPy's logcdf and
- * logsf (fixtures/cdfs.json, written by fixtures/cdfs.py), tails and points outside the support
- * included; their gradients against central finite differences in x and in every parameter they
+ * logsf, or mpmath's closed forms and quadratures at 50 digits (exp_mod_normal, skew double
+ * exponential, von Mises; fixtures/cdfs.json, written by fixtures/cdfs.py), tails and points outside
+ * the support included; their gradients against central finite differences in x and in every parameter they
  * are differentiable in, shape parameters included.
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, test } from "vitest";
-import { checkGrad, data, interpret, param, sum, type Bindings, type Node } from "@ppl/tensor";
+import { checkGrad, data, interpret, param, stack, sum, type Bindings, type Node } from "@ppl/tensor";
 import {
-  bernoulli, bernoulliLogit, beta, binomial, binomialLogit, cauchy, chiSquared, exponential, gamma, halfCauchy, halfNormal,
-  halfStudentT, inverseGamma, laplace, logistic, logNormal, negativeBinomial, negativeBinomial2, normal, poisson, poissonLog,
-  skewNormal, studentT, uniform, weibull, type Distribution,
+  bernoulli, bernoulliLogit, beta, betaProportion, binomial, binomialLogit, cauchy, chiSquared, discreteUniform, expModNormal,
+  exponential, frechet, gamma, gumbel, halfCauchy, halfNormal, halfStudentT, inverseChiSquared, inverseGamma, laplace, logistic,
+  logLogistic, logNormal, negativeBinomial, negativeBinomial2, normal, pareto, paretoType2, poisson, poissonBinomial, poissonLog,
+  rayleigh, scaledInverseChiSquared, skewDoubleExponential, skewNormal, studentT, uniform, vonMises, weibull, type Distribution,
 } from "../src/index.ts";
 
 type Row = (number | string)[];
@@ -52,6 +54,21 @@ const CASES: Record<string, CdfCase> = {
   poissonLog: { make: ([e]) => poissonLog(e!), smooth: [0], discrete: true },
   negativeBinomial: { make: ([a, b]) => negativeBinomial(a!, b!), smooth: [0, 1], discrete: true },
   negativeBinomial2: { make: ([m, f]) => negativeBinomial2(m!, f!), smooth: [0, 1], discrete: true },
+  gumbel: { make: ([m, b]) => gumbel(m!, b!), smooth: [0, 1] },
+  frechet: { make: ([a, s]) => frechet(a!, s!), smooth: [0, 1] },
+  rayleigh: { make: ([s]) => rayleigh(s!), smooth: [0] },
+  pareto: { make: ([m, a]) => pareto(m!, a!), smooth: [0, 1] },
+  paretoType2: { make: ([m, l, a]) => paretoType2(m!, l!, a!), smooth: [0, 1, 2] },
+  logLogistic: { make: ([a, b]) => logLogistic(a!, b!), smooth: [0, 1] },
+  inverseChiSquared: { make: ([n]) => inverseChiSquared(n!), smooth: [0] },
+  scaledInverseChiSquared: { make: ([n, s]) => scaledInverseChiSquared(n!, s!), smooth: [0, 1] },
+  betaProportion: { make: ([m, k]) => betaProportion(m!, k!), smooth: [0, 1] },
+  expModNormal: { make: ([m, s, l]) => expModNormal(m!, s!, l!), smooth: [0, 1, 2] },
+  skewDoubleExponential: { make: ([m, s, t]) => skewDoubleExponential(m!, s!, t!), smooth: [0, 1, 2] },
+  vonMises: { make: ([m, k]) => vonMises(m!, k!), smooth: [0, 1] },
+  discreteUniform: { make: ([lo, hi]) => discreteUniform(lo!, hi!), smooth: [], discrete: true },
+  // Four trials, one parameter column each, stacked into the trials' axis.
+  poissonBinomial: { make: (ts) => poissonBinomial(stack(ts, -1)), smooth: [0, 1, 2, 3], discrete: true },
 };
 
 // The fixture rows of a case as columns: x, then each parameter; the last two entries are the answers.

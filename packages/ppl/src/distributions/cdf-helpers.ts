@@ -11,9 +11,10 @@ import { lift } from "@ppl/tensor/internals";
 
 /**
  * `value(xs)` where x > bound (xs: x there, `safe` elsewhere) and `outside` where x ≤ bound:
- * how a CDF of a distribution on (bound, ∞) treats points below its support.
+ * how a CDF of a distribution on (bound, ∞) treats points below its support. The bound may be a
+ * node (Pareto's y_min), and then `safe` is one too, a point above it.
  */
-export function above(x: Operand, bound: number, safe: number, value: (xs: Node) => Node, outside: number): Node {
+export function above(x: Operand, bound: Operand, safe: Operand, value: (xs: Node) => Node, outside: number): Node {
   const xn = lift(x);
   const inside = gt(xn, bound);
   return select(inside, value(select(inside, xn, safe)), outside);

@@ -1,7 +1,8 @@
-import { add, div, ge, gt, log, log1p, mul, pow, select, sin, square, sub, type Operand } from "@ppl/tensor";
+import { add, div, ge, gt, log, log1p, mul, neg, pow, select, sin, softplus, square, sub, type Operand } from "@ppl/tensor";
 import type { Distribution } from "./distribution.ts";
 import { batchShapeOf, checkParam, full, isPositive, logOf, POSITIVE, restrict } from "./helpers.ts";
 import { sampleScalar } from "./sampling.ts";
+import { above } from "./cdf-helpers.ts";
 
 /**
  * Stan's loglogistic(alpha, beta): y > 0 with scale alpha (the median) and shape beta;
@@ -26,6 +27,9 @@ export function logLogistic(alpha: Operand, beta: Operand): Distribution {
       const lz = sub(log(y), logOf(alpha));
       return restrict(ge(y, 0), sub(add(sub(logOf(beta), logOf(alpha)), mul(sub(beta, 1), lz)), mul(2, log1p(pow(div(y, alpha), beta)))));
     },
+    // F(y) = 1/(1 + (y/alpha)^{−beta}) on y > 0: log F = −softplus(−beta log(y/alpha)), log(1 − F) = −softplus(beta log(y/alpha)).
+    lcdf: (y) => above(y, 0, 1, (ys) => neg(softplus(neg(mul(beta, sub(log(ys), logOf(alpha)))))), -Infinity),
+    lccdf: (y) => above(y, 0, 1, (ys) => neg(softplus(mul(beta, sub(log(ys), logOf(alpha))))), 0),
     sample: (rng, shape = [], bindings) =>
       sampleScalar(rng, shape, batchShape, [alpha, beta], bindings, (r, [a, b]) => {
         const u = r.uniform();

@@ -1,4 +1,4 @@
-import { add, and, div, gt, log1p, lt, mul, neg, select, square, sub, type Operand } from "@ppl/tensor";
+import { add, and, div, gt, log1mExp, log1p, lt, mul, neg, select, square, sub, type Node, type Operand } from "@ppl/tensor";
 import type { Distribution } from "./distribution.ts";
 import { batchShapeOf, checkParam, full, isFiniteNumber, isPositive, LOG_TWO, logOf, REAL, restrict } from "./helpers.ts";
 import { sampleScalar } from "./sampling.ts";
@@ -28,6 +28,16 @@ export function skewDoubleExponential(mu: Operand, sigma: Operand, tau: Operand)
       const norm = sub(add(add(LOG_TWO, logOf(tau)), log1p(neg(tau))), logOf(sigma));
       return restrict(and(gt(tau, 0), lt(tau, 1)), sub(norm, div(mul(2, mul(weight, d)), sigma)));
     },
+    // Below mu F = tau·e^{2(1 − tau)(y − mu)/sigma}, above it 1 − F = (1 − tau)·e^{−2 tau (y − mu)/sigma}:
+    // each side's small tail in closed form, the other through log1mExp.
+    lcdf: (y) => {
+      const { lower, upper, left } = sdeTails(y, mu, sigma, tau);
+      return select(left, lower, log1mExp(upper));
+    },
+    lccdf: (y) => {
+      const { lower, upper, left } = sdeTails(y, mu, sigma, tau);
+      return select(left, log1mExp(lower), upper);
+    },
     sample: (rng, shape = [], bindings) =>
       sampleScalar(rng, shape, batchShape, [mu, sigma, tau], bindings, (r, [m, s, t]) => {
         const e = -Math.log(r.uniform());
@@ -40,4 +50,14 @@ export function skewDoubleExponential(mu: Operand, sigma: Operand, tau: Operand)
       return full(sub(second, square(sub(mul(sub(1, tau), above()), mul(tau, below())))), batchShape);
     },
   };
+}
+
+// log F on the left of mu and log(1 − F) on the right, each at y clamped to its side (so that the
+// side a select drops stays finite), and whether y is on the left.
+function sdeTails(y: Operand, mu: Operand, sigma: Operand, tau: Operand): { lower: Node; upper: Node; left: Node } {
+  const d = sub(y, mu);
+  const left = lt(d, 0);
+  const lower = add(logOf(tau), div(mul(mul(2, sub(1, tau)), select(left, d, 0)), sigma));
+  const upper = sub(log1p(neg(tau)), div(mul(mul(2, tau), select(left, 0, d)), sigma));
+  return { lower, upper, left };
 }

@@ -48,12 +48,20 @@ export function truncated(dist: Distribution, bounds: TruncationBounds): Distrib
   const inside = (x: Operand): Node =>
     lower !== undefined && upper !== undefined ? and(ge(x, lower), le(x, upper)) : lower !== undefined ? ge(x, lower) : le(x, upper!);
   const limits = [lower ?? -Infinity, upper ?? Infinity];
-  // x where it lies strictly inside the bounds, an interior point elsewhere: the CDF differences
-  // below are NaN (with NaN gradients) outside, even in the branch a select discards.
+  // Points where both truncated CDFs are strictly between 0 and 1: (lower, upper) for continuous
+  // distributions, lower..upper − 1 for counts, whose lower bound keeps its mass. Elsewhere x is
+  // replaced by an interior point, because the CDF differences below are NaN (with NaN gradients)
+  // there, even in the branch a select discards; and the ends are set exactly.
+  const atOrBelow = (x: Operand): Node => (dist.discrete ? lt(x, lower!) : le(x, lower!));
   const interior = (x: Operand): Node => {
-    const strictly = lower !== undefined && upper !== undefined ? and(gt(x, lower), lt(x, upper)) : lower !== undefined ? gt(x, lower) : lt(x, upper!);
+    const fromBelow = lower === undefined ? undefined : dist.discrete ? ge(x, lower) : gt(x, lower);
+    const strictly = fromBelow !== undefined && upper !== undefined ? and(fromBelow, lt(x, upper)) : (fromBelow ?? lt(x, upper!));
     const safe = lower !== undefined && upper !== undefined ? mul(0.5, add(lower, upper)) : lower !== undefined ? add(lower, 1) : sub(upper!, 1);
     return select(strictly, x, safe);
+  };
+  const ends = (x: Operand, low: number, high: number, inside: Node): Node => {
+    const top = upper === undefined ? inside : select(ge(x, upper), high, inside);
+    return lower === undefined ? top : select(atOrBelow(x), low, top);
   };
   return {
     name: `truncated ${dist.name}`,
@@ -65,11 +73,11 @@ export function truncated(dist: Distribution, bounds: TruncationBounds): Distrib
     lcdf: (x) => {
       const lo = below === undefined ? undefined : lcdf(below);
       const part = lo === undefined ? lcdf(interior(x)) : logDiffExp(lcdf(interior(x)), lo);
-      return select(lt(x, lower ?? -Infinity), -Infinity, select(ge(x, upper ?? Infinity), 0, sub(part, logMass())));
+      return ends(x, -Infinity, 0, sub(part, logMass()));
     },
     lccdf: (x) => {
       const part = upper === undefined ? lccdf(interior(x)) : logDiffExp(lccdf(interior(x)), lccdf(upper));
-      return select(lt(x, lower ?? -Infinity), 0, select(ge(x, upper ?? Infinity), -Infinity, sub(part, logMass())));
+      return ends(x, 0, -Infinity, sub(part, logMass()));
     },
     sample: (rng, shape = [], at) => rejectionDraws(dist, shape, batchShape, limits, rng, at),
   };

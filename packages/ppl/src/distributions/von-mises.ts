@@ -1,5 +1,6 @@
 import { cos, ge, sub, mul, type Operand } from "@ppl/tensor";
 import { logBesselI0 } from "./composed-special.ts";
+import { vonMisesLogCdf } from "./von-mises-cdf.ts";
 import type { Distribution } from "./distribution.ts";
 import { batchShapeOf, checkParam, full, isFiniteNumber, LOG_TWO, LOG_PI, REAL, restrict } from "./helpers.ts";
 import { sampleScalar } from "./sampling.ts";
@@ -21,6 +22,9 @@ export function vonMises(mu: Operand, kappa: Operand): Distribution {
     batchShape,
     eventShape: [],
     logpdf: (y) => restrict(ge(kappa, 0), sub(sub(mul(kappa, cos(sub(y, mu))), LOG_TWO + LOG_PI), logBesselI0(kappa))),
+    // Stan's von_mises_lcdf and _lccdf: the mass from −π to x, and from x to π, for x in [−π, π].
+    lcdf: (y) => vonMisesLogCdf(y, mu, kappa, true),
+    lccdf: (y) => vonMisesLogCdf(y, mu, kappa, false),
     sample: (rng, shape = [], bindings) =>
       sampleScalar(rng, shape, batchShape, [mu, kappa], bindings, (r, [m, k]) => m! + vonMisesAngle(r, k!)),
     mean: () => full(mu, batchShape),

@@ -71,6 +71,16 @@ describe("odeRK45 states", () => {
     expect(value![0]).toBeNaN();
   });
 
+  it("counts maxSteps per output interval, as Stan's max_num_steps: a solve may take more attempts in all", () => {
+    const y0 = T.param("y0", [1]);
+    const times = Array.from({ length: 12 }, (_, i) => i + 1);
+    const sol = T.odeRK45Solve((_t, y) => T.neg(y), y0, 0, T.constant(times, [12]), [], { rtol: 1e-8, atol: 1e-10, maxSteps: 12 });
+    const [y, ok, steps] = run([sol.states, sol.ok, sol.steps], { y0: [2] });
+    expect(ok).toEqual([1]);
+    expect(steps![0]).toBeGreaterThan(12);
+    times.forEach((t, i) => expect(Math.abs(y![i]! - 2 * Math.exp(-t))).toBeLessThan(1e-7 * 2 * Math.exp(-t) + 1e-10));
+  });
+
   it("rejects an rhs that reads a parameter from its closure, a state of the wrong shape and bad options, saying what to do", () => {
     const k = T.param("k"), y0 = T.param("y0", [1]);
     expect(() => T.odeRK45((_t, y) => T.mul(k, y), y0, 0, ts)).toThrow(/pass what depends on parameters through theta/);

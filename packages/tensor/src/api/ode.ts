@@ -6,7 +6,7 @@ import { GraphError } from "../ir/errors.ts";
 import type { Node } from "../ir/node.ts";
 import { fmt, sameShape, sizeOf } from "../ir/shape.ts";
 import {
-  add, and, cast, eq, ge, isFinite, le, lt, maximum, minimum, mul, not, or, pow, select, sqrt, square, stopGradient, sub, abs, div,
+  add, and, cast, ge, isFinite, le, lt, maximum, minimum, mul, not, or, pow, select, sqrt, square, stopGradient, sub, abs, div,
 } from "./elementwise.ts";
 import { constant, lift, param, type Operand } from "./leaves.ts";
 import { matmul } from "./linalg.ts";
@@ -24,10 +24,11 @@ export interface OdeOptions {
   /** Absolute tolerance of the local error test (1e-6, Stan's default). */
   atol?: number;
   /**
-   * Step attempts (accepted or rejected) before the solve counts as failed (1000). The solver is a
-   * scan of this length; once the last output time is reached its steps change nothing, and the
-   * backends stop a scan at such a fixed point, so a generous maxSteps costs nothing while unused.
-   * `odeRK45Solve(...).steps` tells how many a solve took.
+   * Step attempts (accepted or rejected) between two output times before the solve counts as
+   * failed (1000): Stan's max_num_steps, which its solvers count per output interval too. Each
+   * interval is a scan of this length; once its output time is reached its steps change nothing,
+   * and the backends stop a scan at such a fixed point, so a generous maxSteps costs nothing while
+   * unused. `odeRK45Solve(...).steps` tells how many a solve took in all.
    */
   maxSteps?: number;
 }
@@ -36,7 +37,7 @@ export interface OdeOptions {
 export interface OdeSolution {
   /** States at the output times, [N, n]; NaN everywhere when the solve failed. */
   states: Node;
-  /** True when every output time was reached within maxSteps (bool scalar). */
+  /** True when every output time was reached within maxSteps attempts of the one before (bool scalar). */
   ok: Node;
   /** Step attempts used, accepted and rejected (f64 scalar). */
   steps: Node;
@@ -83,16 +84,18 @@ export function odeRK45(rhs: OdeRhs, y0: Node, t0: Operand, ts: Node, theta: rea
 /**
  * odeRK45 with its bookkeeping (whether it finished, the attempts it used).
  *
- * How it works. One scan of length maxSteps; each iteration attempts one step from t with
- * h clipped to the next output time, accepts it when the local error (RMS over the state, scaled by
- * atol + rtol·|y|) is ≤ 1, records the state when it lands on an output time, and proposes the next h.
+ * How it works. One scan per output interval, of length maxSteps; each iteration attempts one step
+ * from t with h clipped to the interval's output time, accepts it when the local error (RMS over
+ * the state, scaled by atol + rtol·|y|) is ≤ 1, and proposes the next h; the interval ends when a
+ * step lands on its output time, and the next interval's scan starts from its carries. Only the
+ * current state is carried, so a scan's step does the same work whatever the number of outputs.
  * The state carries the sensitivities S = ∂y/∂(y0, theta) too, integrated by the same Runge–Kutta
  * stages along dS/dt = J_y·S + J_θ (the Jacobians' columns are jvps of the rhs), so each step's S is the exact
  * derivative of that step's map at fixed h. Only y enters the error test (CVODES's default): the
  * step sequence then does not depend on how S is scaled, and any deterministic gradient keeps HMC
  * exact, since the log density itself is evaluated exactly as solved.
  *
- * The scan itself is never differentiated: it reads y0, theta and ts through stopGradient, so no
+ * The scans themselves are never differentiated: they read y0, theta and ts through stopGradient, so no
  * gradient flows through h or the accept/reject choices. The returned states are
  * stopGradient(y) + S·(p − stopGradient(p)) for p = (y0, theta) flattened: the value is y, the
  * gradient is Sᵀ·cotangent. Only inputs that depend on a parameter get sensitivity columns.
@@ -162,29 +165,70 @@ export function odeRK45Solve(rhs: OdeRhs, y0: Node, t0: Operand, ts: Node, theta
   const span = sub(index(tsS, N - 1), t0s);
   const h0 = minimum(select(or(lt(d0, 1e-5), lt(d1, 1e-5)), constant(1e-6, [], dt), mul(0.01, div(d0, d1))), maximum(span, 0));
 
-  const iotaN = constant(Array.from({ length: N }, (_, i) => i), [N], dt);
-  const init: Node[] = [t0s, y0s, f0, constant(NaN, [N, n], dt), h0, constant(0, [], dt), constant(0, [], dt)];
-  if (S0 && FS0) init.push(S0, FS0, constant(NaN, [N, n, P], dt));
+  // One scan per output interval, each carrying only the current state: a scan's loop then runs at
+  // most maxSteps steps of one state, never N times the state (drivers that cap the loop iterations
+  // of one invocation, llvmpipe's 65,535, meet each scan as a kernel of its own).
+  let c: Node[] = [t0s, y0s, f0, h0];
+  if (S0 && FS0) c.push(S0, FS0);
+  const ys: Node[] = [], Ss: Node[] = [];
+  let ok: Node | null = null, steps: Node | null = null;
+  for (let k = 0; k < N; k++) {
+    const { carry } = odeInterval(c, index(tsS, k), thS, { augmented, rtol, atol, maxSteps, dt });
+    const [t, y, fy, h, reached, used, S, FS] = carry as [Node, Node, Node, Node, Node, Node, Node?, Node?];
+    c = S && FS ? [t, y, fy, h, S, FS] : [t, y, fy, h];
+    ys.push(y);
+    if (S) Ss.push(S);
+    const landed = ge(reached, 0.5);
+    ok = ok ? and(ok, landed) : landed;
+    steps = steps ? add(steps, used) : used;
+  }
+  const value = select(ok!, stopGradient(stack(ys)), NaN);
+  let states = value;
+  if (P > 0) {
+    const p = concat([...(sensY0 ? [y0] : []), ...theta.filter((_, j) => sensTheta[j]).map((th) => reshape(cast(th, dt), [th.size]))]);
+    const dp = reshape(sub(p, stopGradient(p)), [P, 1]);
+    states = add(value, reshape(matmul(reshape(stack(Ss), [N * n, P]), dp), [N, n]));
+  }
+  return { states, ok: ok!, steps: steps! };
+}
 
-  const { carry } = scan(
-    (c, _xs, [tsA, iotaA, ...thA]) => {
-      const [t, y, fy, Y, h, k, steps] = c as [Node, Node, Node, Node, Node, Node, Node];
-      const [S, FSy, SY] = c.length > 7 ? (c.slice(7) as [Node, Node, Node]) : [null, null, null];
-      const done = ge(k, N - 0.5);
-      const isK = eq(iotaA!, k);
-      const tNext = select(done, t, sum(select(isK, tsA!, 0)));
-      const rem = sub(tNext, t);
+/** What one interval's scan needs from its solve. */
+interface IntervalSolver {
+  /** (f, J_y·S + J_θ) at a stage. */
+  augmented(t: Node, y: Node, S: Node | null, th: readonly Node[]): [Node, Node | null];
+  rtol: number;
+  atol: number;
+  maxSteps: number;
+  dt: DType;
+}
+
+/**
+ * The steps from carry (t, y, f, h[, S, FS]) to the output time `target`: a scan of maxSteps
+ * attempts, each one step from t with h clipped to the target, accepted when the local error (RMS
+ * over the state, scaled by atol + rtol·|y|) is ≤ 1, with the next h proposed. Once the target is
+ * reached a step changes nothing, so the backends stop the scan there. Its carries come out as
+ * (t, y, f, h, reached, attempts[, S, FS]).
+ */
+function odeInterval(c: readonly Node[], target: Node, thS: readonly Node[], s: IntervalSolver) {
+  const { augmented, rtol, atol, dt } = s;
+  const zero = constant(0, [], dt);
+  return scan(
+    (cc, _xs, [tNext, ...thA]) => {
+      const [t, y, fy, h, reached, steps] = cc as [Node, Node, Node, Node, Node, Node];
+      const [S, FSy] = cc.length > 6 ? (cc.slice(6) as [Node, Node]) : [null, null];
+      const done = ge(reached, 0.5);
+      const rem = sub(tNext!, t);
       const hs = minimum(h, rem);
       const hit = ge(h, rem);
 
       // The seven stages; the seventh is evaluated at the 5th-order solution (FSAL).
       const ks: Node[] = [fy], Ks: (Node | null)[] = [FSy];
       let y5 = y, S5 = S;
-      for (let s = 1; s < 7; s++) {
-        const ys = combine(y, hs, A[s]!, ks);
-        const Ss = S ? combine(S, hs, A[s]!, Ks as Node[]) : null;
-        if (s === 6) [y5, S5] = [ys, Ss];
-        const [kf, kS] = augmented(add(t, mul(C[s]!, hs)), ys, Ss, thA);
+      for (let st = 1; st < 7; st++) {
+        const ys = combine(y, hs, A[st]!, ks);
+        const Sst = S ? combine(S, hs, A[st]!, Ks as Node[]) : null;
+        if (st === 6) [y5, S5] = [ys, Sst];
+        const [kf, kS] = augmented(add(t, mul(C[st]!, hs)), ys, Sst, thA);
         ks.push(kf);
         Ks.push(kS);
       }
@@ -198,37 +242,22 @@ export function odeRK45Solve(rhs: OdeRhs, y0: Node, t0: Operand, ts: Node, theta
       const record = and(accept, hit);
       // A step cut short to land on an output time says nothing against the step the controller wanted.
       hNew = select(record, maximum(hNew, h), hNew);
-      const mask = and(isK, record);
       const next: Node[] = [
-        select(accept, select(hit, tNext, add(t, hs)), t),
+        select(accept, select(hit, tNext!, add(t, hs)), t),
         select(accept, y5, y),
         select(accept, ks[6]!, fy),
-        select(reshape(mask, [N, 1]), reshape(y5, [1, n]), Y),
         select(done, h, hNew),
-        select(record, add(k, 1), k),
+        select(record, 1, reached),
         select(done, steps, add(steps, 1)),
       ];
-      if (S && S5 && FSy && SY) {
-        next.push(select(accept, S5, S), select(accept, Ks[6]!, FSy), select(reshape(mask, [N, 1, 1]), reshape(S5, [1, n, P]), SY));
-      }
+      if (S && S5 && FSy) next.push(select(accept, S5, S), select(accept, Ks[6]!, FSy));
       return { carry: next };
     },
-    init,
+    [...c.slice(0, 4), zero, zero, ...c.slice(4)],
     [],
-    // The positions 0..N−1 enter as a const, read from a buffer like ts.
-    [tsS, iotaN, ...thS],
-    { length: maxSteps },
+    [target, ...thS],
+    { length: s.maxSteps },
   );
-
-  const ok = ge(carry[5]!, N - 0.5);
-  const value = select(ok, stopGradient(carry[3]!), NaN);
-  let states = value;
-  if (P > 0) {
-    const p = concat([...(sensY0 ? [y0] : []), ...theta.filter((_, j) => sensTheta[j]).map((th) => reshape(cast(th, dt), [th.size]))]);
-    const dp = reshape(sub(p, stopGradient(p)), [P, 1]);
-    states = add(value, reshape(matmul(reshape(carry[9]!, [N * n, P]), dp), [N, n]));
-  }
-  return { states, ok, steps: carry[6]! };
 }
 
 // A node moves with the parameters when it reads a parameter or a scan argument.

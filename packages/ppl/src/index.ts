@@ -25,6 +25,7 @@ export {
   hurdleNegativeBinomial, dirichletMultinomial, poissonLogNormal, poissonBinomial, multiGP, multiGPCholesky,
   matrixNormalPrecision, lkjCov,
   type Distribution, type Support, type Rng, type TruncationBounds, type CustomOptions, type NodeValues, type ValuesAt,
+  type BetaBinomialOptions, type BetaNegativeBinomialOptions,
 } from "./distributions/index.ts";
 export { philoxRng } from "./random/index.ts";
 // Constraints (transforms)

@@ -59,6 +59,9 @@ const discrete: Record<string, Family> = {
   negativeBinomial: { dist: P.negativeBinomial(2.5, 0.6), range: [0, 20] },
   negativeBinomial2: { dist: P.negativeBinomial2(4, 1.5), range: [0, 20] },
   discreteUniform: { dist: P.discreteUniform(2, 9), range: [2, 9] },
+  betaBinomial: { dist: P.betaBinomial(15, 2.5, 1.5), range: [0, 15] },
+  // The truncated distribution's own CDFs read counts that are nodes: their table needs the bound.
+  betaNegativeBinomial: { dist: P.betaNegativeBinomial(3.5, 4, 2, { maxCount: 30 }), range: [0, 30] },
   poissonBinomial: { dist: P.poissonBinomial(constant([0.2, 0.5, 0.7, 0.05, 0.9, 0.4], [6])), range: [0, 6] },
 };
 

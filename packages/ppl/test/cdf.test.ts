@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, test } from "vitest";
 import { checkGrad, data, interpret, param, stack, sum, type Bindings, type Node } from "@ppl/tensor";
 import {
-  bernoulli, bernoulliLogit, beta, betaProportion, binomial, binomialLogit, cauchy, chiSquared, discreteUniform, expModNormal,
+  bernoulli, bernoulliLogit, beta, betaBinomial, betaNegativeBinomial, betaProportion, binomial, binomialLogit, cauchy, chiSquared, discreteUniform, expModNormal,
   exponential, frechet, gamma, gumbel, halfCauchy, halfNormal, halfStudentT, inverseChiSquared, inverseGamma, laplace, logistic,
   logLogistic, logNormal, negativeBinomial, negativeBinomial2, normal, pareto, paretoType2, poisson, poissonBinomial, poissonLog,
   rayleigh, scaledInverseChiSquared, skewDoubleExponential, skewNormal, studentT, uniform, vonMises, weibull, type Distribution,
@@ -67,6 +67,9 @@ const CASES: Record<string, CdfCase> = {
   skewDoubleExponential: { make: ([m, s, t]) => skewDoubleExponential(m!, s!, t!), smooth: [0, 1, 2] },
   vonMises: { make: ([m, k]) => vonMises(m!, k!), smooth: [0, 1] },
   discreteUniform: { make: ([lo, hi]) => discreteUniform(lo!, hi!), smooth: [], discrete: true },
+  // The trials and the counts are leaves here, so the mass tables are sized by the bounds given.
+  betaBinomial: { make: ([n, a, b]) => betaBinomial(n!, a!, b!, { maxN: 25 }), smooth: [1, 2], discrete: true },
+  betaNegativeBinomial: { make: ([r, a, b]) => betaNegativeBinomial(r!, a!, b!, { maxCount: 20 }), smooth: [0, 1, 2], discrete: true },
   // Four trials, one parameter column each, stacked into the trials' axis.
   poissonBinomial: { make: (ts) => poissonBinomial(stack(ts, -1)), smooth: [0, 1, 2, 3], discrete: true },
 };

@@ -1,11 +1,11 @@
 import {
-  add, broadcastTo, concat, constant, floor, ge, gt, le, log, log1p, logsumexp, lt, mul, neg, or, reshape, scan, select, slice,
-  stack, sub, sum, transpose, type Node, type Operand,
+  add, broadcastTo, concat, constant, log, log1p, logsumexp, mul, neg, reshape, scan, slice, stack, sub, sum, transpose,
+  type Node, type Operand,
 } from "@ppl/tensor";
-import { lift } from "@ppl/tensor/internals";
 import { vectorParam } from "./categorical.ts";
 import type { Distribution } from "./distribution.ts";
 import { logMassAtLevel } from "./helpers.ts";
+import { logMassSum } from "./mass-sums.ts";
 import { sampleEvents } from "./sampling.ts";
 
 // Stands for log 0 in the recursion: finite (so that logsumexp of two such entries stays finite in f32 too) and far below any log-probability.
@@ -48,8 +48,8 @@ export function poissonBinomial(theta: Operand): Distribution {
     logpdf: (y) => logMassAtLevel(y, logP, 0),
     // Sums of the mass table over the counts at or below ⌊y⌋ (lcdf) and above it (lccdf), each in
     // logs over its own side, so that neither tail is a difference.
-    lcdf: (y) => cumulativeMass(y, logP, n, true),
-    lccdf: (y) => cumulativeMass(y, logP, n, false),
+    lcdf: (y) => logMassSum(y, () => logP, n + 1, n, true),
+    lccdf: (y) => logMassSum(y, () => logP, n + 1, n, false),
     sample: (rng, shape = [], bindings) =>
       sampleEvents(rng, shape, batchShape, [], [t], [1], bindings, (r, [p], out, o) => {
         let k = 0;
@@ -59,16 +59,4 @@ export function poissonBinomial(theta: Operand): Distribution {
     mean: () => sum(t, -1),
     variance: () => sum(mul(t, sub(1, t)), -1),
   };
-}
-
-// log P(Y ≤ y) (lower) or log P(Y > y) from the table logP over 0..n: −∞ and 0 outside 0..n − 1,
-// where one side is empty; inside, ⌊y⌋ clamped there so that each side keeps at least one count.
-function cumulativeMass(y: Operand, logP: Node, n: number, lower: boolean): Node {
-  const yf = floor(lift(y));
-  const below = lt(yf, 0), atTop = ge(yf, n);
-  const yc = select(or(below, atTop), 0, yf);
-  const levels = constant(Array.from({ length: n + 1 }, (_, i) => i), [n + 1]);
-  const side = lower ? le(levels, reshape(yc, [...yc.shape, 1])) : gt(levels, reshape(yc, [...yc.shape, 1]));
-  const inside = logsumexp(select(side, logP, -Infinity), -1);
-  return select(below, lower ? -Infinity : 0, select(atTop, lower ? 0 : -Infinity, inside));
 }

@@ -35,8 +35,9 @@ export function truncated(dist: Distribution, bounds: TruncationBounds): Distrib
   }
   const batchShape = broadcastShapes("truncated", dist.batchShape, shapeOf(lower ?? 0), shapeOf(upper ?? 0));
   // The mass below the kept range is F at the lower bound for continuous distributions, and at the
-  // count just below it for discrete ones, whose lower bound is kept.
-  const below = lower === undefined ? undefined : dist.discrete ? sub(lower, 1) : lower;
+  // count just below it for discrete ones, whose lower bound is kept
+  // (a number stays a number, for the count distributions whose CDF tables are sized by it).
+  const below = lower === undefined ? undefined : !dist.discrete ? lower : typeof lower === "number" ? lower - 1 : sub(lower, 1);
   const logMass = (): Node => {
     if (below !== undefined && upper !== undefined) {
       const lo = lcdf(below), hi = lcdf(upper);

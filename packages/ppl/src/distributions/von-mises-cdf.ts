@@ -1,6 +1,6 @@
 import {
-  add, constant, cumsum, div, exp, floor, gt, le, log, lt, mul, neg, Phi, reshape, select, sin, sqrt, square, stack, sub, sum,
-  type Node, type Operand,
+  add, broadcastTo, constant, cumsum, div, exp, floor, gt, le, log, lt, mul, neg, Phi, reshape, scan, select, sin, sqrt, square,
+  sub, sum, transpose, type Node, type Operand,
 } from "@ppl/tensor";
 import { lift } from "@ppl/tensor/internals";
 
@@ -59,17 +59,23 @@ function centred(u: Node, kappa: Operand): Node {
 }
 
 // ½ + u/(2π) + (1/π) Σ_{n=1}^{TERMS} A_n sin(nu)/n, A_n = Π_{j ≤ n} R_j, R_j = I_j/I_{j−1} = 1/(2j/κ + R_{j+1}).
+// The continued fraction runs from j = TERMS down as a reverse scan, one traced step: an unrolled
+// chain would put TERMS inputs into one kernel, past a device's limit on its buffers.
 function series(u: Node, kappa: Node): Node {
-  const ratios: Node[] = [];
-  let r: Node = lift(0);
-  for (let n = TERMS; n >= 1; n--) {
-    r = div(1, add(div(2 * n, kappa), r));
-    ratios.push(r);
-  }
-  ratios.reverse();
-  // The products as sums of logs along the terms' axis: one cumulative sum, not a chain of TERMS products.
-  const a = exp(cumsum(log(stack(ratios, -1)), -1));
   const n = constant(Array.from({ length: TERMS }, (_, i) => i + 1), [TERMS]);
+  const { ys } = scan(
+    ([r], [j]) => {
+      const next = div(1, add(div(mul(2, j!), kappa), r!));
+      return { carry: [next], ys: [next] };
+    },
+    [broadcastTo(constant(0), kappa.shape)],
+    [n],
+    [],
+    { reverse: true },
+  );
+  // R_j on the terms' axis, last; the products as sums of logs along it (one cumulative sum).
+  const ratios = ys[0]!;
+  const a = exp(cumsum(log(transpose(ratios, [...kappa.shape.map((_, i) => i + 1), 0])), -1));
   const axis = (x: Node) => reshape(x, [...x.shape, 1]);
   const v = sum(div(mul(a, sin(mul(axis(u), n))), n), -1);
   return add(add(0.5, div(u, TWO_PI)), div(v, Math.PI));

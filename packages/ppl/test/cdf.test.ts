@@ -132,3 +132,29 @@ describe("lcdf and lccdf gradients against central finite differences", () => {
     });
   }
 });
+
+describe("the mass tables of the beta-binomial and beta-negative-binomial CDFs", () => {
+  const n = data("n", [2]), y = data("y", [2]);
+  const bindings: Bindings = { n: Float64Array.from([10, 30]), y: Float64Array.from([3, 4]) };
+
+  test("a node n or count without a bound is refused with the option that fixes it", () => {
+    expect(() => betaBinomial(n, 2, 3).lcdf!(y)).toThrow(/betaBinomial\(n, a, b, \{ maxN \}\)/);
+    expect(() => betaNegativeBinomial(2, 3, 1.5).lccdf!(y)).toThrow(/betaNegativeBinomial\(r, alpha, beta, \{ maxCount \}\)/);
+    expect(() => betaBinomial(10, 2, 3, { maxN: 2.5 })).toThrow(/maxN must be a non-negative integer/);
+  });
+
+  test("past the bound the CDFs are NaN, never a sum that misses counts", () => {
+    const [lo, hi] = interpret([betaBinomial(n, 2, 3, { maxN: 20 }).lcdf!(y), betaNegativeBinomial(2, 3, 1.5, { maxCount: 3 }).lcdf!(y)], bindings);
+    expect(Number.isFinite(lo!.data[0]!)).toBe(true);
+    expect(lo!.data[1]).toBeNaN();
+    expect(Number.isFinite(hi!.data[0]!)).toBe(true);
+    expect(hi!.data[1]).toBeNaN();
+  });
+
+  test("a number n, or a number count, sizes the table itself", () => {
+    const [a, b] = interpret([betaBinomial(10, 2, 3).lccdf!(y), betaNegativeBinomial(2, 3, 1.5).lcdf!(4)], bindings);
+    const [c, d] = interpret([betaBinomial(n, 2, 3, { maxN: 30 }).lccdf!(y), betaNegativeBinomial(2, 3, 1.5, { maxCount: 4 }).lcdf!(y)], bindings);
+    expect(a!.data[0]).toBeCloseTo(c!.data[0]!, 14);
+    expect(b!.data[0]).toBeCloseTo(d!.data[1]!, 14);
+  });
+});

@@ -36,7 +36,9 @@ export function bernoulliLogit(alpha: Operand): Distribution {
     discrete: true,
     batchShape,
     eventShape: [],
-    logpdf: (x) => restrict(and(ge(x, 0), le(x, 1)), add(mul(x, logSigmoid(alpha)), mul(sub(1, x), logSigmoid(neg(alpha))))),
+    // log σ(±alpha) with the sign 2x − 1 (Stan's form): one log-sigmoid an outcome instead of two,
+    // and for x in {0, 1} the same value and gradient, bit for bit, as x·log σ(α) + (1 − x)·log σ(−α).
+    logpdf: (x) => restrict(and(ge(x, 0), le(x, 1)), logSigmoid(mul(sub(mul(2, x), 1), alpha))),
     lcdf: (k) => bernoulliLogCdf(k, logSigmoid(neg(alpha)), logSigmoid(alpha)).lower,
     lccdf: (k) => bernoulliLogCdf(k, logSigmoid(neg(alpha)), logSigmoid(alpha)).upper,
     sample: (rng, shape = [], bindings) =>

@@ -32,16 +32,11 @@ REAL ppl_exp(REAL x) {
   if (x > PPL_EXP_OVERFLOW) return PPL_INF;
   if (x < PPL_EXP_UNDERFLOW) return R(0.0);
   REAL ax = abs(x);
-  if (ax <= R(3.46573590279972654709e-01)) {  // |x| <= ln2/2: k = 0
-    if (ax < PPL_EXP_TINY) return R(1.0) + x;
-    precise REAL t = x * x;
-    precise REAL c = x - t * (R(1.66666666666666019037e-01) + t * (R(-2.77777777770155933842e-03)
-        + t * (R(6.61375632143793436117e-05) + t * (R(-1.65339022054652515390e-06)
-        + t * R(4.13813679705723846039e-08)))));
-    precise REAL y = R(1.0) - ((x * c) / (c - R(2.0)) - x);
-    return y;
-  }
-  int k = int(R(1.44269504088896338700e+00) * x + (x < R(0.0) ? R(-0.5) : R(0.5)));
+  if (ax < PPL_EXP_TINY) return R(1.0) + x;
+  // |x| <= ln2/2 takes k = 0, so hi = x and lo = 0 and the kernel computes fdlibm's k = 0 formula
+  // 1 - ((x*c)/(c - 2) - x) to the bit (0 - q = -q, and (x*c)/(2 - c) is that quotient negated).
+  // A select instead of a separate path: a subgroup whose lanes straddle ln2/2 runs one path, not both.
+  int k = ax <= R(3.46573590279972654709e-01) ? 0 : int(R(1.44269504088896338700e+00) * x + (x < R(0.0) ? R(-0.5) : R(0.5)));
   REAL fk = REAL(k);
   precise REAL hi = x - fk * PPL_LN2_HI;
   precise REAL lo = fk * PPL_LN2_LO;

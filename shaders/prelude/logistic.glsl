@@ -2,16 +2,19 @@
 // (packages/tensor/src/cpu/scalar.ts) so that both backends round the same way.
 // Generic over REAL.
 
-// 1/(1 + exp(-x)) without overflow: for x < 0 use e/(1 + e) with e = exp(x) <= 1.
+// 1/(1 + exp(-x)) without overflow: for x < 0 use e/(1 + e) with e = exp(x) <= 1. Both cases
+// take e = exp(-|x|) (that is exp(-x) for x >= 0 and exp(x) below), so that a subgroup with
+// lanes of both signs evaluates one exp, not one in each branch.
 REAL ppl_sigmoid(REAL x) {
-  if (x >= R(0.0)) return R(1.0) / (R(1.0) + ppl_exp(-x));
-  REAL e = ppl_exp(x);
-  return e / (R(1.0) + e);  // NaN falls through here and stays NaN
+  REAL e = ppl_exp(-abs(x));
+  return x >= R(0.0) ? R(1.0) / (R(1.0) + e) : e / (R(1.0) + e);  // NaN: e is NaN, and so is the result
 }
 
-// log(1 + exp(x)) without overflow: x + log1p(exp(-x)) for x > 0, log1p(exp(x)) otherwise.
+// log(1 + exp(x)) without overflow: x + log1p(exp(-x)) for x > 0, log1p(exp(x)) otherwise; as
+// in ppl_sigmoid, both are log1p(exp(-|x|)), computed once.
 REAL ppl_softplus(REAL x) {
-  return x > R(0.0) ? x + ppl_log1p(ppl_exp(-x)) : ppl_log1p(ppl_exp(x));
+  REAL l = ppl_log1p(ppl_exp(-abs(x)));
+  return x > R(0.0) ? x + l : l;
 }
 
 // log(sigmoid(x)) = -softplus(-x).

@@ -38,12 +38,26 @@ describe("skinny matmul strategy", () => {
   const N = 100_000, D = 100, C = 4;
   const X = data("X", [N, D], "f32"), B = data("B", [D, C], "f32"), R = data("R", [N, C], "f32");
 
-  it("runs X·B as one thread per row (256 rows, one slot, B staged in shared memory), no k-split", () => {
+  it("runs X·B as one thread per row (256 rows, one slot, blocks of 8 terms of X's tile and B staged in shared memory), no k-split", () => {
     const p = plan([matmul(X, B)], GPU);
     expect(p.kernels.length).toBe(1);
     expect(p.kernels[0]!.source).toContain("skinny matmul, 256 rows x 1 slots per workgroup, 1 k-slices");
-    expect(p.kernels[0]!.source).toContain("shared float ppl_Bs[400]");
+    expect(p.kernels[0]!.source).toContain("shared float ppl_Bs[32]");
+    // 256 rows of 8 terms, each row padded by one so that the threads' rows fall in different banks.
+    expect(p.kernels[0]!.source).toContain("shared float ppl_As[2304]");
     expect(p.kernels[0]!.groups).toEqual([Math.ceil(N / 256), 1]);
+  });
+
+  it("stages A's tile only when A is contiguous along k: stored, or elementwise over stored values; not a transpose", () => {
+    const staged = (a: Node, b: Node) => plan([matmul(a, b)], GPU).kernels[0]!.source.includes("ppl_As[");
+    expect(staged(X, B)).toBe(true);
+    expect(staged(add(mul(X, 0.5), data("s", [N, 1], "f32")), B)).toBe(true); // a column broadcast along k stays contiguous
+    expect(staged(mT(data("Xt", [D, N], "f32")), B)).toBe(false); // read with consecutive threads on consecutive addresses already
+    // Blocks of up to limits.skinnyStageA terms that fit three quarters of shared memory; 0 turns staging off.
+    const X64 = data("X", [N, D], "f64"), B64 = data("B", [D, C], "f64");
+    expect(plan([matmul(X64, B64)], { ...GPU, skinnyStageA: 32, sharedMemoryBytes: 49152 }).kernels[0]!.source).toContain(`shared double ppl_As[${256 * 17}]`);
+    expect(plan([matmul(X, B)], { ...GPU, skinnyStageA: 32 }).kernels[0]!.source).toContain(`shared float ppl_As[${256 * 33}]`);
+    expect(plan([matmul(X, B)], { ...GPU, skinnyStageA: 0 }).kernels[0]!.source).not.toContain("ppl_As[");
   });
 
   it("runs Xᵀ·R as row slots (2 slots of 100 threads) over about busyGroups/2 k-slices, then a merge pass (too many partials per thread for the last slice)", () => {
@@ -181,6 +195,33 @@ describe.runIf(device !== undefined)("skinny matmul kernels against the referenc
       );
     });
   }
+
+  it("a staged tile of A gives the reference values: partial last blocks, rows past n, fused producers", async () => {
+    const backend = backends[0]!; // 32 rows a workgroup: A's tile staged in blocks of 8 terms
+    for (const dtype of DTYPES) {
+      for (const [n, k, m] of [[70, 77, 3], [33, 8, 1], [200, 1000, 4]] as const) {
+        const A = data("A", [n, k], dtype), Bm = data("B", [k, m], dtype);
+        const out = matmul(add(mul(A, 0.5), 0.25), Bm);
+        expect(plan([out], forcedLimits[0]!).kernels[0]!.source).toContain("ppl_As[");
+        await checkMatmul(backend, out, { A: [n, k], B: [k, m] }, dtype, k);
+      }
+    }
+  });
+
+  it("a merge pass of many k-slices, several threads an output in a fixed tree, gives the reference values", async () => {
+    const limits = { tiledMatmulMin: 0, groupSize: 64, busyGroups: 1024 };
+    const backend = await vulkanBackend({ limits });
+    for (const dtype of DTYPES) {
+      const n = 20, k = 30000, m = 3;
+      const Xt = data("X", [k, n], dtype), R = data("R", [k, m], dtype);
+      const out = matmul(mT(Xt), R);
+      const kernels = plan([out], { ...limitsOf(device!), ...limits }).kernels;
+      const slices = splitsOf(kernels[0]!.source);
+      expect(slices).toBeGreaterThanOrEqual(256);
+      expect(kernels[1]!.source).toContain(`sum of ${slices} k-slices, 32 threads an output`);
+      await checkMatmul(backend, out, { X: [k, n], R: [k, m] }, dtype, k);
+    }
+  });
 
   it("k = 0 gives zeros; a single row and a single column", async () => {
     const backend = backends[0]!;

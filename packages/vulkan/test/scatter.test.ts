@@ -4,6 +4,7 @@ import { add, constant, data, gather, grad, IndexRangeError, interpret, mul, par
 import { vulkanBackend } from "../src/backend.ts";
 import { REFERENCE_LIMITS } from "../src/codegen/reference-devices.ts";
 import { planProgram, type KernelPlan } from "../src/codegen/program.ts";
+import { segmentLanes } from "../src/codegen/scatter-lanes.ts";
 import { knownSegments, segmentLayout } from "../src/codegen/scatter-segments.ts";
 import { isScratch } from "../src/codegen/shader.ts";
 import { usableDevices } from "../src/devices.ts";
@@ -82,7 +83,7 @@ describe("scatter_add kernels: planning", () => {
     expect(k.units).toBe(J);
   });
 
-  it("with index data, 5000 entries into 7 targets: the layout is sorted on the device first, then the same segmented loop", () => {
+  it("with index data, 5000 entries into 7 targets: the layout is sorted on the device first, then 32 threads an output walk its segment", () => {
     const idx = data("idx", [N], "i32");
     const s = scatterAdd(u, idx, 0, J);
     const p = plan([s]);
@@ -90,10 +91,23 @@ describe("scatter_add kernels: planning", () => {
     expect(p.kernels.map((k) => k.node)).toEqual([idx, idx, idx, idx, s]);
     const k = scatterKernel(p.kernels);
     expect(k.source).not.toMatch(/<\s*5000\b/);
-    expect(k.source).toMatch(/for \(int (s\d+) = lo\d+; \1 < hi\d+; \1\+\+\)/);
+    // About 714 entries a target: thread j of an output sums entries j, j + 32, …, then a fixed tree adds the 32 sums.
+    expect(k.source).toContain("segment sums, 32 threads an output");
+    expect(k.source).toMatch(/for \(int s = lo \+ j; s < hi; s \+= 32\)/);
+    expect(k.units).toBe(J * 32);
     expect(k.bindings.filter(isScratch).map((b) => b.label)).toEqual(["segment offsets of 7 targets", "segment sort: positions after even passes"]);
     // No layout kernel walks all N entries in one thread either: each walks a block.
     for (const lk of p.kernels.slice(0, 3)) expect(lk.source).not.toMatch(/<\s*5000\b/);
+  });
+
+  it("shares an output among threads only when segments are long on average: 2.5 entries a target keep one thread", () => {
+    expect(segmentLanes(5000, 7, 256)).toBe(32);
+    expect(segmentLanes(100_000, 2000, 256)).toBe(8); // the hier anchor: 50 entries a group
+    expect(segmentLanes(3000, 300, 256)).toBe(1);
+    expect(segmentLanes(50, 0, 256)).toBe(1);
+    expect(segmentLanes(5000, 7, 8)).toBe(8); // never more than a workgroup
+    const k = scatterKernel(plan([scatterAdd(u, data("idx", [N], "i32"), 0, 2000)]).kernels);
+    expect(k.source).toMatch(/for \(int (s\d+) = lo\d+; \1 < hi\d+; \1\+\+\)/);
   });
 
   it("sorts targets past 255 in two digit passes, and builds one index's layout once for all its scatters", () => {
@@ -156,6 +170,23 @@ describe.runIf(device !== undefined)("scatter_add on the device", async () => {
       else first.forEach((g, i) => expect(Math.abs(g - want[i]!)).toBeLessThanOrEqual(1e-4 * (1 + Math.abs(want[i]!))));
       for (let j = 1; j < J; j += 2) expect(first[j]).toBe(0);
     }
+  });
+
+  it("long segments, several threads an output (index data): the reference's sums, empty and unsorted segments included, the same on every run", async () => {
+    // 4000 entries into 64 targets, every fourth left empty, one target taking a quarter of them.
+    const n = 4000, targets = 64;
+    const idxs = ints(n, targets / 4, 11).map((t, e) => (e % 4 === 0 ? 5 : 4 * t + 1));
+    const b = { u: value(dtype, [C, n], reals(C * n, 12)), idx: value("i32", [n], idxs) };
+    const outs = [scatterAdd(data("u", [C, n], dtype), data("idx", [n], "i32"), 1, targets)];
+    expect(scatterKernel(planProgram(outs, REFERENCE_LIMITS.lavapipe, () => "").kernels).source).toContain("threads an output");
+    const want = interpret(outs, b)[0]!.data;
+    const first = (await run(outs, b))[0]!.data;
+    const again = (await run(outs, b))[0]!.data;
+    expect(Buffer.from(again.buffer).equals(Buffer.from(first.buffer))).toBe(true);
+    // A fixed order, not the serial one: within the rounding of a sum of |terms| ≤ 3.
+    const eps = dtype === "f64" ? 2 ** -52 : 2 ** -23;
+    first.forEach((g, i) => expect(Math.abs(g - want[i]!)).toBeLessThanOrEqual(2 * n * 3 * eps));
+    for (let c = 0; c < C; c++) for (let j = 0; j < targets; j += 4) expect(first[c * targets + j]).toBe(0);
   });
 
   it("gathers table rows and scatters their gradient back, for 3 chains at once (vmap)", async () => {

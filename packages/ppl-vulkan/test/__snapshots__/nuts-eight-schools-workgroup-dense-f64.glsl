@@ -300,16 +300,11 @@ REAL ppl_exp(REAL x) {
   if (x > PPL_EXP_OVERFLOW) return PPL_INF;
   if (x < PPL_EXP_UNDERFLOW) return 0.0;
   REAL ax = abs(x);
-  if (ax <= 3.46573590279972654709e-01) {  // |x| <= ln2/2: k = 0
-    if (ax < PPL_EXP_TINY) return 1.0 + x;
-    precise REAL t = x * x;
-    precise REAL c = x - t * (1.66666666666666019037e-01 + t * (-2.77777777770155933842e-03
-        + t * (6.61375632143793436117e-05 + t * (-1.65339022054652515390e-06
-        + t * 4.13813679705723846039e-08))));
-    precise REAL y = 1.0 - ((x * c) / (c - 2.0) - x);
-    return y;
-  }
-  int k = int(1.44269504088896338700e+00 * x + (x < 0.0 ? -0.5 : 0.5));
+  if (ax < PPL_EXP_TINY) return 1.0 + x;
+  // |x| <= ln2/2 takes k = 0, so hi = x and lo = 0 and the kernel computes fdlibm's k = 0 formula
+  // 1 - ((x*c)/(c - 2) - x) to the bit (0 - q = -q, and (x*c)/(2 - c) is that quotient negated).
+  // A select instead of a separate path: a subgroup whose lanes straddle ln2/2 runs one path, not both.
+  int k = ax <= 3.46573590279972654709e-01 ? 0 : int(1.44269504088896338700e+00 * x + (x < 0.0 ? -0.5 : 0.5));
   REAL fk = REAL(k);
   precise REAL hi = x - fk * PPL_LN2_HI;
   precise REAL lo = fk * PPL_LN2_LO;
@@ -630,16 +625,19 @@ REAL ppl_tanh(REAL x) {
 // (packages/tensor/src/cpu/scalar.ts) so that both backends round the same way.
 // Generic over REAL.
 
-// 1/(1 + exp(-x)) without overflow: for x < 0 use e/(1 + e) with e = exp(x) <= 1.
+// 1/(1 + exp(-x)) without overflow: for x < 0 use e/(1 + e) with e = exp(x) <= 1. Both cases
+// take e = exp(-|x|) (that is exp(-x) for x >= 0 and exp(x) below), so that a subgroup with
+// lanes of both signs evaluates one exp, not one in each branch.
 REAL ppl_sigmoid(REAL x) {
-  if (x >= 0.0) return 1.0 / (1.0 + ppl_exp(-x));
-  REAL e = ppl_exp(x);
-  return e / (1.0 + e);  // NaN falls through here and stays NaN
+  REAL e = ppl_exp(-abs(x));
+  return x >= 0.0 ? 1.0 / (1.0 + e) : e / (1.0 + e);  // NaN: e is NaN, and so is the result
 }
 
-// log(1 + exp(x)) without overflow: x + log1p(exp(-x)) for x > 0, log1p(exp(x)) otherwise.
+// log(1 + exp(x)) without overflow: x + log1p(exp(-x)) for x > 0, log1p(exp(x)) otherwise; as
+// in ppl_sigmoid, both are log1p(exp(-|x|)), computed once.
 REAL ppl_softplus(REAL x) {
-  return x > 0.0 ? x + ppl_log1p(ppl_exp(-x)) : ppl_log1p(ppl_exp(x));
+  REAL l = ppl_log1p(ppl_exp(-abs(x)));
+  return x > 0.0 ? x + l : l;
 }
 
 // log(sigmoid(x)) = -softplus(-x).
@@ -1736,16 +1734,11 @@ REAL ppl_exp(REAL x) {
   if (x > PPL_EXP_OVERFLOW) return PPL_INF;
   if (x < PPL_EXP_UNDERFLOW) return 0.0LF;
   REAL ax = abs(x);
-  if (ax <= 3.46573590279972654709e-01LF) {  // |x| <= ln2/2: k = 0
-    if (ax < PPL_EXP_TINY) return 1.0LF + x;
-    precise REAL t = x * x;
-    precise REAL c = x - t * (1.66666666666666019037e-01LF + t * (-2.77777777770155933842e-03LF
-        + t * (6.61375632143793436117e-05LF + t * (-1.65339022054652515390e-06LF
-        + t * 4.13813679705723846039e-08LF))));
-    precise REAL y = 1.0LF - ((x * c) / (c - 2.0LF) - x);
-    return y;
-  }
-  int k = int(1.44269504088896338700e+00LF * x + (x < 0.0LF ? -0.5LF : 0.5LF));
+  if (ax < PPL_EXP_TINY) return 1.0LF + x;
+  // |x| <= ln2/2 takes k = 0, so hi = x and lo = 0 and the kernel computes fdlibm's k = 0 formula
+  // 1 - ((x*c)/(c - 2) - x) to the bit (0 - q = -q, and (x*c)/(2 - c) is that quotient negated).
+  // A select instead of a separate path: a subgroup whose lanes straddle ln2/2 runs one path, not both.
+  int k = ax <= 3.46573590279972654709e-01LF ? 0 : int(1.44269504088896338700e+00LF * x + (x < 0.0LF ? -0.5LF : 0.5LF));
   REAL fk = REAL(k);
   precise REAL hi = x - fk * PPL_LN2_HI;
   precise REAL lo = fk * PPL_LN2_LO;
@@ -2066,16 +2059,19 @@ REAL ppl_tanh(REAL x) {
 // (packages/tensor/src/cpu/scalar.ts) so that both backends round the same way.
 // Generic over REAL.
 
-// 1/(1 + exp(-x)) without overflow: for x < 0 use e/(1 + e) with e = exp(x) <= 1.
+// 1/(1 + exp(-x)) without overflow: for x < 0 use e/(1 + e) with e = exp(x) <= 1. Both cases
+// take e = exp(-|x|) (that is exp(-x) for x >= 0 and exp(x) below), so that a subgroup with
+// lanes of both signs evaluates one exp, not one in each branch.
 REAL ppl_sigmoid(REAL x) {
-  if (x >= 0.0LF) return 1.0LF / (1.0LF + ppl_exp(-x));
-  REAL e = ppl_exp(x);
-  return e / (1.0LF + e);  // NaN falls through here and stays NaN
+  REAL e = ppl_exp(-abs(x));
+  return x >= 0.0LF ? 1.0LF / (1.0LF + e) : e / (1.0LF + e);  // NaN: e is NaN, and so is the result
 }
 
-// log(1 + exp(x)) without overflow: x + log1p(exp(-x)) for x > 0, log1p(exp(x)) otherwise.
+// log(1 + exp(x)) without overflow: x + log1p(exp(-x)) for x > 0, log1p(exp(x)) otherwise; as
+// in ppl_sigmoid, both are log1p(exp(-|x|)), computed once.
 REAL ppl_softplus(REAL x) {
-  return x > 0.0LF ? x + ppl_log1p(ppl_exp(-x)) : ppl_log1p(ppl_exp(x));
+  REAL l = ppl_log1p(ppl_exp(-abs(x)));
+  return x > 0.0LF ? x + l : l;
 }
 
 // log(sigmoid(x)) = -softplus(-x).

@@ -1,9 +1,12 @@
+import type { Node } from "@ppl/tensor";
 import type { RenderLimits } from "./limits.ts";
 import type { KernelPlan, ShaderBuilder, ShaderParts } from "./shader.ts";
 
 /** What a multi-kernel renderer needs from the program: fresh shaders and a way to finish one. */
 export interface KernelFactory {
   readonly limits: RenderLimits;
+  /** True for nodes held in buffers (row-major); the others are computed inline where read. */
+  isStored(n: Node): boolean;
   shader(): ShaderBuilder;
   finish(parts: ShaderParts, shader: ShaderBuilder): KernelPlan;
 }

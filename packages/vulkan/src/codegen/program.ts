@@ -10,6 +10,7 @@ import { checkKnownIndices } from "./index-range.ts";
 import { checkLinalgLoopBudget } from "./linalg-units.ts";
 import { renderScan } from "./scan.ts";
 import { knownSegments, segmentConstants } from "./scatter-segments.ts";
+import { laneScatterKernel, segmentLanes } from "./scatter-lanes.ts";
 import { segmentedScatterUnits } from "./scatter-units.ts";
 import { schedule } from "./schedule.ts";
 import { Scope } from "./scope.ts";
@@ -112,6 +113,7 @@ function renderKernels(
 ): KernelPlan[] {
   const factory: KernelFactory = {
     limits,
+    isStored,
     shader: () => new ShaderBuilder(isStored, half),
     finish: (parts, shader) => assemble(parts, shader, limits, prelude),
   };
@@ -155,6 +157,14 @@ function deviceScatterKernels(node: Node, tupleUsers: ReadonlyMap<Node, Node[]>,
     build.push(...segments.kernels);
   }
   const { order, offsets } = segments;
+  const lanes = segmentLanes(ind.size, targets, f.limits.groupSize);
+  if (lanes > 1) {
+    const reader = (shader: ShaderBuilder) => ({
+      offset: (j: string) => `${shader.bind(offsets, "read")}[${j}]`,
+      entry: (s: string) => `${shader.bind(order, "read")}[${s}]`,
+    });
+    return [...build, laneScatterKernel(node, lanes, reader, f)];
+  }
   const scatter = unitKernel(node, tupleUsers, f, (shader) =>
     segmentedScatterUnits(node, {
       offset: (j) => `${shader.bind(offsets, "read")}[${j}]`,

@@ -58,19 +58,54 @@ export function resetSliceCount(sh: ShaderBuilder, counter: ScratchBuffer): stri
 }
 
 /**
- * The merge pass of a split product: one thread per output element sums its `slices` partials
- * from `scratch` in slice order, so the result is the same on every run.
+ * The merge pass of a split product. With few slices one thread per output element sums its
+ * partials in slice order. With many (Xᵀ·R over 100k rows: 511), one thread summing them all is
+ * a long chain of loads that only a few workgroups run (8 µs of a 88 µs gradient on an H200), so
+ * S threads share an output: thread j sums slices j, j + S, … in order, then a fixed tree in
+ * shared memory adds the S sums. Either way the order is fixed: the result is the same on every run.
  */
 export function sliceSumKernel(node: Node, scratch: ScratchBuffer, slices: number, f: KernelFactory): KernelPlan {
   const sh = f.shader();
   const L = f.limits.localSize;
   const T = glslType(node.dtype);
+  const zero = literal(0, node.dtype);
+  const S = sliceLanes(slices, f.limits.groupSize);
+  const partial = (p: string, u: string) => `${sh.bind(scratch, "read")}[${p} * ${node.size} + ${u}]`;
+  if (S === 1) {
+    const main = [
+      `int u = gid * ${L} + int(gl_LocalInvocationIndex);`,
+      `if (u >= ${node.size}) return;`,
+      `${T} acc = ${zero};`,
+      `for (int p = 0; p < ${slices}; p++) acc += ${partial("p", "u")};`,
+      sh.storage.write(node, "u", "acc"),
+    ];
+    return f.finish({ node, localSize: L, workgroups: Math.ceil(node.size / L), units: node.size, main, title: `sum of ${slices} k-slices` }, sh);
+  }
+  // O outputs a workgroup (of the cooperative kernels' size); thread t = j·O + o, so that a
+  // subgroup's loads at one step are runs of consecutive outputs of the same slices.
+  const O = Math.max(1, Math.floor(f.limits.groupSize / S));
+  const threads = O * S;
   const main = [
-    `int u = gid * ${L} + int(gl_LocalInvocationIndex);`,
-    `if (u >= ${node.size}) return;`,
-    `${T} acc = ${literal(0, node.dtype)};`,
-    `for (int p = 0; p < ${slices}; p++) acc += ${sh.bind(scratch, "read")}[p * ${node.size} + u];`,
-    sh.storage.write(node, "u", "acc"),
+    `int t = int(gl_LocalInvocationIndex); int j = t / ${O}; int o = t - j * ${O}; int u = gid * ${O} + o;`,
+    `${T} acc = ${zero};`,
+    `if (u < ${node.size}) { for (int p = j; p < ${slices}; p += ${S}) acc += ${partial("p", "u")}; }`,
+    "ppl_lanes[t] = acc;",
+    "memoryBarrierShared(); barrier();",
+    `for (int w = ${S / 2}; w > 0; w >>= 1) { if (j < w) ppl_lanes[t] += ppl_lanes[t + w * ${O}]; memoryBarrierShared(); barrier(); }`,
+    `if (j == 0 && u < ${node.size}) { ${sh.storage.write(node, "u", "ppl_lanes[t]")} }`,
   ];
-  return f.finish({ node, localSize: L, workgroups: Math.ceil(node.size / L), units: node.size, main, title: `sum of ${slices} k-slices` }, sh);
+  return f.finish(
+    {
+      node, localSize: threads, workgroups: Math.ceil(node.size / O), units: node.size * S, main, shared: [`shared ${T} ppl_lanes[${threads}];`],
+      title: `sum of ${slices} k-slices, ${S} threads an output`,
+    },
+    sh,
+  );
+}
+
+/** Threads that share an output's merge: a power of two up to 32 giving each at least 8 partials, at most a workgroup. */
+export function sliceLanes(slices: number, localSize: number): number {
+  let S = 1;
+  while (S < 32 && S * 2 <= localSize && slices >= S * 2 * 8) S *= 2;
+  return S;
 }

@@ -1,0 +1,64 @@
+import type { Node } from "@ppl/tensor";
+import { glslType, literal } from "./glsl.ts";
+import { unflatten } from "./index-math.ts";
+import type { KernelFactory } from "./kernel-factory.ts";
+import { Scope } from "./scope.ts";
+import type { KernelPlan, ShaderBuilder } from "./shader.ts";
+
+/** GLSL int expressions of a segment layout's offsets[j] and order[s], given the kernel's shader. */
+export type SegmentLayoutReader = (shader: ShaderBuilder) => { offset(j: string): string; entry(s: string): string };
+
+/**
+ * Threads that share one output's segment: a power of two up to 32 leaving each at least six
+ * entries on average (hier: 100k entries over 2,000 groups, 8 threads of about 6 entries), or 1.
+ */
+export function segmentLanes(entries: number, targets: number, groupSize: number): number {
+  const average = targets > 0 ? entries / targets : 0;
+  let S = 1;
+  while (S < 32 && S * 2 <= groupSize && average >= S * 2 * 6) S *= 2;
+  return S;
+}
+
+/**
+ * scatter_add over a segment layout with S threads an output element: thread j of an element sums
+ * the entries j, j + S, … of its segment in order, then a fixed tree in shared memory adds the S
+ * sums. One thread per element walks its whole segment as a chain of dependent index and value
+ * loads (hier: about 50 of them, the longest part of its gradient); S threads walk S times fewer.
+ * The order is fixed, so the result is the same on every run (though not the serial order's).
+ */
+export function laneScatterKernel(node: Node, lanes: number, layout: SegmentLayoutReader, f: KernelFactory): KernelPlan {
+  const [upd, ind] = node.inputs as [Node, Node];
+  const axis = node.attrs.axis!;
+  const sh = f.shader();
+  const { offset, entry } = layout(sh);
+  const T = glslType(node.dtype);
+  const zero = literal(0, node.dtype);
+  const S = lanes;
+  const O = Math.max(1, Math.floor(f.limits.groupSize / S));
+  const threads = O * S;
+  const main = new Scope(undefined, "");
+  // Thread t = o·S + j: the lanes of an element are neighbours, so their index loads are one run.
+  main.emit(`int t = int(gl_LocalInvocationIndex); int o = t / ${S}; int j = t - o * ${S}; int u = gid * ${O} + o;`);
+  main.emit(`${T} acc = ${zero};`);
+  const inRange = main.child();
+  const idx = unflatten(node.shape, "u");
+  const target = idx[axis]!;
+  inRange.emit(`int lo = ${offset(target)}; int hi = ${offset(`(${target} + 1)`)};`);
+  const body = inRange.child();
+  body.emit(`int p = ${entry("s")};`);
+  const v = sh.r.value(upd, [...idx.slice(0, axis), ...unflatten(ind.shape, "p"), ...idx.slice(axis + 1)], body);
+  body.emit(`acc += ${v};`);
+  inRange.block(`for (int s = lo + j; s < hi; s += ${S})`, body);
+  main.block(`if (u < ${node.size})`, inRange);
+  main.emit("ppl_lanes[t] = acc;");
+  main.emit("memoryBarrierShared(); barrier();");
+  main.emit(`for (int w = ${S / 2}; w > 0; w >>= 1) { if (j < w) ppl_lanes[t] += ppl_lanes[t + w]; memoryBarrierShared(); barrier(); }`);
+  main.emit(`if (j == 0 && u < ${node.size}) { ${sh.storage.write(node, "u", "ppl_lanes[t]")} }`);
+  return f.finish(
+    {
+      node, localSize: threads, workgroups: Math.ceil(node.size / O), units: node.size * S, main: main.lines,
+      shared: [`shared ${T} ppl_lanes[${threads}];`], title: `segment sums, ${S} threads an output`,
+    },
+    sh,
+  );
+}

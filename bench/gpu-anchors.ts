@@ -17,7 +17,7 @@ import { join } from "node:path";
 import {
   chainGroupSizes, compileModel, essBulk, modelDensity, sample, sampleAsync, splitRunner, type CompiledModel,
 } from "../packages/ppl/src/index.ts";
-import { usableDevices, VulkanManager } from "../packages/vulkan/src/index.ts";
+import { limitsOf, usableDevices, VulkanManager, type RenderLimits } from "../packages/vulkan/src/index.ts";
 import { batchedGradient, prepareGpuNuts, roundedDataModel, type DataPrecision, type ExecutionShape, type GpuNuts } from "../packages/ppl-vulkan/src/index.ts";
 import { anchorHier, anchorLogistic } from "./anchor-models.ts";
 import eightSchools from "../examples/posteriordb/eight_schools-eight_schools_noncentered.ts";
@@ -39,6 +39,10 @@ const workgroupOpt = opt("workgroup", "");
 const iterationsOpt = opt("iterations", "");
 const groupsOpt = Number(opt("groups", "1"));
 const dataPrecision = opt("data-precision", "exact") as DataPrecision;
+// --gradient-only: time the batched gradients alone; --gradient-limits 'JSON;JSON': once per set of
+// render limits merged over the device's (experiments with the kernels' layouts).
+const gradientOnly = args.includes("--gradient-only");
+const gradientLimits: Partial<RenderLimits>[] = opt("gradient-limits", "{}").split(";").map((j) => JSON.parse(j) as Partial<RenderLimits>);
 if (dataPrecision !== "exact" && dataPrecision !== "f16") throw new Error(`--data-precision ${dataPrecision}: use exact or f16`);
 
 const logistic = anchorLogistic;
@@ -133,21 +137,21 @@ async function runCase(name: string, compiled: () => CompiledModel, chains: numb
 
 if (backend === "vulkan" && usableDevices().length === 0) throw new Error("no Vulkan device");
 const esData = JSON.parse(readFileSync(join(dataDir, "index.json"), "utf8")).eight_schools;
-if (cases.includes("8s")) await runCase("eight_schools_nc", () => compileModel(eightSchools, esData), 4, 1000, 1000);
+if (cases.includes("8s")) if (!gradientOnly) await runCase("eight_schools_nc", () => compileModel(eightSchools, esData), 4, 1000, 1000);
 if (cases.includes("lr")) {
   const d = logisticData("logistic_n100k_d100");
-  await runCase("logistic_n100k_d100", () => compileModel(logistic, d), 4, 1000, 1000);
+  if (!gradientOnly) await runCase("logistic_n100k_d100", () => compileModel(logistic, d), 4, 1000, 1000);
   if (backend === "vulkan") await timeBatchedGradient("logistic_n100k_d100", compileModel(logistic, d), 4);
 }
 if (cases.includes("many")) {
   const d = logisticData("logistic_n1k_d10");
   const chains = Number(opt("many-chains", "1024"));
-  await runCase("logistic_n1k_d10_x1024chains", () => compileModel(logistic, d), chains, 500, 500);
+  if (!gradientOnly) await runCase("logistic_n1k_d10_x1024chains", () => compileModel(logistic, d), chains, 500, 500);
   if (backend === "vulkan") await timeBatchedGradient("logistic_n1k_d10_x1024chains", compileModel(logistic, d), chains);
 }
 if (cases.includes("hier")) {
   const d = hierData("hier_n100k_j2000");
-  await runCase("hier_n100k_j2000", () => compileModel(anchorHier, d), 4, 1000, 1000);
+  if (!gradientOnly) await runCase("hier_n100k_j2000", () => compileModel(anchorHier, d), 4, 1000, 1000);
   if (backend === "vulkan") await timeBatchedGradient("hier_n100k_j2000", compileModel(anchorHier, d), 4);
 }
 
@@ -156,9 +160,13 @@ if (cases.includes("hier")) {
  * controller): `evals` evaluations recorded in one sequence, median of 5 submits. The floor is
  * the bytes of the data read twice (forward and backward pass) at the device's bandwidth.
  */
-async function timeBatchedGradient(name: string, m: CompiledModel, chains: number, evals = Number(opt("gradient-evals", "200"))) {
+async function timeBatchedGradient(name: string, m: CompiledModel, chains: number) {
+  for (const limits of gradientLimits) await timeBatchedGradientWith(name, m, chains, limits);
+}
+
+async function timeBatchedGradientWith(name: string, m: CompiledModel, chains: number, overrides: Partial<RenderLimits>, evals = Number(opt("gradient-evals", "200"))) {
   const manager = new VulkanManager();
-  const g = await batchedGradient(manager, m, chains, dtype, undefined, dataPrecision);
+  const g = await batchedGradient(manager, m, chains, dtype, { ...limitsOf(manager.device), ...overrides }, dataPrecision);
   const s = manager.sequence();
   for (let i = 0; i < evals; i++) for (const d of g.step) s.dispatch(d.algorithm, d.buffers, d.groups);
   const time = () => {
@@ -197,7 +205,7 @@ async function timeBatchedGradient(name: string, m: CompiledModel, chains: numbe
   const half = new Set([...g.half].map((n) => n.attrs.name!));
   const dataBytes = Object.entries(m.dataBindings).reduce((acc, [k, v]) => acc + v.data.length * (half.has(k) ? 2 : dtype === "f64" ? 8 : 4), 0);
   console.log(JSON.stringify({
-    case: name, bench: "batched_gradient", chains, dtype, data_precision: dataPrecision, half_data: [...half], kernels_per_gradient: g.step.length, kernels_total: g.kernels,
+    case: name, bench: "batched_gradient", limits: overrides, chains, dtype, data_precision: dataPrecision, half_data: [...half], kernels_per_gradient: g.step.length, kernels_total: g.kernels,
     us_per_gradient: +(ms * 1e3).toFixed(2), us_per_gradient_at_zero: +(msZero * 1e3).toFixed(2), floor_us_at_3_9TBps: +((2 * dataBytes) / 3.9e12 * 1e6).toFixed(2),
   }));
   for (const k of perKernel) console.log(JSON.stringify({ case: name, bench: "gradient_kernel", ...k }));

@@ -68,6 +68,7 @@ if (!manager.device.features.pipelineExecutableInfo) {
     const plan = batchedGradientPlan(m, chains, "f32", limits);
     for (const [i, k] of plan.kernels.entries()) await report(`${name}: batched gradient kernel ${i}`, k.source);
   };
+  await kernels("lr", logisticModel(100_000, 100), 4);
   await kernels("many", many, 1024);
   await kernels("hier", hier, 4);
 }

@@ -1,12 +1,14 @@
 // Every univariate family's lcdf and lccdf (issue 13, item 1) on the Vulkan backend (lavapipe in
 // CI): each family's two log CDFs at several points and their gradients in x and the parameters,
 // compiled to compute shaders with no node on the host, against the reference interpreter, in f64
-// and in f32. The values themselves are checked against SciPy and mpmath in packages/ppl/test/cdf.test.ts.
+// and in f32; and a model of truncated priors and censored likelihoods of the new families sampled
+// by the GPU NUTS, transition for transition the CPU sampler's. The values themselves are checked against SciPy and mpmath in packages/ppl/test/cdf.test.ts.
 import { describe, expect, it } from "vitest";
-import { grad, interpret, param, stack, sum, type Node } from "@ppl/tensor";
+import { eq, grad, interpret, param, select, stack, sum, type Node } from "@ppl/tensor";
 import { castFloats, optimize } from "@ppl/tensor/internals";
 import { usableDevices, vulkanBackend } from "@ppl/vulkan";
 import * as P from "@ppl/ppl";
+import { prepareGpuNuts } from "../src/index.ts";
 
 const device = usableDevices()[0];
 
@@ -115,4 +117,69 @@ describe.runIf(device !== undefined)("lcdf and lccdf on the Vulkan backend", asy
       }
     });
   }
+});
+
+// Truncated priors (their bound transforms follow the bounds) and censored observations, whose
+// terms are lcdf at the lower limits and lccdf at the upper ones, of the families given CDFs here.
+const censoredModel = P.model({
+  name: "cdfs_gpu",
+  data: {
+    N: P.data.int({ lower: 1 }),
+    t: P.data.vector("N", { lower: 0 }),
+    cens: P.data.intVector("N", { lower: 0, upper: 1 }),
+    angle: P.data.vector("N"),
+    k: P.data.intVector("N", { lower: 0, upper: 12 }),
+  },
+  build(m, d) {
+    const loc = m.param("loc", P.truncated(P.gumbel(0, 1), { lower: -2, upper: 3 }));
+    const s = m.param("s", P.truncated(P.frechet(3, 1), { upper: 4 }));
+    const kappa = m.param("kappa", P.rayleigh(3));
+    // Right-censored where cens = 1 (follow-up ended at t), with no limit elsewhere.
+    m.observeCensored(d.t, P.paretoType2(0, s, 2.5), { upper: select(eq(d.cens, 1), d.t, Infinity) });
+    m.observeCensored(d.angle, P.vonMises(loc, kappa), { lower: -1, upper: 1 });
+    m.observeCensored(d.k, P.betaBinomial(12, s, kappa), { lower: 2, upper: 9 });
+    m.observeCensored(d.t, P.expModNormal(loc, s, 1.5), { lower: 0.3 });
+  },
+});
+const censoredData = {
+  N: 8,
+  t: [0.2, 1.5, 0.7, 3, 0.4, 2.2, 0.9, 5],
+  cens: [0, 1, 0, 1, 0, 1, 0, 1],
+  angle: [0.1, -0.5, 1.3, 0.2, -1.4, 0.6, 0.0, 0.9],
+  k: [0, 3, 5, 12, 7, 9, 1, 4],
+};
+
+// The same priors with the closed-form CDFs only: the fused per-chain shader of the full model (the
+// von Mises series' scan and the beta-binomial's table inside each leapfrog's gradient) takes
+// lavapipe minutes to compile, the batched-gradient kernels of the device shape a minute.
+const lightModel = P.model({
+  name: "cdfs_gpu_light",
+  data: { N: P.data.int({ lower: 1 }), t: P.data.vector("N", { lower: 0 }), cens: P.data.intVector("N", { lower: 0, upper: 1 }) },
+  build(m, d) {
+    const loc = m.param("loc", P.truncated(P.gumbel(0, 1), { lower: -2, upper: 3 }));
+    const s = m.param("s", P.truncated(P.frechet(3, 1), { upper: 4 }));
+    m.observeCensored(d.t, P.paretoType2(0, s, 2.5), { upper: select(eq(d.cens, 1), d.t, Infinity) });
+    m.observeCensored(d.t, P.expModNormal(loc, s, 1.5), { lower: 0.3 });
+  },
+});
+
+describe.runIf(device?.features.shaderFloat64 === true)("GPU NUTS on truncated priors and censored likelihoods", () => {
+  const opts = { chains: 4, warmup: 0, draws: 6, seed: 17, stepSize: 0.2, maxDepth: 8 };
+  const cases = [
+    ["the full model, device", P.compileModel(censoredModel, censoredData), "device"],
+    ["the closed-form families, workgroup", P.compileModel(lightModel, { N: censoredData.N, t: censoredData.t, cens: censoredData.cens }), "workgroup"],
+  ] as const;
+  it.each(cases)("f64, %s: the CPU sampler's tree depths and draws", async (_, compiled, shape) => {
+    const cpu = P.sample(await P.modelDensity(compiled), opts);
+    const gpu = await prepareGpuNuts(compiled, { chains: 4, maxDepth: 8, dtype: "f64", iterationsPerSubmit: 3, shape });
+    try {
+      const res = P.sample(await P.modelDensity(compiled), { ...opts, transitionRunner: gpu.factory });
+      for (let c = 0; c < 4; c++) {
+        expect(Array.from(res.stats[c]!.treeDepth)).toEqual(Array.from(cpu.stats[c]!.treeDepth));
+        res.draws[c]!.forEach((v, i) => expect(Math.abs(v - cpu.draws[c]![i]!)).toBeLessThan(1e-9));
+      }
+    } finally {
+      gpu.dispose();
+    }
+  });
 });

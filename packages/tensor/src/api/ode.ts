@@ -12,7 +12,7 @@ import { constant, lift, param, type Operand } from "./leaves.ts";
 import { matmul } from "./linalg.ts";
 import { mean, sum } from "./reduce.ts";
 import { scan } from "./scan.ts";
-import { concat, index, reshape, stack } from "./shape-ops.ts";
+import { concat, index, reshape, slice, stack } from "./shape-ops.ts";
 
 /** An ODE right-hand side dy/dt = f(t, y, theta): y is the state vector [n], the result has its shape. */
 export type OdeRhs = (t: Node, y: Node, theta: Node[]) => Node;
@@ -167,29 +167,33 @@ export function odeRK45Solve(rhs: OdeRhs, y0: Node, t0: Operand, ts: Node, theta
 
   // One scan per output interval, each carrying only the current state: a scan's loop then runs at
   // most maxSteps steps of one state, never N times the state (drivers that cap the loop iterations
-  // of one invocation, llvmpipe's 65,535, meet each scan as a kernel of its own).
-  let c: Node[] = [t0s, y0s, f0, h0];
-  if (S0 && FS0) c.push(S0, FS0);
-  const ys: Node[] = [], Ss: Node[] = [];
-  let ok: Node | null = null, steps: Node | null = null;
+  // of one invocation, llvmpipe's 65,535, meet each scan as a kernel of its own). The state and its
+  // sensitivities travel as one [n, 1 + P] array and the attempts so far as a carry, so what reads
+  // the N intervals' states and sensitivities reads N buffers, not 2N (a shader binds a limited
+  // number: 32 on lavapipe).
+  const pack = (y: Node, S: Node | null) => (S ? concat([reshape(y, [n, 1]), S], 1) : reshape(y, [n, 1]));
+  const zero = constant(0, [], dt);
+  let c: Node[] = [t0s, pack(y0s, S0), pack(f0, FS0), h0, zero, zero];
+  const Ys: Node[] = [];
+  let ok: Node | null = null;
   for (let k = 0; k < N; k++) {
-    const { carry } = odeInterval(c, index(tsS, k), thS, { augmented, rtol, atol, maxSteps, dt });
-    const [t, y, fy, h, reached, used, S, FS] = carry as [Node, Node, Node, Node, Node, Node, Node?, Node?];
-    c = S && FS ? [t, y, fy, h, S, FS] : [t, y, fy, h];
-    ys.push(y);
-    if (S) Ss.push(S);
-    const landed = ge(reached, 0.5);
+    const { carry } = odeInterval(c, index(tsS, k), thS, { augmented, rtol, atol, maxSteps, dt, n, P });
+    const [t, Y, F, h, reached, steps] = carry as [Node, Node, Node, Node, Node, Node];
+    Ys.push(Y);
+    const landed = ge(reached!, 0.5);
     ok = ok ? and(ok, landed) : landed;
-    steps = steps ? add(steps, used) : used;
+    c = [t, Y, F, h, zero, steps];
   }
-  const value = select(ok!, stopGradient(stack(ys)), NaN);
+  const Ystack = stack(Ys); // [N, n, 1 + P]
+  const value = select(ok!, stopGradient(reshape(slice(Ystack, [undefined, undefined, { stop: 1 }]), [N, n])), NaN);
   let states = value;
   if (P > 0) {
     const p = concat([...(sensY0 ? [y0] : []), ...theta.filter((_, j) => sensTheta[j]).map((th) => reshape(cast(th, dt), [th.size]))]);
     const dp = reshape(sub(p, stopGradient(p)), [P, 1]);
-    states = add(value, reshape(matmul(reshape(stack(Ss), [N * n, P]), dp), [N, n]));
+    const SY = slice(Ystack, [undefined, undefined, { start: 1 }]);
+    states = add(value, reshape(matmul(reshape(SY, [N * n, P]), dp), [N, n]));
   }
-  return { states, ok: ok!, steps: steps! };
+  return { states, ok: ok!, steps: c[5]! };
 }
 
 /** What one interval's scan needs from its solve. */
@@ -200,22 +204,27 @@ interface IntervalSolver {
   atol: number;
   maxSteps: number;
   dt: DType;
+  /** The state's size and the sensitivity columns. */
+  n: number;
+  P: number;
 }
 
 /**
- * The steps from carry (t, y, f, h[, S, FS]) to the output time `target`: a scan of maxSteps
- * attempts, each one step from t with h clipped to the target, accepted when the local error (RMS
- * over the state, scaled by atol + rtol·|y|) is ≤ 1, with the next h proposed. Once the target is
- * reached a step changes nothing, so the backends stop the scan there. Its carries come out as
- * (t, y, f, h, reached, attempts[, S, FS]).
+ * The steps from carry (t, Y, F, h, reached, attempts) to the output time `target`, where
+ * Y = [y | S] and F = [f | J_y·S + J_θ] ([n, 1 + P]): a scan of maxSteps attempts, each one step from
+ * t with h clipped to the target, accepted when the local error (RMS over the state, scaled by
+ * atol + rtol·|y|) is ≤ 1, with the next h proposed. Once the target is reached (reached = 1) a step
+ * changes nothing, so the backends stop the scan there; attempts counts on from the earlier intervals'.
  */
 function odeInterval(c: readonly Node[], target: Node, thS: readonly Node[], s: IntervalSolver) {
-  const { augmented, rtol, atol, dt } = s;
-  const zero = constant(0, [], dt);
+  const { augmented, rtol, atol, dt, n, P } = s;
+  const column = (X: Node) => reshape(slice(X, [undefined, { stop: 1 }]), [n]);
+  const rest = (X: Node) => (P > 0 ? slice(X, [undefined, { start: 1 }]) : null);
+  const pack = (y: Node, S: Node | null) => (S ? concat([reshape(y, [n, 1]), S], 1) : reshape(y, [n, 1]));
   return scan(
     (cc, _xs, [tNext, ...thA]) => {
-      const [t, y, fy, h, reached, steps] = cc as [Node, Node, Node, Node, Node, Node];
-      const [S, FSy] = cc.length > 6 ? (cc.slice(6) as [Node, Node]) : [null, null];
+      const [t, Y, F, h, reached, steps] = cc as [Node, Node, Node, Node, Node, Node];
+      const y = column(Y), fy = column(F), S = rest(Y), FSy = rest(F);
       const done = ge(reached, 0.5);
       const rem = sub(tNext!, t);
       const hs = minimum(h, rem);
@@ -242,18 +251,18 @@ function odeInterval(c: readonly Node[], target: Node, thS: readonly Node[], s: 
       const record = and(accept, hit);
       // A step cut short to land on an output time says nothing against the step the controller wanted.
       hNew = select(record, maximum(hNew, h), hNew);
-      const next: Node[] = [
-        select(accept, select(hit, tNext!, add(t, hs)), t),
-        select(accept, y5, y),
-        select(accept, ks[6]!, fy),
-        select(done, h, hNew),
-        select(record, 1, reached),
-        select(done, steps, add(steps, 1)),
-      ];
-      if (S && S5 && FSy) next.push(select(accept, S5, S), select(accept, Ks[6]!, FSy));
-      return { carry: next };
+      return {
+        carry: [
+          select(accept, select(hit, tNext!, add(t, hs)), t),
+          select(accept, pack(y5, S5), Y),
+          select(accept, pack(ks[6]!, Ks[6] ?? null), F),
+          select(done, h, hNew),
+          select(record, 1, reached),
+          select(done, steps, add(steps, 1)),
+        ],
+      };
     },
-    [...c.slice(0, 4), zero, zero, ...c.slice(4)],
+    c,
     [],
     [target, ...thS],
     { length: s.maxSteps },

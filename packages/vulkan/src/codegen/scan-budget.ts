@@ -1,0 +1,117 @@
+import { GraphError, type Node } from "@ppl/tensor";
+import { isReduce, sizeOf } from "@ppl/tensor/internals";
+import { linalgLoopIterations } from "./linalg-units.ts";
+import { schedule } from "./schedule.ts";
+import { unitWriter } from "./units.ts";
+
+/**
+ * A scan kernel whose one thread may run more loop iterations than the driver does before it ends
+ * every loop of the invocation (llvmpipe: 65,535, all loops together, nested ones included), which
+ * would leave the scan's results unwritten. The message names the longest scan that fits.
+ */
+export class ScanLoopBudgetError extends GraphError {
+  constructor(
+    message: string,
+    /** The scan's length (its steps). */
+    readonly length: number,
+    /** Loop iterations of the whole kernel with every step taken. */
+    readonly iterations: number,
+    /** The most steps of this scan that fit in the driver's budget. */
+    readonly maxLength: number,
+  ) {
+    super(message);
+    this.name = "ScanLoopBudgetError";
+  }
+}
+
+/**
+ * Loop iterations renderScan's code runs for one scan, every step taken (a scan that stops at a
+ * fixed point may run fewer): the carries' init and copy loops, the body's loops at each step
+ * (renderSequential's, nested scans included) and the final writes. Loops inside prelude functions
+ * (the series of special functions) are not counted.
+ */
+export function scanLoopIterations(node: Node): number {
+  const { fixed, perStep } = scanCost(node);
+  return fixed + node.attrs.length! * perStep;
+}
+
+// A scan's loops outside its step loop, and those of one step (the step loop's own iteration included).
+function scanCost(node: Node): { fixed: number; perStep: number } {
+  const body = node.attrs.body!;
+  const carries = body.outputs.slice(0, body.nCarry);
+  const ys = body.outputs.slice(body.nCarry);
+  const carried = carries.reduce((s, c) => s + c.size, 0);
+  // Per step: the step itself, the body, each carry copied out and back, each y written.
+  const perStep = 1 + sequentialLoopIterations(body.outputs) + 2 * carried + ys.reduce((s, y) => s + sizeOf(y.shape), 0);
+  // Before and after: the carries' initial values, the final carries written out.
+  return { fixed: 2 * carried, perStep };
+}
+
+/** Loop iterations of renderSequential's one-thread program over `outputs`: a loop over each materialized node's units, and their own loops. */
+export function sequentialLoopIterations(outputs: readonly Node[]): number {
+  let total = 0;
+  for (const k of schedule(outputs).kernels) {
+    const units = unitWriter(k).units;
+    total += (units > 1 ? units : 0) + units * unitLoops(k) + (k.op === "scatter_add" ? scatterLoops(k) : 0);
+  }
+  return total;
+}
+
+// Loop iterations one unit of a materialized node runs itself (the cases of units.ts's unitWriter).
+function unitLoops(node: Node): number {
+  const x = node.inputs[0]!;
+  switch (node.op) {
+    case "matmul": return x.shape[x.rank - 1]!;
+    case "cumsum": return node.shape[node.attrs.axis!]!;
+    case "argsort": {
+      // Heapsort: n/2 + n − 1 steps, each sifting down at most log2(n) levels.
+      const n = node.shape[node.rank - 1]!;
+      return (Math.floor(n / 2) + n - 1) * (1 + Math.ceil(Math.log2(Math.max(2, n))));
+    }
+    case "cholesky": {
+      const n = node.shape[node.rank - 1]!;
+      let loops = (n * (n - 1)) / 2 + n;
+      for (let j = 0; j < n; j++) loops += j + (n - 1 - j) * (1 + j);
+      return loops;
+    }
+    case "triangular_solve": {
+      const n = x.shape[x.rank - 1]!;
+      return n + (n * (n - 1)) / 2;
+    }
+    case "solve": case "slogdet": case "eigh": return linalgLoopIterations(node);
+    case "scan": return scanLoopIterations(node);
+    case "scatter_add": return 0;
+    default:
+      // A reduction loops over the elements reduced into one output; an elementwise map has no loop.
+      return isReduce(node.op) ? x.size / Math.max(1, node.size) : 0;
+  }
+}
+
+// A scatter_add in one thread: the output zeroed, then one pass over the updates.
+function scatterLoops(node: Node): number {
+  return node.size + node.inputs[node.inputs.length - 1]!.size;
+}
+
+/**
+ * Refuse, at plan time, a scan kernel whose thread could run past the driver's cap on loop
+ * iterations (llvmpipe ends all of an invocation's loops after 65,535): its results would be left
+ * unwritten without an error, so the error names the longest scan that fits and the other ways out.
+ */
+export function checkScanLoopBudget(kernels: readonly Node[], maxLoopIterations: number): void {
+  if (!Number.isFinite(maxLoopIterations)) return;
+  for (const n of kernels) {
+    if (n.op !== "scan") continue;
+    const { fixed, perStep } = scanCost(n);
+    const length = n.attrs.length!;
+    const iterations = fixed + length * perStep;
+    if (iterations <= maxLoopIterations) continue;
+    const maxLength = Math.max(0, Math.floor((maxLoopIterations - fixed) / perStep));
+    throw new ScanLoopBudgetError(
+      `a scan of ${length} steps may run ${iterations} loop iterations in one thread (${perStep} a step), more than the ${maxLoopIterations} this driver (llvmpipe) runs before it ends every loop: ` +
+        `give it at most ${maxLength} steps (odeRK45's maxSteps counts per output interval), batch fewer chains into one gradient, or run it on a GPU or on the CPU backend`,
+      length,
+      iterations,
+      maxLength,
+    );
+  }
+}

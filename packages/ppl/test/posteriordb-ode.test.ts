@@ -117,19 +117,23 @@ describe("ODE posteriors: log density and gradient at reference draws against an
 });
 
 /**
- * one_comp's K_m and V_m have very heavy right tails (reference draws reach 296 for a mean of 2.5:
- * half-Cauchy priors along the ridge V_m/K_m ≈ const that the data leave open). The sd of such a
- * parameter grows with the number of draws: the reference's came from 10 chains × 10,000 draws,
- * its 1,000-draw chains alone range from 4.2 to 11.1 for K_m (reference 7.3), and public cmdstan
- * runs of this posterior fail the sd ratio most of the time. Our 4 × 1000 draws give ratios near
- * 0.6, rising with more draws (0.74 at 4 × 10,000), while every mean passes. For these two the
- * test asks the means to pass and the sd ratio to stay above 0.55; everything else must pass the rule.
+ * one_comp's K_m and V_m have no finite variance. Where K_m ≫ C (C ≈ 10–14 here) the elimination
+ * (V_m/V)·C/(K_m + C) depends on V_m/K_m = r alone, so along the ridge the density in (K_m, r) is
+ * the half-Cauchy priors' 1/K_m² · 1/(r·K_m)² times the Jacobian K_m: K_m's marginal falls as
+ * K_m⁻³ (the reference draws' Hill estimate of the tail index is ≈ 2 for the top 100), and its
+ * second moment diverges like log K_m. The sd of a finite run then grows with the run's length,
+ * and the reference's (10 chains × 10,000 iterations) is not what 4 × 1000 iterations estimate:
+ * Stan's own reference chains, cut into runs of 4 × 1000 iterations, meet the 0.8 bound less than
+ * half the time and fall to 0.63 or below a fifth of the time (the test below), while every mean
+ * and quantile passes. Our 4 × 1000 draws give ratios of 0.63 and 0.62. For these two the test
+ * asks the means to pass and the sd ratio to stay above 0.55; everything else must pass the rule.
  */
 const HEAVY_TAILED: Readonly<Record<string, readonly string[]>> = { [PK]: ["K_m", "V_m"] };
 
 function passes(name: string): () => Promise<void> {
   return async () => {
     const r = await runPosterior(name);
+    console.log(`${name} on the CPU: worst |z| ${r.worstZ.value.toFixed(2)} (${r.worstZ.name}), sd ratios ${r.checks.map((c) => `${c.name} ${c.sdRatio.toFixed(2)}`).join(", ")}, ${r.divergences} divergences, ${r.wallSeconds.toFixed(0)} s`);
     expect(r.missing).toEqual([]);
     const heavy = HEAVY_TAILED[name] ?? [];
     const failures = r.checks.filter((c) => !c.pass && !(heavy.includes(c.name) && Math.abs(c.z) <= 4 && c.sdRatio >= 0.55));
@@ -137,6 +141,32 @@ function passes(name: string): () => Promise<void> {
     for (const c of r.checks) if (heavy.includes(c.name)) expect(Math.abs(c.z), `${c.name}: the mean passes`).toBeLessThanOrEqual(4);
   };
 }
+
+describe("why one_comp's K_m and V_m have a relaxed sd bound", () => {
+  test("Stan's own reference chains, cut into runs of 4 × 1000 iterations, often miss the sd bound", () => {
+    const ref = loadPosterior(PK).reference.params;
+    const chains = JSON.parse(readFileSync(join(folderOf(PK), PK, "reference_draws.json"), "utf8")) as Record<string, number[]>[];
+    // The reference keeps every 10th of 10,000 iterations a chain: 100 kept draws are 1000 iterations.
+    let seed = 7;
+    const next = (n: number) => ((seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) % n);
+    for (const name of ["K_m", "V_m"]) {
+      const ratios: number[] = [];
+      for (let run = 0; run < 2000; run++) {
+        const picked = new Set<number>();
+        while (picked.size < 4) picked.add(next(chains.length));
+        const x = [...picked].flatMap((c) => {
+          const start = next(1000 - 100 + 1);
+          return chains[c]![name]!.slice(start, start + 100);
+        });
+        const m = x.reduce((s, v) => s + v, 0) / x.length;
+        ratios.push(Math.sqrt(x.reduce((s, v) => s + (v - m) ** 2, 0) / (x.length - 1)) / ref[name]!.sd);
+      }
+      const share = (f: (r: number) => boolean) => ratios.filter(f).length / ratios.length;
+      expect(share((r) => r >= 0.8), `${name}: runs meeting the bound`).toBeLessThan(0.5);
+      expect(share((r) => r <= 0.63), `${name}: runs at or below our ratio`).toBeGreaterThan(0.15);
+    }
+  });
+});
 
 describe("ODE posteriors under the pass rule (CPU backend, fixed seed)", () => {
   test(PK, { timeout: 600_000 }, passes(PK));

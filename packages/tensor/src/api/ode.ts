@@ -171,9 +171,8 @@ export function odeRK45Solve(rhs: OdeRhs, y0: Node, t0: Operand, ts: Node, theta
   // sensitivities travel as one [n, 1 + P] array and the attempts so far as a carry, so what reads
   // the N intervals' states and sensitivities reads N buffers, not 2N (a shader binds a limited
   // number: 32 on lavapipe).
-  const pack = (y: Node, S: Node | null) => (S ? concat([reshape(y, [n, 1]), S], 1) : reshape(y, [n, 1]));
   const zero = constant(0, [], dt);
-  let c: Node[] = [t0s, pack(y0s, S0), pack(f0, FS0), h0, zero, zero];
+  let c: Node[] = [t0s, packState(y0s, S0, n), packState(f0, FS0, n), h0, zero, zero];
   const Ys: Node[] = [];
   let ok: Node | null = null;
   for (let k = 0; k < N; k++) {
@@ -220,7 +219,6 @@ function odeInterval(c: readonly Node[], target: Node, thS: readonly Node[], s: 
   const { augmented, rtol, atol, dt, n, P } = s;
   const column = (X: Node) => reshape(slice(X, [undefined, { stop: 1 }]), [n]);
   const rest = (X: Node) => (P > 0 ? slice(X, [undefined, { start: 1 }]) : null);
-  const pack = (y: Node, S: Node | null) => (S ? concat([reshape(y, [n, 1]), S], 1) : reshape(y, [n, 1]));
   return scan(
     (cc, _xs, [tNext, ...thA]) => {
       const [t, Y, F, h, reached, steps] = cc as [Node, Node, Node, Node, Node, Node];
@@ -254,8 +252,8 @@ function odeInterval(c: readonly Node[], target: Node, thS: readonly Node[], s: 
       return {
         carry: [
           select(accept, select(hit, tNext!, add(t, hs)), t),
-          select(accept, pack(y5, S5), Y),
-          select(accept, pack(ks[6]!, Ks[6] ?? null), F),
+          select(accept, packState(y5, S5, n), Y),
+          select(accept, packState(ks[6]!, Ks[6] ?? null, n), F),
           select(done, h, hNew),
           select(record, 1, reached),
           select(done, steps, add(steps, 1)),
@@ -267,6 +265,11 @@ function odeInterval(c: readonly Node[], target: Node, thS: readonly Node[], s: 
     [target, ...thS],
     { length: s.maxSteps },
   );
+}
+
+// [y | S] as one [n, 1 + P] array (just y as [n, 1] without sensitivities).
+function packState(y: Node, S: Node | null, n: number): Node {
+  return S ? concat([reshape(y, [n, 1]), S], 1) : reshape(y, [n, 1]);
 }
 
 // A node moves with the parameters when it reads a parameter or a scan argument.

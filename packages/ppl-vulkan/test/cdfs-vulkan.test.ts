@@ -149,9 +149,9 @@ const censoredData = {
   k: [0, 3, 5, 12, 7, 9, 1, 4],
 };
 
-// The same priors with the closed-form CDFs only: the fused per-chain shader of the full model (the
-// von Mises series' scan and the beta-binomial's table inside each leapfrog's gradient) takes
-// lavapipe minutes to compile, the batched-gradient kernels of the device shape a minute.
+// The same priors with the closed-form CDFs only, for the fused per-chain shader: that of the full
+// model takes lavapipe about five minutes to build (a model of any one of its families, seconds),
+// the batched-gradient kernels of the device shape about a minute.
 const lightModel = P.model({
   name: "cdfs_gpu_light",
   data: { N: P.data.int({ lower: 1 }), t: P.data.vector("N", { lower: 0 }), cens: P.data.intVector("N", { lower: 0, upper: 1 }) },

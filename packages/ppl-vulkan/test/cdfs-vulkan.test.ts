@@ -40,6 +40,10 @@ const families: Record<string, Family> = {
   uniform: { make: ([lo, hi]) => P.uniform(lo!, hi!), rows: [[-0.2, -1, 2], [1.9, -1, 2]] },
   weibull: { make: ([k, s]) => P.weibull(k!, s!), rows: [[0.3, 1.5, 1], [2.7, 0.7, 3]] },
   skewNormal: { make: ([xi, w, a]) => P.skewNormal(xi!, w!, a!), rows: [[-0.4, 0, 1, 3], [2.5, 1, 2, -1.5]] },
+  truncatedNormal: {
+    make: ([m, s, lo, hi]) => P.truncatedNormal(m!, s!, { lower: lo!, upper: hi! }),
+    rows: [[-0.5, 0.3, 1.2, -1, 3], [1, 1, 0.5, 0.2, 5]],
+  },
   gumbel: { make: ([m, b]) => P.gumbel(m!, b!), rows: [[-1.3, 0, 1], [9, 1.5, 2.5]] },
   frechet: { make: ([a, s]) => P.frechet(a!, s!), rows: [[0.3, 1.5, 1], [8, 4, 2.5]] },
   rayleigh: { make: ([s]) => P.rayleigh(s!), rows: [[0.3, 1], [8, 3.5]] },

@@ -37,6 +37,7 @@ const continuous: Record<string, Family> = {
   uniform: { dist: P.uniform(-1, 2), range: [-0.9, 1.9] },
   weibull: { dist: P.weibull(1.7, 2), range: [0.05, 5] },
   skewNormal: { dist: P.skewNormal(0.5, 1.5, 2), range: [-2, 5] },
+  truncatedNormal: { dist: P.truncatedNormal(0.3, 1.2, { lower: -1, upper: 3 }), range: [-0.9, 2.9] },
   gumbel: { dist: P.gumbel(0.5, 1.5), range: [-3, 8] },
   frechet: { dist: P.frechet(3, 1.5), range: [0.4, 6] },
   rayleigh: { dist: P.rayleigh(1.3), range: [0.05, 4] },
@@ -80,10 +81,13 @@ function integral(d: P.Distribution, a: number, b: number, knots: number[] = [])
   return total;
 }
 
-const boundsIn = ([lo, hi]: [number, number], integer: boolean) =>
-  (integer ? fc.tuple(fc.integer({ min: lo, max: hi }), fc.integer({ min: lo, max: hi })) : fc.tuple(fc.double({ min: lo, max: hi, noNaN: true }), fc.double({ min: lo, max: hi, noNaN: true })))
+// Two points of the range, in order: counts, or reals at least 0.05 apart.
+const boundsIn = ([lo, hi]: [number, number], integer: boolean) => {
+  const point = integer ? fc.integer({ min: lo, max: hi }) : fc.double({ min: lo, max: hi, noNaN: true });
+  return fc.tuple(point, point)
     .map(([u, v]) => [Math.min(u, v), Math.max(u, v)] as const)
     .filter(([u, v]) => (integer ? u < v : v - u > 0.05));
+};
 
 describe("truncated(dist, bounds) of every family with lcdf and lccdf", () => {
   for (const [name, f] of Object.entries(continuous)) {

@@ -12,7 +12,7 @@ import {
   bernoulli, bernoulliLogit, beta, betaBinomial, betaNegativeBinomial, betaProportion, binomial, binomialLogit, cauchy, chiSquared, discreteUniform, expModNormal,
   exponential, frechet, gamma, gumbel, halfCauchy, halfNormal, halfStudentT, inverseChiSquared, inverseGamma, laplace, logistic,
   logLogistic, logNormal, negativeBinomial, negativeBinomial2, normal, pareto, paretoType2, poisson, poissonBinomial, poissonLog,
-  rayleigh, scaledInverseChiSquared, skewDoubleExponential, skewNormal, studentT, uniform, vonMises, weibull, type Distribution,
+  rayleigh, scaledInverseChiSquared, skewDoubleExponential, skewNormal, studentT, truncatedNormal, uniform, vonMises, weibull, type Distribution,
 } from "../src/index.ts";
 
 type Row = (number | string)[];
@@ -45,6 +45,7 @@ const CASES: Record<string, CdfCase> = {
   beta: { make: ([a, b]) => beta(a!, b!), smooth: [0, 1] },
   uniform: { make: ([lo, hi]) => uniform(lo!, hi!), smooth: [0, 1] },
   weibull: { make: ([k, s]) => weibull(k!, s!), smooth: [0, 1] },
+  truncatedNormal: { make: ([m, s, lo, hi]) => truncatedNormal(m!, s!, { lower: lo!, upper: hi! }), smooth: [0, 1, 2, 3] },
   skewNormal: { make: ([xi, w, a]) => skewNormal(xi!, w!, a!), smooth: [0, 1, 2] },
   bernoulli: { make: ([p]) => bernoulli(p!), smooth: [0], discrete: true },
   bernoulliLogit: { make: ([a]) => bernoulliLogit(a!), smooth: [0], discrete: true },

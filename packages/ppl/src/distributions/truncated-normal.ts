@@ -5,7 +5,8 @@ import normalCdf from "@stdlib/stats-base-dists-normal-cdf";
 import normalQuantile from "@stdlib/stats-base-dists-normal-quantile";
 import type { Distribution, Support } from "./distribution.ts";
 import { batchShapeOf, checkOptions, checkParam, full, HALF_LOG_TWO_PI, isFiniteNumber, isPositive, restrict } from "./helpers.ts";
-import { normalLogpdf } from "./normal.ts";
+import { normal, normalLogpdf } from "./normal.ts";
+import { truncated } from "./truncated.ts";
 import { sampleScalar } from "./sampling.ts";
 import { ModelError } from "../model/errors.ts";
 import { boundOrderFix } from "../transforms/transform.ts";
@@ -49,6 +50,7 @@ export function truncatedNormal(mu: Operand, sigma: Operand, bounds: TruncationB
     if (beta) return mul(0.5, erfc(mul(neg(beta), SQRT1_2)));
     return undefined;
   };
+  const cdfs = () => (lower === undefined && upper === undefined ? normal(mu, sigma) : truncated(normal(mu, sigma), bounds));
   const phiDiff = () => sub(alpha ? pdf(alpha) : 0, beta ? pdf(beta) : 0);
   return {
     name: "truncated_normal",
@@ -67,6 +69,9 @@ export function truncatedNormal(mu: Operand, sigma: Operand, bounds: TruncationB
       const norm = zz ? sub(lp, log(zz)) : lp;
       return inside ? restrict(inside, norm) : norm;
     },
+    // The renormalised normal CDFs of truncated(normal(mu, sigma), bounds), the same distribution.
+    lcdf: (x) => cdfs().lcdf!(x),
+    lccdf: (x) => cdfs().lccdf!(x),
     sample: (rng, shape = [], bindings) =>
       sampleScalar(rng, shape, batchShape, [mu, sigma, lower ?? -Infinity, upper ?? Infinity], bindings, (r, [m, s, a, b]) =>
         m! + s! * truncatedStandardNormal(r.uniform(), (a! - m!) / s!, (b! - m!) / s!)),

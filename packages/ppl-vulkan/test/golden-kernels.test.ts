@@ -6,40 +6,43 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { compileModel } from "@ppl/ppl";
 import { compileGlsl } from "@ppl/vulkan";
-import { REFERENCE_LIMITS } from "@ppl/vulkan/internals";
+import { goldenSource, REFERENCE_LIMITS } from "@ppl/vulkan/internals";
 import eightSchools from "../../../examples/eight_schools.ts";
 import logistic from "../../../examples/logistic_regression.ts";
 import { batchedGradientPlan } from "../src/batched-gradient.ts";
 import { chooseControllerMode, controllerProgram } from "../src/controller-program.ts";
-import { nutsProgram } from "../src/nuts-program.ts";
+import { nutsProgram, SHADER_DIR } from "../src/nuts-program.ts";
 
 const load = (name: string) => JSON.parse(readFileSync(new URL(`../../../examples/${name}.json`, import.meta.url), "utf8"));
 const es = compileModel(eightSchools, load("eight_schools"));
 const lr = compileModel(logistic, load("logistic_regression"));
 const snapshot = (name: string) => `./__snapshots__/${name}.glsl`;
+// The hand-written NUTS files appear in the goldens as one line each, as the prelude does.
+const NUTS_FILES = ["common.glsl", "controller.glsl", "transition.glsl"].map((f) => ({ name: `shaders/nuts/${f}`, text: readFileSync(`${SHADER_DIR}${f}`, "utf8") }));
+const golden = (source: string) => goldenSource(source, NUTS_FILES);
 
 describe("golden GPU sampler kernels", () => {
   it("eight schools: the fused NUTS transition, a thread per chain (f32)", async () => {
     const p = nutsProgram(es.logDensity, es.q, { chains: 4, maxDepth: 10, dtype: "f32", shape: "thread" });
-    await expect(p.source).toMatchFileSnapshot(snapshot("nuts-eight-schools-thread-f32"));
+    await expect(golden(p.source)).toMatchFileSnapshot(snapshot("nuts-eight-schools-thread-f32"));
     await compileGlsl(p.source, { optimize: false });
   });
 
   it("eight schools: the fused NUTS transition, a workgroup per chain, dense metric (f64, H200 limits: intermediates in shared memory, subgroup sums)", async () => {
     const p = nutsProgram(es.logDensity, es.q, { chains: 4, maxDepth: 10, dtype: "f64", shape: "workgroup", workgroup: 32, metric: "dense", limits: REFERENCE_LIMITS.h200 });
-    await expect(p.source).toMatchFileSnapshot(snapshot("nuts-eight-schools-workgroup-dense-f64"));
+    await expect(golden(p.source)).toMatchFileSnapshot(snapshot("nuts-eight-schools-workgroup-dense-f64"));
     await compileGlsl(p.source, { optimize: false });
   });
 
   it("logistic regression: the device shape's controller (f32)", async () => {
     const source = controllerProgram(lr.dim, { chains: 1024, maxDepth: 10, dtype: "f32", mode: chooseControllerMode(lr.dim, 10) });
-    await expect(source).toMatchFileSnapshot(snapshot("controller-logistic-f32"));
+    await expect(golden(source)).toMatchFileSnapshot(snapshot("controller-logistic-f32"));
     await compileGlsl(source, { optimize: false });
   });
 
   it("logistic regression: the device shape's batched gradient of 1024 chains (f32, H200 limits)", async () => {
     const plan = batchedGradientPlan(lr, 1024, "f32", REFERENCE_LIMITS.h200);
     const source = plan.kernels.map((k) => k.source).join("\n// ----\n");
-    await expect(source).toMatchFileSnapshot(snapshot("batched-gradient-logistic-f32"));
+    await expect(golden(source)).toMatchFileSnapshot(snapshot("batched-gradient-logistic-f32"));
   });
 });

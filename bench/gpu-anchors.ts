@@ -187,7 +187,7 @@ async function timeBatchedGradientWith(name: string, m: CompiledModel, chains: n
   const ms = time();
   // Each kernel alone, `evals` times in a row (with the barrier between them): where a gradient's
   // time goes. A kernel repeated reads its own inputs again, so its time is that of one evaluation.
-  const perKernel = g.step.map((d, k) => {
+  const perKernel = g.step.map((d) => {
     const one = manager.sequence();
     for (let i = 0; i < evals; i++) one.dispatch(d.algorithm, d.buffers, d.groups);
     const times: number[] = [];
@@ -197,7 +197,7 @@ async function timeBatchedGradientWith(name: string, m: CompiledModel, chains: n
       times.push(performance.now() - t0);
     }
     one.destroy();
-    return { kernel: g.stepLabels[k], groups: d.groups[0] * d.groups[1], us: +((times.sort((a, b) => a - b)[2]! / evals) * 1e3).toFixed(2) };
+    return { kernel: d.label, groups: d.groups[0] * d.groups[1], us: +((times.sort((a, b) => a - b)[2]! / evals) * 1e3).toFixed(2) };
   });
   g.q.write(dtype === "f64" ? new Float64Array(chains * D) : new Float32Array(chains * D));
   const msZero = time();

@@ -14,8 +14,6 @@ export interface BatchedGradient {
   readonly grad: VulkanBuffer;
   /** The kernels to run per evaluation, in order. */
   readonly step: readonly Dispatch[];
-  /** What each kernel of `step` computes: its source's first comment line (for per-kernel timings). */
-  readonly stepLabels: readonly string[];
   /** Kernels of the whole program (those that read only data ran once, at preparation). */
   readonly kernels: number;
   readonly source: string;
@@ -85,7 +83,6 @@ export async function batchedGradient(
     lp: program.buffers.get(outs[0]!)!,
     grad: program.buffers.get(outs[1]!)!,
     step: program.dispatches.filter((_, i) => readsQ(plan.kernels[i]!.node)),
-    stepLabels: plan.kernels.filter((k) => readsQ(k.node)).map((k) => kernelLabel(k.source)),
     kernels: plan.kernels.length,
     source: plan.kernels.map((k) => k.source).join("\n// ----\n"),
     half: plan.half,
@@ -94,12 +91,6 @@ export async function batchedGradient(
       spare?.destroy();
     },
   };
-}
-
-/** A kernel's first comment line (what it computes), without the comment marker. */
-function kernelLabel(source: string): string {
-  const line = source.split("\n").find((l) => l.startsWith("//")) ?? "";
-  return line.replace(/^\/\/\s*/, "");
 }
 
 /** A memoized test of whether a node depends on a param leaf. */

@@ -22,6 +22,8 @@ export interface Dispatch {
   readonly algorithm: Algorithm;
   readonly buffers: readonly VulkanBuffer[];
   readonly groups: readonly [number, number];
+  /** What the kernel computes: its source's first comment line (for timings kernel by kernel). */
+  readonly label: string;
 }
 
 /** A planned program made resident on a device. */
@@ -58,7 +60,7 @@ export async function residentProgram(manager: VulkanManager, plan: ProgramPlan)
     buffers.set(s, buf);
   }
   const algorithms = plan.kernels.map((k, i) => manager.algorithm(spirv[i]!, { buffers: k.bindings.length }));
-  const dispatches = plan.kernels.map((k, i) => ({ algorithm: algorithms[i]!, buffers: k.bindings.map((b) => buffers.get(b)!), groups: k.groups }));
+  const dispatches = plan.kernels.map((k, i) => ({ algorithm: algorithms[i]!, buffers: k.bindings.map((b) => buffers.get(b)!), groups: k.groups, label: kernelLabel(k.source) }));
   return {
     buffers,
     dispatches,
@@ -67,4 +69,10 @@ export async function residentProgram(manager: VulkanManager, plan: ProgramPlan)
       buffers.forEach((b) => b.destroy());
     },
   };
+}
+
+// A kernel's first comment line, without the comment marker.
+function kernelLabel(source: string): string {
+  const line = source.split("\n").find((l) => l.startsWith("//")) ?? "";
+  return line.replace(/^\/\/\s*/, "");
 }

@@ -4,9 +4,9 @@
 // and in f32; and a model of truncated priors and censored likelihoods of the new families sampled
 // by the GPU NUTS, transition for transition the CPU sampler's. The values themselves are checked against SciPy and mpmath in packages/ppl/test/cdf.test.ts.
 import { describe, expect, it } from "vitest";
-import { eq, grad, interpret, param, select, stack, sum, type Node } from "@ppl/tensor";
-import { castFloats, optimize } from "@ppl/tensor/internals";
+import { eq, grad, param, select, stack, sum, type Node } from "@ppl/tensor";
 import { usableDevices, vulkanBackend } from "@ppl/vulkan";
+import { expectReferenceValues } from "./reference-check.ts";
 import * as P from "@ppl/ppl";
 import { prepareGpuNuts } from "../src/index.ts";
 
@@ -108,15 +108,7 @@ describe.runIf(device !== undefined)("lcdf and lccdf on the Vulkan backend", asy
       for (const [name, f] of Object.entries(families)) {
         it(`${name}: lcdf, lccdf and their gradients match the reference interpreter`, async () => {
           const { outputs, bindings } = graph(f);
-          const want = interpret(outputs, bindings);
-          const exe = await backend.compile(optimize(dtype === "f32" ? castFloats(outputs, "f32") : outputs));
-          expect(exe.stats.hostNodes).toBe(0);
-          const got = await exe.run(Object.fromEntries(Object.entries(bindings).map(([k, x]) => [k, Float64Array.from(x)])));
-          want.forEach((w, i) => w.data.forEach((v, j) => {
-            const g = Number(got[i]!.data[j]);
-            expect(Math.abs(g - v) <= tolerance[dtype] * (1 + Math.abs(v)), `output ${i}[${j}]: ${g} vs ${v}`).toBe(true);
-          }));
-          exe.dispose?.();
+          await expectReferenceValues(backend, outputs, bindings, dtype, tolerance[dtype]);
         });
       }
     });

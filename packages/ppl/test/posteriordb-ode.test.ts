@@ -125,8 +125,10 @@ describe("ODE posteriors: log density and gradient at reference draws against an
  * and the reference's (10 chains × 10,000 iterations) is not what 4 × 1000 iterations estimate:
  * Stan's own reference chains, cut into runs of 4 × 1000 iterations, meet the 0.8 bound less than
  * half the time and fall to 0.63 or below a fifth of the time (the test below), while every mean
- * and quantile passes. Our 4 × 1000 draws give ratios of 0.63 and 0.62. For these two the test
- * asks the means to pass and the sd ratio to stay above 0.55; everything else must pass the rule.
+ * and quantile passes. Our 4 × 1000 draws give K_m ratios of 0.63 at the suite's seed and 0.55,
+ * 0.92 and 0.73 at seeds 4–6; 4 × 10,000 draws give 2.56, 2.12 and 0.77 at seeds 1–3 (V_m alike):
+ * no run length makes the bound a test of the sampler. For these two the test asks the means to
+ * pass and the sd ratio to stay above 0.55; everything else must pass the rule.
  */
 const HEAVY_TAILED: Readonly<Record<string, readonly string[]>> = { [PK]: ["K_m", "V_m"] };
 

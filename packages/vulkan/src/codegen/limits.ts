@@ -55,6 +55,13 @@ export interface RenderLimits {
    * in half precision (PlanOptions.halfStorage) are declared float16_t and need it.
    */
   readonly storage16: boolean;
+  /**
+   * Element-operations of recomputation a multi-kernel program accepts to save a kernel: a value
+   * its consumers share (a per-chain scalar such as exp(log σ), broadcast over the data) is
+   * computed inline in each of them when its inline cost times the positions they read stays
+   * within this, instead of in a kernel of its own, a dispatch and a barrier earlier.
+   */
+  readonly recomputeBudget: number;
   /** Storage buffers one shader may bind (maxPerStageDescriptorStorageBuffers): merged kernels stay within it. */
   readonly maxStorageBuffers: number;
 }
@@ -91,6 +98,9 @@ export function limitsOf(device: {
     parallelReduceMin: device.type === "cpu" ? 4096 : 256,
     tiledMatmulMin: 1 << 18,
     skinnyMatmulColumns: 16,
+    // A GPU dispatch and its barrier cost 2–3 µs, the time of tens of millions of operations;
+    // a CPU driver's cost about as much as a few thousand.
+    recomputeBudget: cpu ? 1 << 14 : 1 << 24,
     // Measured on an H200 (N=100k, D=100, 4 chains): X·B in 25 µs unstaged, 20 µs in blocks of 8,
     // 25 µs in blocks of 16 or 32 (more registers a thread, fewer workgroups resident at once).
     skinnyStageA: 8,

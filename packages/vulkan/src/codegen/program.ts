@@ -57,7 +57,7 @@ export interface PlanOptions {
 
 /** Plan the kernels of a graph and render their GLSL; `prelude` gives the shared function source. */
 export function planProgram(outputs: readonly Node[], limits: RenderLimits, prelude: (dtypes: ReadonlySet<DType>) => string, options: PlanOptions = {}): ProgramPlan {
-  const sched = schedule(outputs);
+  const sched = schedule(outputs, { recomputeBudget: limits.recomputeBudget });
   const all = toposortAll(outputs);
   const dtypes = new Set(all.map((n) => n.dtype));
   if (dtypes.has("f64") && !limits.float64) {

@@ -32,12 +32,26 @@ export interface Schedule {
   isStored(n: Node): boolean;
 }
 
+/** How `schedule` trades recomputation against kernels. */
+export interface ScheduleOptions {
+  /**
+   * Element-operations of inline recomputation that may replace a kernel: a shared node whose
+   * inline cost times the positions its consumers read stays inlined at or below this (0, the
+   * default: every shared node worth 6 or more is stored). A multi-kernel program gives its
+   * device's RenderLimits.recomputeBudget, as each kernel it saves is a dispatch and a barrier;
+   * a single-thread program recomputes for nothing and keeps 0.
+   */
+  readonly recomputeBudget?: number;
+}
+
 /**
  * Decide fusion: elementwise and movement ops are inlined into whichever kernel consumes them,
  * except when their inline cost would be paid many times — a node with several users, or one
- * broadcast to a larger shape — in which case it gets its own storage and kernel.
+ * broadcast to a larger shape — in which case it gets its own storage and kernel, unless the
+ * recomputation stays within `recomputeBudget`.
  */
-export function schedule(outputs: readonly Node[]): Schedule {
+export function schedule(outputs: readonly Node[], options: ScheduleOptions = {}): Schedule {
+  const budget = options.recomputeBudget ?? 0;
   const order = toposort(outputs);
   const users = userCounts(outputs);
   const outs = new Set(outputs);
@@ -45,11 +59,18 @@ export function schedule(outputs: readonly Node[]): Schedule {
   const leaves: Node[] = [];
   const kernels: Node[] = [];
   const inlineCost = new Map<Node, number>();
-  // Nodes read at more positions than they have elements are broadcast (or re-read by a matmul).
+  // Nodes read at more positions than they have elements are broadcast; those a matmul or a
+  // factorization reads re-read each element many times, so they are never recomputed inline.
   const broadcast = new Set<Node>();
+  const reReadByLinalg = new Set<Node>();
+  // Positions read of each node, over all its consumers: an elementwise consumer reads it once an
+  // element of its own, a reduction every element of it (a slice is counted as the whole).
+  const reads = new Map<Node, number>();
   for (const n of order) {
     for (const x of n.inputs) {
-      if (x.size < n.size || n.op === "matmul" || n.op === "triangular_solve" || n.op === "cholesky" || LINALG_OPS.has(n.op)) broadcast.add(x);
+      reads.set(x, (reads.get(x) ?? 0) + Math.max(n.size, x.size));
+      if (n.op === "matmul" || n.op === "triangular_solve" || n.op === "cholesky" || LINALG_OPS.has(n.op)) reReadByLinalg.add(x);
+      if (x.size < n.size || reReadByLinalg.has(x)) broadcast.add(x);
     }
   }
   for (const n of order) {
@@ -69,7 +90,8 @@ export function schedule(outputs: readonly Node[]): Schedule {
     const cost = opCost(n) + n.inputs.reduce((s, x) => s + (stored.has(x) ? 0 : inlineCost.get(x) ?? 0), 0);
     inlineCost.set(n, cost);
     const shared = (users.get(n) ?? 0) > 1 || broadcast.has(n);
-    if (ALWAYS_MATERIALIZED.has(n.op) || outs.has(n) || (shared && cost >= 6)) {
+    const cheapToRecompute = budget > 0 && !reReadByLinalg.has(n) && cost * (reads.get(n) ?? 0) <= budget;
+    if (ALWAYS_MATERIALIZED.has(n.op) || outs.has(n) || (shared && cost >= 6 && !cheapToRecompute)) {
       if (n.op === "const") {
         continue; // a scalar fill output is written by its own trivial kernel below
       }

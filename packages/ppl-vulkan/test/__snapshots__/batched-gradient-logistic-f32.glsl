@@ -85,15 +85,17 @@ void main() {
 
 // ----
 #version 450
-// 2 independent kernels in one dispatch, each on its own workgroups:
+// 3 independent kernels in one dispatch, each on its own workgroups:
 //   part 0: reduce_sum [1024] (node 278afb076c2a4bf460e79778)
-//   part 1: mul [1024,200] (node 5485f75a3d9af9be494129f3)
+//   part 1: transpose [200,1024] (node 17c6b9add313d97492a5dc31)
+//   part 2: reduce_sum [1024] (node 36ec56faf387ab2d8e5010c4)
 layout(local_size_x = 64) in;
 layout(std430, set = 0, binding = 0) readonly restrict buffer Buf0 { float v[]; } b0;
 layout(std430, set = 0, binding = 1) readonly restrict buffer Buf1 { float v[]; } b1;
 layout(std430, set = 0, binding = 2) readonly restrict buffer Buf2 { float v[]; } b2;
 layout(std430, set = 0, binding = 3) writeonly restrict buffer Buf3 { float v[]; } b3;
 layout(std430, set = 0, binding = 4) writeonly restrict buffer Buf4 { float v[]; } b4;
+layout(std430, set = 0, binding = 5) writeonly restrict buffer Buf5 { float v[]; } b5;
 int ppl_imod(int a, int b) { int r = a % b; return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r; }
 // (shaders/prelude, float: left out of the golden)
 // part 0: reduce_sum [1024] (node 278afb076c2a4bf460e79778)
@@ -121,42 +123,72 @@ void ppl_part0(int gid, uint ppl_lid) {
   }
   b3.v[u] = acc0;
 }
-// part 1: mul [1024,200] (node 5485f75a3d9af9be494129f3)
+// part 1: transpose [200,1024] (node 17c6b9add313d97492a5dc31)
 void ppl_part1(int gid, uint ppl_lid) {
   if (gid >= 3200) return;
   int u = gid * 64 + int(ppl_lid);
   if (u >= 204800) return;
-  float t0 = b0.v[(u)%200];
+  float t0 = b0.v[(u)/1024];
   bool t1 = (t0>=0.00000000);
   bool t2 = (t0<=1.00000000);
   bool t3 = (t1&&t2);
   float t4 = (t3 ? 1.00000000 : 0.00000000);
   float t5 = (2.00000000*t0);
   float t6 = (t5-1.00000000);
-  float t7 = b1.v[((u)/200)*4];
+  float t7 = b1.v[((u)%1024)*4];
   float t8 = t7;
-  float t9 = b2.v[(((u)%200)*1024+(u)/200)];
+  float t9 = b2.v[(((u)/1024)*1024+(u)%1024)];
   float t10 = t9;
   float t11 = (t8+t10);
   float t12 = (t6*t11);
   float t13 = (-t12);
   float t14 = ppl_sigmoid(t13);
   float t15 = (t4*t14);
-  b4.v[u] = (t15*t6);
+  float t16 = (t15*t6);
+  b4.v[u] = t16;
+}
+// part 2: reduce_sum [1024] (node 36ec56faf387ab2d8e5010c4)
+void ppl_part2(int gid, uint ppl_lid) {
+  if (gid >= 16) return;
+  int u = gid * 64 + int(ppl_lid);
+  if (u >= 1024) return;
+  float acc0 = 0.00000000;
+  for (int k1 = 0; k1 < 200; k1++) {
+    float t2 = b0.v[k1];
+    bool t3 = (t2>=0.00000000);
+    bool t4 = (t2<=1.00000000);
+    bool t5 = (t3&&t4);
+    float t6 = (t5 ? 1.00000000 : 0.00000000);
+    float t7 = (2.00000000*t2);
+    float t8 = (t7-1.00000000);
+    float t9 = b1.v[(u)*4];
+    float t10 = t9;
+    float t11 = b2.v[((k1)*1024+u)];
+    float t12 = t11;
+    float t13 = (t10+t12);
+    float t14 = (t8*t13);
+    float t15 = (-t14);
+    float t16 = ppl_sigmoid(t15);
+    float t17 = (t6*t16);
+    float t18 = (t17*t8);
+    acc0 = acc0 + t18;
+  }
+  b5.v[u] = acc0;
 }
 void main() {
   int g = int(gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x);
   if (g < 16) { ppl_part0(g, gl_LocalInvocationIndex); return; }
   g -= 16;
   if (g < 3200) { ppl_part1(g, gl_LocalInvocationIndex); return; }
+  g -= 3200;
+  if (g < 16) { ppl_part2(g, gl_LocalInvocationIndex); return; }
 }
 
 // ----
 #version 450
-// 3 independent kernels in one dispatch, each on its own workgroups:
+// 2 independent kernels in one dispatch, each on its own workgroups:
 //   part 0: add [1024] (node 7019cebcc7e7cd64898e9fb7)
 //   part 1: matmul [3,1024] (node 17f1d6e6f890cca7915448c9): tiled matmul 4x32x16, 4 k-slices, the last merges them
-//   part 2: reduce_sum [1024] (node 36ec56faf387ab2d8e5010c4)
 layout(local_size_x = 128) in;
 layout(std430, set = 0, binding = 0) readonly restrict buffer Buf0 { float v[]; } b0;
 layout(std430, set = 0, binding = 1) readonly restrict buffer Buf1 { float v[]; } b1;
@@ -167,7 +199,6 @@ layout(std430, set = 0, binding = 5) readonly restrict buffer Buf5 { float v[]; 
 layout(std430, set = 0, binding = 6) coherent restrict buffer Buf6 { float v[]; } b6; // scratch: 4 partial products per output
 layout(std430, set = 0, binding = 7) coherent restrict buffer Buf7 { int v[]; } b7; // scratch: k-slices of each matmul tile done
 layout(std430, set = 0, binding = 8) writeonly restrict buffer Buf8 { float v[]; } b8;
-layout(std430, set = 0, binding = 9) writeonly restrict buffer Buf9 { float v[]; } b9;
 shared float ppl_As[68];
 shared float ppl_Bs[528];
 shared int ppl_done;
@@ -220,9 +251,8 @@ void ppl_part1(int gid, uint ppl_lid) {
       int r = e % 16; int c = e / 16;
       float val = 0.00000000;
       if (e < 512 && k0 + r < kEnd && j0 + c < 1024) {
-        float t2 = b5.v[(((j0 + c))*200+(k0 + r))];
-        float t3 = t2;
-        val = t3;
+        float t2 = b5.v[(((k0 + r))*1024+(j0 + c))];
+        val = t2;
       }
       if (e < 512) ppl_Bs[r * 33 + c] = val;
     }
@@ -248,25 +278,11 @@ void ppl_part1(int gid, uint ppl_lid) {
   }
   if (ppl_lid == 0) b7.v[tileId] = 0;
 }
-// part 2: reduce_sum [1024] (node 36ec56faf387ab2d8e5010c4)
-void ppl_part2(int gid, uint ppl_lid) {
-  if (gid >= 16) return;
-  int u = gid * 64 + int(ppl_lid);
-  if (u >= 1024) return;
-  float acc0 = 0.00000000;
-  for (int k1 = 0; k1 < 200; k1++) {
-    float t2 = b5.v[((u)*200+k1)];
-    acc0 = acc0 + t2;
-  }
-  b9.v[u] = acc0;
-}
 void main() {
   int g = int(gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x);
   if (g < 8) { ppl_part0(g * 2 + int(gl_LocalInvocationIndex / 64u), gl_LocalInvocationIndex % 64u); return; }
   g -= 8;
   if (g < 128) { ppl_part1(g, gl_LocalInvocationIndex); return; }
-  g -= 128;
-  if (g < 8) { ppl_part2(g * 2 + int(gl_LocalInvocationIndex / 64u), gl_LocalInvocationIndex % 64u); return; }
 }
 
 // ----

@@ -2,12 +2,11 @@
 // log density and its gradient, compiled to compute shaders with no node on the host, against the
 // reference interpreter, in f64 and in f32; and a model of several of them sampled by the GPU NUTS,
 // transition for transition the CPU sampler's.
-import { describe, expect, it } from "vitest";
+import { describe, it } from "vitest";
 import { add, constant, exp, grad, mT, mul, param, sum, type Node } from "@ppl/tensor";
 import { usableDevices, vulkanBackend } from "@ppl/vulkan";
-import { expectReferenceValues } from "./reference-check.ts";
+import { expectCpuTransitions, expectReferenceValues } from "./reference-check.ts";
 import * as P from "@ppl/ppl";
-import { prepareGpuNuts } from "../src/index.ts";
 
 const device = usableDevices()[0];
 const vec = (xs: number[]) => constant(xs, [xs.length]);
@@ -150,20 +149,10 @@ const coreData = { N: 8, y: [0, 2, 1, 0, 5, 3, 0, 1], g: [1, 2, 2, 3, 4, 1, 3, 2
 
 describe.runIf(device?.features.shaderFloat64 === true)("GPU NUTS on a model of the new families", () => {
   const compiled = P.compileModel(coreModel, coreData);
-  const opts = { chains: 4, warmup: 0, draws: 6, seed: 11, stepSize: 0.25, maxDepth: 10 };
+  const run = { chains: 4, draws: 6, seed: 11, stepSize: 0.25, maxDepth: 10 };
   // The fused per-chain shader (workgroup; thread renders the same function, one chain per invocation,
   // and compiles slowest on lavapipe) and the codegen's batched-gradient kernels (device) render the density differently.
   it.each(["workgroup", "device"] as const)("f64, %s: the CPU sampler's tree depths and draws", async (shape) => {
-    const cpu = P.sample(await P.modelDensity(compiled), opts);
-    const gpu = await prepareGpuNuts(compiled, { chains: 4, maxDepth: 10, dtype: "f64", iterationsPerSubmit: 3, shape });
-    try {
-      const res = P.sample(await P.modelDensity(compiled), { ...opts, transitionRunner: gpu.factory });
-      for (let c = 0; c < 4; c++) {
-        expect(Array.from(res.stats[c]!.treeDepth)).toEqual(Array.from(cpu.stats[c]!.treeDepth));
-        res.draws[c]!.forEach((v, i) => expect(Math.abs(v - cpu.draws[c]![i]!)).toBeLessThan(1e-9));
-      }
-    } finally {
-      gpu.dispose();
-    }
+    await expectCpuTransitions(compiled, run, shape);
   });
 });

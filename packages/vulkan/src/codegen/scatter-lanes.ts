@@ -1,6 +1,7 @@
 import type { Node } from "@ppl/tensor";
 import { glslType, literal } from "./glsl.ts";
 import { unflatten } from "./index-math.ts";
+import { laneTree, laneTreeShared, outputLanes } from "./output-lanes.ts";
 import type { KernelFactory } from "./kernel-factory.ts";
 import { Scope } from "./scope.ts";
 import type { KernelPlan, ShaderBuilder } from "./shader.ts";
@@ -13,10 +14,7 @@ export type SegmentLayoutReader = (shader: ShaderBuilder) => { offset(j: string)
  * entries on average (hier: 100k entries over 2,000 groups, 8 threads of about 6 entries), or 1.
  */
 export function segmentLanes(entries: number, targets: number, groupSize: number): number {
-  const average = targets > 0 ? entries / targets : 0;
-  let S = 1;
-  while (S < 32 && S * 2 <= groupSize && average >= S * 2 * 6) S *= 2;
-  return S;
+  return targets > 0 ? outputLanes(entries / targets, 6, groupSize) : 1;
 }
 
 /**
@@ -50,14 +48,11 @@ export function laneScatterKernel(node: Node, lanes: number, layout: SegmentLayo
   body.emit(`acc += ${v};`);
   inRange.block(`for (int s = lo + j; s < hi; s += ${S})`, body);
   main.block(`if (u < ${node.size})`, inRange);
-  main.emit("ppl_lanes[t] = acc;");
-  main.emit("memoryBarrierShared(); barrier();");
-  main.emit(`for (int w = ${S / 2}; w > 0; w >>= 1) { if (j < w) ppl_lanes[t] += ppl_lanes[t + w]; memoryBarrierShared(); barrier(); }`);
-  main.emit(`if (j == 0 && u < ${node.size}) { ${sh.storage.write(node, "u", "ppl_lanes[t]")} }`);
+  for (const l of laneTree(S, 1, `u < ${node.size}`, (sum) => sh.storage.write(node, "u", sum))) main.emit(l);
   return f.finish(
     {
       node, localSize: threads, workgroups: Math.ceil(node.size / O), units: node.size * S, main: main.lines,
-      shared: [`shared ${T} ppl_lanes[${threads}];`], title: `segment sums, ${S} threads an output`,
+      shared: [laneTreeShared(node.dtype, threads)], title: `segment sums, ${S} threads an output`,
     },
     sh,
   );

@@ -1,6 +1,7 @@
 import type { Node } from "@ppl/tensor";
 import { glslType, literal } from "./glsl.ts";
 import type { KernelFactory } from "./kernel-factory.ts";
+import { laneTree, laneTreeShared, outputLanes } from "./output-lanes.ts";
 import type { KernelPlan, ScratchBuffer, ShaderBuilder } from "./shader.ts";
 
 /**
@@ -69,7 +70,8 @@ export function sliceSumKernel(node: Node, scratch: ScratchBuffer, slices: numbe
   const L = f.limits.localSize;
   const T = glslType(node.dtype);
   const zero = literal(0, node.dtype);
-  const S = sliceLanes(slices, f.limits.groupSize);
+  // At least 8 partials a lane.
+  const S = outputLanes(slices, 8, f.limits.groupSize);
   const partial = (p: string, u: string) => `${sh.bind(scratch, "read")}[${p} * ${node.size} + ${u}]`;
   if (S === 1) {
     const main = [
@@ -89,23 +91,14 @@ export function sliceSumKernel(node: Node, scratch: ScratchBuffer, slices: numbe
     `int t = int(gl_LocalInvocationIndex); int j = t / ${O}; int o = t - j * ${O}; int u = gid * ${O} + o;`,
     `${T} acc = ${zero};`,
     `if (u < ${node.size}) { for (int p = j; p < ${slices}; p += ${S}) acc += ${partial("p", "u")}; }`,
-    "ppl_lanes[t] = acc;",
-    "memoryBarrierShared(); barrier();",
-    `for (int w = ${S / 2}; w > 0; w >>= 1) { if (j < w) ppl_lanes[t] += ppl_lanes[t + w * ${O}]; memoryBarrierShared(); barrier(); }`,
-    `if (j == 0 && u < ${node.size}) { ${sh.storage.write(node, "u", "ppl_lanes[t]")} }`,
+    ...laneTree(S, O, `u < ${node.size}`, (sum) => sh.storage.write(node, "u", sum)),
   ];
   return f.finish(
     {
-      node, localSize: threads, workgroups: Math.ceil(node.size / O), units: node.size * S, main, shared: [`shared ${T} ppl_lanes[${threads}];`],
+      node, localSize: threads, workgroups: Math.ceil(node.size / O), units: node.size * S, main, shared: [laneTreeShared(node.dtype, threads)],
       title: `sum of ${slices} k-slices, ${S} threads an output`,
     },
     sh,
   );
 }
 
-/** Threads that share an output's merge: a power of two up to 32 giving each at least 8 partials, at most a workgroup. */
-export function sliceLanes(slices: number, localSize: number): number {
-  let S = 1;
-  while (S < 32 && S * 2 <= localSize && slices >= S * 2 * 8) S *= 2;
-  return S;
-}

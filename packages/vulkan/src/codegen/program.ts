@@ -18,6 +18,7 @@ import { Scope } from "./scope.ts";
 import { segmentSortKernels, type DeviceSegments } from "./segment-sort.ts";
 import { assemble, isScratch, ShaderBuilder, toposortAll, type KernelPlan, type ScratchBuffer } from "./shader.ts";
 import { reducePartitions } from "./reduce/strategy.ts";
+import { findRowPasses, isRowPass, rowPassKernels, rowPassMembers, type RowPass } from "./row-pass.ts";
 import { mergeIndependentKernels } from "./merge-kernels.ts";
 import { matmulKernel, streamUnitsPerThread } from "./strategy.ts";
 import { unitWriter, type UnitContext, type UnitWriter } from "./units.ts";
@@ -77,13 +78,17 @@ export function planProgram(outputs: readonly Node[], limits: RenderLimits, prel
   // side) are read-only buffers too: the body's one-thread code reads them from the kernel's storage.
   const bodyConsts = [...new Set(all.filter((n) => n.op === "const" && typeof n.attrs.value !== "number" && !sched.isStored(n)))];
   const bodyConstSet = new Set(bodyConsts);
-  const isStored = (n: Node) => sched.isStored(n) || layoutSet.has(n) || bodyConstSet.has(n);
-  const buffers = [...sched.order.filter((n) => sched.isStored(n)), ...layouts, ...bodyConsts];
+  // Products with a stored matrix whose rows' terms end in row sums and Xᵀ·R: one pass over X (row-pass.ts).
+  const passes = findRowPasses(sched.order, outputs, sched.kernels, sched.isStored, limits);
+  const unstored = new Set(passes.flatMap((p) => [...p.absorbed, ...(p.writeEta ? [] : [p.eta])]));
+  const isStored = (n: Node) => (sched.isStored(n) && !unstored.has(n)) || layoutSet.has(n) || bodyConstSet.has(n);
+  const buffers = [...sched.order.filter((n) => sched.isStored(n) && !unstored.has(n)), ...layouts, ...bodyConsts];
   const deviceSegments = new Map<string, DeviceSegments>();
+  const factory = kernelFactory(isStored, half, limits, prelude);
   // Kernels with nothing to compute (zero-size results) are dropped: there is no work to dispatch.
-  const rendered = sched.kernels
-    .filter((node) => node.op === "scan" || node.size > 0)
-    .flatMap((node) => renderKernels(node, isStored, half, tupleUsers, limits, prelude, deviceSegments))
+  const rendered = withRowPasses(sched.kernels, passes)
+    .filter((item) => isRowPass(item) || item.op === "scan" || item.size > 0)
+    .flatMap((item) => (isRowPass(item) ? rowPassKernels(item, factory) : renderKernels(item, factory, tupleUsers, deviceSegments)))
     .filter((k) => k.units > 0);
   const merge = options.merge ?? false;
   const kernels = merge === false ? rendered : mergeIndependentKernels(rendered, limits, prelude, merge === true ? undefined : merge);
@@ -104,21 +109,40 @@ function checkHalfStorage(half: ReadonlySet<Node>, limits: RenderLimits): void {
   }
 }
 
-function renderKernels(
-  node: Node,
-  isStored: (n: Node) => boolean,
-  half: ReadonlySet<Node>,
-  tupleUsers: ReadonlyMap<Node, Node[]>,
-  limits: RenderLimits,
-  prelude: (dtypes: ReadonlySet<DType>) => string,
-  deviceSegments: Map<string, DeviceSegments>,
-): KernelPlan[] {
-  const factory: KernelFactory = {
+/**
+ * The run order of the stored nodes with each row pass in place of its members: at its last
+ * member's place, with the kernels before it that depend on its η moved to just after it.
+ */
+function withRowPasses(kernels: readonly Node[], passes: readonly RowPass[]): (Node | RowPass)[] {
+  let items: (Node | RowPass)[] = [...kernels];
+  for (const p of passes) {
+    const members = new Set(rowPassMembers(p));
+    const last = Math.max(...items.flatMap((it, i) => (!isRowPass(it) && members.has(it) ? [i] : [])));
+    const downstream = (it: Node | RowPass) => (isRowPass(it) ? rowPassMembers(it).some((m) => p.dependsOnEta(m)) : p.dependsOnEta(it));
+    const rest = items.filter((it) => isRowPass(it) || !members.has(it));
+    const cut = items.slice(0, last).filter((it) => isRowPass(it) || !members.has(it)).length;
+    const before = rest.slice(0, cut);
+    items = [...before.filter((it) => !downstream(it)), p, ...before.filter(downstream), ...rest.slice(cut)];
+  }
+  return items;
+}
+
+function kernelFactory(isStored: (n: Node) => boolean, half: ReadonlySet<Node>, limits: RenderLimits, prelude: (dtypes: ReadonlySet<DType>) => string): KernelFactory {
+  return {
     limits,
     isStored,
     shader: () => new ShaderBuilder(isStored, half),
     finish: (parts, shader) => assemble(parts, shader, limits, prelude),
   };
+}
+
+function renderKernels(
+  node: Node,
+  factory: KernelFactory,
+  tupleUsers: ReadonlyMap<Node, Node[]>,
+  deviceSegments: Map<string, DeviceSegments>,
+): KernelPlan[] {
+  const { limits } = factory;
   if (isReduce(node.op)) {
     const x = node.inputs[0]!;
     const count = sizeOf(node.attrs.axes!.map((a) => x.shape[a]!));
@@ -133,7 +157,7 @@ function renderKernels(
     if (kind === "tiled") return tiledMatmulKernels(node, factory);
   }
   if (node.op === "scatter_add" && !knownSegments(node)) return deviceScatterKernels(node, tupleUsers, factory, deviceSegments);
-  if (isStreamable(node, isStored)) {
+  if (isStreamable(node, factory.isStored)) {
     const perThread = streamUnitsPerThread(node.size, limits);
     if (perThread > 1) return [streamKernel(node, perThread, factory)];
   }

@@ -1,0 +1,143 @@
+import { describe, expect, it } from "vitest";
+import fc from "fast-check";
+import { add, data, exp, grad, interpret, matmul, mul, param, softplus, square, sub, sum, vmap, type DType, type Node } from "@ppl/tensor";
+import { optimize } from "@ppl/tensor/internals";
+import { vulkanBackend } from "../src/backend.ts";
+import { kernelPrelude } from "../src/codegen/kernel-prelude.ts";
+import { limitsOf, type RenderLimits } from "../src/codegen/limits.ts";
+import { planProgram } from "../src/codegen/program.ts";
+import { REFERENCE_LIMITS } from "../src/codegen/reference-devices.ts";
+import { findRowPasses, rowPassLayout } from "../src/codegen/row-pass.ts";
+import { schedule } from "../src/codegen/schedule.ts";
+import { usableDevices } from "../src/devices.ts";
+import { matmulValues } from "./matmul-check.ts";
+
+// The row pass (row-pass.ts): a regression's η = X·B, its rows' terms, their sums and Xᵀ·R in one
+// kernel that reads X once. Which graphs take it, and its results against the reference
+// interpreter on lavapipe, on random shapes, with rows that do not fill the last block.
+const device = usableDevices()[0];
+const GPU = REFERENCE_LIMITS.h200;
+const plan = (outs: Node[], limits: RenderLimits) => planProgram(outs, limits, kernelPrelude);
+const titles = (outs: Node[], limits: RenderLimits) => plan(outs, limits).kernels.map((k) => k.source.split("\n").slice(1, 8).join("\n"));
+
+type Family = "logistic" | "normal";
+
+/** lp and its gradient in β of a regression over X [N, K], vmapped over C chains; also η itself when `withEta`. */
+function regression(family: Family, N: number, K: number, C: number, dtype: DType = "f32", withEta = false) {
+  const x = data("X", [N, K], dtype), y = data("y", [N], dtype), beta = param("beta", [K], dtype);
+  const eta = matmul(x, beta);
+  const lik = family === "logistic" ? sub(mul(y, eta), softplus(eta)) : mul(-0.5, square(sub(y, eta)));
+  const lp = add(sum(lik), sum(mul(-0.5, square(beta))));
+  const outs = optimize(vmap(optimize([lp, ...grad(lp, [beta]), ...(withEta ? [exp(eta)] : [])]), { params: ["beta"], size: C }));
+  const bindings = {
+    X: matmulValues(N * K, 3),
+    y: family === "logistic" ? Float64Array.from(matmulValues(N, 4), (v) => (v > 0 ? 1 : 0)) : matmulValues(N, 4),
+    beta: Float64Array.from(matmulValues(C * K, 5), (v) => v * 0.3),
+  };
+  return { outs, bindings };
+}
+
+describe("row passes: which graphs take them", () => {
+  it("the vmapped logistic gradient over N=100k, D=100 reads X in one kernel, with no matmul kernels", () => {
+    const { outs } = regression("logistic", 100_000, 100, 4);
+    const p = plan(outs, GPU);
+    const X = p.buffers.find((n) => n.op === "data" && n.attrs.name === "X")!;
+    expect(p.kernels.filter((k) => k.bindings.includes(X)).length).toBe(1);
+    const all = titles(outs, GPU).join("\n");
+    expect(all).toMatch(/row pass over X \[100000,100\] in blocks of 64 rows.*1 row sum, 1 product with Xᵀ/);
+    expect(all).not.toContain("skinny matmul");
+    // The pass, the merges of its partials (one dispatch), and the final sums.
+    expect(planProgram(outs, GPU, kernelPrelude, { merge: true }).kernels.length).toBeLessThanOrEqual(3);
+  });
+
+  it("golden: the logistic gradient's row pass and its merges (H200 limits)", async () => {
+    const { outs } = regression("logistic", 100_000, 100, 4);
+    // The math prelude (golden-tested with the shaders) stands as one line here.
+    const prelude = (dtypes: ReadonlySet<string>) => `// (math prelude: ${[...dtypes].join(", ")})`;
+    const source = planProgram(outs, GPU, prelude).kernels.filter((k) => /row pass|k-slices/.test(k.source)).map((k) => k.source).join("\n// ----\n");
+    await expect(source).toMatchFileSnapshot("./__snapshots__/row-pass-logistic.glsl");
+  });
+
+  it("a normal regression's residuals take the same pass", () => {
+    const { outs } = regression("normal", 20_000, 30, 4);
+    expect(titles(outs, GPU).join("\n")).toMatch(/row pass over X \[20000,30\].*1 product with Xᵀ/);
+  });
+
+  it("η read outside the pass is written by it; a row-local output keeps the matmul kernels", () => {
+    const { outs } = regression("logistic", 20_000, 30, 4, "f32", true);
+    // exp(η) is an output of one row's values: it must be written whole, so no pass forms.
+    expect(titles(outs, GPU).join("\n")).not.toContain("row pass");
+    const eta = matmul(data("X", [20_000, 30], "f32"), param("b", [30, 2], "f32"));
+    const pass = findRowPasses(schedule([eta, sum(eta, [0])]).order, [eta, sum(eta, [0])], schedule([eta, sum(eta, [0])]).kernels, () => true, GPU);
+    expect(pass.length).toBe(1);
+    expect(pass[0]!.writeEta).toBe(true);
+  });
+
+  it("limits.rowPassRows caps the block and 0 turns row passes off", () => {
+    const { outs } = regression("logistic", 20_000, 30, 4);
+    expect(titles(outs, { ...GPU, rowPassRows: 16 }).join("\n")).toContain("in blocks of 16 rows");
+    expect(titles(outs, { ...GPU, rowPassRows: 0 }).join("\n")).not.toContain("row pass");
+  });
+
+  it("splits the rows into more workgroups where the driver caps a thread's loop iterations", () => {
+    const { outs } = regression("logistic", 100_000, 100, 4);
+    const s = schedule(outs, { recomputeBudget: GPU.recomputeBudget });
+    const [pass] = findRowPasses(s.order, outs, s.kernels, s.isStored, GPU);
+    const free = rowPassLayout(pass!, { ...GPU, busyGroups: 2 })!;
+    const capped = rowPassLayout(pass!, { ...GPU, busyGroups: 2, maxLoopIterations: 20_000 })!;
+    expect(free.workgroups).toBe(1);
+    expect(capped.workgroups).toBeGreaterThan(1);
+    for (const l of [free, capped]) expect(l.workgroups * l.chunk).toBeGreaterThanOrEqual(100_000);
+    // A block of 64 rows: a thread's η pair (101 iterations), its row-sum rows and Xᵀ·R rows.
+    const perBlock = 2 + 101 + 2 * 1 + 1 + 32;
+    expect((capped.chunk / capped.blockRows) * perBlock).toBeLessThanOrEqual(10_000);
+  });
+});
+
+describe.runIf(device !== undefined)("row passes on the Vulkan backend against the reference", () => {
+  const dtypes: DType[] = device?.features.shaderFloat64 ? ["f32", "f64"] : ["f32"];
+  for (const dtype of dtypes) {
+    it(`random regressions (rows past the last block, several workgroups), ${dtype}`, async () => {
+      const limits = { busyGroups: 8 };
+      const backend = await vulkanBackend({ limits });
+      await fc.assert(
+        fc.asyncProperty(
+          fc.constantFrom<Family>("logistic", "normal"), fc.integer({ min: 2, max: 700 }), fc.integer({ min: 1, max: 40 }),
+          fc.integer({ min: 1, max: 5 }), fc.constantFrom(1, 8, 64),
+          async (family, N, K, C, rows) => {
+            const { outs, bindings } = regression(family, N, K, C, dtype);
+            const full = { ...limitsOf(device!), ...limits, rowPassRows: rows };
+            expect(titles(outs, full).join("\n")).toContain("row pass");
+            const b = rows === 64 ? backend : await vulkanBackend({ limits: { ...limits, rowPassRows: rows } });
+            const exe = await b.compile(outs);
+            const got = await exe.run(bindings);
+            const again = await exe.run(bindings);
+            exe.dispose?.();
+            const want = interpret(outs, bindings);
+            // Sums over N terms of size up to a few units: the rounding of the two summation orders.
+            const tol = (dtype === "f32" ? 2e-6 : 1e-14) * N * 8;
+            got.forEach((g, j) => {
+              g.data.forEach((v, i) => expect(Math.abs(Number(v) - want[j]!.data[i]!), `output ${j}[${i}]`).toBeLessThanOrEqual(tol * (1 + Math.abs(want[j]!.data[i]!))));
+              // A fixed order of every sum: the same bits on every run.
+              expect(Array.from(again[j]!.data)).toEqual(Array.from(g.data));
+            });
+          },
+        ),
+        { numRuns: 5, seed: 11 },
+      );
+    });
+  }
+
+  it("η written by the pass for a consumer outside it, f32", async () => {
+    const x = data("X", [300, 7], "f32"), b = param("b", [7, 3], "f32");
+    const eta = matmul(x, b);
+    const outs = [eta, sum(softplus(eta), [0])];
+    expect(titles(outs, { ...limitsOf(device!), busyGroups: 8 }).join("\n")).toContain("η written");
+    const bindings = { X: matmulValues(300 * 7, 6), b: matmulValues(21, 7) };
+    const exe = await (await vulkanBackend({ limits: { busyGroups: 8 } })).compile(outs);
+    const got = await exe.run(bindings);
+    exe.dispose?.();
+    const want = interpret(outs, bindings);
+    got.forEach((g, j) => g.data.forEach((v, i) => expect(Math.abs(Number(v) - want[j]!.data[i]!)).toBeLessThanOrEqual(1e-4 * (1 + Math.abs(want[j]!.data[i]!)))));
+  });
+});

@@ -75,13 +75,13 @@ describe("skinny matmul strategy", () => {
     expect(Number(/(\d+) k-slices/.exec(half.kernels[0]!.source)![1])).toBeLessThanOrEqual(GPU.busyGroups / 4);
   });
 
-  // With row passes off (limits.rowPassRows 0): with them, row-pass.test.ts, one kernel takes both.
+  // With row passes off (limits.rowPassTeams 0): with them, row-pass.test.ts, one kernel takes both.
   it("takes both matmuls of a vmapped logistic-regression gradient", () => {
     const x = data("X", [N, D], "f32"), y = data("y", [N], "f32"), beta = param("beta", [D], "f32");
     const eta = matmul(x, beta);
     const lp = add(sum(sub(mul(y, eta), softplus(eta))), sum(mul(-0.5, square(beta))));
     const outs = optimize(vmap(optimize([lp, ...grad(lp, [beta])]), { params: ["beta"], size: C }));
-    const matmuls = titles(outs, { ...GPU, rowPassRows: 0 }).filter((t) => t.includes("kernel for matmul"));
+    const matmuls = titles(outs, { ...GPU, rowPassTeams: 0 }).filter((t) => t.includes("kernel for matmul"));
     expect(matmuls.filter((t) => t.includes("skinny matmul")).length).toBe(2);
     expect(matmuls.filter((t) => t.includes("tiled")).length).toBe(0);
   });
@@ -252,7 +252,7 @@ describe.runIf(device !== undefined)("skinny matmul kernels against the referenc
     const eta = matmul(x, beta);
     const lp = add(sum(sub(mul(y, eta), softplus(eta))), sum(mul(-0.5, square(beta))));
     const outs = optimize(vmap(optimize([lp, ...grad(lp, [beta])]), { params: ["beta"], size: C }));
-    const limits = { tiledMatmulMin: 0, busyGroups: 8, rowPassRows: 0 };
+    const limits = { tiledMatmulMin: 0, busyGroups: 8, rowPassTeams: 0 };
     const backend = await vulkanBackend({ limits });
     expect(titles(outs, { ...limitsOf(device!), ...limits }).filter((t) => t.includes("skinny matmul")).length).toBe(2);
     const bindings = { X: matmulValues(N * D, 3), y: Float64Array.from(matmulValues(N, 4), (v) => (v > 0 ? 1 : 0)), beta: matmulValues(C * D, 5) };

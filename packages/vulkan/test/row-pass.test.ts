@@ -44,7 +44,7 @@ describe("row passes: which graphs take them", () => {
     const X = p.buffers.find((n) => n.op === "data" && n.attrs.name === "X")!;
     expect(p.kernels.filter((k) => k.bindings.includes(X)).length).toBe(1);
     const all = titles(outs, GPU).join("\n");
-    expect(all).toMatch(/row pass over X \[100000,100\] in blocks of 64 rows.*1 row sum, 1 product with Xᵀ/);
+    expect(all).toMatch(/row pass over X \[100000,100\], 2 teams of 32 threads x 8 rows a step.*1 row sum, 1 product with Xᵀ/);
     expect(all).not.toContain("skinny matmul");
     // The pass, the merges of its partials (one dispatch), and the final sums.
     expect(planProgram(outs, GPU, kernelPrelude, { merge: true }).kernels.length).toBeLessThanOrEqual(3);
@@ -73,10 +73,10 @@ describe("row passes: which graphs take them", () => {
     expect(pass[0]!.writeEta).toBe(true);
   });
 
-  it("limits.rowPassRows caps the block and 0 turns row passes off", () => {
+  it("limits.rowPassTeams caps the teams of a workgroup and 0 turns row passes off", () => {
     const { outs } = regression("logistic", 20_000, 30, 4);
-    expect(titles(outs, { ...GPU, rowPassRows: 16 }).join("\n")).toContain("in blocks of 16 rows");
-    expect(titles(outs, { ...GPU, rowPassRows: 0 }).join("\n")).not.toContain("row pass");
+    expect(titles(outs, { ...GPU, rowPassTeams: 1 }).join("\n")).toContain("1 team of 32 threads x 8 rows a step");
+    expect(titles(outs, { ...GPU, rowPassTeams: 0 }).join("\n")).not.toContain("row pass");
   });
 
   it("splits the rows into more workgroups where the driver caps a thread's loop iterations", () => {
@@ -88,9 +88,8 @@ describe("row passes: which graphs take them", () => {
     expect(free.workgroups).toBe(1);
     expect(capped.workgroups).toBeGreaterThan(1);
     for (const l of [free, capped]) expect(l.workgroups * l.chunk).toBeGreaterThanOrEqual(100_000);
-    // A block of 64 rows: a thread's η pair (101 iterations), its row-sum rows and Xᵀ·R rows.
-    const perBlock = 2 + 101 + 2 * 1 + 1 + 32;
-    expect((capped.chunk / capped.blockRows) * perBlock).toBeLessThanOrEqual(10_000);
+    // A step: a thread's loop over the 32 lanes' shares of an η, and the loop of the step itself.
+    expect((capped.chunk / (capped.teams * capped.teamRows)) * 34).toBeLessThanOrEqual(10_000);
   });
 });
 
@@ -103,12 +102,12 @@ describe.runIf(device !== undefined)("row passes on the Vulkan backend against t
       await fc.assert(
         fc.asyncProperty(
           fc.constantFrom<Family>("logistic", "normal"), fc.integer({ min: 2, max: 700 }), fc.integer({ min: 1, max: 40 }),
-          fc.integer({ min: 1, max: 5 }), fc.constantFrom(1, 8, 64),
-          async (family, N, K, C, rows) => {
+          fc.integer({ min: 1, max: 5 }), fc.constantFrom(1, 2, 8),
+          async (family, N, K, C, teams) => {
             const { outs, bindings } = regression(family, N, K, C, dtype);
-            const full = { ...limitsOf(device!), ...limits, rowPassRows: rows };
+            const full = { ...limitsOf(device!), ...limits, rowPassTeams: teams };
             expect(titles(outs, full).join("\n")).toContain("row pass");
-            const b = rows === 64 ? backend : await vulkanBackend({ limits: { ...limits, rowPassRows: rows } });
+            const b = teams === 2 ? backend : await vulkanBackend({ limits: { ...limits, rowPassTeams: teams } });
             const exe = await b.compile(outs);
             const got = await exe.run(bindings);
             const again = await exe.run(bindings);
@@ -123,7 +122,7 @@ describe.runIf(device !== undefined)("row passes on the Vulkan backend against t
             });
           },
         ),
-        { numRuns: 5, seed: 11 },
+        { numRuns: 8, seed: 11 },
       );
     });
   }

@@ -46,11 +46,11 @@ export interface RenderLimits {
    */
   readonly skinnyStageA: number;
   /**
-   * Most rows of a data matrix a row pass (row-pass.ts: η = X·B, the rows' terms, their sums and
-   * Xᵀ·R in one kernel) stages at a time; 0 turns row passes off, leaving the products to the
-   * matmul kernels.
+   * Most teams of 32 threads in a workgroup of a row pass (row-pass.ts: η = X·B, the rows' terms,
+   * their sums and Xᵀ·R in one kernel that reads X once); 0 turns row passes off, leaving the
+   * products to the matmul kernels.
    */
-  readonly rowPassRows: number;
+  readonly rowPassTeams: number;
   /**
    * Loop iterations one invocation may run in total, all loops together: llvmpipe (lavapipe)
    * silently ends every loop after 65535 (its guard against endless loops); other drivers have no limit.
@@ -110,7 +110,9 @@ export function limitsOf(device: {
     // Measured on an H200 (N=100k, D=100, 4 chains): X·B in 25 µs unstaged, 20 µs in blocks of 8,
     // 25 µs in blocks of 16 or 32 (more registers a thread, fewer workgroups resident at once).
     skinnyStageA: 8,
-    rowPassRows: 64,
+    // Measured on an H200 (N=100k, D=100, 4 chains; 105 registers a thread): the pass in 32 µs
+    // with 2 teams a workgroup, 40 with 4, 44 with 8 (fewer resident at once), 32–51 with 1.
+    rowPassTeams: 2,
     maxLoopIterations: device.driver === "llvmpipe" ? 65535 : Infinity,
     storage16: device.features.storageBuffer16BitAccess ?? false,
     // Unreported: lavapipe's 32, well above Vulkan's guaranteed 4 and what one kernel of its own binds.

@@ -5,7 +5,6 @@ import { glslType, literal } from "./glsl.ts";
 import { unflatten } from "./index-math.ts";
 import type { KernelFactory } from "./kernel-factory.ts";
 import type { RenderLimits } from "./limits.ts";
-import { laneTree, laneTreeShared } from "./output-lanes.ts";
 import { Scope } from "./scope.ts";
 import type { KernelPlan } from "./shader.ts";
 import { sliceScratch, sliceSumKernel } from "./slice-sum.ts";
@@ -163,178 +162,212 @@ function reshapedAxis(from: readonly number[], to: readonly number[], a: number)
   return k < 0 ? "bad" : y[k]![1];
 }
 
+/** Threads of a team: one row of X is spread over a team's lanes, each lane every 32nd term. */
+const TEAM = 32;
+
 /** How a row pass spreads over workgroups. */
 export interface RowPassLayout {
-  /** Rows staged in shared memory at a time. */
-  readonly blockRows: number;
-  /** Rows of one workgroup: whole blocks. */
+  /** Teams of 32 threads per workgroup; a team takes `teamRows` rows at each step. */
+  readonly teams: number;
+  /** Rows of one team per step: its lanes hold those rows of X in registers, ceil(K/32) terms each. */
+  readonly teamRows: number;
+  /** Terms of a row each lane holds: ceil(K / 32). */
+  readonly laneTerms: number;
+  /** Rows of one workgroup: whole steps of teams · teamRows rows. */
   readonly chunk: number;
   /** Workgroups, each writing its partial sums. */
   readonly workgroups: number;
-  /** Threads per workgroup. */
+  /** Threads per workgroup: teams · 32. */
   readonly threads: number;
-  /** Slots of Xᵀ·R: threads per column of X, each taking every slots-th row of a block. */
-  readonly slots: number;
+  /** Elements of the shared array the partial η and, at the end, the partial sums go through. */
+  readonly scratchShared: number;
 }
 
 /**
- * The layout of a row pass, or undefined when not even one row of X fits in shared memory beside
- * the rest (or row passes are off: limits.rowPassRows 0). Blocks are as many rows as fit in three
- * quarters of shared memory (at most limits.rowPassRows, a power of two up to 64); the
- * rows are split into about half of busyGroups workgroups, and more where the driver's loop
- * budget (lavapipe) caps the blocks one workgroup may run.
+ * The layout of a row pass, or undefined when even one team does not fit in shared memory (or row
+ * passes are off: limits.rowPassTeams 0). A team holds teamRows rows (teamRows · C ≤ 32 partial η
+ * a lane, at most 32 values of X a lane), a workgroup as many teams as fit in three quarters of
+ * shared memory (at most limits.rowPassTeams); the rows are split into about half of busyGroups
+ * workgroups, and more where the driver's loop budget (lavapipe) caps one workgroup's steps.
  */
 export function rowPassLayout(p: RowPass, limits: RenderLimits): RowPassLayout | undefined {
   const [N, K] = p.X.shape as [number, number];
   const C = p.eta.shape[1]!;
-  const G = limits.groupSize;
   const bytes = p.eta.dtype === "f64" ? 8 : 4;
-  const slots = Math.max(1, Math.floor(G / K));
+  const laneTerms = Math.ceil(K / TEAM);
+  const teamRows = Math.max(1, Math.min(Math.floor(TEAM / C), Math.floor(TEAM / laneTerms)));
+  const S = teamRows * C;
   const widths = p.contractions.map((m) => m.shape[1]!);
-  const shared = (rows: number) =>
-    (rows * (K + 1) + K * C + rows * C + widths.reduce((s, w) => s + rows * w, 0) + slots * K * Math.max(0, ...widths) + (p.reductions.length > 0 ? G : 0)) * bytes;
-  const blockRows = [64, 32, 16, 8, 4, 2, 1].filter((r) => r <= limits.rowPassRows).map((r) => Math.min(r, N)).find((r) => shared(r) <= limits.sharedMemoryBytes * 0.75);
-  if (blockRows === undefined) return undefined;
-  const loopsPerBlock = 2 + Math.ceil((blockRows * C) / G) * (K + 1) +
-    p.reductions.reduce((s, r) => s + Math.ceil(blockRows / reductionLanes(r.size, G)), 0) +
-    widths.reduce((s, w) => s + Math.ceil((blockRows * w) / G) + Math.ceil(blockRows / slots), 0);
-  const blocks = Math.ceil(N / blockRows);
-  const perGroup = Math.max(1, Math.floor(limits.maxLoopIterations / 2 / loopsPerBlock));
-  const wanted = Math.max(Math.ceil(blocks / perGroup), Math.min(blocks, Math.max(1, Math.floor(limits.busyGroups / 2))));
-  const chunk = Math.ceil(blocks / wanted) * blockRows;
-  return { blockRows, chunk, workgroups: Math.ceil(N / chunk), threads: G, slots };
-}
-
-// Threads per output of a row sum: a power of two, together at most a workgroup.
-function reductionLanes(outputs: number, G: number): number {
-  let L = 1;
-  while (L * 2 * outputs <= G) L *= 2;
-  return L;
+  const sums = p.reductions.map((r) => Math.ceil((teamRows * r.size) / TEAM));
+  const layoutFor = (teams: number) => {
+    const scratchShared = teams * Math.max(S * (TEAM + 1), K * Math.max(0, ...widths), TEAM * Math.max(0, ...sums));
+    const shared = (scratchShared + teams * S + widths.reduce((s, w) => s + teams * teamRows * w, 0)) * bytes;
+    return { scratchShared, fits: shared <= limits.sharedMemoryBytes * 0.75 };
+  };
+  let teams = 1;
+  while (teams * 2 <= Math.min(limits.rowPassTeams, limits.groupSize / TEAM) && layoutFor(teams * 2).fits) teams *= 2;
+  if (limits.rowPassTeams < 1 || limits.groupSize < TEAM || !layoutFor(teams).fits) return undefined;
+  // Loop iterations of a thread per step: the sum of a partial η over the team's 32 lanes.
+  const loopsPerStep = TEAM + 2;
+  const rowsPerStep = teams * teamRows;
+  const steps = Math.ceil(N / rowsPerStep);
+  const perGroup = Math.max(1, Math.floor((limits.maxLoopIterations / 2 - K - TEAM) / loopsPerStep));
+  const wanted = Math.max(Math.ceil(steps / perGroup), Math.min(steps, Math.max(1, Math.floor(limits.busyGroups / 2))));
+  const chunk = Math.ceil(steps / wanted) * rowsPerStep;
+  return { teams, teamRows, laneTerms, chunk, workgroups: Math.ceil(N / chunk), threads: teams * TEAM, scratchShared: layoutFor(teams).scratchShared };
 }
 
 /**
- * The kernels of a row pass: the pass itself (every workgroup its rows, block by block: X's block
- * staged, η, the row terms, their sums and Xᵀ·R accumulated in registers, then its partials of
- * each written), and one merge per reduction and contraction, summing the workgroups' partials in order.
+ * The kernels of a row pass: the pass itself, and one merge per reduction and contraction summing
+ * the workgroups' partials in order. In the pass, each team of 32 threads takes teamRows rows at a
+ * step: every lane loads its terms of those rows into registers (all loads in flight at once),
+ * forms its share of each row's η with B's terms it holds, and the shares are summed through
+ * shared memory in lane order, one η a lane. Lanes then compute the rows' terms (the row sums'
+ * and the right-hand sides R, as many pairs of row and column a lane as there are), and each lane
+ * adds its terms of X times R to its registers of Xᵀ·R. At the end the teams' sums are added in
+ * team order into the workgroup's partials.
  */
 export function rowPassKernels(p: RowPass, f: KernelFactory): KernelPlan[] {
   const layout = rowPassLayout(p, f.limits)!;
-  const { blockRows: RB, chunk, workgroups: P, threads: G, slots: S } = layout;
+  const { teams: W, teamRows: RW, laneTerms: KL, chunk, workgroups: P, threads: G } = layout;
   const { X, eta } = p;
   const [N, K] = X.shape as [number, number];
   const C = eta.shape[1]!;
+  const S = RW * C;
   const B = eta.inputs[1]!;
   const Ty = glslType(eta.dtype);
   const zero = literal(0, eta.dtype);
   const sh = f.shader();
-  // η's block lives in shared memory; the absorbed nodes are computed where read.
+  // η of the team's rows lives in shared memory; the absorbed nodes are computed where read.
   const storage: Storage = {
-    read: (n, idx, sc) => (n === eta ? `ppl_eta[(${idx[0]} - n0) * ${C} + ${idx[1]}]` : p.absorbed.has(n) ? undefined : sh.storage.read(n, idx, sc)),
+    read: (n, idx, sc) => (n === eta ? `ppl_eta[w * ${S} + ((${idx[0]}) - base) * ${C} + ${idx[1]}]` : p.absorbed.has(n) ? undefined : sh.storage.read(n, idx, sc)),
     write: sh.storage.write,
   };
   const r = new ExprRenderer(storage, sh.r);
   const scratch = new Map([...p.reductions, ...p.contractions].map((n) => [n, sliceScratch(n, P, false)] as const));
+  const terms = Array.from({ length: KL }, (_, j) => j);
   const main = new Scope(undefined, "");
-  main.emit("int t = int(gl_LocalInvocationIndex);");
-  // B is the same for every row: staged once.
-  const stageB = main.child();
-  stageB.emit(`int q = e / ${C}; int c = e - q * ${C};`);
-  stageB.emit(`ppl_Bs[e] = ${r.value(B, ["q", "c"], stageB)};`);
-  main.block(`for (int e = t; e < ${K * C}; e += ${G})`, stageB);
-  main.emit(`int rowBegin = gid * ${chunk}; int rowEnd = min(${N}, rowBegin + ${chunk});`);
-  const lanes = p.reductions.map((n) => reductionLanes(n.size, G));
-  p.reductions.forEach((n, j) => {
-    main.emit(`${Ty} red${j} = ${zero}; int ro${j} = t % ${n.size}; int rl${j} = t / ${n.size};`);
-  });
+  main.emit(`int t = int(gl_LocalInvocationIndex); int w = t / ${TEAM}; int l = t - w * ${TEAM};`);
+  // The lane's terms of B, the same at every row (zero past K).
+  for (const j of terms) {
+    main.emit(`int k${j} = l + ${TEAM * j};`);
+    for (let c = 0; c < C; c++) main.emit(`${Ty} b${j}_${c} = k${j} < ${K} ? ${r.value(B, [`min(k${j}, ${K - 1})`, `${c}`], main)} : ${zero};`);
+  }
   const cols = p.contractions.map((n) => n.shape[1]!);
-  if (p.contractions.length > 0) main.emit(`int kk = t % ${K}; int slot = t / ${K};`);
-  p.contractions.forEach((_, j) => main.emit(Array.from({ length: cols[j]! }, (_, c) => `${Ty} con${j}_${c} = ${zero};`).join(" ")));
+  p.contractions.forEach((_, q) => main.emit(terms.map((j) => Array.from({ length: cols[q]! }, (_, c) => `${Ty} g${q}_${j}_${c} = ${zero};`).join(" ")).join(" ")));
+  const pairsOf = (n: Node) => Math.ceil((RW * n.size) / TEAM);
+  p.reductions.forEach((n, q) => main.emit(Array.from({ length: pairsOf(n) }, (_, m) => `${Ty} red${q}_${m} = ${zero};`).join(" ")));
+  main.emit(`int rowBegin = gid * ${chunk}; int rowEnd = min(${N}, rowBegin + ${chunk});`);
 
-  const block = main.child();
-  block.emit(`int rows = min(${RB}, rowEnd - n0);`);
-  block.emit("memoryBarrierShared(); barrier();"); // the previous block's reads are done
-  // X's block, rows n0.. contiguous in X: every load issued before the first store (each waits out
-  // the memory latency); indices are clamped into X, and the extra copies land where no thread reads.
-  const loads = Math.ceil((RB * K) / G);
-  const loaded = Array.from({ length: loads }, (_, q) => {
-    block.emit(`int xe${q} = ${q * G} + t; int xr${q} = xe${q} / ${K}; int xk${q} = xe${q} - xr${q} * ${K};`);
-    return r.value(X, [`min(n0 + xr${q}, ${N - 1})`, `xk${q}`], block);
-  });
-  loaded.forEach((v, q) => block.emit(`${q * G + G > RB * K ? `if (xe${q} < ${RB * K}) ` : ""}ppl_Xs[xr${q} * ${K + 1} + xk${q}] = ${v};`));
-  block.emit("memoryBarrierShared(); barrier();");
-  // η of the block's rows, summed over k in order (as the one-thread-per-output matmul does).
-  const etaBody = block.child();
-  etaBody.emit(`int rr = e / ${C}; int c = e - rr * ${C};`);
-  etaBody.emit(`${Ty} s = ${zero};`);
-  etaBody.emit(`for (int q = 0; q < ${K}; q++) s += ppl_Xs[rr * ${K + 1} + q] * ppl_Bs[q * ${C} + c];`);
-  etaBody.emit("ppl_eta[e] = s;");
-  if (p.writeEta) etaBody.emit(sh.storage.write(eta, `(n0 + rr) * ${C} + c`, "s"));
-  block.block(`for (int e = t; e < rows * ${C}; e += ${G})`, etaBody);
-  block.emit("memoryBarrierShared(); barrier();");
-  // Each row sum: thread t adds output t % O over every L-th row of the block.
-  p.reductions.forEach((n, j) => {
+  const step = main.child();
+  step.emit(`int base = n0 + w * ${RW};`);
+  // The team's rows of X, every load issued before any use (prefetching the next step's instead,
+  // behind this one's work, measured no faster on an H200: 147 registers a thread against 105).
+  // Zero past the workgroup's rows (no term of a row past them may reach Xᵀ·R).
+  const rows = Array.from({ length: RW }, (_, i) => i);
+  for (const i of rows) step.emit(terms.map((j) => `${Ty} x${i}_${j} = ${zero};`).join(" "));
+  for (const i of rows) {
+    const body = step.child();
+    for (const j of terms) body.emit(`x${i}_${j} = ${r.value(X, [`base + ${i}`, `min(k${j}, ${K - 1})`], body)};`);
+    step.block(`if (base + ${i} < rowEnd)`, body);
+  }
+  // The lane's share of each row's η, summed in term order, to shared memory (padded: lane q of
+  // slot s at s·33 + q, so that the lanes summing slots read different banks).
+  for (const i of rows) {
+    for (let c = 0; c < C; c++) {
+      step.emit(`ppl_ps[(w * ${S} + ${i * C + c}) * ${TEAM + 1} + l] = ${terms.map((j) => `x${i}_${j} * b${j}_${c}`).join(" + ")};`);
+    }
+  }
+  step.emit("memoryBarrierShared(); barrier();");
+  // The 32 shares of an η in four interleaved sums, then those in a fixed order: a quarter of the
+  // dependent adds of one running sum, the same result on every run.
+  const sum = step.child();
+  sum.emit(`${Ty} s0 = ${zero}; ${Ty} s1 = ${zero}; ${Ty} s2 = ${zero}; ${Ty} s3 = ${zero};`);
+  sum.emit(`for (int q = 0; q < ${TEAM}; q += 4) { int at = (w * ${S} + l) * ${TEAM + 1} + q; s0 += ppl_ps[at]; s1 += ppl_ps[at + 1]; s2 += ppl_ps[at + 2]; s3 += ppl_ps[at + 3]; }`);
+  sum.emit(`${Ty} s = (s0 + s1) + (s2 + s3);`);
+  sum.emit(`ppl_eta[w * ${S} + l] = s;`);
+  if (p.writeEta) sum.emit(`if (base + l / ${C} < rowEnd) ${sh.storage.write(eta, `(base + l / ${C}) * ${C} + l % ${C}`, "s")}`);
+  step.block(`if (l < ${S})`, sum);
+  step.emit("memoryBarrierShared(); barrier();");
+  // The rows' terms: pair i·O + e of a row sum with O outputs is lane (i·O + e) % 32's m-th, the
+  // same pairs at every step, so each lane keeps one sum a pair.
+  p.reductions.forEach((n, q) => {
     const v = n.inputs[0]!;
     const a = p.rowAxis.get(v)!;
-    const body = block.child();
-    const idx = unflatten(n.shape, `ro${j}`);
-    idx.splice(a, 0, "(n0 + rr)");
-    body.emit(`red${j} += ${r.value(v, idx, body)};`);
-    block.block(`if (rl${j} < ${lanes[j]}) for (int rr = rl${j}; rr < rows; rr += ${lanes[j]})`, body);
+    for (let m = 0; m < pairsOf(n); m++) {
+      const body = step.child();
+      body.emit(`int i = (l + ${TEAM * m}) / ${n.size}; int e = l + ${TEAM * m} - i * ${n.size};`);
+      const idx = unflatten(n.shape, "e");
+      idx.splice(a, 0, "(base + i)");
+      const inner = body.child();
+      inner.emit(`red${q}_${m} += ${r.value(v, idx, inner)};`);
+      body.block("if (base + i < rowEnd)", inner);
+      step.block(`if (l + ${TEAM * m} < ${RW * n.size})`, body);
+    }
   });
-  // The right-hand sides of Xᵀ·R for the block's rows, into shared memory.
-  p.contractions.forEach((n, j) => {
-    const body = block.child();
-    body.emit(`int rr = e / ${cols[j]}; int c = e - rr * ${cols[j]};`);
-    body.emit(`ppl_R${j}[e] = ${r.value(n.inputs[1]!, ["(n0 + rr)", "c"], body)};`);
-    block.block(`for (int e = t; e < rows * ${cols[j]}; e += ${G})`, body);
+  p.contractions.forEach((n, q) => {
+    const width = cols[q]!;
+    for (let m = 0; m < Math.ceil((RW * width) / TEAM); m++) {
+      const body = step.child();
+      body.emit(`int i = (l + ${TEAM * m}) / ${width}; int c = l + ${TEAM * m} - i * ${width};`);
+      const inner = body.child();
+      inner.emit(`v = ${r.value(n.inputs[1]!, ["(base + i)", "c"], inner)};`);
+      body.emit(`${Ty} v = ${zero};`);
+      body.block("if (base + i < rowEnd)", inner);
+      body.emit(`ppl_r${q}[w * ${RW * width} + l + ${TEAM * m}] = v;`);
+      step.block(`if (l + ${TEAM * m} < ${RW * width})`, body);
+    }
   });
   if (p.contractions.length > 0) {
-    block.emit("memoryBarrierShared(); barrier();");
-    const body = block.child();
-    body.emit(`${Ty} x = ppl_Xs[rr * ${K + 1} + kk];`);
-    p.contractions.forEach((_, j) => {
-      for (let c = 0; c < cols[j]!; c++) body.emit(`con${j}_${c} += x * ppl_R${j}[rr * ${cols[j]} + ${c}];`);
+    step.emit("memoryBarrierShared(); barrier();");
+    p.contractions.forEach((_, q) => {
+      const width = cols[q]!;
+      for (const i of rows) {
+        for (let c = 0; c < width; c++) {
+          step.emit(`{ ${Ty} v = ppl_r${q}[w * ${RW * width} + ${i * width + c}]; ${terms.map((j) => `g${q}_${j}_${c} += x${i}_${j} * v;`).join(" ")} }`);
+        }
+      }
     });
-    block.block(`if (slot < ${S}) for (int rr = slot; rr < rows; rr += ${S})`, body);
   }
-  main.block(`for (int n0 = rowBegin; n0 < rowEnd; n0 += ${RB})`, block);
+  main.block(`for (int n0 = rowBegin; n0 < rowEnd; n0 += ${W * RW})`, step);
 
-  // The workgroup's partials: each row sum's lanes in a fixed tree, each contraction's slots in order.
-  p.reductions.forEach((n, j) => {
-    const tree = main.child();
-    tree.emit(`int j = rl${j}; ${Ty} acc = j < ${lanes[j]} ? red${j} : ${zero};`);
-    for (const l of laneTree(lanes[j]!, n.size, `t < ${n.size}`, (sum) => `${sh.bind(scratch.get(n)!, "write")}[gid * ${n.size} + t] = ${sum};`)) tree.emit(l);
+  // The workgroup's partials, the teams' sums added in team order.
+  p.contractions.forEach((n, q) => {
+    const width = cols[q]!;
     main.emit("memoryBarrierShared(); barrier();");
-    main.block("", tree);
-  });
-  p.contractions.forEach((n, j) => {
-    main.emit("memoryBarrierShared(); barrier();");
-    const w = cols[j]!;
-    main.emit(`if (slot < ${S}) { ${Array.from({ length: w }, (_, c) => `ppl_cm[(slot * ${K} + kk) * ${w} + ${c}] = con${j}_${c};`).join(" ")} }`);
+    for (const j of terms) {
+      main.emit(`if (k${j} < ${K}) { ${Array.from({ length: width }, (_, c) => `ppl_ps[(w * ${K} + k${j}) * ${width} + ${c}] = g${q}_${j}_${c};`).join(" ")} }`);
+    }
     main.emit("memoryBarrierShared(); barrier();");
     const out = main.child();
-    for (let c = 0; c < w; c++) {
-      out.emit(`${Ty} s${c} = ${zero}; for (int q = 0; q < ${S}; q++) s${c} += ppl_cm[(q * ${K} + t) * ${w} + ${c}];`);
-      out.emit(`${sh.bind(scratch.get(n)!, "write")}[gid * ${n.size} + t * ${w} + ${c}] = s${c};`);
-    }
-    main.block(`if (t < ${K})`, out);
+    out.emit(`${Ty} s = ${zero}; for (int q = 0; q < ${W}; q++) s += ppl_ps[q * ${K * width} + e];`);
+    out.emit(`${sh.bind(scratch.get(n)!, "write")}[gid * ${n.size} + e] = s;`);
+    main.block(`for (int e = t; e < ${K * width}; e += ${G})`, out);
+  });
+  p.reductions.forEach((n, q) => {
+    const M = pairsOf(n);
+    main.emit("memoryBarrierShared(); barrier();");
+    main.emit(Array.from({ length: M }, (_, m) => `ppl_ps[t * ${M} + ${m}] = red${q}_${m};`).join(" "));
+    main.emit("memoryBarrierShared(); barrier();");
+    const out = main.child();
+    // Output e's pairs are i·O + e: lane (pair % 32), sum pair / 32 of every team.
+    out.emit(`${Ty} s = ${zero};`);
+    out.emit(`for (int q = 0; q < ${W}; q++) for (int pr = e; pr < ${RW * n.size}; pr += ${n.size}) s += ppl_ps[(q * ${TEAM} + pr % ${TEAM}) * ${M} + pr / ${TEAM}];`);
+    out.emit(`${sh.bind(scratch.get(n)!, "write")}[gid * ${n.size} + e] = s;`);
+    main.block(`for (int e = t; e < ${n.size}; e += ${G})`, out);
   });
 
-  const widest = Math.max(0, ...cols);
   const shared = [
-    `shared ${Ty} ppl_Bs[${K * C}];`,
-    `shared ${Ty} ppl_Xs[${RB * (K + 1)}];`,
-    `shared ${Ty} ppl_eta[${RB * C}];`,
-    ...cols.map((w, j) => `shared ${Ty} ppl_R${j}[${RB * w}];`),
-    ...(widest > 0 ? [`shared ${Ty} ppl_cm[${S * K * widest}];`] : []),
-    ...(p.reductions.length > 0 ? [laneTreeShared(eta.dtype, G)] : []),
+    `shared ${Ty} ppl_ps[${layout.scratchShared}];`,
+    `shared ${Ty} ppl_eta[${W * S}];`,
+    ...cols.map((width, q) => `shared ${Ty} ppl_r${q}[${W * RW * width}];`),
   ];
   const count = (k: number, what: string) => `${k} ${what}${k === 1 ? "" : "s"}`;
   const what = [count(p.reductions.length, "row sum"), count(p.contractions.length, "product") + " with Xᵀ", ...(p.writeEta ? ["η written"] : [])].join(", ");
   const pass = f.finish(
     {
       node: eta, localSize: G, workgroups: P, units: P * G, shared, main: main.lines,
-      title: `row pass over X [${N},${K}] in blocks of ${RB} rows, ${chunk} rows per workgroup: η = X·B, ${what}`,
+      title: `row pass over X [${N},${K}], ${count(W, "team")} of 32 threads x ${RW} rows a step, ${chunk} rows per workgroup: η = X·B, ${what}`,
     },
     sh,
   );

@@ -1,175 +1,290 @@
 #version 450
-// kernel for matmul float[100000,4] (node 0626a0d834c475193e57acfc): row pass over X [100000,100] in blocks of 64 rows, 256 rows per workgroup: η = X·B, 1 row sum, 1 product with Xᵀ
-layout(local_size_x = 256) in;
+// kernel for matmul float[100000,4] (node 0626a0d834c475193e57acfc): row pass over X [100000,100], 2 teams of 32 threads x 8 rows a step, 208 rows per workgroup: η = X·B, 1 row sum, 1 product with Xᵀ
+layout(local_size_x = 64) in;
 layout(std430, set = 0, binding = 0) readonly restrict buffer Buf0 { float v[]; } b0;
 layout(std430, set = 0, binding = 1) readonly restrict buffer Buf1 { float v[]; } b1;
 layout(std430, set = 0, binding = 2) readonly restrict buffer Buf2 { float v[]; } b2;
-layout(std430, set = 0, binding = 3) writeonly restrict buffer Buf3 { float v[]; } b3; // scratch: 391 partial products per output
-layout(std430, set = 0, binding = 4) writeonly restrict buffer Buf4 { float v[]; } b4; // scratch: 391 partial products per output
-shared float ppl_Bs[400];
-shared float ppl_Xs[6464];
-shared float ppl_eta[256];
-shared float ppl_R0[256];
-shared float ppl_cm[800];
-shared float ppl_lanes[256];
+layout(std430, set = 0, binding = 3) writeonly restrict buffer Buf3 { float v[]; } b3; // scratch: 481 partial products per output
+layout(std430, set = 0, binding = 4) writeonly restrict buffer Buf4 { float v[]; } b4; // scratch: 481 partial products per output
+shared float ppl_ps[2112];
+shared float ppl_eta[64];
+shared float ppl_r0[64];
 // (math prelude: f32)
 void main() {
   int gid = int(gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x);
-  if (gid >= 391) return;
-  int t = int(gl_LocalInvocationIndex);
-  for (int e = t; e < 400; e += 256) {
-    int q = e / 4; int c = e - q * 4;
-    float t0 = b0.v[((c)*100+q)];
-    float t1 = t0;
-    ppl_Bs[e] = t1;
-  }
-  int rowBegin = gid * 256; int rowEnd = min(100000, rowBegin + 256);
-  float red0 = 0.00000000; int ro0 = t % 4; int rl0 = t / 4;
-  int kk = t % 100; int slot = t / 100;
-  float con0_0 = 0.00000000; float con0_1 = 0.00000000; float con0_2 = 0.00000000; float con0_3 = 0.00000000;
-  for (int n0 = rowBegin; n0 < rowEnd; n0 += 64) {
-    int rows = min(64, rowEnd - n0);
+  if (gid >= 481) return;
+  int t = int(gl_LocalInvocationIndex); int w = t / 32; int l = t - w * 32;
+  int k0 = l + 0;
+  float t0 = b0.v[min(k0, 99)];
+  float t1 = t0;
+  float b0_0 = k0 < 100 ? t1 : 0.00000000;
+  float t2 = b0.v[((1)*100+min(k0, 99))];
+  float t3 = t2;
+  float b0_1 = k0 < 100 ? t3 : 0.00000000;
+  float t4 = b0.v[((2)*100+min(k0, 99))];
+  float t5 = t4;
+  float b0_2 = k0 < 100 ? t5 : 0.00000000;
+  float t6 = b0.v[((3)*100+min(k0, 99))];
+  float t7 = t6;
+  float b0_3 = k0 < 100 ? t7 : 0.00000000;
+  int k1 = l + 32;
+  float t8 = b0.v[min(k1, 99)];
+  float t9 = t8;
+  float b1_0 = k1 < 100 ? t9 : 0.00000000;
+  float t10 = b0.v[((1)*100+min(k1, 99))];
+  float t11 = t10;
+  float b1_1 = k1 < 100 ? t11 : 0.00000000;
+  float t12 = b0.v[((2)*100+min(k1, 99))];
+  float t13 = t12;
+  float b1_2 = k1 < 100 ? t13 : 0.00000000;
+  float t14 = b0.v[((3)*100+min(k1, 99))];
+  float t15 = t14;
+  float b1_3 = k1 < 100 ? t15 : 0.00000000;
+  int k2 = l + 64;
+  float t16 = b0.v[min(k2, 99)];
+  float t17 = t16;
+  float b2_0 = k2 < 100 ? t17 : 0.00000000;
+  float t18 = b0.v[((1)*100+min(k2, 99))];
+  float t19 = t18;
+  float b2_1 = k2 < 100 ? t19 : 0.00000000;
+  float t20 = b0.v[((2)*100+min(k2, 99))];
+  float t21 = t20;
+  float b2_2 = k2 < 100 ? t21 : 0.00000000;
+  float t22 = b0.v[((3)*100+min(k2, 99))];
+  float t23 = t22;
+  float b2_3 = k2 < 100 ? t23 : 0.00000000;
+  int k3 = l + 96;
+  float t24 = b0.v[min(k3, 99)];
+  float t25 = t24;
+  float b3_0 = k3 < 100 ? t25 : 0.00000000;
+  float t26 = b0.v[((1)*100+min(k3, 99))];
+  float t27 = t26;
+  float b3_1 = k3 < 100 ? t27 : 0.00000000;
+  float t28 = b0.v[((2)*100+min(k3, 99))];
+  float t29 = t28;
+  float b3_2 = k3 < 100 ? t29 : 0.00000000;
+  float t30 = b0.v[((3)*100+min(k3, 99))];
+  float t31 = t30;
+  float b3_3 = k3 < 100 ? t31 : 0.00000000;
+  float g0_0_0 = 0.00000000; float g0_0_1 = 0.00000000; float g0_0_2 = 0.00000000; float g0_0_3 = 0.00000000; float g0_1_0 = 0.00000000; float g0_1_1 = 0.00000000; float g0_1_2 = 0.00000000; float g0_1_3 = 0.00000000; float g0_2_0 = 0.00000000; float g0_2_1 = 0.00000000; float g0_2_2 = 0.00000000; float g0_2_3 = 0.00000000; float g0_3_0 = 0.00000000; float g0_3_1 = 0.00000000; float g0_3_2 = 0.00000000; float g0_3_3 = 0.00000000;
+  float red0_0 = 0.00000000;
+  int rowBegin = gid * 208; int rowEnd = min(100000, rowBegin + 208);
+  for (int n0 = rowBegin; n0 < rowEnd; n0 += 16) {
+    int base = n0 + w * 8;
+    float x0_0 = 0.00000000; float x0_1 = 0.00000000; float x0_2 = 0.00000000; float x0_3 = 0.00000000;
+    float x1_0 = 0.00000000; float x1_1 = 0.00000000; float x1_2 = 0.00000000; float x1_3 = 0.00000000;
+    float x2_0 = 0.00000000; float x2_1 = 0.00000000; float x2_2 = 0.00000000; float x2_3 = 0.00000000;
+    float x3_0 = 0.00000000; float x3_1 = 0.00000000; float x3_2 = 0.00000000; float x3_3 = 0.00000000;
+    float x4_0 = 0.00000000; float x4_1 = 0.00000000; float x4_2 = 0.00000000; float x4_3 = 0.00000000;
+    float x5_0 = 0.00000000; float x5_1 = 0.00000000; float x5_2 = 0.00000000; float x5_3 = 0.00000000;
+    float x6_0 = 0.00000000; float x6_1 = 0.00000000; float x6_2 = 0.00000000; float x6_3 = 0.00000000;
+    float x7_0 = 0.00000000; float x7_1 = 0.00000000; float x7_2 = 0.00000000; float x7_3 = 0.00000000;
+    if (base + 0 < rowEnd) {
+      float t32 = b1.v[((base + 0)*100+min(k0, 99))];
+      x0_0 = t32;
+      float t33 = b1.v[((base + 0)*100+min(k1, 99))];
+      x0_1 = t33;
+      float t34 = b1.v[((base + 0)*100+min(k2, 99))];
+      x0_2 = t34;
+      float t35 = b1.v[((base + 0)*100+min(k3, 99))];
+      x0_3 = t35;
+    }
+    if (base + 1 < rowEnd) {
+      float t36 = b1.v[((base + 1)*100+min(k0, 99))];
+      x1_0 = t36;
+      float t37 = b1.v[((base + 1)*100+min(k1, 99))];
+      x1_1 = t37;
+      float t38 = b1.v[((base + 1)*100+min(k2, 99))];
+      x1_2 = t38;
+      float t39 = b1.v[((base + 1)*100+min(k3, 99))];
+      x1_3 = t39;
+    }
+    if (base + 2 < rowEnd) {
+      float t40 = b1.v[((base + 2)*100+min(k0, 99))];
+      x2_0 = t40;
+      float t41 = b1.v[((base + 2)*100+min(k1, 99))];
+      x2_1 = t41;
+      float t42 = b1.v[((base + 2)*100+min(k2, 99))];
+      x2_2 = t42;
+      float t43 = b1.v[((base + 2)*100+min(k3, 99))];
+      x2_3 = t43;
+    }
+    if (base + 3 < rowEnd) {
+      float t44 = b1.v[((base + 3)*100+min(k0, 99))];
+      x3_0 = t44;
+      float t45 = b1.v[((base + 3)*100+min(k1, 99))];
+      x3_1 = t45;
+      float t46 = b1.v[((base + 3)*100+min(k2, 99))];
+      x3_2 = t46;
+      float t47 = b1.v[((base + 3)*100+min(k3, 99))];
+      x3_3 = t47;
+    }
+    if (base + 4 < rowEnd) {
+      float t48 = b1.v[((base + 4)*100+min(k0, 99))];
+      x4_0 = t48;
+      float t49 = b1.v[((base + 4)*100+min(k1, 99))];
+      x4_1 = t49;
+      float t50 = b1.v[((base + 4)*100+min(k2, 99))];
+      x4_2 = t50;
+      float t51 = b1.v[((base + 4)*100+min(k3, 99))];
+      x4_3 = t51;
+    }
+    if (base + 5 < rowEnd) {
+      float t52 = b1.v[((base + 5)*100+min(k0, 99))];
+      x5_0 = t52;
+      float t53 = b1.v[((base + 5)*100+min(k1, 99))];
+      x5_1 = t53;
+      float t54 = b1.v[((base + 5)*100+min(k2, 99))];
+      x5_2 = t54;
+      float t55 = b1.v[((base + 5)*100+min(k3, 99))];
+      x5_3 = t55;
+    }
+    if (base + 6 < rowEnd) {
+      float t56 = b1.v[((base + 6)*100+min(k0, 99))];
+      x6_0 = t56;
+      float t57 = b1.v[((base + 6)*100+min(k1, 99))];
+      x6_1 = t57;
+      float t58 = b1.v[((base + 6)*100+min(k2, 99))];
+      x6_2 = t58;
+      float t59 = b1.v[((base + 6)*100+min(k3, 99))];
+      x6_3 = t59;
+    }
+    if (base + 7 < rowEnd) {
+      float t60 = b1.v[((base + 7)*100+min(k0, 99))];
+      x7_0 = t60;
+      float t61 = b1.v[((base + 7)*100+min(k1, 99))];
+      x7_1 = t61;
+      float t62 = b1.v[((base + 7)*100+min(k2, 99))];
+      x7_2 = t62;
+      float t63 = b1.v[((base + 7)*100+min(k3, 99))];
+      x7_3 = t63;
+    }
+    ppl_ps[(w * 32 + 0) * 33 + l] = x0_0 * b0_0 + x0_1 * b1_0 + x0_2 * b2_0 + x0_3 * b3_0;
+    ppl_ps[(w * 32 + 1) * 33 + l] = x0_0 * b0_1 + x0_1 * b1_1 + x0_2 * b2_1 + x0_3 * b3_1;
+    ppl_ps[(w * 32 + 2) * 33 + l] = x0_0 * b0_2 + x0_1 * b1_2 + x0_2 * b2_2 + x0_3 * b3_2;
+    ppl_ps[(w * 32 + 3) * 33 + l] = x0_0 * b0_3 + x0_1 * b1_3 + x0_2 * b2_3 + x0_3 * b3_3;
+    ppl_ps[(w * 32 + 4) * 33 + l] = x1_0 * b0_0 + x1_1 * b1_0 + x1_2 * b2_0 + x1_3 * b3_0;
+    ppl_ps[(w * 32 + 5) * 33 + l] = x1_0 * b0_1 + x1_1 * b1_1 + x1_2 * b2_1 + x1_3 * b3_1;
+    ppl_ps[(w * 32 + 6) * 33 + l] = x1_0 * b0_2 + x1_1 * b1_2 + x1_2 * b2_2 + x1_3 * b3_2;
+    ppl_ps[(w * 32 + 7) * 33 + l] = x1_0 * b0_3 + x1_1 * b1_3 + x1_2 * b2_3 + x1_3 * b3_3;
+    ppl_ps[(w * 32 + 8) * 33 + l] = x2_0 * b0_0 + x2_1 * b1_0 + x2_2 * b2_0 + x2_3 * b3_0;
+    ppl_ps[(w * 32 + 9) * 33 + l] = x2_0 * b0_1 + x2_1 * b1_1 + x2_2 * b2_1 + x2_3 * b3_1;
+    ppl_ps[(w * 32 + 10) * 33 + l] = x2_0 * b0_2 + x2_1 * b1_2 + x2_2 * b2_2 + x2_3 * b3_2;
+    ppl_ps[(w * 32 + 11) * 33 + l] = x2_0 * b0_3 + x2_1 * b1_3 + x2_2 * b2_3 + x2_3 * b3_3;
+    ppl_ps[(w * 32 + 12) * 33 + l] = x3_0 * b0_0 + x3_1 * b1_0 + x3_2 * b2_0 + x3_3 * b3_0;
+    ppl_ps[(w * 32 + 13) * 33 + l] = x3_0 * b0_1 + x3_1 * b1_1 + x3_2 * b2_1 + x3_3 * b3_1;
+    ppl_ps[(w * 32 + 14) * 33 + l] = x3_0 * b0_2 + x3_1 * b1_2 + x3_2 * b2_2 + x3_3 * b3_2;
+    ppl_ps[(w * 32 + 15) * 33 + l] = x3_0 * b0_3 + x3_1 * b1_3 + x3_2 * b2_3 + x3_3 * b3_3;
+    ppl_ps[(w * 32 + 16) * 33 + l] = x4_0 * b0_0 + x4_1 * b1_0 + x4_2 * b2_0 + x4_3 * b3_0;
+    ppl_ps[(w * 32 + 17) * 33 + l] = x4_0 * b0_1 + x4_1 * b1_1 + x4_2 * b2_1 + x4_3 * b3_1;
+    ppl_ps[(w * 32 + 18) * 33 + l] = x4_0 * b0_2 + x4_1 * b1_2 + x4_2 * b2_2 + x4_3 * b3_2;
+    ppl_ps[(w * 32 + 19) * 33 + l] = x4_0 * b0_3 + x4_1 * b1_3 + x4_2 * b2_3 + x4_3 * b3_3;
+    ppl_ps[(w * 32 + 20) * 33 + l] = x5_0 * b0_0 + x5_1 * b1_0 + x5_2 * b2_0 + x5_3 * b3_0;
+    ppl_ps[(w * 32 + 21) * 33 + l] = x5_0 * b0_1 + x5_1 * b1_1 + x5_2 * b2_1 + x5_3 * b3_1;
+    ppl_ps[(w * 32 + 22) * 33 + l] = x5_0 * b0_2 + x5_1 * b1_2 + x5_2 * b2_2 + x5_3 * b3_2;
+    ppl_ps[(w * 32 + 23) * 33 + l] = x5_0 * b0_3 + x5_1 * b1_3 + x5_2 * b2_3 + x5_3 * b3_3;
+    ppl_ps[(w * 32 + 24) * 33 + l] = x6_0 * b0_0 + x6_1 * b1_0 + x6_2 * b2_0 + x6_3 * b3_0;
+    ppl_ps[(w * 32 + 25) * 33 + l] = x6_0 * b0_1 + x6_1 * b1_1 + x6_2 * b2_1 + x6_3 * b3_1;
+    ppl_ps[(w * 32 + 26) * 33 + l] = x6_0 * b0_2 + x6_1 * b1_2 + x6_2 * b2_2 + x6_3 * b3_2;
+    ppl_ps[(w * 32 + 27) * 33 + l] = x6_0 * b0_3 + x6_1 * b1_3 + x6_2 * b2_3 + x6_3 * b3_3;
+    ppl_ps[(w * 32 + 28) * 33 + l] = x7_0 * b0_0 + x7_1 * b1_0 + x7_2 * b2_0 + x7_3 * b3_0;
+    ppl_ps[(w * 32 + 29) * 33 + l] = x7_0 * b0_1 + x7_1 * b1_1 + x7_2 * b2_1 + x7_3 * b3_1;
+    ppl_ps[(w * 32 + 30) * 33 + l] = x7_0 * b0_2 + x7_1 * b1_2 + x7_2 * b2_2 + x7_3 * b3_2;
+    ppl_ps[(w * 32 + 31) * 33 + l] = x7_0 * b0_3 + x7_1 * b1_3 + x7_2 * b2_3 + x7_3 * b3_3;
     memoryBarrierShared(); barrier();
-    int xe0 = 0 + t; int xr0 = xe0 / 100; int xk0 = xe0 - xr0 * 100;
-    float t2 = b1.v[((min(n0 + xr0, 99999))*100+xk0)];
-    int xe1 = 256 + t; int xr1 = xe1 / 100; int xk1 = xe1 - xr1 * 100;
-    float t3 = b1.v[((min(n0 + xr1, 99999))*100+xk1)];
-    int xe2 = 512 + t; int xr2 = xe2 / 100; int xk2 = xe2 - xr2 * 100;
-    float t4 = b1.v[((min(n0 + xr2, 99999))*100+xk2)];
-    int xe3 = 768 + t; int xr3 = xe3 / 100; int xk3 = xe3 - xr3 * 100;
-    float t5 = b1.v[((min(n0 + xr3, 99999))*100+xk3)];
-    int xe4 = 1024 + t; int xr4 = xe4 / 100; int xk4 = xe4 - xr4 * 100;
-    float t6 = b1.v[((min(n0 + xr4, 99999))*100+xk4)];
-    int xe5 = 1280 + t; int xr5 = xe5 / 100; int xk5 = xe5 - xr5 * 100;
-    float t7 = b1.v[((min(n0 + xr5, 99999))*100+xk5)];
-    int xe6 = 1536 + t; int xr6 = xe6 / 100; int xk6 = xe6 - xr6 * 100;
-    float t8 = b1.v[((min(n0 + xr6, 99999))*100+xk6)];
-    int xe7 = 1792 + t; int xr7 = xe7 / 100; int xk7 = xe7 - xr7 * 100;
-    float t9 = b1.v[((min(n0 + xr7, 99999))*100+xk7)];
-    int xe8 = 2048 + t; int xr8 = xe8 / 100; int xk8 = xe8 - xr8 * 100;
-    float t10 = b1.v[((min(n0 + xr8, 99999))*100+xk8)];
-    int xe9 = 2304 + t; int xr9 = xe9 / 100; int xk9 = xe9 - xr9 * 100;
-    float t11 = b1.v[((min(n0 + xr9, 99999))*100+xk9)];
-    int xe10 = 2560 + t; int xr10 = xe10 / 100; int xk10 = xe10 - xr10 * 100;
-    float t12 = b1.v[((min(n0 + xr10, 99999))*100+xk10)];
-    int xe11 = 2816 + t; int xr11 = xe11 / 100; int xk11 = xe11 - xr11 * 100;
-    float t13 = b1.v[((min(n0 + xr11, 99999))*100+xk11)];
-    int xe12 = 3072 + t; int xr12 = xe12 / 100; int xk12 = xe12 - xr12 * 100;
-    float t14 = b1.v[((min(n0 + xr12, 99999))*100+xk12)];
-    int xe13 = 3328 + t; int xr13 = xe13 / 100; int xk13 = xe13 - xr13 * 100;
-    float t15 = b1.v[((min(n0 + xr13, 99999))*100+xk13)];
-    int xe14 = 3584 + t; int xr14 = xe14 / 100; int xk14 = xe14 - xr14 * 100;
-    float t16 = b1.v[((min(n0 + xr14, 99999))*100+xk14)];
-    int xe15 = 3840 + t; int xr15 = xe15 / 100; int xk15 = xe15 - xr15 * 100;
-    float t17 = b1.v[((min(n0 + xr15, 99999))*100+xk15)];
-    int xe16 = 4096 + t; int xr16 = xe16 / 100; int xk16 = xe16 - xr16 * 100;
-    float t18 = b1.v[((min(n0 + xr16, 99999))*100+xk16)];
-    int xe17 = 4352 + t; int xr17 = xe17 / 100; int xk17 = xe17 - xr17 * 100;
-    float t19 = b1.v[((min(n0 + xr17, 99999))*100+xk17)];
-    int xe18 = 4608 + t; int xr18 = xe18 / 100; int xk18 = xe18 - xr18 * 100;
-    float t20 = b1.v[((min(n0 + xr18, 99999))*100+xk18)];
-    int xe19 = 4864 + t; int xr19 = xe19 / 100; int xk19 = xe19 - xr19 * 100;
-    float t21 = b1.v[((min(n0 + xr19, 99999))*100+xk19)];
-    int xe20 = 5120 + t; int xr20 = xe20 / 100; int xk20 = xe20 - xr20 * 100;
-    float t22 = b1.v[((min(n0 + xr20, 99999))*100+xk20)];
-    int xe21 = 5376 + t; int xr21 = xe21 / 100; int xk21 = xe21 - xr21 * 100;
-    float t23 = b1.v[((min(n0 + xr21, 99999))*100+xk21)];
-    int xe22 = 5632 + t; int xr22 = xe22 / 100; int xk22 = xe22 - xr22 * 100;
-    float t24 = b1.v[((min(n0 + xr22, 99999))*100+xk22)];
-    int xe23 = 5888 + t; int xr23 = xe23 / 100; int xk23 = xe23 - xr23 * 100;
-    float t25 = b1.v[((min(n0 + xr23, 99999))*100+xk23)];
-    int xe24 = 6144 + t; int xr24 = xe24 / 100; int xk24 = xe24 - xr24 * 100;
-    float t26 = b1.v[((min(n0 + xr24, 99999))*100+xk24)];
-    ppl_Xs[xr0 * 101 + xk0] = t2;
-    ppl_Xs[xr1 * 101 + xk1] = t3;
-    ppl_Xs[xr2 * 101 + xk2] = t4;
-    ppl_Xs[xr3 * 101 + xk3] = t5;
-    ppl_Xs[xr4 * 101 + xk4] = t6;
-    ppl_Xs[xr5 * 101 + xk5] = t7;
-    ppl_Xs[xr6 * 101 + xk6] = t8;
-    ppl_Xs[xr7 * 101 + xk7] = t9;
-    ppl_Xs[xr8 * 101 + xk8] = t10;
-    ppl_Xs[xr9 * 101 + xk9] = t11;
-    ppl_Xs[xr10 * 101 + xk10] = t12;
-    ppl_Xs[xr11 * 101 + xk11] = t13;
-    ppl_Xs[xr12 * 101 + xk12] = t14;
-    ppl_Xs[xr13 * 101 + xk13] = t15;
-    ppl_Xs[xr14 * 101 + xk14] = t16;
-    ppl_Xs[xr15 * 101 + xk15] = t17;
-    ppl_Xs[xr16 * 101 + xk16] = t18;
-    ppl_Xs[xr17 * 101 + xk17] = t19;
-    ppl_Xs[xr18 * 101 + xk18] = t20;
-    ppl_Xs[xr19 * 101 + xk19] = t21;
-    ppl_Xs[xr20 * 101 + xk20] = t22;
-    ppl_Xs[xr21 * 101 + xk21] = t23;
-    ppl_Xs[xr22 * 101 + xk22] = t24;
-    ppl_Xs[xr23 * 101 + xk23] = t25;
-    ppl_Xs[xr24 * 101 + xk24] = t26;
-    memoryBarrierShared(); barrier();
-    for (int e = t; e < rows * 4; e += 256) {
-      int rr = e / 4; int c = e - rr * 4;
-      float s = 0.00000000;
-      for (int q = 0; q < 100; q++) s += ppl_Xs[rr * 101 + q] * ppl_Bs[q * 4 + c];
-      ppl_eta[e] = s;
+    if (l < 32) {
+      float s0 = 0.00000000; float s1 = 0.00000000; float s2 = 0.00000000; float s3 = 0.00000000;
+      for (int q = 0; q < 32; q += 4) { int at = (w * 32 + l) * 33 + q; s0 += ppl_ps[at]; s1 += ppl_ps[at + 1]; s2 += ppl_ps[at + 2]; s3 += ppl_ps[at + 3]; }
+      float s = (s0 + s1) + (s2 + s3);
+      ppl_eta[w * 32 + l] = s;
     }
     memoryBarrierShared(); barrier();
-    if (rl0 < 64) for (int rr = rl0; rr < rows; rr += 64) {
-      float t27 = b2.v[(n0 + rr)];
-      float t28 = ppl_eta[((n0 + rr) - n0) * 4 + ro0];
-      float t29 = t28;
-      float t30 = (t27*t29);
-      float t31 = ppl_softplus(t29);
-      float t32 = (t30-t31);
-      red0 += t32;
+    if (l + 0 < 32) {
+      int i = (l + 0) / 4; int e = l + 0 - i * 4;
+      if (base + i < rowEnd) {
+        float t64 = b2.v[(base + i)];
+        float t65 = ppl_eta[w * 32 + (((base + i)) - base) * 4 + e];
+        float t66 = t65;
+        float t67 = (t64*t66);
+        float t68 = ppl_softplus(t66);
+        float t69 = (t67-t68);
+        red0_0 += t69;
+      }
     }
-    for (int e = t; e < rows * 4; e += 256) {
-      int rr = e / 4; int c = e - rr * 4;
-      float t33 = ppl_eta[((n0 + rr) - n0) * 4 + c];
-      float t34 = t33;
-      float t35 = ppl_sigmoid(t34);
-      float t36 = ((-1.00000000)*t35);
-      float t37 = b2.v[(n0 + rr)];
-      float t38 = (t36+t37);
-      float t39 = t38;
-      ppl_R0[e] = t39;
+    if (l + 0 < 32) {
+      int i = (l + 0) / 4; int c = l + 0 - i * 4;
+      float v = 0.00000000;
+      if (base + i < rowEnd) {
+        float t70 = ppl_eta[w * 32 + (((base + i)) - base) * 4 + c];
+        float t71 = t70;
+        float t72 = ppl_sigmoid(t71);
+        float t73 = ((-1.00000000)*t72);
+        float t74 = b2.v[(base + i)];
+        float t75 = (t73+t74);
+        float t76 = t75;
+        v = t76;
+      }
+      ppl_r0[w * 32 + l + 0] = v;
     }
     memoryBarrierShared(); barrier();
-    if (slot < 2) for (int rr = slot; rr < rows; rr += 2) {
-      float x = ppl_Xs[rr * 101 + kk];
-      con0_0 += x * ppl_R0[rr * 4 + 0];
-      con0_1 += x * ppl_R0[rr * 4 + 1];
-      con0_2 += x * ppl_R0[rr * 4 + 2];
-      con0_3 += x * ppl_R0[rr * 4 + 3];
-    }
+    { float v = ppl_r0[w * 32 + 0]; g0_0_0 += x0_0 * v; g0_1_0 += x0_1 * v; g0_2_0 += x0_2 * v; g0_3_0 += x0_3 * v; }
+    { float v = ppl_r0[w * 32 + 1]; g0_0_1 += x0_0 * v; g0_1_1 += x0_1 * v; g0_2_1 += x0_2 * v; g0_3_1 += x0_3 * v; }
+    { float v = ppl_r0[w * 32 + 2]; g0_0_2 += x0_0 * v; g0_1_2 += x0_1 * v; g0_2_2 += x0_2 * v; g0_3_2 += x0_3 * v; }
+    { float v = ppl_r0[w * 32 + 3]; g0_0_3 += x0_0 * v; g0_1_3 += x0_1 * v; g0_2_3 += x0_2 * v; g0_3_3 += x0_3 * v; }
+    { float v = ppl_r0[w * 32 + 4]; g0_0_0 += x1_0 * v; g0_1_0 += x1_1 * v; g0_2_0 += x1_2 * v; g0_3_0 += x1_3 * v; }
+    { float v = ppl_r0[w * 32 + 5]; g0_0_1 += x1_0 * v; g0_1_1 += x1_1 * v; g0_2_1 += x1_2 * v; g0_3_1 += x1_3 * v; }
+    { float v = ppl_r0[w * 32 + 6]; g0_0_2 += x1_0 * v; g0_1_2 += x1_1 * v; g0_2_2 += x1_2 * v; g0_3_2 += x1_3 * v; }
+    { float v = ppl_r0[w * 32 + 7]; g0_0_3 += x1_0 * v; g0_1_3 += x1_1 * v; g0_2_3 += x1_2 * v; g0_3_3 += x1_3 * v; }
+    { float v = ppl_r0[w * 32 + 8]; g0_0_0 += x2_0 * v; g0_1_0 += x2_1 * v; g0_2_0 += x2_2 * v; g0_3_0 += x2_3 * v; }
+    { float v = ppl_r0[w * 32 + 9]; g0_0_1 += x2_0 * v; g0_1_1 += x2_1 * v; g0_2_1 += x2_2 * v; g0_3_1 += x2_3 * v; }
+    { float v = ppl_r0[w * 32 + 10]; g0_0_2 += x2_0 * v; g0_1_2 += x2_1 * v; g0_2_2 += x2_2 * v; g0_3_2 += x2_3 * v; }
+    { float v = ppl_r0[w * 32 + 11]; g0_0_3 += x2_0 * v; g0_1_3 += x2_1 * v; g0_2_3 += x2_2 * v; g0_3_3 += x2_3 * v; }
+    { float v = ppl_r0[w * 32 + 12]; g0_0_0 += x3_0 * v; g0_1_0 += x3_1 * v; g0_2_0 += x3_2 * v; g0_3_0 += x3_3 * v; }
+    { float v = ppl_r0[w * 32 + 13]; g0_0_1 += x3_0 * v; g0_1_1 += x3_1 * v; g0_2_1 += x3_2 * v; g0_3_1 += x3_3 * v; }
+    { float v = ppl_r0[w * 32 + 14]; g0_0_2 += x3_0 * v; g0_1_2 += x3_1 * v; g0_2_2 += x3_2 * v; g0_3_2 += x3_3 * v; }
+    { float v = ppl_r0[w * 32 + 15]; g0_0_3 += x3_0 * v; g0_1_3 += x3_1 * v; g0_2_3 += x3_2 * v; g0_3_3 += x3_3 * v; }
+    { float v = ppl_r0[w * 32 + 16]; g0_0_0 += x4_0 * v; g0_1_0 += x4_1 * v; g0_2_0 += x4_2 * v; g0_3_0 += x4_3 * v; }
+    { float v = ppl_r0[w * 32 + 17]; g0_0_1 += x4_0 * v; g0_1_1 += x4_1 * v; g0_2_1 += x4_2 * v; g0_3_1 += x4_3 * v; }
+    { float v = ppl_r0[w * 32 + 18]; g0_0_2 += x4_0 * v; g0_1_2 += x4_1 * v; g0_2_2 += x4_2 * v; g0_3_2 += x4_3 * v; }
+    { float v = ppl_r0[w * 32 + 19]; g0_0_3 += x4_0 * v; g0_1_3 += x4_1 * v; g0_2_3 += x4_2 * v; g0_3_3 += x4_3 * v; }
+    { float v = ppl_r0[w * 32 + 20]; g0_0_0 += x5_0 * v; g0_1_0 += x5_1 * v; g0_2_0 += x5_2 * v; g0_3_0 += x5_3 * v; }
+    { float v = ppl_r0[w * 32 + 21]; g0_0_1 += x5_0 * v; g0_1_1 += x5_1 * v; g0_2_1 += x5_2 * v; g0_3_1 += x5_3 * v; }
+    { float v = ppl_r0[w * 32 + 22]; g0_0_2 += x5_0 * v; g0_1_2 += x5_1 * v; g0_2_2 += x5_2 * v; g0_3_2 += x5_3 * v; }
+    { float v = ppl_r0[w * 32 + 23]; g0_0_3 += x5_0 * v; g0_1_3 += x5_1 * v; g0_2_3 += x5_2 * v; g0_3_3 += x5_3 * v; }
+    { float v = ppl_r0[w * 32 + 24]; g0_0_0 += x6_0 * v; g0_1_0 += x6_1 * v; g0_2_0 += x6_2 * v; g0_3_0 += x6_3 * v; }
+    { float v = ppl_r0[w * 32 + 25]; g0_0_1 += x6_0 * v; g0_1_1 += x6_1 * v; g0_2_1 += x6_2 * v; g0_3_1 += x6_3 * v; }
+    { float v = ppl_r0[w * 32 + 26]; g0_0_2 += x6_0 * v; g0_1_2 += x6_1 * v; g0_2_2 += x6_2 * v; g0_3_2 += x6_3 * v; }
+    { float v = ppl_r0[w * 32 + 27]; g0_0_3 += x6_0 * v; g0_1_3 += x6_1 * v; g0_2_3 += x6_2 * v; g0_3_3 += x6_3 * v; }
+    { float v = ppl_r0[w * 32 + 28]; g0_0_0 += x7_0 * v; g0_1_0 += x7_1 * v; g0_2_0 += x7_2 * v; g0_3_0 += x7_3 * v; }
+    { float v = ppl_r0[w * 32 + 29]; g0_0_1 += x7_0 * v; g0_1_1 += x7_1 * v; g0_2_1 += x7_2 * v; g0_3_1 += x7_3 * v; }
+    { float v = ppl_r0[w * 32 + 30]; g0_0_2 += x7_0 * v; g0_1_2 += x7_1 * v; g0_2_2 += x7_2 * v; g0_3_2 += x7_3 * v; }
+    { float v = ppl_r0[w * 32 + 31]; g0_0_3 += x7_0 * v; g0_1_3 += x7_1 * v; g0_2_3 += x7_2 * v; g0_3_3 += x7_3 * v; }
   }
   memoryBarrierShared(); barrier();
-   {
-    int j = rl0; float acc = j < 64 ? red0 : 0.00000000;
-    ppl_lanes[t] = acc;
-    memoryBarrierShared(); barrier();
-    for (int w = 32; w > 0; w >>= 1) { if (j < w) ppl_lanes[t] += ppl_lanes[t + w * 4]; memoryBarrierShared(); barrier(); }
-    if (j == 0 && t < 4) { b3.v[gid * 4 + t] = ppl_lanes[t]; }
+  if (k0 < 100) { ppl_ps[(w * 100 + k0) * 4 + 0] = g0_0_0; ppl_ps[(w * 100 + k0) * 4 + 1] = g0_0_1; ppl_ps[(w * 100 + k0) * 4 + 2] = g0_0_2; ppl_ps[(w * 100 + k0) * 4 + 3] = g0_0_3; }
+  if (k1 < 100) { ppl_ps[(w * 100 + k1) * 4 + 0] = g0_1_0; ppl_ps[(w * 100 + k1) * 4 + 1] = g0_1_1; ppl_ps[(w * 100 + k1) * 4 + 2] = g0_1_2; ppl_ps[(w * 100 + k1) * 4 + 3] = g0_1_3; }
+  if (k2 < 100) { ppl_ps[(w * 100 + k2) * 4 + 0] = g0_2_0; ppl_ps[(w * 100 + k2) * 4 + 1] = g0_2_1; ppl_ps[(w * 100 + k2) * 4 + 2] = g0_2_2; ppl_ps[(w * 100 + k2) * 4 + 3] = g0_2_3; }
+  if (k3 < 100) { ppl_ps[(w * 100 + k3) * 4 + 0] = g0_3_0; ppl_ps[(w * 100 + k3) * 4 + 1] = g0_3_1; ppl_ps[(w * 100 + k3) * 4 + 2] = g0_3_2; ppl_ps[(w * 100 + k3) * 4 + 3] = g0_3_3; }
+  memoryBarrierShared(); barrier();
+  for (int e = t; e < 400; e += 64) {
+    float s = 0.00000000; for (int q = 0; q < 2; q++) s += ppl_ps[q * 400 + e];
+    b3.v[gid * 400 + e] = s;
   }
   memoryBarrierShared(); barrier();
-  if (slot < 2) { ppl_cm[(slot * 100 + kk) * 4 + 0] = con0_0; ppl_cm[(slot * 100 + kk) * 4 + 1] = con0_1; ppl_cm[(slot * 100 + kk) * 4 + 2] = con0_2; ppl_cm[(slot * 100 + kk) * 4 + 3] = con0_3; }
+  ppl_ps[t * 1 + 0] = red0_0;
   memoryBarrierShared(); barrier();
-  if (t < 100) {
-    float s0 = 0.00000000; for (int q = 0; q < 2; q++) s0 += ppl_cm[(q * 100 + t) * 4 + 0];
-    b4.v[gid * 400 + t * 4 + 0] = s0;
-    float s1 = 0.00000000; for (int q = 0; q < 2; q++) s1 += ppl_cm[(q * 100 + t) * 4 + 1];
-    b4.v[gid * 400 + t * 4 + 1] = s1;
-    float s2 = 0.00000000; for (int q = 0; q < 2; q++) s2 += ppl_cm[(q * 100 + t) * 4 + 2];
-    b4.v[gid * 400 + t * 4 + 2] = s2;
-    float s3 = 0.00000000; for (int q = 0; q < 2; q++) s3 += ppl_cm[(q * 100 + t) * 4 + 3];
-    b4.v[gid * 400 + t * 4 + 3] = s3;
+  for (int e = t; e < 4; e += 64) {
+    float s = 0.00000000;
+    for (int q = 0; q < 2; q++) for (int pr = e; pr < 32; pr += 4) s += ppl_ps[(q * 32 + pr % 32) * 1 + pr / 32];
+    b4.v[gid * 4 + e] = s;
   }
 }
 
 // ----
 #version 450
-// kernel for reduce_sum float[4] (node 623e006b0ec4997fdc03cc14): sum of 391 k-slices, 32 threads an output
+// kernel for reduce_sum float[4] (node 623e006b0ec4997fdc03cc14): sum of 481 k-slices, 32 threads an output
 layout(local_size_x = 256) in;
-layout(std430, set = 0, binding = 0) readonly restrict buffer Buf0 { float v[]; } b0; // scratch: 391 partial products per output
+layout(std430, set = 0, binding = 0) readonly restrict buffer Buf0 { float v[]; } b0; // scratch: 481 partial products per output
 layout(std430, set = 0, binding = 1) writeonly restrict buffer Buf1 { float v[]; } b1;
 shared float ppl_lanes[256];
 // (math prelude: f32)
@@ -178,7 +293,7 @@ void main() {
   if (gid >= 1) return;
   int t = int(gl_LocalInvocationIndex); int j = t / 8; int o = t - j * 8; int u = gid * 8 + o;
   float acc = 0.00000000;
-  if (u < 4) { for (int p = j; p < 391; p += 32) acc += b0.v[p * 4 + u]; }
+  if (u < 4) { for (int p = j; p < 481; p += 32) acc += b0.v[p * 4 + u]; }
   ppl_lanes[t] = acc;
   memoryBarrierShared(); barrier();
   for (int w = 16; w > 0; w >>= 1) { if (j < w) ppl_lanes[t] += ppl_lanes[t + w * 8]; memoryBarrierShared(); barrier(); }
@@ -187,9 +302,9 @@ void main() {
 
 // ----
 #version 450
-// kernel for matmul float[100,4] (node dba57260471d75f186d21cda): sum of 391 k-slices, 32 threads an output
+// kernel for matmul float[100,4] (node dba57260471d75f186d21cda): sum of 481 k-slices, 32 threads an output
 layout(local_size_x = 256) in;
-layout(std430, set = 0, binding = 0) readonly restrict buffer Buf0 { float v[]; } b0; // scratch: 391 partial products per output
+layout(std430, set = 0, binding = 0) readonly restrict buffer Buf0 { float v[]; } b0; // scratch: 481 partial products per output
 layout(std430, set = 0, binding = 1) writeonly restrict buffer Buf1 { float v[]; } b1;
 shared float ppl_lanes[256];
 // (math prelude: f32)
@@ -198,7 +313,7 @@ void main() {
   if (gid >= 50) return;
   int t = int(gl_LocalInvocationIndex); int j = t / 8; int o = t - j * 8; int u = gid * 8 + o;
   float acc = 0.00000000;
-  if (u < 400) { for (int p = j; p < 391; p += 32) acc += b0.v[p * 400 + u]; }
+  if (u < 400) { for (int p = j; p < 481; p += 32) acc += b0.v[p * 400 + u]; }
   ppl_lanes[t] = acc;
   memoryBarrierShared(); barrier();
   for (int w = 16; w > 0; w >>= 1) { if (j < w) ppl_lanes[t] += ppl_lanes[t + w * 8]; memoryBarrierShared(); barrier(); }

@@ -13,7 +13,8 @@
 // The including program defines: NREAL (float|double), SFX(name) (type suffix for prelude
 // variates), D (dimension), MAXD (max tree depth), CHAINS, CHAIN_ID, LEADER (the thread that
 // writes scalar results), WG and LID (threads per chain and this thread's index among them),
-// OWN and FOR_OWNED, and REDUCE_SUM(x) (sum over the chain's threads, returned to all), and
+// OWN and FOR_OWNED, REDUCE_SUM(x) (sum over the chain's threads, returned to all) and
+// REDUCE_SUMS(v, n) (the first n entries of an array of PPL_SUMS summed so, all at once), and
 // declares the buffers 0–7 (bq, bg, blp, beps, bminv, bctrl, bstats, bdraws), generated from
 // STATE_BUFFERS in packages/ppl-vulkan/src/nuts-layout.ts, which says what each holds.
 
@@ -52,25 +53,24 @@ NREAL log_add_exp(NREAL a, NREAL b) {
 
 // −lp + ½·pᵀM⁻¹p, leaving p♯ = M⁻¹p in sharp; NaN or a non-finite gradient count as +∞.
 NREAL hamiltonian(NREAL lp, in NREAL g[OWN], in NREAL p[OWN], out NREAL sharp[OWN]) {
-  NREAL pp = NREAL(0), bad = NREAL(0);
+  NREAL v[PPL_SUMS];
+  v[0] = NREAL(0); v[1] = NREAL(0);
   velocity(p, sharp);
   FOR_OWNED(s, i) {
-    pp += p[s] * sharp[s];
-    if (ppl_isnan(g[s]) || ppl_isinf(g[s])) bad = NREAL(1);
+    v[0] += p[s] * sharp[s];
+    if (ppl_isnan(g[s]) || ppl_isinf(g[s])) v[1] = NREAL(1);
   }
-  pp = REDUCE_SUM(pp);
-  bad = REDUCE_SUM(bad);
-  NREAL h = -lp + NREAL(0.5) * pp;
-  if (ppl_isnan(h) || bad > NREAL(0)) return ppl_inf(h);
+  REDUCE_SUMS(v, 2);
+  NREAL h = -lp + NREAL(0.5) * v[0];
+  if (ppl_isnan(h) || v[1] > NREAL(0)) return ppl_inf(h);
   return h;
 }
 
-bool no_u_turn(in NREAL sm[OWN], in NREAL sp[OWN], in NREAL rho[OWN]) {
-  NREAL a = NREAL(0), b = NREAL(0);
-  FOR_OWNED(s, i) { a += sm[s] * rho[s]; b += sp[s] * rho[s]; }
-  a = REDUCE_SUM(a);
-  b = REDUCE_SUM(b);
-  return a > NREAL(0) && b > NREAL(0);
+// U-turn checks three at a time (termination.ts checks them in order and stops at the first that
+// fails; they have no side effects, so their six dot products go through one workgroup sum):
+// check j passes when u[2j] = sm_j·rho_j > 0 and u[2j+1] = sp_j·rho_j > 0.
+bool no_u_turns(in NREAL u[PPL_SUMS]) {
+  return u[0] > NREAL(0) && u[1] > NREAL(0) && u[2] > NREAL(0) && u[3] > NREAL(0) && u[4] > NREAL(0) && u[5] > NREAL(0);
 }
 
 // Subtree termination checkpoints (termination.ts), one slot per level.
@@ -78,7 +78,7 @@ bool no_u_turn(in NREAL sm[OWN], in NREAL sp[OWN], in NREAL rho[OWN]) {
 // the kept state by the host, from nuts-layout.ts; these are scratch.) CP(table, level, s, i) is
 // owned element s (element i of the vector) of a table's level: a private array in the fused
 // transition, the controller's state buffer itself in the controller.
-NREAL t_r[OWN], t_a[OWN], t_b[OWN];
+NREAL t_a[OWN];
 
 bool add_leaf(int n, int depth, in NREAL p[OWN], in NREAL sharp[OWN]) {
   if (n == 0) {
@@ -96,12 +96,21 @@ bool add_leaf(int n, int depth, in NREAL p[OWN], in NREAL sharp[OWN]) {
   FOR_OWNED(s, i) t_rho[s] += p[s];
   int closed = min(findLSB(n + 1), depth);
   for (int k = 0; k < closed; k++) {
-    FOR_OWNED(s, i) { t_r[s] = t_rho[s] - CP(t_startPrefix, k, s, i); t_a[s] = CP(t_startSharp, k, s, i); }
-    if (!no_u_turn(t_a, sharp, t_r)) return false;
-    FOR_OWNED(s, i) { t_r[s] = CP(t_midPrefix, k, s, i) - CP(t_startPrefix, k, s, i) + CP(t_midP, k, s, i); t_b[s] = CP(t_midSharp, k, s, i); }
-    if (!no_u_turn(t_a, t_b, t_r)) return false;
-    FOR_OWNED(s, i) { t_r[s] = t_rho[s] - CP(t_midPrefix, k, s, i) + CP(t_midPrevP, k, s, i); t_a[s] = CP(t_midPrevSharp, k, s, i); }
-    if (!no_u_turn(t_a, sharp, t_r)) return false;
+    // The level's three checks: the whole span, its first half with the second's first leaf, its
+    // second half with the first's last leaf.
+    NREAL u[PPL_SUMS];
+    for (int j = 0; j < 6; j++) u[j] = NREAL(0);
+    FOR_OWNED(s, i) {
+      NREAL start = CP(t_startSharp, k, s, i);
+      NREAL r = t_rho[s] - CP(t_startPrefix, k, s, i);
+      u[0] += start * r; u[1] += sharp[s] * r;
+      r = CP(t_midPrefix, k, s, i) - CP(t_startPrefix, k, s, i) + CP(t_midP, k, s, i);
+      u[2] += start * r; u[3] += CP(t_midSharp, k, s, i) * r;
+      r = t_rho[s] - CP(t_midPrefix, k, s, i) + CP(t_midPrevP, k, s, i);
+      u[4] += CP(t_midPrevSharp, k, s, i) * r; u[5] += sharp[s] * r;
+    }
+    REDUCE_SUMS(u, 6);
+    if (!no_u_turns(u)) return false;
   }
   FOR_OWNED(s, i) { t_prevP[s] = p[s]; t_prevSharp[s] = sharp[s]; }
   return true;
@@ -215,17 +224,21 @@ bool merge_subtree() {
     sampleLp = propLp; sampleEnergy = propEnergy;
   }
   logSumW = log_add_exp(logSumW, logSumWSub);
-  bool continues = true;
-  FOR_OWNED(s, i) { scratch[s] = rho[s] + t_rho[s]; t_a[s] = forward ? sharpMinus[s] : sharpPlus[s]; }
-  if (!no_u_turn(t_a, sharp, scratch)) continues = false;
-  if (continues) {
-    FOR_OWNED(s, i) scratch[s] = rho[s] + t_firstP[s];
-    if (!no_u_turn(t_a, t_firstSharp, scratch)) continues = false;
+  // The whole trajectory, then the two seams: the old part with the new subtree's first leaf, the
+  // new subtree with the old end it joins.
+  NREAL u[PPL_SUMS];
+  for (int j = 0; j < 6; j++) u[j] = NREAL(0);
+  FOR_OWNED(s, i) {
+    NREAL far = forward ? sharpMinus[s] : sharpPlus[s];
+    NREAL r = rho[s] + t_rho[s];
+    u[0] += far * r; u[1] += sharp[s] * r;
+    r = rho[s] + t_firstP[s];
+    u[2] += far * r; u[3] += t_firstSharp[s] * r;
+    r = t_rho[s] + (forward ? pPlus[s] : pMinus[s]);
+    u[4] += (forward ? sharpPlus[s] : sharpMinus[s]) * r; u[5] += sharp[s] * r;
   }
-  if (continues) {
-    FOR_OWNED(s, i) { scratch[s] = t_rho[s] + (forward ? pPlus[s] : pMinus[s]); t_b[s] = forward ? sharpPlus[s] : sharpMinus[s]; }
-    if (!no_u_turn(t_b, sharp, scratch)) continues = false;
-  }
+  REDUCE_SUMS(u, 6);
+  bool continues = no_u_turns(u);
   FOR_OWNED(s, i) rho[s] += t_rho[s];
   FOR_OWNED(s, i) {
     if (forward) { qPlus[s] = q[s]; pPlus[s] = p[s]; gPlus[s] = g[s]; sharpPlus[s] = sharp[s]; }

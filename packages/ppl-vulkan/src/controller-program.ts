@@ -5,7 +5,7 @@ import {
   bufferDeclarations, CONTROLLER_INTS, CONTROLLER_REALS, CONTROLLER_STATE_BUFFERS, controllerScalarSource, controllerVectorSlots, STATE_BUFFERS,
   stateDeclarations,
 } from "./nuts-layout.ts";
-import { workgroupSumSource } from "./workgroup-sum.ts";
+import { threadSumSource, workgroupSumSource } from "./workgroup-sum.ts";
 
 /** Buffers of the controller kernel (shaders/nuts/controller.glsl): the state buffers, then the controller's own. */
 export const CONTROLLER_BUFFERS = STATE_BUFFERS.length + CONTROLLER_STATE_BUFFERS.length;
@@ -71,7 +71,7 @@ export function controllerProgram(
     thread ? "#define LID 0u" : "#define LID gl_LocalInvocationID.x",
     // Slot j, element i of chain c's vector state: chain-minor for threads, chain-major for workgroups.
     thread ? "#define VS(c, j, i) (((j) * D + (i)) * CHAINS + int(c))" : "#define VS(c, j, i) ((int(c) * NV + (j)) * D + (i))",
-    ...(thread ? ["#define REDUCE_SUM(x) (x)"] : workgroupSumSource(opts.dtype, W, subgroups)),
+    ...(thread ? threadSumSource() : workgroupSumSource(opts.dtype, W, subgroups)),
     ...metricSource(opts.metric ?? "diag", thread, dim),
     ...controllerScalarSource(),
     ...stateDeclarations("buffer"),

@@ -1,6 +1,6 @@
 import type { Node } from "@ppl/tensor";
 import { renderCooperative, glslType, flatten, halfRead, HALF_STORAGE_EXTENSION, Scope, renderSequential, type LeafReader } from "@ppl/vulkan/internals";
-import { workgroupSumSource } from "./workgroup-sum.ts";
+import { threadSumSource, workgroupSumSource } from "./workgroup-sum.ts";
 
 /** A one-chain log density and gradient as GLSL, and the data buffers it reads. */
 export interface LogpFunction {
@@ -75,7 +75,7 @@ export function renderLogpFunction(
       `#define PPL_SCRATCH_BASE (gl_GlobalInvocationID.x * ${Math.max(1, scratch)}u)`,
       "#define WG 1",
       "#define LID 0u",
-      "#define REDUCE_SUM(x) (x)",
+      ...threadSumSource(),
       "#define LOGP() lp = ppl_logp_grad(q, g)",
     );
     data.forEach((n, i) => lines.push(dataDecl(n, i, scratchBinding, half.has(n))));

@@ -41,7 +41,9 @@ int ppl_imod(int a, int b) { int r = a % b; return (r != 0 && ((r < 0) != (b < 0
 #define WG 1
 #define LID 0u
 #define VS(c, j, i) (((j) * D + (i)) * CHAINS + int(c))
+#define PPL_SUMS 6
 #define REDUCE_SUM(x) (x)
+#define REDUCE_SUMS(v, n)
 #define NV (20 + 7 * MAXD)
 #define SAVE_LEAF_STATE(c) { FOR_OWNED(s, i) { bvs.v[VS(c, 0, i)] = q[s]; bvs.v[VS(c, 1, i)] = p[s]; bvs.v[VS(c, 2, i)] = propQ[s]; bvs.v[VS(c, 3, i)] = propG[s]; bvs.v[VS(c, 4, i)] = t_rho[s]; bvs.v[VS(c, 5, i)] = t_firstP[s]; bvs.v[VS(c, 6, i)] = t_firstSharp[s]; bvs.v[VS(c, 7, i)] = t_prevP[s]; bvs.v[VS(c, 8, i)] = t_prevSharp[s]; } }
 #define LOAD_LEAF_STATE(c) { FOR_OWNED(s, i) { q[s] = bvs.v[VS(c, 0, i)]; p[s] = bvs.v[VS(c, 1, i)]; propQ[s] = bvs.v[VS(c, 2, i)]; propG[s] = bvs.v[VS(c, 3, i)]; t_rho[s] = bvs.v[VS(c, 4, i)]; t_firstP[s] = bvs.v[VS(c, 5, i)]; t_firstSharp[s] = bvs.v[VS(c, 6, i)]; t_prevP[s] = bvs.v[VS(c, 7, i)]; t_prevSharp[s] = bvs.v[VS(c, 8, i)]; } }

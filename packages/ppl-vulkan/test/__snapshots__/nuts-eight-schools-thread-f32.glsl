@@ -42,7 +42,9 @@ layout(std430, set = 0, binding = 8) restrict buffer Scratch { float v[]; } bs;
 #define PPL_SCRATCH_BASE (gl_GlobalInvocationID.x * 1u)
 #define WG 1
 #define LID 0u
+#define PPL_SUMS 6
 #define REDUCE_SUM(x) (x)
+#define REDUCE_SUMS(v, n)
 #define LOGP() lp = ppl_logp_grad(q, g)
 layout(std430, set = 0, binding = 9) readonly restrict buffer Data0 { float v[]; } bd0;
 layout(std430, set = 0, binding = 10) readonly restrict buffer Data1 { float v[]; } bd1;

@@ -48,6 +48,7 @@ shared double ppl_sq[D];
 shared double ppl_scratch[25];
 #define PPL_SCR(i) ppl_scratch[i]
 #define PPL_NODE_BARRIER() memoryBarrierShared(); barrier()
+#define PPL_SUMS 6
 shared double ppl_wsum[32];
 double ppl_wg_sum(double x) {
   double s = subgroupAdd(x);
@@ -58,6 +59,14 @@ double ppl_wg_sum(double x) {
   barrier(); return r;
 }
 #define REDUCE_SUM(x) ppl_wg_sum(x)
+shared double ppl_wsums[192];
+void ppl_wg_sums(inout double v[PPL_SUMS], int n) {
+  for (int j = 0; j < n; j++) { double s = subgroupAdd(v[j]); if (subgroupElect()) ppl_wsums[gl_SubgroupID * PPL_SUMS + j] = s; }
+  barrier();
+  for (int j = 0; j < n; j++) { double r = ppl_wsums[j]; for (uint i = 1u; i < gl_NumSubgroups; i++) r += ppl_wsums[i * PPL_SUMS + j]; v[j] = r; }
+  barrier();
+}
+#define REDUCE_SUMS(v, n) ppl_wg_sums(v, n)
 #define LOGP() { FOR_OWNED(s, i) ppl_sq[i] = q[s]; barrier(); lp = ppl_logp_grad(); FOR_OWNED(s, i) g[s] = ppl_grad_at(i); barrier(); }
 layout(std430, set = 0, binding = 9) readonly restrict buffer Data0 { double v[]; } bd0;
 layout(std430, set = 0, binding = 10) readonly restrict buffer Data1 { double v[]; } bd1;

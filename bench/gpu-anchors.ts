@@ -11,7 +11,10 @@
  *     run at the same time through splitRunner and sampleAsync, as --device 0,0,… does)
  *     [--data-precision exact|f16] (f16: float data of ≥ 4096 elements stored in 16 bits on the
  *     device, as `ppl sample --data-precision f16`; run once with each to compare)
+ *     [--digest] (a hash of every chain's draws, statistics and adaptation in the JSON: a change
+ *     that must keep a seeded run's draws is checked by running before and after it)
  */
+import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import {
@@ -42,6 +45,7 @@ const dataPrecision = opt("data-precision", "exact") as DataPrecision;
 // --gradient-only: time the batched gradients alone; --gradient-limits 'JSON;JSON': once per set of
 // render limits merged over the device's (experiments with the kernels' layouts).
 const gradientOnly = args.includes("--gradient-only");
+const digestOpt = args.includes("--digest");
 const gradientLimits: Partial<RenderLimits>[] = opt("gradient-limits", "{}").split(";").map((j) => JSON.parse(j) as Partial<RenderLimits>);
 if (dataPrecision !== "exact" && dataPrecision !== "f16") throw new Error(`--data-precision ${dataPrecision}: use exact or f16`);
 
@@ -123,6 +127,7 @@ async function runCase(name: string, compiled: () => CompiledModel, chains: numb
     }
     const gradEvals = res.gradientEvaluations.reduce((a, b) => a + b, 0);
     const sampleSeconds = res.timing.warmupSeconds + res.timing.samplingSeconds;
+    const waitSeconds = runner?.counters.waitSeconds;
     console.log(JSON.stringify({
       case: name, rep, backend, dtype: backend === "vulkan" ? dtype : "f64", data_precision: backend === "vulkan" ? dataPrecision : "exact", chains, warmup, draws,
       wall_s: +wall.toFixed(3), compile_s: +((tCompiled - t0) / 1000).toFixed(3), sample_s: +sampleSeconds.toFixed(3),
@@ -130,9 +135,23 @@ async function runCase(name: string, compiled: () => CompiledModel, chains: numb
       grad_evals: gradEvals, grad_evals_per_s: Math.round(gradEvals / sampleSeconds),
       divergences: res.stats.reduce((a, s) => a + s.divergent.reduce((x, y) => x + y, 0), 0),
       cpu_density_evals: density.evaluations, submits: runner?.counters.submits, device_steps: runner?.counters.steps, sequences: runner?.counters.sequences, record_s: runner?.counters.recordSeconds === undefined ? undefined : +runner.counters.recordSeconds.toFixed(3),
-      wait_s: runner?.counters.waitSeconds === undefined ? undefined : +runner.counters.waitSeconds.toFixed(3), device, shape: runner?.shape ?? "cpu",
+      wait_s: waitSeconds === undefined ? undefined : +waitSeconds.toFixed(3),
+      // The host's own time while sampling: everything but the waits for the device.
+      host_s: waitSeconds === undefined ? undefined : +(sampleSeconds - waitSeconds).toFixed(3), device, shape: runner?.shape ?? "cpu",
+      ...(digestOpt ? { digest: runDigest(res) } : {}),
     }));
   }
+}
+
+/** The first 16 hex digits of a SHA-256 over every chain's draws, statistics and adapted step size and metric. */
+function runDigest(res: Awaited<ReturnType<typeof sample>>): string {
+  const h = createHash("sha256");
+  const add = (a: Float64Array) => h.update(new Uint8Array(a.buffer, a.byteOffset, a.byteLength));
+  res.draws.forEach(add);
+  for (const st of res.stats) [st.lp, st.acceptStat, st.stepSize, st.treeDepth, st.nLeapfrog, st.divergent, st.energy].forEach(add);
+  for (const a of res.adaptation) add(Float64Array.of(a.stepSize, ...a.invMetric));
+  add(Float64Array.from(res.gradientEvaluations));
+  return h.digest("hex").slice(0, 16);
 }
 
 if (backend === "vulkan" && usableDevices().length === 0) throw new Error("no Vulkan device");

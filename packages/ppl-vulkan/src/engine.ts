@@ -28,7 +28,7 @@ export interface Engine {
    * Submissions and the controller + gradient steps they ran (device shape; zero otherwise), and
    * the command sequences recorded: one per block size, reused by every submission of that size;
    * recordSeconds is the host time spent recording them, waitSeconds the time from a submission to
-   * its completion (the device's work and the wait for its fence).
+   * its completion (the device's work and the wait for its fence), the batched logpGrad's included.
    */
   readonly counters: { submits: number; steps: number; sequences: number; recordSeconds: number; waitSeconds: number };
   /** lp and gradient of all chains at once on the device, where the shape has batched kernels. */

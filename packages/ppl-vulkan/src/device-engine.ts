@@ -13,6 +13,14 @@ import { chainProgress, powerOfTwoParts, stepsToSubmit } from "./steps-per-submi
 const MAX_STEPS_PER_SUBMIT = 1024;
 
 /**
+ * Longest sequence recorded: a longer submission repeats it, one submission after the other (the
+ * same dispatches in the same order, so the same draws). Recording costs the host about 10 µs a
+ * dispatch (an H200's 1024-chain run: 0.1 s for the sequences of 1, 2, …, 1024 steps), a repeat one
+ * round trip to the device; at 128 a run records 255 steps instead of up to 2,047.
+ */
+const MAX_STEPS_PER_SEQUENCE = 128;
+
+/**
  * Shape 3: the batched gradient of all chains (multi-workgroup kernels) alternating with the NUTS
  * controller, S pairs per submission; the host resubmits until every chain has finished the block.
  */
@@ -102,13 +110,17 @@ ${gradient.source}`,
     logpGrad(q, lp, grad) {
       // Safe between blocks: every chain is idle and the next block starts without reading these buffers.
       gradient.q.write(Real.from(q));
+      // A wait for the device like a block's (the step-size searches' trial steps), so that the
+      // host's own time is the sampling time less waitSeconds.
+      const t0 = performance.now();
       evaluate.submitSync();
+      counters.waitSeconds += (performance.now() - t0) / 1e3;
       lp.set(new Real(gradient.lp.read(C * bytes)));
       grad.set(new Real(gradient.grad.read(C * D * bytes)));
     },
     run(k) {
       for (const submission of blockSubmissions(k)) {
-        for (const part of powerOfTwoParts(submission.steps)) {
+        for (const part of powerOfTwoParts(submission.steps, MAX_STEPS_PER_SEQUENCE)) {
           const sequence = sequenceFor(part);
           const t0 = performance.now();
           sequence.submitSync();
@@ -119,7 +131,7 @@ ${gradient.source}`,
     },
     async runAsync(k) {
       for (const submission of blockSubmissions(k)) {
-        for (const part of powerOfTwoParts(submission.steps)) {
+        for (const part of powerOfTwoParts(submission.steps, MAX_STEPS_PER_SEQUENCE)) {
           const sequence = sequenceFor(part);
           const t0 = performance.now();
           await sequence.submit();
@@ -129,12 +141,16 @@ ${gradient.source}`,
       }
     },
     blockDone(st, k) {
-      let slowest = 0;
-      for (let c = 0; c < C; c++) {
-        let leaps = 0;
-        for (let i = 0; i < k; i++) leaps += st[(i * C + c) * TRANSITION_STATS.length + STAT.nLeapfrog]!;
-        slowest = Math.max(slowest, leaps);
+      // Iterations outer, chains inner: one pass through the stats in memory order (a chain's
+      // column strided by C · NSTATS cost a cache miss per element); the sums are integers, exact.
+      const NSTATS = TRANSITION_STATS.length;
+      const leaps = new Float64Array(C);
+      for (let i = 0; i < k; i++) {
+        const row = i * C * NSTATS + STAT.nLeapfrog;
+        for (let c = 0; c < C; c++) leaps[c] = leaps[c]! + st[row + c * NSTATS]!;
       }
+      let slowest = 0;
+      for (let c = 0; c < C; c++) slowest = Math.max(slowest, leaps[c]!);
       perIteration = Math.max(1, slowest / k);
     },
     dispose() {

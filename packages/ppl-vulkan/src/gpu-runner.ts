@@ -160,24 +160,24 @@ export async function prepareGpuNuts(model: GpuModel, opts: GpuNutsOptions): Pro
         start = t;
         count = k;
         // The block's last draws are the chains' state; their gradient comes back with them.
-        const g = new Real(state.g.read(C * D * bytes));
-        for (let i = 0; i < C * D; i++) batch.grad[i] = g[i]!;
+        batch.grad.set(new Real(state.g.read(C * D * bytes)));
       };
       // Iteration t's results, from the block held.
       const report = (t: number, batch: ChainBatch, out: RunnerStats[]) => {
         const slot = t - start;
-        for (let c = 0; c < C; c++) {
-          const o = (slot * C + c) * NSTATS;
+        const { lp, evaluations } = batch;
+        for (let c = 0, o = slot * C * NSTATS; c < C; c++, o += NSTATS) {
           const st = out[c]!;
           st.acceptStat = stats[o + STAT.acceptStat]!;
           st.treeDepth = stats[o + STAT.treeDepth]!;
           st.nLeapfrog = stats[o + STAT.nLeapfrog]!;
           st.divergent = stats[o + STAT.divergent]! !== 0;
           st.energy = stats[o + STAT.energy]!;
-          batch.lp[c] = stats[o + STAT.lp]!;
-          batch.evaluations[c] = batch.evaluations[c]! + st.nLeapfrog;
-          for (let i = 0; i < D; i++) batch.q[c * D + i] = draws[(slot * C + c) * D + i]!;
+          lp[c] = stats[o + STAT.lp]!;
+          evaluations[c] = evaluations[c]! + st.nLeapfrog;
         }
+        // The iteration's draws of all chains are one contiguous run, in the batch's layout.
+        batch.q.set(draws.subarray(slot * C * D, (slot + 1) * C * D));
       };
       return {
         run(t, stepSizes, batch, out) {

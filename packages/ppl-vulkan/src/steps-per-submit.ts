@@ -44,13 +44,16 @@ function quantize(n: number): number {
 }
 
 /**
- * The powers of two that sum to `steps`, largest first. A submission runs as these sequences one
- * after the other (the same dispatches in the same order), so a run records at most log2(max) + 1
- * sequences, each once: recording one of a thousand steps takes the host milliseconds (an H200's
- * hier run spent 0.6 s recording about 40 sequences of distinct lengths).
+ * The powers of two that sum to `steps`, largest first, none above `largest` (a power of two; a
+ * longer run repeats it). A submission runs as these sequences one after the other (the same
+ * dispatches in the same order), so a run records at most log2(largest) + 1 sequences, each once:
+ * recording one of a thousand steps takes the host milliseconds (an H200's hier run spent 0.6 s
+ * recording about 40 sequences of distinct lengths).
  */
-export function powerOfTwoParts(steps: number): number[] {
+export function powerOfTwoParts(steps: number, largest = Infinity): number[] {
   const parts: number[] = [];
-  for (let bit = 2 ** Math.floor(Math.log2(Math.max(1, steps))); bit >= 1; bit /= 2) if (steps & bit) parts.push(bit);
+  let rest = steps;
+  for (; rest > largest; rest -= largest) parts.push(largest);
+  for (let bit = 2 ** Math.floor(Math.log2(Math.max(1, rest))); bit >= 1; bit /= 2) if (rest & bit) parts.push(bit);
   return parts;
 }

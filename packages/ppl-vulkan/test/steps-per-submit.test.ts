@@ -47,6 +47,15 @@ describe("steps per submission of the device shape", () => {
         if (i > 0) expect(p).toBeLessThan(parts[i - 1]!);
       });
     }));
+    // Capped at a largest part: that part repeated, then the powers of two of the rest.
+    expect(powerOfTwoParts(1000, 128)).toEqual([128, 128, 128, 128, 128, 128, 128, 64, 32, 8]);
+    expect(powerOfTwoParts(256, 128)).toEqual([128, 128]);
+    expect(powerOfTwoParts(100, 128)).toEqual(powerOfTwoParts(100));
+    fc.assert(fc.property(fc.integer({ min: 1, max: 1 << 16 }), fc.integer({ min: 0, max: 12 }), (n, b) => {
+      const parts = powerOfTwoParts(n, 2 ** b);
+      expect(parts.reduce((a, p) => a + p, 0)).toBe(n);
+      expect(Math.max(...parts)).toBeLessThanOrEqual(2 ** b);
+    }));
     // What stepsToSubmit asks for stays within four parts.
     for (const pace of [1, 3, 7, 15, 40]) {
       for (const k of [1, 10, 100]) expect(powerOfTwoParts(stepsToSubmit([begin], k, pace, 1024)).length).toBeLessThanOrEqual(4);

@@ -367,11 +367,15 @@ export class SamplingRun {
       }
       this.metrics.push(metric);
       const chain = chainContext(this.batch, slot, key, metric);
-      this.transitions.push(
-        s.sampler === "nuts"
-          ? new NutsTransition(chain, { maxDepth: s.maxDepth, maxDeltaH: s.maxDeltaH })
-          : new HmcTransition(chain, { steps: s.hmcSteps, maxDeltaH: s.maxDeltaH }),
-      );
+      // A runner's transitions run elsewhere: the host's machines (a NUTS tree's storage per chain,
+      // a tenth of a second for a thousand chains) would never be used.
+      if (!options.transitionRunner) {
+        this.transitions.push(
+          s.sampler === "nuts"
+            ? new NutsTransition(chain, { maxDepth: s.maxDepth, maxDeltaH: s.maxDeltaH })
+            : new HmcTransition(chain, { steps: s.hmcSteps, maxDeltaH: s.maxDeltaH }),
+        );
+      }
       this.searches.push(new StepSizeSearch(chain));
       this.inits.push(new InitialPointSearch(this.batch, slot, key, s.initRadius, givenInits[c] ?? null));
       this.adaptations.push(
@@ -518,13 +522,14 @@ export class SamplingRun {
     this.record(t, warmup);
 
     if (warmup) {
-      const updated = this.updated;
+      const { updated, adaptations, stepSizes } = this;
+      const qRows = batch.qRows;
       updated.fill(0);
       let anyUpdated = false;
       for (let c = 0; c < s.chains; c++) {
-        const a = this.adaptations[c]!;
-        this.stepSizes[c] = a.learnStepSize(this.lastStats(c).acceptStat);
-        if (a.learnMetric(batch.qRows[c]!)) {
+        const a = adaptations[c]!;
+        stepSizes[c] = a.learnStepSize(this.lastStats(c).acceptStat);
+        if (a.learnMetric(qRows[c]!)) {
           updated[c] = 1;
           anyUpdated = true;
         }
@@ -561,15 +566,20 @@ export class SamplingRun {
     const s = this.settings;
     const { batch, dim } = this;
     const onDraw = this.options.onDraw;
+    // Nothing to store or report in warmup without a callback (a thousand chains' loop per iteration).
+    if (warmup && !onDraw) return;
+    const { draws, stats, stepSizes } = this;
+    const q = batch.q;
     for (let c = 0; c < s.chains; c++) {
       const tr = this.lastStats(c);
-      const q = batch.qRows[c]!;
       const lp = batch.lp[c]!;
-      const eps = this.stepSizes[c]!;
+      const eps = stepSizes[c]!;
       if (!warmup) {
         const i = t - s.warmup;
-        this.draws[c]!.set(q, i * dim);
-        const st = this.stats[c]!;
+        // An element loop: TypedArray.set's call costs more than copying a short row.
+        const out = draws[c]!;
+        for (let j = 0, o = i * dim, r = c * dim; j < dim; j++) out[o + j] = q[r + j]!;
+        const st = stats[c]!;
         st.lp[i] = lp;
         st.acceptStat[i] = tr.acceptStat;
         st.stepSize[i] = eps;
@@ -584,7 +594,7 @@ export class SamplingRun {
           chainId: s.firstChain + c,
           iteration: t,
           warmup,
-          position: q,
+          position: batch.qRows[c]!,
           lp,
           acceptStat: tr.acceptStat,
           stepSize: eps,

@@ -22,6 +22,19 @@ export interface DualAveragingState {
   readonly xBar: number;
 }
 
+/**
+ * counter^−κ for counter = 0, 1, 2, … of one κ, shared by every chain's adaptation: Math.pow costs
+ * more than the rest of an update (a thousand chains' updates every warmup iteration), and every
+ * chain asks for the same few thousand values. Math.pow is a pure function, so the values are its own.
+ */
+const counterPowers = new Map<number, number[]>();
+
+function powersOf(kappa: number): number[] {
+  let powers = counterPowers.get(kappa);
+  if (!powers) counterPowers.set(kappa, (powers = []));
+  return powers;
+}
+
 /** Dual-averaging state for one chain. */
 export class DualAveraging {
   readonly settings: DualAveragingSettings;
@@ -30,10 +43,12 @@ export class DualAveraging {
   private counter = 0;
   private sBar = 0;
   private xBar = 0;
+  private readonly powers: number[];
 
   constructor(mu: number, settings: DualAveragingSettings = defaultDualAveraging) {
     this.mu = mu;
     this.settings = settings;
+    this.powers = powersOf(settings.kappa);
   }
 
   /** Forgets the history (after a metric update), keeping mu. */
@@ -64,7 +79,9 @@ export class DualAveraging {
     const eta = 1 / (this.counter + t0);
     this.sBar = (1 - eta) * this.sBar + eta * (delta - stat);
     const x = this.mu - (this.sBar * Math.sqrt(this.counter)) / gamma;
-    const xEta = Math.pow(this.counter, -kappa);
+    const powers = this.powers;
+    while (powers.length <= this.counter) powers.push(Math.pow(powers.length, -kappa));
+    const xEta = powers[this.counter]!;
     this.xBar = (1 - xEta) * this.xBar + xEta * x;
     return Math.exp(x);
   }

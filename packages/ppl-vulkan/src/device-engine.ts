@@ -99,8 +99,12 @@ export async function deviceEngine(
       };
     }
   }
+  // The batched lp and gradient (the step-size searches' trial steps), copied side by side to come
+  // back in one read: a read through staging costs the host about a millisecond whatever its size.
+  const evaluated = manager.buffer(C * (1 + D) * bytes);
   const evaluate = manager.sequence();
   gradient.step.forEach((d) => evaluate.dispatch(d.algorithm, d.buffers, d.groups));
+  evaluate.copy(gradient.lp, evaluated, { byteLength: C * bytes }).copy(gradient.grad, evaluated, { byteLength: C * D * bytes, dstOffset: C * bytes });
   return {
     source: `${source}
 // ---- batched gradient
@@ -115,8 +119,9 @@ ${gradient.source}`,
       const t0 = performance.now();
       evaluate.submitSync();
       counters.waitSeconds += (performance.now() - t0) / 1e3;
-      lp.set(new Real(gradient.lp.read(C * bytes)));
-      grad.set(new Real(gradient.grad.read(C * D * bytes)));
+      const both = evaluated.read(C * (1 + D) * bytes);
+      lp.set(new Real(both, 0, C));
+      grad.set(new Real(both, C * bytes, C * D));
     },
     run(k) {
       for (const submission of blockSubmissions(k)) {
@@ -157,7 +162,7 @@ ${gradient.source}`,
       sequences.forEach((s) => s.destroy());
       evaluate.destroy();
       controller.destroy();
-      [vectors, reals, ints, done].forEach((b) => b.destroy());
+      [vectors, reals, ints, done, evaluated].forEach((b) => b.destroy());
       gradient.dispose();
     },
   };

@@ -92,6 +92,19 @@ describe("sample driver", () => {
     expect(seen[seen.length - 1]!.chain).toBe(1);
   });
 
+  it("stores every sampling draw and its statistics as onDraw reported them, chain by chain", () => {
+    // 50 draws of 3 chains: several of the record's chunks of iterations and a partial one.
+    const seen: DrawInfo[] = [];
+    const r = sample(normals([1, 2, 3]), { ...small, chains: 3, onDraw: (d) => void (d.warmup || seen.push({ ...d, position: Float64Array.from(d.position) })) });
+    expect(seen).toHaveLength(3 * 50);
+    for (const d of seen) {
+      const i = d.iteration - 150, st = r.stats[d.chain]!;
+      expect(Array.from(r.draws[d.chain]!.subarray(i * 3, (i + 1) * 3))).toEqual(Array.from(d.position));
+      expect([st.lp[i], st.acceptStat[i], st.stepSize[i], st.treeDepth[i], st.nLeapfrog[i], st.divergent[i], st.energy[i]])
+        .toEqual([d.lp, d.acceptStat, d.stepSize, d.treeDepth, d.nLeapfrog, d.divergent ? 1 : 0, d.energy]);
+    }
+  });
+
   it("stops cleanly between iterations when aborted, keeping what was drawn", () => {
     const controller = new AbortController();
     const r = sample(normals([1, 2]), {
@@ -108,6 +121,7 @@ describe("sample driver", () => {
     expect(r.stats[1]!.energy).toHaveLength(10);
     const full = sample(normals([1, 2]), { ...small, chains: 2 });
     expect(Array.from(r.draws[1]!)).toEqual(Array.from(full.draws[1]!.slice(0, 20)));
+    expect(Array.from(r.stats[1]!.energy)).toEqual(Array.from(full.stats[1]!.energy.slice(0, 10)));
   });
 
   it("lets an async run be aborted from the event loop", async () => {

@@ -309,18 +309,6 @@ export interface RunState {
   readonly chains: readonly ChainState[];
 }
 
-/**
- * Sampling iterations recorded at a time, and the most bytes they may hold: each chain's draws and
- * statistics are arrays of their own, and one iteration's record of a thousand chains writes a
- * cache line of each of its eight arrays per chain; held iteration-major and moved in runs of
- * consecutive iterations, a line is written once for eight iterations.
- */
-const RECORD_CHUNK = 16;
-const RECORD_CHUNK_BYTES = 4 * 2 ** 20;
-
-/** Per-draw statistics of the chunk, in ChainStats order. */
-const CHUNK_STATS = 7;
-
 /** A run that can be advanced one iteration at a time (used by sample and sampleAsync). */
 export class SamplingRun {
   readonly settings: ResolvedSampleSettings;
@@ -339,13 +327,6 @@ export class SamplingRun {
   private readonly stepSizes: Float64Array;
   private readonly draws: Float64Array[];
   private readonly stats: ChainStats[];
-  // Sampling iterations recorded but not yet in the chains' arrays (see RECORD_CHUNK): their
-  // positions (iteration-major, the batch's layout) and statistics; null where a chunk would not fit.
-  private readonly chunkDraws: Float64Array | null;
-  private readonly chunkStats: Float64Array | null;
-  private readonly chunkLength: number;
-  private chunkFirst = 0;
-  private chunkCount = 0;
   private iteration = 0;
   private started = false;
   private warmupMs = 0;
@@ -418,10 +399,6 @@ export class SamplingRun {
       hostSteps: s.warmup > 0 ? [...windowEnds(s.warmup, defaultWindows).filter((t) => t < s.warmup - 1), s.warmup - 1] : [],
     };
     this.runner = options.transitionRunner ? options.transitionRunner({ settings: s, dim, metrics: this.metrics, stepSizeAdaptation }) : null;
-    this.chunkLength = Math.min(RECORD_CHUNK, Math.floor(RECORD_CHUNK_BYTES / (8 * s.chains * (dim + CHUNK_STATS))));
-    const chunked = this.chunkLength >= 2 && s.draws > 0;
-    this.chunkDraws = chunked ? new Float64Array(this.chunkLength * s.chains * dim) : null;
-    this.chunkStats = chunked ? new Float64Array(this.chunkLength * s.chains * CHUNK_STATS) : null;
   }
 
   // Statistics of chain c's last transition, wherever it ran.
@@ -441,7 +418,6 @@ export class SamplingRun {
    * afterwards.
    */
   handOver(first: number, count: number): RunState {
-    this.flushChunk();
     const chains: ChainState[] = [];
     for (let c = first; c < first + count; c++) {
       chains.push({
@@ -592,28 +568,14 @@ export class SamplingRun {
     const onDraw = this.options.onDraw;
     // Nothing to store or report in warmup without a callback (a thousand chains' loop per iteration).
     if (warmup && !onDraw) return;
-    const { draws, stats, stepSizes, chunkDraws, chunkStats } = this;
+    const { draws, stats, stepSizes } = this;
     const q = batch.q;
-    const i = t - s.warmup;
-    const slot = this.chunkCount;
-    if (!warmup && chunkDraws) {
-      if (slot === 0) this.chunkFirst = i;
-      chunkDraws.set(q, slot * s.chains * dim);
-    }
     for (let c = 0; c < s.chains; c++) {
       const tr = this.lastStats(c);
       const lp = batch.lp[c]!;
       const eps = stepSizes[c]!;
-      if (!warmup && chunkStats) {
-        const o = (slot * s.chains + c) * CHUNK_STATS;
-        chunkStats[o] = lp;
-        chunkStats[o + 1] = tr.acceptStat;
-        chunkStats[o + 2] = eps;
-        chunkStats[o + 3] = tr.treeDepth;
-        chunkStats[o + 4] = tr.nLeapfrog;
-        chunkStats[o + 5] = tr.divergent ? 1 : 0;
-        chunkStats[o + 6] = tr.energy;
-      } else if (!warmup) {
+      if (!warmup) {
+        const i = t - s.warmup;
         // An element loop: TypedArray.set's call costs more than copying a short row.
         const out = draws[c]!;
         for (let j = 0, o = i * dim, r = c * dim; j < dim; j++) out[o + j] = q[r + j]!;
@@ -643,31 +605,6 @@ export class SamplingRun {
         });
       }
     }
-    if (!warmup && chunkDraws && ++this.chunkCount === this.chunkLength) this.flushChunk();
-  }
-
-  /** Moves the chunk's iterations into each chain's draws and statistics, chain by chain. */
-  private flushChunk(): void {
-    const { chunkDraws, chunkStats, chunkCount: n, chunkFirst: first, dim } = this;
-    if (!chunkDraws || !chunkStats || n === 0) return;
-    const C = this.settings.chains;
-    for (let c = 0; c < C; c++) {
-      const out = this.draws[c]!;
-      const st = this.stats[c]!;
-      for (let k = 0; k < n; k++) {
-        const i = first + k;
-        for (let j = 0, o = i * dim, r = (k * C + c) * dim; j < dim; j++) out[o + j] = chunkDraws[r + j]!;
-        const o = (k * C + c) * CHUNK_STATS;
-        st.lp[i] = chunkStats[o]!;
-        st.acceptStat[i] = chunkStats[o + 1]!;
-        st.stepSize[i] = chunkStats[o + 2]!;
-        st.treeDepth[i] = chunkStats[o + 3]!;
-        st.nLeapfrog[i] = chunkStats[o + 4]!;
-        st.divergent[i] = chunkStats[o + 5]!;
-        st.energy[i] = chunkStats[o + 6]!;
-      }
-    }
-    this.chunkCount = 0;
   }
 
   // Each chain's step size and inverse metric as they are now.
@@ -681,7 +618,6 @@ export class SamplingRun {
 
   /** The draws so far (trimmed when the run stopped early). */
   result(aborted: boolean): SampleResult {
-    this.flushChunk();
     const s = this.settings;
     const drawsDone = Math.max(0, this.iteration - s.warmup);
     const warmupDone = Math.min(this.iteration, s.warmup);

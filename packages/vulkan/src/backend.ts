@@ -80,9 +80,10 @@ async function compileProgram(
       buffers.get(n)!.write(toBytes(n.dtype, data));
     }
   };
+  // The plan's outputs: the given ones, or their rebuilt equals when planning split a wide concat.
   const read = async (): Promise<TensorValue[]> =>
     Promise.all(
-      outputs.map(async (o) => {
+      plan.outputs.map(async (o) => {
         const bytes = await buffers.get(o)!.readAsync(Math.max(4, o.size * BYTES[o.dtype]));
         return { dtype: o.dtype, shape: o.shape, data: fromBytes(o.dtype, bytes, o.size) };
       }),

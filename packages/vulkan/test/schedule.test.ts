@@ -37,6 +37,14 @@ describe("schedule: recomputation against kernels", () => {
     expect(levels(REFERENCE_LIMITS.h200.recomputeBudget)).toBe(levels(0) - 1);
   });
 
+  it("stores the nodes it is told to materialize, and their consumers read them instead of their inputs", () => {
+    // z is inlined into lp by default (one user, not broadcast); told to, it gets a kernel before lp's.
+    expect(kernelsOf([lp], 0)).not.toContain(z);
+    const told = schedule([lp], { materialize: new Set([z]) });
+    expect(told.kernels).toEqual([sigma, z, lp]);
+    expect(told.isStored(z)).toBe(true);
+  });
+
   it.runIf(device !== undefined)("computes the same values inlined as stored", async () => {
     const outs = [lp, add(sum(sigma), 0)];
     const bindings = { log_sigma: Float64Array.from([0.1, -0.3, 0.7, 1.2]), y: Float64Array.from({ length: N }, (_, i) => Math.sin(i)) };

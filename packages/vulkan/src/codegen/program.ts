@@ -13,7 +13,7 @@ import { renderScan } from "./scan.ts";
 import { knownSegments, segmentConstants } from "./scatter-segments.ts";
 import { laneScatterKernel, segmentLanes } from "./scatter-lanes.ts";
 import { segmentedScatterUnits } from "./scatter-units.ts";
-import { schedule } from "./schedule.ts";
+import { checkKernelBindings, scheduleWithinBindings } from "./binding-budget.ts";
 import { Scope } from "./scope.ts";
 import { segmentSortKernels, type DeviceSegments } from "./segment-sort.ts";
 import { assemble, isScratch, ShaderBuilder, toposortAll, type KernelPlan, type ScratchBuffer } from "./shader.ts";
@@ -28,6 +28,11 @@ export { isScratch } from "./shader.ts";
 
 /** A graph as a list of kernels run in order over buffers: one per stored node, plus scratch buffers between the passes of multi-kernel nodes. */
 export interface ProgramPlan {
+  /**
+   * The nodes whose buffers hold the results, in the order given: the given outputs themselves
+   * unless planning rebuilt the graph above them (a wide concat split, binding-budget.ts), so
+   * callers find the results' buffers through these.
+   */
   readonly outputs: readonly Node[];
   readonly kernels: readonly KernelPlan[];
   /** Every node with a buffer: leaves (params, data, array constants, known scatter layouts) and kernel results. */
@@ -57,8 +62,10 @@ export interface PlanOptions {
 }
 
 /** Plan the kernels of a graph and render their GLSL; `prelude` gives the shared function source. */
-export function planProgram(outputs: readonly Node[], limits: RenderLimits, prelude: (dtypes: ReadonlySet<DType>) => string, options: PlanOptions = {}): ProgramPlan {
-  const sched = schedule(outputs, { recomputeBudget: limits.recomputeBudget });
+export function planProgram(given: readonly Node[], limits: RenderLimits, prelude: (dtypes: ReadonlySet<DType>) => string, options: PlanOptions = {}): ProgramPlan {
+  // Kernels that would read more buffers than a shader may bind get their inputs narrowed first
+  // (binding-budget.ts); the outputs are then the rewritten graph's, which callers read from the plan.
+  const { outputs, schedule: sched } = scheduleWithinBindings(given, limits);
   const all = toposortAll(outputs);
   const dtypes = new Set(all.map((n) => n.dtype));
   if (dtypes.has("f64") && !limits.float64) {
@@ -90,6 +97,7 @@ export function planProgram(outputs: readonly Node[], limits: RenderLimits, prel
     .filter((item) => isRowPass(item) || item.op === "scan" || item.size > 0)
     .flatMap((item) => (isRowPass(item) ? rowPassKernels(item, factory) : renderKernels(item, factory, tupleUsers, deviceSegments)))
     .filter((k) => k.units > 0);
+  checkKernelBindings(rendered, limits.maxStorageBuffers);
   const merge = options.merge ?? false;
   const kernels = merge === false ? rendered : mergeIndependentKernels(rendered, limits, prelude, merge === true ? undefined : merge);
   const scratch = [...new Set(kernels.flatMap((k) => k.bindings.filter(isScratch)))];

@@ -42,6 +42,11 @@ export interface ScheduleOptions {
    * a single-thread program recomputes for nothing and keeps 0.
    */
   readonly recomputeBudget?: number;
+  /**
+   * Nodes to store and compute in kernels of their own whatever their cost (binding-budget.ts:
+   * so that a consumer reads one buffer instead of the many its inline producers read).
+   */
+  readonly materialize?: ReadonlySet<Node>;
 }
 
 /**
@@ -52,6 +57,7 @@ export interface ScheduleOptions {
  */
 export function schedule(outputs: readonly Node[], options: ScheduleOptions = {}): Schedule {
   const budget = options.recomputeBudget ?? 0;
+  const materialize = options.materialize ?? new Set<Node>();
   const order = toposort(outputs);
   const users = userCounts(outputs);
   const outs = new Set(outputs);
@@ -91,7 +97,7 @@ export function schedule(outputs: readonly Node[], options: ScheduleOptions = {}
     inlineCost.set(n, cost);
     const shared = (users.get(n) ?? 0) > 1 || broadcast.has(n);
     const cheapToRecompute = budget > 0 && !reReadByLinalg.has(n) && cost * (reads.get(n) ?? 0) <= budget;
-    if (ALWAYS_MATERIALIZED.has(n.op) || outs.has(n) || (shared && cost >= 6 && !cheapToRecompute)) {
+    if (ALWAYS_MATERIALIZED.has(n.op) || outs.has(n) || materialize.has(n) || (shared && cost >= 6 && !cheapToRecompute)) {
       if (n.op === "const") {
         continue; // a scalar fill output is written by its own trivial kernel below
       }

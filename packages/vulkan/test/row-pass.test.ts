@@ -58,6 +58,20 @@ describe("row passes: which graphs take them", () => {
     await expect(source).toMatchFileSnapshot("./__snapshots__/row-pass-logistic.glsl");
   });
 
+  it("1024 chains of a small regression take the wide pass (a thread a chain), 3 dispatches; golden", async () => {
+    const { outs } = regression("logistic", 1000, 10, 1024);
+    const p = planProgram(outs, GPU, kernelPrelude, { merge: true });
+    const X = p.buffers.find((n) => n.op === "data" && n.attrs.name === "X")!;
+    expect(p.kernels.filter((k) => k.bindings.includes(X)).length).toBe(1);
+    expect(p.kernels.length).toBeLessThanOrEqual(3);
+    const all = titles(outs, GPU).join("\n");
+    expect(all).toMatch(/wide row pass over X \[1000,10\] and 1024 columns.*1 row sum, 1 product with Xᵀ/);
+    expect(all).not.toMatch(/tiled matmul|skinny matmul/);
+    const prelude = (dtypes: ReadonlySet<string>) => `// (math prelude: ${[...dtypes].join(", ")})`;
+    const source = planProgram(outs, GPU, prelude).kernels.filter((k) => /row pass/.test(k.source)).map((k) => k.source).join("\n// ----\n");
+    await expect(source).toMatchFileSnapshot("./__snapshots__/row-pass-wide-logistic.glsl");
+  });
+
   it("a normal regression's residuals take the same pass", () => {
     const { outs } = regression("normal", 20_000, 30, 4);
     expect(titles(outs, GPU).join("\n")).toMatch(/row pass over X \[20000,30\].*1 product with Xᵀ/);
@@ -102,12 +116,16 @@ describe.runIf(device !== undefined)("row passes on the Vulkan backend against t
       await fc.assert(
         fc.asyncProperty(
           fc.constantFrom<Family>("logistic", "normal"), fc.integer({ min: 2, max: 700 }), fc.integer({ min: 1, max: 40 }),
-          fc.integer({ min: 1, max: 5 }), fc.constantFrom(1, 2, 8),
-          async (family, N, K, C, teams) => {
+          fc.integer({ min: 1, max: 5 }), fc.constantFrom(1, 2, 8), fc.boolean(),
+          async (family, N, K, chains, teams, wide) => {
+            // A wide pass follows η's column axis, which one chain does not have.
+            const C = wide ? Math.max(2, chains) : chains;
             const { outs, bindings } = regression(family, N, K, C, dtype);
-            const full = { ...limitsOf(device!), ...limits, rowPassTeams: teams };
-            expect(titles(outs, full).join("\n")).toContain("row pass");
-            const b = teams === 2 ? backend : await vulkanBackend({ limits: { ...limits, rowPassTeams: teams } });
+            // Wide: more columns than limits.skinnyMatmulColumns take a thread a column.
+            const extra = { rowPassTeams: teams, ...(wide ? { skinnyMatmulColumns: 0 } : {}) };
+            const full = { ...limitsOf(device!), ...limits, ...extra };
+            expect(titles(outs, full).join("\n")).toContain(wide ? "wide row pass" : "row pass");
+            const b = teams === 2 && !wide ? backend : await vulkanBackend({ limits: { ...limits, ...extra } });
             const exe = await b.compile(outs);
             const got = await exe.run(bindings);
             const again = await exe.run(bindings);
@@ -122,7 +140,7 @@ describe.runIf(device !== undefined)("row passes on the Vulkan backend against t
             });
           },
         ),
-        { numRuns: 8, seed: 11 },
+        { numRuns: 10, seed: 11 },
       );
     });
   }

@@ -8,6 +8,7 @@ import type { RenderLimits } from "./limits.ts";
 import { Scope } from "./scope.ts";
 import type { KernelPlan } from "./shader.ts";
 import { sliceScratch, sliceSumKernel } from "./slice-sum.ts";
+import { wideRowPassKernels } from "./row-pass-wide.ts";
 import type { Storage } from "./storage.ts";
 
 // One pass over the rows of a data matrix. A regression's gradient reads its design matrix X
@@ -39,6 +40,12 @@ export interface RowPass {
   readonly absorbed: ReadonlySet<Node>;
   /** The axis of each row-local node (and of η) that runs over X's rows. */
   readonly rowAxis: ReadonlyMap<Node, number>;
+  /**
+   * η has more columns than a team's lanes can share (limits.skinnyMatmulColumns: many chains):
+   * every row-local value is indexed by a row and a column of η and nothing else, so a thread
+   * can take one column (row-pass-wide.ts).
+   */
+  readonly wide: boolean;
   /** Every node the pass depends on: false for those not downstream of η. */
   dependsOnEta(n: Node): boolean;
 }
@@ -64,6 +71,7 @@ type Axis = number | "free" | "bad";
 export function findRowPasses(
   order: readonly Node[], outputs: readonly Node[], kernels: readonly Node[], isStored: (n: Node) => boolean, limits: RenderLimits,
 ): RowPass[] {
+  if (limits.rowPassTeams < 1) return [];
   const users = new Map<Node, Node[]>();
   for (const n of order) for (const x of n.inputs) users.set(x, [...(users.get(x) ?? []), n]);
   const outs = new Set(outputs);
@@ -81,23 +89,39 @@ export function findRowPasses(
   return passes;
 }
 
-// η = X·B with X stored [N, K], no batch axes, K within a workgroup's threads and few columns.
+/** Most terms of X's rows a thread of a wide row pass holds with its column of B and of Xᵀ·R. */
+export const WIDE_TERMS = 64;
+
+// η = X·B with X stored [N, K], no batch axes: K within a workgroup's threads and few columns, or
+// (wide) many columns and K within what a thread holds in registers.
 function isRowProduct(n: Node, isStored: (n: Node) => boolean, limits: RenderLimits): boolean {
   if (n.op !== "matmul" || n.rank !== 2) return false;
   const [X, B] = n.inputs as [Node, Node];
   if (X.rank !== 2 || B.rank !== 2 || !isStored(X) || X.dtype !== n.dtype) return false;
   const [N, K] = X.shape as [number, number];
-  return N >= 2 && K >= 1 && K <= limits.groupSize && n.shape[1]! <= limits.skinnyMatmulColumns;
+  const narrow = K <= limits.groupSize && n.shape[1]! <= limits.skinnyMatmulColumns;
+  return N >= 2 && K >= 1 && (narrow || K <= WIDE_TERMS);
 }
 
 function rowPassOf(
   eta: Node, order: readonly Node[], users: ReadonlyMap<Node, Node[]>, outs: ReadonlySet<Node>, isStored: (n: Node) => boolean, limits: RenderLimits,
 ): RowPass | undefined {
   const X = eta.inputs[0]!;
-  const axis = new Map<Node, Axis>();
-  for (const n of order) axis.set(n, n === eta ? 0 : axisThrough(n, n.inputs.map((x) => axis.get(x)!)));
+  const [N] = X.shape as [number];
+  const C = eta.shape[1]!;
+  const wide = C > limits.skinnyMatmulColumns;
+  const follow = (seed: number) => {
+    const axis = new Map<Node, Axis>();
+    for (const n of order) axis.set(n, n === eta ? seed : axisThrough(n, n.inputs.map((x) => axis.get(x)!)));
+    return axis;
+  };
+  const axis = follow(0);
   const rowAxis = new Map<Node, number>();
   for (const [n, a] of axis) if (typeof a === "number") rowAxis.set(n, a);
+  // Wide: each row-local value is [N, C] in some order (size-1 axes aside), its columns η's.
+  const colAxis = wide ? follow(1) : undefined;
+  if (colAxis && [...rowAxis.keys()].some((n) => typeof colAxis.get(n) !== "number" || n.size !== N * C)) return undefined;
+  const columns = wide ? C : limits.skinnyMatmulColumns;
   const reductions = new Set<Node>();
   const contractions = new Set<Node>();
   const absorbed = new Set<Node>();
@@ -110,28 +134,28 @@ function rowPassOf(
     for (const u of users.get(n) ?? []) {
       if (rowAxis.has(u)) continue;
       const sameType = u.dtype === eta.dtype;
-      if (sameType && u.op === "reduce_sum" && u.attrs.axes!.length === 1 && u.attrs.axes![0] === a && u.size <= limits.groupSize) reductions.add(u);
-      else if (sameType && isContraction(u, X, isStored, limits) && u.inputs[1] === n && a === 0) contractions.add(u);
+      if (sameType && u.op === "reduce_sum" && u.attrs.axes!.length === 1 && u.attrs.axes![0] === a && (wide || u.size <= limits.groupSize)) reductions.add(u);
+      else if (sameType && isContraction(u, X, isStored, columns) && u.inputs[1] === n && a === 0 && (!wide || colAxis!.get(n) === 1)) contractions.add(u);
       else if (n === eta) writeEta = true;
       else return undefined; // a row-local value escapes the pass
     }
   }
   if (reductions.size + contractions.size === 0) return undefined;
   const pass: RowPass = {
-    kind: "row-pass", X, eta, writeEta, reductions: [...reductions], contractions: [...contractions], absorbed, rowAxis,
+    kind: "row-pass", X, eta, writeEta, reductions: [...reductions], contractions: [...contractions], absorbed, rowAxis, wide,
     dependsOnEta: (n) => (axis.get(n) ?? "free") !== "free",
   };
-  return rowPassLayout(pass, limits) ? pass : undefined;
+  return wide || rowPassLayout(pass, limits) ? pass : undefined;
 }
 
 // Xᵀ·R [K, C'] with Xᵀ an inline transpose of the pass's X.
-function isContraction(u: Node, X: Node, isStored: (n: Node) => boolean, limits: RenderLimits): boolean {
+function isContraction(u: Node, X: Node, isStored: (n: Node) => boolean, columns: number): boolean {
   if (u.op !== "matmul" || u.rank !== 2) return false;
   const [A, R] = u.inputs as [Node, Node];
   const p = A.attrs.perm;
   // With one column, Xᵀ is the reshape of X [N, 1] to [1, N].
   const transposed = (A.op === "transpose" && p?.[0] === 1 && p[1] === 0) || (A.op === "reshape" && X.shape[1] === 1 && A.shape[0] === 1);
-  return transposed && A.inputs[0] === X && !isStored(A) && R.rank === 2 && R.shape[1]! <= limits.skinnyMatmulColumns;
+  return transposed && A.inputs[0] === X && !isStored(A) && R.rank === 2 && R.shape[1]! <= columns;
 }
 
 // Where a node's row axis is, given its inputs': free of η, row-local on one axis, or neither.
@@ -228,6 +252,7 @@ export function rowPassLayout(p: RowPass, limits: RenderLimits): RowPassLayout |
  * team order into the workgroup's partials.
  */
 export function rowPassKernels(p: RowPass, f: KernelFactory): KernelPlan[] {
+  if (p.wide) return wideRowPassKernels(p, f);
   const layout = rowPassLayout(p, f.limits)!;
   const { teams: W, teamRows: RW, laneTerms: KL, chunk, workgroups: P, threads: G } = layout;
   const { X, eta } = p;

@@ -7,9 +7,13 @@ import { castFloats, optimize } from "@ppl/tensor/internals";
 import { modelDensity, sample, type CompiledModel } from "@ppl/ppl";
 import { prepareGpuNuts, type ExecutionShape } from "../src/index.ts";
 
-/** Runs `outputs` on `backend` in `dtype` and expects every element within tolerance·(1 + |reference|) of the f64 reference. */
+/**
+ * Runs `outputs` on `backend` in `dtype` and expects every element within tolerance·(1 + |reference|)
+ * of the f64 reference; a failure names the output by `labels[i]` (default "output i").
+ */
 export async function expectReferenceValues(
-  backend: Backend, outputs: Node[], bindings: Record<string, ArrayLike<number>>, dtype: "f32" | "f64", tolerance: number,
+  backend: Backend, outputs: readonly Node[], bindings: Readonly<Record<string, ArrayLike<number>>>, dtype: "f32" | "f64", tolerance: number,
+  labels?: readonly string[],
 ): Promise<void> {
   const want = interpret(outputs, bindings);
   const exe = await backend.compile(optimize(dtype === "f32" ? castFloats(outputs, "f32") : outputs));
@@ -17,7 +21,7 @@ export async function expectReferenceValues(
   const got = await exe.run(Object.fromEntries(Object.entries(bindings).map(([k, x]) => [k, Float64Array.from(x)])));
   want.forEach((w, i) => w.data.forEach((v, j) => {
     const g = Number(got[i]!.data[j]);
-    expect(Math.abs(g - v) <= tolerance * (1 + Math.abs(v)), `output ${i}[${j}]: ${g} vs ${v}`).toBe(true);
+    expect(Math.abs(g - v) <= tolerance * (1 + Math.abs(v)), `${labels?.[i] ?? `output ${i}`}[${j}]: ${g} vs ${v}`).toBe(true);
   }));
   exe.dispose?.();
 }

@@ -171,12 +171,15 @@ describe.concurrent("the command line's own messages", () => {
 });
 
 describe.concurrent("CSV files into ppl summary", () => {
-  const good = async (): Promise<string> => {
+  // One run's CSV file, which each test below edits in its own copy (a string): the same file from
+  // one sampling instead of three, each a command start and a compile.
+  let goodRun: Promise<string> | undefined;
+  const good = (): Promise<string> => (goodRun ??= (async () => {
     const o = out();
     const r = await runCli(["sample", MODEL, "--data", DATA, ...FAST, "--seed", "5", "--output", o]);
     expect(r.code, r.stderr).toBe(0);
     return readFileSync(join(o, "chain-1.csv"), "utf8");
-  };
+  })());
 
   it("10: a non-numeric field is named with its column, without a contradiction", async () => {
     const text = await good();

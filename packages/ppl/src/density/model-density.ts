@@ -1,5 +1,5 @@
-import { getBackend, type Backend, type Bindings, type Executable, type TensorValue } from "@ppl/tensor";
-import { optimize } from "@ppl/tensor/internals";
+import { getBackend, type Backend, type Bindings, type Node, type TensorValue } from "@ppl/tensor";
+import { optimize, type Arena } from "@ppl/tensor/internals";
 import type { CompiledModel } from "../model/compile.ts";
 import type { BatchedDensity } from "../sampler/density.ts";
 import { gradientGraph } from "./gradient-graph.ts";
@@ -32,28 +32,53 @@ export interface ModelDensityOptions {
 export async function modelDensity(model: CompiledModel, opts: ModelDensityOptions = {}): Promise<ModelDensity> {
   const backend = typeof opts.backend === "object" ? opts.backend : await getBackend(opts.backend ?? "cpu");
   if (!backend.compileSync) throw new Error(`modelDensity: backend '${backend.name}' has no synchronous path; use its own sampler driver`);
-  const graph = gradientGraph(model);
-  const density = hoistData([graph.lp, graph.grad], model.dataBindings, backend);
-  const generated = hoistData(optimize([model.generatedFlat]), model.dataBindings, backend);
-  const lpGrad = backend.compileSync(density.outputs);
-  const gen = backend.compileSync(generated.outputs);
   const dim = model.dim;
   const q: TensorValue = { dtype: "f64", shape: [dim], data: new Float64Array(dim) };
-  // The two graphs' hoisted leaves share names; each executable gets its own bindings.
-  // Large data go into a WebAssembly arena (shared by every thread) where the long products run.
-  const inArena = arenaBindings(density.outputs, { ...model.dataBindings, ...density.bindings, q });
-  const lpBindings: Record<string, Bindings[string]> = inArena?.bindings ?? { ...model.dataBindings, ...density.bindings, q };
-  const genBindings: Record<string, Bindings[string]> = { ...model.dataBindings, ...generated.bindings, q };
   let evaluations = 0;
-  const run = (exe: Executable, bindings: Bindings, x: Float64Array): TensorValue[] => {
-    q.data.set(x);
-    return exe.runSync!(bindings);
+  // The log density and the generated quantities are compiled (and the data they read hoisted and
+  // copied into the arena) on first use: a sampler whose transitions run elsewhere (the GPU
+  // runner evaluates the chains' gradients on the device) never evaluates the log density here,
+  // and for a large data set that preparation is most of the time before sampling starts.
+  let lpPart: { outputs: readonly Node[]; bindings: Record<string, Bindings[string]>; arena?: Arena; logpGrad: BatchedDensity["logpGrad"] } | undefined;
+  const lp = () => {
+    if (lpPart) return lpPart;
+    const graph = gradientGraph(model);
+    const density = hoistData([graph.lp, graph.grad], model.dataBindings, backend);
+    const lpGrad = backend.compileSync!(density.outputs);
+    // Large data go into a WebAssembly arena (shared by every thread) where the long products run.
+    const inArena = arenaBindings(density.outputs, { ...model.dataBindings, ...density.bindings, q });
+    const bindings: Record<string, Bindings[string]> = inArena?.bindings ?? { ...model.dataBindings, ...density.bindings, q };
+    const logpGrad = batchedLogpGrad(lpGrad, bindings, dim, "q", () => void evaluations++);
+    return (lpPart = { outputs: density.outputs, bindings, ...(inArena ? { arena: inArena.arena } : {}), logpGrad });
   };
-  const logpGrad = batchedLogpGrad(lpGrad, lpBindings, dim, "q", () => void evaluations++);
-  const genBound = gen.bindSync?.(genBindings);
-  const genSlot = genBound ? genBound.slot("q") : -1;
-  const genOut = new Float64Array(model.generatedFlat.size);
-  genBound?.setOutput(0, genOut, 0);
+  let genPart: { run(x: Float64Array): Float64Array } | undefined;
+  const gen = () => {
+    if (genPart) return genPart;
+    // The two graphs' hoisted leaves share names; each executable gets its own bindings.
+    const generated = hoistData(optimize([model.generatedFlat]), model.dataBindings, backend);
+    const exe = backend.compileSync!(generated.outputs);
+    const bindings: Record<string, Bindings[string]> = { ...model.dataBindings, ...generated.bindings, q };
+    const bound = exe.bindSync?.(bindings);
+    if (!bound) {
+      return (genPart = {
+        run: (x) => {
+          q.data.set(x);
+          return Float64Array.from(exe.runSync!(bindings)[0]!.data);
+        },
+      });
+    }
+    // Bound once, as the gradient is: q read in place, the values written into one buffer, copied out.
+    const slot = bound.slot("q");
+    const out = new Float64Array(model.generatedFlat.size);
+    bound.setOutput(0, out, 0);
+    return (genPart = {
+      run: (x) => {
+        if (slot >= 0) bound.setInput(slot, x, 0);
+        bound.run();
+        return Float64Array.from(out);
+      },
+    });
+  };
   let shared: SharedDensity | undefined;
   return {
     dim,
@@ -61,16 +86,11 @@ export async function modelDensity(model: CompiledModel, opts: ModelDensityOptio
     get evaluations() {
       return evaluations;
     },
-    logpGrad,
+    logpGrad: (x, lpOut, grad, active) => lp().logpGrad(x, lpOut, grad, active),
     share() {
-      return (shared ??= shareDensity(density.outputs, lpBindings, dim, "q", backend.name, inArena?.arena));
+      const part = lp();
+      return (shared ??= shareDensity(part.outputs, part.bindings, dim, "q", backend.name, part.arena));
     },
-    generated(x) {
-      if (!genBound) return Float64Array.from(run(gen, genBindings, x)[0]!.data);
-      // Bound once, as the gradient is: q read in place, the values written into one buffer, copied out.
-      if (genSlot >= 0) genBound.setInput(genSlot, x, 0);
-      genBound.run();
-      return Float64Array.from(genOut);
-    },
+    generated: (x) => gen().run(x),
   };
 }

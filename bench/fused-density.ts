@@ -189,10 +189,11 @@ async function project(cm: CompiledModel): Promise<Built> {
     },
   };
   const density = await modelDensity(cm, { backend: recording });
-  // modelDensity compiles [lp, grad] second to last (after the data hoists, before `generated`).
-  const lpGrad = made[made.length - 2];
-  if (!lpGrad || lpGrad.outputs.length !== 2 || lpGrad.outputs[1]!.size !== cm.dim) throw new Error("could not find the lp+gradient executable");
   const lp = new Float64Array(1);
+  // modelDensity compiles [lp, grad] at its first evaluation (after the data hoists).
+  density.logpGrad(new Float64Array(cm.dim), lp, new Float64Array(cm.dim));
+  const lpGrad = made.filter((e) => e.outputs.length === 2 && e.outputs[1]!.size === cm.dim).at(-1);
+  if (!lpGrad) throw new Error("could not find the lp+gradient executable");
   return {
     dim: cm.dim,
     kernels: lpGrad.stats.kernels,

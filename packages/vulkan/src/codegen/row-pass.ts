@@ -15,10 +15,10 @@ import type { Storage } from "./storage.ts";
 // [N, K] twice: η = X·B, then, after the per-row terms (the log likelihood, the residuals r),
 // Xᵀ·r. Both products are bound by the bytes of X, and between them the rows' terms are a kernel
 // and the row sums more. Every value in between is a function of one row, so one kernel can do
-// it all for a block of rows at a time: stage the block of X in shared memory, compute its η,
-// the row terms and their contribution to each row sum and to Xᵀ·r, then the next block. Each
-// workgroup writes its partial sums; a merge pass adds them in workgroup order (slice-sum.ts),
-// so the result is the same on every run. X is read once.
+// it a few rows at a time, with the rows of X in registers: their η, the row terms and their
+// contribution to each row sum and to Xᵀ·r, then the next rows (rowPassKernels; with many columns
+// of η, row-pass-wide.ts). Each workgroup writes its partial sums; a merge pass adds them in
+// workgroup order (slice-sum.ts), so the result is the same on every run. X is read once.
 
 /**
  * A fused row pass: η = X·B, the values of one row of η (row-local nodes), the sums over rows of

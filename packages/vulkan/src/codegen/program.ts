@@ -19,6 +19,7 @@ import { segmentSortKernels, type DeviceSegments } from "./segment-sort.ts";
 import { assemble, isScratch, ShaderBuilder, toposortAll, type KernelPlan, type ScratchBuffer } from "./shader.ts";
 import { reducePartitions } from "./reduce/strategy.ts";
 import { findRowPasses, isRowPass, rowPassKernels, rowPassMembers, type RowPass } from "./row-pass.ts";
+import { wideRowPassKernels } from "./row-pass-wide.ts";
 import { mergeIndependentKernels } from "./merge-kernels.ts";
 import { matmulKernel, streamUnitsPerThread } from "./strategy.ts";
 import { unitWriter, type UnitContext, type UnitWriter } from "./units.ts";
@@ -95,7 +96,7 @@ export function planProgram(given: readonly Node[], limits: RenderLimits, prelud
   // Kernels with nothing to compute (zero-size results) are dropped: there is no work to dispatch.
   const rendered = withRowPasses(sched.kernels, passes)
     .filter((item) => isRowPass(item) || item.op === "scan" || item.size > 0)
-    .flatMap((item) => (isRowPass(item) ? rowPassKernels(item, factory) : renderKernels(item, factory, tupleUsers, deviceSegments)))
+    .flatMap((item) => (isRowPass(item) ? (item.wide ? wideRowPassKernels : rowPassKernels)(item, factory) : renderKernels(item, factory, tupleUsers, deviceSegments)))
     .filter((k) => k.units > 0);
   checkKernelBindings(rendered, limits.maxStorageBuffers);
   const merge = options.merge ?? false;

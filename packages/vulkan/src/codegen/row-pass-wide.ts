@@ -1,14 +1,11 @@
 import { type Node } from "@ppl/tensor";
-import { ExprRenderer } from "./expr.ts";
 import { glslType, literal } from "./glsl.ts";
 import { unflatten } from "./index-math.ts";
 import type { KernelFactory } from "./kernel-factory.ts";
 import type { RenderLimits } from "./limits.ts";
-import type { RowPass } from "./row-pass.ts";
+import { passParts, type RowPass } from "./row-pass.ts";
 import { Scope } from "./scope.ts";
 import type { KernelPlan } from "./shader.ts";
-import { sliceScratch, sliceSumKernel } from "./slice-sum.ts";
-import type { Storage } from "./storage.ts";
 
 // The row pass of many columns (many chains of a small regression: X [1000, 10], B [10, 1024]).
 // Every row-local value is indexed by a row and a column of η, so a thread takes one column c: it
@@ -57,12 +54,7 @@ export function wideRowPassKernels(p: RowPass, f: KernelFactory): KernelPlan[] {
   const sh = f.shader();
   // The thread's η of the current row is the variable e: row-local values read η only at their
   // own row and column (the pass's detection follows both axes).
-  const storage: Storage = {
-    read: (n, idx, sc) => (n === eta ? "e" : p.absorbed.has(n) ? undefined : sh.storage.read(n, idx, sc)),
-    write: sh.storage.write,
-  };
-  const r = new ExprRenderer(storage, sh.r);
-  const scratch = new Map([...p.reductions, ...p.contractions].map((n) => [n, sliceScratch(n, P, false)] as const));
+  const { r, scratch, what, withMerges } = passParts(p, f, sh, P, () => "e");
   const terms = Array.from({ length: K }, (_, k) => k);
   const main = new Scope(undefined, "");
   main.emit(`int cg = gid % ${CG}; int part = gid / ${CG};`);
@@ -93,8 +85,6 @@ export function wideRowPassKernels(p: RowPass, f: KernelFactory): KernelPlan[] {
     for (const k of terms) out.emit(`${sh.bind(scratch.get(n)!, "write")}[part * ${n.size} + ${k * C} + c] = g${q}_${k};`);
   });
   main.block(`if (c < ${C})`, out);
-  const count = (k: number, what: string) => `${k} ${what}${k === 1 ? "" : "s"}`;
-  const what = [count(p.reductions.length, "row sum"), count(p.contractions.length, "product") + " with Xᵀ", ...(p.writeEta ? ["η written"] : [])].join(", ");
   const pass = f.finish(
     {
       node: eta, localSize: G, workgroups: CG * P, units: C * P, main: main.lines,
@@ -102,5 +92,5 @@ export function wideRowPassKernels(p: RowPass, f: KernelFactory): KernelPlan[] {
     },
     sh,
   );
-  return [pass, ...[...scratch].map(([n, s]) => sliceSumKernel(n, s, P, f))];
+  return withMerges(pass);
 }

@@ -6,9 +6,8 @@ import { unflatten } from "./index-math.ts";
 import type { KernelFactory } from "./kernel-factory.ts";
 import type { RenderLimits } from "./limits.ts";
 import { Scope } from "./scope.ts";
-import type { KernelPlan } from "./shader.ts";
+import type { KernelPlan, ScratchBuffer, ShaderBuilder } from "./shader.ts";
 import { sliceScratch, sliceSumKernel } from "./slice-sum.ts";
-import { wideRowPassKernels } from "./row-pass-wide.ts";
 import type { Storage } from "./storage.ts";
 
 // One pass over the rows of a data matrix. A regression's gradient reads its design matrix X
@@ -73,7 +72,7 @@ export function findRowPasses(
 ): RowPass[] {
   if (limits.rowPassTeams < 1) return [];
   const users = new Map<Node, Node[]>();
-  for (const n of order) for (const x of n.inputs) users.set(x, [...(users.get(x) ?? []), n]);
+  for (const n of order) for (const x of n.inputs) (users.get(x) ?? users.set(x, []).get(x)!).push(n);
   const outs = new Set(outputs);
   const taken = new Set<Node>();
   const passes: RowPass[] = [];
@@ -241,8 +240,36 @@ export function rowPassLayout(p: RowPass, limits: RenderLimits): RowPassLayout |
   return { teams, teamRows, laneTerms, chunk, workgroups: Math.ceil(N / chunk), threads: teams * TEAM, scratchShared: layoutFor(teams).scratchShared };
 }
 
+/** What both forms of a row pass render alike (this file's and row-pass-wide.ts's). */
+export interface PassParts {
+  /** A renderer reading η through `etaAt` (the pass holds it on chip) and computing absorbed nodes inline. */
+  readonly r: ExprRenderer;
+  /** Each reduction's and contraction's partial sums, `workgroups` of them. */
+  readonly scratch: ReadonlyMap<Node, ScratchBuffer>;
+  /** What the pass computes, for its title. */
+  readonly what: string;
+  /** The pass kernel followed by one merge of each partial-sum buffer, in workgroup order. */
+  withMerges(pass: KernelPlan): KernelPlan[];
+}
+
+/** The renderer, partial sums, title and merges of a row pass of `workgroups` workgroups. */
+export function passParts(p: RowPass, f: KernelFactory, sh: ShaderBuilder, workgroups: number, etaAt: (idx: readonly string[]) => string): PassParts {
+  const storage: Storage = {
+    read: (n, idx, sc) => (n === p.eta ? etaAt(idx) : p.absorbed.has(n) ? undefined : sh.storage.read(n, idx, sc)),
+    write: sh.storage.write,
+  };
+  const scratch = new Map([...p.reductions, ...p.contractions].map((n) => [n, sliceScratch(n, workgroups, false)] as const));
+  const count = (k: number, what: string) => `${k} ${what}${k === 1 ? "" : "s"}`;
+  return {
+    r: new ExprRenderer(storage, sh.r),
+    scratch,
+    what: [count(p.reductions.length, "row sum"), count(p.contractions.length, "product") + " with Xᵀ", ...(p.writeEta ? ["η written"] : [])].join(", "),
+    withMerges: (pass) => [pass, ...[...scratch].map(([n, buf]) => sliceSumKernel(n, buf, workgroups, f))],
+  };
+}
+
 /**
- * The kernels of a row pass: the pass itself, and one merge per reduction and contraction summing
+ * The kernels of a (narrow) row pass: the pass itself, and one merge per reduction and contraction summing
  * the workgroups' partials in order. In the pass, each team of 32 threads takes teamRows rows at a
  * step: every lane loads its terms of those rows into registers (all loads in flight at once),
  * forms its share of each row's η with B's terms it holds, and the shares are summed through
@@ -252,7 +279,6 @@ export function rowPassLayout(p: RowPass, limits: RenderLimits): RowPassLayout |
  * team order into the workgroup's partials.
  */
 export function rowPassKernels(p: RowPass, f: KernelFactory): KernelPlan[] {
-  if (p.wide) return wideRowPassKernels(p, f);
   const layout = rowPassLayout(p, f.limits)!;
   const { teams: W, teamRows: RW, laneTerms: KL, chunk, workgroups: P, threads: G } = layout;
   const { X, eta } = p;
@@ -264,12 +290,7 @@ export function rowPassKernels(p: RowPass, f: KernelFactory): KernelPlan[] {
   const zero = literal(0, eta.dtype);
   const sh = f.shader();
   // η of the team's rows lives in shared memory; the absorbed nodes are computed where read.
-  const storage: Storage = {
-    read: (n, idx, sc) => (n === eta ? `ppl_eta[w * ${S} + ((${idx[0]}) - base) * ${C} + ${idx[1]}]` : p.absorbed.has(n) ? undefined : sh.storage.read(n, idx, sc)),
-    write: sh.storage.write,
-  };
-  const r = new ExprRenderer(storage, sh.r);
-  const scratch = new Map([...p.reductions, ...p.contractions].map((n) => [n, sliceScratch(n, P, false)] as const));
+  const { r, scratch, what, withMerges } = passParts(p, f, sh, P, (idx) => `ppl_eta[w * ${S} + ((${idx[0]}) - base) * ${C} + ${idx[1]}]`);
   const terms = Array.from({ length: KL }, (_, j) => j);
   const main = new Scope(undefined, "");
   main.emit(`int t = int(gl_LocalInvocationIndex); int w = t / ${TEAM}; int l = t - w * ${TEAM};`);
@@ -387,14 +408,13 @@ export function rowPassKernels(p: RowPass, f: KernelFactory): KernelPlan[] {
     `shared ${Ty} ppl_eta[${W * S}];`,
     ...cols.map((width, q) => `shared ${Ty} ppl_r${q}[${W * RW * width}];`),
   ];
-  const count = (k: number, what: string) => `${k} ${what}${k === 1 ? "" : "s"}`;
-  const what = [count(p.reductions.length, "row sum"), count(p.contractions.length, "product") + " with Xᵀ", ...(p.writeEta ? ["η written"] : [])].join(", ");
+  const teams = `${W} team${W === 1 ? "" : "s"}`;
   const pass = f.finish(
     {
       node: eta, localSize: G, workgroups: P, units: P * G, shared, main: main.lines,
-      title: `row pass over X [${N},${K}], ${count(W, "team")} of 32 threads x ${RW} rows a step, ${chunk} rows per workgroup: η = X·B, ${what}`,
+      title: `row pass over X [${N},${K}], ${teams} of 32 threads x ${RW} rows a step, ${chunk} rows per workgroup: η = X·B, ${what}`,
     },
     sh,
   );
-  return [pass, ...[...scratch].map(([n, s]) => sliceSumKernel(n, s, P, f))];
+  return withMerges(pass);
 }

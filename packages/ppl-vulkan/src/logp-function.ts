@@ -1,6 +1,6 @@
 import type { Node } from "@ppl/tensor";
 import { renderCooperative, glslType, flatten, halfRead, HALF_STORAGE_EXTENSION, Scope, renderSequential, type LeafReader } from "@ppl/vulkan/internals";
-import { threadSumSource, workgroupSumSource } from "./workgroup-sum.ts";
+import { threadSumSource, workgroupSumShared, workgroupSumSource } from "./workgroup-sum.ts";
 
 /** A one-chain log density and gradient as GLSL, and the data buffers it reads. */
 export interface LogpFunction {
@@ -106,7 +106,7 @@ export function renderLogpFunction(
     // metric's gathered vector have theirs: on chip, a node's values are a few cycles away instead
     // of an L2 round trip, and the barrier between nodes need not order global memory.
     const redArrays = ["ppl_red0", "ppl_red1"].slice(0, program.sharedUsed);
-    const fixed = (redArrays.length * capacity + 2 * dim(q) + W) * bytes;
+    const fixed = (redArrays.length * capacity + 2 * dim(q) + workgroupSumShared(W)) * bytes;
     const onChip = scratch * bytes <= (mode.sharedBytes ?? 0) - fixed;
     lines.push(
       `#define WG ${W}`,

@@ -1,6 +1,11 @@
 /** Sums REDUCE_SUMS adds at once: the six dot products of three U-turn checks. */
 const SUMS = 6;
 
+/** Elements of shared memory workgroupSumSource declares for a workgroup (ppl_wsum and ppl_wsums). */
+export function workgroupSumShared(workgroup: number): number {
+  return (1 + SUMS) * workgroup;
+}
+
 /**
  * GLSL of a deterministic sum over a workgroup of `workgroup` threads (a power of two), and the
  * NUTS template's REDUCE_SUM(x) bound to it: every thread gets the same sum in the same rounding.

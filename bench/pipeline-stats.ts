@@ -56,9 +56,9 @@ if (!manager.device.features.pipelineExecutableInfo) {
   const hier = hierModel(100_000, 2000);
   const controller = async (name: string, m: CompiledModel, chains: number, mode: ControllerMode) =>
     report(name, controllerProgram(m.dim, { chains, maxDepth: 10, dtype: "f32", mode, subgroups: limits.subgroupArithmetic }));
-  await controller("many: controller, thread per chain", many, 1024, chooseControllerMode(many.dim, 10));
+  await controller("many: controller, thread per chain", many, 1024, { kind: "thread" });
   await controller("many: controller, workgroup of 32 per chain", many, 1024, workgroupController(many.dim));
-  await controller("hier: controller, workgroup per chain", hier, 4, chooseControllerMode(hier.dim, 10));
+  await controller("hier: controller, workgroup per chain", hier, 4, chooseControllerMode(hier.dim, 10, "discrete"));
   for (const W of [32, 64, 128]) {
     await report(`many: fused transition, workgroup of ${W}`, nutsProgram(many.logDensity, many.q, { chains: 1024, maxDepth: 10, dtype: "f32", shape: "workgroup", workgroup: W, limits }).source);
   }

@@ -23,13 +23,17 @@ export function controllerStateSizes(dim: number, maxDepth: number): { vectors: 
 export type ControllerMode = { kind: "thread"; group?: number } | { kind: "workgroup"; workgroup: number };
 
 /**
- * Thread per chain while one thread's private state is small: its checkpoint tables hold
- * 7·maxDepth·dim values, and on the H200 a controller with D = 11 and max depth 10 compiled while
- * D = 13 with depth 15 and D = 101 with depth 10 failed pipeline creation. Beyond that, a
- * workgroup covering the vectors, a power of two in [32, 256].
+ * On a GPU, a workgroup per chain: on the H200, 1024 chains of a D = 10 regression took 40 µs a
+ * device step with a workgroup of 32 per chain against 60 µs with a thread per chain (commit
+ * after 4131401, bench/RESULTS.md), whose checkpoint tables spill to local memory. On a CPU
+ * implementation of Vulkan (lavapipe), where a barrier costs more than a thread's own work, a
+ * thread per chain while one thread's private state is small: its checkpoint tables hold
+ * 7·maxDepth·dim values (on the H200 a controller with D = 11 and max depth 10 compiled while
+ * D = 13 with depth 15 and D = 101 with depth 10 failed pipeline creation). A workgroup covers the
+ * vectors, a power of two in [32, 256].
  */
-export function chooseControllerMode(dim: number, maxDepth: number): ControllerMode {
-  if (dim <= 32 && dim * maxDepth <= 160) return { kind: "thread" };
+export function chooseControllerMode(dim: number, maxDepth: number, deviceType: string): ControllerMode {
+  if (deviceType === "cpu" && dim <= 32 && dim * maxDepth <= 160) return { kind: "thread" };
   return workgroupController(dim);
 }
 

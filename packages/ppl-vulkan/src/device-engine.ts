@@ -40,7 +40,7 @@ export async function deviceEngine(
     const source = controllerProgram(D, { chains: C, maxDepth: opts.maxDepth, dtype: opts.dtype, mode, metric: opts.metric, subgroups });
     return { mode, source, controller: manager.algorithm(await compileGlsl(source, { optimize: false }), { buffers: CONTROLLER_BUFFERS }) };
   };
-  const chosen = opts.controller ?? chooseControllerMode(D, opts.maxDepth);
+  const chosen = opts.controller ?? chooseControllerMode(D, opts.maxDepth, manager.device.type);
   let built;
   try {
     built = await build(chosen);

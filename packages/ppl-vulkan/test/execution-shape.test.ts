@@ -37,10 +37,16 @@ describe("choosing the GPU sampler's execution shape", () => {
     expect(chooseShape(26, 4, "discrete")).toBe("thread");
   });
 
-  it("the controller runs a thread per chain only while its private tables stay small", () => {
-    expect(chooseControllerMode(11, 10)).toEqual({ kind: "thread" });
-    expect(chooseControllerMode(13, 15)).toEqual({ kind: "workgroup", workgroup: 32 });
-    expect(chooseControllerMode(101, 10)).toEqual({ kind: "workgroup", workgroup: 128 });
-    expect(chooseControllerMode(5000, 10)).toEqual({ kind: "workgroup", workgroup: 256 });
+  it("on a CPU implementation of Vulkan the controller runs a thread per chain only while its private tables stay small", () => {
+    expect(chooseControllerMode(11, 10, "cpu")).toEqual({ kind: "thread" });
+    expect(chooseControllerMode(13, 15, "cpu")).toEqual({ kind: "workgroup", workgroup: 32 });
+    expect(chooseControllerMode(101, 10, "cpu")).toEqual({ kind: "workgroup", workgroup: 128 });
+    expect(chooseControllerMode(5000, 10, "cpu")).toEqual({ kind: "workgroup", workgroup: 256 });
+  });
+
+  it("on a GPU the controller runs a workgroup per chain at every dimension", () => {
+    expect(chooseControllerMode(10, 10, "discrete")).toEqual({ kind: "workgroup", workgroup: 32 });
+    expect(chooseControllerMode(101, 10, "integrated")).toEqual({ kind: "workgroup", workgroup: 128 });
+    expect(chooseControllerMode(5000, 10, "discrete")).toEqual({ kind: "workgroup", workgroup: 256 });
   });
 });

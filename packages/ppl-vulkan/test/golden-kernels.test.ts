@@ -35,7 +35,7 @@ describe("golden GPU sampler kernels", () => {
   });
 
   it("logistic regression: the device shape's controller (f32)", async () => {
-    const source = controllerProgram(lr.dim, { chains: 1024, maxDepth: 10, dtype: "f32", mode: chooseControllerMode(lr.dim, 10) });
+    const source = controllerProgram(lr.dim, { chains: 1024, maxDepth: 10, dtype: "f32", mode: chooseControllerMode(lr.dim, 10, "cpu") });
     await expect(golden(source)).toMatchFileSnapshot(snapshot("controller-logistic-f32"));
     await compileGlsl(source, { optimize: false });
   });

@@ -1,5 +1,6 @@
 import type { ChainBatch, PreparedRunner, RunnerStats, RunPlan } from "@ppl/ppl";
-import { type Sequence, type VulkanBuffer, VulkanManager } from "@ppl/vulkan";
+import type { Sequence, VulkanBuffer } from "@ppl/vulkan";
+import { openDevice, releaseDevice } from "./device-pool.ts";
 import { deviceEngine } from "./device-engine.ts";
 import type { ControllerMode } from "./controller-program.ts";
 import type { Engine, GpuModel, StateBuffers } from "./engine.ts";
@@ -64,17 +65,18 @@ export interface GpuNuts extends PreparedRunner {
  * host must update the metric; the host repeats the same updates from the reported statistics.
  */
 export async function prepareGpuNuts(model: GpuModel, opts: GpuNutsOptions): Promise<GpuNuts> {
-  const manager = new VulkanManager(opts.device);
+  // A device left open by an earlier run in this process is reused (device-pool.ts).
+  const manager = openDevice(opts.device);
   const dtype = opts.dtype ?? "f32";
   if (dtype === "f64" && !manager.device.features.shaderFloat64) {
-    manager.destroy();
+    releaseDevice(opts.device, manager);
     throw new Error(`device '${manager.device.name}' has no shaderFloat64: use dtype f32`);
   }
   const dataPrecision = opts.dataPrecision ?? "exact";
   try {
     checkDataPrecision(manager.device, dataPrecision);
   } catch (e) {
-    manager.destroy();
+    releaseDevice(opts.device, manager);
     throw e;
   }
   const work = Object.values(model.dataBindings).reduce((s, v) => s + v.data.length, 0) + model.q.size;
@@ -123,7 +125,7 @@ export async function prepareGpuNuts(model: GpuModel, opts: GpuNutsOptions): Pro
     // A failed preparation (a kernel the driver refuses, data out of the 16-bit range) leaves no device behind.
     Object.values(state).forEach((b: VulkanBuffer) => b.destroy());
     readback?.destroy();
-    manager.destroy();
+    releaseDevice(opts.device, manager);
     throw e;
   }
   const info = manager.device;
@@ -245,7 +247,7 @@ export async function prepareGpuNuts(model: GpuModel, opts: GpuNutsOptions): Pro
       readbackSequences.forEach((q) => q.destroy());
       readback?.destroy();
       Object.values(state).forEach((b: VulkanBuffer) => b.destroy());
-      manager.destroy();
+      releaseDevice(opts.device, manager);
     },
   };
 }

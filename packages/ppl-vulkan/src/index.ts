@@ -3,6 +3,7 @@
 // from ppl's compiled model and plugged into ppl's sampler as its transition runner.
 export { largestFactorisation } from "./execution-shape.ts";
 export { prepareGpuNuts, chooseShape, type ExecutionShape, type GpuNuts, type GpuNutsOptions, type GpuModel } from "./gpu-runner.ts";
+export { closeIdleDevices, IDLE_DEVICE_MS } from "./device-pool.ts";
 export { chooseControllerMode, type ControllerMode } from "./controller-program.ts";
 export { batchedGradient, type BatchedGradient, type BatchedModel } from "./batched-gradient.ts";
 export { nutsProgram, type NutsProgram, type NutsProgramOptions } from "./nuts-program.ts";

@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { compileModel, modelDensity, sampleAsync, type CompiledModel, type SampleResult } from "@ppl/ppl";
 import { loadAddon, usableDevices } from "@ppl/vulkan";
-import { prepareGpuNuts, type ExecutionShape } from "../src/index.ts";
+import { closeIdleDevices, prepareGpuNuts, type ExecutionShape } from "../src/index.ts";
 import eightSchools from "../../../examples/posteriordb/eight_schools-eight_schools_noncentered.ts";
 import linearRegression from "../../../examples/linear_regression.ts";
 
@@ -70,7 +70,8 @@ describe.runIf(usableDevices().length > 0)("concurrent samplings on lavapipe", (
     expect(sequential[1]!.draws).not.toEqual(sequential[0]!.draws);
     expect(sequential[7]!.draws).toEqual(sequential[0]!.draws);
     expect(sequential.flatMap((s) => s.draws.flat()).every(Number.isFinite)).toBe(true);
-    // Every run gave its device objects back.
+    // Every run gave its device objects back (the idle devices, kept for a next run, closed too).
+    closeIdleDevices();
     const load = loadAddon();
     expect(load.ok && load.addon.testHooks.live()).toEqual({ contexts: 0, buffers: 0 });
   });

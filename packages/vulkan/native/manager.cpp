@@ -11,6 +11,7 @@ Napi::Function Manager::define(Napi::Env env) {
                          InstanceAccessor<&Manager::deviceName>("deviceName"),
                          InstanceAccessor<&Manager::forceStaging>("forceStaging"),
                          InstanceAccessor<&Manager::destroyed>("destroyed"),
+                         InstanceAccessor<&Manager::lost>("lost"),
                          InstanceMethod<&Manager::savePipelineCache>("savePipelineCache"),
                          InstanceMethod<&Manager::destroy>("destroy"),
                      });
@@ -78,6 +79,11 @@ Napi::Value Manager::forceStaging(const Napi::CallbackInfo& info) {
 Napi::Value Manager::destroyed(const Napi::CallbackInfo& info) {
   requireThis(info, kManagerTag);
   return Napi::Boolean::New(info.Env(), !context_);
+}
+
+Napi::Value Manager::lost(const Napi::CallbackInfo& info) {
+  requireThis(info, kManagerTag);
+  return Napi::Boolean::New(info.Env(), context_ && context_->lostAt.load() != nullptr);
 }
 
 Napi::Value Manager::savePipelineCache(const Napi::CallbackInfo& info) {

@@ -24,6 +24,8 @@ class Manager : public Napi::ObjectWrap<Manager> {
   Napi::Value deviceName(const Napi::CallbackInfo& info);
   Napi::Value forceStaging(const Napi::CallbackInfo& info);
   Napi::Value destroyed(const Napi::CallbackInfo& info);
+  // Whether a Vulkan call reported VK_ERROR_DEVICE_LOST (the manager then refuses further work).
+  Napi::Value lost(const Napi::CallbackInfo& info);
   Napi::Value savePipelineCache(const Napi::CallbackInfo& info);
   Napi::Value destroy(const Napi::CallbackInfo& info);
 

@@ -61,6 +61,11 @@ export class VulkanManager {
     return this.handle.destroyed;
   }
 
+  /** True once the device was lost: every later call is refused, and only a new manager can go on. */
+  get lost(): boolean {
+    return this.handle.lost;
+  }
+
   /** Allocates a device buffer of `byteLength` bytes (contents undefined; see fillZero). */
   buffer(byteLength: number): VulkanBuffer {
     const addon = this.addon;

@@ -58,6 +58,7 @@ export interface NativeManager {
   readonly deviceName: string;
   readonly forceStaging: boolean;
   readonly destroyed: boolean;
+  readonly lost: boolean;
   savePipelineCache(): void;
   destroy(): void;
 }

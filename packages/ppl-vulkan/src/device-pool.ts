@@ -3,10 +3,11 @@ import { VulkanManager } from "@ppl/vulkan";
 /**
  * How long a device stays open after the last run on it ended. Opening one costs the H200's
  * driver about 90 ms (vkCreateDevice): most of a warm 1024-chain run's preparation. A process that
- * samples again soon (a notebook, a benchmark's repetitions, a service) finds it open, as JAX keeps
- * its backend for the life of the process; one that stops sampling gives the device back.
+ * samples again soon (a notebook, a benchmark's repetitions after their diagnostics, a service)
+ * finds it open, as JAX keeps its backend for the life of the process; one that stops sampling
+ * gives the device back.
  */
-export const IDLE_DEVICE_MS = 2000;
+export const IDLE_DEVICE_MS = 30_000;
 
 interface Idle {
   readonly manager: VulkanManager;

@@ -3,7 +3,7 @@
 // a lost device is closed rather than handed on, and an idle device closes after IDLE_DEVICE_MS.
 // Counted with the addon's testHooks.live() (device contexts and buffers alive), on lavapipe.
 import { readFileSync } from "node:fs";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { compileModel, modelDensity, sample } from "@ppl/ppl";
 import { loadAddon, usableDevices, VulkanError } from "@ppl/vulkan";
 import { closeIdleDevices, IDLE_DEVICE_MS, prepareGpuNuts } from "../src/index.ts";
@@ -86,10 +86,16 @@ describe.runIf(usableDevices().length > 0)("devices shared by the runs of one pr
 
   it(`an idle device closes by itself after ${IDLE_DEVICE_MS} ms`, async () => {
     const gpu = await prepare();
-    gpu.dispose();
-    expect(live().contexts).toBe(1);
-    await new Promise((resolve) => setTimeout(resolve, IDLE_DEVICE_MS + 300));
-    expect(live()).toEqual({ contexts: 0, buffers: 0 });
-    expect(closeIdleDevices()).toBe(0);
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    try {
+      gpu.dispose();
+      vi.advanceTimersByTime(IDLE_DEVICE_MS - 1);
+      expect(live().contexts).toBe(1);
+      vi.advanceTimersByTime(2);
+      expect(live()).toEqual({ contexts: 0, buffers: 0 });
+      expect(closeIdleDevices()).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

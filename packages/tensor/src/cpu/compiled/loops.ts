@@ -31,7 +31,8 @@ type Operand = { readonly text: string } | { readonly addr: Address };
 type Stmt =
   | { readonly kind: "compute"; readonly node: Node; readonly args: readonly Operand[] }
   | { readonly kind: "pad"; readonly node: Node; readonly axis: number | undefined; readonly from: number; readonly to: number; readonly value: Operand; readonly fill: string }
-  | { readonly kind: "reduce"; readonly node: Node; readonly inner: Block; readonly value: Operand }
+  // Sibling reductions sharing one inner loop (see siblings.ts): one accumulator and one value each.
+  | { readonly kind: "reduce"; readonly nodes: readonly Node[]; readonly inner: Block; readonly values: readonly Operand[] }
   | { readonly kind: "store"; readonly node: Node; readonly addr: Address }
   | { readonly kind: "accumulate"; readonly node: Node; readonly value: Operand; readonly addr: Address; readonly scratch?: Address };
 
@@ -45,6 +46,14 @@ interface Group {
   readonly name: string;
   readonly extent: number;
   readonly last: number;
+}
+
+/** What printing a kernel's blocks shares. */
+interface Printer {
+  readonly groups: ReadonlyMap<number, Group>;
+  readonly ctx: RenderContext;
+  /** The next number for a hoisted read's name (`h0`, `h1`, … in a kernel). */
+  next: number;
 }
 
 
@@ -84,9 +93,14 @@ export function renderLoopKernel(k: LoopKernel, ctx: RenderContext): string[] {
 
   const build = (s: Scope, dims: readonly (number | undefined)[], axes: readonly Axis[]): Block => {
     const stmts: Stmt[] = [];
+    const looped = new Set<Scope>();
     for (const n of s.nodes) {
       if (isReduce(n.op)) {
         const inner = schedule.innerOf.get(n)!;
+        // The first of sibling reductions runs their shared loop; the others' values are locals by then.
+        if (looped.has(inner)) continue;
+        looped.add(inner);
+        const siblings = s.nodes.filter((m) => isReduce(m.op) && schedule.innerOf.get(m) === inner);
         const reduced = n.attrs.axes!;
         const innerDims: (number | undefined)[] = [];
         const innerAxes: Axis[] = [];
@@ -100,7 +114,9 @@ export function renderLoopKernel(k: LoopKernel, ctx: RenderContext): string[] {
           } else innerDims.push(dims[kept++ + dims.length - n.rank]);
         });
         const block = build(inner, innerDims, innerAxes);
-        stmts.push({ kind: "reduce", node: n, inner: block, value: operand(n.inputs[0]!, inner, innerDims) });
+        stmts.push({ kind: "reduce", nodes: siblings, inner: block, values: siblings.map((m) => operand(m.inputs[0]!, inner, innerDims)) });
+        for (const m of siblings) if (schedule.written.has(m)) stmts.push({ kind: "store", node: m, addr: storeAt(m, dims) });
+        continue;
       } else if (isElementwise(n.op)) {
         stmts.push({ kind: "compute", node: n, args: n.inputs.map((x) => operand(x, s, dims)) });
       } else if (n.op === "pad") {
@@ -157,10 +173,11 @@ export function renderLoopKernel(k: LoopKernel, ctx: RenderContext): string[] {
 
   const groups = new Map<number, Group>();
   coalesce(block, groups);
-  const lines = [...pre, ...printBlock(block, groups, ctx, [])];
+  const printer: Printer = { groups, ctx, next: 0 };
+  const lines = [...pre, ...printBlock(block, printer, () => [])];
   if (r?.op === "reduce_logsumexp") {
     // Second pass: the maxima are known; sum exp(x - max) into the scratch buffer.
-    lines.push("{", ...printBlock(block, groups, ctx, [], true).map((l) => "  " + l), "}");
+    lines.push("{", ...printBlock(block, printer, () => [], true).map((l) => "  " + l), "}");
   }
   return [...lines, ...post];
 }
@@ -174,7 +191,7 @@ function addresses(b: Block, out: Address[] = []): Address[] {
     if (s.kind === "compute") s.args.forEach(fromOperand);
     else if (s.kind === "pad") fromOperand(s.value);
     else if (s.kind === "reduce") {
-      fromOperand(s.value);
+      s.values.forEach(fromOperand);
       addresses(s.inner, out);
     } else if (s.kind === "store") out.push(s.addr);
     else {
@@ -205,7 +222,7 @@ function coalesce(b: Block, groups: Map<number, Group>, extra: readonly Address[
     }
   }
   flush();
-  for (const s of b.stmts) if (s.kind === "reduce") coalesce(s.inner, groups, "addr" in s.value ? [s.value.addr] : []);
+  for (const s of b.stmts) if (s.kind === "reduce") coalesce(s.inner, groups, s.values.flatMap((v) => ("addr" in v ? [v.addr] : [])));
 }
 
 function printAddress(a: Address, groups: ReadonlyMap<number, Group>): string {
@@ -224,15 +241,52 @@ function printOperand(o: Operand, groups: ReadonlyMap<number, Group>): string {
   return "text" in o ? o.text : printAddress(o.addr, groups);
 }
 
-function printBlock(b: Block, groups: ReadonlyMap<number, Group>, ctx: RenderContext, tail: readonly string[], secondPass = false): string[] {
+// The arrays a block (and the blocks inside it) stores or accumulates into.
+function storedArrays(b: Block, out = new Set<string>()): Set<string> {
+  for (const s of b.stmts) {
+    if (s.kind === "store") out.add(s.addr.ref.name);
+    else if (s.kind === "accumulate") {
+      out.add(s.addr.ref.name);
+      if (s.scratch) out.add(s.scratch.ref.name);
+    } else if (s.kind === "reduce") storedArrays(s.inner, out);
+  }
+  return out;
+}
+
+// `tail(op)`: statements to end the loop body with, their operands printed by this block's `op`.
+function printBlock(b: Block, pr: Printer, tail: (op: (o: Operand) => string) => readonly string[], secondPass = false): string[] {
+  const { groups, ctx } = pr;
   const loops: Group[] = [];
   for (const a of b.axes) {
     const g = groups.get(a.id)!;
     if (!loops.includes(g)) loops.push(g);
   }
+  // A read whose address does not move with this block's loops (a scalar parameter, a row's
+  // value in a loop over its columns) is read once, just before them: V8 does not hoist
+  // typed-array loads out of a loop by itself, and a regression's loop over N read its parameters
+  // N times. Only the loops' body runs between there and the reads, so an array the body does not
+  // write holds the same value there; one it writes is read where it was.
+  const own = new Set(b.axes.map((a) => a.id));
+  const stored = loops.length > 0 ? storedArrays(b) : new Set<string>();
+  const hoisted = new Map<string, string>();
+  const before: string[] = [];
+  const op = (o: Operand): string => {
+    const text = printOperand(o, groups);
+    if (loops.length === 0 || "text" in o || stored.has(o.addr.ref.name) || [...o.addr.terms.keys()].some((a) => own.has(a))) return text;
+    let name = hoisted.get(text);
+    if (name === undefined) {
+      name = `h${pr.next++}`;
+      hoisted.set(text, name);
+      before.push(`const ${name} = ${text};`);
+    }
+    return name;
+  };
   const body: string[] = [];
-  const op = (o: Operand) => printOperand(o, groups);
   for (const s of b.stmts) {
+    if (s.kind === "reduce") {
+      body.push(...printReduce(s.nodes, s.inner, s.values, pr));
+      continue;
+    }
     const name = `v${ctx.id(s.node)}`;
     if (s.kind === "compute") {
       const args = s.args.map(op);
@@ -240,11 +294,10 @@ function printBlock(b: Block, groups: ReadonlyMap<number, Group>, ctx: RenderCon
       body.push(`const ${name} = ${e};`);
     } else if (s.kind === "pad") {
       const i = s.axis === undefined ? "0" : groups.get(s.axis)!.name;
-      body.push(`const ${name} = ${i} >= ${s.from} && ${i} < ${s.to} ? ${op(s.value)} : ${s.fill};`);
+      // Read only inside the padded range: never hoisted.
+      body.push(`const ${name} = ${i} >= ${s.from} && ${i} < ${s.to} ? ${printOperand(s.value, groups)} : ${s.fill};`);
     } else if (s.kind === "store") {
       body.push(`${printAddress(s.addr, groups)} = ${name};`);
-    } else if (s.kind === "reduce") {
-      body.push(...printReduce(s.node, s.inner, op(s.value), groups, ctx));
     } else {
       const at = printAddress(s.addr, groups);
       const x = op(s.value);
@@ -254,8 +307,8 @@ function printBlock(b: Block, groups: ReadonlyMap<number, Group>, ctx: RenderCon
       } else body.push(...accumulate(s.node.op, at, x));
     }
   }
-  body.push(...tail);
-  const lines: string[] = [];
+  body.push(...tail(op));
+  const lines: string[] = [...before];
   let indent = "";
   for (const g of loops) {
     lines.push(`${indent}for (let ${g.name} = 0; ${g.name} < ${g.extent}; ${g.name}++) {`);
@@ -277,25 +330,32 @@ function accumulate(op: string, acc: string, x: string): string[] {
   }
 }
 
-// A reduction inside a scope: its inner loop runs in place, its result becomes a local.
-function printReduce(n: Node, inner: Block, x: string, groups: ReadonlyMap<number, Group>, ctx: RenderContext): string[] {
+// Reductions inside a scope, sharing one inner loop: it runs in place, their results become locals.
+// `values`: what each reduction adds up, read in the inner loop.
+function printReduce(nodes: readonly Node[], inner: Block, values: readonly Operand[], pr: Printer): string[] {
+  const { ctx } = pr;
+  const n = nodes[0]!;
   const id = ctx.id(n);
   const acc = `acc${id}`;
-  const out: string[] = [`// n${id} ${n.op} over axes [${n.attrs.axes!.join(",")}] of [${n.inputs[0]!.shape.join(",")}]`];
+  const what = nodes.map((m) => `n${ctx.id(m)} ${m.op}`).join(", ");
+  const out: string[] = [`// ${what} over axes [${n.attrs.axes!.join(",")}] of [${n.inputs[0]!.shape.join(",")}]`];
   const wrap = (lines: string[]) => ["{", ...lines.map((l) => "  " + l), "}"];
   if (n.op === "reduce_logsumexp") {
+    // Never shared (siblings.ts): two passes over its loop.
+    const x = values[0]!;
     const m = `max${id}`;
     out.push(`let ${m} = -Infinity;`);
-    out.push(...wrap(printBlock(inner, groups, ctx, [`const x${id} = ${x};`, `if (x${id} > ${m} || x${id} !== x${id}) ${m} = x${id};`])));
+    out.push(...wrap(printBlock(inner, pr, (op) => [`const x${id} = ${op(x)};`, `if (x${id} > ${m} || x${id} !== x${id}) ${m} = x${id};`])));
     out.push(`let ${acc} = 0;`);
     out.push(`if (${m} > -Infinity && ${m} < Infinity) {`);
-    out.push(...printBlock(inner, groups, ctx, [`${acc} += Math.exp(${x} - ${m});`]).map((l) => "  " + l));
+    out.push(...printBlock(inner, pr, (op) => [`${acc} += Math.exp(${op(x)} - ${m});`]).map((l) => "  " + l));
     out.push(`}`);
     out.push(`const v${id} = ${roundExpr(n.dtype, `${m} > -Infinity && ${m} < Infinity ? ${m} + Math.log(${acc}) : ${m}`)};`);
     return out;
   }
-  out.push(`let ${acc} = ${literal(reduceIdentity(n.op, n.dtype))};`);
-  out.push(...wrap(printBlock(inner, groups, ctx, accumulate(n.op, acc, x))));
-  out.push(`const v${id} = ${roundExpr(n.dtype, acc)};`);
+  const accs = nodes.map((m) => `acc${ctx.id(m)}`);
+  nodes.forEach((m, k) => out.push(`let ${accs[k]} = ${literal(reduceIdentity(m.op, m.dtype))};`));
+  out.push(...wrap(printBlock(inner, pr, (op) => nodes.flatMap((m, k) => accumulate(m.op, accs[k]!, op(values[k]!))))));
+  nodes.forEach((m, k) => out.push(`const v${ctx.id(m)} = ${roundExpr(m.dtype, accs[k]!)};`));
   return out;
 }

@@ -171,11 +171,14 @@ function kernelLines(k: Kernel, ctx: RenderContext, users: readonly Node[]): str
 function kernelTitle(k: Kernel, sched: Schedule, describe: (n: Node) => string, id: (n: Node) => number): string {
   if (k.kind === "op") return `${describe(k.root)} = ${k.root.op}(${k.root.inputs.map((x) => `n${id(x)}`).join(", ")})`;
   const fused: string[] = [];
+  const seen = new Set<Scope>();
   const visit = (s: Scope) => {
+    seen.add(s);
     for (const n of s.nodes) {
       fused.push(`n${id(n)} ${n.op}${sched.written.has(n) ? " (stored)" : ""}`);
       const inner = sched.innerOf.get(n);
-      if (inner && inner !== s) visit(inner);
+      // Sibling reductions share an inner scope: list its nodes once.
+      if (inner && !seen.has(inner)) visit(inner);
     }
   };
   visit(k.main);

@@ -3,6 +3,8 @@ import { isElementwise, isReduce } from "../../ir/ops.ts";
 import { sizeOf } from "../../ir/shape.ts";
 import { toposort } from "../../graph/toposort.ts";
 import { isContiguous, layoutOf, VIEW_OPS, type Layout } from "./layout.ts";
+import { shareSiblingLoops } from "./siblings.ts";
+import { sinkProducers } from "./sink.ts";
 
 /**
  * The scheduler: groups the nodes of a graph into loop nests ("kernels").
@@ -13,18 +15,18 @@ import { isContiguous, layoutOf, VIEW_OPS, type Layout } from "./layout.ts";
  * local variables. A reduction sits in its consumer's scope and owns an inner scope (the loop
  * over its reduced axes) where its producers are computed inline. Anything else — matmul,
  * gather, linear algebra, scan, concat, pad — is an op kernel with its own hand-written loops.
- * Views cost nothing: they re-index a buffer (see layout.ts). Last, loops over the same shape merge
+ * Views cost nothing: they re-index a buffer (see layout.ts). Then loops over the same shape merge
  * into one where nothing in between stands in the way (mergeLoops): a gradient's passes over the
- * data join the value's.
+ * data join the value's. Last, sibling reductions over the same extent share one inner loop
+ * (siblings.ts), and elementwise loops whose stored values only that loop reads move into it
+ * (sink.ts): the sums of a gradient over a data vector become one pass with no stored residuals.
  */
 
 /** One level of a loop nest: the shape it iterates over and the nodes computed at each index. */
 export interface Scope {
   readonly shape: readonly number[];
-  /** The enclosing scope; it and `kernel` change when loops merge (mergeLoops). */
+  /** The enclosing scope (undefined for a kernel's main scope); it and `kernel` change when loops merge (mergeLoops, siblings.ts). */
   parent: Scope | undefined;
-  /** The reduction whose inner loop this scope is (undefined for a kernel's main scope). */
-  readonly owner: Node | undefined;
   kernel: LoopKernel;
   /** Nodes computed here, in graph order. */
   readonly nodes: Node[];
@@ -56,7 +58,7 @@ export interface Schedule {
   /** Kernels in execution order. */
   readonly kernels: readonly Kernel[];
   readonly scopeOf: ReadonlyMap<Node, Scope>;
-  /** Reduction → the scope of its inner loop. */
+  /** Reduction → the scope of its inner loop (sibling reductions share one, see siblings.ts). */
   readonly innerOf: ReadonlyMap<Node, Scope>;
   /** Nodes some kernel stores to a buffer. */
   readonly written: ReadonlySet<Node>;
@@ -113,8 +115,8 @@ export function schedule(outputs: readonly Node[]): Schedule {
   const kernels: Kernel[] = [];
   const scopes: Scope[] = [];
 
-  const newScope = (shape: readonly number[], kernel: LoopKernel, parent?: Scope, owner?: Node): Scope => {
-    const s: Scope = { shape, parent, owner, kernel, nodes: [] };
+  const newScope = (shape: readonly number[], kernel: LoopKernel, parent?: Scope): Scope => {
+    const s: Scope = { shape, parent, kernel, nodes: [] };
     scopes.push(s);
     return s;
   };
@@ -127,7 +129,7 @@ export function schedule(outputs: readonly Node[]): Schedule {
   const place = (n: Node, s: Scope) => {
     scopeOf.set(n, s);
     s.nodes.push(n);
-    if (isReduce(n.op)) innerOf.set(n, newScope(n.inputs[0]!.shape, s.kernel, s, n));
+    if (isReduce(n.op)) innerOf.set(n, newScope(n.inputs[0]!.shape, s.kernel, s));
   };
   // The one scope every user computes `n` in, or undefined when some user needs it in a buffer.
   const commonScope = (n: Node): Scope | undefined => {
@@ -190,6 +192,8 @@ export function schedule(outputs: readonly Node[]): Schedule {
   kernels.sort((a, b) => position.get(a.root)! - position.get(b.root)!);
   const merged = mergeLoops(kernels, scopes, scopeOf, written);
   for (const s of merged) s.nodes.sort((a, b) => position.get(a)! - position.get(b)!);
+  shareSiblingLoops(scopes, scopeOf, innerOf, position);
+  sinkProducers(kernels, scopes, scopeOf, innerOf, written, users, isOutput, position);
   return { order, kernels, scopeOf, innerOf, written, layout };
 }
 
@@ -202,7 +206,7 @@ export function schedule(outputs: readonly Node[]): Schedule {
  * same values, earlier: results are unchanged, bit for bit, while the loop overhead and the re-reads
  * of stored values go. Returns the scopes whose nodes grew.
  */
-function mergeLoops(kernels: Kernel[], scopes: readonly Scope[], scopeOf: Map<Node, Scope>, written: ReadonlySet<Node>): Scope[] {
+function mergeLoops(kernels: Kernel[], scopes: Scope[], scopeOf: Map<Node, Scope>, written: ReadonlySet<Node>): Scope[] {
   const scopesOf = new Map<LoopKernel, Scope[]>();
   for (const s of scopes) (scopesOf.get(s.kernel) ?? scopesOf.set(s.kernel, []).get(s.kernel)!).push(s);
   const nodesOf = (k: Kernel): Node[] => (k.kind === "loop" ? (scopesOf.get(k) ?? []).flatMap((s) => s.nodes) : [k.root]);
@@ -249,6 +253,7 @@ function mergeLoops(kernels: Kernel[], scopes: readonly Scope[], scopeOf: Map<No
           }
           scopesOf.get(a)!.push(...moved.filter((s) => s !== b.main));
           scopesOf.delete(b);
+          scopes.splice(scopes.indexOf(b.main), 1); // its nodes are a's now
           grown.add(a.main);
           kernels.splice(j, 1);
           j--;

@@ -12,6 +12,7 @@ export {
   isIntegerBinary, isCompare, isReduce, isElementwise, type UnaryOp, type BinaryOp, type IntegerBinaryOp, type CompareOp,
   type ReduceOp, type LeafOp, type StructOp, type Op, type ScanBody, type Attrs,
 } from "./ir/ops.ts";
+export { isCheap } from "./ir/cheap.ts";
 export { DTYPES, isFloat, promote, floatOf } from "./ir/dtype.ts";
 export { sizeOf, stridesOf, fmt, broadcastShapes, normalizeAxes, sameShape } from "./ir/shape.ts";
 // Generic op builders and the ops that only gradients use

@@ -1,5 +1,8 @@
 import { data as dataLeaf, type Backend, type Bindings, type Node, type TensorValue } from "@ppl/tensor";
-import { substitute, toposort } from "@ppl/tensor/internals";
+import { isCheap, isElementwise, isReduce, substitute, toposort } from "@ppl/tensor/internals";
+
+// The most cheap ops a loop recomputes in place of reading one stored data-only value.
+const RECOMPUTE_OPS = 4;
 
 /** A graph with its data-only parts evaluated once, and the values of the leaves that replace them. */
 export interface HoistedGraph {
@@ -13,7 +16,11 @@ export interface HoistedGraph {
  * data leaf holding its value, computed once on `backend`. The log density is evaluated hundreds
  * of thousands of times with the same data, so work such as centring a design matrix must not be
  * redone per gradient. A subgraph whose value is larger than the data it reads (a broadcast) is
- * not materialized: its fused loops are cheaper than reading it back from memory.
+ * not materialized: its fused loops are cheaper than reading it back from memory. Nor is a short
+ * chain of cheap ops (isCheap: comparisons, selects, products; at most RECOMPUTE_OPS of them) read
+ * only by elementwise ops and reductions: the loop that reads it computes it from the data it
+ * already reads, where a stored copy would be one more array to read at every evaluation (a
+ * Poisson's y ≥ 0 and y·[y ≥ 0] next to y itself). The same ops on the same values: the same bits.
  */
 export function hoistData(outputs: readonly Node[], dataBindings: Bindings, backend: Backend): HoistedGraph {
   const order = toposort(outputs);
@@ -35,6 +42,28 @@ export function hoistData(outputs: readonly Node[], dataBindings: Bindings, back
     leafSize.set(n, size);
   }
   const isLeaf = (n: Node): boolean => n.op === "data" || n.op === "const";
+  const users = new Map<Node, Node[]>();
+  for (const n of order) for (const i of n.inputs) (users.get(i) ?? users.set(i, []).get(i)!).push(n);
+  // The cheap ops recomputing n takes, n included (an input that is not cheap is stored itself, or
+  // not materialized, as before); Infinity where n is not cheap, is an output (computed once, not at
+  // every evaluation), or something other than a fused loop reads it.
+  const isOutput = new Set(outputs);
+  const opsOf = new Map<Node, number>();
+  const recomputeOps = (n: Node): number => {
+    if (isLeaf(n)) return 0;
+    let ops = opsOf.get(n);
+    if (ops !== undefined) return ops;
+    ops = Infinity;
+    if (isCheap(n.op) && !isOutput.has(n) && (users.get(n) ?? []).every((u) => isElementwise(u.op) || isReduce(u.op))) {
+      ops = 1;
+      for (const i of n.inputs) {
+        const k = recomputeOps(i);
+        if (k !== Infinity) ops += k;
+      }
+    }
+    opsOf.set(n, ops);
+    return ops;
+  };
   const candidates: Node[] = [];
   for (const n of order) {
     if (!readsParams.has(n)) continue;
@@ -49,7 +78,7 @@ export function hoistData(outputs: readonly Node[], dataBindings: Bindings, back
     if (seen.has(n) || isLeaf(n)) continue;
     seen.add(n);
     // Scan results are tuples; their tuple_get users are the values to hoist.
-    if (n.op !== "scan" && n.size <= leafSize.get(n)!) hoisted.add(n);
+    if (n.op !== "scan" && n.size <= leafSize.get(n)! && recomputeOps(n) > RECOMPUTE_OPS) hoisted.add(n);
     else candidates.push(...n.inputs);
   }
   if (hoisted.size === 0) return { outputs: [...outputs], bindings: {} };

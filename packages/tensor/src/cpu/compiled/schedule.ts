@@ -1,4 +1,5 @@
 import type { Node } from "../../ir/node.ts";
+import { isCheap } from "../../ir/cheap.ts";
 import { isElementwise, isReduce } from "../../ir/ops.ts";
 import { sizeOf } from "../../ir/shape.ts";
 import { toposort } from "../../graph/toposort.ts";
@@ -86,20 +87,15 @@ export function reducesTrailing(r: Node): boolean {
   return lastKept < firstReduced;
 }
 
-// Ops cheap enough to recompute at every element of a larger loop they broadcast into (about the cost of a load).
-const CHEAP = new Set<string>([
-  "neg", "abs", "sign", "square", "floor", "ceil", "not", "stop_gradient", "cast", "select",
-  "add", "sub", "mul", "max", "min", "lt", "le", "gt", "ge", "eq", "ne", "and", "or",
-]);
-
 // A node joins its users' scope when it has the scope's size. A smaller node (it broadcasts into the
-// loop) joins only when cheap: a transcendental of a [D] vector in an [N, D] loop would be computed N
-// times over, so it gets a loop of its own instead (loop-invariant hoisting).
+// loop) joins only when cheap (isCheap, about the cost of a load): a transcendental of a [D] vector
+// in an [N, D] loop would be computed N times over, so it gets a loop of its own instead
+// (loop-invariant hoisting).
 function fitsScope(n: Node, s: Scope, isOutput: boolean): boolean {
   if (isReduce(n.op) && !reducesTrailing(n)) return false;
   if (isFusedPad(n)) return s.shape.length === 1 && s.shape[0] === n.shape[0];
   if (sizeOf(n.shape) === sizeOf(s.shape)) return true;
-  return CHEAP.has(n.op) && !isOutput;
+  return isCheap(n.op) && !isOutput;
 }
 
 /** Group the graph of `outputs` into kernels. */

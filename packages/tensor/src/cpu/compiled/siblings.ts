@@ -27,7 +27,11 @@ const SHAREABLE = new Set<string>(["reduce_sum", "reduce_prod", "reduce_max", "r
  */
 export function shareSiblingLoops(scopes: Scope[], scopeOf: Map<Node, Scope>, innerOf: Map<Node, Scope>, position: ReadonlyMap<Node, number>): void {
   const gone = new Set<Scope>();
-  for (const s of [...scopes]) {
+  // Outer scopes first: merging siblings' loops moves nodes into a scope one level down, which is
+  // then visited with all of them (its own siblings among them).
+  const depth = (s: Scope): number => (s.parent ? depth(s.parent) + 1 : 0);
+  const outerFirst = [...scopes].map((s) => [s, depth(s)] as const).sort((a, b) => a[1] - b[1]).map(([s]) => s);
+  for (const s of outerFirst) {
     if (gone.has(s)) continue;
     const firstOf = new Map<string, Node>();
     for (const r of s.nodes) {

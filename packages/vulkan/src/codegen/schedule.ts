@@ -68,15 +68,24 @@ export function schedule(outputs: readonly Node[], options: ScheduleOptions = {}
   // Nodes read at more positions than they have elements are broadcast; those a matmul or a
   // factorization reads re-read each element many times, so they are never recomputed inline.
   const broadcast = new Set<Node>();
-  const reReadByLinalg = new Set<Node>();
+  const reRead = new Set<Node>();
   // Positions read of each node, over all its consumers: an elementwise consumer reads it once an
   // element of its own, a reduction every element of it (a slice is counted as the whole).
   const reads = new Map<Node, number>();
   for (const n of order) {
     for (const x of n.inputs) {
       reads.set(x, (reads.get(x) ?? 0) + Math.max(n.size, x.size));
-      if (n.op === "matmul" || n.op === "triangular_solve" || n.op === "cholesky" || LINALG_OPS.has(n.op)) reReadByLinalg.add(x);
-      if (x.size < n.size || reReadByLinalg.has(x)) broadcast.add(x);
+      if (n.op === "matmul" || n.op === "triangular_solve" || n.op === "cholesky" || LINALG_OPS.has(n.op)) reRead.add(x);
+      if (x.size < n.size || reRead.has(x)) broadcast.add(x);
+    }
+    // A scan's consts are read at every one of its steps: computed inline, their work is paid
+    // length times over (an HMM's log transition matrix, from its simplex parameters, at each step).
+    if (n.op === "scan") {
+      const body = n.attrs.body!;
+      for (const x of n.inputs.slice(body.nCarry + body.nX)) {
+        reRead.add(x);
+        broadcast.add(x);
+      }
     }
   }
   for (const n of order) {
@@ -96,7 +105,7 @@ export function schedule(outputs: readonly Node[], options: ScheduleOptions = {}
     const cost = opCost(n) + n.inputs.reduce((s, x) => s + (stored.has(x) ? 0 : inlineCost.get(x) ?? 0), 0);
     inlineCost.set(n, cost);
     const shared = (users.get(n) ?? 0) > 1 || broadcast.has(n);
-    const cheapToRecompute = budget > 0 && !reReadByLinalg.has(n) && cost * (reads.get(n) ?? 0) <= budget;
+    const cheapToRecompute = budget > 0 && !reRead.has(n) && cost * (reads.get(n) ?? 0) <= budget;
     if (ALWAYS_MATERIALIZED.has(n.op) || outs.has(n) || materialize.has(n) || (shared && cost >= 6 && !cheapToRecompute)) {
       if (n.op === "const") {
         continue; // a scalar fill output is written by its own trivial kernel below

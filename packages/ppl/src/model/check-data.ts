@@ -110,11 +110,20 @@ function collect(key: string, f: DataField, dims: readonly number[], v: unknown,
   }
   if (!Array.isArray(v)) return;
   if (level === dims.length - 1) {
+    // The innermost loop runs once per entry (millions for a design matrix): the field's rules
+    // and the output position live in locals, and an entry takes the slow path only when it is
+    // not a plain finite number within them.
+    const data = out.data;
+    const integer = f.integer === true;
+    const lower = f.lower ?? -Infinity;
+    const upper = f.upper ?? Infinity;
+    let n = out.n;
     for (let i = 0; i < v.length; i++) {
       const e: unknown = v[i];
-      if (isPlainEntry(f, e)) out.data[out.n++] = e;
-      else out.data[out.n++] = checkEntry(key, locate(key, [...idx, i + 1]), f, e);
+      if (typeof e === "number" && e >= lower && e <= upper && e - e === 0 && (!integer || Number.isSafeInteger(e))) data[n++] = e;
+      else data[n++] = checkEntry(key, locate(key, [...idx, i + 1]), f, e);
     }
+    out.n = n;
     return;
   }
   for (let i = 0; i < v.length; i++) {
@@ -122,12 +131,6 @@ function collect(key: string, f: DataField, dims: readonly number[], v: unknown,
     collect(key, f, dims, v[i], level + 1, idx, out);
     idx.pop();
   }
-}
-
-// The common case, decided without building a location: a finite number within the field's rules.
-function isPlainEntry(f: DataField, e: unknown): e is number {
-  return typeof e === "number" && Number.isFinite(e) && (!f.integer || Number.isSafeInteger(e))
-    && (f.lower === undefined || e >= f.lower) && (f.upper === undefined || e <= f.upper);
 }
 
 const NON_FINITE = new Set(["NaN", "nan", "Inf", "inf", "-Inf", "-inf", "Infinity", "-Infinity", "+Infinity", "+inf"]);

@@ -59,8 +59,10 @@ for (const name of names) {
     ...(values.posteriordb ? { posteriordb: values.posteriordb } : {}),
     runner: async (compiled, settings) => {
       const used = settings.precision === "f64" ? "f64" : dtype;
+      const t0 = performance.now();
       const gpu = await prepareGpuNuts(compiled, { chains: settings.chains, maxDepth: settings.maxDepth, dtype: used, metric: settings.metric, dataPrecision, ...(shape ? { shape } : {}) });
-      console.error(`${name}: ${gpu.shape} shape, ${used}${gpu.note ? `; ${gpu.note}` : ""}`);
+      // Preparation is mostly compiling the kernels (glslc, then the driver), cached on disk after.
+      console.error(`${name}: ${gpu.shape} shape, ${used}, prepared in ${((performance.now() - t0) / 1000).toFixed(2)} s${gpu.note ? `; ${gpu.note}` : ""}`);
       if (dataPrecision === "exact") return gpu;
       // The host's own evaluations over the data as the device holds them (rounded): one posterior.
       const rounded = await modelDensity(roundedDataModel(compiled, dataPrecision), { backend: "cpu" });

@@ -20,6 +20,7 @@ export {
 export { Phi, logPhi, log1mExp, logDiffExp } from "./api/special.ts";
 // Reductions
 export { sum, prod, max, min, logsumexp, mean, type Axes } from "./api/reduce.ts";
+export { lpdfSum } from "./api/lpdf-sum.ts";
 export { any, all } from "./api/logical.ts";
 export { argmax, argmin } from "./api/arg-reduce.ts";
 // Shapes, indexing and windows

@@ -10,7 +10,7 @@ import "./index.ts";
 export {
   UNARY_OPS, BINARY_OPS, INTEGER_BINARY_OPS, COMPARE_OPS, REDUCE_OPS, LEAF_OPS, STRUCT_OPS, ALL_OPS, isUnary, isBinary,
   isIntegerBinary, isCompare, isReduce, isElementwise, type UnaryOp, type BinaryOp, type IntegerBinaryOp, type CompareOp,
-  type ReduceOp, type LeafOp, type StructOp, type Op, type ScanBody, type Attrs,
+  type ReduceOp, type LeafOp, type StructOp, type Op, type ScanBody, type Attrs, LPDF_FAMILIES, type LpdfFamily,
 } from "./ir/ops.ts";
 export { isCheap } from "./ir/cheap.ts";
 export { DTYPES, isFloat, promote, floatOf } from "./ir/dtype.ts";
@@ -19,6 +19,7 @@ export { sizeOf, stridesOf, fmt, broadcastShapes, normalizeAxes, sameShape } fro
 export { arg, lift } from "./api/leaves.ts";
 export { unary, binary, compare, betaincGrad, gammaPDa } from "./api/elementwise.ts";
 export { reduce } from "./api/reduce.ts";
+export { lpdfSumExpansion, lpdfSumPartials, LPDF_ARITY } from "./api/lpdf-sum.ts";
 export { FLUENT_METHODS } from "./api/fluent.ts";
 // Graph passes and serialization
 export { toposort, userCounts, leaves } from "./graph/toposort.ts";
@@ -28,6 +29,7 @@ export {
 } from "./graph/serialize.ts";
 // Rewrites
 export { fillValue, type RewriteRule } from "./rewrite/rule.ts";
+export { lowerLpdfSums } from "./rewrite/lower-lpdf-sum.ts";
 export { SIMPLIFY_RULES } from "./rewrite/simplify-rules.ts";
 export { simplify } from "./rewrite/simplify.ts";
 export { constantFold, FOLD_LIMIT } from "./rewrite/constant-fold.ts";

@@ -377,9 +377,39 @@ const castCases: Case[] = [
   },
 ];
 
+// ---- fused log densities: the hand-written partials of lpdf_sum against differences of its reference kernel ----
+const bits = T.constant([0, 1, 1, 0, 1, 0], [2, 3], "i32");
+const counts = T.constant([0, 3, 1, 7, 2, 0], [2, 3], "i32");
+const lpdfCases: Case[] = [
+  {
+    name: "lpdf_sum normal in y, mu and a scalar sigma",
+    ops: ["lpdf_sum"],
+    inputs: [inp([2, 3], uniform(-3, 3)), inp([2, 3]), inp([], uniform(0.3, 3))],
+    build: ([y, mu, sigma]) => T.lpdfSum("normal", y!, mu!, sigma!),
+  },
+  {
+    name: "lpdf_sum normal with mu and sigma broadcast along different axes",
+    ops: ["lpdf_sum"],
+    inputs: [inp([2, 3], uniform(-3, 3)), inp([2, 1]), inp([3], uniform(0.3, 3))],
+    build: ([y, mu, sigma]) => T.lpdfSum("normal", y!, mu!, sigma!),
+  },
+  {
+    name: "lpdf_sum bernoulli_logit in alpha, elementwise and broadcast",
+    ops: ["lpdf_sum"],
+    inputs: [inp([2, 3], uniform(-6, 6)), inp([3], uniform(-6, 6))],
+    build: ([a, b]) => T.add(T.lpdfSum("bernoulli_logit", bits, a!), T.lpdfSum("bernoulli_logit", bits, b!)),
+  },
+  {
+    name: "lpdf_sum poisson_log in alpha, elementwise and broadcast",
+    ops: ["lpdf_sum"],
+    inputs: [inp([2, 3]), inp([])],
+    build: ([a, b]) => T.add(T.lpdfSum("poisson_log", counts, a!), T.lpdfSum("poisson_log", counts, b!)),
+  },
+];
+
 export const CASES: Case[] = [
   ...unaryCases, ...polygammaCases, ...binaryCases, ...incompleteCases, ...compareCases, ...selectCases, ...reduceCases,
-  ...movementCases, ...matmulCases, ...solveCases, ...choleskyCases, ...generalCases, ...castCases,
+  ...movementCases, ...matmulCases, ...solveCases, ...choleskyCases, ...generalCases, ...castCases, ...lpdfCases,
 ];
 
 /** Run one case: graph built once, values drawn by fast-check. */

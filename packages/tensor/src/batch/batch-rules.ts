@@ -2,11 +2,12 @@ import { betainc, betaincGrad, binary, cast, compare, polygamma, select, unary }
 import { cholesky, solve, triangularSolve } from "../api/linalg.ts";
 import { eighNode, slogdetNode } from "../api/linalg-nodes.ts";
 import { reduce } from "../api/reduce.ts";
+import { lpdfSumExpansion } from "../api/lpdf-sum.ts";
 import { argsort } from "../api/sort.ts";
 import { broadcastTo, concat, cumsum, pad, reshape, slice, transpose } from "../api/shape-ops.ts";
 import { Node } from "../ir/node.ts";
 import { BINARY_OPS, COMPARE_OPS, REDUCE_OPS, UNARY_OPS, type BinaryOp, type CompareOp, type Op, type ReduceOp, type UnaryOp } from "../ir/ops.ts";
-import { aligned, batched, withBatch, type BatchRule } from "./batched-value.ts";
+import { aligned, batched, withBatch, type BatchContext, type BatchedValue, type BatchRule } from "./batched-value.ts";
 import { gatherRule, scatterAddRule } from "./indexing-rules.ts";
 import { matmulRule } from "./matmul-rule.ts";
 import { scanRule, tupleGetRule } from "./scan-rule.ts";
@@ -67,7 +68,18 @@ export const BATCH_RULES: Readonly<Record<Op, BatchRule>> = {
   solve: (node, [a, b]) => batched(solve(aligned(a!, node.rank), aligned(b!, node.rank))),
   slogdet: (_node, [x]) => batched(slogdetNode(x!.node)),
   eigh: (_node, [x]) => batched(eighNode(x!.node)),
+  lpdf_sum: lpdfSumRule,
 };
+
+// A batched lpdf_sum sums within each chain only: its expansion (a sum of elementwise terms) is what
+// gets batched, so the batched graph (the GPU's, where the node is lowered anyway) has no fused node.
+function lpdfSumRule(node: Node, inputs: readonly BatchedValue[], ctx: BatchContext): BatchedValue {
+  const leaves = new Map<Node, Node>();
+  node.inputs.forEach((x, k) => {
+    if (inputs[k]!.batched) leaves.set(x, inputs[k]!.node);
+  });
+  return ctx.batchGraph([lpdfSumExpansion(node.attrs.family!, node.inputs)], leaves)[0]!;
+}
 
 function table<K extends string>(ops: readonly K[], rule: BatchRule): Record<K, BatchRule> {
   return Object.fromEntries(ops.map((op) => [op, rule])) as Record<K, BatchRule>;

@@ -47,7 +47,8 @@ export type StructOp =
   | "gather" | "scatter_add" | "cumsum" | "argsort"
   | "scan" | "tuple_get"
   | "cholesky" | "triangular_solve"
-  | "solve" | "slogdet" | "eigh";
+  | "solve" | "slogdet" | "eigh"
+  | "lpdf_sum";
 
 export type Op = LeafOp | UnaryOp | BinaryOp | CompareOp | ReduceOp | StructOp;
 
@@ -80,6 +81,15 @@ export interface ScanBody {
   readonly nX: number;
   readonly nConst: number;
 }
+
+/**
+ * The families of lpdf_sum(y, ...params): Σ log p(y | params) over the broadcast of its inputs, one
+ * node with hand-written partials (Stan math's operands-and-partials) instead of its expansion.
+ * normal(y, mu, sigma), bernoulli_logit(y, alpha), poisson_log(y, alpha); y is taken to lie in the
+ * family's support (the distributions check it outside the node).
+ */
+export const LPDF_FAMILIES = ["normal", "bernoulli_logit", "poisson_log"] as const;
+export type LpdfFamily = (typeof LPDF_FAMILIES)[number];
 
 /** Attributes by op; ops not listed take none. */
 export interface Attrs {
@@ -118,6 +128,8 @@ export interface Attrs {
   length?: number;
   /** scan: iterate from the last step to the first. */
   reverseScan?: boolean;
+  /** lpdf_sum: the distribution family whose log density is summed. */
+  family?: LpdfFamily;
   /** scan: dtype and shape of each output (final carries, then stacked ys). */
   outputs?: readonly { dtype: import("./dtype.ts").DType; shape: readonly number[] }[];
 }
@@ -133,6 +145,7 @@ export const STRUCT_OPS = [
   "scan", "tuple_get",
   "cholesky", "triangular_solve",
   "solve", "slogdet", "eigh",
+  "lpdf_sum",
 ] as const satisfies readonly StructOp[];
 
 // Compile-time check that the two lists above name every member of their types.

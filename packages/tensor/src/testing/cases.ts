@@ -5,6 +5,7 @@ import { binaryCases, compareCases, otherElementwiseCases, unaryCases } from "./
 import { fusionCases } from "./cases/fusion.ts";
 import { indexingCases } from "./cases/indexing.ts";
 import { linalgCases } from "./cases/linalg.ts";
+import { lpdfSumCases } from "./cases/lpdf-sum.ts";
 import { generalLinalgCases } from "./cases/linalg-general.ts";
 import { matrixHelperCases } from "./cases/matrix-helpers.ts";
 import { movementCases } from "./cases/movement.ts";
@@ -30,5 +31,6 @@ export function conformanceCases(): ConformanceCase[] {
     ...compositeCases(),
     ...sortCases(),
     ...matrixHelperCases(),
+    ...lpdfSumCases(),
   ];
 }

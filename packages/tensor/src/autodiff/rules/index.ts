@@ -5,6 +5,7 @@ import { choleskyRule, eighRule, matmulRule, slogdetRule, solveRule, triangularS
 import {
   broadcastToRule, concatRule, cumsumRule, gatherRule, padRule, reshapeRule, scatterAddRule, sliceRule, transposeRule,
 } from "./movement.ts";
+import { lpdfSumRule } from "./lpdf-sum.ts";
 import { reduceRule } from "./reduce.ts";
 import { scanRule } from "./scan.ts";
 
@@ -50,6 +51,7 @@ export const RULES: Record<Exclude<Op, "scan">, VjpRule> = {
   solve: solveRule,
   slogdet: slogdetRule,
   eigh: eighRule,
+  lpdf_sum: lpdfSumRule,
 };
 
 /** The vjp rules of ops with several outputs. */

@@ -1,6 +1,7 @@
 import type { Node } from "../../ir/node.ts";
 import { fmt } from "../../ir/shape.ts";
 import { buildProgram, type Program } from "./program.ts";
+import { lowerLpdfSums } from "../../rewrite/lower-lpdf-sum.ts";
 import { renderProgram } from "./render.ts";
 
 /**
@@ -24,7 +25,8 @@ export function cachedProgram(outputs: readonly Node[]): Program {
   if (p) {
     programs.delete(key); // re-insert: most recently used last
   } else {
-    p = buildProgram(renderProgram(outputs));
+    // lpdf_sum has no loop of its own: its expansion fuses into the loops around it.
+    p = buildProgram(renderProgram(lowerLpdfSums(outputs)));
     if (programs.size >= MAX_ENTRIES) programs.delete(programs.keys().next().value!);
   }
   programs.set(key, p);

@@ -8,6 +8,7 @@ import { eighMatrix, luSolveMatrix, slogdetMatrix } from "../linalg.ts";
 import { argsortLines } from "../sort.ts";
 import { betainc, betaincGrad } from "../special.ts";
 import { broadcastIndex, flatOf, forEachIndex } from "./indexing.ts";
+import { lpdfSumKernel } from "../lpdf-sum.ts";
 
 /**
  * One obviously-correct kernel per op over Float64Array. Speed is not a goal: this is the oracle
@@ -54,6 +55,7 @@ export function referenceKernel(node: Node, ins: readonly Float64Array[]): Float
     return out;
   }
   if (isReduce(op)) return reduceKernel(node, ins[0]!);
+  if (op === "lpdf_sum") return lpdfSumKernel(node, ins);
   switch (op) {
     case "reshape":
       out.set(ins[0]!);

@@ -29,9 +29,8 @@
  *   npx tsx bench/fused-density.ts [--n 100000,1000] [--reps 31] [--json]
  */
 import { parseArgs } from "node:util";
-import { bernoulliLogit, compileModel, data, halfNormal, model, modelDensity, normal, poissonLog, type CompiledModel } from "../packages/ppl/src/index.ts";
-import { compiledBackend, type CompiledExecutable } from "../packages/tensor/src/internals.ts";
-import type { Backend, Node } from "../packages/tensor/src/index.ts";
+import { bernoulliLogit, compileModel, data, halfNormal, model, normal, poissonLog, type CompiledModel } from "../packages/ppl/src/index.ts";
+import { recordedDensity } from "../packages/ppl/src/internals.ts";
 
 const { values } = parseArgs({ options: { n: { type: "string" }, reps: { type: "string" }, json: { type: "boolean" } } });
 const sizes = (values.n ?? "100000,1000").split(",").map(Number);
@@ -176,33 +175,8 @@ interface Built {
 }
 
 async function project(cm: CompiledModel): Promise<Built> {
-  const cpu = compiledBackend();
-  const made: CompiledExecutable[] = [];
-  const recording: Backend = {
-    name: cpu.name,
-    device: cpu.device,
-    compile: (outputs: readonly Node[]) => cpu.compile(outputs),
-    compileSync: (outputs: readonly Node[]) => {
-      const exe = cpu.compileSync(outputs);
-      made.push(exe);
-      return exe;
-    },
-  };
-  const density = await modelDensity(cm, { backend: recording });
-  const lp = new Float64Array(1);
-  // modelDensity compiles [lp, grad] at its first evaluation (after the data hoists).
-  density.logpGrad(new Float64Array(cm.dim), lp, new Float64Array(cm.dim));
-  const lpGrad = made.filter((e) => e.outputs.length === 2 && e.outputs[1]!.size === cm.dim).at(-1);
-  if (!lpGrad) throw new Error("could not find the lp+gradient executable");
-  return {
-    dim: cm.dim,
-    kernels: lpGrad.stats.kernels,
-    loops: (lpGrad.source.match(/\bfor \(/g) ?? []).length,
-    logpGrad: (q, grad) => {
-      density.logpGrad(q, lp, grad);
-      return lp[0]!;
-    },
-  };
+  const { exe, logpGrad } = await recordedDensity(cm);
+  return { dim: cm.dim, kernels: exe.stats.kernels, loops: (exe.source.match(/\bfor \(/g) ?? []).length, logpGrad };
 }
 
 // ---- Agreement and timing ----

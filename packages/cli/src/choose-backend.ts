@@ -269,8 +269,8 @@ function groupsLine(chains: number, devices: readonly number[]): string {
 // The model with every float computed in `dtype`; the CPU backend accepts f64 values for f32 leaves,
 // so the bindings stay as they are.
 function castModel(compiled: CompiledModel, dtype: "f32" | "f64"): CompiledModel {
-  const [logDensity, q, generatedFlat] = castFloats([compiled.logDensity, compiled.q, compiled.generatedFlat], dtype);
-  return { ...compiled, logDensity: logDensity!, q: q!, generatedFlat: generatedFlat! };
+  const [logDensity, fusedLogDensity, q, generatedFlat] = castFloats([compiled.logDensity, compiled.fusedLogDensity, compiled.q, compiled.generatedFlat], dtype);
+  return { ...compiled, logDensity: logDensity!, fusedLogDensity: fusedLogDensity!, q: q!, generatedFlat: generatedFlat! };
 }
 
 /**

@@ -6,6 +6,8 @@ export {
   describeField, checkData, stanNames, flattenStanOrder, copyInStanOrder, type CheckDataOptions, type RecordedModel,
   type DeclaredParam, type DeclaredObservation, type DeclaredQuantity,
 } from "./model/index.ts";
+// The density on the compiled CPU backend, with the executable it compiled
+export { recordedDensity, type RecordedDensity } from "./density/recorded-density.ts";
 // Distributions
 export {
   isDistribution, isNodeValues, sampleToShape, lkjLogConstant, gammaVariate, betaVariate, poissonVariate, binomialVariate,

@@ -1,5 +1,5 @@
 import { valueAndGrad, vmap, type Node } from "@ppl/tensor";
-import { castFloats, optimize, toposort } from "@ppl/tensor/internals";
+import { castFloats, lowerLpdfSums, optimize, toposort } from "@ppl/tensor/internals";
 import type { CompiledModel } from "../model/compile.ts";
 
 /** The log density and its gradient with respect to q, as one graph a backend or a sampler kernel runs. */
@@ -30,21 +30,27 @@ const built = new WeakMap<Node, Map<string, GradientGraph>>();
  * the chains, optimized again) comes next and the float cast last, so that every runner of a model, on
  * the CPU or in a GPU kernel, evaluates the same graph. Memoized per model, dtype and chain count.
  */
-export function gradientGraph(model: Pick<CompiledModel, "logDensity" | "q">, opts: GradientGraphOptions = {}): GradientGraph {
+export function gradientGraph(model: Pick<CompiledModel, "logDensity" | "q"> & { readonly fusedLogDensity?: Node }, opts: GradientGraphOptions = {}): GradientGraph {
   const dtype = opts.dtype ?? "f64";
   const chains = opts.chains ?? null;
-  const key = `${dtype}/${chains ?? "-"}`;
+  // One chain in f64 (the CPU density) differentiates the fused log densities; the batched and f32
+  // graphs, which the GPU sampler's kernels render, keep the expansion, which their row passes
+  // recognise (and there the gradient is bound by reading the data, which fusing would not change).
+  const fused = dtype === "f64" && chains === null && model.fusedLogDensity !== undefined && model.fusedLogDensity !== model.logDensity;
+  const key = `${dtype}/${chains ?? "-"}/${fused ? "fused" : "plain"}`;
   let cache = built.get(model.logDensity);
   if (!cache) built.set(model.logDensity, (cache = new Map()));
   const hit = cache.get(key);
   if (hit) return hit;
   let graph: GradientGraph;
   if (dtype === "f64" && chains === null) {
-    const { value, grads } = valueAndGrad(model.logDensity, [model.q]);
-    const [lp, grad] = optimize([value, grads[0]!]);
+    const { value, grads } = valueAndGrad(fused ? model.fusedLogDensity! : model.logDensity, [model.q]);
+    // The fused nodes are lowered before optimizing, so that their value's terms and the partials'
+    // share nodes, and before the density hoists data, so that their sums of data alone (Σ log y!) are hoisted.
+    const [lp, grad] = optimize(lowerLpdfSums([value, grads[0]!]));
     graph = { lp: lp!, grad: grad!, q: model.q, dtype, chains };
   } else {
-    const base = gradientGraph(model);
+    const base = gradientGraph({ logDensity: model.logDensity, q: model.q });
     let outs = chains === null ? [base.lp, base.grad] : optimize(vmap([base.lp, base.grad], new Map([[model.q, chains]])));
     if (dtype === "f32") outs = castFloats(outs, "f32");
     graph = { lp: outs[0]!, grad: outs[1]!, q: positionLeaf(outs, model.q, dtype), dtype, chains };

@@ -1,8 +1,8 @@
 import {
-  add, and, ge, le, log, log1p, logSigmoid, lt, mul, neg, select, sigmoid, sub, type Node, type Operand,
+  add, and, ge, le, log, log1p, logSigmoid, lpdfSum, lt, mul, neg, select, sigmoid, sub, type Node, type Operand,
 } from "@ppl/tensor";
 import type { Distribution, Support } from "./distribution.ts";
-import { batchShapeOf, checkParam, full, isFiniteNumber, isProbability, restrict, xlogy } from "./helpers.ts";
+import { batchShapeOf, checkParam, full, isFiniteNumber, isProbability, restrict, restrictAll, xlogy } from "./helpers.ts";
 import { sampleScalar } from "./sampling.ts";
 
 const ZERO_ONE: Support = { kind: "int_interval", lower: 0, upper: 1 };
@@ -39,6 +39,8 @@ export function bernoulliLogit(alpha: Operand): Distribution {
     // log σ(±alpha) with the sign 2x − 1 (Stan's form): one log-sigmoid an outcome instead of two,
     // and for x in {0, 1} the same value and gradient, bit for bit, as x·log σ(α) + (1 − x)·log σ(−α).
     logpdf: (x) => restrict(and(ge(x, 0), le(x, 1)), logSigmoid(mul(sub(mul(2, x), 1), alpha))),
+    // The value and its derivative share one exp(−|t|) (the expansion's log-sigmoid and sigmoid take one each).
+    logpdfSum: (x) => restrictAll(and(ge(x, 0), le(x, 1)), lpdfSum("bernoulli_logit", x, alpha)),
     lcdf: (k) => bernoulliLogCdf(k, logSigmoid(neg(alpha)), logSigmoid(alpha)).lower,
     lccdf: (k) => bernoulliLogCdf(k, logSigmoid(neg(alpha)), logSigmoid(alpha)).upper,
     sample: (rng, shape = [], bindings) =>

@@ -39,6 +39,12 @@ export interface Distribution {
    */
   logpdf(x: Operand): Node;
   /**
+   * Σ logpdf(x) over every element as one fused node with hand-written partials (lpdf_sum), for
+   * the distributions where that is faster than differentiating the expansion; equal to
+   * sum(logpdf(x)) to rounding. The model uses it for long observations.
+   */
+  logpdfSum?(x: Operand): Node;
+  /**
    * log P(X ≤ x) of each element (Stan's _lcdf), for univariate distributions that have one:
    * shape = broadcast of x with batchShape; −∞ below the support, 0 above it. Discrete
    * distributions count x itself (P(X ≤ ⌊x⌋)). Differentiable in x (continuous distributions) and

@@ -1,5 +1,5 @@
 import {
-  add, and, broadcastTo, constant, eq, ge, le, lgamma, log, mul, reshape, select, sub, sum, type Node, type Operand,
+  add, all, and, broadcastTo, constant, eq, ge, le, lgamma, log, mul, reshape, select, sub, sum, type Node, type Operand,
   type Shape,
 } from "@ppl/tensor";
 import { broadcastShapes, lift } from "@ppl/tensor/internals";
@@ -50,6 +50,11 @@ export function checkOptions(dist: string, opts: object | undefined, known: read
 /** lp where `inside` holds, −∞ elsewhere. */
 export function restrict(inside: Node, lp: Node): Node {
   return select(inside, lp, -Infinity);
+}
+
+/** A summed log density, −∞ unless every element is inside the support (one test of data, computed once where it reads data alone). */
+export function restrictAll(inside: Node, lp: Node): Node {
+  return select(all(inside), lp, -Infinity);
 }
 
 /**

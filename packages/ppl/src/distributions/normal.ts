@@ -1,4 +1,4 @@
-import { add, div, logPhi, mul, neg, square, sub, type Operand } from "@ppl/tensor";
+import { add, div, logPhi, lpdfSum, mul, neg, square, sub, type Operand } from "@ppl/tensor";
 import type { Distribution } from "./distribution.ts";
 import { batchShapeOf, checkParam, full, HALF_LOG_TWO_PI, isFiniteNumber, isPositive, logOf, REAL } from "./helpers.ts";
 import { sampleScalar } from "./sampling.ts";
@@ -15,6 +15,8 @@ export function normal(mu: Operand, sigma: Operand): Distribution {
     batchShape,
     eventShape: [],
     logpdf: (x) => normalLogpdf(x, mu, sigma),
+    // One reciprocal of sigma per entry, and the constant (n·log sigma for a scalar sigma) added once, as Stan does.
+    logpdfSum: (x) => lpdfSum("normal", x, mu, sigma),
     lcdf: (x) => logPhi(div(sub(x, mu), sigma)),
     lccdf: (x) => logPhi(div(sub(mu, x), sigma)),
     sample: (rng, shape = [], bindings) => sampleScalar(rng, shape, batchShape, [mu, sigma], bindings, (r, [m, s]) => m! + s! * r.normal()),

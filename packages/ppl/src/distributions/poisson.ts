@@ -1,6 +1,6 @@
-import { add, exp, floor, gammaP, gammaQ, ge, lgamma, log, mul, select, sub, type Node, type Operand } from "@ppl/tensor";
+import { add, exp, floor, gammaP, gammaQ, ge, lgamma, log, lpdfSum, mul, select, sub, type Node, type Operand } from "@ppl/tensor";
 import type { Distribution } from "./distribution.ts";
-import { batchShapeOf, checkParam, full, isFiniteNumber, NONNEGATIVE_INT, restrict, xlogy } from "./helpers.ts";
+import { batchShapeOf, checkParam, full, isFiniteNumber, NONNEGATIVE_INT, restrict, restrictAll, xlogy } from "./helpers.ts";
 import { sampleScalar } from "./sampling.ts";
 import { poissonVariate } from "./variates.ts";
 
@@ -34,6 +34,8 @@ export function poissonLog(logRate: Operand): Distribution {
     batchShape,
     eventShape: [],
     logpdf: (k) => restrict(ge(k, 0), sub(sub(mul(k, logRate), exp(logRate)), lgamma(add(k, 1)))),
+    // The partial y − e^eta reuses the value's e^eta; Σ log k! is one sum of data.
+    logpdfSum: (k) => restrictAll(ge(k, 0), lpdfSum("poisson_log", k, logRate)),
     lcdf: (k) => poissonLogCdf(k, exp(logRate)).lower,
     lccdf: (k) => poissonLogCdf(k, exp(logRate)).upper,
     sample: (rng, shape = [], bindings) => sampleScalar(rng, shape, batchShape, [logRate], bindings, (r, [e]) => poissonVariate(r, Math.exp(e!))),

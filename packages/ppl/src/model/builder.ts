@@ -42,6 +42,13 @@ export interface DeclaredObservation {
   readonly label: string;
 }
 
+/**
+ * Observations of at least this many elements are summed by their distribution's fused node
+ * (logpdfSum) in the log density the CPU evaluates. Below it the saving is within the noise
+ * (bench/fused-density.ts), and small models keep the graph they had, bit for bit.
+ */
+export const FUSED_MIN_ENTRIES = 64;
+
 /** The most entries one parameter may have (the longest typed array a graph value can be, with room to spare). */
 const MAX_PARAM_ENTRIES = 2 ** 31 - 1;
 
@@ -50,6 +57,8 @@ export class Recorder implements ModelBuilder {
   readonly params: DeclaredParam[] = [];
   readonly deterministics: { name: string; value: Node }[] = [];
   readonly terms: Node[] = [];
+  /** Fused replacements of some of `terms` (by index): long observations summed by one lpdf_sum node. */
+  readonly fusedTerms = new Map<number, Node>();
   /** The log density of each observed element, one node per observe term (its sum is in `terms`). */
   readonly observed: Node[] = [];
   /** The observe terms, in declaration order (parallel to `observed`). */
@@ -124,6 +133,8 @@ export class Recorder implements ModelBuilder {
     this.observed.push(pointwise);
     this.observations.push({ value: lift(value), distribution: dist, shape: [...pointwise.shape, ...dist.eventShape], label });
     this.terms.push(sum(pointwise));
+    const fused = pointwise.size >= FUSED_MIN_ENTRIES && dist.logpdfSum ? dist.logpdfSum(value) : undefined;
+    if (fused) this.fusedTerms.set(this.terms.length - 1, fused);
   }
 
   factor(term: Operand): void {
@@ -162,9 +173,9 @@ export class Recorder implements ModelBuilder {
     throw new ModelError(`get: no parameter or deterministic named '${name}' has been declared yet (declared: ${known.join(", ") || "none"}); declare it before using it`);
   }
 
-  /** Sum of all log-density terms. */
-  total(): Node {
-    return this.terms.reduce((a, b) => add(a, b), lift(0));
+  /** Sum of all log-density terms; with `fused`, long observations enter as their fused nodes. */
+  total(fused = false): Node {
+    return this.terms.map((t, i) => (fused ? (this.fusedTerms.get(i) ?? t) : t)).reduce((a, b) => add(a, b), lift(0));
   }
 
   private claim(name: string, what: string): void {

@@ -55,6 +55,12 @@ export interface CompiledModel {
   readonly paramInfo: readonly ParamInfo[];
   /** Scalar log density of q (priors, likelihood, factors, log-Jacobians), reading data through `data` leaves. */
   readonly logDensity: Node;
+  /**
+   * The same log density with each long observation summed by its distribution's fused node
+   * (lpdf_sum, hand-written partials), equal to logDensity to rounding: what modelDensity
+   * differentiates. The GPU sampler's kernels keep logDensity, whose expansion their row passes recognise.
+   */
+  readonly fusedLogDensity: Node;
   /** The unconstrained vector leaf: param "q" of shape [dim]. */
   readonly q: Node;
   /** Each reported quantity as a function of q, flattened in Stan's order (first index fastest). */
@@ -132,7 +138,7 @@ export function compileModel<S extends DataSpec>(m: Model<S>, json: unknown, opt
     ...rec.params.map((p) => ({ name: p.name, shape: p.shape, kind: "param" as const, node: p.value })),
     ...rec.deterministics.map((d) => ({ name: d.name, shape: d.value.shape, kind: "deterministic" as const, node: d.value })),
   ];
-  const [logDensity, ...generated] = substitute([rec.total(), ...reported.map((r) => flattenStanOrder(r.node))], replace);
+  const [logDensity, fusedLogDensity, ...generated] = substitute([rec.total(), rec.total(true), ...reported.map((r) => flattenStanOrder(r.node))], replace);
   const generatedFlat = generated.length === 1 ? generated[0]! : concat(generated.map((g) => g!));
   const generatedInfo = reported.map(({ name, shape, kind }) => ({ name, shape, kind }));
   const { constrainedParams, atConstrained } = constrainedLeaf(rec.params);
@@ -144,6 +150,7 @@ export function compileModel<S extends DataSpec>(m: Model<S>, json: unknown, opt
     dim,
     paramInfo,
     logDensity: logDensity!,
+    fusedLogDensity: fusedLogDensity!,
     q,
     generated: generated as Node[],
     generatedInfo,

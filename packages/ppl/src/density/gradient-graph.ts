@@ -1,6 +1,7 @@
 import { valueAndGrad, vmap, type Node } from "@ppl/tensor";
 import { castFloats, lowerLpdfSums, optimize, toposort } from "@ppl/tensor/internals";
 import type { CompiledModel } from "../model/compile.ts";
+import { fusedDensityOf } from "../model/fused-density.ts";
 
 /** The log density and its gradient with respect to q, as one graph a backend or a sampler kernel runs. */
 export interface GradientGraph {
@@ -21,6 +22,13 @@ export interface GradientGraphOptions {
   readonly dtype?: "f32" | "f64";
   /** Batch this many chains over a leading axis (vmap), so that the data are read once for all of them. */
   readonly chains?: number;
+  /**
+   * Differentiate the log density with its long observations summed by fused nodes (lpdf_sum), in
+   * one chain and f64: the CPU density does. Default false: the GPU sampler's kernels keep the
+   * expansion, which their row passes recognise, and there the gradient is bound by reading the
+   * data, which fusing would not change.
+   */
+  readonly fused?: boolean;
 }
 
 const built = new WeakMap<Node, Map<string, GradientGraph>>();
@@ -28,15 +36,12 @@ const built = new WeakMap<Node, Map<string, GradientGraph>>();
 /**
  * The model's log density and gradient, differentiated and optimized once in f64; batching (vmap over
  * the chains, optimized again) comes next and the float cast last, so that every runner of a model, on
- * the CPU or in a GPU kernel, evaluates the same graph. Memoized per model, dtype and chain count.
+ * the CPU or in a GPU kernel, evaluates the same graph. Memoized per model, dtype, chain count and fusion.
  */
-export function gradientGraph(model: Pick<CompiledModel, "logDensity" | "q"> & { readonly fusedLogDensity?: Node }, opts: GradientGraphOptions = {}): GradientGraph {
+export function gradientGraph(model: Pick<CompiledModel, "logDensity" | "q">, opts: GradientGraphOptions = {}): GradientGraph {
   const dtype = opts.dtype ?? "f64";
   const chains = opts.chains ?? null;
-  // One chain in f64 (the CPU density) differentiates the fused log densities; the batched and f32
-  // graphs, which the GPU sampler's kernels render, keep the expansion, which their row passes
-  // recognise (and there the gradient is bound by reading the data, which fusing would not change).
-  const fused = dtype === "f64" && chains === null && model.fusedLogDensity !== undefined && model.fusedLogDensity !== model.logDensity;
+  const fused = opts.fused === true && dtype === "f64" && chains === null ? fusedDensityOf(model.logDensity) : undefined;
   const key = `${dtype}/${chains ?? "-"}/${fused ? "fused" : "plain"}`;
   let cache = built.get(model.logDensity);
   if (!cache) built.set(model.logDensity, (cache = new Map()));
@@ -44,7 +49,7 @@ export function gradientGraph(model: Pick<CompiledModel, "logDensity" | "q"> & {
   if (hit) return hit;
   let graph: GradientGraph;
   if (dtype === "f64" && chains === null) {
-    const { value, grads } = valueAndGrad(fused ? model.fusedLogDensity! : model.logDensity, [model.q]);
+    const { value, grads } = valueAndGrad(fused ?? model.logDensity, [model.q]);
     // The fused nodes are lowered before optimizing, so that their value's terms and the partials'
     // share nodes, and before the density hoists data, so that their sums of data alone (Σ log y!) are hoisted.
     const [lp, grad] = optimize(lowerLpdfSums([value, grads[0]!]));

@@ -42,7 +42,8 @@ export async function modelDensity(model: CompiledModel, opts: ModelDensityOptio
   let lpPart: { outputs: readonly Node[]; bindings: Record<string, Bindings[string]>; arena?: Arena; logpGrad: BatchedDensity["logpGrad"] } | undefined;
   const lp = () => {
     if (lpPart) return lpPart;
-    const graph = gradientGraph(model);
+    // The CPU differentiates the fused log densities (hand-written partials of long observations).
+    const graph = gradientGraph(model, { fused: true });
     const density = hoistData([graph.lp, graph.grad], model.dataBindings, backend);
     const lpGrad = backend.compileSync!(density.outputs);
     // Large data go into a WebAssembly arena (shared by every thread) where the long products run.

@@ -8,6 +8,7 @@ import type { DataSpec, DataValues } from "./data-spec.ts";
 import { ModelError } from "./errors.ts";
 import { isModel, type Model } from "./model.ts";
 import { flattenStanOrder, stanNames, unflattenStanOrder } from "./stan-names.ts";
+import { registerFusedDensity } from "./fused-density.ts";
 
 /** Where a parameter lives on the unconstrained vector q, and its constrained shape. */
 export interface ParamInfo {
@@ -58,7 +59,8 @@ export interface CompiledModel {
   /**
    * The same log density with each long observation summed by its distribution's fused node
    * (lpdf_sum, hand-written partials), equal to logDensity to rounding: what modelDensity
-   * differentiates. The GPU sampler's kernels keep logDensity, whose expansion their row passes recognise.
+   * differentiates (found from logDensity, so a copy of the model with another logDensity is not
+   * fused). The GPU sampler's kernels keep logDensity, whose expansion their row passes recognise.
    */
   readonly fusedLogDensity: Node;
   /** The unconstrained vector leaf: param "q" of shape [dim]. */
@@ -139,6 +141,7 @@ export function compileModel<S extends DataSpec>(m: Model<S>, json: unknown, opt
     ...rec.deterministics.map((d) => ({ name: d.name, shape: d.value.shape, kind: "deterministic" as const, node: d.value })),
   ];
   const [logDensity, fusedLogDensity, ...generated] = substitute([rec.total(), rec.total(true), ...reported.map((r) => flattenStanOrder(r.node))], replace);
+  registerFusedDensity(logDensity!, fusedLogDensity!);
   const generatedFlat = generated.length === 1 ? generated[0]! : concat(generated.map((g) => g!));
   const generatedInfo = reported.map(({ name, shape, kind }) => ({ name, shape, kind }));
   const { constrainedParams, atConstrained } = constrainedLeaf(rec.params);

@@ -15,7 +15,7 @@ import { floatOf, isFloat, promote } from "../ir/dtype.ts";
 import { ShapeError } from "../ir/errors.ts";
 import { Node } from "../ir/node.ts";
 import { LPDF_FAMILIES, type LpdfFamily } from "../ir/ops.ts";
-import { broadcastShapes, sizeOf, type Shape } from "../ir/shape.ts";
+import { broadcastShapes, sizeOf } from "../ir/shape.ts";
 import { abs, add, cast, div, exp, ge, lgamma, log, log1p, minimum, mul, neg, reciprocal, select, square, sub } from "./elementwise.ts";
 import { lift, type Operand } from "./leaves.ts";
 import { sum } from "./reduce.ts";
@@ -80,7 +80,7 @@ export function lpdfSumPartials(family: LpdfFamily, inputs: readonly Node[], ct:
       return [
         to(0, () => unbroadcast(neg(dMu()), y.shape)),
         to(1, () => unbroadcast(dMu(), a.shape)),
-        to(2, () => mul(sub(sumTo(zz, sigma.shape), n / sigma.size), scaled)),
+        to(2, () => mul(sub(unbroadcast(zz, sigma.shape), n / sigma.size), scaled)),
       ];
     }
     case "bernoulli_logit": {
@@ -106,12 +106,9 @@ function bernoulliTerms(y: Node, alpha: Node) {
   return { s, t, e: exp(neg(abs(t))) };
 }
 
-// The sum of every entry as a scalar; the value and the partial of a scalar σ share this node.
-const total = (x: Node): Node => sumTo(x, []);
-
-function sumTo(x: Node, shape: Shape): Node {
-  return unbroadcast(x, shape);
-}
+// The sum of every entry as a scalar, built as unbroadcast builds it, so that the value's Σz² and
+// the partial of a scalar σ are one node.
+const total = (x: Node): Node => unbroadcast(x, []);
 
 // A partial in its input's float type (the node computes in the promoted one).
 function fit(g: Node, input: Node): Node {

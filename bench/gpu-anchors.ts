@@ -6,7 +6,7 @@
  *
  *   tsx bench/gpu-anchors.ts --data DIR [--backend vulkan|cpu] [--dtype f32|f64] [--cases 8s,lr,many,hier] [--reps 2]
  *     [--shape auto|thread|workgroup|device] [--controller auto|thread|thread:GROUP|WG] [--workgroup WG] [--many-chains C]
- *     [--iterations WARMUP,DRAWS] [--gradient-evals N] (shortened runs for slow backends)
+ *     [--iterations WARMUP,DRAWS] [--gradient-evals N] (shortened runs for slow backends) [--fresh-device]
  *     [--groups G] (the chains split into G groups, each with its own manager on the same device,
  *     run at the same time through splitRunner and sampleAsync, as --device 0,0,… does)
  *     [--data-precision exact|f16] (f16: float data of ≥ 4096 elements stored in 16 bits on the
@@ -21,7 +21,7 @@ import {
   chainGroupSizes, compileModel, essBulk, modelDensity, sample, sampleAsync, splitRunner, type CompiledModel,
 } from "../packages/ppl/src/index.ts";
 import { limitsOf, usableDevices, VulkanManager, type RenderLimits } from "../packages/vulkan/src/index.ts";
-import { batchedGradient, prepareGpuNuts, roundedDataModel, type DataPrecision, type ExecutionShape, type GpuNuts } from "../packages/ppl-vulkan/src/index.ts";
+import { batchedGradient, closeIdleDevices, prepareGpuNuts, roundedDataModel, type DataPrecision, type ExecutionShape, type GpuNuts } from "../packages/ppl-vulkan/src/index.ts";
 import { anchorHier, anchorLogistic } from "./anchor-models.ts";
 import eightSchools from "../examples/posteriordb/eight_schools-eight_schools_noncentered.ts";
 
@@ -46,6 +46,8 @@ const dataPrecision = opt("data-precision", "exact") as DataPrecision;
 // render limits merged over the device's (experiments with the kernels' layouts).
 const gradientOnly = args.includes("--gradient-only");
 const digestOpt = args.includes("--digest");
+// --fresh-device: every rep opens its own device instead of the one the last rep left open.
+const freshDevice = args.includes("--fresh-device");
 const gradientLimits: Partial<RenderLimits>[] = opt("gradient-limits", "{}").split(";").map((j) => JSON.parse(j) as Partial<RenderLimits>);
 if (dataPrecision !== "exact" && dataPrecision !== "f16") throw new Error(`--data-precision ${dataPrecision}: use exact or f16`);
 
@@ -116,6 +118,7 @@ async function runCase(name: string, compiled: () => CompiledModel, chains: numb
         : sample(runner.hostDensity(density), { ...settings, transitionRunner: runner.factory });
     const wall = (performance.now() - t0) / 1000;
     runner?.dispose();
+    if (freshDevice) closeIdleDevices();
     let minEss = Infinity;
     for (let j = 0; j < m.dim; j++) {
       const perChain = res.draws.map((d) => {

@@ -12,6 +12,8 @@ export interface LogpFunction {
   readonly scratch: number;
   /** Extensions the source requires (GL_EXT_shader_16bit_storage when data are stored in 16 bits), for the shader's first lines. */
   readonly extensions: readonly string[];
+  /** Thread mode: the workgroup size the kernel must be dispatched with (its scratch in shared memory is sized by it). */
+  readonly localSize?: number;
 }
 
 /**
@@ -20,8 +22,26 @@ export interface LogpFunction {
  * beyond) and merges reductions within subgroups first where the device has `subgroups`.
  */
 export type LogpMode =
-  | { kind: "thread" }
+  | { kind: "thread"; chains?: number; sharedBytes?: number }
   | { kind: "workgroup"; workgroup: number; sharedBytes?: number; subgroups?: boolean };
+
+/** Threads of a thread-per-chain workgroup when their scratch does not decide it. */
+export const THREAD_LOCAL_SIZE = 64;
+
+/**
+ * Thread mode's workgroup size and where its scratch lives: shared memory when every thread's
+ * slice fits `sharedBytes` at the usual size, or at the fewest threads that hold all the chains
+ * (fewer than 64 chains leave the rest of a 64-thread workgroup idle anyway); else global memory.
+ * A scan's stacked carries are read back at every step of the reverse pass, one dependent load
+ * each: from shared memory that is tens of cycles, from global memory hundreds.
+ */
+export function threadScratchPlacement(scratchBytes: number, chains: number, sharedBytes: number): { localSize: number; onChip: boolean } {
+  if (scratchBytes === 0) return { localSize: THREAD_LOCAL_SIZE, onChip: false };
+  if (THREAD_LOCAL_SIZE * scratchBytes <= sharedBytes) return { localSize: THREAD_LOCAL_SIZE, onChip: true };
+  const fewest = 2 ** Math.ceil(Math.log2(Math.max(1, chains)));
+  if (fewest < THREAD_LOCAL_SIZE && fewest * scratchBytes <= sharedBytes) return { localSize: fewest, onChip: true };
+  return { localSize: THREAD_LOCAL_SIZE, onChip: false };
+}
 
 /**
  * Shared memory the cooperative reductions' partial states take (two arrays, so that logsumexp's
@@ -59,12 +79,17 @@ export function renderLogpFunction(
     }
     return undefined;
   };
-  const at = (offset: number, flat: string) => `bs.v[PPL_SCRATCH_BASE + ${offset} + ${flat}]`;
   const lines: string[] = [`layout(std430, set = 0, binding = ${scratchBinding}) restrict buffer Scratch { ${T} v[]; } bs;`];
   let scratch: number;
+  let localSize: number | undefined;
   if (mode.kind === "thread") {
+    // Where the scratch lives is decided once its size is known: PPL_TSCR.
+    const at = (offset: number, flat: string) => `PPL_TSCR(${offset} + ${flat})`;
     const program = renderSequential([lp, grad], leaves, scope, undefined, undefined, "m", { limit: PRIVATE_LIMIT, dtype: real, at });
     scratch = program.spilled;
+    const bytes = real === "f64" ? 8 : 4;
+    const placed = threadScratchPlacement(scratch * bytes, mode.chains ?? THREAD_LOCAL_SIZE, mode.sharedBytes ?? 0);
+    localSize = placed.localSize;
     const lpVal = program.r.value(lp, [], scope);
     const gi = program.r.fresh("gi");
     const loop = scope.child();
@@ -72,12 +97,15 @@ export function renderLogpFunction(
     scope.block(`for (int ${gi} = 0; ${gi} < ${grad.size}; ${gi}++)`, loop);
     scope.emit(`return ${T}(${lpVal});`);
     lines.push(
-      `#define PPL_SCRATCH_BASE (gl_GlobalInvocationID.x * ${Math.max(1, scratch)}u)`,
+      ...(placed.onChip
+        ? [`shared ${T} ppl_tscratch[${localSize * scratch}];`, `#define PPL_TSCR(i) ppl_tscratch[gl_LocalInvocationID.x * ${scratch}u + (i)]`]
+        : [`#define PPL_SCRATCH_BASE (gl_GlobalInvocationID.x * ${Math.max(1, scratch)}u)`, "#define PPL_TSCR(i) bs.v[PPL_SCRATCH_BASE + (i)]"]),
       "#define WG 1",
       "#define LID 0u",
       ...threadSumSource(),
       "#define LOGP() lp = ppl_logp_grad(q, g)",
     );
+    if (placed.onChip) scratch = 0;
     data.forEach((n, i) => lines.push(dataDecl(n, i, scratchBinding, half.has(n))));
     lines.push(`${T} ppl_logp_grad(in ${T} q[D], out ${T} g[D]) {`, ...scope.lines, "}");
   } else {
@@ -128,7 +156,7 @@ export function renderLogpFunction(
     lines.push(`${T} ppl_logp_grad() {`, ...scope.lines, "}", `${T} ppl_grad_at(int i) {`, ...gScope.lines, "}");
   }
   const extensions = data.some((n) => half.has(n)) ? [HALF_STORAGE_EXTENSION] : [];
-  return { source: lines.join("\n"), data, scratch, extensions };
+  return { source: lines.join("\n"), data, scratch, extensions, ...(localSize === undefined ? {} : { localSize }) };
 }
 
 const dim = (q: Node) => q.size;

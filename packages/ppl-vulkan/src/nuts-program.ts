@@ -4,7 +4,7 @@ import { gradientGraph } from "@ppl/ppl";
 import type { Node } from "@ppl/tensor";
 import type { RenderLimits } from "@ppl/vulkan";
 import { kernelPrelude } from "@ppl/vulkan/internals";
-import { renderLogpFunction, type LogpMode } from "./logp-function.ts";
+import { renderLogpFunction, THREAD_LOCAL_SIZE, type LogpMode } from "./logp-function.ts";
 import { halfDataLeaves, type DataPrecision, type DataValues } from "./data-precision.ts";
 import { bufferDeclarations, layoutDefines, STATE_BUFFERS, stateDeclarations } from "./nuts-layout.ts";
 import { metricSource, type MetricForm } from "./metric-source.ts";
@@ -70,11 +70,11 @@ export function nutsProgram(logDensity: Node, q: Node, opts: NutsProgramOptions)
   const workgroup = opts.workgroup ?? 256;
   const subgroups = shape === "workgroup" && (opts.limits?.subgroupArithmetic ?? false);
   const mode: LogpMode = shape === "thread"
-    ? { kind: "thread" }
+    ? { kind: "thread", chains: opts.chains, sharedBytes: opts.limits?.sharedMemoryBytes ?? 0 }
     : { kind: "workgroup", workgroup, subgroups, sharedBytes: opts.limits?.sharedMemoryBytes ?? 0 };
   const half = halfDataLeaves([graph.lp, graph.grad], opts.dataPrecision ?? "exact", opts.dataBindings ?? {});
   const logp = renderLogpFunction(graph.lp, graph.grad, graph.q, NUTS_FIXED_BUFFERS, opts.dtype, mode, half);
-  const localSize = shape === "thread" ? 64 : workgroup;
+  const localSize = shape === "thread" ? logp.localSize ?? THREAD_LOCAL_SIZE : workgroup;
   // Extensions come before any code: after the header's #version line.
   const [version, ...header] = nutsHeader(dim, opts, shape === "thread", localSize, subgroups);
   const source = [

@@ -193,8 +193,9 @@ describe.runIf(device !== undefined)("GPU NUTS, workgroup per chain, with cooper
     const cpu = sample(await modelDensity(compiled), opts);
     const gpu = await prepareGpuNuts(compiled, { chains: 2, maxDepth: 6, dtype: "f64", shape, controller });
     try {
-      // Workgroup: cooperative sums; thread: intermediates spilled to scratch; device: a controller beside batched kernels.
-      expect(gpu.source).toContain({ workgroup: "ppl_red0", thread: "PPL_SCRATCH_BASE", device: "// ---- batched gradient" }[shape]);
+      // Workgroup: cooperative sums; thread: intermediates spilled to scratch, in shared memory as
+      // two chains' slices fit there; device: a controller beside batched kernels.
+      expect(gpu.source).toContain({ workgroup: "ppl_red0", thread: "shared double ppl_tscratch[", device: "// ---- batched gradient" }[shape]);
       const res = sample(await modelDensity(compiled), { ...opts, transitionRunner: gpu.factory });
       expectSameTransitions(res, cpu, 6);
     } finally {

@@ -40,6 +40,7 @@ int ppl_imod(int a, int b) { int r = a % b; return (r != 0 && ((r < 0) != (b < 0
 #define FOR_OWNED(s, i) for (int s = 0, i = int(LID); s < OWN && i < D; s++, i += WG)
 layout(std430, set = 0, binding = 8) restrict buffer Scratch { float v[]; } bs;
 #define PPL_SCRATCH_BASE (gl_GlobalInvocationID.x * 1u)
+#define PPL_TSCR(i) bs.v[PPL_SCRATCH_BASE + (i)]
 #define WG 1
 #define LID 0u
 #define PPL_SUMS 6

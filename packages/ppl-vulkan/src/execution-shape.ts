@@ -11,7 +11,7 @@ export type ExecutionShape = "thread" | "workgroup" | "device";
  * for all chains at once, reading the data once per leapfrog. On the H200 (bench/RESULTS.md) a
  * workgroup per chain ran 1.4–19× more gradients per second than a thread for the posteriordb
  * models with 205–1309 data elements (arK 6.8×, kidiq 7×, the mixture 19×; garch level), and
- * 0.8× for the HMM's 104; 1024 chains over 10k data elements sampled 2.3× faster in the device shape
+ * 0.8× for the HMM's 104 (before its scans were merged and its scratch moved on chip: see below); 1024 chains over 10k data elements sampled 2.3× faster in the device shape
  * than a workgroup per chain.
  *
  * On a CPU implementation of Vulkan (lavapipe) always the device shape: lavapipe stops a shader's
@@ -22,10 +22,15 @@ export type ExecutionShape = "thread" | "workgroup" | "device";
  * gets a workgroup per chain even on tiny data: one thread runs the O(n³) loops serially through
  * memory, a workgroup spreads their columns. On the H200, gp_pois_regr (n = 11, f64) ran 34,500
  * gradients/s with a workgroup per chain and under 8,000/s with a thread.
+ *
+ * So does a density with a scan of 64 steps or more (a time series' recurrence): a workgroup
+ * computes each step's elementwise work and sums across its threads, and keeps the stacked
+ * carries of the reverse pass in shared memory. On the H200, hmm_example (99 steps, 104 data
+ * elements) ran 20,300 gradients/s with a workgroup per chain and 12,900/s with a thread.
  */
-export function chooseShape(dataElements: number, chains = 1, deviceType?: string, matrixOrder = 0): ExecutionShape {
+export function chooseShape(dataElements: number, chains = 1, deviceType?: string, matrixOrder = 0, scanSteps = 0): ExecutionShape {
   if (deviceType === "cpu") return "device";
-  if (dataElements <= 128) return matrixOrder >= 8 ? "workgroup" : "thread";
+  if (dataElements <= 128) return matrixOrder >= 8 || scanSteps >= 64 ? "workgroup" : "thread";
   return dataElements <= 20_000 && dataElements * chains < 1_000_000 ? "workgroup" : "device";
 }
 
@@ -36,6 +41,21 @@ export function chooseWorkgroup(dataElements: number): number {
 
 // The ops whose first input is a square matrix factorised or solved with serial O(n³) loops.
 const FACTORISATIONS = new Set<string>(["cholesky", "triangular_solve", "solve", "slogdet", "eigh"]);
+
+/** The steps of the longest scan in the log density, nested scans' steps multiplied in (0 if none). */
+export function longestScan(logDensity: Node): number {
+  let longest = 0;
+  const visit = (outputs: readonly Node[], outer: number): void => {
+    for (const n of toposort(outputs)) {
+      if (n.op !== "scan") continue;
+      const steps = outer * n.attrs.length!;
+      longest = Math.max(longest, steps);
+      visit(n.attrs.body!.outputs, steps);
+    }
+  };
+  visit([logDensity], 1);
+  return longest;
+}
 
 /** The order of the largest matrix the log density factorises or solves (0 if none). */
 export function largestFactorisation(logDensity: Node): number {

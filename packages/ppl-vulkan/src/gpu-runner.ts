@@ -5,7 +5,7 @@ import { deviceEngine } from "./device-engine.ts";
 import type { ControllerMode } from "./controller-program.ts";
 import type { Engine, GpuModel, StateBuffers } from "./engine.ts";
 import { STAT, stepSizeLayout, TRANSITION_STATS } from "./nuts-layout.ts";
-import { chooseShape, chooseWorkgroup, largestFactorisation, type ExecutionShape } from "./execution-shape.ts";
+import { chooseShape, chooseWorkgroup, largestFactorisation, longestScan, type ExecutionShape } from "./execution-shape.ts";
 import { fusedEngine } from "./fused-engine.ts";
 import { checkDataPrecision, halfDataNote } from "./data-precision.ts";
 import { metricBufferWriter, metricSize } from "./metric-buffer.ts";
@@ -80,7 +80,7 @@ export async function prepareGpuNuts(model: GpuModel, opts: GpuNutsOptions): Pro
     throw e;
   }
   const work = Object.values(model.dataBindings).reduce((s, v) => s + v.data.length, 0) + model.q.size;
-  const shape = opts.shape ?? chooseShape(work, opts.chains, manager.device.type, largestFactorisation(model.logDensity));
+  const shape = opts.shape ?? chooseShape(work, opts.chains, manager.device.type, largestFactorisation(model.logDensity), longestScan(model.logDensity));
   const C = opts.chains;
   const D = model.q.size;
   const bytes = dtype === "f64" ? 8 : 4;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { chooseControllerMode } from "../src/controller-program.ts";
-import { cholesky, eigenvaluesSym, logDeterminant, param, solve, sum, triangularSolve } from "@ppl/tensor";
-import { chooseShape, largestFactorisation } from "../src/execution-shape.ts";
+import { add, cholesky, eigenvaluesSym, logDeterminant, mul, param, scan, solve, sum, triangularSolve } from "@ppl/tensor";
+import { chooseShape, largestFactorisation, longestScan } from "../src/execution-shape.ts";
 
 describe("choosing the GPU sampler's execution shape", () => {
   it("thread per chain for tiny data, a workgroup for moderate data, the whole device for large or many-chain work", () => {
@@ -18,6 +18,20 @@ describe("choosing the GPU sampler's execution shape", () => {
     expect(chooseShape(46, 4, "discrete", 11)).toBe("workgroup"); // gp_pois_regr
     expect(chooseShape(46, 4, "discrete", 4)).toBe("thread");
     expect(chooseShape(10_000_000, 4, "discrete", 11)).toBe("device");
+  });
+
+  it("a workgroup per chain for small data when the density runs a scan of 64 steps or more", () => {
+    expect(chooseShape(104, 4, "discrete", 0, 99)).toBe("workgroup"); // hmm_example
+    expect(chooseShape(104, 4, "discrete", 0, 20)).toBe("thread");
+    expect(chooseShape(10_000_000, 4, "discrete", 0, 99)).toBe("device");
+  });
+
+  it("finds the longest scan in a density, nested scans' steps multiplied", () => {
+    const c0 = param("c0", [2]);
+    expect(longestScan(sum(c0))).toBe(0);
+    const outer = scan(([c]) => ({ carry: [add(c!, sum(scan(([d]) => ({ carry: [mul(d!, 0.5)] }), [c!], [], [], { length: 7 }).carry[0]!))] }), [c0], [], [], { length: 12 });
+    expect(longestScan(sum(outer.carry[0]!))).toBe(84);
+    expect(longestScan(sum(scan(([c]) => ({ carry: [mul(c!, 2)] }), [c0], [], [], { length: 99 }).carry[0]!))).toBe(99);
   });
 
   it("finds the order of the largest factorisation or solve in a density", () => {

@@ -178,7 +178,11 @@ Buffer::Buffer(const Napi::CallbackInfo& info) : Napi::ObjectWrap<Buffer>(info) 
   if (byteLength == 0) throwRangeError(env, "byteLength must be at least 1");
   // Round up so shaders can always address whole 32-bit words.
   uint64_t size = (byteLength + 3) & ~uint64_t(3);
-  MemoryKind kind = context->options.forceStaging ? MemoryKind::Device : MemoryKind::Direct;
+  // readback (a third argument true): host memory that copies land in and the host reads in
+  // place, cached where the device offers it, so a result read back often takes one copy on the
+  // queue and a memcpy instead of a staging buffer and a second submission per read.
+  const bool readback = info.Length() > 2 && info[2].IsBoolean() && info[2].As<Napi::Boolean>().Value();
+  MemoryKind kind = readback ? MemoryKind::Staging : context->options.forceStaging ? MemoryKind::Device : MemoryKind::Direct;
   state_ = std::make_shared<BufferState>();
   state_->storage = std::make_unique<DeviceBuffer>(env, context, size, kind);
   state_->byteLength = byteLength;

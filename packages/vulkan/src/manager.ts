@@ -72,6 +72,16 @@ export class VulkanManager {
     return new VulkanBuffer(callNative(() => new addon.Buffer(this.handle, byteLength)));
   }
 
+  /**
+   * Allocates a buffer in host memory (cached where the device has such memory) for results that
+   * the host reads back often: a sequence copies into it and `read` is then a memcpy, without a
+   * staging buffer and a submission of its own. Copies only: shaders do not bind it.
+   */
+  readbackBuffer(byteLength: number): VulkanBuffer {
+    const addon = this.addon;
+    return new VulkanBuffer(callNative(() => new addon.Buffer(this.handle, byteLength, true)));
+  }
+
   /** Allocates a buffer holding a copy of `data`. */
   bufferFrom(data: ArrayBufferView): VulkanBuffer {
     const buffer = this.buffer(data.byteLength);

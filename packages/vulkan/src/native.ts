@@ -129,7 +129,7 @@ export interface NativeTestHooks {
 export interface NativeAddon {
   listDevices(): { devices: NativeDeviceInfo[]; reason: string | null };
   Manager: new (deviceIndex: number | undefined, options: NativeManagerOptions) => NativeManager;
-  Buffer: new (manager: NativeManager, byteLength: number) => NativeBuffer;
+  Buffer: new (manager: NativeManager, byteLength: number, readback?: boolean) => NativeBuffer;
   Algorithm: new (
     manager: NativeManager,
     spirv: Uint32Array,

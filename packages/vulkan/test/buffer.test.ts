@@ -142,3 +142,31 @@ describe("buffer failures", () => {
     sequence.destroy();
   });
 });
+
+// Results read back often (a sampling block's draws and statistics) are copied by the device into
+// host memory that the host then reads in place, without a staging copy of its own.
+describe("readback buffers", () => {
+  for (const [mode, manager] of Object.entries(managers)) {
+    it(`${mode}: are host-visible, receive copies of device buffers and read them back exactly`, async () => {
+      const data = randomBytes(300_001, 17);
+      const src = manager.bufferFrom(data);
+      const back = manager.readbackBuffer(data.byteLength + 8);
+      expect(back.hostVisible).toBe(true);
+      const sequence = manager.sequence().copy(src, back, { byteLength: data.byteLength, dstOffset: 8 });
+      for (let round = 0; round < 3; round++) {
+        src.write(randomBytes(16, round), 1000);
+        const want = src.read();
+        sequence.submitSync();
+        expectSameBytes(new Uint8Array(back.read(data.byteLength, 8)), new Uint8Array(want));
+        expectSameBytes(new Uint8Array(await back.readAsync(16, 1008)), new Uint8Array(want).subarray(1000, 1016));
+      }
+      // The host writes it in place too, and a copy out of it reaches the device.
+      back.write(new Uint8Array([9, 8, 7, 6]), 0);
+      const dst = manager.bufferFrom(new Uint8Array(4));
+      manager.sequence().copy(back, dst, { byteLength: 4 }).submitSync();
+      expectSameBytes(new Uint8Array(dst.read()), new Uint8Array([9, 8, 7, 6]));
+      sequence.destroy();
+      [src, back, dst].forEach((b) => b.destroy());
+    });
+  }
+});

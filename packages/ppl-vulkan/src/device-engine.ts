@@ -55,6 +55,11 @@ export async function deviceEngine(
   const reals = manager.buffer(C * sizes.reals * bytes);
   const ints = manager.buffer(C * sizes.ints * 4);
   const done = manager.buffer(4);
+  // Every submission ends by copying the done counter and the chains' progress into host memory,
+  // read in place after it: a read through staging memory costs the host a submission and about
+  // a millisecond each, twice per submission.
+  const intsBytes = C * sizes.ints * 4;
+  const progressBack = manager.readbackBuffer(4 + intsBytes);
   const controllerBuffers = [
     ...inBindingOrder(STATE_BUFFERS, state),
     ...inBindingOrder(CONTROLLER_STATE_BUFFERS, { vectors, reals, ints, done, gradientQ: gradient.q, gradientLp: gradient.lp, gradientG: gradient.grad }),
@@ -70,6 +75,7 @@ export async function deviceEngine(
         s.dispatch(controller, controllerBuffers, controllerGroups(C, mode));
         for (const d of gradient.step) s.dispatch(d.algorithm, d.buffers, d.groups);
       }
+      s.copy(done, progressBack, { byteLength: 4 }).copy(ints, progressBack, { byteLength: intsBytes, dstOffset: 4 });
       sequences.set(steps, s);
       counters.recordSeconds += (performance.now() - t0) / 1e3;
     }
@@ -94,15 +100,17 @@ export async function deviceEngine(
         done() {
           counters.submits++;
           counters.steps += steps;
-          if (new Uint32Array(done.read(4))[0]! >= C) finished = true;
-          else progress = chainProgress(new Int32Array(ints.read(C * sizes.ints * 4)), C);
+          const back = progressBack.read();
+          if (new Uint32Array(back, 0, 1)[0]! >= C) finished = true;
+          else progress = chainProgress(new Int32Array(back, 4, C * sizes.ints), C);
         },
       };
     }
   }
-  // The batched lp and gradient (the step-size searches' trial steps), copied side by side to come
-  // back in one read: a read through staging costs the host about a millisecond whatever its size.
-  const evaluated = manager.buffer(C * (1 + D) * bytes);
+  // The batched lp and gradient (the step-size searches' trial steps), copied side by side into
+  // host memory to come back in one read in place: a read through staging costs the host about a
+  // millisecond whatever its size.
+  const evaluated = manager.readbackBuffer(C * (1 + D) * bytes);
   const evaluate = manager.sequence();
   gradient.step.forEach((d) => evaluate.dispatch(d.algorithm, d.buffers, d.groups));
   evaluate.copy(gradient.lp, evaluated, { byteLength: C * bytes }).copy(gradient.grad, evaluated, { byteLength: C * D * bytes, dstOffset: C * bytes });
@@ -163,7 +171,7 @@ ${gradient.source}`,
       sequences.forEach((s) => s.destroy());
       evaluate.destroy();
       controller.destroy();
-      [vectors, reals, ints, done, evaluated].forEach((b) => b.destroy());
+      [vectors, reals, ints, done, progressBack, evaluated].forEach((b) => b.destroy());
       gradient.dispose();
     },
   };

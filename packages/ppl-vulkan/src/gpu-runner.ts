@@ -97,7 +97,8 @@ export async function prepareGpuNuts(model: GpuModel, opts: GpuNutsOptions): Pro
   // The three parts of a block's results, side by side (stats, draws, gradient); one sequence of
   // copies per block length.
   const resultBytes = (k: number) => [k * C * NSTATS * bytes, k * C * D * bytes, C * D * bytes] as const;
-  const readback = resultBytes(K).reduce((a, b) => a + b, 0) <= MAX_READBACK_BYTES ? manager.buffer(resultBytes(K).reduce((a, b) => a + b, 0)) : null;
+  // Host memory the block's results are copied into and read in place (no staging copy of its own).
+  const readback = resultBytes(K).reduce((a, b) => a + b, 0) <= MAX_READBACK_BYTES ? manager.readbackBuffer(resultBytes(K).reduce((a, b) => a + b, 0)) : null;
   const readbackSequences = new Map<number, Sequence>();
   const readBlock = (k: number) => {
     const [sb, db, gb] = resultBytes(k);

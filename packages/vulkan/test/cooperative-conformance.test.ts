@@ -12,7 +12,7 @@ import {
   abs, matmul, max, mul, sum, transpose, tensorValue, type Backend, type Bindings, type DType, type Executable, type Node,
   type TensorValue,
 } from "@ppl/tensor";
-import { reduce } from "@ppl/tensor/internals";
+import { lowerLpdfSums, reduce } from "@ppl/tensor/internals";
 import { VulkanManager, limitsOf } from "../src/index.ts";
 import { BYTES, bufferType, convert, flatten, kernelPrelude, renderCooperative, Scope, toBytes, unflatten, type LeafReader } from "../src/internals.ts";
 import { compile, lavapipe } from "./helpers.ts";
@@ -33,7 +33,9 @@ function cooperativeBackend(dtype: "f32" | "f64", v: Variant): Backend {
   return {
     name: "cooperative",
     device: device.name,
-    async compile(outputs: readonly Node[]): Promise<Executable> {
+    async compile(given: readonly Node[]): Promise<Executable> {
+      // The GLSL of a fused log density is its expansion (lowered as planProgram lowers it).
+      const outputs = lowerLpdfSums(given);
       // Leaves get a buffer each as the renderer reads them: params, data, and array constants,
       // including those it makes itself (a constant index's segment layout).
       const leaves: Node[] = [];

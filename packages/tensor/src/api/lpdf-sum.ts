@@ -54,8 +54,10 @@ export function lpdfSumExpansion(family: LpdfFamily, inputs: readonly Node[]): N
       return total(sub(minimum(t, 0), log1p(e)));
     }
     case "poisson_log": {
-      // Σ log y! reads y alone: hoisted out of the data loop where y is data (hoistData).
-      const logFactorial = mul(n / y.size, total(lgamma(add(y, 1))));
+      // Σ log y! reads y alone: hoisted out of the data loop where y is data (hoistData). The
+      // counts are integers; lgamma takes them in the node's own float type (an f32 kernel has no f64).
+      const dtype = floatOf(inputs.map((x) => x.dtype).reduce(promote));
+      const logFactorial = mul(n / y.size, total(lgamma(add(cast(y, dtype), 1))));
       return sub(total(sub(mul(y, a), exp(a))), logFactorial);
     }
   }

@@ -2,7 +2,8 @@
 // VkDeviceMemory. Where the device has memory that is both device-local and
 // host-visible (unified memory, resizable BAR) the buffer is mapped and read
 // and written directly; otherwise (or with forceStaging) transfers go through
-// a temporary host-visible staging buffer and a copy on the queue.
+// host-visible staging memory (staging.hpp, reused across transfers) and a
+// copy on the queue.
 #pragma once
 #include <napi.h>
 

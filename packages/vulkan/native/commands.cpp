@@ -19,6 +19,7 @@ CommandBatch::CommandBatch(Napi::Env env, std::shared_ptr<Context> context) : co
     fn::vkFreeCommandBuffers(context_->device, context_->commandPool, 1, &commandBuffer_);
     throwVulkanError(env, "vkCreateFence", result);
   }
+  countAllocation(AllocationKind::CommandBuffer);
 }
 
 CommandBatch::~CommandBatch() {

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "errors.hpp"
+#include "staging.hpp"
 #include "test_hooks.hpp"
 
 Context::Context() { countLive(LiveKind::Context, 1); }
@@ -14,6 +15,7 @@ Context::~Context() {
   countLive(LiveKind::Context, -1);
   if (device == VK_NULL_HANDLE) return;
   fn::vkDeviceWaitIdle(device);
+  staging.reset();  // its buffers and command buffers go before the pool and device they came from
   if (pipelineCache != VK_NULL_HANDLE) fn::vkDestroyPipelineCache(device, pipelineCache, nullptr);
   if (commandPool != VK_NULL_HANDLE) fn::vkDestroyCommandPool(device, commandPool, nullptr);
   fn::vkDestroyDevice(device, nullptr);

@@ -21,6 +21,8 @@ struct ContextOptions {
   bool pipelineStatistics = false;
 };
 
+struct StagingPool;  // staging.hpp
+
 struct Context {
   PhysicalDeviceInfo physical;
   uint32_t deviceIndex = 0;
@@ -45,6 +47,8 @@ struct Context {
   // the main or the fence-wait thread. A lost device stays lost: later work is
   // refused with the same error instead of reaching the driver again.
   std::atomic<const char*> lostAt{nullptr};
+  // Staging buffers reused by transfers (staging.hpp), made on first use; main thread only.
+  std::unique_ptr<StagingPool> staging;
 
   Context();
   Context(const Context&) = delete;

@@ -22,6 +22,8 @@ ArmedFault armed;
 std::once_flag fromEnvironment;
 std::atomic<int64_t> liveContexts{0};
 std::atomic<int64_t> liveBuffers{0};
+std::atomic<uint64_t> stagingBuffersAllocated{0};
+std::atomic<uint64_t> commandBuffersAllocated{0};
 
 // The results a test may inject: the failures a driver reports at run time.
 const VkResult kInjectable[] = {VK_ERROR_DEVICE_LOST, VK_ERROR_OUT_OF_DEVICE_MEMORY, VK_ERROR_OUT_OF_HOST_MEMORY,
@@ -73,6 +75,14 @@ Napi::Value live(const Napi::CallbackInfo& info) {
   return counts;
 }
 
+Napi::Value allocations(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  Napi::Object counts = Napi::Object::New(env);
+  counts.Set("stagingBuffers", Napi::Number::New(env, static_cast<double>(stagingBuffersAllocated.load())));
+  counts.Set("commandBuffers", Napi::Number::New(env, static_cast<double>(commandBuffersAllocated.load())));
+  return counts;
+}
+
 Napi::Value clear(const Napi::CallbackInfo& info) {
   std::lock_guard<std::mutex> lock(mutex);
   armed = ArmedFault{};
@@ -98,6 +108,10 @@ void countLive(LiveKind kind, int delta) {
   (kind == LiveKind::Context ? liveContexts : liveBuffers) += delta;
 }
 
+void countAllocation(AllocationKind kind) {
+  (kind == AllocationKind::StagingBuffer ? stagingBuffersAllocated : commandBuffersAllocated)++;
+}
+
 uint64_t testHeapLimit() {
   const char* text = std::getenv("PPL_VULKAN_TEST_HEAP_LIMIT");
   if (text == nullptr || *text == '\0') return 0;
@@ -109,5 +123,6 @@ Napi::Object testHooksObject(Napi::Env env) {
   hooks.Set("failCall", Napi::Function::New(env, failCall, "failCall"));
   hooks.Set("clear", Napi::Function::New(env, clear, "clear"));
   hooks.Set("live", Napi::Function::New(env, live, "live"));
+  hooks.Set("allocations", Napi::Function::New(env, allocations, "allocations"));
   return hooks;
 }

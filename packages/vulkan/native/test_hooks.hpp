@@ -13,6 +13,9 @@
 // - testHooks.live(): how many device contexts (managers' devices) and device
 //   buffers exist in this process, for a soak test to see that runs leave
 //   none behind, exactly, where memory figures are noisy.
+// - testHooks.allocations(): how many staging buffers and command buffers were
+//   allocated in this process so far, for a test to see that transfers reuse
+//   staging memory instead of allocating it each time.
 // Nothing changes unless a test arms them.
 #pragma once
 #include <napi.h>
@@ -31,5 +34,9 @@ uint64_t testHeapLimit();
 enum class LiveKind { Context, Buffer };
 void countLive(LiveKind kind, int delta);
 
-// The JS object { failCall(call, result, skip = 0), clear(), live() }.
+// Counts of allocations made so far, for testHooks.allocations().
+enum class AllocationKind { StagingBuffer, CommandBuffer };
+void countAllocation(AllocationKind kind);
+
+// The JS object { failCall(call, result, skip = 0), clear(), live(), allocations() }.
 Napi::Object testHooksObject(Napi::Env env);

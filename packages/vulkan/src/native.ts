@@ -124,6 +124,8 @@ export interface NativeTestHooks {
   clear(): void;
   /** Device contexts and device buffers alive in this process. */
   live(): { contexts: number; buffers: number };
+  /** Staging buffers and command buffers allocated in this process so far (only ever grow). */
+  allocations(): { stagingBuffers: number; commandBuffers: number };
 }
 
 export interface NativeAddon {

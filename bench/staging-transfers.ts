@@ -44,7 +44,7 @@ buffer.write(new Uint8Array(BYTES * SLOTS).map((_, i) => i * 7));
 // Staging buffers and command buffers allocated per transfer in the timed rounds, where the
 // addon counts them (its test hooks); null for an addon built before the counts existed.
 const load = loadAddon();
-// The addon on main does not count them (the reuse they measured was reverted); one built with them does.
+// An addon built before the counts existed has no allocations hook.
 type CountingHooks = { allocations?: () => { stagingBuffers: number; commandBuffers: number } };
 const hooks = load.ok ? (load.addon.testHooks as unknown as CountingHooks) : null;
 const counts = hooks && typeof hooks.allocations === "function" ? () => hooks.allocations!() : null;

@@ -1,4 +1,5 @@
 import { Node } from "../ir/node.ts";
+import { rebuild } from "../graph/substitute.ts";
 import { toposort } from "../graph/toposort.ts";
 
 /**
@@ -46,24 +47,16 @@ export function mergeScans(outputs: readonly Node[]): Node[] {
     group.forEach((s, i) => into.set(s, { scan: merged, index: indices[i]! }));
   }
   if (into.size === 0) return [...outputs];
-
-  const memo = new Map<Node, Node>();
-  const rebuilt = (n: Node): Node => {
-    const inputs = n.inputs.map((i) => memo.get(i)!);
-    return inputs.every((x, k) => x === n.inputs[k]) ? n : Node.make(n.op, n.dtype, n.shape, inputs, n.attrs);
-  };
-  for (const n of order) {
+  return rebuild(outputs, (n, inputs) => {
     const source = n.op === "tuple_get" ? into.get(n.inputs[0]!) : undefined;
     if (source) {
-      // The merged scan has the inputs of every scan it replaces, all rebuilt before those scans.
-      const scan = memo.get(source.scan) ?? rebuilt(source.scan);
-      memo.set(source.scan, scan);
-      memo.set(n, Node.make("tuple_get", n.dtype, n.shape, [scan], { index: source.index[n.attrs.index!]! }));
-    } else {
-      memo.set(n, rebuilt(n));
+      // The merged scan has the inputs of every scan it replaces: those of the rebuilt one read here.
+      const { scan, index } = source;
+      const merged = Node.make("scan", scan.dtype, scan.shape, inputs[0]!.inputs, scan.attrs);
+      return Node.make("tuple_get", n.dtype, n.shape, [merged], { index: index[n.attrs.index!]! });
     }
-  }
-  return outputs.map((o) => memo.get(o)!);
+    return inputs.every((x, k) => x === n.inputs[k]) ? n : Node.make(n.op, n.dtype, n.shape, inputs, n.attrs);
+  });
 }
 
 // Scans with equal keys run the same recurrence: same inputs, length, direction and carries.

@@ -43,7 +43,8 @@ void DeviceBuffer::create(Napi::Env env, MemoryKind kind) {
   bufferInfo.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO;
   bufferInfo.size = size;
   bufferInfo.usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
-  if (kind != MemoryKind::Staging) bufferInfo.usage |= VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+  const bool hostMemory = kind == MemoryKind::Staging || kind == MemoryKind::Readback;
+  if (!hostMemory) bufferInfo.usage |= VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
   bufferInfo.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
   check(env, fn::vkCreateBuffer(context_->device, &bufferInfo, nullptr, &buffer_), "vkCreateBuffer");
 
@@ -53,7 +54,7 @@ void DeviceBuffer::create(Napi::Env env, MemoryKind kind) {
   const VkMemoryPropertyFlags hostCoherent = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
   int memoryType = -1;
   bool mapIt = false;
-  if (kind == MemoryKind::Staging) {
+  if (hostMemory) {
     memoryType = context_->findMemoryType(requirements.memoryTypeBits, hostCoherent | VK_MEMORY_PROPERTY_HOST_CACHED_BIT);
     if (memoryType < 0) memoryType = context_->findMemoryType(requirements.memoryTypeBits, hostCoherent);
     mapIt = true;
@@ -65,7 +66,7 @@ void DeviceBuffer::create(Napi::Env env, MemoryKind kind) {
   if (memoryType >= 0) result = allocate(memoryType, requirements.size);
   // Device kind, or no direct memory type, or its (possibly small BAR) heap
   // is full: plain device-local memory behind staging copies.
-  if (result != VK_SUCCESS && kind != MemoryKind::Staging) {
+  if (result != VK_SUCCESS && !hostMemory) {
     mapIt = false;
     memoryType = context_->findMemoryType(requirements.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
     if (memoryType < 0) memoryType = context_->findMemoryType(requirements.memoryTypeBits, 0);
@@ -185,7 +186,7 @@ Buffer::Buffer(const Napi::CallbackInfo& info) : Napi::ObjectWrap<Buffer>(info) 
   // place, cached where the device offers it, so a result read back often takes one copy on the
   // queue and a memcpy instead of a staging buffer and a second submission per read.
   const bool readback = info.Length() > 2 && info[2].IsBoolean() && info[2].As<Napi::Boolean>().Value();
-  MemoryKind kind = readback ? MemoryKind::Staging : context->options.forceStaging ? MemoryKind::Device : MemoryKind::Direct;
+  MemoryKind kind = readback ? MemoryKind::Readback : context->options.forceStaging ? MemoryKind::Device : MemoryKind::Direct;
   state_ = std::make_shared<BufferState>();
   state_->storage = std::make_unique<DeviceBuffer>(env, context, size, kind);
   state_->byteLength = byteLength;

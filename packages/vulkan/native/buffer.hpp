@@ -15,6 +15,7 @@ enum class MemoryKind {
   Direct,   // device-local and host-visible, persistently mapped
   Device,   // device-local only: data moves through staging copies
   Staging,  // host-visible, for staging transfers
+  Readback, // host memory like Staging, for results copied in and read in place (not counted as staging)
 };
 
 // RAII VkBuffer + VkDeviceMemory (+ mapping).

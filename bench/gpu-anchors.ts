@@ -102,7 +102,7 @@ async function runCase(name: string, compiled: () => CompiledModel, chains: numb
       runner = {
         ...split,
         shape: parts[0]!.shape,
-        counters: { get submits() { return parts.reduce((a, p) => a + p.counters.submits, 0); }, get steps() { return parts.reduce((a, p) => a + p.counters.steps, 0); }, get sequences() { return parts.reduce((a, p) => a + p.counters.sequences, 0); }, get recordSeconds() { return parts.reduce((a, p) => a + p.counters.recordSeconds, 0); }, get waitSeconds() { return parts.reduce((a, p) => a + p.counters.waitSeconds, 0); } },
+        counters: { get submits() { return parts.reduce((a, p) => a + p.counters.submits, 0); }, get steps() { return parts.reduce((a, p) => a + p.counters.steps, 0); }, get sequences() { return parts.reduce((a, p) => a + p.counters.sequences, 0); }, get recordSeconds() { return parts.reduce((a, p) => a + p.counters.recordSeconds, 0); }, get waitSeconds() { return parts.reduce((a, p) => a + p.counters.waitSeconds, 0); }, get longestWaitSeconds() { return Math.max(...parts.map((p) => p.counters.longestWaitSeconds)); }, get longestWaitSteps() { return parts.reduce((a, p) => (p.counters.longestWaitSeconds > a.s ? { s: p.counters.longestWaitSeconds, k: p.counters.longestWaitSteps } : a), { s: -1, k: 0 }).k; } },
       };
       device = `${parts[0]!.device} ×${sizes.length} managers`;
     } else if (backend === "vulkan") {
@@ -139,6 +139,7 @@ async function runCase(name: string, compiled: () => CompiledModel, chains: numb
       divergences: res.stats.reduce((a, s) => a + s.divergent.reduce((x, y) => x + y, 0), 0),
       cpu_density_evals: density.evaluations, submits: runner?.counters.submits, device_steps: runner?.counters.steps, sequences: runner?.counters.sequences, record_s: runner?.counters.recordSeconds === undefined ? undefined : +runner.counters.recordSeconds.toFixed(3),
       wait_s: waitSeconds === undefined ? undefined : +waitSeconds.toFixed(3),
+      longest_wait_s: runner === undefined ? undefined : +runner.counters.longestWaitSeconds.toFixed(4), longest_wait_steps: runner?.counters.longestWaitSteps,
       // The host's own time while sampling: everything but the waits for the device.
       host_s: waitSeconds === undefined ? undefined : +(sampleSeconds - waitSeconds).toFixed(3), device, shape: runner?.shape ?? "cpu",
       ...(digestOpt ? { digest: runDigest(res) } : {}),

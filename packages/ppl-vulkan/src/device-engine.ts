@@ -4,7 +4,7 @@ import type { DataPrecision } from "./data-precision.ts";
 import {
   chooseControllerMode, CONTROLLER_BUFFERS, controllerGroups, controllerProgram, controllerStateSizes, workgroupController, type ControllerMode,
 } from "./controller-program.ts";
-import type { Engine, GpuModel, StateBuffers } from "./engine.ts";
+import { newCounters, noteWait, type Engine, type GpuModel, type StateBuffers } from "./engine.ts";
 import type { MetricForm } from "./metric-source.ts";
 import { CONTROLLER_STATE_BUFFERS, inBindingOrder, STAT, STATE_BUFFERS, TRANSITION_STATS } from "./nuts-layout.ts";
 import { chainProgress, powerOfTwoParts, stepsToSubmit } from "./steps-per-submit.ts";
@@ -84,7 +84,7 @@ export async function deviceEngine(
   // Leapfrogs per transition of the slowest chain in the last block: the pace the next block is planned by.
   let perIteration = 4;
   const Real = opts.dtype === "f64" ? Float64Array : Float32Array;
-  const counters = { submits: 0, steps: 0, sequences: 0, recordSeconds: 0, waitSeconds: 0 };
+  const counters = newCounters();
   // A block's submissions: each yields its step count, to be submitted and then marked done (which
   // reads the done counter and the chains' progress to plan the next one); the same plan for the
   // synchronous and the asynchronous run.
@@ -127,7 +127,7 @@ ${gradient.source}`,
       // host's own time is the sampling time less waitSeconds.
       const t0 = performance.now();
       evaluate.submitSync();
-      counters.waitSeconds += (performance.now() - t0) / 1e3;
+      noteWait(counters, t0, 0);
       const both = evaluated.read(C * (1 + D) * bytes);
       lp.set(new Real(both, 0, C));
       grad.set(new Real(both, C * bytes, C * D));
@@ -138,7 +138,7 @@ ${gradient.source}`,
           const sequence = sequenceFor(part);
           const t0 = performance.now();
           sequence.submitSync();
-          counters.waitSeconds += (performance.now() - t0) / 1e3;
+          noteWait(counters, t0, part);
         }
         submission.done();
       }
@@ -149,7 +149,7 @@ ${gradient.source}`,
           const sequence = sequenceFor(part);
           const t0 = performance.now();
           await sequence.submit();
-          counters.waitSeconds += (performance.now() - t0) / 1e3;
+          noteWait(counters, t0, part);
         }
         submission.done();
       }

@@ -11,6 +11,32 @@ export type StateBuffers = Readonly<Record<StateBufferName, VulkanBuffer>>;
 
 export { stepSizeLayout } from "./nuts-layout.ts";
 
+/** What an engine has submitted and waited for (Engine.counters). */
+export interface EngineCounters {
+  submits: number;
+  steps: number;
+  sequences: number;
+  recordSeconds: number;
+  waitSeconds: number;
+  longestWaitSeconds: number;
+  longestWaitSteps: number;
+}
+
+/** Counters at zero. */
+export function newCounters(): EngineCounters {
+  return { submits: 0, steps: 0, sequences: 0, recordSeconds: 0, waitSeconds: 0, longestWaitSeconds: 0, longestWaitSteps: 0 };
+}
+
+/** Adds one wait for the device, begun at `t0` (performance.now()), that ran `steps` steps. */
+export function noteWait(counters: EngineCounters, t0: number, steps: number): void {
+  const seconds = (performance.now() - t0) / 1e3;
+  counters.waitSeconds += seconds;
+  if (seconds > counters.longestWaitSeconds) {
+    counters.longestWaitSeconds = seconds;
+    counters.longestWaitSteps = steps;
+  }
+}
+
 /**
  * Runs blocks of iterations on the device: `run(k)` advances every chain by k transitions, and
  * `runAsync(k)` does the same while waiting for the device off the main thread, so that engines
@@ -28,9 +54,11 @@ export interface Engine {
    * Submissions and the controller + gradient steps they ran (device shape; zero otherwise), and
    * the command sequences recorded: one per block size, reused by every submission of that size;
    * recordSeconds is the host time spent recording them, waitSeconds the time from a submission to
-   * its completion (the device's work and the wait for its fence), the batched logpGrad's included.
+   * its completion (the device's work and the wait for its fence), the batched logpGrad's included;
+   * longestWaitSeconds is the longest single wait and longestWaitSteps the steps it ran (0 for a
+   * batched logpGrad), to tell a slow run's one long wait from waits all a little longer.
    */
-  readonly counters: { submits: number; steps: number; sequences: number; recordSeconds: number; waitSeconds: number };
+  readonly counters: EngineCounters;
   /** lp and gradient of all chains at once on the device, where the shape has batched kernels. */
   readonly logpGrad?: (q: Float64Array, lp: Float64Array, grad: Float64Array) => void;
   dispose(): void;

@@ -1,5 +1,5 @@
 import { compileGlsl, limitsOf, type VulkanBuffer, type VulkanManager, type Sequence } from "@ppl/vulkan";
-import type { Engine, GpuModel, StateBuffers } from "./engine.ts";
+import { newCounters, noteWait, type Engine, type GpuModel, type StateBuffers } from "./engine.ts";
 import type { MetricForm } from "./metric-source.ts";
 import { NUTS_FIXED_BUFFERS, nutsProgram } from "./nuts-program.ts";
 import { inBindingOrder, STATE_BUFFERS } from "./nuts-layout.ts";
@@ -53,7 +53,7 @@ export async function fusedEngine(
     }
     return s;
   };
-  const counters = { submits: 0, steps: 0, sequences: 0, recordSeconds: 0, waitSeconds: 0 };
+  const counters = newCounters();
   return {
     source: program.source,
     half: program.half,
@@ -62,14 +62,14 @@ export async function fusedEngine(
       const sequence = sequenceFor(k);
       const t0 = performance.now();
       sequence.submitSync();
-      counters.waitSeconds += (performance.now() - t0) / 1e3;
+      noteWait(counters, t0, k);
       counters.submits++;
     },
     async runAsync(k) {
       const sequence = sequenceFor(k);
       const t0 = performance.now();
       await sequence.submit();
-      counters.waitSeconds += (performance.now() - t0) / 1e3;
+      noteWait(counters, t0, k);
       counters.submits++;
     },
     dispose() {

@@ -3,7 +3,7 @@ import type { Sequence, VulkanBuffer } from "@ppl/vulkan";
 import { openDevice, releaseDevice } from "./device-pool.ts";
 import { deviceEngine } from "./device-engine.ts";
 import type { ControllerMode } from "./controller-program.ts";
-import type { Engine, GpuModel, StateBuffers } from "./engine.ts";
+import type { Engine, EngineCounters, GpuModel, StateBuffers } from "./engine.ts";
 import { STAT, stepSizeLayout, TRANSITION_STATS } from "./nuts-layout.ts";
 import { chooseShape, chooseWorkgroup, largestFactorisation, longestScan, type ExecutionShape } from "./execution-shape.ts";
 import { fusedEngine } from "./fused-engine.ts";
@@ -52,7 +52,7 @@ export interface GpuNuts extends PreparedRunner {
   readonly shape: ExecutionShape;
   readonly source: string;
   /** Submissions so far, (device shape) the controller + gradient steps they ran, and the command sequences recorded for them. */
-  readonly counters: { readonly submits: number; readonly steps: number; readonly sequences: number; readonly recordSeconds: number; readonly waitSeconds: number };
+  readonly counters: Readonly<EngineCounters>;
 }
 
 /**

@@ -103,6 +103,12 @@ describe.runIf(device !== undefined)("GPU NUTS in each execution shape against t
         expect(gpu.counters.sequences).toBeLessThan(gpu.counters.submits);
         expect(gpu.counters.sequences).toBeLessThanOrEqual(11);
       }
+      // The longest single wait is one of the waits, and names the steps it ran.
+      expect(gpu.counters.longestWaitSeconds).toBeGreaterThan(0);
+      expect(gpu.counters.longestWaitSeconds).toBeLessThanOrEqual(gpu.counters.waitSeconds);
+      // Device shape: a power-of-two part of a submission, or 0 for a batched logpGrad (the step-size search).
+      if (shape === "device") expect(gpu.counters.longestWaitSteps === 0 || Number.isInteger(Math.log2(gpu.counters.longestWaitSteps))).toBe(true);
+      else expect([36, 4, 10]).toContain(gpu.counters.longestWaitSteps);
       // Rounding differences grow along NUTS trajectories, so the tolerance is 1e-6, not 1e-8.
       for (let c = 0; c < 4; c++) expect(res.adaptation[c]!.stepSize / cpu.adaptation[c]!.stepSize).toBeCloseTo(1, 6);
       expectSameTransitions(res, cpu, 6);

@@ -71,94 +71,70 @@ void main() {
   int rowBegin = gid * 208; int rowEnd = min(100000, rowBegin + 208);
   for (int n0 = rowBegin; n0 < rowEnd; n0 += 16) {
     int base = n0 + w * 8;
-    float x0_0 = 0.00000000; float x0_1 = 0.00000000; float x0_2 = 0.00000000; float x0_3 = 0.00000000;
-    float x1_0 = 0.00000000; float x1_1 = 0.00000000; float x1_2 = 0.00000000; float x1_3 = 0.00000000;
-    float x2_0 = 0.00000000; float x2_1 = 0.00000000; float x2_2 = 0.00000000; float x2_3 = 0.00000000;
-    float x3_0 = 0.00000000; float x3_1 = 0.00000000; float x3_2 = 0.00000000; float x3_3 = 0.00000000;
-    float x4_0 = 0.00000000; float x4_1 = 0.00000000; float x4_2 = 0.00000000; float x4_3 = 0.00000000;
-    float x5_0 = 0.00000000; float x5_1 = 0.00000000; float x5_2 = 0.00000000; float x5_3 = 0.00000000;
-    float x6_0 = 0.00000000; float x6_1 = 0.00000000; float x6_2 = 0.00000000; float x6_3 = 0.00000000;
-    float x7_0 = 0.00000000; float x7_1 = 0.00000000; float x7_2 = 0.00000000; float x7_3 = 0.00000000;
-    if (base + 0 < rowEnd) {
-      float t32 = b1.v[((base + 0)*100+min(k0, 99))];
-      x0_0 = t32;
-      float t33 = b1.v[((base + 0)*100+min(k1, 99))];
-      x0_1 = t33;
-      float t34 = b1.v[((base + 0)*100+min(k2, 99))];
-      x0_2 = t34;
-      float t35 = b1.v[((base + 0)*100+min(k3, 99))];
-      x0_3 = t35;
-    }
-    if (base + 1 < rowEnd) {
-      float t36 = b1.v[((base + 1)*100+min(k0, 99))];
-      x1_0 = t36;
-      float t37 = b1.v[((base + 1)*100+min(k1, 99))];
-      x1_1 = t37;
-      float t38 = b1.v[((base + 1)*100+min(k2, 99))];
-      x1_2 = t38;
-      float t39 = b1.v[((base + 1)*100+min(k3, 99))];
-      x1_3 = t39;
-    }
-    if (base + 2 < rowEnd) {
-      float t40 = b1.v[((base + 2)*100+min(k0, 99))];
-      x2_0 = t40;
-      float t41 = b1.v[((base + 2)*100+min(k1, 99))];
-      x2_1 = t41;
-      float t42 = b1.v[((base + 2)*100+min(k2, 99))];
-      x2_2 = t42;
-      float t43 = b1.v[((base + 2)*100+min(k3, 99))];
-      x2_3 = t43;
-    }
-    if (base + 3 < rowEnd) {
-      float t44 = b1.v[((base + 3)*100+min(k0, 99))];
-      x3_0 = t44;
-      float t45 = b1.v[((base + 3)*100+min(k1, 99))];
-      x3_1 = t45;
-      float t46 = b1.v[((base + 3)*100+min(k2, 99))];
-      x3_2 = t46;
-      float t47 = b1.v[((base + 3)*100+min(k3, 99))];
-      x3_3 = t47;
-    }
-    if (base + 4 < rowEnd) {
-      float t48 = b1.v[((base + 4)*100+min(k0, 99))];
-      x4_0 = t48;
-      float t49 = b1.v[((base + 4)*100+min(k1, 99))];
-      x4_1 = t49;
-      float t50 = b1.v[((base + 4)*100+min(k2, 99))];
-      x4_2 = t50;
-      float t51 = b1.v[((base + 4)*100+min(k3, 99))];
-      x4_3 = t51;
-    }
-    if (base + 5 < rowEnd) {
-      float t52 = b1.v[((base + 5)*100+min(k0, 99))];
-      x5_0 = t52;
-      float t53 = b1.v[((base + 5)*100+min(k1, 99))];
-      x5_1 = t53;
-      float t54 = b1.v[((base + 5)*100+min(k2, 99))];
-      x5_2 = t54;
-      float t55 = b1.v[((base + 5)*100+min(k3, 99))];
-      x5_3 = t55;
-    }
-    if (base + 6 < rowEnd) {
-      float t56 = b1.v[((base + 6)*100+min(k0, 99))];
-      x6_0 = t56;
-      float t57 = b1.v[((base + 6)*100+min(k1, 99))];
-      x6_1 = t57;
-      float t58 = b1.v[((base + 6)*100+min(k2, 99))];
-      x6_2 = t58;
-      float t59 = b1.v[((base + 6)*100+min(k3, 99))];
-      x6_3 = t59;
-    }
-    if (base + 7 < rowEnd) {
-      float t60 = b1.v[((base + 7)*100+min(k0, 99))];
-      x7_0 = t60;
-      float t61 = b1.v[((base + 7)*100+min(k1, 99))];
-      x7_1 = t61;
-      float t62 = b1.v[((base + 7)*100+min(k2, 99))];
-      x7_2 = t62;
-      float t63 = b1.v[((base + 7)*100+min(k3, 99))];
-      x7_3 = t63;
-    }
+    float t32 = b1.v[((min(base + 0, 99999))*100+min(k0, 99))];
+    float x0_0 = t32;
+    float t33 = b1.v[((min(base + 0, 99999))*100+min(k1, 99))];
+    float x0_1 = t33;
+    float t34 = b1.v[((min(base + 0, 99999))*100+min(k2, 99))];
+    float x0_2 = t34;
+    float t35 = b1.v[((min(base + 0, 99999))*100+min(k3, 99))];
+    float x0_3 = t35;
+    float t36 = b1.v[((min(base + 1, 99999))*100+min(k0, 99))];
+    float x1_0 = t36;
+    float t37 = b1.v[((min(base + 1, 99999))*100+min(k1, 99))];
+    float x1_1 = t37;
+    float t38 = b1.v[((min(base + 1, 99999))*100+min(k2, 99))];
+    float x1_2 = t38;
+    float t39 = b1.v[((min(base + 1, 99999))*100+min(k3, 99))];
+    float x1_3 = t39;
+    float t40 = b1.v[((min(base + 2, 99999))*100+min(k0, 99))];
+    float x2_0 = t40;
+    float t41 = b1.v[((min(base + 2, 99999))*100+min(k1, 99))];
+    float x2_1 = t41;
+    float t42 = b1.v[((min(base + 2, 99999))*100+min(k2, 99))];
+    float x2_2 = t42;
+    float t43 = b1.v[((min(base + 2, 99999))*100+min(k3, 99))];
+    float x2_3 = t43;
+    float t44 = b1.v[((min(base + 3, 99999))*100+min(k0, 99))];
+    float x3_0 = t44;
+    float t45 = b1.v[((min(base + 3, 99999))*100+min(k1, 99))];
+    float x3_1 = t45;
+    float t46 = b1.v[((min(base + 3, 99999))*100+min(k2, 99))];
+    float x3_2 = t46;
+    float t47 = b1.v[((min(base + 3, 99999))*100+min(k3, 99))];
+    float x3_3 = t47;
+    float t48 = b1.v[((min(base + 4, 99999))*100+min(k0, 99))];
+    float x4_0 = t48;
+    float t49 = b1.v[((min(base + 4, 99999))*100+min(k1, 99))];
+    float x4_1 = t49;
+    float t50 = b1.v[((min(base + 4, 99999))*100+min(k2, 99))];
+    float x4_2 = t50;
+    float t51 = b1.v[((min(base + 4, 99999))*100+min(k3, 99))];
+    float x4_3 = t51;
+    float t52 = b1.v[((min(base + 5, 99999))*100+min(k0, 99))];
+    float x5_0 = t52;
+    float t53 = b1.v[((min(base + 5, 99999))*100+min(k1, 99))];
+    float x5_1 = t53;
+    float t54 = b1.v[((min(base + 5, 99999))*100+min(k2, 99))];
+    float x5_2 = t54;
+    float t55 = b1.v[((min(base + 5, 99999))*100+min(k3, 99))];
+    float x5_3 = t55;
+    float t56 = b1.v[((min(base + 6, 99999))*100+min(k0, 99))];
+    float x6_0 = t56;
+    float t57 = b1.v[((min(base + 6, 99999))*100+min(k1, 99))];
+    float x6_1 = t57;
+    float t58 = b1.v[((min(base + 6, 99999))*100+min(k2, 99))];
+    float x6_2 = t58;
+    float t59 = b1.v[((min(base + 6, 99999))*100+min(k3, 99))];
+    float x6_3 = t59;
+    float t60 = b1.v[((min(base + 7, 99999))*100+min(k0, 99))];
+    float x7_0 = t60;
+    float t61 = b1.v[((min(base + 7, 99999))*100+min(k1, 99))];
+    float x7_1 = t61;
+    float t62 = b1.v[((min(base + 7, 99999))*100+min(k2, 99))];
+    float x7_2 = t62;
+    float t63 = b1.v[((min(base + 7, 99999))*100+min(k3, 99))];
+    float x7_3 = t63;
     ppl_ps[(w * 32 + 0) * 33 + l] = x0_0 * b0_0 + x0_1 * b1_0 + x0_2 * b2_0 + x0_3 * b3_0;
     ppl_ps[(w * 32 + 1) * 33 + l] = x0_0 * b0_1 + x0_1 * b1_1 + x0_2 * b2_1 + x0_3 * b3_1;
     ppl_ps[(w * 32 + 2) * 33 + l] = x0_0 * b0_2 + x0_1 * b1_2 + x0_2 * b2_2 + x0_3 * b3_2;

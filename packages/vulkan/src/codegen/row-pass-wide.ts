@@ -42,9 +42,6 @@ export function wideRowPassLayout(p: RowPass, limits: RenderLimits): WideRowPass
   return { threads, columnGroups, chunk, chunks: Math.ceil(N / chunk) };
 }
 
-/** Rows a thread takes at once (see wideRowPassKernels). */
-const ROWS = 4;
-
 /** The kernels of a wide row pass: the pass, then one merge per reduction and contraction. */
 export function wideRowPassKernels(p: RowPass, f: KernelFactory): KernelPlan[] {
   const { threads: G, columnGroups: CG, chunk, chunks: P } = wideRowPassLayout(p, f.limits);
@@ -67,33 +64,21 @@ export function wideRowPassKernels(p: RowPass, f: KernelFactory): KernelPlan[] {
   p.contractions.forEach((_, q) => main.emit(terms.map((k) => `${Ty} g${q}_${k} = ${zero};`).join(" ")));
   p.reductions.forEach((_, q) => main.emit(`${Ty} red${q} = ${zero};`));
   main.emit(`int rowEnd = min(${N}, part * ${chunk} + ${chunk});`);
-  // ROWS rows a loop iteration, each in a block of its own with no branch but the write of η: a
-  // row's loads and its chain of dependent arithmetic (η, the row terms' exp and log) then overlap
-  // with the others' instead of waiting for them, one row after the other (the 1024-chain pass
-  // on an H200: 16.7 µs a row at a time). A row past the chunk reads the chunk's last row and
-  // adds nothing (a select, so that its values never reach the sums); the rows are added in row
-  // order, as one at a time adds them.
-  const step = main.child();
-  for (let u = 0; u < ROWS; u++) {
-    const row = step.child();
-    row.emit(`int n = min(n0 + ${u}, rowEnd - 1); bool live = n0 + ${u} < rowEnd;`);
-    const xs = terms.map((k) => r.value(X, ["n", `${k}`], row));
-    row.emit(`${Ty} e = ${terms.map((k) => `${xs[k]} * bk${k}`).join(" + ")};`);
-    if (p.writeEta) row.emit(`if (live && c < ${C}) ${sh.storage.write(eta, `n * ${C} + c`, "e")}`);
-    p.reductions.forEach((n, q) => {
-      const v = n.inputs[0]!;
-      const idx = unflatten(n.shape, "cc");
-      idx.splice(p.rowAxis.get(v)!, 0, "n");
-      row.emit(`red${q} += live ? ${r.value(v, idx, row)} : ${zero};`);
-    });
-    p.contractions.forEach((n, q) => {
-      const v = r.value(n.inputs[1]!, ["n", "cc"], row);
-      row.emit(`${Ty} r${q} = live ? ${v} : ${zero};`);
-      for (const k of terms) row.emit(`g${q}_${k} += ${xs[k]} * r${q};`);
-    });
-    step.block("", row);
-  }
-  main.block(`for (int n0 = part * ${chunk}; n0 < rowEnd; n0 += ${ROWS})`, step);
+  const row = main.child();
+  const xs = terms.map((k) => r.value(X, ["n", `${k}`], row));
+  row.emit(`${Ty} e = ${terms.map((k) => `${xs[k]} * bk${k}`).join(" + ")};`);
+  if (p.writeEta) row.emit(`if (c < ${C}) ${sh.storage.write(eta, `n * ${C} + c`, "e")}`);
+  p.reductions.forEach((n, q) => {
+    const v = n.inputs[0]!;
+    const idx = unflatten(n.shape, "cc");
+    idx.splice(p.rowAxis.get(v)!, 0, "n");
+    row.emit(`red${q} += ${r.value(v, idx, row)};`);
+  });
+  p.contractions.forEach((n, q) => {
+    const v = r.value(n.inputs[1]!, ["n", "cc"], row);
+    for (const k of terms) row.emit(`g${q}_${k} += ${xs[k]} * ${v};`);
+  });
+  main.block(`for (int n = part * ${chunk}; n < rowEnd; n++)`, row);
   const out = main.child();
   p.reductions.forEach((n, q) => out.emit(`${sh.bind(scratch.get(n)!, "write")}[part * ${n.size} + c] = red${q};`));
   p.contractions.forEach((n, q) => {

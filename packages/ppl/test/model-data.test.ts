@@ -28,6 +28,29 @@ describe("checkData accepts Stan JSON data", () => {
     expect(Array.from(out.a!.data)).toEqual(Array.from({ length: 12 }, (_, i) => i + 1));
     expect(dataError(spec, { a: [[[1, 2], [3, 4], [5, 6]], [[7, 8], [9, 10], [11, 12.5]]], v: [1, 2, 3] }).message).toBe("'a[2,3,2]' is 12.5, but 'a' holds integers; give a whole number");
   });
+  test("an array field as one typed array in row-major order, the same values as nested arrays", () => {
+    const nested = checkData(blr, blrData(5, 3));
+    const X = Float32Array.from(blrData(5, 3).X.flat());
+    const flat = checkData(blr, { ...blrData(5, 3), X, y: Float64Array.from(blrData(5, 3).y) });
+    expect(flat.X!.shape).toEqual([5, 3]);
+    expect(Array.from(flat.X!.data)).toEqual(Array.from(X));
+    expect(Array.from(flat.y!.data)).toEqual(Array.from(nested.y!.data));
+    const ints = checkData({ n: data.intVector(3, { lower: 0 }) }, { n: Int32Array.of(0, 4, 9) });
+    expect(Array.from(ints.n!.data)).toEqual([0, 4, 9]);
+  });
+  test("a typed array's length, entries and bounds are checked, each error at the entry's position", () => {
+    expect(dataError(blr, { ...blrData(4, 3), X: new Float64Array(11) }).message).toBe("'X' is a typed array of 11 values; the model expects N=4 × D=3 = 12, in row-major order");
+    expect(dataError(eight, { ...good(), y: new Float64Array(7) }).message).toBe("'y' is a typed array of 7 values; the model expects J=8");
+    const X = new Float64Array(12);
+    X[1 * 3 + 2] = NaN; // row 2, column 3
+    expect(dataError(blr, { ...blrData(4, 3), X }).message).toBe("'X[2,3]' is NaN; data must be finite numbers — remove or impute the entry");
+    const sigma = Float64Array.from(good().sigma);
+    sigma[4] = -1;
+    expect(dataError(eight, { ...good(), sigma }).message).toBe("'sigma[5]' is -1, below the lower bound 0 of 'sigma'");
+    expect(dataError({ n: data.intVector(2) }, { n: Float64Array.of(1, 2.5) }).message).toBe("'n[2]' is 2.5, but 'n' holds integers; give a whole number");
+    // A scalar stays a number.
+    expect(dataError(eight, { ...good(), J: Int32Array.of(8) }).key).toBe("J");
+  });
   test("extra keys may be allowed explicitly", () => {
     expect(() => checkData(eight, { ...good(), note: 1 }, { allowExtraKeys: true })).not.toThrow();
   });

@@ -15,7 +15,9 @@ export interface CheckDataOptions {
 }
 
 /**
- * Check Stan-format JSON data (scalars as numbers, matrices as arrays of rows) against a spec.
+ * Check Stan-format JSON data (scalars as numbers, matrices as arrays of rows) against a spec. An
+ * array field may also be one typed array (Float32Array, Float64Array, Int32Array, …) of its
+ * entries in row-major order.
  * Throws a DataError naming the key, what was expected and what came.
  */
 export function checkData(spec: DataSpec, json: unknown, opts: CheckDataOptions = {}): CheckedData {
@@ -65,12 +67,52 @@ function resolveSize(spec: DataSpec, out: Record<string, TensorValue>, key: stri
 }
 
 function checkField(key: string, f: DataField, dims: readonly number[], value: unknown): TensorValue {
+  if (dims.length > 0 && isNumericArray(value)) return checkFlat(key, f, dims, value);
   // The nesting is checked before the values are stored: a size such as J = 1e10 is then
   // reported against the array it sizes, rather than as an allocation that fails.
   checkNesting(key, f, dims, value, 0, []);
   const out = { data: new Float64Array(dims.reduce((a, b) => a * b, 1)), n: 0 };
   collect(key, f, dims, value, 0, [], out);
   return { dtype: "f64", shape: dims, data: out.data };
+}
+
+/** A typed array of numbers (not a DataView, not 64-bit integers). */
+type NumericArray = Float64Array | Float32Array | Int32Array | Uint32Array | Int16Array | Uint16Array | Int8Array | Uint8Array | Uint8ClampedArray;
+
+function isNumericArray(v: unknown): v is NumericArray {
+  return ArrayBuffer.isView(v) && !(v instanceof DataView) && !(v instanceof BigInt64Array) && !(v instanceof BigUint64Array);
+}
+
+// A field given as one typed array, its entries in row-major order (data read from a binary file,
+// such as a design matrix of millions of entries, without nesting it into arrays of rows first).
+function checkFlat(key: string, f: DataField, dims: readonly number[], v: NumericArray): TensorValue {
+  const size = dims.reduce((a, b) => a * b, 1);
+  if (v.length !== size) {
+    const expect = dims.map((d, i) => (typeof f.dims[i] === "string" ? `${f.dims[i]}=${d}` : `${d}`)).join(" × ");
+    throw new DataError(key, `'${key}' is a typed array of ${v.length} values; the model expects ${expect}${dims.length > 1 ? ` = ${size}, in row-major order` : ""}`);
+  }
+  // Converted in one native copy, then checked over the Float64Array: a loop reading each kind of
+  // typed array in turn would be polymorphic, several times slower per entry.
+  const data = new Float64Array(size);
+  data.set(v);
+  const integer = f.integer === true;
+  const lower = f.lower ?? -Infinity;
+  const upper = f.upper ?? Infinity;
+  for (let i = 0; i < size; i++) {
+    const e = data[i]!;
+    if (!(e >= lower && e <= upper && e - e === 0 && (!integer || Number.isSafeInteger(e)))) checkEntry(key, locate(key, flatPosition(dims, i)), f, e);
+  }
+  return { dtype: "f64", shape: dims, data };
+}
+
+// The 1-based position of the i-th entry in row-major order.
+function flatPosition(dims: readonly number[], i: number): number[] {
+  const idx = new Array<number>(dims.length);
+  for (let a = dims.length - 1; a >= 0; a--) {
+    idx[a] = (i % dims[a]!) + 1;
+    i = Math.floor(i / dims[a]!);
+  }
+  return idx;
 }
 
 const locate = (key: string, idx: readonly number[]) => (idx.length > 0 ? `${key}[${idx.join(",")}]` : key);

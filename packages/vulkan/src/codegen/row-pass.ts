@@ -338,35 +338,32 @@ export function rowPassKernels(p: RowPass, f: KernelFactory): KernelPlan[] {
   if (p.writeEta) sum.emit(`if (base + l / ${C} < rowEnd) ${sh.storage.write(eta, `(base + l / ${C}) * ${C} + l % ${C}`, "s")}`);
   step.block(`if (l < ${S})`, sum);
   step.emit("memoryBarrierShared(); barrier();");
-  // The rows' terms: pair i·O + e of a row sum with O outputs is lane (i·O + e) % 32's m-th, the
-  // same pairs at every step, so each lane keeps one sum a pair.
-  p.reductions.forEach((n, q) => {
-    const v = n.inputs[0]!;
-    const a = p.rowAxis.get(v)!;
-    for (let m = 0; m < pairsOf(n); m++) {
-      const body = step.child();
-      body.emit(`int i = (l + ${TEAM * m}) / ${n.size}; int e = l + ${TEAM * m} - i * ${n.size};`);
-      const idx = unflatten(n.shape, "e");
-      idx.splice(a, 0, "(base + i)");
-      const inner = body.child();
-      inner.emit(`red${q}_${m} += ${r.value(v, idx, inner)};`);
-      body.block("if (base + i < rowEnd)", inner);
-      step.block(`if (l + ${TEAM * m} < ${RW * n.size})`, body);
-    }
-  });
-  p.contractions.forEach((n, q) => {
-    const width = cols[q]!;
+  // The rows' terms: pair i·O + e of a row sum with O outputs (or of a right-hand side R with O
+  // columns) is lane (i·O + e) % 32's m-th, the same pairs at every step, so each lane keeps one
+  // sum a pair. Row sums and right-hand sides of the same width share a block, so that a value
+  // they share (the residual a logistic regression's intercept sums and Xᵀ·r multiplies) is
+  // computed once a pair.
+  const widths = [...new Set([...p.reductions.map((n) => n.size), ...cols])];
+  for (const width of widths) {
+    const reds = p.reductions.flatMap((n, q) => (n.size === width ? [{ n, q }] : []));
+    const cons = p.contractions.flatMap((n, q) => (cols[q] === width ? [{ n, q }] : []));
     for (let m = 0; m < Math.ceil((RW * width) / TEAM); m++) {
       const body = step.child();
-      body.emit(`int i = (l + ${TEAM * m}) / ${width}; int c = l + ${TEAM * m} - i * ${width};`);
+      body.emit(`int i = (l + ${TEAM * m}) / ${width}; int e = l + ${TEAM * m} - i * ${width};`);
+      for (const { q } of cons) body.emit(`${Ty} v${q} = ${zero};`);
       const inner = body.child();
-      inner.emit(`v = ${r.value(n.inputs[1]!, ["(base + i)", "c"], inner)};`);
-      body.emit(`${Ty} v = ${zero};`);
+      for (const { n, q } of reds) {
+        const v = n.inputs[0]!;
+        const idx = unflatten(n.shape, "e");
+        idx.splice(p.rowAxis.get(v)!, 0, "(base + i)");
+        inner.emit(`red${q}_${m} += ${r.value(v, idx, inner)};`);
+      }
+      for (const { n, q } of cons) inner.emit(`v${q} = ${r.value(n.inputs[1]!, ["(base + i)", "e"], inner)};`);
       body.block("if (base + i < rowEnd)", inner);
-      body.emit(`ppl_r${q}[w * ${RW * width} + l + ${TEAM * m}] = v;`);
+      for (const { q } of cons) body.emit(`ppl_r${q}[w * ${RW * width} + l + ${TEAM * m}] = v${q};`);
       step.block(`if (l + ${TEAM * m} < ${RW * width})`, body);
     }
-  });
+  }
   if (p.contractions.length > 0) {
     step.emit("memoryBarrierShared(); barrier();");
     p.contractions.forEach((_, q) => {

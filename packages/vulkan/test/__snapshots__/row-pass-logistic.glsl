@@ -177,6 +177,7 @@ void main() {
     memoryBarrierShared(); barrier();
     if (l + 0 < 32) {
       int i = (l + 0) / 4; int e = l + 0 - i * 4;
+      float v0 = 0.00000000;
       if (base + i < rowEnd) {
         float t64 = b2.v[(base + i)];
         float t65 = ppl_eta[w * 32 + (((base + i)) - base) * 4 + e];
@@ -185,22 +186,13 @@ void main() {
         float t68 = ppl_softplus(t66);
         float t69 = (t67-t68);
         red0_0 += t69;
+        float t70 = ppl_sigmoid(t66);
+        float t71 = ((-1.00000000)*t70);
+        float t72 = (t71+t64);
+        float t73 = t72;
+        v0 = t73;
       }
-    }
-    if (l + 0 < 32) {
-      int i = (l + 0) / 4; int c = l + 0 - i * 4;
-      float v = 0.00000000;
-      if (base + i < rowEnd) {
-        float t70 = ppl_eta[w * 32 + (((base + i)) - base) * 4 + c];
-        float t71 = t70;
-        float t72 = ppl_sigmoid(t71);
-        float t73 = ((-1.00000000)*t72);
-        float t74 = b2.v[(base + i)];
-        float t75 = (t73+t74);
-        float t76 = t75;
-        v = t76;
-      }
-      ppl_r0[w * 32 + l + 0] = v;
+      ppl_r0[w * 32 + l + 0] = v0;
     }
     memoryBarrierShared(); barrier();
     { float v = ppl_r0[w * 32 + 0]; g0_0_0 += x0_0 * v; g0_1_0 += x0_1 * v; g0_2_0 += x0_2 * v; g0_3_0 += x0_3 * v; }

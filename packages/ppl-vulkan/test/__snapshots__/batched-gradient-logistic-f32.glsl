@@ -69,19 +69,30 @@ void ppl_part1(int gid, uint ppl_lid) {
     float t21 = t20;
     float t22 = (t19+t21);
     float t23 = (t17*t22);
-    float t24 = ppl_log_sigmoid(t23);
-    float t25 = (t15 ? t24 : uintBitsToFloat(0xff800000u));
-    red0 += t25;
-    float t26 = (t15 ? 1.00000000 : 0.00000000);
-    float t27 = (-t23);
-    float t28 = ppl_sigmoid(t27);
-    float t29 = (t26*t28);
-    float t30 = (t29*t17);
-    red1 += t30;
-    float t31 = t30;
-    g0_0 += t9 * t31;
-    g0_1 += t10 * t31;
-    g0_2 += t11 * t31;
+    bool t24 = (t23<0.00000000);
+    float t25 = abs(t23);
+    float t26 = (-t25);
+    float t27 = ppl_exp(t26);
+    float t28 = ppl_log1p(t27);
+    float t29 = (t23-t28);
+    float t30 = (-t28);
+    float t31 = (t24 ? t29 : t30);
+    float t32 = (t15 ? t31 : uintBitsToFloat(0xff800000u));
+    red0 += t32;
+    float t33 = (t15 ? 1.00000000 : 0.00000000);
+    float t34 = (-t23);
+    bool t35 = (t34>=0.00000000);
+    float t36 = (1.00000000+t27);
+    float t37 = (1.00000000/t36);
+    float t38 = (t27/t36);
+    float t39 = (t35 ? t37 : t38);
+    float t40 = (t33*t39);
+    float t41 = (t40*t17);
+    red1 += t41;
+    float t42 = t41;
+    g0_0 += t9 * t42;
+    g0_1 += t10 * t42;
+    g0_2 += t11 * t42;
   }
   if (c < 1024) {
     b4.v[part * 1024 + c] = red0;
@@ -101,9 +112,9 @@ void main() {
 // ----
 #version 450
 // 3 independent kernels in one dispatch, each on its own workgroups:
-//   part 0: reduce_sum [1024] (node 278afb076c2a4bf460e79778): sum of 25 k-slices, 2 threads an output
-//   part 1: reduce_sum [1024] (node 36ec56faf387ab2d8e5010c4): sum of 25 k-slices, 2 threads an output
-//   part 2: matmul [3,1024] (node 17f1d6e6f890cca7915448c9): sum of 25 k-slices, 2 threads an output
+//   part 0: reduce_sum [1024] (node 91aae3f68740b18329f28d85): sum of 25 k-slices, 2 threads an output
+//   part 1: reduce_sum [1024] (node ac29369e2d42da4d078596ac): sum of 25 k-slices, 2 threads an output
+//   part 2: matmul [3,1024] (node 39faaf85306f0dee32f4a33a): sum of 25 k-slices, 2 threads an output
 layout(local_size_x = 256) in;
 layout(std430, set = 0, binding = 0) readonly restrict buffer Buf0 { float v[]; } b0; // scratch: 25 partial products per output
 layout(std430, set = 0, binding = 1) writeonly restrict buffer Buf1 { float v[]; } b1;
@@ -114,7 +125,7 @@ layout(std430, set = 0, binding = 5) writeonly restrict buffer Buf5 { float v[];
 shared float ppl_lanes[256];
 int ppl_imod(int a, int b) { int r = a % b; return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r; }
 // (shaders/prelude, float: left out of the golden)
-// part 0: reduce_sum [1024] (node 278afb076c2a4bf460e79778): sum of 25 k-slices, 2 threads an output
+// part 0: reduce_sum [1024] (node 91aae3f68740b18329f28d85): sum of 25 k-slices, 2 threads an output
 void ppl_part0(int gid, uint ppl_lid) {
   if (gid >= 8) return;
   int t = int(ppl_lid); int j = t / 128; int o = t - j * 128; int u = gid * 128 + o;
@@ -125,7 +136,7 @@ void ppl_part0(int gid, uint ppl_lid) {
   for (int w = 1; w > 0; w >>= 1) { if (j < w) ppl_lanes[t] += ppl_lanes[t + w * 128]; memoryBarrierShared(); barrier(); }
   if (j == 0 && u < 1024) { b1.v[u] = ppl_lanes[t]; }
 }
-// part 1: reduce_sum [1024] (node 36ec56faf387ab2d8e5010c4): sum of 25 k-slices, 2 threads an output
+// part 1: reduce_sum [1024] (node ac29369e2d42da4d078596ac): sum of 25 k-slices, 2 threads an output
 void ppl_part1(int gid, uint ppl_lid) {
   if (gid >= 8) return;
   int t = int(ppl_lid); int j = t / 128; int o = t - j * 128; int u = gid * 128 + o;
@@ -136,7 +147,7 @@ void ppl_part1(int gid, uint ppl_lid) {
   for (int w = 1; w > 0; w >>= 1) { if (j < w) ppl_lanes[t] += ppl_lanes[t + w * 128]; memoryBarrierShared(); barrier(); }
   if (j == 0 && u < 1024) { b3.v[u] = ppl_lanes[t]; }
 }
-// part 2: matmul [3,1024] (node 17f1d6e6f890cca7915448c9): sum of 25 k-slices, 2 threads an output
+// part 2: matmul [3,1024] (node 39faaf85306f0dee32f4a33a): sum of 25 k-slices, 2 threads an output
 void ppl_part2(int gid, uint ppl_lid) {
   if (gid >= 24) return;
   int t = int(ppl_lid); int j = t / 128; int o = t - j * 128; int u = gid * 128 + o;
@@ -159,8 +170,8 @@ void main() {
 // ----
 #version 450
 // 2 independent kernels in one dispatch, each on its own workgroups:
-//   part 0: add [1024] (node 7019cebcc7e7cd64898e9fb7)
-//   part 1: add [1024,4] (node 81a0d6e1a5f04689f8387987)
+//   part 0: add [1024] (node fa07f07e25487866e6ed0e59)
+//   part 1: add [1024,4] (node cac616746395fe163d392377)
 layout(local_size_x = 64) in;
 layout(std430, set = 0, binding = 0) readonly restrict buffer Buf0 { float v[]; } b0;
 layout(std430, set = 0, binding = 1) readonly restrict buffer Buf1 { float v[]; } b1;
@@ -171,7 +182,7 @@ layout(std430, set = 0, binding = 5) readonly restrict buffer Buf5 { float v[]; 
 layout(std430, set = 0, binding = 6) writeonly restrict buffer Buf6 { float v[]; } b6;
 int ppl_imod(int a, int b) { int r = a % b; return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r; }
 // (shaders/prelude, float: left out of the golden)
-// part 0: add [1024] (node 7019cebcc7e7cd64898e9fb7)
+// part 0: add [1024] (node fa07f07e25487866e6ed0e59)
 void ppl_part0(int gid, uint ppl_lid) {
   if (gid >= 16) return;
   int u = gid * 64 + int(ppl_lid);
@@ -190,7 +201,7 @@ void ppl_part0(int gid, uint ppl_lid) {
   float t11 = b2.v[u];
   b3.v[u] = (t10+t11);
 }
-// part 1: add [1024,4] (node 81a0d6e1a5f04689f8387987)
+// part 1: add [1024,4] (node cac616746395fe163d392377)
 void ppl_part1(int gid, uint ppl_lid) {
   if (gid >= 64) return;
   int u = gid * 64 + int(ppl_lid);

@@ -183,14 +183,24 @@ void main() {
         float t65 = ppl_eta[w * 32 + (((base + i)) - base) * 4 + e];
         float t66 = t65;
         float t67 = (t64*t66);
-        float t68 = ppl_softplus(t66);
-        float t69 = (t67-t68);
-        red0_0 += t69;
-        float t70 = ppl_sigmoid(t66);
-        float t71 = ((-1.00000000)*t70);
-        float t72 = (t71+t64);
-        float t73 = t72;
-        v0 = t73;
+        bool t68 = (t66>0.00000000);
+        float t69 = abs(t66);
+        float t70 = (-t69);
+        float t71 = ppl_exp(t70);
+        float t72 = ppl_log1p(t71);
+        float t73 = (t66+t72);
+        float t74 = (t68 ? t73 : t72);
+        float t75 = (t67-t74);
+        red0_0 += t75;
+        bool t76 = (t66>=0.00000000);
+        float t77 = (1.00000000+t71);
+        float t78 = (1.00000000/t77);
+        float t79 = (t71/t77);
+        float t80 = (t76 ? t78 : t79);
+        float t81 = ((-1.00000000)*t80);
+        float t82 = (t81+t64);
+        float t83 = t82;
+        v0 = t83;
       }
       ppl_r0[w * 32 + l + 0] = v0;
     }
@@ -250,12 +260,12 @@ void main() {
 
 // ----
 #version 450
-// kernel for reduce_sum float[4] (node 623e006b0ec4997fdc03cc14): sum of 481 k-slices, 32 threads an output
+// kernel for reduce_sum float[4] (node 904ad7c3383d8a32ccd37133): sum of 481 k-slices, 32 threads an output
 layout(local_size_x = 256) in;
 layout(std430, set = 0, binding = 0) readonly restrict buffer Buf0 { float v[]; } b0; // scratch: 481 partial products per output
 layout(std430, set = 0, binding = 1) writeonly restrict buffer Buf1 { float v[]; } b1;
 shared float ppl_lanes[256];
-// (math prelude: f32)
+// (math prelude: f32, bool)
 void main() {
   int gid = int(gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x);
   if (gid >= 1) return;
@@ -270,12 +280,12 @@ void main() {
 
 // ----
 #version 450
-// kernel for matmul float[100,4] (node dba57260471d75f186d21cda): sum of 481 k-slices, 32 threads an output
+// kernel for matmul float[100,4] (node 531eeb9a47cf34ac73d60289): sum of 481 k-slices, 32 threads an output
 layout(local_size_x = 256) in;
 layout(std430, set = 0, binding = 0) readonly restrict buffer Buf0 { float v[]; } b0; // scratch: 481 partial products per output
 layout(std430, set = 0, binding = 1) writeonly restrict buffer Buf1 { float v[]; } b1;
 shared float ppl_lanes[256];
-// (math prelude: f32)
+// (math prelude: f32, bool)
 void main() {
   int gid = int(gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x);
   if (gid >= 50) return;

@@ -97,12 +97,10 @@ async function runCase(name: string, compiled: () => CompiledModel, chains: numb
       const parts: GpuNuts[] = [];
       for (const n of sizes) parts.push(await prepare(n));
       const split = splitRunner(parts.map((r, g) => ({ chains: sizes[g]!, runner: r })));
-      // The group whose longest single wait was the longest of all.
-      const longest = () => parts.map((p) => p.counters).reduce((a, c) => (c.longestWaitSeconds > a.longestWaitSeconds ? c : a));
       runner = {
         ...split,
         shape: parts[0]!.shape,
-        counters: { get submits() { return parts.reduce((a, p) => a + p.counters.submits, 0); }, get steps() { return parts.reduce((a, p) => a + p.counters.steps, 0); }, get sequences() { return parts.reduce((a, p) => a + p.counters.sequences, 0); }, get recordSeconds() { return parts.reduce((a, p) => a + p.counters.recordSeconds, 0); }, get waitSeconds() { return parts.reduce((a, p) => a + p.counters.waitSeconds, 0); }, get longestWaitSeconds() { return longest().longestWaitSeconds; }, get longestWaitSteps() { return longest().longestWaitSteps; } },
+        counters: { get submits() { return parts.reduce((a, p) => a + p.counters.submits, 0); }, get steps() { return parts.reduce((a, p) => a + p.counters.steps, 0); }, get sequences() { return parts.reduce((a, p) => a + p.counters.sequences, 0); }, get recordSeconds() { return parts.reduce((a, p) => a + p.counters.recordSeconds, 0); }, get waitSeconds() { return parts.reduce((a, p) => a + p.counters.waitSeconds, 0); }, get longestWaitSeconds() { return Math.max(...parts.map((p) => p.counters.longestWaitSeconds)); }, get longestWaitSteps() { return parts.reduce((a, p) => (p.counters.longestWaitSeconds > a.s ? { s: p.counters.longestWaitSeconds, k: p.counters.longestWaitSteps } : a), { s: -1, k: 0 }).k; } },
       };
       device = `${parts[0]!.device} ×${sizes.length} managers`;
     } else if (backend === "vulkan") {

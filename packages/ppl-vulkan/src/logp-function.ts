@@ -1,5 +1,6 @@
 import type { Node } from "@ppl/tensor";
-import { lowerForGlsl, renderCooperative, glslType, flatten, halfRead, HALF_STORAGE_EXTENSION, Scope, renderSequential, type LeafReader } from "@ppl/vulkan/internals";
+import { lowerLogisticFunctions, lowerLpdfSums } from "@ppl/tensor/internals";
+import { renderCooperative, glslType, flatten, halfRead, HALF_STORAGE_EXTENSION, Scope, renderSequential, type LeafReader } from "@ppl/vulkan/internals";
 import { threadSumSource, workgroupSumShared, workgroupSumSource } from "./workgroup-sum.ts";
 
 /** A one-chain log density and gradient as GLSL, and the data buffers it reads. */
@@ -63,8 +64,8 @@ const PRIVATE_LIMIT = 64;
 export function renderLogpFunction(
   lpGiven: Node, gradGiven: Node, q: Node, scratchBinding: number, real: "f32" | "f64", mode: LogpMode, half: ReadonlySet<Node> = new Set(),
 ): LogpFunction {
-  // Lowered as planProgram lowers its graphs.
-  const [lp, grad] = lowerForGlsl([lpGiven, gradGiven]) as [Node, Node];
+  // A fused log density renders as its expansion, as planProgram renders it.
+  const [lp, grad] = lowerLogisticFunctions(lowerLpdfSums([lpGiven, gradGiven])) as [Node, Node];
   const data: Node[] = [];
   const T = real === "f64" ? "double" : "float";
   const scope = new Scope(undefined, "  ");

@@ -29,9 +29,8 @@ export {
 } from "./graph/serialize.ts";
 // Rewrites
 export { fillValue, type RewriteRule } from "./rewrite/rule.ts";
-export { lowerOps, type Lowering } from "./rewrite/lower-ops.ts";
-export { LPDF_SUM_LOWERING, lowerLpdfSums } from "./rewrite/lower-lpdf-sum.ts";
-export { LOGISTIC_LOWERINGS, lowerLogisticFunctions } from "./rewrite/lower-logistic.ts";
+export { lowerLpdfSums } from "./rewrite/lower-lpdf-sum.ts";
+export { lowerLogisticFunctions } from "./rewrite/lower-logistic.ts";
 export { SIMPLIFY_RULES } from "./rewrite/simplify-rules.ts";
 export { simplify } from "./rewrite/simplify.ts";
 export { constantFold, FOLD_LIMIT } from "./rewrite/constant-fold.ts";

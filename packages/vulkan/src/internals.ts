@@ -1,7 +1,6 @@
 // @ppl/vulkan/internals: the code generator's building blocks, for packages that render kernels
 // of their own (the GPU sampler in @ppl/ppl-vulkan), the tests and the benchmarks. Not a user API.
 export { kernelPrelude } from "./codegen/kernel-prelude.ts";
-export { lowerForGlsl } from "./codegen/glsl-lowerings.ts";
 export { renderCooperative, type CooperativeLayout, type CooperativeProgram } from "./codegen/cooperative.ts";
 export { glslType, bufferType, literal, convert } from "./codegen/glsl.ts";
 export { flatten, unflatten, broadcastIndex } from "./codegen/index-math.ts";

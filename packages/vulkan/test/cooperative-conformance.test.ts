@@ -12,9 +12,9 @@ import {
   abs, matmul, max, mul, sum, transpose, tensorValue, type Backend, type Bindings, type DType, type Executable, type Node,
   type TensorValue,
 } from "@ppl/tensor";
-import { reduce } from "@ppl/tensor/internals";
+import { lowerLpdfSums, reduce } from "@ppl/tensor/internals";
 import { VulkanManager, limitsOf } from "../src/index.ts";
-import { BYTES, bufferType, convert, flatten, kernelPrelude, lowerForGlsl, renderCooperative, Scope, toBytes, unflatten, type LeafReader } from "../src/internals.ts";
+import { BYTES, bufferType, convert, flatten, kernelPrelude, renderCooperative, Scope, toBytes, unflatten, type LeafReader } from "../src/internals.ts";
 import { compile, lavapipe } from "./helpers.ts";
 
 const RUNS = Number(process.env.PPL_CONFORMANCE_RUNS ?? 2);
@@ -34,8 +34,8 @@ function cooperativeBackend(dtype: "f32" | "f64", v: Variant): Backend {
     name: "cooperative",
     device: device.name,
     async compile(given: readonly Node[]): Promise<Executable> {
-      // Lowered as planProgram and the fused kernels' renderer lower their graphs.
-      const outputs = lowerForGlsl(given);
+      // The GLSL of a fused log density is its expansion (lowered as planProgram lowers it).
+      const outputs = lowerLpdfSums(given);
       // Leaves get a buffer each as the renderer reads them: params, data, and array constants,
       // including those it makes itself (a constant index's segment layout).
       const leaves: Node[] = [];

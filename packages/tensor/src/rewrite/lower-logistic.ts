@@ -1,6 +1,10 @@
 import { abs, add, div, exp, ge, gt, log1p, lt, neg, select, sub } from "../api/elementwise.ts";
-import type { Node } from "../ir/node.ts";
-import { lowerOps, type Lowering } from "./lower-ops.ts";
+import { rebuild } from "../graph/substitute.ts";
+import { toposort } from "../graph/toposort.ts";
+import { Node } from "../ir/node.ts";
+import { mapScanBodies } from "./scan-bodies.ts";
+
+const LOGISTIC = new Set(["sigmoid", "softplus", "log_sigmoid"]);
 
 /**
  * The graph with sigmoid, softplus and log_sigmoid written in exp(−|x|), log1p and selects (scan
@@ -10,7 +14,12 @@ import { lowerOps, type Lowering } from "./lower-ops.ts";
  * exp(−|t|) is one node, computed once where each function call computed its own.
  */
 export function lowerLogisticFunctions(outputs: readonly Node[]): Node[] {
-  return lowerOps(outputs, LOGISTIC_LOWERINGS);
+  if (!toposort(outputs).some((n) => LOGISTIC.has(n.op) || n.op === "scan")) return [...outputs];
+  const inner = mapScanBodies(outputs, (body) => lowerLogisticFunctions(body));
+  return rebuild(inner, (n, inputs) => {
+    if (LOGISTIC.has(n.op)) return lowered(n.op, inputs[0]!);
+    return inputs.every((x, k) => x === n.inputs[k]) ? n : Node.make(n.op, n.dtype, n.shape, inputs, n.attrs);
+  });
 }
 
 // exp(−|x|), with |−y| taken as |y| (the same value) so that f(y) and g(−y) share it.
@@ -18,21 +27,20 @@ function expNegAbs(x: Node): Node {
   return exp(neg(abs(x.op === "neg" ? x.inputs[0]! : x)));
 }
 
-/** sigmoid, softplus and log_sigmoid in exp(−|x|), log1p and selects (lowerOps' table). */
-export const LOGISTIC_LOWERINGS: Readonly<Record<string, Lowering>> = {
-  // ppl_sigmoid: x ≥ 0 ? 1/(1+e) : e/(1+e).
-  sigmoid: (_, [x]) => {
-    const e = expNegAbs(x!);
-    return select(ge(x!, 0), div(1, add(1, e)), div(e, add(1, e)));
-  },
-  // ppl_softplus: l = log1p(e); x > 0 ? x + l : l.
-  softplus: (_, [x]) => {
-    const l = log1p(expNegAbs(x!));
-    return select(gt(x!, 0), add(x!, l), l);
-  },
-  // ppl_log_sigmoid(x) = −softplus(−x): x < 0 ? x − l : −l (negation is exact, so the same bits).
-  log_sigmoid: (_, [x]) => {
-    const l = log1p(expNegAbs(x!));
-    return select(lt(x!, 0), sub(x!, l), neg(l));
-  },
-};
+function lowered(op: string, x: Node): Node {
+  const e = expNegAbs(x);
+  switch (op) {
+    // ppl_sigmoid: x ≥ 0 ? 1/(1+e) : e/(1+e).
+    case "sigmoid": return select(ge(x, 0), div(1, add(1, e)), div(e, add(1, e)));
+    // ppl_softplus: l = log1p(e); x > 0 ? x + l : l.
+    case "softplus": {
+      const l = log1p(e);
+      return select(gt(x, 0), add(x, l), l);
+    }
+    // ppl_log_sigmoid(x) = −softplus(−x): x < 0 ? x − l : −l (negation is exact, so the same bits).
+    default: {
+      const l = log1p(e);
+      return select(lt(x, 0), sub(x, l), neg(l));
+    }
+  }
+}

@@ -1,11 +1,8 @@
 import { lpdfSumExpansion } from "../api/lpdf-sum.ts";
-import type { Node } from "../ir/node.ts";
-import { lowerOps, type Lowering } from "./lower-ops.ts";
-
-/** lpdf_sum written as its expansion in primitive ops (lowerOps' table). */
-export const LPDF_SUM_LOWERING: Readonly<Record<string, Lowering>> = {
-  lpdf_sum: (n, inputs) => lpdfSumExpansion(n.attrs.family!, inputs),
-};
+import { rebuild } from "../graph/substitute.ts";
+import { toposort } from "../graph/toposort.ts";
+import { Node } from "../ir/node.ts";
+import { mapScanBodies } from "./scan-bodies.ts";
 
 /**
  * The graph with every lpdf_sum replaced by its expansion in primitive ops (scan bodies included).
@@ -14,5 +11,10 @@ export const LPDF_SUM_LOWERING: Readonly<Record<string, Lowering>> = {
  * around it (on the CPU the value and its partials' sums become one loop over the data).
  */
 export function lowerLpdfSums(outputs: readonly Node[]): Node[] {
-  return lowerOps(outputs, LPDF_SUM_LOWERING);
+  if (!toposort(outputs).some((n) => n.op === "lpdf_sum" || n.op === "scan")) return [...outputs];
+  const inner = mapScanBodies(outputs, (body) => lowerLpdfSums(body));
+  return rebuild(inner, (n, inputs) => {
+    if (n.op === "lpdf_sum") return lpdfSumExpansion(n.attrs.family!, inputs);
+    return inputs.every((x, k) => x === n.inputs[k]) ? n : Node.make(n.op, n.dtype, n.shape, inputs, n.attrs);
+  });
 }

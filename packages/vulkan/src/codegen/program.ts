@@ -1,6 +1,5 @@
 import { GraphError, type DType, type Node } from "@ppl/tensor";
-import { isReduce, sizeOf } from "@ppl/tensor/internals";
-import { lowerForGlsl } from "./glsl-lowerings.ts";
+import { isReduce, lowerLogisticFunctions, lowerLpdfSums, sizeOf } from "@ppl/tensor/internals";
 import type { RenderLimits } from "./limits.ts";
 import { isStreamable, streamKernel } from "./elementwise-stream.ts";
 import { skinnyMatmulKernels } from "./matmul-skinny.ts";
@@ -67,9 +66,12 @@ export interface PlanOptions {
 export function planProgram(given: readonly Node[], limits: RenderLimits, prelude: (dtypes: ReadonlySet<DType>) => string, options: PlanOptions = {}): ProgramPlan {
   // Kernels that would read more buffers than a shader may bind get their inputs narrowed first
   // (binding-budget.ts); the outputs are then the rewritten graph's, which callers read from the plan.
-  // lpdf_sum and the logistic functions are lowered first (glsl-lowerings.ts; callers read the
-  // rewritten outputs from the plan).
-  const { outputs, schedule: sched } = scheduleWithinBindings(lowerForGlsl(given), limits);
+  // lpdf_sum is lowered to its expansion, a sum of elementwise terms that the reduction kernels
+  // already fuse: the GPU gradient of a regression is bound by reading the data, which a kernel of
+  // its own would read as often (callers read the rewritten outputs from the plan). The logistic
+  // functions are written in exp(−|x|) and log1p, so that a log density's and its gradient's
+  // calls of one argument share their exp (lower-logistic.ts).
+  const { outputs, schedule: sched } = scheduleWithinBindings(lowerLogisticFunctions(lowerLpdfSums(given)), limits);
   const all = toposortAll(outputs);
   const dtypes = new Set(all.map((n) => n.dtype));
   if (dtypes.has("f64") && !limits.float64) {

@@ -72,6 +72,15 @@ describe("row passes: which graphs take them", () => {
     await expect(source).toMatchFileSnapshot("./__snapshots__/row-pass-wide-logistic.glsl");
   });
 
+  it("the wide pass stages its chunk's rows of X in shared memory where they fit", () => {
+    const wide = (N: number, limits: RenderLimits) => planProgram(regression("logistic", N, 10, 1024).outs, limits, kernelPrelude).kernels.map((k) => k.source).find((s) => /wide row pass/.test(s))!;
+    // H200: 63 chunks of 16 rows, 160 terms; two workgroups' chunks of 50,000 rows would not fit.
+    expect(wide(1000, GPU)).toMatch(/shared float ppl_xs\[160\];[^]*ppl_xs\[\(n - part \* 16\) \* 10 \+ 9\]/);
+    const big = wide(100_000, { ...GPU, busyGroups: 32 });
+    expect(big).toContain("wide row pass");
+    expect(big).not.toContain("ppl_xs");
+  });
+
   it("a normal regression's residuals take the same pass", () => {
     const { outs } = regression("normal", 20_000, 30, 4);
     expect(titles(outs, GPU).join("\n")).toMatch(/row pass over X \[20000,30\].*1 product with Xᵀ/);

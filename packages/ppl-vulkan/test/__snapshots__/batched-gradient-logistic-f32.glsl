@@ -10,6 +10,7 @@ layout(std430, set = 0, binding = 3) readonly restrict buffer Buf3 { float v[]; 
 layout(std430, set = 0, binding = 4) writeonly restrict buffer Buf4 { float v[]; } b4; // scratch: 25 partial products per output
 layout(std430, set = 0, binding = 5) writeonly restrict buffer Buf5 { float v[]; } b5; // scratch: 25 partial products per output
 layout(std430, set = 0, binding = 6) writeonly restrict buffer Buf6 { float v[]; } b6; // scratch: 25 partial products per output
+shared float ppl_xs[24];
 int ppl_imod(int a, int b) { int r = a % b; return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r; }
 // (shaders/prelude, float: left out of the golden)
 // part 0: reduce_sum [1024] (node 49a3567490b222fbc75b8aaa)
@@ -52,47 +53,53 @@ void ppl_part1(int gid, uint ppl_lid) {
   float red0 = 0.00000000;
   float red1 = 0.00000000;
   int rowEnd = min(200, part * 8 + 8);
+  for (int i = int(ppl_lid); i < 24; i += 64) {
+    int nn = min(part * 8 + i / 3, 199); int kk = i % 3;
+    float t9 = b2.v[((nn)*3+kk)];
+    ppl_xs[i] = t9;
+  }
+  memoryBarrierShared(); barrier();
   for (int n = part * 8; n < rowEnd; n++) {
-    float t9 = b2.v[(n)*3];
-    float t10 = b2.v[((n)*3+1)];
-    float t11 = b2.v[((n)*3+2)];
-    float e = t9 * bk0 + t10 * bk1 + t11 * bk2;
-    float t12 = b3.v[n];
-    bool t13 = (t12>=0.00000000);
-    bool t14 = (t12<=1.00000000);
-    bool t15 = (t13&&t14);
-    float t16 = (2.00000000*t12);
-    float t17 = (t16-1.00000000);
-    float t18 = b0.v[(cc)*4];
+    float xs0 = ppl_xs[(n - part * 8) * 3 + 0];
+    float xs1 = ppl_xs[(n - part * 8) * 3 + 1];
+    float xs2 = ppl_xs[(n - part * 8) * 3 + 2];
+    float e = xs0 * bk0 + xs1 * bk1 + xs2 * bk2;
+    float t10 = b3.v[n];
+    bool t11 = (t10>=0.00000000);
+    bool t12 = (t10<=1.00000000);
+    bool t13 = (t11&&t12);
+    float t14 = (2.00000000*t10);
+    float t15 = (t14-1.00000000);
+    float t16 = b0.v[(cc)*4];
+    float t17 = t16;
+    float t18 = e;
     float t19 = t18;
-    float t20 = e;
-    float t21 = t20;
-    float t22 = (t19+t21);
-    float t23 = (t17*t22);
-    bool t24 = (t23<0.00000000);
-    float t25 = abs(t23);
-    float t26 = (-t25);
-    float t27 = ppl_exp(t26);
-    float t28 = ppl_log1p(t27);
-    float t29 = (t23-t28);
-    float t30 = (-t28);
-    float t31 = (t24 ? t29 : t30);
-    float t32 = (t15 ? t31 : uintBitsToFloat(0xff800000u));
-    red0 += t32;
-    float t33 = (t15 ? 1.00000000 : 0.00000000);
-    float t34 = (-t23);
-    bool t35 = (t34>=0.00000000);
-    float t36 = (1.00000000+t27);
-    float t37 = (1.00000000/t36);
-    float t38 = (t27/t36);
-    float t39 = (t35 ? t37 : t38);
-    float t40 = (t33*t39);
-    float t41 = (t40*t17);
-    red1 += t41;
-    float t42 = t41;
-    g0_0 += t9 * t42;
-    g0_1 += t10 * t42;
-    g0_2 += t11 * t42;
+    float t20 = (t17+t19);
+    float t21 = (t15*t20);
+    bool t22 = (t21<0.00000000);
+    float t23 = abs(t21);
+    float t24 = (-t23);
+    float t25 = ppl_exp(t24);
+    float t26 = ppl_log1p(t25);
+    float t27 = (t21-t26);
+    float t28 = (-t26);
+    float t29 = (t22 ? t27 : t28);
+    float t30 = (t13 ? t29 : uintBitsToFloat(0xff800000u));
+    red0 += t30;
+    float t31 = (t13 ? 1.00000000 : 0.00000000);
+    float t32 = (-t21);
+    bool t33 = (t32>=0.00000000);
+    float t34 = (1.00000000+t25);
+    float t35 = (1.00000000/t34);
+    float t36 = (t25/t34);
+    float t37 = (t33 ? t35 : t36);
+    float t38 = (t31*t37);
+    float t39 = (t38*t15);
+    red1 += t39;
+    float t40 = t39;
+    g0_0 += xs0 * t40;
+    g0_1 += xs1 * t40;
+    g0_2 += xs2 * t40;
   }
   if (c < 1024) {
     b4.v[part * 1024 + c] = red0;

@@ -6,6 +6,7 @@ layout(std430, set = 0, binding = 1) readonly restrict buffer Buf1 { float v[]; 
 layout(std430, set = 0, binding = 2) readonly restrict buffer Buf2 { float v[]; } b2;
 layout(std430, set = 0, binding = 3) writeonly restrict buffer Buf3 { float v[]; } b3; // scratch: 63 partial products per output
 layout(std430, set = 0, binding = 4) writeonly restrict buffer Buf4 { float v[]; } b4; // scratch: 63 partial products per output
+shared float ppl_xs[160];
 // (math prelude: f32)
 void main() {
   int gid = int(gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x);
@@ -45,49 +46,55 @@ void main() {
   float g0_0 = 0.00000000; float g0_1 = 0.00000000; float g0_2 = 0.00000000; float g0_3 = 0.00000000; float g0_4 = 0.00000000; float g0_5 = 0.00000000; float g0_6 = 0.00000000; float g0_7 = 0.00000000; float g0_8 = 0.00000000; float g0_9 = 0.00000000;
   float red0 = 0.00000000;
   int rowEnd = min(1000, part * 16 + 16);
+  for (int i = int(gl_LocalInvocationIndex); i < 160; i += 64) {
+    int nn = min(part * 16 + i / 10, 999); int kk = i % 10;
+    float t20 = b1.v[((nn)*10+kk)];
+    ppl_xs[i] = t20;
+  }
+  memoryBarrierShared(); barrier();
   for (int n = part * 16; n < rowEnd; n++) {
-    float t20 = b1.v[(n)*10];
-    float t21 = b1.v[((n)*10+1)];
-    float t22 = b1.v[((n)*10+2)];
-    float t23 = b1.v[((n)*10+3)];
-    float t24 = b1.v[((n)*10+4)];
-    float t25 = b1.v[((n)*10+5)];
-    float t26 = b1.v[((n)*10+6)];
-    float t27 = b1.v[((n)*10+7)];
-    float t28 = b1.v[((n)*10+8)];
-    float t29 = b1.v[((n)*10+9)];
-    float e = t20 * bk0 + t21 * bk1 + t22 * bk2 + t23 * bk3 + t24 * bk4 + t25 * bk5 + t26 * bk6 + t27 * bk7 + t28 * bk8 + t29 * bk9;
-    float t30 = b2.v[n];
-    float t31 = e;
-    float t32 = t31;
-    float t33 = (t30*t32);
-    bool t34 = (t32>0.00000000);
-    float t35 = abs(t32);
-    float t36 = (-t35);
-    float t37 = ppl_exp(t36);
-    float t38 = ppl_log1p(t37);
-    float t39 = (t32+t38);
-    float t40 = (t34 ? t39 : t38);
-    float t41 = (t33-t40);
-    red0 += t41;
-    bool t42 = (t32>=0.00000000);
-    float t43 = (1.00000000+t37);
-    float t44 = (1.00000000/t43);
-    float t45 = (t37/t43);
-    float t46 = (t42 ? t44 : t45);
-    float t47 = ((-1.00000000)*t46);
-    float t48 = (t47+t30);
-    float t49 = t48;
-    g0_0 += t20 * t49;
-    g0_1 += t21 * t49;
-    g0_2 += t22 * t49;
-    g0_3 += t23 * t49;
-    g0_4 += t24 * t49;
-    g0_5 += t25 * t49;
-    g0_6 += t26 * t49;
-    g0_7 += t27 * t49;
-    g0_8 += t28 * t49;
-    g0_9 += t29 * t49;
+    float xs0 = ppl_xs[(n - part * 16) * 10 + 0];
+    float xs1 = ppl_xs[(n - part * 16) * 10 + 1];
+    float xs2 = ppl_xs[(n - part * 16) * 10 + 2];
+    float xs3 = ppl_xs[(n - part * 16) * 10 + 3];
+    float xs4 = ppl_xs[(n - part * 16) * 10 + 4];
+    float xs5 = ppl_xs[(n - part * 16) * 10 + 5];
+    float xs6 = ppl_xs[(n - part * 16) * 10 + 6];
+    float xs7 = ppl_xs[(n - part * 16) * 10 + 7];
+    float xs8 = ppl_xs[(n - part * 16) * 10 + 8];
+    float xs9 = ppl_xs[(n - part * 16) * 10 + 9];
+    float e = xs0 * bk0 + xs1 * bk1 + xs2 * bk2 + xs3 * bk3 + xs4 * bk4 + xs5 * bk5 + xs6 * bk6 + xs7 * bk7 + xs8 * bk8 + xs9 * bk9;
+    float t21 = b2.v[n];
+    float t22 = e;
+    float t23 = t22;
+    float t24 = (t21*t23);
+    bool t25 = (t23>0.00000000);
+    float t26 = abs(t23);
+    float t27 = (-t26);
+    float t28 = ppl_exp(t27);
+    float t29 = ppl_log1p(t28);
+    float t30 = (t23+t29);
+    float t31 = (t25 ? t30 : t29);
+    float t32 = (t24-t31);
+    red0 += t32;
+    bool t33 = (t23>=0.00000000);
+    float t34 = (1.00000000+t28);
+    float t35 = (1.00000000/t34);
+    float t36 = (t28/t34);
+    float t37 = (t33 ? t35 : t36);
+    float t38 = ((-1.00000000)*t37);
+    float t39 = (t38+t21);
+    float t40 = t39;
+    g0_0 += xs0 * t40;
+    g0_1 += xs1 * t40;
+    g0_2 += xs2 * t40;
+    g0_3 += xs3 * t40;
+    g0_4 += xs4 * t40;
+    g0_5 += xs5 * t40;
+    g0_6 += xs6 * t40;
+    g0_7 += xs7 * t40;
+    g0_8 += xs8 * t40;
+    g0_9 += xs9 * t40;
   }
   if (c < 1024) {
     b3.v[part * 1024 + c] = red0;

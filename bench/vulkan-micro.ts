@@ -20,6 +20,7 @@ import { add, data, exp, matmul, mT, mul, sum, type Node } from "../packages/ten
 import { compileGlsl, limitsOf, planProgram, VulkanManager, type VulkanBuffer } from "../packages/vulkan/src/index.ts";
 import { kernelPrelude } from "../packages/vulkan/src/codegen/kernel-prelude.ts";
 import type { Binding } from "../packages/vulkan/src/codegen/program.ts";
+import { dispatchLatency } from "./dispatch-latency.ts";
 import { fillBuffer } from "./fill-buffer.ts";
 
 const MIB = 1 << 20;
@@ -115,32 +116,8 @@ async function program(outputs: readonly Node[], repeat: number) {
 
 // (c) dispatch overhead: a one-thread kernel that adds 1 to a counter, so each dispatch depends on the last.
 {
-  const source = `#version 450
-layout(local_size_x = 1) in;
-layout(std430, set = 0, binding = 0) buffer Buf0 { float v[]; } b0;
-void main() { b0.v[0] += 1.0; }
-`;
-  const algorithm = manager.algorithm(await compileGlsl(source, { optimize: false }), { buffers: 1 });
-  const counter = manager.buffer(4);
-  const chain = (length: number) => {
-    const s = manager.sequence();
-    for (let i = 0; i < length; i++) s.dispatch(algorithm, [counter], 1);
-    return s;
-  };
-  const one = chain(1);
-  const submits = 200;
-  const oneMs = await timeMs(() => one.submit(), submits, 20);
-  emit({ bench: "submit_wait", dispatches: 1, us_per_submit: oneMs * 1e3, samples: submits });
-  const N = 1000;
-  const many = chain(N);
-  const manyMs = await timeMs(() => many.submit(), 21, 3);
-  counter.write(new Float32Array([0]));
-  await many.submit();
-  const count = new Float32Array(counter.read())[0];
-  emit({ bench: "dependent_dispatch", dispatches: N, ms_per_submit: manyMs, us_per_dispatch: ((manyMs - oneMs) * 1e3) / (N - 1), counter_ok: count === N });
-  one.destroy();
-  many.destroy();
-  counter.destroy();
-  algorithm.destroy();
+  const d = await dispatchLatency(manager);
+  emit({ bench: "submit_wait", dispatches: 1, us_per_submit: d.usPerSubmit, samples: 200 });
+  emit({ bench: "dependent_dispatch", dispatches: d.dispatches, us_per_dispatch: d.usPerDispatch, counter_ok: d.counterOk });
 }
 manager.destroy();

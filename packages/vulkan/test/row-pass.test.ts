@@ -58,12 +58,18 @@ describe("row passes: which graphs take them", () => {
     await expect(source).toMatchFileSnapshot("./__snapshots__/row-pass-logistic.glsl");
   });
 
-  it("1024 chains of a small regression take the wide pass (a thread a chain), 3 dispatches; golden", async () => {
+  it("1024 chains of a small regression take the wide pass (a thread a chain), 2 dispatches; golden", async () => {
     const { outs } = regression("logistic", 1000, 10, 1024);
     const p = planProgram(outs, GPU, kernelPrelude, { merge: true });
     const X = p.buffers.find((n) => n.op === "data" && n.attrs.name === "X")!;
     expect(p.kernels.filter((k) => k.bindings.includes(X)).length).toBe(1);
-    expect(p.kernels.length).toBeLessThanOrEqual(3);
+    // The pass, then lp and the gradient, which add the pass's 63 partials of each sum they read
+    // themselves (inline-slices.ts): no merge kernel and no buffer for the sums.
+    expect(p.kernels.length).toBe(2);
+    expect(p.kernels.map((k) => k.source).join("\n")).not.toMatch(/sum of \d+ k-slices/);
+    expect(p.kernels[1]!.source).toMatch(/for \(int q = 0; q < 63; q\+\+\) ppl_sl\d \+= b\d\.v\[q \* 10240 \+/);
+    expect(p.buffers.some((n) => n.op === "matmul")).toBe(false);
+    expect(p.scratch.map((b) => b.label)).toEqual(Array(2).fill("63 partial products per output"));
     const all = titles(outs, GPU).join("\n");
     expect(all).toMatch(/wide row pass over X \[1000,10\] and 1024 columns.*1 row sum, 1 product with Xᵀ/);
     expect(all).not.toMatch(/tiled matmul|skinny matmul/);
@@ -153,6 +159,26 @@ describe.runIf(device !== undefined)("row passes on the Vulkan backend against t
       );
     });
   }
+
+  it("the pass's sums added up by their readers (a few partials each) match the reference, the same bits every run", async () => {
+    const limits = { busyGroups: 8, skinnyMatmulColumns: 0 };
+    for (const [N, K, C] of [[300, 7, 3], [1000, 10, 70]] as const) {
+      const { outs, bindings } = regression("logistic", N, K, C);
+      const source = plan(outs, { ...limitsOf(device!), ...limits }).kernels.map((k) => k.source).join("\n");
+      expect(source).toContain("wide row pass");
+      expect(source).toMatch(/ppl_sl\d \+= /);
+      expect(source).not.toMatch(/sum of \d+ k-slices/);
+      const exe = await (await vulkanBackend({ limits })).compile(outs);
+      const got = await exe.run(bindings);
+      const again = await exe.run(bindings);
+      exe.dispose?.();
+      const want = interpret(outs, bindings);
+      got.forEach((g, j) => {
+        g.data.forEach((v, i) => expect(Math.abs(Number(v) - want[j]!.data[i]!), `output ${j}[${i}]`).toBeLessThanOrEqual(2e-6 * N * 8 * (1 + Math.abs(want[j]!.data[i]!))));
+        expect(Array.from(again[j]!.data)).toEqual(Array.from(g.data));
+      });
+    }
+  });
 
   it("η written by the pass for a consumer outside it, f32", async () => {
     const x = data("X", [300, 7], "f32"), b = param("b", [7, 3], "f32");

@@ -118,74 +118,16 @@ void main() {
 
 // ----
 #version 450
-// 3 independent kernels in one dispatch, each on its own workgroups:
-//   part 0: reduce_sum [1024] (node 91aae3f68740b18329f28d85): sum of 25 k-slices, 2 threads an output
-//   part 1: reduce_sum [1024] (node ac29369e2d42da4d078596ac): sum of 25 k-slices, 2 threads an output
-//   part 2: matmul [3,1024] (node 39faaf85306f0dee32f4a33a): sum of 25 k-slices, 2 threads an output
-layout(local_size_x = 256) in;
-layout(std430, set = 0, binding = 0) readonly restrict buffer Buf0 { float v[]; } b0; // scratch: 25 partial products per output
-layout(std430, set = 0, binding = 1) writeonly restrict buffer Buf1 { float v[]; } b1;
-layout(std430, set = 0, binding = 2) readonly restrict buffer Buf2 { float v[]; } b2; // scratch: 25 partial products per output
-layout(std430, set = 0, binding = 3) writeonly restrict buffer Buf3 { float v[]; } b3;
-layout(std430, set = 0, binding = 4) readonly restrict buffer Buf4 { float v[]; } b4; // scratch: 25 partial products per output
-layout(std430, set = 0, binding = 5) writeonly restrict buffer Buf5 { float v[]; } b5;
-shared float ppl_lanes[256];
-int ppl_imod(int a, int b) { int r = a % b; return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r; }
-// (shaders/prelude, float: left out of the golden)
-// part 0: reduce_sum [1024] (node 91aae3f68740b18329f28d85): sum of 25 k-slices, 2 threads an output
-void ppl_part0(int gid, uint ppl_lid) {
-  if (gid >= 8) return;
-  int t = int(ppl_lid); int j = t / 128; int o = t - j * 128; int u = gid * 128 + o;
-  float acc = 0.00000000;
-  if (u < 1024) { for (int p = j; p < 25; p += 2) acc += b0.v[p * 1024 + u]; }
-  ppl_lanes[t] = acc;
-  memoryBarrierShared(); barrier();
-  for (int w = 1; w > 0; w >>= 1) { if (j < w) ppl_lanes[t] += ppl_lanes[t + w * 128]; memoryBarrierShared(); barrier(); }
-  if (j == 0 && u < 1024) { b1.v[u] = ppl_lanes[t]; }
-}
-// part 1: reduce_sum [1024] (node ac29369e2d42da4d078596ac): sum of 25 k-slices, 2 threads an output
-void ppl_part1(int gid, uint ppl_lid) {
-  if (gid >= 8) return;
-  int t = int(ppl_lid); int j = t / 128; int o = t - j * 128; int u = gid * 128 + o;
-  float acc = 0.00000000;
-  if (u < 1024) { for (int p = j; p < 25; p += 2) acc += b2.v[p * 1024 + u]; }
-  ppl_lanes[t] = acc;
-  memoryBarrierShared(); barrier();
-  for (int w = 1; w > 0; w >>= 1) { if (j < w) ppl_lanes[t] += ppl_lanes[t + w * 128]; memoryBarrierShared(); barrier(); }
-  if (j == 0 && u < 1024) { b3.v[u] = ppl_lanes[t]; }
-}
-// part 2: matmul [3,1024] (node 39faaf85306f0dee32f4a33a): sum of 25 k-slices, 2 threads an output
-void ppl_part2(int gid, uint ppl_lid) {
-  if (gid >= 24) return;
-  int t = int(ppl_lid); int j = t / 128; int o = t - j * 128; int u = gid * 128 + o;
-  float acc = 0.00000000;
-  if (u < 3072) { for (int p = j; p < 25; p += 2) acc += b4.v[p * 3072 + u]; }
-  ppl_lanes[t] = acc;
-  memoryBarrierShared(); barrier();
-  for (int w = 1; w > 0; w >>= 1) { if (j < w) ppl_lanes[t] += ppl_lanes[t + w * 128]; memoryBarrierShared(); barrier(); }
-  if (j == 0 && u < 3072) { b5.v[u] = ppl_lanes[t]; }
-}
-void main() {
-  int g = int(gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x);
-  if (g < 8) { ppl_part0(g, gl_LocalInvocationIndex); return; }
-  g -= 8;
-  if (g < 8) { ppl_part1(g, gl_LocalInvocationIndex); return; }
-  g -= 8;
-  if (g < 24) { ppl_part2(g, gl_LocalInvocationIndex); return; }
-}
-
-// ----
-#version 450
 // 2 independent kernels in one dispatch, each on its own workgroups:
 //   part 0: add [1024] (node fa07f07e25487866e6ed0e59)
 //   part 1: add [1024,4] (node cac616746395fe163d392377)
 layout(local_size_x = 64) in;
 layout(std430, set = 0, binding = 0) readonly restrict buffer Buf0 { float v[]; } b0;
 layout(std430, set = 0, binding = 1) readonly restrict buffer Buf1 { float v[]; } b1;
-layout(std430, set = 0, binding = 2) readonly restrict buffer Buf2 { float v[]; } b2;
+layout(std430, set = 0, binding = 2) readonly restrict buffer Buf2 { float v[]; } b2; // scratch: 25 partial products per output
 layout(std430, set = 0, binding = 3) writeonly restrict buffer Buf3 { float v[]; } b3;
-layout(std430, set = 0, binding = 4) readonly restrict buffer Buf4 { float v[]; } b4;
-layout(std430, set = 0, binding = 5) readonly restrict buffer Buf5 { float v[]; } b5;
+layout(std430, set = 0, binding = 4) readonly restrict buffer Buf4 { float v[]; } b4; // scratch: 25 partial products per output
+layout(std430, set = 0, binding = 5) readonly restrict buffer Buf5 { float v[]; } b5; // scratch: 25 partial products per output
 layout(std430, set = 0, binding = 6) writeonly restrict buffer Buf6 { float v[]; } b6;
 int ppl_imod(int a, int b) { int r = a % b; return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r; }
 // (shaders/prelude, float: left out of the golden)
@@ -205,7 +147,9 @@ void ppl_part0(int gid, uint ppl_lid) {
   float t8 = (t7-0.918938518);
   float t9 = b1.v[u];
   float t10 = (t8+t9);
-  float t11 = b2.v[u];
+  float ppl_sl0 = 0.00000000;
+  for (int q = 0; q < 25; q++) ppl_sl0 += b2.v[q * 1024 + u];
+  float t11 = ppl_sl0;
   b3.v[u] = (t10+t11);
 }
 // part 1: add [1024,4] (node cac616746395fe163d392377)
@@ -213,7 +157,9 @@ void ppl_part1(int gid, uint ppl_lid) {
   if (gid >= 64) return;
   int u = gid * 64 + int(ppl_lid);
   if (u >= 4096) return;
-  float t0 = b4.v[((clamp(((u)%4-1), 0, 2))*1024+(u)/4)];
+  float ppl_sl0 = 0.00000000;
+  for (int q = 0; q < 25; q++) ppl_sl0 += b4.v[q * 3072 + ((clamp(((u)%4-1), 0, 2))*1024+(u)/4)];
+  float t0 = ppl_sl0;
   float t1 = t0;
   float t2 = b0.v[(((u)/4)*4+(1+clamp(((u)%4-1), 0, 2)))];
   float t3 = t2;
@@ -223,7 +169,9 @@ void ppl_part1(int gid, uint ppl_lid) {
   float t7 = (t6/2.50000000);
   float t8 = (t1+t7);
   float t9 = ((((u)%4-1) >= 0 && ((u)%4-1) < 3) ? t8 : 0.00000000);
-  float t10 = b5.v[(u)/4];
+  float ppl_sl1 = 0.00000000;
+  for (int q = 0; q < 25; q++) ppl_sl1 += b5.v[q * 1024 + (u)/4];
+  float t10 = ppl_sl1;
   float t11 = b0.v[((u)/4)*4];
   float t12 = t11;
   float t13 = t12;

@@ -42,8 +42,9 @@ export function streamKernel(node: Node, perThread: number, f: KernelFactory): K
   const loads = new Scope(undefined, "");
   // Every buffer read becomes a variable of the load block; the unit's code refers to it by name.
   const prefetch: Storage = {
-    read(n, idx, scope) {
-      const e = sh.storage.read(n, idx, scope);
+    read(n, idx) {
+      // Into the load block: a read that needs statements (a sum of partials) runs there too.
+      const e = sh.storage.read(n, idx, loads);
       if (e === undefined) return undefined;
       const name = r.fresh("ld");
       loads.emit(`${glslType(n.dtype)} ${name} = ${e};`);

@@ -18,8 +18,9 @@ import { Scope } from "./scope.ts";
 import { segmentSortKernels, type DeviceSegments } from "./segment-sort.ts";
 import { assemble, isScratch, ShaderBuilder, toposortAll, type KernelPlan, type ScratchBuffer } from "./shader.ts";
 import { reducePartitions } from "./reduce/strategy.ts";
-import { findRowPasses, isRowPass, rowPassKernels, rowPassMembers, type RowPass } from "./row-pass.ts";
-import { wideRowPassKernels } from "./row-pass-wide.ts";
+import { findRowPasses, isRowPass, rowPassKernels, rowPassLayout, rowPassMembers, type RowPass } from "./row-pass.ts";
+import { wideRowPassKernels, wideRowPassLayout } from "./row-pass-wide.ts";
+import { inlinedSliceSums, type SlicedValue } from "./inline-slices.ts";
 import { mergeIndependentKernels } from "./merge-kernels.ts";
 import { matmulKernel, streamUnitsPerThread } from "./strategy.ts";
 import { unitWriter, type UnitContext, type UnitWriter } from "./units.ts";
@@ -95,9 +96,15 @@ export function planProgram(given: readonly Node[], limits: RenderLimits, prelud
   const passes = findRowPasses(sched.order, outputs, sched.kernels, sched.isStored, limits);
   const unstored = new Set(passes.flatMap((p) => [...p.absorbed, ...(p.writeEta ? [] : [p.eta])]));
   const isStored = (n: Node) => (sched.isStored(n) && !unstored.has(n)) || layoutSet.has(n) || bodyConstSet.has(n);
-  const buffers = [...sched.order.filter((n) => sched.isStored(n) && !unstored.has(n)), ...layouts, ...bodyConsts];
+  // The passes' sums with few partials whose readers add them up themselves: no merge, no buffer.
+  const partials = new Map(passes.flatMap((p) => {
+    const slices = p.wide ? wideRowPassLayout(p, limits).chunks : rowPassLayout(p, limits)!.workgroups;
+    return [...p.reductions, ...p.contractions].map((n) => [n, slices] as const);
+  }));
+  const sliced = inlinedSliceSums(partials, sched.kernels, isStored, outputs, new Set(passes.flatMap(rowPassMembers)));
+  const buffers = [...sched.order.filter((n) => sched.isStored(n) && !unstored.has(n) && !sliced.has(n)), ...layouts, ...bodyConsts];
   const deviceSegments = new Map<string, DeviceSegments>();
-  const factory = kernelFactory(isStored, half, limits, prelude);
+  const factory = kernelFactory(isStored, half, limits, prelude, sliced);
   // Kernels with nothing to compute (zero-size results) are dropped: there is no work to dispatch.
   const rendered = withRowPasses(sched.kernels, passes)
     .filter((item) => isRowPass(item) || item.op === "scan" || item.size > 0)
@@ -141,11 +148,14 @@ function withRowPasses(kernels: readonly Node[], passes: readonly RowPass[]): (N
   return items;
 }
 
-function kernelFactory(isStored: (n: Node) => boolean, half: ReadonlySet<Node>, limits: RenderLimits, prelude: (dtypes: ReadonlySet<DType>) => string): KernelFactory {
+function kernelFactory(
+  isStored: (n: Node) => boolean, half: ReadonlySet<Node>, limits: RenderLimits, prelude: (dtypes: ReadonlySet<DType>) => string, sliced: ReadonlyMap<Node, SlicedValue>,
+): KernelFactory {
   return {
     limits,
     isStored,
-    shader: () => new ShaderBuilder(isStored, half),
+    sliced,
+    shader: () => new ShaderBuilder(isStored, half, sliced),
     finish: (parts, shader) => assemble(parts, shader, limits, prelude),
   };
 }

@@ -258,13 +258,14 @@ export function passParts(p: RowPass, f: KernelFactory, sh: ShaderBuilder, workg
     read: (n, idx, sc) => (n === p.eta ? etaAt(idx) : p.absorbed.has(n) ? undefined : sh.storage.read(n, idx, sc)),
     write: sh.storage.write,
   };
-  const scratch = new Map([...p.reductions, ...p.contractions].map((n) => [n, sliceScratch(n, workgroups, false)] as const));
+  // Sums whose readers add the partials themselves share their scratch with those readers and have no merge.
+  const scratch = new Map([...p.reductions, ...p.contractions].map((n) => [n, f.sliced?.get(n)?.scratch ?? sliceScratch(n, workgroups, false)] as const));
   const count = (k: number, what: string) => `${k} ${what}${k === 1 ? "" : "s"}`;
   return {
     r: new ExprRenderer(storage, sh.r),
     scratch,
     what: [count(p.reductions.length, "row sum"), count(p.contractions.length, "product") + " with Xᵀ", ...(p.writeEta ? ["η written"] : [])].join(", "),
-    withMerges: (pass) => [pass, ...[...scratch].map(([n, buf]) => sliceSumKernel(n, buf, workgroups, f))],
+    withMerges: (pass) => [pass, ...[...scratch].filter(([n]) => !f.sliced?.has(n)).map(([n, buf]) => sliceSumKernel(n, buf, workgroups, f))],
   };
 }
 

@@ -3,6 +3,7 @@ import { toposort } from "@ppl/tensor/internals";
 import { ExprRenderer } from "./expr.ts";
 import { bufferType, glslType } from "./glsl.ts";
 import { flatten } from "./index-math.ts";
+import { sliceSumRead, type SlicedValue } from "./inline-slices.ts";
 import type { RenderLimits } from "./limits.ts";
 import type { MergePieces } from "./merge-kernels.ts";
 import type { Storage } from "./storage.ts";
@@ -65,10 +66,17 @@ export class ShaderBuilder {
   readonly r: ExprRenderer;
   private readonly access = new Map<Binding, Access>();
 
-  /** `half`: stored nodes whose buffers hold 16-bit floats; every read converts to the node's dtype. */
-  constructor(isStored: (n: Node) => boolean, private readonly half: ReadonlySet<Node> = new Set()) {
+  private sums = 0;
+
+  /**
+   * `half`: stored nodes whose buffers hold 16-bit floats; every read converts to the node's dtype.
+   * `sliced`: nodes held as partial sums, which a read adds up where it is (inline-slices.ts).
+   */
+  constructor(isStored: (n: Node) => boolean, private readonly half: ReadonlySet<Node> = new Set(), sliced: ReadonlyMap<Node, SlicedValue> = new Map()) {
     this.storage = {
-      read: (n, idx) => {
+      read: (n, idx, scope) => {
+        const v = sliced.get(n);
+        if (v) return sliceSumRead((b) => this.bind(b, "read"), n, v, idx, scope, `ppl_sl${this.sums++}`);
         if (!isStored(n)) return undefined;
         const e = `${this.bind(n, "read")}[${flatten(n.shape, idx)}]`;
         // GL_EXT_shader_16bit_storage allows only conversions of float16_t: widen at the load.

@@ -1,0 +1,73 @@
+import { isElementwise } from "@ppl/tensor/internals";
+import type { Node } from "@ppl/tensor";
+import { glslType, literal } from "./glsl.ts";
+import { flatten } from "./index-math.ts";
+import type { Scope } from "./scope.ts";
+import { sliceScratch } from "./slice-sum.ts";
+import type { ScratchBuffer } from "./shader.ts";
+
+// A row pass leaves each of its sums as partials, one a workgroup, and a merge kernel adds them.
+// When the partials are few and the sum's only readers are small elementwise kernels (the
+// assembly of lp and the gradient from the pass's sums), each reader adds the partials of the
+// elements it reads itself, in workgroup order: the merge's dispatch, a dependent one (about 2 µs
+// on an H200, 4 of the 20 µs of the 1024-chain gradient with its merge), is saved.
+
+/** A node held as `slices` partial sums in a scratch buffer (slice p of element e at p·size + e). */
+export interface SlicedValue {
+  readonly scratch: ScratchBuffer;
+  readonly slices: number;
+}
+
+/** Most partials a reader adds per element it reads. */
+export const INLINE_SLICES = 64;
+
+/** How much larger than the sum a reading kernel may be (each of its elements adds the partials anew). */
+const READER_RATIO = 16;
+
+// Ops through which a reader may reach the sum: those that read each input a bounded number of
+// times per output element (elementwise, and the movements and selections the gradient's assembly
+// is made of), never a loop over an axis.
+const MOVEMENTS: ReadonlySet<string> = new Set(["reshape", "broadcast_to", "transpose", "slice", "pad", "concat", "gather"]);
+const boundedReads = (n: Node) => isElementwise(n.op) || MOVEMENTS.has(n.op);
+
+/**
+ * The pass sums whose readers add their partials themselves: `candidates` maps each row-pass sum
+ * to its partial count; `readers` are the scheduled kernels' nodes (`passMembers` those rendered
+ * inside a row pass), `isStored` tells a stored node from an inline one. A sum qualifies when it is not an output, has at most
+ * INLINE_SLICES partials, and every kernel that reads it reaches it through bounded reads only
+ * and is at most READER_RATIO times its size.
+ */
+export function inlinedSliceSums(
+  candidates: ReadonlyMap<Node, number>, readers: readonly Node[], isStored: (n: Node) => boolean, outputs: readonly Node[], passMembers: ReadonlySet<Node>,
+): Map<Node, SlicedValue> {
+  const ok = new Map([...candidates].filter(([n, slices]) => slices > 1 && slices <= INLINE_SLICES && !outputs.includes(n)).map(([n]) => [n, true]));
+  const read = new Set<Node>();
+  for (const k of readers) {
+    if (candidates.has(k)) continue;
+    // Each sum this kernel reads, and whether every path to it reads boundedly.
+    const seen = new Set<Node>();
+    const visit = (n: Node, bounded: boolean) => {
+      for (const x of n.inputs) {
+        if (ok.has(x)) {
+          read.add(x);
+          if (!bounded || k.size > READER_RATIO * x.size) ok.set(x, false);
+        } else if (!isStored(x) && !seen.has(x)) {
+          seen.add(x);
+          visit(x, bounded && boundedReads(x));
+        }
+      }
+    };
+    // A row pass reading a sum reads it at every row: it keeps its merge.
+    visit(k, boundedReads(k) && !passMembers.has(k));
+  }
+  const out = new Map<Node, SlicedValue>();
+  for (const [n, good] of ok) if (good && read.has(n)) out.set(n, { scratch: sliceScratch(n, candidates.get(n)!, false), slices: candidates.get(n)! });
+  return out;
+}
+
+/** Statements in `scope` adding `node`'s partials at `idx` in slice order; the sum's variable. */
+export function sliceSumRead(bind: (b: ScratchBuffer) => string, node: Node, v: SlicedValue, idx: readonly string[], scope: Scope, name: string): string {
+  scope.emit(`${glslType(node.dtype)} ${name} = ${literal(0, node.dtype)};`);
+  scope.emit(`for (int q = 0; q < ${v.slices}; q++) ${name} += ${bind(v.scratch)}[q * ${node.size} + ${flatten(node.shape, idx)}];`);
+  return name;
+}

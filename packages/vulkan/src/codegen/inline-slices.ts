@@ -10,7 +10,7 @@ import type { ScratchBuffer } from "./shader.ts";
 // When the partials are few and the sum's only readers are small elementwise kernels (the
 // assembly of lp and the gradient from the pass's sums), each reader adds the partials of the
 // elements it reads itself, in workgroup order: the merge's dispatch, a dependent one (about 2 µs
-// on an H200, 4 of the 20 µs of the 1024-chain gradient with its merge), is saved.
+// on an H200; the 1024-chain gradient went 20.7 → 17.9 µs without its merge), is saved.
 
 /** A node held as `slices` partial sums in a scratch buffer (slice p of element e at p·size + e). */
 export interface SlicedValue {

@@ -2,10 +2,10 @@
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_arithmetic : require
 #extension GL_KHR_shader_subgroup_vote : require
-// kernel for reduce_logsumexp float[] (node 58573914568c065a19c11dcc): parallel reduction (98 workgroups per output, the last merges their partials)
+// kernel for reduce_logsumexp float[] (node 58573914568c065a19c11dcc): parallel reduction (49 workgroups per output, the last merges their partials)
 layout(local_size_x = 256) in;
 layout(std430, set = 0, binding = 0) readonly restrict buffer Buf0 { float v[]; } b0;
-layout(std430, set = 0, binding = 1) coherent restrict buffer Buf1 { float v[]; } b1; // scratch: 98 partial reduce_logsumexp states per output
+layout(std430, set = 0, binding = 1) coherent restrict buffer Buf1 { float v[]; } b1; // scratch: 49 partial reduce_logsumexp states per output
 layout(std430, set = 0, binding = 2) coherent restrict buffer Buf2 { int v[]; } b2; // scratch: workgroups of each output's reduce_logsumexp done
 layout(std430, set = 0, binding = 3) writeonly restrict buffer Buf3 { float v[]; } b3;
 shared float ppl_sh0[256];
@@ -14,13 +14,13 @@ shared int ppl_done;
 // (math prelude: f32, i32)
 void main() {
   int gid = int(gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x);
-  if (gid >= 98) return;
-  int o = gid / 98;
-  int p = gid - o * 98;
-  int kEnd = min(100000, (p + 1) * 1021);
+  if (gid >= 49) return;
+  int o = gid / 49;
+  int p = gid - o * 49;
+  int kEnd = min(100000, (p + 1) * 2041);
   float red_s0 = uintBitsToFloat(0xff800000u);
   float red_s1 = 0.00000000;
-  for (int k = p * 1021 + int(gl_LocalInvocationIndex); k < kEnd; k += 256) {
+  for (int k = p * 2041 + int(gl_LocalInvocationIndex); k < kEnd; k += 256) {
     float t0 = b0.v[k];
     if (t0 > red_s0) { red_s1 = red_s1 * ppl_exp(red_s0 - t0) + 1.00000000; red_s0 = t0; }
     else if (!isinf(red_s0) || red_s0 > 0) { red_s1 += ppl_exp(t0 - red_s0); }
@@ -41,14 +41,14 @@ void main() {
       float scaled = ppl_isinf(mx) ? 0.00000000 : red_s1 * ppl_exp(red_s0 - mx);
       red_s1 = subgroupAdd(scaled); red_s0 = anyNan ? uintBitsToFloat(0x7fc00000u) : mx; }
   }
-  if ((gl_SubgroupID == 0 && subgroupElect())) { b1.v[0 + gid] = red_s0; b1.v[98 + gid] = red_s1; memoryBarrierBuffer(); ppl_done = atomicAdd(b2.v[o], 1); }
+  if ((gl_SubgroupID == 0 && subgroupElect())) { b1.v[0 + gid] = red_s0; b1.v[49 + gid] = red_s1; memoryBarrierBuffer(); ppl_done = atomicAdd(b2.v[o], 1); }
   memoryBarrierShared(); barrier();
-  if (ppl_done != 97) return;
+  if (ppl_done != 48) return;
   memoryBarrierBuffer();
   red_s0 = uintBitsToFloat(0xff800000u); red_s1 = 0.00000000;
-  for (int i = int(gl_LocalInvocationIndex); i < 98; i += 256) {
-    if (ppl_isnan(red_s0) || ppl_isnan(b1.v[0 + o * 98 + i])) { red_s0 = uintBitsToFloat(0x7fc00000u); }
-    else { float mx = max(red_s0, b1.v[0 + o * 98 + i]); if (!ppl_isinf(mx)) { red_s1 = red_s1 * ppl_exp(red_s0 - mx) + b1.v[98 + o * 98 + i] * ppl_exp(b1.v[0 + o * 98 + i] - mx); } red_s0 = mx; }
+  for (int i = int(gl_LocalInvocationIndex); i < 49; i += 256) {
+    if (ppl_isnan(red_s0) || ppl_isnan(b1.v[0 + o * 49 + i])) { red_s0 = uintBitsToFloat(0x7fc00000u); }
+    else { float mx = max(red_s0, b1.v[0 + o * 49 + i]); if (!ppl_isinf(mx)) { red_s1 = red_s1 * ppl_exp(red_s0 - mx) + b1.v[49 + o * 49 + i] * ppl_exp(b1.v[0 + o * 49 + i] - mx); } red_s0 = mx; }
   }
   { bool anyNan = subgroupAny(ppl_isnan(red_s0)); float mx = subgroupMax(red_s0);
     float scaled = ppl_isinf(mx) ? 0.00000000 : red_s1 * ppl_exp(red_s0 - mx);

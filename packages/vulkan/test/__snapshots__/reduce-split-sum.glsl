@@ -2,10 +2,10 @@
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_arithmetic : require
 #extension GL_KHR_shader_subgroup_vote : require
-// kernel for reduce_sum float[] (node 90edd4de789fef8092cae370): parallel reduction (98 workgroups per output, the last merges their partials)
+// kernel for reduce_sum float[] (node 90edd4de789fef8092cae370): parallel reduction (49 workgroups per output, the last merges their partials)
 layout(local_size_x = 256) in;
 layout(std430, set = 0, binding = 0) readonly restrict buffer Buf0 { float v[]; } b0;
-layout(std430, set = 0, binding = 1) coherent restrict buffer Buf1 { float v[]; } b1; // scratch: 98 partial reduce_sum states per output
+layout(std430, set = 0, binding = 1) coherent restrict buffer Buf1 { float v[]; } b1; // scratch: 49 partial reduce_sum states per output
 layout(std430, set = 0, binding = 2) coherent restrict buffer Buf2 { int v[]; } b2; // scratch: workgroups of each output's reduce_sum done
 layout(std430, set = 0, binding = 3) writeonly restrict buffer Buf3 { float v[]; } b3;
 shared float ppl_sh0[256];
@@ -13,12 +13,12 @@ shared int ppl_done;
 // (math prelude: f32, i32)
 void main() {
   int gid = int(gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x);
-  if (gid >= 98) return;
-  int o = gid / 98;
-  int p = gid - o * 98;
-  int kEnd = min(100000, (p + 1) * 1021);
+  if (gid >= 49) return;
+  int o = gid / 49;
+  int p = gid - o * 49;
+  int kEnd = min(100000, (p + 1) * 2041);
   float red_s0 = 0.00000000;
-  for (int k = p * 1021 + int(gl_LocalInvocationIndex); k < kEnd; k += 256) {
+  for (int k = p * 2041 + int(gl_LocalInvocationIndex); k < kEnd; k += 256) {
     float t0 = b0.v[k];
     float t1 = (t0*t0);
     red_s0 = red_s0 + t1;
@@ -35,11 +35,11 @@ void main() {
   }
   if ((gl_SubgroupID == 0 && subgroupElect())) { b1.v[0 + gid] = red_s0; memoryBarrierBuffer(); ppl_done = atomicAdd(b2.v[o], 1); }
   memoryBarrierShared(); barrier();
-  if (ppl_done != 97) return;
+  if (ppl_done != 48) return;
   memoryBarrierBuffer();
   red_s0 = 0.00000000;
-  for (int i = int(gl_LocalInvocationIndex); i < 98; i += 256) {
-    red_s0 = red_s0 + b1.v[0 + o * 98 + i];
+  for (int i = int(gl_LocalInvocationIndex); i < 49; i += 256) {
+    red_s0 = red_s0 + b1.v[0 + o * 49 + i];
   }
   red_s0 = subgroupAdd(red_s0);
   if (subgroupElect()) { ppl_sh0[gl_SubgroupID] = red_s0; }

@@ -20,6 +20,18 @@ layout(std430, set = 0, binding = 0) buffer Buf0 { float v[]; } b0;
 void main() { b0.v[0] += 1.0; }
 `;
 
+/** Median milliseconds of `run` over `samples` timed calls after `warmup` untimed ones. */
+export async function medianMs(run: () => Promise<void>, samples: number, warmup: number): Promise<number> {
+  for (let i = 0; i < warmup; i++) await run();
+  const times: number[] = [];
+  for (let i = 0; i < samples; i++) {
+    const t0 = performance.now();
+    await run();
+    times.push(performance.now() - t0);
+  }
+  return times.sort((a, b) => a - b)[Math.floor(samples / 2)]!;
+}
+
 /** Measure one dispatch's submit time and a dependent dispatch's cost on `manager`'s device. */
 export async function dispatchLatency(manager: VulkanManager, length = 1000): Promise<DispatchLatency> {
   const algorithm = manager.algorithm(await compileGlsl(SOURCE, { optimize: false }), { buffers: 1 });
@@ -28,16 +40,6 @@ export async function dispatchLatency(manager: VulkanManager, length = 1000): Pr
     const s = manager.sequence();
     for (let i = 0; i < n; i++) s.dispatch(algorithm, [counter], 1);
     return s;
-  };
-  const medianMs = async (run: () => Promise<void>, samples: number, warmup: number) => {
-    for (let i = 0; i < warmup; i++) await run();
-    const times: number[] = [];
-    for (let i = 0; i < samples; i++) {
-      const t0 = performance.now();
-      await run();
-      times.push(performance.now() - t0);
-    }
-    return times.sort((a, b) => a - b)[Math.floor(samples / 2)]!;
   };
   const one = chain(1), many = chain(length);
   const oneMs = await medianMs(() => one.submit(), 200, 20);

@@ -20,7 +20,7 @@ import { add, data, exp, matmul, mT, mul, sum, type Node } from "../packages/ten
 import { compileGlsl, limitsOf, planProgram, VulkanManager, type VulkanBuffer } from "../packages/vulkan/src/index.ts";
 import { kernelPrelude } from "../packages/vulkan/src/codegen/kernel-prelude.ts";
 import type { Binding } from "../packages/vulkan/src/codegen/program.ts";
-import { dispatchLatency } from "./dispatch-latency.ts";
+import { dispatchLatency, medianMs } from "./dispatch-latency.ts";
 import { fillBuffer } from "./fill-buffer.ts";
 
 const MIB = 1 << 20;
@@ -36,18 +36,10 @@ function emit(record: Record<string, unknown>): void {
   console.log(JSON.stringify({ device: deviceName, ...record }));
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 /** Median milliseconds of `run` over `samples` timed calls after `warmup` untimed ones. */
-async function timeMs(run: () => Promise<void>, samples = SAMPLES, warmup = 2): Promise<number> {
-  for (let i = 0; i < warmup; i++) await run();
-  const times: number[] = [];
-  for (let i = 0; i < samples; i++) {
-    const t0 = performance.now();
-    await run();
-    times.push(performance.now() - t0);
-  }
-  return median(times);
+function timeMs(run: () => Promise<void>, samples = SAMPLES, warmup = 2): Promise<number> {
+  return medianMs(run, samples, warmup);
 }
 
 /** A graph compiled the way the backend compiles it, with resident buffers; `repeat` copies of its kernels in one sequence. */

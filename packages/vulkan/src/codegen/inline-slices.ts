@@ -31,11 +31,11 @@ const MOVEMENTS: ReadonlySet<string> = new Set(["reshape", "broadcast_to", "tran
 const boundedReads = (n: Node) => isElementwise(n.op) || MOVEMENTS.has(n.op);
 
 /**
- * The pass sums whose readers add their partials themselves: `candidates` maps each row-pass sum
+ * The pass sums whose readers add their partials themselves. `candidates` maps each row-pass sum
  * to its partial count; `readers` are the scheduled kernels' nodes (`passMembers` those rendered
- * inside a row pass), `isStored` tells a stored node from an inline one. A sum qualifies when it is not an output, has at most
- * INLINE_SLICES partials, and every kernel that reads it reaches it through bounded reads only
- * and is at most READER_RATIO times its size.
+ * inside a row pass); `isStored` tells a stored node from an inline one. A sum qualifies when it
+ * is not an output, has at most INLINE_SLICES partials, and every kernel that reads it reaches it
+ * through bounded reads only and is at most READER_RATIO times its size.
  */
 export function inlinedSliceSums(
   candidates: ReadonlyMap<Node, number>, readers: readonly Node[], isStored: (n: Node) => boolean, outputs: readonly Node[], passMembers: ReadonlySet<Node>,

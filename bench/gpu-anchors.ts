@@ -78,6 +78,10 @@ function hierData(name: string) {
 async function runCase(name: string, compiled: () => CompiledModel, chains: number, anchorWarmup: number, anchorDraws: number) {
   // --iterations W,D shortens a case for slow backends (the JSON says so); the anchors use their own.
   const [warmup, draws] = iterationsOpt ? iterationsOpt.split(",").map(Number) as [number, number] : [anchorWarmup, anchorDraws];
+  // The diagnostics of every rep wait until all reps have run: computed between reps they kept
+  // the device idle for seconds (1024 chains' ESS), long enough for its clocks to fall, so the
+  // next rep began slow (bench/RESULTS.md); NumPyro's loop has no such gap.
+  const finished: (() => void)[] = [];
   for (let rep = 0; rep < reps; rep++) {
     const t0 = performance.now();
     const m = compiled();
@@ -118,32 +122,45 @@ async function runCase(name: string, compiled: () => CompiledModel, chains: numb
     const wall = (performance.now() - t0) / 1000;
     runner?.dispose();
     if (freshDevice) closeIdleDevices();
+    const counters = runner && { ...pickCounters(runner.counters), shape: runner.shape };
+    const cpuEvals = density.evaluations;
+    finished.push(() => report(rep, res, wall, (tCompiled - t0) / 1000, device, counters, cpuEvals));
+  }
+  finished.forEach((f) => f());
+
+  function report(rep: number, res: Awaited<ReturnType<typeof sample>>, wall: number, compileSeconds: number, device: string, runner: (ReturnType<typeof pickCounters> & { shape: string }) | undefined, cpuEvals: number) {
     let minEss = Infinity;
-    for (let j = 0; j < m.dim; j++) {
+    for (let j = 0; j < res.dim; j++) {
       const perChain = res.draws.map((d) => {
         const out = new Float64Array(draws);
-        for (let i = 0; i < draws; i++) out[i] = d[i * m.dim + j]!;
+        for (let i = 0; i < draws; i++) out[i] = d[i * res.dim + j]!;
         return out;
       });
       minEss = Math.min(minEss, essBulk(perChain));
     }
     const gradEvals = res.gradientEvaluations.reduce((a, b) => a + b, 0);
     const sampleSeconds = res.timing.warmupSeconds + res.timing.samplingSeconds;
-    const waitSeconds = runner?.counters.waitSeconds;
+    const waitSeconds = runner?.waitSeconds;
     console.log(JSON.stringify({
       case: name, rep, backend, dtype: backend === "vulkan" ? dtype : "f64", data_precision: backend === "vulkan" ? dataPrecision : "exact", chains, warmup, draws,
-      wall_s: +wall.toFixed(3), compile_s: +((tCompiled - t0) / 1000).toFixed(3), sample_s: +sampleSeconds.toFixed(3),
+      wall_s: +wall.toFixed(3), compile_s: +compileSeconds.toFixed(3), sample_s: +sampleSeconds.toFixed(3),
       min_ess_bulk: +minEss.toFixed(1), ess_per_s: +(minEss / wall).toFixed(1),
       grad_evals: gradEvals, grad_evals_per_s: Math.round(gradEvals / sampleSeconds),
       divergences: res.stats.reduce((a, s) => a + s.divergent.reduce((x, y) => x + y, 0), 0),
-      cpu_density_evals: density.evaluations, submits: runner?.counters.submits, device_steps: runner?.counters.steps, sequences: runner?.counters.sequences, record_s: runner?.counters.recordSeconds === undefined ? undefined : +runner.counters.recordSeconds.toFixed(3),
+      cpu_density_evals: cpuEvals, submits: runner?.submits, device_steps: runner?.steps, sequences: runner?.sequences, record_s: runner?.recordSeconds === undefined ? undefined : +runner.recordSeconds.toFixed(3),
       wait_s: waitSeconds === undefined ? undefined : +waitSeconds.toFixed(3),
-      longest_wait_s: runner === undefined ? undefined : +runner.counters.longestWaitSeconds.toFixed(4), longest_wait_steps: runner?.counters.longestWaitSteps,
+      longest_wait_s: runner === undefined ? undefined : +runner.longestWaitSeconds.toFixed(4), longest_wait_steps: runner?.longestWaitSteps,
       // The host's own time while sampling: everything but the waits for the device.
       host_s: waitSeconds === undefined ? undefined : +(sampleSeconds - waitSeconds).toFixed(3), device, shape: runner?.shape ?? "cpu",
       ...(digestOpt ? { digest: runDigest(res) } : {}),
     }));
   }
+}
+
+/** The runner's counters as they stand at the end of a rep (the runner itself is disposed then). */
+function pickCounters(c: GpuNuts["counters"]) {
+  const { submits, steps, sequences, recordSeconds, waitSeconds, longestWaitSeconds, longestWaitSteps } = c;
+  return { submits, steps, sequences, recordSeconds, waitSeconds, longestWaitSeconds, longestWaitSteps };
 }
 
 /** The first 16 hex digits of a SHA-256 over every chain's draws, statistics and adapted step size and metric. */
@@ -226,7 +243,7 @@ async function timeBatchedGradientWith(name: string, m: CompiledModel, chains: n
   const msZero = time();
   // Data stored in 16 bits take 2 bytes an element: the floor halves with them.
   const half = new Set([...g.half].map((n) => n.attrs.name!));
-  const dataBytes = Object.entries(m.dataBindings).reduce((acc, [k, v]) => acc + v.data.length * (half.has(k) ? 2 : dtype === "f64" ? 8 : 4), 0);
+  const dataBytes = Object.entries(m.dataBindings).reduce((acc, [k, v]) => acc + v.shape.reduce((a, b) => a * b, 1) * (half.has(k) ? 2 : dtype === "f64" ? 8 : 4), 0);
   // A gradient is at least one dispatch: where the data are small the bytes' floor is far below
   // that, so the floor a gradient can reach is the bytes' time plus one dependent dispatch.
   const dispatch = await dispatchLatency(manager);

@@ -44,7 +44,7 @@ for (let rep = 0; rep < reps; rep++) {
         const t1 = performance.now();
         for (let c = 0; c < chains; c++) {
           const row = batch.qRows[c]!;
-          for (let j = 0; j < dim; j++) row[j] = 0.9 * row[j]! + 0.01 * Math.sin(t + c + j);
+          for (let j = 0; j < dim; j++) row[j] = 0.9 * row[j]! + 0.001 * ((t + c + j) % 7);
           batch.lp[c] = -0.5;
           const s = stats[c]!;
           s.acceptStat = 0.8;
@@ -58,5 +58,5 @@ for (let rep = 0; rep < reps; rep++) {
     }),
   });
   const wall = performance.now() - t0;
-  console.log(JSON.stringify({ chains, dim, warmup, draws, rep, wall_ms: +wall.toFixed(1), runner_ms: +runnerMs.toFixed(1), host_ms: +(wall - runnerMs).toFixed(1), draws_per_chain: res.draws[0]!.length / dim }));
+  console.log(JSON.stringify({ chains, dim, warmup, draws, rep, wall_ms: +wall.toFixed(1), runner_ms: +runnerMs.toFixed(1), host_ms: +(wall - runnerMs).toFixed(1), warmup_ms: +(res.timing.warmupSeconds * 1e3).toFixed(1), sampling_ms: +(res.timing.samplingSeconds * 1e3).toFixed(1), draws_per_chain: res.draws[0]!.length / dim }));
 }

@@ -1,7 +1,7 @@
 import { gradientGraph, type CompiledModel } from "@ppl/ppl";
 import type { Node } from "@ppl/tensor";
 import { type VulkanBuffer, limitsOf, type ProgramPlan, type RenderLimits, planProgram, type VulkanManager, type Sequence } from "@ppl/vulkan";
-import { kernelPrelude, BYTES, residentProgram, toBytes, type Dispatch } from "@ppl/vulkan/internals";
+import { boundBytes, kernelPrelude, BYTES, residentProgram, type Dispatch } from "@ppl/vulkan/internals";
 import { checkDataPrecision, halfDataBytes, halfDataLeaves, type DataPrecision } from "./data-precision.ts";
 
 /**
@@ -64,7 +64,7 @@ export async function batchedGradient(
       const bound = model.dataBindings[n.attrs.name!];
       if (!bound) throw new Error(`GPU sampler: no data bound for '${n.attrs.name}'`);
       const name = n.attrs.name!;
-      program.buffers.get(n)!.write(plan.half.has(n) ? halfDataBytes(name, bound.data) : toBytes(n.dtype, bound.data));
+      program.buffers.get(n)!.write(plan.half.has(n) ? halfDataBytes(name, bound.data) : boundBytes(n.dtype, bound));
     } else if (n.op === "param") q = program.buffers.get(n);
   }
   // A density that never reads q still needs somewhere for the controller to write positions.

@@ -28,10 +28,11 @@ export async function fusedEngine(
   });
   const Real = opts.dtype === "f64" ? Float64Array : Float32Array;
   const dataBuffers: VulkanBuffer[] = program.data.map((n) => {
-    const values = n.op === "const" ? (n.attrs.value as Float64Array) : model.dataBindings[n.attrs.name!]?.data;
+    const bound = n.op === "const" ? undefined : model.dataBindings[n.attrs.name!];
+    const values = n.op === "const" ? (n.attrs.value as Float64Array) : bound?.data;
     if (!values) throw new Error(`GPU sampler: no data bound for '${n.attrs.name}'`);
     const arr = program.half.has(n) ? halfDataBytes(n.attrs.name!, values)
-      : n.dtype === "i32" || n.dtype === "bool" ? Int32Array.from(values) : Real.from(values);
+      : n.dtype === "i32" || n.dtype === "bool" ? Int32Array.from(values) : Real === Float32Array && bound?.f32 ? bound.f32 : Real.from(values);
     return manager.bufferFrom(arr);
   });
   // Thread shape: one slice per thread of every dispatched workgroup (threads past the last chain exit early).

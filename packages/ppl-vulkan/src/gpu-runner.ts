@@ -79,7 +79,8 @@ export async function prepareGpuNuts(model: GpuModel, opts: GpuNutsOptions): Pro
     releaseDevice(opts.device, manager);
     throw e;
   }
-  const work = Object.values(model.dataBindings).reduce((s, v) => s + v.data.length, 0) + model.q.size;
+  // Sizes from the shapes: a binding's f64 data may not exist until read (check-data.ts).
+  const work = Object.values(model.dataBindings).reduce((s, v) => s + v.shape.reduce((a, b) => a * b, 1), 0) + model.q.size;
   const shape = opts.shape ?? chooseShape(work, opts.chains, manager.device.type, largestFactorisation(model.logDensity), longestScan(model.logDensity));
   const C = opts.chains;
   const D = model.q.size;

@@ -134,3 +134,48 @@ describe.runIf(device !== undefined && device.features.storageBuffer16BitAccess 
     expect(await run(exact, "f16")).toEqual(await run(rounded, "exact"));
   });
 });
+
+// Data given as one Float32Array keep a 32-bit copy (check-data.ts) that the device writes as it
+// is, with no f64 copy made: the same kernels' results as for the same values given as numbers.
+describe.runIf(device !== undefined)("data given as a Float32Array: the device reads its 32-bit copy", () => {
+  const f32 = compileModel(logistic, { N, K, X: Float32Array.from(X.flat()), y });
+  const numbers = compileModel(logistic, { N, K, X: X.map((row) => row.map(Math.fround)), y });
+  it("the batched gradient equals that over the same values as numbers", async () => {
+    expect(f32.dataBindings.X!.f32).toBeInstanceOf(Float32Array);
+    const manager = new VulkanManager(device!.index);
+    const C = 3, D = f32.q.size;
+    const q = Float32Array.from({ length: C * D }, (_, i) => 0.3 * Math.sin(i + 0.5));
+    const evaluate = async (model: typeof f32) => {
+      const g = await batchedGradient(manager, model, C, "f32");
+      try {
+        g.q.write(q);
+        const s = manager.sequence();
+        g.step.forEach((d) => s.dispatch(d.algorithm, d.buffers, d.groups));
+        s.submitSync();
+        s.destroy();
+        return { lp: Array.from(new Float32Array(g.lp.read(C * 4))), grad: Array.from(new Float32Array(g.grad.read(C * D * 4))) };
+      } finally {
+        g.dispose();
+      }
+    };
+    try {
+      const fromF32 = await evaluate(f32);
+      expect(fromF32).toEqual(await evaluate(numbers));
+    } finally {
+      manager.destroy();
+    }
+  });
+  it.each(["thread", "device"] satisfies ExecutionShape[])("%s shape: the same draws", async (shape) => {
+    const opts = { chains: 2, warmup: 0, draws: 3, seed: 7, stepSize: 0.1, maxDepth: 5 };
+    const run = async (model: typeof f32) => {
+      const gpu = await prepareGpuNuts(model, { chains: 2, maxDepth: 5, dtype: "f32", iterationsPerSubmit: 2, shape, workgroup: 32 });
+      try {
+        const res = sample(await modelDensity(numbers), { ...opts, transitionRunner: gpu.factory });
+        return res.draws.map((d) => Array.from(d));
+      } finally {
+        gpu.dispose();
+      }
+    };
+    expect(await run(f32)).toEqual(await run(numbers));
+  });
+});

@@ -38,6 +38,34 @@ describe("checkData accepts Stan JSON data", () => {
     const ints = checkData({ n: data.intVector(3, { lower: 0 }) }, { n: Int32Array.of(0, 4, 9) });
     expect(Array.from(ints.n!.data)).toEqual([0, 4, 9]);
   });
+  test("a Float32Array field keeps a 32-bit copy, its f64 data the same values, the caller's array free to change", () => {
+    const X = Float32Array.from(blrData(5, 3).X.flat());
+    const checked = checkData(blr, { ...blrData(5, 3), X });
+    const value = checked.X!;
+    expect(value.f32).toBeInstanceOf(Float32Array);
+    expect(value.f32).not.toBe(X);
+    expect(Array.from(value.f32!)).toEqual(Array.from(X));
+    X[0] = 1234;
+    expect(value.f32![0]).not.toBe(1234);
+    expect(Array.from(value.data)).toEqual(Array.from(value.f32!));
+    // The f64 copy is made once.
+    expect(value.data).toBe(value.data);
+    // Other kinds of arrays and nested arrays have no 32-bit copy.
+    expect(checkData(blr, { ...blrData(5, 3), X: Float64Array.from(X) }).X!.f32).toBeUndefined();
+    expect(checkData(blr, blrData(5, 3)).X!.f32).toBeUndefined();
+    // An integer field given as a Float32Array is checked for whole numbers as before.
+    expect(dataError({ n: data.intVector(2) }, { n: Float32Array.of(1, 2.5) }).message).toBe("'n[2]' is 2.5, but 'n' holds integers; give a whole number");
+  });
+  test("a Float32Array's entries and bounds are checked at the entry's position", () => {
+    const X = new Float32Array(12);
+    X[1 * 3 + 2] = Infinity;
+    expect(dataError(blr, { ...blrData(4, 3), X }).message).toBe("'X[2,3]' is Infinity; data must be finite numbers — remove or impute the entry");
+    X[1 * 3 + 2] = NaN;
+    expect(dataError(blr, { ...blrData(4, 3), X }).message).toBe("'X[2,3]' is NaN; data must be finite numbers — remove or impute the entry");
+    const sigma = Float32Array.from(good().sigma);
+    sigma[4] = -1;
+    expect(dataError(eight, { ...good(), sigma }).message).toBe("'sigma[5]' is -1, below the lower bound 0 of 'sigma'");
+  });
   test("a typed array's length, entries and bounds are checked, each error at the entry's position", () => {
     expect(dataError(blr, { ...blrData(4, 3), X: new Float64Array(11) }).message).toBe("'X' is a typed array of 11 values; the model expects N=4 × D=3 = 12, in row-major order");
     expect(dataError(eight, { ...good(), y: new Float64Array(7) }).message).toBe("'y' is a typed array of 7 values; the model expects J=8");

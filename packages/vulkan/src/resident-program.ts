@@ -1,4 +1,4 @@
-import type { DType } from "@ppl/tensor";
+import type { DType, TensorValue } from "@ppl/tensor";
 import type { Algorithm } from "./algorithm.ts";
 import type { VulkanBuffer } from "./buffer.ts";
 import type { Binding, ProgramPlan } from "./codegen/program.ts";
@@ -15,6 +15,11 @@ export function toBytes(dtype: DType, data: ArrayLike<number>): ArrayBufferView 
     case "f32": return Float32Array.from(data);
     default: return Int32Array.from(data, (v) => (dtype === "bool" ? (v ? 1 : 0) : v | 0));
   }
+}
+
+/** A bound value as the bytes of a buffer of `dtype`: its 32-bit copy as it is, where it has one. */
+export function boundBytes(dtype: DType, value: Pick<TensorValue, "data" | "f32">): ArrayBufferView {
+  return dtype === "f32" && value.f32 ? value.f32 : toBytes(dtype, value.data);
 }
 
 /** One kernel of a program, ready to record: its pipeline, its buffers in binding order, its workgroups. */

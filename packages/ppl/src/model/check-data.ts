@@ -91,18 +91,40 @@ function checkFlat(key: string, f: DataField, dims: readonly number[], v: Numeri
     const expect = dims.map((d, i) => (typeof f.dims[i] === "string" ? `${f.dims[i]}=${d}` : `${d}`)).join(" × ");
     throw new DataError(key, `'${key}' is a typed array of ${v.length} values; the model expects ${expect}${dims.length > 1 ? ` = ${size}, in row-major order` : ""}`);
   }
+  const integer = f.integer === true;
+  const lower = f.lower ?? -Infinity;
+  const upper = f.upper ?? Infinity;
+  // A Float32Array (a design matrix read from a binary file) is checked as it is and kept in 32
+  // bits, its f64 copy made on first use: a GPU run uploads the f32 values and never needs it,
+  // and converting 10M entries cost more than the rest of preparing a run (bench/RESULTS.md).
+  // Kept as a copy: the caller may reuse its array.
+  if (v instanceof Float32Array && !integer) {
+    for (let i = 0; i < size; i++) {
+      const e = v[i]!;
+      if (!(e >= lower && e <= upper && e - e === 0)) checkEntry(key, locate(key, flatPosition(dims, i)), f, e);
+    }
+    return lazyF64({ dtype: "f64", shape: dims, f32: v.slice() });
+  }
   // Converted in one native copy, then checked over the Float64Array: a loop reading each kind of
   // typed array in turn would be polymorphic, several times slower per entry.
   const data = new Float64Array(size);
   data.set(v);
-  const integer = f.integer === true;
-  const lower = f.lower ?? -Infinity;
-  const upper = f.upper ?? Infinity;
   for (let i = 0; i < size; i++) {
     const e = data[i]!;
     if (!(e >= lower && e <= upper && e - e === 0 && (!integer || Number.isSafeInteger(e)))) checkEntry(key, locate(key, flatPosition(dims, i)), f, e);
   }
   return { dtype: "f64", shape: dims, data };
+}
+
+// A host tensor of f32 values whose f64 data is converted when first read, then kept.
+function lazyF64(v: { dtype: "f64"; shape: readonly number[]; f32: Float32Array }): TensorValue {
+  let data: Float64Array | undefined;
+  return {
+    ...v,
+    get data() {
+      return (data ??= new Float64Array(v.f32));
+    },
+  };
 }
 
 // The 1-based position of the i-th entry in row-major order.

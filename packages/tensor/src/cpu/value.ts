@@ -7,6 +7,11 @@ export interface TensorValue {
   readonly dtype: DType;
   readonly shape: Shape;
   readonly data: Float64Array;
+  /**
+   * The same values in 32 bits, where they came so (f32 values are exact in f64): a device that
+   * stores them as f32 writes these as they are, with no conversion of millions of entries.
+   */
+  readonly f32?: Float32Array;
 }
 
 /** Make a host tensor, checking that the values fill the shape. */

@@ -105,7 +105,7 @@ async function runCase(name: string, compiled: () => CompiledModel, chains: numb
       runner = {
         ...split,
         shape: parts[0]!.shape,
-        counters: { get submits() { return parts.reduce((a, p) => a + p.counters.submits, 0); }, get steps() { return parts.reduce((a, p) => a + p.counters.steps, 0); }, get sequences() { return parts.reduce((a, p) => a + p.counters.sequences, 0); }, get recordSeconds() { return parts.reduce((a, p) => a + p.counters.recordSeconds, 0); }, get waitSeconds() { return parts.reduce((a, p) => a + p.counters.waitSeconds, 0); }, get longestWaitSeconds() { return Math.max(...parts.map((p) => p.counters.longestWaitSeconds)); }, get longestWaitSteps() { return parts.reduce((a, p) => (p.counters.longestWaitSeconds > a.s ? { s: p.counters.longestWaitSeconds, k: p.counters.longestWaitSteps } : a), { s: -1, k: 0 }).k; } },
+        counters: { get submits() { return parts.reduce((a, p) => a + p.counters.submits, 0); }, get steps() { return parts.reduce((a, p) => a + p.counters.steps, 0); }, get sequences() { return parts.reduce((a, p) => a + p.counters.sequences, 0); }, get recordSeconds() { return parts.reduce((a, p) => a + p.counters.recordSeconds, 0); }, get waitSeconds() { return parts.reduce((a, p) => a + p.counters.waitSeconds, 0); }, get longestWaitSeconds() { return Math.max(...parts.map((p) => p.counters.longestWaitSeconds)); }, get longestWaitSteps() { return parts.reduce((a, p) => (p.counters.longestWaitSeconds > a.s ? { s: p.counters.longestWaitSeconds, k: p.counters.longestWaitSteps } : a), { s: -1, k: 0 }).k; }, get blocksAhead() { return parts.reduce((a, p) => a + p.counters.blocksAhead, 0); } },
       };
       device = `${parts[0]!.device} ×${sizes.length} managers`;
     } else if (backend === "vulkan") {
@@ -116,9 +116,9 @@ async function runCase(name: string, compiled: () => CompiledModel, chains: numb
     const tCompiled = performance.now();
     const res = !runner
       ? sample(density, settings)
-      : groupsOpt > 1
-        ? await sampleAsync(runner.hostDensity(density), { ...settings, transitionRunner: runner.factory, yieldEveryMs: 1000 })
-        : sample(runner.hostDensity(density), { ...settings, transitionRunner: runner.factory });
+      // As `ppl sample` runs it: waiting for the device off the thread, so that sampling blocks
+      // run while the host records the block before.
+      : await sampleAsync(runner.hostDensity(density), { ...settings, transitionRunner: runner.factory, yieldEveryMs: 1000 });
     const wall = (performance.now() - t0) / 1000;
     runner?.dispose();
     if (freshDevice) closeIdleDevices();
@@ -149,7 +149,7 @@ async function runCase(name: string, compiled: () => CompiledModel, chains: numb
       divergences: res.stats.reduce((a, s) => a + s.divergent.reduce((x, y) => x + y, 0), 0),
       cpu_density_evals: cpuEvals, submits: runner?.submits, device_steps: runner?.steps, sequences: runner?.sequences, record_s: runner?.recordSeconds === undefined ? undefined : +runner.recordSeconds.toFixed(3),
       wait_s: waitSeconds === undefined ? undefined : +waitSeconds.toFixed(3),
-      longest_wait_s: runner === undefined ? undefined : +runner.longestWaitSeconds.toFixed(4), longest_wait_steps: runner?.longestWaitSteps,
+      longest_wait_s: runner === undefined ? undefined : +runner.longestWaitSeconds.toFixed(4), longest_wait_steps: runner?.longestWaitSteps, blocks_ahead: runner?.blocksAhead,
       // The host's own time while sampling: everything but the waits for the device.
       host_s: waitSeconds === undefined ? undefined : +(sampleSeconds - waitSeconds).toFixed(3), device, shape: runner?.shape ?? "cpu",
       ...(digestOpt ? { digest: runDigest(res) } : {}),
@@ -159,8 +159,8 @@ async function runCase(name: string, compiled: () => CompiledModel, chains: numb
 
 /** The runner's counters as they stand at the end of a rep (the runner itself is disposed then). */
 function pickCounters(c: GpuNuts["counters"]) {
-  const { submits, steps, sequences, recordSeconds, waitSeconds, longestWaitSeconds, longestWaitSteps } = c;
-  return { submits, steps, sequences, recordSeconds, waitSeconds, longestWaitSeconds, longestWaitSteps };
+  const { submits, steps, sequences, recordSeconds, waitSeconds, longestWaitSeconds, longestWaitSteps, blocksAhead } = c;
+  return { submits, steps, sequences, recordSeconds, waitSeconds, longestWaitSeconds, longestWaitSteps, blocksAhead };
 }
 
 /** The first 16 hex digits of a SHA-256 over every chain's draws, statistics and adapted step size and metric. */

@@ -20,11 +20,13 @@ export interface EngineCounters {
   waitSeconds: number;
   longestWaitSeconds: number;
   longestWaitSteps: number;
+  /** Sampling blocks started while the host still recorded the block before (runAsync). */
+  blocksAhead: number;
 }
 
 /** Counters at zero. */
 export function newCounters(): EngineCounters {
-  return { submits: 0, steps: 0, sequences: 0, recordSeconds: 0, waitSeconds: 0, longestWaitSeconds: 0, longestWaitSteps: 0 };
+  return { submits: 0, steps: 0, sequences: 0, recordSeconds: 0, waitSeconds: 0, longestWaitSeconds: 0, longestWaitSteps: 0, blocksAhead: 0 };
 }
 
 /** Adds one wait for the device, begun at `t0` (performance.now()), that ran `steps` steps. */

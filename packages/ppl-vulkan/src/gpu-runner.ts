@@ -131,6 +131,16 @@ export async function prepareGpuNuts(model: GpuModel, opts: GpuNutsOptions): Pro
     throw e;
   }
   const info = manager.device;
+  // The sampling block runAsync started ahead, still on the device: nothing else may use the
+  // device's buffers until it is done.
+  let ahead: { t: number; k: number; done: Promise<void> } | null = null;
+  const release = () => {
+    engine.dispose();
+    readbackSequences.forEach((q) => q.destroy());
+    readback?.destroy();
+    Object.values(state).forEach((b: VulkanBuffer) => b.destroy());
+    releaseDevice(opts.device, manager);
+  };
   return {
     device: `${info.name} (${info.type})`,
     deviceType: info.type,
@@ -143,6 +153,7 @@ export async function prepareGpuNuts(model: GpuModel, opts: GpuNutsOptions): Pro
       ? { warning: `warning: on a CPU implementation of Vulkan shader loops stop after 65,535 iterations, so long trajectories in the fused ${shape}-per-chain kernel come back wrong; use --gpu-shape device (the default on this device)` }
       : {}),
     factory(ctx) {
+      if (ahead) throw new Error("GPU sampler: an earlier run stopped with a block still on the device; prepare another sampler");
       const s = ctx.settings;
       if (s.metric !== metric) throw new Error(`GPU sampler prepared for a ${metric} metric, the run adapts a ${s.metric} one`);
       if (s.chains !== C || s.maxDepth !== opts.maxDepth) throw new Error("GPU sampler prepared for other chains/max depth");
@@ -175,6 +186,9 @@ export async function prepareGpuNuts(model: GpuModel, opts: GpuNutsOptions): Pro
         stepState[stepLayout.setting("maxDeltaH")] = s.maxDeltaH;
         state.eps.write(stepState);
         state.minv.write(metricValues(ctx.metrics));
+        writeControl(t, k, adapt);
+      };
+      const writeControl = (t: number, k: number, adapt: boolean) => {
         const seedLo = s.seed % 2 ** 32 >>> 0, seedHi = Math.floor(s.seed / 2 ** 32) >>> 0;
         state.ctrl.write(new Uint32Array([seedLo, seedHi, t, s.firstChain, k, adapt ? 1 : 0]));
       };
@@ -217,6 +231,7 @@ export async function prepareGpuNuts(model: GpuModel, opts: GpuNutsOptions): Pro
         run(t, stepSizes, batch, out) {
           const k = blockFor(t);
           if (k !== null) {
+            if (ahead) throw new Error("GPU sampler: a run stepped asynchronously cannot go on synchronously");
             beginBlock(t, k, stepSizes, batch);
             engine.run(k);
             endBlock(t, k, batch);
@@ -226,9 +241,29 @@ export async function prepareGpuNuts(model: GpuModel, opts: GpuNutsOptions): Pro
         async runAsync(t, stepSizes, batch, out) {
           const k = blockFor(t);
           if (k !== null) {
-            beginBlock(t, k, stepSizes, batch);
-            await engine.runAsync(k);
+            if (ahead && ahead.t === t && ahead.k === k) await ahead.done;
+            else {
+              if (ahead) throw new Error(`GPU sampler: block ${ahead.t}–${ahead.t + ahead.k - 1} was started ahead, the run asked for ${t}`);
+              beginBlock(t, k, stepSizes, batch);
+              await engine.runAsync(k);
+            }
+            ahead = null;
             endBlock(t, k, batch);
+            // Sampling blocks run back to back: the device already holds every chain's point, lp,
+            // gradient, step size and metric as the next upload would write them (the kernels store
+            // the last transition's state, and nothing adapts after warmup), so the next block starts
+            // now, with only its iterations written, and runs while the host records this one.
+            const next = t + k;
+            if (t >= s.warmup && next < total) {
+              const kNext = Math.min(K, total - next);
+              writeControl(next, kNext, false);
+              const done = engine.runAsync(kNext);
+              // Awaited by the block's first iteration or by dispose; a run stopped before then must
+              // not leave an unhandled rejection behind.
+              done.catch(() => {});
+              ahead = { t: next, k: kNext, done };
+              engine.counters.blocksAhead++;
+            }
           }
           report(t, batch, out);
         },
@@ -240,16 +275,19 @@ export async function prepareGpuNuts(model: GpuModel, opts: GpuNutsOptions): Pro
       const onDevice = engine.logpGrad;
       if (!onDevice) return host;
       // Calls for the whole batch go to the device; anything else (single chains) stays on the host.
-      const logpGrad = (q: Float64Array, lp: Float64Array, grad: Float64Array, active?: Uint8Array) =>
-        lp.length === C && q.length === C * D ? onDevice(q, lp, grad) : host.logpGrad(q, lp, grad, active);
+      const logpGrad = (q: Float64Array, lp: Float64Array, grad: Float64Array, active?: Uint8Array) => {
+        if (lp.length !== C || q.length !== C * D) return host.logpGrad(q, lp, grad, active);
+        // Only warmup's step-size searches call it, and no block runs ahead during warmup.
+        if (ahead) throw new Error("GPU sampler: the batched gradient was asked for while a sampling block runs");
+        onDevice(q, lp, grad);
+      };
       return Object.create(host, { logpGrad: { value: logpGrad } }) as typeof host;
     },
     dispose() {
-      engine.dispose();
-      readbackSequences.forEach((q) => q.destroy());
-      readback?.destroy();
-      Object.values(state).forEach((b: VulkanBuffer) => b.destroy());
-      releaseDevice(opts.device, manager);
+      // A run stopped with a block ahead (an error, an interrupt) releases the device once the
+      // block is done: its buffers and command sequences are in use until then.
+      if (ahead) void ahead.done.catch(() => {}).then(release);
+      else release();
     },
   };
 }

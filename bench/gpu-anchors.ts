@@ -85,8 +85,10 @@ async function runCase(name: string, compiled: () => CompiledModel, chains: numb
   for (let rep = 0; rep < reps; rep++) {
     const t0 = performance.now();
     const m = compiled();
+    const tChecked = performance.now();
     // The host's evaluations see the data as the device stores them (rounded under --data-precision f16).
     const density = await modelDensity(backend === "vulkan" ? roundedDataModel(m, dataPrecision) : m);
+    const tDensity = performance.now();
     const settings = { chains, warmup, draws, seed: 1000 + rep, maxDepth: 10 };
     let runner: Pick<GpuNuts, "factory" | "hostDensity" | "dispose" | "counters" | "shape"> | undefined;
     let device = "CPU (compiled JavaScript, f64)";
@@ -124,11 +126,14 @@ async function runCase(name: string, compiled: () => CompiledModel, chains: numb
     if (freshDevice) closeIdleDevices();
     const counters = runner && { ...pickCounters(runner.counters), shape: runner.shape };
     const cpuEvals = density.evaluations;
-    finished.push(() => report(rep, res, wall, (tCompiled - t0) / 1000, device, counters, cpuEvals));
+    // Where the time before sampling went: the model and its data checked, the host density
+    // built, the device's kernels and buffers prepared.
+    const phases = { check_s: +((tChecked - t0) / 1000).toFixed(3), density_s: +((tDensity - tChecked) / 1000).toFixed(3), prepare_s: +((tCompiled - tDensity) / 1000).toFixed(3) };
+    finished.push(() => report(rep, res, wall, (tCompiled - t0) / 1000, phases, device, counters, cpuEvals));
   }
   finished.forEach((f) => f());
 
-  function report(rep: number, res: Awaited<ReturnType<typeof sample>>, wall: number, compileSeconds: number, device: string, runner: (ReturnType<typeof pickCounters> & { shape: string }) | undefined, cpuEvals: number) {
+  function report(rep: number, res: Awaited<ReturnType<typeof sample>>, wall: number, compileSeconds: number, phases: Record<string, number>, device: string, runner: (ReturnType<typeof pickCounters> & { shape: string }) | undefined, cpuEvals: number) {
     let minEss = Infinity;
     for (let j = 0; j < res.dim; j++) {
       const perChain = res.draws.map((d) => {
@@ -143,7 +148,7 @@ async function runCase(name: string, compiled: () => CompiledModel, chains: numb
     const waitSeconds = runner?.waitSeconds;
     console.log(JSON.stringify({
       case: name, rep, backend, dtype: backend === "vulkan" ? dtype : "f64", data_precision: backend === "vulkan" ? dataPrecision : "exact", chains, warmup, draws,
-      wall_s: +wall.toFixed(3), compile_s: +compileSeconds.toFixed(3), sample_s: +sampleSeconds.toFixed(3),
+      wall_s: +wall.toFixed(3), compile_s: +compileSeconds.toFixed(3), ...phases, sample_s: +sampleSeconds.toFixed(3),
       min_ess_bulk: +minEss.toFixed(1), ess_per_s: +(minEss / wall).toFixed(1),
       grad_evals: gradEvals, grad_evals_per_s: Math.round(gradEvals / sampleSeconds),
       divergences: res.stats.reduce((a, s) => a + s.divergent.reduce((x, y) => x + y, 0), 0),

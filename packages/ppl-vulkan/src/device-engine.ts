@@ -34,34 +34,22 @@ export async function deviceEngine(
   const C = opts.chains;
   const D = model.q.size;
   const bytes = opts.dtype === "f64" ? 8 : 4;
+  const gradient = await batchedGradient(manager, model, C, opts.dtype, limitsOf(manager.device), opts.dataPrecision);
   const build = async (mode: ControllerMode) => {
     const subgroups = limitsOf(manager.device).subgroupArithmetic;
     const source = controllerProgram(D, { chains: C, maxDepth: opts.maxDepth, dtype: opts.dtype, mode, metric: opts.metric, subgroups });
-    return { mode, source, controller: await manager.algorithmAsync(await compileGlsl(source, { optimize: false }), { buffers: CONTROLLER_BUFFERS }) };
+    return { mode, source, controller: manager.algorithm(await compileGlsl(source, { optimize: false }), { buffers: CONTROLLER_BUFFERS }) };
   };
   const chosen = opts.controller ?? chooseControllerMode(D, opts.maxDepth, manager.device.type);
-  const buildController = async () => {
-    try {
-      return await build(chosen);
-    } catch (e) {
-      // A driver may refuse the thread-per-chain controller's private arrays; the workgroup one keeps them small.
-      if (opts.controller || chosen.kind !== "thread" || !(e instanceof VulkanError)) throw e;
-      return await build(workgroupController(D));
-    }
-  };
-  // The controller's pipeline (the largest: seconds for the NVIDIA driver to build) and the
-  // gradient's kernels build at the same time; whichever fails, the other's objects are released.
-  const [gradientBuilt, controllerBuilt] = await Promise.allSettled([
-    batchedGradient(manager, model, C, opts.dtype, limitsOf(manager.device), opts.dataPrecision),
-    buildController(),
-  ]);
-  if (gradientBuilt.status === "rejected" || controllerBuilt.status === "rejected") {
-    if (gradientBuilt.status === "fulfilled") gradientBuilt.value.dispose();
-    if (controllerBuilt.status === "fulfilled") controllerBuilt.value.controller.destroy();
-    throw gradientBuilt.status === "rejected" ? gradientBuilt.reason : (controllerBuilt as PromiseRejectedResult).reason;
+  let built;
+  try {
+    built = await build(chosen);
+  } catch (e) {
+    // A driver may refuse the thread-per-chain controller's private arrays; the workgroup one keeps them small.
+    if (opts.controller || chosen.kind !== "thread" || !(e instanceof VulkanError)) throw e;
+    built = await build(workgroupController(D));
   }
-  const gradient = gradientBuilt.value;
-  const { mode, source, controller } = controllerBuilt.value;
+  const { mode, source, controller } = built;
   const sizes = controllerStateSizes(D, opts.maxDepth);
   const vectors = manager.buffer(C * sizes.vectors * bytes);
   const reals = manager.buffer(C * sizes.reals * bytes);

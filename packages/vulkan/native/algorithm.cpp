@@ -11,7 +11,6 @@
 
 AlgorithmState::~AlgorithmState() {
   VkDevice device = context->device;
-  if (module != VK_NULL_HANDLE) fn::vkDestroyShaderModule(device, module, nullptr);
   if (pipeline != VK_NULL_HANDLE) fn::vkDestroyPipeline(device, pipeline, nullptr);
   if (pipelineLayout != VK_NULL_HANDLE) fn::vkDestroyPipelineLayout(device, pipelineLayout, nullptr);
   if (setLayout != VK_NULL_HANDLE) fn::vkDestroyDescriptorSetLayout(device, setLayout, nullptr);
@@ -26,85 +25,8 @@ Napi::Function Algorithm::define(Napi::Env env) {
                          InstanceAccessor<&Algorithm::destroyed>("destroyed"),
                          InstanceMethod<&Algorithm::statistics>("statistics"),
                          InstanceMethod<&Algorithm::destroy>("destroy"),
-                         InstanceMethod<&Algorithm::build>("build"),
                      });
 }
-
-// Builds a pipeline from the state's module and specialization constants into `pipeline`, then
-// releases the module. Touches no JavaScript and writes nothing the main thread reads: it runs on
-// the main thread or on a worker thread (build(), whose completion stores the pipeline).
-static VkResult createPipeline(AlgorithmState& state, VkPipeline* pipeline) {
-  VkDevice device = state.context->device;
-  std::vector<VkSpecializationMapEntry> entries(state.specConstants.size());
-  for (uint32_t k = 0; k < state.specConstants.size(); k++) {
-    entries[k] = VkSpecializationMapEntry{k, k * 4u, 4};
-  }
-  VkSpecializationInfo specialization{};
-  specialization.mapEntryCount = static_cast<uint32_t>(entries.size());
-  specialization.pMapEntries = entries.data();
-  specialization.dataSize = state.specConstants.size() * sizeof(uint32_t);
-  specialization.pData = state.specConstants.data();
-
-  VkComputePipelineCreateInfo pipelineInfo{};
-  pipelineInfo.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO;
-  pipelineInfo.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
-  pipelineInfo.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
-  pipelineInfo.stage.module = state.module;
-  pipelineInfo.stage.pName = "main";
-  pipelineInfo.stage.pSpecializationInfo = state.specConstants.empty() ? nullptr : &specialization;
-  pipelineInfo.layout = state.pipelineLayout;
-  if (state.context->getPipelineExecutableStatistics) pipelineInfo.flags |= VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR;
-  // The pipeline cache is internally synchronized: pipelines may be built on several threads at once.
-  VkResult result = fn::vkCreateComputePipelines(device, state.context->pipelineCache, 1, &pipelineInfo, nullptr,
-                                                 pipeline);
-  return result;
-}
-
-// The module is only needed to build the pipeline (main thread).
-static void releaseModule(AlgorithmState& state) {
-  if (state.module != VK_NULL_HANDLE) fn::vkDestroyShaderModule(state.context->device, state.module, nullptr);
-  state.module = VK_NULL_HANDLE;
-}
-
-namespace {
-
-// build(): the driver's compilation of a pipeline (seconds for a large kernel on some drivers)
-// on a libuv worker thread, so that several pipelines compile at once and the event loop runs.
-class PipelineBuild : public Napi::AsyncWorker {
- public:
-  PipelineBuild(Napi::Env env, std::shared_ptr<AlgorithmState> state)
-      : Napi::AsyncWorker(env, "ppl-vulkan-pipeline-build"), state_(std::move(state)), deferred_(Napi::Promise::Deferred::New(env)) {}
-
-  Napi::Promise promise() { return deferred_.Promise(); }
-
-  void Execute() override { result_ = createPipeline(*state_, &pipeline_); }
-
-  void OnOK() override {
-    Napi::Env env = Env();
-    state_->building = false;
-    state_->pipeline = pipeline_;
-    releaseModule(*state_);
-    if (result_ != VK_SUCCESS) {
-      deferred_.Reject(makeVulkanError(env, VulkanFailure{"vkCreateComputePipelines", result_, ""}).Value());
-    } else {
-      deferred_.Resolve(env.Undefined());
-    }
-  }
-
-  void OnError(const Napi::Error& error) override {
-    state_->building = false;
-    releaseModule(*state_);
-    deferred_.Reject(error.Value());
-  }
-
- private:
-  std::shared_ptr<AlgorithmState> state_;  // keeps the context (and its device) alive while building
-  Napi::Promise::Deferred deferred_;
-  VkResult result_ = VK_SUCCESS;
-  VkPipeline pipeline_ = VK_NULL_HANDLE;
-};
-
-}  // namespace
 
 static std::vector<uint32_t> uint32Words(Napi::Env env, const Napi::Value& value, const char* what) {
   if (!value.IsTypedArray() || value.As<Napi::TypedArray>().TypedArrayType() != napi_uint32_array) {
@@ -187,43 +109,39 @@ Algorithm::Algorithm(const Napi::CallbackInfo& info) : Napi::ObjectWrap<Algorith
   moduleInfo.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO;
   moduleInfo.codeSize = code.size() * sizeof(uint32_t);
   moduleInfo.pCode = code.data();
-  check(env, fn::vkCreateShaderModule(device, &moduleInfo, nullptr, &state->module), "vkCreateShaderModule");
-  state->specConstants = std::move(specConstants);
-  bool deferPipeline = info.Length() > 5 && info[5].IsBoolean() && info[5].As<Napi::Boolean>().Value();
-  if (!deferPipeline) {
-    VkResult result = createPipeline(*state, &state->pipeline);
-    releaseModule(*state);
-    check(env, result, "vkCreateComputePipelines");
+  VkShaderModule module = VK_NULL_HANDLE;
+  check(env, fn::vkCreateShaderModule(device, &moduleInfo, nullptr, &module), "vkCreateShaderModule");
+
+  std::vector<VkSpecializationMapEntry> entries(specConstants.size());
+  for (uint32_t k = 0; k < specConstants.size(); k++) {
+    entries[k] = VkSpecializationMapEntry{k, k * 4u, 4};
   }
+  VkSpecializationInfo specialization{};
+  specialization.mapEntryCount = static_cast<uint32_t>(entries.size());
+  specialization.pMapEntries = entries.data();
+  specialization.dataSize = specConstants.size() * sizeof(uint32_t);
+  specialization.pData = specConstants.data();
+
+  VkComputePipelineCreateInfo pipelineInfo{};
+  pipelineInfo.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO;
+  pipelineInfo.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
+  pipelineInfo.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+  pipelineInfo.stage.module = module;
+  pipelineInfo.stage.pName = "main";
+  pipelineInfo.stage.pSpecializationInfo = specConstants.empty() ? nullptr : &specialization;
+  pipelineInfo.layout = state->pipelineLayout;
+  if (context->getPipelineExecutableStatistics) pipelineInfo.flags |= VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR;
+  VkResult result = fn::vkCreateComputePipelines(device, context->pipelineCache, 1, &pipelineInfo, nullptr,
+                                                 &state->pipeline);
+  // The pipeline keeps what it needs; the module can go either way.
+  fn::vkDestroyShaderModule(device, module, nullptr);
+  check(env, result, "vkCreateComputePipelines");
   state_ = state;
 }
 
 std::shared_ptr<AlgorithmState> Algorithm::live(Napi::Env env) const {
   if (!state_ || state_->destroyed) throwError(env, "Algorithm was destroyed");
   return state_;
-}
-
-std::shared_ptr<AlgorithmState> Algorithm::ready(Napi::Env env) const {
-  std::shared_ptr<AlgorithmState> state = live(env);
-  if (state->building || state->pipeline == VK_NULL_HANDLE) throwError(env, "Algorithm's pipeline is not built yet: await its build() first");
-  return state;
-}
-
-Napi::Value Algorithm::build(const Napi::CallbackInfo& info) {
-  requireThis(info, kAlgorithmTag);
-  Napi::Env env = info.Env();
-  std::shared_ptr<AlgorithmState> state = live(env);
-  if (state->building) throwError(env, "Algorithm's pipeline is already being built");
-  if (state->pipeline != VK_NULL_HANDLE || state->module == VK_NULL_HANDLE) {
-    Napi::Promise::Deferred done = Napi::Promise::Deferred::New(env);
-    done.Resolve(env.Undefined());
-    return done.Promise();
-  }
-  state->building = true;
-  auto* worker = new PipelineBuild(env, state);  // deletes itself after OnOK/OnError
-  Napi::Promise promise = worker->promise();
-  worker->Queue();
-  return promise;
 }
 
 Napi::Value Algorithm::bufferCount(const Napi::CallbackInfo& info) {
@@ -252,7 +170,7 @@ Napi::Value Algorithm::localSize(const Napi::CallbackInfo& info) {
 Napi::Value Algorithm::statistics(const Napi::CallbackInfo& info) {
   requireThis(info, kAlgorithmTag);
   Napi::Env env = info.Env();
-  std::shared_ptr<AlgorithmState> state = ready(env);
+  std::shared_ptr<AlgorithmState> state = live(env);
   const Context& context = *state->context;
   if (!context.getPipelineExecutableProperties || !context.getPipelineExecutableStatistics) return env.Null();
   VkPipelineInfoKHR pipeline{};

@@ -7,7 +7,6 @@
 
 #include <array>
 #include <memory>
-#include <vector>
 
 #include "context.hpp"
 
@@ -20,12 +19,6 @@ struct AlgorithmState {
   uint32_t pushConstantSize = 0;
   std::array<uint32_t, 3> localSize{0, 0, 0};
   bool destroyed = false;
-  // A pipeline built later (Algorithm.build()): the module and specialization
-  // constants it is built from, kept until then; `building` while a worker
-  // thread runs vkCreateComputePipelines.
-  VkShaderModule module = VK_NULL_HANDLE;
-  std::vector<uint32_t> specConstants;
-  bool building = false;
 
   explicit AlgorithmState(std::shared_ptr<Context> context) : context(std::move(context)) {}
   AlgorithmState(const AlgorithmState&) = delete;
@@ -36,14 +29,11 @@ struct AlgorithmState {
 class Algorithm : public Napi::ObjectWrap<Algorithm> {
  public:
   static Napi::Function define(Napi::Env env);
-  // JS: new Algorithm(manager, spirv: Uint32Array, bufferCount, specConstants?: Uint32Array, pushConstantSize?,
-  // deferPipeline?: boolean). With deferPipeline the pipeline is built by build(), off the main thread.
+  // JS: new Algorithm(manager, spirv: Uint32Array, bufferCount, specConstants?: Uint32Array, pushConstantSize?)
   explicit Algorithm(const Napi::CallbackInfo& info);
 
   // The live state; throws when destroyed.
   std::shared_ptr<AlgorithmState> live(Napi::Env env) const;
-  // The live state of a built pipeline; throws when destroyed or still building.
-  std::shared_ptr<AlgorithmState> ready(Napi::Env env) const;
 
  private:
   Napi::Value bufferCount(const Napi::CallbackInfo& info);
@@ -52,7 +42,6 @@ class Algorithm : public Napi::ObjectWrap<Algorithm> {
   Napi::Value statistics(const Napi::CallbackInfo& info);
   Napi::Value destroyed(const Napi::CallbackInfo& info);
   Napi::Value destroy(const Napi::CallbackInfo& info);
-  Napi::Value build(const Napi::CallbackInfo& info);
 
   std::shared_ptr<AlgorithmState> state_;
 };

@@ -106,7 +106,7 @@ Napi::Value Sequence::dispatch(const Napi::CallbackInfo& info) {
   std::shared_ptr<SequenceState> state = live(env);
   if (state->ended) throwError(env, "Sequence was already submitted; record commands into a new Sequence");
   requireTag(env, info[0], kAlgorithmTag, "algorithm");
-  std::shared_ptr<AlgorithmState> algorithm = Algorithm::Unwrap(info[0].As<Napi::Object>())->ready(env);
+  std::shared_ptr<AlgorithmState> algorithm = Algorithm::Unwrap(info[0].As<Napi::Object>())->live(env);
   if (algorithm->context != state->context) throwError(env, "algorithm belongs to another manager");
   const VkPhysicalDeviceLimits& limits = state->context->limits();
 

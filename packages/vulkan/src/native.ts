@@ -81,8 +81,6 @@ export interface NativeAlgorithm {
   readonly localSize: [number, number, number];
   readonly destroyed: boolean;
   statistics(): PipelineExecutable[] | null;
-  /** Builds a pipeline created with deferPipeline on a worker thread; resolves when it can be dispatched. */
-  build(): Promise<void>;
   destroy(): void;
 }
 
@@ -140,7 +138,6 @@ export interface NativeAddon {
     bufferCount: number,
     specConstants: Uint32Array | undefined,
     pushConstantSize: number,
-    deferPipeline?: boolean,
   ) => NativeAlgorithm;
   Sequence: new (manager: NativeManager) => NativeSequence;
   /** Simulated device faults for tests (native/test_hooks.hpp); inert unless armed. */

@@ -47,17 +47,7 @@ export interface ResidentProgram {
  * toFloat16Bytes).
  */
 export async function residentProgram(manager: VulkanManager, plan: ProgramPlan): Promise<ResidentProgram> {
-  // Each kernel compiled and its pipeline built as soon as its SPIR-V is there, all at once: the
-  // driver's builds run on worker threads beside the other kernels' glslc.
-  const built = await Promise.allSettled(
-    plan.kernels.map(async (k) => manager.algorithmAsync(await compileGlsl(k.source, { optimize: false }), { buffers: k.bindings.length })),
-  );
-  const failed = built.find((b): b is PromiseRejectedResult => b.status === "rejected");
-  if (failed) {
-    built.forEach((b) => { if (b.status === "fulfilled") b.value.destroy(); });
-    throw failed.reason;
-  }
-  const algorithms = built.map((b) => (b as PromiseFulfilledResult<Algorithm>).value);
+  const spirv = await Promise.all(plan.kernels.map((k) => compileGlsl(k.source, { optimize: false })));
   const buffers = new Map<Binding, VulkanBuffer>();
   for (const n of plan.buffers) {
     // A data leaf stored in 16 bits takes 2 bytes an element, padded to whole words as toFloat16Bytes pads it.
@@ -74,6 +64,7 @@ export async function residentProgram(manager: VulkanManager, plan: ProgramPlan)
     if (s.shared) buf.fillZero();
     buffers.set(s, buf);
   }
+  const algorithms = plan.kernels.map((k, i) => manager.algorithm(spirv[i]!, { buffers: k.bindings.length }));
   const dispatches = plan.kernels.map((k, i) => ({ algorithm: algorithms[i]!, buffers: k.bindings.map((b) => buffers.get(b)!), groups: k.groups, label: kernelLabel(k.source) }));
   return {
     buffers,

@@ -107,7 +107,8 @@ async function runCase(name: string, compiled: () => CompiledModel, chains: numb
       runner = {
         ...split,
         shape: parts[0]!.shape,
-        counters: { get submits() { return parts.reduce((a, p) => a + p.counters.submits, 0); }, get steps() { return parts.reduce((a, p) => a + p.counters.steps, 0); }, get sequences() { return parts.reduce((a, p) => a + p.counters.sequences, 0); }, get recordSeconds() { return parts.reduce((a, p) => a + p.counters.recordSeconds, 0); }, get waitSeconds() { return parts.reduce((a, p) => a + p.counters.waitSeconds, 0); }, get longestWaitSeconds() { return Math.max(...parts.map((p) => p.counters.longestWaitSeconds)); }, get longestWaitSteps() { return parts.reduce((a, p) => (p.counters.longestWaitSeconds > a.s ? { s: p.counters.longestWaitSeconds, k: p.counters.longestWaitSteps } : a), { s: -1, k: 0 }).k; }, get blocksAhead() { return parts.reduce((a, p) => a + p.counters.blocksAhead, 0); } },
+        // Read at the end of the rep: the groups' counters summed (the longest wait, the longest of theirs).
+        get counters() { return sumCounters(parts.map((p) => p.counters)); },
       };
       device = `${parts[0]!.device} ×${sizes.length} managers`;
     } else if (backend === "vulkan") {
@@ -155,11 +156,23 @@ async function runCase(name: string, compiled: () => CompiledModel, chains: numb
       cpu_density_evals: cpuEvals, submits: runner?.submits, device_steps: runner?.steps, sequences: runner?.sequences, record_s: runner?.recordSeconds === undefined ? undefined : +runner.recordSeconds.toFixed(3),
       wait_s: waitSeconds === undefined ? undefined : +waitSeconds.toFixed(3),
       longest_wait_s: runner === undefined ? undefined : +runner.longestWaitSeconds.toFixed(4), longest_wait_steps: runner?.longestWaitSteps, blocks_ahead: runner?.blocksAhead,
-      // The host's own time while sampling: everything but the waits for the device.
+      // The host's own time while sampling: everything but the waits for the device (with blocks
+      // started ahead, part of a wait overlaps the host's recording, so this is a lower bound).
       host_s: waitSeconds === undefined ? undefined : +(sampleSeconds - waitSeconds).toFixed(3), device, shape: runner?.shape ?? "cpu",
       ...(digestOpt ? { digest: runDigest(res) } : {}),
     }));
   }
+}
+
+/** The counters of several runners on one device as one runner's. */
+function sumCounters(all: readonly GpuNuts["counters"][]): GpuNuts["counters"] {
+  const total = (f: (c: GpuNuts["counters"]) => number) => all.reduce((a, c) => a + f(c), 0);
+  const longest = all.reduce((a, c) => (c.longestWaitSeconds > a.longestWaitSeconds ? c : a));
+  return {
+    submits: total((c) => c.submits), steps: total((c) => c.steps), sequences: total((c) => c.sequences),
+    recordSeconds: total((c) => c.recordSeconds), waitSeconds: total((c) => c.waitSeconds), blocksAhead: total((c) => c.blocksAhead),
+    longestWaitSeconds: longest.longestWaitSeconds, longestWaitSteps: longest.longestWaitSteps,
+  };
 }
 
 /** The runner's counters as they stand at the end of a rep (the runner itself is disposed then). */

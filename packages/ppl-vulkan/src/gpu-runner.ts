@@ -170,6 +170,11 @@ export async function prepareGpuNuts(model: GpuModel, opts: GpuNutsOptions): Pro
         return Math.min(K, next + 1 - t);
       };
       const stepState = new Real(stepLayout.length);
+      // The block's iterations, the seed and whether the device adapts the step size.
+      const writeControl = (t: number, k: number, adapt: boolean) => {
+        const seedLo = s.seed % 2 ** 32 >>> 0, seedHi = Math.floor(s.seed / 2 ** 32) >>> 0;
+        state.ctrl.write(new Uint32Array([seedLo, seedHi, t, s.firstChain, k, adapt ? 1 : 0]));
+      };
       const upload = (t: number, k: number, stepSizes: Float64Array, batch: ChainBatch, adapt: boolean) => {
         state.q.write(Real.from(batch.q));
         state.g.write(Real.from(batch.grad));
@@ -187,10 +192,6 @@ export async function prepareGpuNuts(model: GpuModel, opts: GpuNutsOptions): Pro
         state.eps.write(stepState);
         state.minv.write(metricValues(ctx.metrics));
         writeControl(t, k, adapt);
-      };
-      const writeControl = (t: number, k: number, adapt: boolean) => {
-        const seedLo = s.seed % 2 ** 32 >>> 0, seedHi = Math.floor(s.seed / 2 ** 32) >>> 0;
-        state.ctrl.write(new Uint32Array([seedLo, seedHi, t, s.firstChain, k, adapt ? 1 : 0]));
       };
       // A block starts at iteration t when t is past the block whose results are held: upload the
       // chains' state, run k transitions on the device (the only part that waits for it), read

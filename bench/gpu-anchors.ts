@@ -243,6 +243,11 @@ async function timeBatchedGradientWith(name: string, m: CompiledModel, chains: n
   const q = Array.from({ length: chains * D }, () => ((state = (Math.imul(state, 1664525) + 1013904223) >>> 0) / 2 ** 32) * 2 - 1);
   g.q.write(dtype === "f64" ? Float64Array.from(q) : Float32Array.from(q));
   const ms = time();
+  // The log densities and gradients at that point, summed: layouts of the same gradient must agree
+  // (to rounding), which checks a layout's kernels on this device.
+  const values = (buf: { read(): ArrayBuffer }) => (dtype === "f64" ? new Float64Array(buf.read()) : new Float32Array(buf.read()));
+  const sumOf = (v: ArrayLike<number>) => Array.from(v).reduce((a, x) => a + x, 0);
+  const check = { lp_sum: sumOf(values(g.lp)), grad_abs_sum: sumOf(Array.from(values(g.grad), Math.abs)) };
   // Each kernel alone, `evals` times in a row (with the barrier between them): where a gradient's
   // time goes. A kernel repeated reads its own inputs again, so its time is that of one evaluation.
   const perKernel = g.step.map((d) => {
@@ -271,6 +276,7 @@ async function timeBatchedGradientWith(name: string, m: CompiledModel, chains: n
     us_per_gradient: +(ms * 1e3).toFixed(2), us_per_gradient_at_zero: +(msZero * 1e3).toFixed(2), floor_us_at_3_9TBps: +floor.toFixed(2),
     dependent_dispatch_us: +dispatch.usPerDispatch.toFixed(2), floor_us_with_a_dispatch: +(floor + dispatch.usPerDispatch).toFixed(2),
     times_floor_with_a_dispatch: +((ms * 1e3) / (floor + dispatch.usPerDispatch)).toFixed(2),
+    ...check, subgroup: manager.device.subgroup,
   }));
   for (const k of perKernel) console.log(JSON.stringify({ case: name, bench: "gradient_kernel", ...k }));
   s.destroy();

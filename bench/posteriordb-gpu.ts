@@ -3,7 +3,7 @@
  * fused shader (f32 by default); initialization and adaptation on the host, as `ppl sample
  * --backend vulkan` runs. Models are imported statically so the program can be bundled.
  * A posterior whose settings need f64 (gp_pois_regr) runs in f64 whatever --dtype says.
- *   tsx bench/posteriordb-gpu.ts [--posteriordb DIR] [--dtype f32|f64] [--seed N] [--shape thread|workgroup|device]
+ *   tsx bench/posteriordb-gpu.ts [--posteriordb DIR] [--dtype f32|f64] [--seed N] [--shape thread|workgroup|device] [--workgroup threads a chain]
  *     [--warmup N --draws N (a shorter run, to time a shape; the rule then usually fails)]
  *     [--data-precision exact|f16 (f16: float data of ≥ 4096 elements stored in 16 bits)] [names…]
  */
@@ -34,7 +34,7 @@ const MODELS: Record<string, Model> = {
 const { values, positionals } = parseArgs({
   allowPositionals: true,
   options: {
-    posteriordb: { type: "string" }, dtype: { type: "string" }, seed: { type: "string" }, shape: { type: "string" },
+    posteriordb: { type: "string" }, dtype: { type: "string" }, seed: { type: "string" }, shape: { type: "string" }, workgroup: { type: "string" },
     warmup: { type: "string" }, draws: { type: "string" }, "data-precision": { type: "string" },
   },
 });
@@ -60,7 +60,8 @@ for (const name of names) {
     runner: async (compiled, settings) => {
       const used = settings.precision === "f64" ? "f64" : dtype;
       const t0 = performance.now();
-      const gpu = await prepareGpuNuts(compiled, { chains: settings.chains, maxDepth: settings.maxDepth, dtype: used, metric: settings.metric, dataPrecision, ...(shape ? { shape } : {}) });
+      const gpu = await prepareGpuNuts(compiled, { chains: settings.chains, maxDepth: settings.maxDepth, dtype: used, metric: settings.metric, dataPrecision, ...(shape ? { shape } : {}),
+        ...(values.workgroup !== undefined ? { workgroup: Number(values.workgroup) } : {}) });
       // Preparation is mostly compiling the kernels (glslc, then the driver), cached on disk after.
       console.error(`${name}: ${gpu.shape} shape, ${used}, prepared in ${((performance.now() - t0) / 1000).toFixed(2)} s${gpu.note ? `; ${gpu.note}` : ""}`);
       if (dataPrecision === "exact") return gpu;

@@ -44,7 +44,7 @@ describe("row passes: which graphs take them", () => {
     const X = p.buffers.find((n) => n.op === "data" && n.attrs.name === "X")!;
     expect(p.kernels.filter((k) => k.bindings.includes(X)).length).toBe(1);
     const all = titles(outs, GPU).join("\n");
-    expect(all).toMatch(/row pass over X \[100000,100\], 2 teams of 32 threads x 8 rows a step.*1 row sum, 1 product with Xᵀ/);
+    expect(all).toMatch(/row pass over X \[100000,100\], 4 teams of 32 lanes \(subgroup shuffles\) x 8 rows a step.*1 row sum, 1 product with Xᵀ/);
     expect(all).not.toContain("skinny matmul");
     // The pass, the merges of its partials (one dispatch), and the final sums.
     expect(planProgram(outs, GPU, kernelPrelude, { merge: true }).kernels.length).toBeLessThanOrEqual(3);
@@ -104,7 +104,8 @@ describe("row passes: which graphs take them", () => {
 
   it("limits.rowPassTeams caps the teams of a workgroup and 0 turns row passes off", () => {
     const { outs } = regression("logistic", 20_000, 30, 4);
-    expect(titles(outs, { ...GPU, rowPassTeams: 1 }).join("\n")).toContain("1 team of 32 threads x 8 rows a step");
+    expect(titles(outs, { ...GPU, rowPassTeams: 1 }).join("\n")).toContain("1 team of 32 lanes (subgroup shuffles) x 8 rows a step");
+    expect(titles(outs, { ...GPU, rowPassTeams: 1, rowPassSubgroup: 0 }).join("\n")).toContain("1 team of 32 threads x 8 rows a step");
     expect(titles(outs, { ...GPU, rowPassTeams: 0 }).join("\n")).not.toContain("row pass");
   });
 
@@ -112,13 +113,37 @@ describe("row passes: which graphs take them", () => {
     const { outs } = regression("logistic", 100_000, 100, 4);
     const s = schedule(outs, { recomputeBudget: GPU.recomputeBudget });
     const [pass] = findRowPasses(s.order, outs, s.kernels, s.isStored, GPU);
-    const free = rowPassLayout(pass!, { ...GPU, busyGroups: 2 })!;
-    const capped = rowPassLayout(pass!, { ...GPU, busyGroups: 2, maxLoopIterations: 20_000 })!;
-    expect(free.workgroups).toBe(1);
-    expect(capped.workgroups).toBeGreaterThan(1);
-    for (const l of [free, capped]) expect(l.workgroups * l.chunk).toBeGreaterThanOrEqual(100_000);
-    // A step: a thread's loop over the 32 lanes' shares of an η, and the loop of the step itself.
-    expect((capped.chunk / (capped.teams * capped.teamRows)) * 34).toBeLessThanOrEqual(10_000);
+    for (const rowPassSubgroup of [0, 32]) {
+      const free = rowPassLayout(pass!, { ...GPU, busyGroups: 2, rowPassSubgroup })!;
+      const capped = rowPassLayout(pass!, { ...GPU, busyGroups: 2, maxLoopIterations: 5_000, rowPassSubgroup })!;
+      expect(free.workgroups).toBe(1);
+      expect(capped.workgroups).toBeGreaterThan(1);
+      for (const l of [free, capped]) expect(l.workgroups * l.chunk).toBeGreaterThanOrEqual(100_000);
+      // A step: through shared memory, a thread's loop over the 32 lanes' shares of an η, and the
+      // loop of the step itself; with shuffles the step's loop alone (counted twice, as the layout does).
+      expect((capped.chunk / (capped.teams * capped.teamRows)) * (rowPassSubgroup > 0 ? 2 : 34)).toBeLessThanOrEqual(2_500);
+    }
+  });
+
+  it("a team that is a subgroup sums η by shuffles: no workgroup barrier and no shared partials inside the row loop", () => {
+    const { outs } = regression("logistic", 100_000, 100, 4);
+    const pass = (limits: RenderLimits) => plan(outs, limits).kernels.map((k) => k.source).find((s) => /row pass/.test(s))!;
+    const shuffled = pass(GPU);
+    const loop = shuffled.slice(shuffled.indexOf("for (int n0 = rowBegin"));
+    const body = loop.slice(0, loop.indexOf("\n  }\n"));
+    expect(body).toContain("subgroupShuffleXor(");
+    expect(body).toContain("subgroupBarrier();");
+    expect(body).not.toMatch(/(^|[^p])barrier\(\)/m);
+    expect(body).not.toContain("ppl_ps[");
+    expect(body).not.toContain("ppl_r0[");
+    // 31 shuffles a step for 32 slots over 32 lanes (8 rows of 4 chains), one barrier of the
+    // team's lanes, and the 32 residuals handed out by shuffles.
+    expect(body.match(/subgroupShuffleXor\(/g)!.length).toBe(31);
+    expect(body.match(/subgroupBarrier\(\)/g)!.length).toBe(1);
+    expect(body.match(/subgroupShuffle\(/g)!.length).toBe(32);
+    const shared = pass({ ...GPU, rowPassSubgroup: 0 });
+    expect(shared).not.toContain("subgroupShuffleXor");
+    expect(shared.slice(shared.indexOf("for (int n0 = rowBegin"))).toMatch(/memoryBarrierShared\(\); barrier\(\);/);
   });
 });
 
@@ -131,31 +156,37 @@ describe.runIf(device !== undefined)("row passes on the Vulkan backend against t
       await fc.assert(
         fc.asyncProperty(
           fc.constantFrom<Family>("logistic", "normal"), fc.integer({ min: 2, max: 700 }), fc.integer({ min: 1, max: 40 }),
-          fc.integer({ min: 1, max: 5 }), fc.constantFrom(1, 2, 8), fc.boolean(),
+          fc.oneof(fc.integer({ min: 1, max: 5 }), fc.constant(12)), fc.constantFrom(1, 2, 8), fc.boolean(),
           async (family, N, K, chains, teams, wide) => {
             // A wide pass follows η's column axis, which one chain does not have.
             const C = wide ? Math.max(2, chains) : chains;
             const { outs, bindings } = regression(family, N, K, C, dtype);
-            // Wide: more columns than limits.skinnyMatmulColumns take a thread a column.
-            const extra = { rowPassTeams: teams, ...(wide ? { skinnyMatmulColumns: 0 } : {}) };
-            const full = { ...limitsOf(device!), ...limits, ...extra };
-            expect(titles(outs, full).join("\n")).toContain(wide ? "wide row pass" : "row pass");
-            const b = teams === 2 && !wide ? backend : await vulkanBackend({ limits: { ...limits, ...extra } });
-            const exe = await b.compile(outs);
-            const got = await exe.run(bindings);
-            const again = await exe.run(bindings);
-            exe.dispose?.();
             const want = interpret(outs, bindings);
-            // Sums over N terms of size up to a few units: the rounding of the two summation orders.
-            const tol = (dtype === "f32" ? 2e-6 : 1e-14) * N * 8;
-            got.forEach((g, j) => {
-              g.data.forEach((v, i) => expect(Math.abs(Number(v) - want[j]!.data[i]!), `output ${j}[${i}]`).toBeLessThanOrEqual(tol * (1 + Math.abs(want[j]!.data[i]!))));
-              // A fixed order of every sum: the same bits on every run.
-              expect(Array.from(again[j]!.data)).toEqual(Array.from(g.data));
-            });
+            // Both kinds of team, each case: subgroup lanes (lavapipe's 8: more chains than lanes,
+            // rows not filling a step's slots) and 32 threads through shared memory.
+            for (const shuffles of wide ? [true] : [true, false]) {
+              // Wide: more columns than limits.skinnyMatmulColumns take a thread a column.
+              const extra = { rowPassTeams: teams, ...(wide ? { skinnyMatmulColumns: 0 } : {}), ...(shuffles ? {} : { rowPassSubgroup: 0 }) };
+              const full = { ...limitsOf(device!), ...limits, ...extra };
+              const all = titles(outs, full).join("\n");
+              expect(all).toContain(wide ? "wide row pass" : "row pass");
+              if (!wide) expect(all.includes("subgroup shuffles")).toBe(shuffles && full.rowPassSubgroup > 0);
+              const b = teams === 2 && !wide && shuffles ? backend : await vulkanBackend({ limits: { ...limits, ...extra } });
+              const exe = await b.compile(outs);
+              const got = await exe.run(bindings);
+              const again = await exe.run(bindings);
+              exe.dispose?.();
+              // Sums over N terms of size up to a few units: the rounding of the two summation orders.
+              const tol = (dtype === "f32" ? 2e-6 : 1e-14) * N * 8;
+              got.forEach((g, j) => {
+                g.data.forEach((v, i) => expect(Math.abs(Number(v) - want[j]!.data[i]!), `output ${j}[${i}]`).toBeLessThanOrEqual(tol * (1 + Math.abs(want[j]!.data[i]!))));
+                // A fixed order of every sum: the same bits on every run.
+                expect(Array.from(again[j]!.data)).toEqual(Array.from(g.data));
+              });
+            }
           },
         ),
-        { numRuns: 10, seed: 11 },
+        { numRuns: 12, seed: 11 },
       );
     });
   }

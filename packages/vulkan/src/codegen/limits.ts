@@ -46,11 +46,18 @@ export interface RenderLimits {
    */
   readonly skinnyStageA: number;
   /**
-   * Most teams of 32 threads in a workgroup of a row pass (row-pass.ts: η = X·B, the rows' terms,
+   * Most teams (of 32 threads, or of a subgroup: rowPassSubgroup) in a workgroup of a row pass (row-pass.ts: η = X·B, the rows' terms,
    * their sums and Xᵀ·R in one kernel that reads X once); 0 turns row passes off, leaving the
    * products to the matmul kernels.
    */
   readonly rowPassTeams: number;
+  /**
+   * Lanes of the subgroup a row pass's team is, where the device shuffles within subgroups: each
+   * row's η is summed over the team's lanes by shuffles, and the team's lanes wait for each other
+   * with subgroup barriers, so the teams of a workgroup never wait for each other inside the loop.
+   * 0: teams of 32 threads that sum through shared memory behind workgroup barriers.
+   */
+  readonly rowPassSubgroup: number;
   /**
    * Loop iterations one invocation may run in total, all loops together: llvmpipe (lavapipe)
    * silently ends every loop after 65535 (its guard against endless loops); other drivers have no limit.
@@ -81,7 +88,7 @@ export function limitsOf(device: {
     maxComputeSharedMemorySize?: number; maxPerStageDescriptorStorageBuffers?: number;
   };
   features: { shaderFloat64: boolean; storageBuffer16BitAccess?: boolean };
-  subgroup?: { operations: readonly string[]; inCompute: boolean };
+  subgroup?: { size?: number; operations: readonly string[]; inCompute: boolean };
 }): RenderLimits {
   const maxX = Math.min(device.limits.maxComputeWorkGroupInvocations, device.limits.maxComputeWorkGroupSize?.[0] ?? Infinity);
   const cpu = device.type === "cpu";
@@ -110,12 +117,22 @@ export function limitsOf(device: {
     // Measured on an H200 (N=100k, D=100, 4 chains): X·B in 25 µs unstaged, 20 µs in blocks of 8,
     // 25 µs in blocks of 16 or 32 (more registers a thread, fewer workgroups resident at once).
     skinnyStageA: 8,
-    // Measured on an H200 (N=100k, D=100, 4 chains; 105 registers a thread): the pass in 32 µs
-    // with 2 teams a workgroup, 40 with 4, 44 with 8 (fewer resident at once), 32–51 with 1.
-    rowPassTeams: 2,
+    // Measured on an H200 (N=100k, D=100, 4 chains): teams through shared memory (105 registers a
+    // thread), the pass in 25 µs with 2 teams a workgroup, 33 with 4, 50 with 8 (teams wait for
+    // each other at every step); subgroup teams, which do not, 24.6 with 2, 21.5 with 4, 27 with 8.
+    rowPassTeams: shuffleLanes(device.subgroup) > 0 ? 4 : 2,
+    rowPassSubgroup: shuffleLanes(device.subgroup),
     maxLoopIterations: device.driver === "llvmpipe" ? 65535 : Infinity,
     storage16: device.features.storageBuffer16BitAccess ?? false,
     // Unreported: lavapipe's 32, well above Vulkan's guaranteed 4 and what one kernel of its own binds.
     maxStorageBuffers: device.limits.maxPerStageDescriptorStorageBuffers ?? 32,
   };
+}
+
+// A subgroup's lanes where its invocations can shuffle (a power of two from 4 to 64), else 0.
+function shuffleLanes(subgroup: { size?: number; operations: readonly string[]; inCompute: boolean } | undefined): number {
+  const size = subgroup?.size ?? 0;
+  const ops = subgroup?.operations ?? [];
+  const usable = (subgroup?.inCompute ?? false) && ops.includes("basic") && ops.includes("shuffle");
+  return usable && size >= 4 && size <= 64 && (size & (size - 1)) === 0 ? size : 0;
 }

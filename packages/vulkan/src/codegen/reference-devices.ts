@@ -10,13 +10,13 @@ export const REFERENCE_LIMITS: { readonly h200: RenderLimits; readonly lavapipe:
     driver: "nvidia",
     limits: { maxComputeWorkGroupInvocations: 1024, maxComputeWorkGroupCount: [2 ** 31 - 1, 65535, 65535], maxComputeWorkGroupSize: [1024, 1024, 64], maxComputeSharedMemorySize: 49152 },
     features: { shaderFloat64: true, storageBuffer16BitAccess: true },
-    subgroup: { operations: ["basic", "vote", "arithmetic"], inCompute: true },
+    subgroup: { size: 32, operations: ["basic", "vote", "arithmetic", "ballot", "shuffle", "shuffleRelative", "clustered", "quad"], inCompute: true },
   }),
   lavapipe: limitsOf({
     type: "cpu",
     driver: "llvmpipe",
     limits: { maxComputeWorkGroupInvocations: 1024, maxComputeWorkGroupCount: [65535, 65535, 65535], maxComputeWorkGroupSize: [1024, 1024, 1024], maxComputeSharedMemorySize: 32768 },
     features: { shaderFloat64: true, storageBuffer16BitAccess: true },
-    subgroup: { operations: ["basic", "vote", "arithmetic", "ballot", "shuffle"], inCompute: true },
+    subgroup: { size: 8, operations: ["basic", "vote", "arithmetic", "ballot", "shuffle"], inCompute: true },
   }),
 };

@@ -185,31 +185,38 @@ function reshapedAxis(from: readonly number[], to: readonly number[], a: number)
   return k < 0 ? "bad" : y[k]![1];
 }
 
-/** Threads of a team: one row of X is spread over a team's lanes, each lane every 32nd term. */
+/** Lanes of a team that sums through shared memory: one row of X over 32 lanes, each lane every 32nd term. */
 const TEAM = 32;
+
+/** Most values of X a lane holds at a step (its registers). */
+const LANE_VALUES = 32;
 
 /** How a row pass spreads over workgroups. */
 export interface RowPassLayout {
-  /** Teams of 32 threads per workgroup; a team takes `teamRows` rows at each step. */
+  /** Lanes of a team: a subgroup's (limits.rowPassSubgroup, shuffles), or 32 summing through shared memory. */
+  readonly lanes: number;
+  /** The team is a subgroup and sums each row's η by shuffles, with no workgroup barrier in its loop. */
+  readonly shuffles: boolean;
+  /** Teams of `lanes` threads per workgroup; a team takes `teamRows` rows at each step. */
   readonly teams: number;
-  /** Rows of one team per step: its lanes hold those rows of X in registers, ceil(K/32) terms each. */
+  /** Rows of one team per step: its lanes hold those rows of X in registers, ceil(K/lanes) terms each. */
   readonly teamRows: number;
-  /** Terms of a row each lane holds: ceil(K / 32). */
+  /** Terms of a row each lane holds: ceil(K / lanes). */
   readonly laneTerms: number;
   /** Rows of one workgroup: whole steps of teams · teamRows rows. */
   readonly chunk: number;
   /** Workgroups, each writing its partial sums. */
   readonly workgroups: number;
-  /** Threads per workgroup: teams · 32. */
+  /** Threads per workgroup: teams · lanes. */
   readonly threads: number;
-  /** Elements of the shared array the partial η and, at the end, the partial sums go through. */
+  /** Elements of the shared array the partial η (through shared memory) and, at the end, the partial sums go through. */
   readonly scratchShared: number;
 }
 
 /**
  * The layout of a row pass, or undefined when even one team does not fit in shared memory (or row
- * passes are off: limits.rowPassTeams 0). A team holds teamRows rows (teamRows · C ≤ 32 partial η
- * a lane, at most 32 values of X a lane), a workgroup as many teams as fit in three quarters of
+ * passes are off: limits.rowPassTeams 0). A team holds teamRows rows (teamRows · C ≤ lanes partial
+ * η a lane, at most 32 values of X a lane), a workgroup as many teams as fit in three quarters of
  * shared memory (at most limits.rowPassTeams); the rows are split into about half of busyGroups
  * workgroups, and more where the driver's loop budget (lavapipe) caps one workgroup's steps.
  */
@@ -217,27 +224,34 @@ export function rowPassLayout(p: RowPass, limits: RenderLimits): RowPassLayout |
   const [N, K] = p.X.shape as [number, number];
   const C = p.eta.shape[1]!;
   const bytes = p.eta.dtype === "f64" ? 8 : 4;
-  const laneTerms = Math.ceil(K / TEAM);
-  const teamRows = Math.max(1, Math.min(Math.floor(TEAM / C), Math.floor(TEAM / laneTerms)));
+  const shuffles = limits.rowPassSubgroup > 0;
+  const T = shuffles ? limits.rowPassSubgroup : TEAM;
+  const laneTerms = Math.ceil(K / T);
+  const teamRows = Math.max(1, Math.min(Math.floor(T / C), Math.floor(LANE_VALUES / laneTerms)));
   const S = teamRows * C;
   const widths = p.contractions.map((m) => m.shape[1]!);
-  const sums = p.reductions.map((r) => Math.ceil((teamRows * r.size) / TEAM));
+  const sums = p.reductions.map((r) => Math.ceil((teamRows * r.size) / T));
   const layoutFor = (teams: number) => {
-    const scratchShared = teams * Math.max(S * (TEAM + 1), K * Math.max(0, ...widths), TEAM * Math.max(0, ...sums));
-    const shared = (scratchShared + teams * S + widths.reduce((s, w) => s + teams * teamRows * w, 0)) * bytes;
+    const scratchShared = teams * Math.max(shuffles ? 0 : S * (T + 1), K * Math.max(0, ...widths), T * Math.max(0, ...sums), 1);
+    // η (two halves of it with shuffles) and, through shared memory, the right-hand sides R.
+    const shared = (scratchShared + (shuffles ? 2 * teams * S : teams * S + widths.reduce((s, w) => s + teams * teamRows * w, 0))) * bytes;
     return { scratchShared, fits: shared <= limits.sharedMemoryBytes * 0.75 };
   };
   let teams = 1;
-  while (teams * 2 <= Math.min(limits.rowPassTeams, limits.groupSize / TEAM) && layoutFor(teams * 2).fits) teams *= 2;
-  if (limits.rowPassTeams < 1 || limits.groupSize < TEAM || !layoutFor(teams).fits) return undefined;
-  // Loop iterations of a thread per step: the sum of a partial η over the team's 32 lanes.
-  const loopsPerStep = TEAM + 2;
+  while (teams * 2 <= Math.min(limits.rowPassTeams, limits.groupSize / T) && layoutFor(teams * 2).fits) teams *= 2;
+  if (limits.rowPassTeams < 1 || limits.groupSize < T || !layoutFor(teams).fits) return undefined;
+  // Loop iterations of a thread per step: through shared memory, the sum of a partial η over the
+  // team's lanes; with shuffles, none but the step's own.
+  const loopsPerStep = shuffles ? 2 : T + 2;
   const rowsPerStep = teams * teamRows;
   const steps = Math.ceil(N / rowsPerStep);
-  const perGroup = Math.max(1, Math.floor((limits.maxLoopIterations / 2 - K - TEAM) / loopsPerStep));
+  const perGroup = Math.max(1, Math.floor((limits.maxLoopIterations / 2 - K - T) / loopsPerStep));
   const wanted = Math.max(Math.ceil(steps / perGroup), Math.min(steps, Math.max(1, Math.floor(limits.busyGroups / 2))));
   const chunk = Math.ceil(steps / wanted) * rowsPerStep;
-  return { teams, teamRows, laneTerms, chunk, workgroups: Math.ceil(N / chunk), threads: teams * TEAM, scratchShared: layoutFor(teams).scratchShared };
+  return {
+    lanes: T, shuffles, teams, teamRows, laneTerms, chunk, workgroups: Math.ceil(N / chunk), threads: teams * T,
+    scratchShared: layoutFor(teams).scratchShared,
+  };
 }
 
 /** What both forms of a row pass render alike (this file's and row-pass-wide.ts's). */
@@ -271,17 +285,18 @@ export function passParts(p: RowPass, f: KernelFactory, sh: ShaderBuilder, workg
 
 /**
  * The kernels of a (narrow) row pass: the pass itself, and one merge per reduction and contraction summing
- * the workgroups' partials in order. In the pass, each team of 32 threads takes teamRows rows at a
+ * the workgroups' partials in order. In the pass, each team of lanes takes teamRows rows at a
  * step: every lane loads its terms of those rows into registers (all loads in flight at once),
- * forms its share of each row's η with B's terms it holds, and the shares are summed through
- * shared memory in lane order, one η a lane. Lanes then compute the rows' terms (the row sums'
+ * forms its share of each row's η with B's terms it holds, and the shares are summed, one η a
+ * lane: by subgroup shuffles where the team is a subgroup, else through shared memory in lane
+ * order. Lanes then compute the rows' terms (the row sums'
  * and the right-hand sides R, as many pairs of row and column a lane as there are), and each lane
  * adds its terms of X times R to its registers of Xᵀ·R. At the end the teams' sums are added in
  * team order into the workgroup's partials.
  */
 export function rowPassKernels(p: RowPass, f: KernelFactory): KernelPlan[] {
   const layout = rowPassLayout(p, f.limits)!;
-  const { teams: W, teamRows: RW, laneTerms: KL, chunk, workgroups: P, threads: G } = layout;
+  const { lanes: T, shuffles, teams: W, teamRows: RW, laneTerms: KL, chunk, workgroups: P, threads: G } = layout;
   const { X, eta } = p;
   const [N, K] = X.shape as [number, number];
   const C = eta.shape[1]!;
@@ -291,29 +306,37 @@ export function rowPassKernels(p: RowPass, f: KernelFactory): KernelPlan[] {
   const zero = literal(0, eta.dtype);
   const sh = f.shader();
   // η of the team's rows lives in shared memory; the absorbed nodes are computed where read.
-  const { r, scratch, what, withMerges } = passParts(p, f, sh, P, (idx) => `ppl_eta[w * ${S} + ((${idx[0]}) - base) * ${C} + ${idx[1]}]`);
+  // With shuffles η goes through two halves of ppl_eta, a step's the other half from the step
+  // before's, so that a step's writes never meet the last step's reads (one barrier a step).
+  const { r, scratch, what, withMerges } = passParts(p, f, sh, P, (idx) => `ppl_eta[${shuffles ? "etaHalf + " : ""}w * ${S} + ((${idx[0]}) - base) * ${C} + ${idx[1]}]`);
   const terms = Array.from({ length: KL }, (_, j) => j);
   const main = new Scope(undefined, "");
-  main.emit(`int t = int(gl_LocalInvocationIndex); int w = t / ${TEAM}; int l = t - w * ${TEAM};`);
+  // A team of shuffles is a subgroup: its lanes are the subgroup's, whatever order the driver
+  // gives the workgroup's invocations.
+  main.emit(shuffles
+    ? `int w = int(gl_SubgroupID); int l = int(gl_SubgroupInvocationID); int t = w * ${T} + l;`
+    : `int t = int(gl_LocalInvocationIndex); int w = t / ${T}; int l = t - w * ${T};`);
   // The lane's terms of B, the same at every row (zero past K).
   for (const j of terms) {
-    main.emit(`int k${j} = l + ${TEAM * j};`);
+    main.emit(`int k${j} = l + ${T * j};`);
     for (let c = 0; c < C; c++) main.emit(`${Ty} b${j}_${c} = k${j} < ${K} ? ${r.value(B, [`min(k${j}, ${K - 1})`, `${c}`], main)} : ${zero};`);
   }
   const cols = p.contractions.map((n) => n.shape[1]!);
   p.contractions.forEach((_, q) => main.emit(terms.map((j) => Array.from({ length: cols[q]! }, (_, c) => `${Ty} g${q}_${j}_${c} = ${zero};`).join(" ")).join(" ")));
-  const pairsOf = (n: Node) => Math.ceil((RW * n.size) / TEAM);
+  const pairsOf = (n: Node) => Math.ceil((RW * n.size) / T);
   p.reductions.forEach((n, q) => main.emit(Array.from({ length: pairsOf(n) }, (_, m) => `${Ty} red${q}_${m} = ${zero};`).join(" ")));
   main.emit(`int rowBegin = gid * ${chunk}; int rowEnd = min(${N}, rowBegin + ${chunk});`);
 
   const step = main.child();
   step.emit(`int base = n0 + w * ${RW};`);
-  // The team's rows of X, every load issued before any use (prefetching the next step's instead,
-  // behind this one's work, measured no faster on an H200: 147 registers a thread against 105).
-  // The loads are unconditional, of a row clamped to the last one, so that the compiler issues
-  // them all at once: loads under a branch a row took the N=100k pass 35.5 µs on an H200, these
-  // 30.5. A workgroup's rows are whole steps, so only the last one's steps run past its rows, and
-  // only past N; there a select makes the terms zero (no term of a row past them may reach Xᵀ·R).
+  if (shuffles) step.emit(`int etaHalf = (((n0 - rowBegin) / ${W * RW}) & 1) * ${W * S};`);
+  // The team's rows of X, every load issued before any use. The loads are unconditional, of a row
+  // clamped to the last one, so that the compiler issues them all at once: loads under a branch a
+  // row took the N=100k pass 35.5 µs on an H200, these 30.5. A workgroup's rows are whole steps,
+  // so only the last one's steps run past its rows, and only past N; there a select makes the terms
+  // zero (no term of a row past them may reach Xᵀ·R). Issuing the next step's loads before this
+  // step's work instead measured no faster on an H200, with shared-memory teams (147 registers a
+  // thread against 105) and with subgroup teams (N=100k pass 21.8 µs against 21.5).
   const rows = Array.from({ length: RW }, (_, i) => i);
   for (const i of rows) {
     for (const j of terms) step.emit(`${Ty} x${i}_${j} = ${r.value(X, [`min(base + ${i}, ${N - 1})`, `min(k${j}, ${K - 1})`], step)};`);
@@ -321,36 +344,72 @@ export function rowPassKernels(p: RowPass, f: KernelFactory): KernelPlan[] {
   if (N % (W * RW) !== 0) {
     for (const i of rows) step.emit(`if (base + ${i} >= rowEnd) { ${terms.map((j) => `x${i}_${j} = ${zero};`).join(" ")} }`);
   }
-  // The lane's share of each row's η, summed in term order, to shared memory (padded: lane q of
-  // slot s at s·33 + q, so that the lanes summing slots read different banks).
-  for (const i of rows) {
-    for (let c = 0; c < C; c++) {
-      step.emit(`ppl_ps[(w * ${S} + ${i * C + c}) * ${TEAM + 1} + l] = ${terms.map((j) => `x${i}_${j} * b${j}_${c}`).join(" + ")};`);
+  // The team waits for its own lanes only, where it is a subgroup: subgroupBarrier() also makes
+  // the lanes' stores to shared memory visible to each other (GL_KHR_shader_subgroup).
+  const teamBarrier = shuffles ? "subgroupBarrier();" : "memoryBarrierShared(); barrier();";
+  const share = (i: number, c: number) => terms.map((j) => `x${i}_${j} * b${j}_${c}`).join(" + ");
+  if (shuffles) {
+    // The lane's shares of the step's S η (slot i·C + c, zero past S), summed over the lanes by
+    // halving: at the round of lane bit m, a lane keeps the half of its slots that bit selects and
+    // adds its partner's (lane ^ m) copy of them. After log2(lanes) rounds lane l holds the whole
+    // sums of slots l·M … l·M + M − 1; every sum is the same tree of the lanes' shares, in a fixed
+    // order, with no shared memory and no barrier.
+    const M = Math.ceil(S / T);
+    let slots = Array.from({ length: T * M }, (_, q) => (q < S ? share(Math.floor(q / C), q % C) : zero));
+    step.emit(slots.map((v, q) => `${Ty} e0_${q} = ${v};`).join(" "));
+    let round = 0;
+    for (let m = T / 2; m >= 1; m /= 2, round++) {
+      const h = slots.length / 2;
+      step.emit(`bool up${round} = (l & ${m}) != 0;`);
+      const next = Array.from({ length: h }, (_, j) => `e${round + 1}_${j}`);
+      for (let j = 0; j < h; j++) {
+        const [lo, hi] = [`e${round}_${j}`, `e${round}_${j + h}`];
+        step.emit(`${Ty} ${next[j]} = (up${round} ? ${hi} : ${lo}) + subgroupShuffleXor(up${round} ? ${lo} : ${hi}, ${m});`);
+      }
+      slots = next;
     }
+    for (let j = 0; j < M; j++) {
+      const sum = step.child();
+      sum.emit(`int q = l * ${M} + ${j};`);
+      sum.emit(`ppl_eta[etaHalf + w * ${S} + q] = ${slots[j]};`);
+      if (p.writeEta) sum.emit(`if (base + q / ${C} < rowEnd) ${sh.storage.write(eta, `base * ${C} + q`, slots[j]!)}`);
+      step.block(M * T === S ? "" : `if (l * ${M} + ${j} < ${S})`, sum);
+    }
+  } else {
+    // The lane's share of each row's η, summed in term order, to shared memory (padded: lane q of
+    // slot s at s·33 + q, so that the lanes summing slots read different banks).
+    for (const i of rows) {
+      for (let c = 0; c < C; c++) step.emit(`ppl_ps[(w * ${S} + ${i * C + c}) * ${T + 1} + l] = ${share(i, c)};`);
+    }
+    step.emit("memoryBarrierShared(); barrier();");
+    // The 32 shares of an η in four interleaved sums, then those in a fixed order: a quarter of the
+    // dependent adds of one running sum, the same result on every run.
+    const sum = step.child();
+    sum.emit(`${Ty} s0 = ${zero}; ${Ty} s1 = ${zero}; ${Ty} s2 = ${zero}; ${Ty} s3 = ${zero};`);
+    sum.emit(`for (int q = 0; q < ${T}; q += 4) { int at = (w * ${S} + l) * ${T + 1} + q; s0 += ppl_ps[at]; s1 += ppl_ps[at + 1]; s2 += ppl_ps[at + 2]; s3 += ppl_ps[at + 3]; }`);
+    sum.emit(`${Ty} s = (s0 + s1) + (s2 + s3);`);
+    sum.emit(`ppl_eta[w * ${S} + l] = s;`);
+    if (p.writeEta) sum.emit(`if (base + l / ${C} < rowEnd) ${sh.storage.write(eta, `(base + l / ${C}) * ${C} + l % ${C}`, "s")}`);
+    step.block(`if (l < ${S})`, sum);
   }
-  step.emit("memoryBarrierShared(); barrier();");
-  // The 32 shares of an η in four interleaved sums, then those in a fixed order: a quarter of the
-  // dependent adds of one running sum, the same result on every run.
-  const sum = step.child();
-  sum.emit(`${Ty} s0 = ${zero}; ${Ty} s1 = ${zero}; ${Ty} s2 = ${zero}; ${Ty} s3 = ${zero};`);
-  sum.emit(`for (int q = 0; q < ${TEAM}; q += 4) { int at = (w * ${S} + l) * ${TEAM + 1} + q; s0 += ppl_ps[at]; s1 += ppl_ps[at + 1]; s2 += ppl_ps[at + 2]; s3 += ppl_ps[at + 3]; }`);
-  sum.emit(`${Ty} s = (s0 + s1) + (s2 + s3);`);
-  sum.emit(`ppl_eta[w * ${S} + l] = s;`);
-  if (p.writeEta) sum.emit(`if (base + l / ${C} < rowEnd) ${sh.storage.write(eta, `(base + l / ${C}) * ${C} + l % ${C}`, "s")}`);
-  step.block(`if (l < ${S})`, sum);
-  step.emit("memoryBarrierShared(); barrier();");
+  step.emit(teamBarrier);
   // The rows' terms: pair i·O + e of a row sum with O outputs (or of a right-hand side R with O
-  // columns) is lane (i·O + e) % 32's m-th, the same pairs at every step, so each lane keeps one
+  // columns) is lane (i·O + e) % lanes' m-th, the same pairs at every step, so each lane keeps one
   // sum a pair. Row sums and right-hand sides of the same width share a block, so that a value
   // they share (the residual a logistic regression's intercept sums and Xᵀ·r multiplies) is
   // computed once a pair.
   const widths = [...new Set([...p.reductions.map((n) => n.size), ...cols])];
+  // With shuffles a lane keeps its pairs' R in registers (zero past the step's pairs, declared
+  // where every lane reaches the shuffles that hand them out) instead of in shared memory.
+  if (shuffles) {
+    p.contractions.forEach((_, q) => step.emit(Array.from({ length: Math.ceil((RW * cols[q]!) / T) }, (_, m) => `${Ty} rv${q}_${m} = ${zero};`).join(" ")));
+  }
   for (const width of widths) {
     const reds = p.reductions.flatMap((n, q) => (n.size === width ? [{ n, q }] : []));
     const cons = p.contractions.flatMap((n, q) => (cols[q] === width ? [{ n, q }] : []));
-    for (let m = 0; m < Math.ceil((RW * width) / TEAM); m++) {
+    for (let m = 0; m < Math.ceil((RW * width) / T); m++) {
       const body = step.child();
-      body.emit(`int i = (l + ${TEAM * m}) / ${width}; int e = l + ${TEAM * m} - i * ${width};`);
+      body.emit(`int i = (l + ${T * m}) / ${width}; int e = l + ${T * m} - i * ${width};`);
       for (const { q } of cons) body.emit(`${Ty} v${q} = ${zero};`);
       const inner = body.child();
       for (const { n, q } of reds) {
@@ -361,21 +420,24 @@ export function rowPassKernels(p: RowPass, f: KernelFactory): KernelPlan[] {
       }
       for (const { n, q } of cons) inner.emit(`v${q} = ${r.value(n.inputs[1]!, ["(base + i)", "e"], inner)};`);
       body.block("if (base + i < rowEnd)", inner);
-      for (const { q } of cons) body.emit(`ppl_r${q}[w * ${RW * width} + l + ${TEAM * m}] = v${q};`);
-      step.block(`if (l + ${TEAM * m} < ${RW * width})`, body);
+      for (const { q } of cons) body.emit(shuffles ? `rv${q}_${m} = v${q};` : `ppl_r${q}[w * ${RW * width} + l + ${T * m}] = v${q};`);
+      step.block(`if (l + ${T * m} < ${RW * width})`, body);
     }
   }
-  if (p.contractions.length > 0) {
-    step.emit("memoryBarrierShared(); barrier();");
-    p.contractions.forEach((_, q) => {
-      const width = cols[q]!;
-      for (const i of rows) {
-        for (let c = 0; c < width; c++) {
-          step.emit(`{ ${Ty} v = ppl_r${q}[w * ${RW * width} + ${i * width + c}]; ${terms.map((j) => `g${q}_${j}_${c} += x${i}_${j} * v;`).join(" ")} }`);
-        }
+  // Through shared memory a barrier before the products' reads of R (the next step's barrier
+  // after its shares keeps its η from this step's readers); with shuffles, pair i·O + c's R comes
+  // from lane (i·O + c) % lanes.
+  if (p.contractions.length > 0 && !shuffles) step.emit(teamBarrier);
+  p.contractions.forEach((_, q) => {
+    const width = cols[q]!;
+    for (const i of rows) {
+      for (let c = 0; c < width; c++) {
+        const pr = i * width + c;
+        const v = shuffles ? `subgroupShuffle(rv${q}_${Math.floor(pr / T)}, ${pr % T})` : `ppl_r${q}[w * ${RW * width} + ${pr}]`;
+        step.emit(`{ ${Ty} v = ${v}; ${terms.map((j) => `g${q}_${j}_${c} += x${i}_${j} * v;`).join(" ")} }`);
       }
-    });
-  }
+    }
+  });
   main.block(`for (int n0 = rowBegin; n0 < rowEnd; n0 += ${W * RW})`, step);
 
   // The workgroup's partials, the teams' sums added in team order.
@@ -397,23 +459,24 @@ export function rowPassKernels(p: RowPass, f: KernelFactory): KernelPlan[] {
     main.emit(Array.from({ length: M }, (_, m) => `ppl_ps[t * ${M} + ${m}] = red${q}_${m};`).join(" "));
     main.emit("memoryBarrierShared(); barrier();");
     const out = main.child();
-    // Output e's pairs are i·O + e: lane (pair % 32), sum pair / 32 of every team.
+    // Output e's pairs are i·O + e: lane (pair % lanes), sum pair / lanes of every team.
     out.emit(`${Ty} s = ${zero};`);
-    out.emit(`for (int q = 0; q < ${W}; q++) for (int pr = e; pr < ${RW * n.size}; pr += ${n.size}) s += ppl_ps[(q * ${TEAM} + pr % ${TEAM}) * ${M} + pr / ${TEAM}];`);
+    out.emit(`for (int q = 0; q < ${W}; q++) for (int pr = e; pr < ${RW * n.size}; pr += ${n.size}) s += ppl_ps[(q * ${T} + pr % ${T}) * ${M} + pr / ${T}];`);
     out.emit(`${sh.bind(scratch.get(n)!, "write")}[gid * ${n.size} + e] = s;`);
     main.block(`for (int e = t; e < ${n.size}; e += ${G})`, out);
   });
 
   const shared = [
     `shared ${Ty} ppl_ps[${layout.scratchShared}];`,
-    `shared ${Ty} ppl_eta[${W * S}];`,
-    ...cols.map((width, q) => `shared ${Ty} ppl_r${q}[${W * RW * width}];`),
+    `shared ${Ty} ppl_eta[${(shuffles ? 2 : 1) * W * S}];`,
+    ...(shuffles ? [] : cols.map((width, q) => `shared ${Ty} ppl_r${q}[${W * RW * width}];`)),
   ];
   const teams = `${W} team${W === 1 ? "" : "s"}`;
   const pass = f.finish(
     {
       node: eta, localSize: G, workgroups: P, units: P * G, shared, main: main.lines,
-      title: `row pass over X [${N},${K}], ${teams} of 32 threads x ${RW} rows a step, ${chunk} rows per workgroup: η = X·B, ${what}`,
+      ...(shuffles ? { extensions: ["GL_KHR_shader_subgroup_basic", "GL_KHR_shader_subgroup_shuffle"] } : {}),
+      title: `row pass over X [${N},${K}], ${teams} of ${T} ${shuffles ? "lanes (subgroup shuffles)" : "threads"} x ${RW} rows a step, ${chunk} rows per workgroup: η = X·B, ${what}`,
     },
     sh,
   );

@@ -155,7 +155,7 @@ async function runCase(name: string, compiled: () => CompiledModel, chains: numb
       divergences: res.stats.reduce((a, s) => a + s.divergent.reduce((x, y) => x + y, 0), 0),
       cpu_density_evals: cpuEvals, submits: runner?.submits, device_steps: runner?.steps, sequences: runner?.sequences, record_s: runner?.recordSeconds === undefined ? undefined : +runner.recordSeconds.toFixed(3),
       wait_s: waitSeconds === undefined ? undefined : +waitSeconds.toFixed(3),
-      longest_wait_s: runner === undefined ? undefined : +runner.longestWaitSeconds.toFixed(4), longest_wait_steps: runner?.longestWaitSteps, blocks_ahead: runner?.blocksAhead,
+      longest_wait_s: runner === undefined ? undefined : +runner.longestWaitSeconds.toFixed(4), longest_wait_steps: runner?.longestWaitSteps, blocks_ahead: runner?.blocksAhead, needed_steps: runner?.neededSteps,
       // The host's own time while sampling: everything but the waits for the device (with blocks
       // started ahead, part of a wait overlaps the host's recording, so this is a lower bound).
       host_s: waitSeconds === undefined ? undefined : +(sampleSeconds - waitSeconds).toFixed(3), device, shape: runner?.shape ?? "cpu",
@@ -170,15 +170,15 @@ function sumCounters(all: readonly GpuNuts["counters"][]): GpuNuts["counters"] {
   const longest = all.reduce((a, c) => (c.longestWaitSeconds > a.longestWaitSeconds ? c : a));
   return {
     submits: total((c) => c.submits), steps: total((c) => c.steps), sequences: total((c) => c.sequences),
-    recordSeconds: total((c) => c.recordSeconds), waitSeconds: total((c) => c.waitSeconds), blocksAhead: total((c) => c.blocksAhead),
+    recordSeconds: total((c) => c.recordSeconds), waitSeconds: total((c) => c.waitSeconds), blocksAhead: total((c) => c.blocksAhead), neededSteps: total((c) => c.neededSteps),
     longestWaitSeconds: longest.longestWaitSeconds, longestWaitSteps: longest.longestWaitSteps,
   };
 }
 
 /** The runner's counters as they stand at the end of a rep (the runner itself is disposed then). */
 function pickCounters(c: GpuNuts["counters"]) {
-  const { submits, steps, sequences, recordSeconds, waitSeconds, longestWaitSeconds, longestWaitSteps, blocksAhead } = c;
-  return { submits, steps, sequences, recordSeconds, waitSeconds, longestWaitSeconds, longestWaitSteps, blocksAhead };
+  const { submits, steps, sequences, recordSeconds, waitSeconds, longestWaitSeconds, longestWaitSteps, blocksAhead, neededSteps } = c;
+  return { submits, steps, sequences, recordSeconds, waitSeconds, longestWaitSeconds, longestWaitSteps, blocksAhead, neededSteps };
 }
 
 /** The first 16 hex digits of a SHA-256 over every chain's draws, statistics and adapted step size and metric. */

@@ -166,6 +166,7 @@ ${gradient.source}`,
       let slowest = 0;
       for (let c = 0; c < C; c++) slowest = Math.max(slowest, leaps[c]!);
       perIteration = Math.max(1, slowest / k);
+      counters.neededSteps += slowest + 1;
     },
     dispose() {
       sequences.forEach((s) => s.destroy());

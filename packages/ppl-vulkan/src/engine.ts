@@ -22,11 +22,16 @@ export interface EngineCounters {
   longestWaitSteps: number;
   /** Sampling blocks started while the host still recorded the block before (runAsync). */
   blocksAhead: number;
+  /**
+   * Device shape: the steps each block needed, its slowest chain's leapfrogs and the call that
+   * ends them; `steps` beyond these ran with every chain of the block done.
+   */
+  neededSteps: number;
 }
 
 /** Counters at zero. */
 export function newCounters(): EngineCounters {
-  return { submits: 0, steps: 0, sequences: 0, recordSeconds: 0, waitSeconds: 0, longestWaitSeconds: 0, longestWaitSteps: 0, blocksAhead: 0 };
+  return { submits: 0, steps: 0, sequences: 0, recordSeconds: 0, waitSeconds: 0, longestWaitSeconds: 0, longestWaitSteps: 0, blocksAhead: 0, neededSteps: 0 };
 }
 
 /** Adds one wait for the device, begun at `t0` (performance.now()), that ran `steps` steps. */

@@ -66,6 +66,7 @@
   X(vkCmdBindDescriptorSets)                   \
   X(vkCmdPushConstants)                        \
   X(vkCmdDispatch)                             \
+  X(vkCmdDispatchIndirect)                     \
   X(vkCmdCopyBuffer)                           \
   X(vkCmdFillBuffer)                           \
   X(vkCmdPipelineBarrier)                      \

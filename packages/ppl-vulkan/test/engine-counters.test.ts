@@ -7,7 +7,7 @@ describe("engine counters", () => {
   it("sum the waits and keep the longest one with the steps it ran", () => {
     const now = vi.spyOn(performance, "now");
     const c = newCounters();
-    expect(c).toEqual({ submits: 0, steps: 0, sequences: 0, recordSeconds: 0, waitSeconds: 0, longestWaitSeconds: 0, longestWaitSteps: 0, blocksAhead: 0 });
+    expect(c).toEqual({ submits: 0, steps: 0, sequences: 0, recordSeconds: 0, waitSeconds: 0, longestWaitSeconds: 0, longestWaitSteps: 0, blocksAhead: 0, neededSteps: 0 });
     now.mockReturnValue(1030);
     noteWait(c, 1000, 64); // 30 ms
     now.mockReturnValue(2080);

@@ -10,8 +10,7 @@
 //
 // Buffers after the state buffers 0–7, declared by the host from CONTROLLER_STATE_BUFFERS
 // (nuts-layout.ts): 8 vector state, 9 real state, 10 int state, 11 done counter, 12–14 the batched
-// gradient's positions, log densities and gradients, 15 the workgroup counts of the batched
-// gradient's GRADIENT_DISPATCHES dispatches (read by the device when they run).
+// gradient's positions, log densities and gradients.
 // Control word 4: iterations in this block. The host starts a block with every chain's phase
 // BEGIN and k = 0, and the done counter at 0.
 
@@ -82,11 +81,7 @@ void main() {
       if (k < count) phase = PHASE_BEGIN;
       else {
         phase = PHASE_IDLE;
-        // The chain that ends the block last leaves the batched gradient's kernels no workgroups:
-        // the steps the host submitted past the block's end cost only their dispatches.
-        if (LEADER && atomicAdd(bdone.v[0], 1u) == uint(CHAINS - 1)) {
-          for (int d = 0; d < GRADIENT_DISPATCHES; d++) bgroups.v[3 * d] = 0u;
-        }
+        if (LEADER) atomicAdd(bdone.v[0], 1u);
       }
     }
   }

@@ -63,11 +63,7 @@ export function controllerGroups(chains: number, mode: ControllerMode): number {
  */
 export function controllerProgram(
   dim: number,
-  opts: {
-    chains: number; maxDepth: number; dtype: "f32" | "f64"; mode: ControllerMode; metric?: MetricForm; subgroups?: boolean;
-    /** The batched gradient's dispatches whose counts buffer 15 holds (0: none to stop). */
-    gradientDispatches?: number;
-  },
+  opts: { chains: number; maxDepth: number; dtype: "f32" | "f64"; mode: ControllerMode; metric?: MetricForm; subgroups?: boolean },
 ): string {
   const thread = opts.mode.kind === "thread";
   const W = opts.mode.kind === "thread" ? 1 : opts.mode.workgroup;
@@ -76,7 +72,6 @@ export function controllerProgram(
   return [
     ...nutsHeader(dim, opts, thread, thread ? threadGroup(opts.mode) : W, subgroups),
     `#define WG ${W}`,
-    `#define GRADIENT_DISPATCHES ${opts.gradientDispatches ?? 0}`,
     thread ? "#define LID 0u" : "#define LID gl_LocalInvocationID.x",
     // Slot j, element i of chain c's vector state: chain-minor for threads, chain-major for workgroups.
     thread ? "#define VS(c, j, i) (((j) * D + (i)) * CHAINS + int(c))" : "#define VS(c, j, i) ((int(c) * NV + (j)) * D + (i))",

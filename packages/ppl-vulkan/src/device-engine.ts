@@ -37,9 +37,7 @@ export async function deviceEngine(
   const gradient = await batchedGradient(manager, model, C, opts.dtype, limitsOf(manager.device), opts.dataPrecision);
   const build = async (mode: ControllerMode) => {
     const subgroups = limitsOf(manager.device).subgroupArithmetic;
-    const source = controllerProgram(D, {
-      chains: C, maxDepth: opts.maxDepth, dtype: opts.dtype, mode, metric: opts.metric, subgroups, gradientDispatches: gradient.step.length,
-    });
+    const source = controllerProgram(D, { chains: C, maxDepth: opts.maxDepth, dtype: opts.dtype, mode, metric: opts.metric, subgroups });
     return { mode, source, controller: manager.algorithm(await compileGlsl(source, { optimize: false }), { buffers: CONTROLLER_BUFFERS }) };
   };
   const chosen = opts.controller ?? chooseControllerMode(D, opts.maxDepth, manager.device.type);
@@ -57,11 +55,6 @@ export async function deviceEngine(
   const reals = manager.buffer(C * sizes.reals * bytes);
   const ints = manager.buffer(C * sizes.ints * 4);
   const done = manager.buffer(4);
-  // The gradient's workgroup counts, written at the start of every block; the controller zeroes
-  // them once every chain is done, so that the steps a submission runs past the block's end (the
-  // host's estimate of the steps left rounds up) cost each kernel its dispatch, not its work.
-  const groupCounts = Uint32Array.from(gradient.step.flatMap((d) => [d.groups[0], d.groups[1], 1]));
-  const gradientGroups = manager.buffer(groupCounts.byteLength);
   // Every submission ends by copying the done counter and the chains' progress into host memory,
   // read in place after it: a read through staging memory costs the host a submission and about
   // a millisecond each, twice per submission.
@@ -69,21 +62,20 @@ export async function deviceEngine(
   const progressBack = manager.readbackBuffer(4 + intsBytes);
   const controllerBuffers = [
     ...inBindingOrder(STATE_BUFFERS, state),
-    ...inBindingOrder(CONTROLLER_STATE_BUFFERS, { vectors, reals, ints, done, gradientQ: gradient.q, gradientLp: gradient.lp, gradientG: gradient.grad, gradientGroups }),
+    ...inBindingOrder(CONTROLLER_STATE_BUFFERS, { vectors, reals, ints, done, gradientQ: gradient.q, gradientLp: gradient.lp, gradientG: gradient.grad }),
   ];
   const sequences = new Map<number, Sequence>();
   const sequenceFor = (steps: number): Sequence => {
     let s = sequences.get(steps);
     if (!s) {
       const t0 = performance.now();
-      const seq = manager.sequence();
-      s = seq;
+      s = manager.sequence();
       counters.sequences++;
       for (let i = 0; i < steps; i++) {
-        seq.dispatch(controller, controllerBuffers, controllerGroups(C, mode));
-        gradient.step.forEach((d, j) => seq.dispatchIndirect(d.algorithm, d.buffers, gradientGroups, 12 * j));
+        s.dispatch(controller, controllerBuffers, controllerGroups(C, mode));
+        for (const d of gradient.step) s.dispatch(d.algorithm, d.buffers, d.groups);
       }
-      seq.copy(done, progressBack, { byteLength: 4 }).copy(ints, progressBack, { byteLength: intsBytes, dstOffset: 4 });
+      s.copy(done, progressBack, { byteLength: 4 }).copy(ints, progressBack, { byteLength: intsBytes, dstOffset: 4 });
       sequences.set(steps, s);
       counters.recordSeconds += (performance.now() - t0) / 1e3;
     }
@@ -99,7 +91,6 @@ export async function deviceEngine(
   function* blockSubmissions(k: number): Generator<{ readonly steps: number; done(): void }> {
     ints.write(new Int32Array(C * sizes.ints));
     done.write(new Uint32Array(1));
-    gradientGroups.write(groupCounts);
     let progress = chainProgress(new Int32Array(C * sizes.ints), C);
     let finished = false;
     while (!finished) {
@@ -181,7 +172,7 @@ ${gradient.source}`,
       sequences.forEach((s) => s.destroy());
       evaluate.destroy();
       controller.destroy();
-      [vectors, reals, ints, done, gradientGroups, progressBack, evaluated].forEach((b) => b.destroy());
+      [vectors, reals, ints, done, progressBack, evaluated].forEach((b) => b.destroy());
       gradient.dispose();
     },
   };

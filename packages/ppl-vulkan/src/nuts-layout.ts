@@ -50,12 +50,9 @@ export const CONTROLLER_STATE_BUFFERS = [
   { field: "gradientQ", block: "GradientQ", instance: "bgq", element: "NREAL", access: "writeonly" },
   { field: "gradientLp", block: "GradientLp", instance: "bglp", element: "NREAL", access: "readonly" },
   { field: "gradientG", block: "GradientG", instance: "bgg", element: "NREAL", access: "readonly" },
-  // The workgroup counts (x, y, z) of the batched gradient's dispatches, read by the device as
-  // they run (indirect): the chain that ends a block last sets every x to 0.
-  { field: "gradientGroups", block: "GradientGroups", instance: "bgroups", element: "uint", access: "writeonly" },
 ] as const satisfies readonly NutsBuffer[];
 
-/** One of the controller's buffers 8–15, by the host's name. */
+/** One of the controller's buffers 8–14, by the host's name. */
 export type ControllerBufferName = (typeof CONTROLLER_STATE_BUFFERS)[number]["field"];
 
 /** GLSL declarations of buffers bound from `first` on, in the lists' order (the kernels name them by instance). */

@@ -44,9 +44,7 @@ void DeviceBuffer::create(Napi::Env env, MemoryKind kind) {
   bufferInfo.size = size;
   bufferInfo.usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
   const bool hostMemory = kind == MemoryKind::Staging || kind == MemoryKind::Readback;
-  hostMemory_ = hostMemory;
-  // Device buffers may also hold an indirect dispatch's workgroup counts (Sequence.dispatchIndirect).
-  if (!hostMemory) bufferInfo.usage |= VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT;
+  if (!hostMemory) bufferInfo.usage |= VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
   bufferInfo.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
   check(env, fn::vkCreateBuffer(context_->device, &bufferInfo, nullptr, &buffer_), "vkCreateBuffer");
 

@@ -34,8 +34,6 @@ class DeviceBuffer {
   // Whether the host reads the mapping through its caches. A resizable-BAR mapping of device
   // memory is not cached: the host reads it over the bus a word at a time.
   bool hostCached() const { return hostCached_; }
-  // Host memory (staging, readback): no storage or indirect use by shaders.
-  bool hostMemory() const { return hostMemory_; }
   const std::shared_ptr<Context>& context() const { return context_; }
 
  private:
@@ -47,7 +45,6 @@ class DeviceBuffer {
   VkDeviceMemory memory_ = VK_NULL_HANDLE;
   void* mapped_ = nullptr;
   bool hostCached_ = false;
-  bool hostMemory_ = false;
   uint64_t size_ = 0;
   // Where memory_ was counted in the context's heapAllocated, to give it back.
   uint32_t heap_ = 0;

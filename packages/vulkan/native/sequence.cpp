@@ -9,12 +9,9 @@
 #include "manager.hpp"
 
 namespace {
-// The indirect stage and its reads are part of a command's work: an indirect dispatch reads its
-// workgroup counts from a buffer an earlier command of the sequence wrote.
-constexpr VkPipelineStageFlags kWorkStages =
-    VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT;
-constexpr VkAccessFlags kWorkAccess = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_READ_BIT |
-                                      VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_INDIRECT_COMMAND_READ_BIT;
+constexpr VkPipelineStageFlags kWorkStages = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT;
+constexpr VkAccessFlags kWorkAccess = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT |
+                                      VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
 constexpr VkAccessFlags kWorkWrites = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
 constexpr uint32_t kSetsPerPool = 64;
 constexpr uint32_t kDescriptorsPerPool = 512;
@@ -29,7 +26,6 @@ Napi::Function Sequence::define(Napi::Env env) {
   return DefineClass(env, "Sequence",
                      {
                          InstanceMethod<&Sequence::dispatch>("dispatch"),
-                         InstanceMethod<&Sequence::dispatchIndirect>("dispatchIndirect"),
                          InstanceMethod<&Sequence::copy>("copy"),
                          InstanceMethod<&Sequence::submit>("submit"),
                          InstanceMethod<&Sequence::submitSync>("submitSync"),
@@ -109,47 +105,6 @@ Napi::Value Sequence::dispatch(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   std::shared_ptr<SequenceState> state = live(env);
   if (state->ended) throwError(env, "Sequence was already submitted; record commands into a new Sequence");
-  const VkPhysicalDeviceLimits& limits = state->context->limits();
-  uint32_t groups[3];
-  for (uint32_t axis = 0; axis < 3; axis++) {
-    const char* names[] = {"groupCountX", "groupCountY", "groupCountZ"};
-    uint64_t count = toIndexOr(env, info[2 + axis], names[axis], 1);
-    if (count > limits.maxComputeWorkGroupCount[axis]) {
-      throwRangeError(env, std::string(names[axis]) + " " + std::to_string(count) + " exceeds maxComputeWorkGroupCount (" +
-                               std::to_string(limits.maxComputeWorkGroupCount[axis]) + ")");
-    }
-    groups[axis] = static_cast<uint32_t>(count);
-  }
-  VkCommandBuffer cb = bindForDispatch(info, *state, info.Length() > 5 ? info[5] : env.Undefined());
-  fn::vkCmdDispatch(cb, groups[0], groups[1], groups[2]);
-  return info.This();
-}
-
-// dispatchIndirect(algorithm, buffers[], args, offset, pushConstants?): the workgroup counts are
-// the three uint32 at `offset` of `args` when the command runs (zero of them: no workgroups).
-Napi::Value Sequence::dispatchIndirect(const Napi::CallbackInfo& info) {
-  requireThis(info, kSequenceTag);
-  Napi::Env env = info.Env();
-  std::shared_ptr<SequenceState> state = live(env);
-  if (state->ended) throwError(env, "Sequence was already submitted; record commands into a new Sequence");
-  std::shared_ptr<BufferState> args = bufferArgument(env, info[2], state->context, "args buffer");
-  if (args->storage->hostMemory()) throwError(env, "args buffer is host memory (a readback buffer): keep indirect workgroup counts in a device buffer");
-  uint64_t offset = toIndexOr(env, info[3], "offset", 0);
-  if (offset % 4 != 0) throwRangeError(env, "args offset " + std::to_string(offset) + " is not a multiple of 4");
-  if (offset > args->byteLength || args->byteLength - offset < 12) {
-    throwRangeError(env, "args buffer holds no three uint32 workgroup counts at offset " + std::to_string(offset));
-  }
-  VkCommandBuffer cb = bindForDispatch(info, *state, info.Length() > 4 ? info[4] : env.Undefined());
-  fn::vkCmdDispatchIndirect(cb, args->storage->buffer(), offset);
-  state->buffers.push_back(args);
-  return info.This();
-}
-
-// Validates a dispatch's algorithm (info[0]), buffers (info[1]) and push constants, begins the
-// command (its barrier) and binds them; returns the command buffer to record the dispatch into.
-VkCommandBuffer Sequence::bindForDispatch(const Napi::CallbackInfo& info, SequenceState& stateRef, const Napi::Value& pushValue) {
-  Napi::Env env = info.Env();
-  SequenceState* state = &stateRef;
   requireTag(env, info[0], kAlgorithmTag, "algorithm");
   std::shared_ptr<AlgorithmState> algorithm = Algorithm::Unwrap(info[0].As<Napi::Object>())->live(env);
   if (algorithm->context != state->context) throwError(env, "algorithm belongs to another manager");
@@ -177,8 +132,19 @@ VkCommandBuffer Sequence::bindForDispatch(const Napi::CallbackInfo& info, Sequen
     buffers.push_back(buffer);
   }
 
+  uint32_t groups[3];
+  for (uint32_t axis = 0; axis < 3; axis++) {
+    const char* names[] = {"groupCountX", "groupCountY", "groupCountZ"};
+    uint64_t count = toIndexOr(env, info[2 + axis], names[axis], 1);
+    if (count > limits.maxComputeWorkGroupCount[axis]) {
+      throwRangeError(env, std::string(names[axis]) + " " + std::to_string(count) + " exceeds maxComputeWorkGroupCount (" +
+                               std::to_string(limits.maxComputeWorkGroupCount[axis]) + ")");
+    }
+    groups[axis] = static_cast<uint32_t>(count);
+  }
+
   ByteView push;
-  if (!pushValue.IsUndefined()) push = toBytes(env, pushValue, "pushConstants");
+  if (info.Length() > 5 && !info[5].IsUndefined()) push = toBytes(env, info[5], "pushConstants");
   if (push.length != algorithm->pushConstantSize) {
     throwRangeError(env, "the algorithm takes " + std::to_string(algorithm->pushConstantSize) +
                              " bytes of push constants, got " + std::to_string(push.length));
@@ -212,10 +178,11 @@ VkCommandBuffer Sequence::bindForDispatch(const Napi::CallbackInfo& info, Sequen
     fn::vkCmdPushConstants(cb, algorithm->pipelineLayout, VK_SHADER_STAGE_COMPUTE_BIT, 0,
                            static_cast<uint32_t>(push.length), push.data);
   }
+  fn::vkCmdDispatch(cb, groups[0], groups[1], groups[2]);
   state->commandCount++;
   state->algorithms.push_back(algorithm);
   for (auto& buffer : buffers) state->buffers.push_back(buffer);
-  return cb;
+  return info.This();
 }
 
 // copy(src, dst, byteLength = src.byteLength - srcOffset, srcOffset = 0, dstOffset = 0)

@@ -49,11 +49,7 @@ class Sequence : public Napi::ObjectWrap<Sequence> {
   // Ends recording on first submit and checks nothing recorded was destroyed.
   void prepareSubmit(Napi::Env env, SequenceState& state);
 
-  // Validates and binds a dispatch's algorithm, buffers and push constants (after its barrier).
-  VkCommandBuffer bindForDispatch(const Napi::CallbackInfo& info, SequenceState& state, const Napi::Value& pushConstants);
-
   Napi::Value dispatch(const Napi::CallbackInfo& info);
-  Napi::Value dispatchIndirect(const Napi::CallbackInfo& info);
   Napi::Value copy(const Napi::CallbackInfo& info);
   Napi::Value submit(const Napi::CallbackInfo& info);
   Napi::Value submitSync(const Napi::CallbackInfo& info);

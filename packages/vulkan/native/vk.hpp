@@ -66,7 +66,6 @@
   X(vkCmdBindDescriptorSets)                   \
   X(vkCmdPushConstants)                        \
   X(vkCmdDispatch)                             \
-  X(vkCmdDispatchIndirect)                     \
   X(vkCmdCopyBuffer)                           \
   X(vkCmdFillBuffer)                           \
   X(vkCmdPipelineBarrier)                      \

@@ -105,7 +105,6 @@ export interface NativeSequence {
     z: number,
     pushConstants?: Bytes,
   ): NativeSequence;
-  dispatchIndirect(algorithm: NativeAlgorithm, buffers: NativeBuffer[], args: NativeBuffer, offset: number, pushConstants?: Bytes): NativeSequence;
   copy(src: NativeBuffer, dst: NativeBuffer, byteLength?: number, srcOffset?: number, dstOffset?: number): NativeSequence;
   submit(): Promise<void>;
   submitSync(): void;

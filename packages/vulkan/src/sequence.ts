@@ -44,16 +44,6 @@ export class Sequence {
     return this;
   }
 
-  /**
-   * Records a dispatch whose workgroup counts are read when it runs: the three uint32 at byte
-   * `offset` of the device buffer `args` (an earlier command may write them; a count of zero runs
-   * no workgroups). Returns this for chaining.
-   */
-  dispatchIndirect(algorithm: Algorithm, buffers: readonly VulkanBuffer[], args: VulkanBuffer, offset = 0, pushConstants?: Bytes): this {
-    callNative(() => this.handle.dispatchIndirect(algorithm.handle, buffers.map((buffer) => buffer.handle), args.handle, offset, pushConstants));
-    return this;
-  }
-
   /** Records a copy of `byteLength` bytes (default: the rest of src) from src to dst. */
   copy(src: VulkanBuffer, dst: VulkanBuffer, options: CopyOptions = {}): this {
     callNative(() =>

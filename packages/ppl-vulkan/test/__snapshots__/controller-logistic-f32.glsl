@@ -39,7 +39,6 @@ int ppl_imod(int a, int b) { int r = a % b; return (r != 0 && ((r < 0) != (b < 0
 #define OWN ((D + WG - 1) / WG)
 #define FOR_OWNED(s, i) for (int s = 0, i = int(LID); s < OWN && i < D; s++, i += WG)
 #define WG 1
-#define GRADIENT_DISPATCHES 0
 #define LID 0u
 #define VS(c, j, i) (((j) * D + (i)) * CHAINS + int(c))
 #define PPL_SUMS 6
@@ -80,6 +79,5 @@ layout(std430, set = 0, binding = 11) buffer Done { uint v[]; } bdone;
 layout(std430, set = 0, binding = 12) writeonly buffer GradientQ { NREAL v[]; } bgq;
 layout(std430, set = 0, binding = 13) readonly buffer GradientLp { NREAL v[]; } bglp;
 layout(std430, set = 0, binding = 14) readonly buffer GradientG { NREAL v[]; } bgg;
-layout(std430, set = 0, binding = 15) writeonly buffer GradientGroups { uint v[]; } bgroups;
 // (shaders/nuts/common.glsl: left out of the golden)
 // (shaders/nuts/controller.glsl: left out of the golden)

@@ -46,9 +46,9 @@ export interface RenderLimits {
    */
   readonly skinnyStageA: number;
   /**
-   * Most teams (of 32 threads, or of a subgroup: rowPassSubgroup) in a workgroup of a row pass (row-pass.ts: η = X·B, the rows' terms,
-   * their sums and Xᵀ·R in one kernel that reads X once); 0 turns row passes off, leaving the
-   * products to the matmul kernels.
+   * Most teams (of 32 threads, or of a subgroup: rowPassSubgroup) in a workgroup of a row pass
+   * (row-pass.ts: η = X·B, the rows' terms, their sums and Xᵀ·R in one kernel that reads X once);
+   * 0 turns row passes off, leaving the products to the matmul kernels.
    */
   readonly rowPassTeams: number;
   /**
@@ -94,6 +94,7 @@ export function limitsOf(device: {
   const cpu = device.type === "cpu";
   // Power of two, so tree reductions halve evenly.
   const groupSize = 2 ** Math.floor(Math.log2(Math.min(256, maxX)));
+  const lanes = shuffleLanes(device.subgroup);
   return {
     localSize: Math.min(64, device.limits.maxComputeWorkGroupInvocations),
     // A CPU driver runs a thread's units one after the other anyway: nothing to overlap.
@@ -120,8 +121,8 @@ export function limitsOf(device: {
     // Measured on an H200 (N=100k, D=100, 4 chains): teams through shared memory (105 registers a
     // thread), the pass in 25 µs with 2 teams a workgroup, 33 with 4, 50 with 8 (teams wait for
     // each other at every step); subgroup teams, which do not, 24.6 with 2, 21.5 with 4, 27 with 8.
-    rowPassTeams: shuffleLanes(device.subgroup) > 0 ? 4 : 2,
-    rowPassSubgroup: shuffleLanes(device.subgroup),
+    rowPassTeams: lanes > 0 ? 4 : 2,
+    rowPassSubgroup: lanes,
     maxLoopIterations: device.driver === "llvmpipe" ? 65535 : Infinity,
     storage16: device.features.storageBuffer16BitAccess ?? false,
     // Unreported: lavapipe's 32, well above Vulkan's guaranteed 4 and what one kernel of its own binds.

@@ -284,15 +284,15 @@ export function passParts(p: RowPass, f: KernelFactory, sh: ShaderBuilder, workg
 }
 
 /**
- * The kernels of a (narrow) row pass: the pass itself, and one merge per reduction and contraction summing
- * the workgroups' partials in order. In the pass, each team of lanes takes teamRows rows at a
- * step: every lane loads its terms of those rows into registers (all loads in flight at once),
- * forms its share of each row's η with B's terms it holds, and the shares are summed, one η a
- * lane: by subgroup shuffles where the team is a subgroup, else through shared memory in lane
- * order. Lanes then compute the rows' terms (the row sums'
- * and the right-hand sides R, as many pairs of row and column a lane as there are), and each lane
- * adds its terms of X times R to its registers of Xᵀ·R. At the end the teams' sums are added in
- * team order into the workgroup's partials.
+ * The kernels of a (narrow) row pass: the pass itself, and one merge per reduction and
+ * contraction summing the workgroups' partials in order. In the pass, each team of lanes takes
+ * teamRows rows at a step: every lane loads its terms of those rows into registers (all loads in
+ * flight at once), forms its share of each row's η with B's terms it holds, and the shares are
+ * summed, one η a lane: by subgroup shuffles where the team is a subgroup, else through shared
+ * memory in lane order. Lanes then compute the rows' terms (the row sums' and the right-hand sides
+ * R, as many pairs of row and column a lane as there are), and each lane adds its terms of X times
+ * R to its registers of Xᵀ·R. At the end the teams' sums are added in team order into the
+ * workgroup's partials.
  */
 export function rowPassKernels(p: RowPass, f: KernelFactory): KernelPlan[] {
   const layout = rowPassLayout(p, f.limits)!;

@@ -8,6 +8,7 @@
  */
 
 import { ChainBatch, driveBatch } from "./batch.ts";
+import { decideFallback, fallbackIteration, reevaluated, type FallbackDecision, type RunnerFallback } from "./fallback.ts";
 import type { BatchedDensity } from "./density.ts";
 import { SamplerOptionError } from "./errors.ts";
 import { HmcTransition } from "./hmc.ts";
@@ -97,6 +98,12 @@ export interface SampleOptions {
    * adaptation stay here and use `density`.
    */
   transitionRunner?: TransitionRunnerFactory;
+  /**
+   * With a transition runner: after its first iterations, time the CPU density's gradient, and
+   * move the chains to the CPU sampler on `fallback.density` when it is clearly faster (see
+   * fallback.ts). The result's `fallback` says what was measured.
+   */
+  fallback?: RunnerFallback;
 }
 
 /** Per-chain statistics a transition runner fills in. */
@@ -195,6 +202,8 @@ export interface SampleResult {
   readonly timing: { readonly warmupSeconds: number; readonly samplingSeconds: number };
   /** Where the chains ran, for runs with more than one thread: the thread of each chain (0 = the calling thread, −1 = not started). */
   readonly threads?: { readonly used: number; readonly chainThread: readonly number[] };
+  /** With options.fallback: what was measured, and whether the chains moved to the CPU. */
+  readonly fallback?: FallbackDecision;
 }
 
 function checkInteger(name: string, value: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
@@ -331,6 +340,8 @@ export class SamplingRun {
   private started = false;
   private warmupMs = 0;
   private samplingMs = 0;
+  private runnerMs = 0;
+  private runnerGradients = 0;
 
   constructor(density: BatchedDensity, options: SampleOptions = {}) {
     const s = resolveSettings(options);
@@ -435,6 +446,11 @@ export class SamplingRun {
     return { iteration: this.iteration, started: this.started, warmupMs: this.warmupMs, samplingMs: this.samplingMs, chains };
   }
 
+  /** Chain c's current unconstrained point (a copy). */
+  position(c: number): Float64Array {
+    return Float64Array.from(this.batch.qRows[c]!);
+  }
+
   /** Continues from handOver()'s state of as many chains as this run has, before this run's first step. */
   restore(state: RunState): void {
     const s = this.settings;
@@ -467,8 +483,11 @@ export class SamplingRun {
     if (this.done) return false;
     const t0 = performance.now();
     const t = this.beforeTransitions();
-    if (this.runner) this.runner.run(t, this.stepSizes, this.batch, this.runnerStats);
-    else this.runTransitions(t);
+    if (this.runner) {
+      const r0 = performance.now();
+      this.runner.run(t, this.stepSizes, this.batch, this.runnerStats);
+      this.countRunner(r0);
+    } else this.runTransitions(t);
     return this.afterTransitions(t, t0);
   }
 
@@ -477,10 +496,23 @@ export class SamplingRun {
     if (this.done) return false;
     const t0 = performance.now();
     const t = this.beforeTransitions();
+    const r0 = performance.now();
     if (this.runner?.runAsync) await this.runner.runAsync(t, this.stepSizes, this.batch, this.runnerStats);
     else if (this.runner) this.runner.run(t, this.stepSizes, this.batch, this.runnerStats);
     else this.runTransitions(t);
+    if (this.runner) this.countRunner(r0);
     return this.afterTransitions(t, t0);
+  }
+
+  // The runner's time and gradients so far (what the fallback compares the CPU against).
+  private countRunner(r0: number): void {
+    this.runnerMs += performance.now() - r0;
+    for (const st of this.runnerStats) this.runnerGradients += st.nLeapfrog;
+  }
+
+  /** Seconds spent in the transition runner's calls, and the gradients its transitions took (all chains). */
+  get runnerCost(): { readonly seconds: number; readonly gradients: number } {
+    return { seconds: this.runnerMs / 1000, gradients: this.runnerGradients };
   }
 
   /** Whether the run's transitions can wait for a device without blocking the thread. */
@@ -648,13 +680,58 @@ export class SamplingRun {
 /** Samples C chains together (synchronously); stops between iterations when `signal` aborts. */
 export function sample(density: BatchedDensity, options: SampleOptions = {}): SampleResult {
   if ((options.threads ?? 1) !== 1) throw new SamplerOptionError(`threads: sample() runs in the calling thread; use sampleAsync() for ${options.threads} threads`);
-  const run = new SamplingRun(density, options);
+  let run = new SamplingRun(density, options);
   const signal = options.signal;
+  const fallback = fallbackPoint(run, options);
+  let decision: FallbackDecision | undefined;
   while (!run.done) {
-    if (signal?.aborted) return run.result(true);
+    if (signal?.aborted) return withDecision(run.result(true), decision);
     run.step();
+    if (fallback !== null && run.iterationsDone === fallback) {
+      const moved = fallBack(run, options);
+      decision = moved.decision;
+      if (moved.state) {
+        run = new SamplingRun(options.fallback!.density, cpuOptions(options));
+        run.restore(moved.state);
+      }
+    }
   }
-  return run.result(false);
+  return withDecision(run.result(false), decision);
+}
+
+// The iteration after which a run with a runner and options.fallback decides, or null.
+function fallbackPoint(run: SamplingRun, options: SampleOptions): number | null {
+  if (!options.fallback || !options.transitionRunner) return null;
+  const s = run.settings;
+  const at = fallbackIteration(options.fallback, s.warmup, s.draws);
+  return at > 0 && at < s.warmup + s.draws ? at : null;
+}
+
+// Decides at the fallback point; hands the chains over (lp and gradient evaluated again on the CPU density) when they move.
+function fallBack(run: SamplingRun, options: SampleOptions): { decision: FallbackDecision; state?: RunState } {
+  const fallback = options.fallback!;
+  const chains = run.settings.chains;
+  const cost = run.runnerCost;
+  let decision = decideFallback(fallback, run.position(0), chains, { iteration: run.iterationsDone, runnerSeconds: cost.seconds, gradients: cost.gradients });
+  let state: RunState | undefined;
+  if (decision.switched) {
+    const moved = reevaluated(run.handOver(0, chains), fallback.density);
+    // A point the CPU density cannot evaluate (its float type differs) stays where it is.
+    if (moved.chains.every((ch) => Number.isFinite(ch.lp))) state = moved;
+    else decision = { ...decision, switched: false };
+  }
+  fallback.onDecision?.(decision);
+  return state ? { decision, state } : { decision };
+}
+
+// The run's options for the CPU sampler that takes over: no runner, no second fallback.
+function cpuOptions(options: SampleOptions): SampleOptions {
+  const { transitionRunner: _runner, fallback: _fallback, ...rest } = options;
+  return rest;
+}
+
+function withDecision(result: SampleResult, decision: FallbackDecision | undefined): SampleResult {
+  return decision ? { ...result, fallback: decision } : result;
 }
 
 /**
@@ -672,19 +749,34 @@ export async function sampleAsync(
     const { sampleThreads } = await import("./threads/pool.ts");
     return sampleThreads(density, options);
   }
-  const run = new SamplingRun(density, options);
+  let run = new SamplingRun(density, options);
   const signal = options.signal;
   const every = options.yieldEveryMs ?? 50;
+  const fallback = fallbackPoint(run, options);
+  let decision: FallbackDecision | undefined;
   let last = performance.now();
   while (!run.done) {
-    if (signal?.aborted) return run.result(true);
+    if (signal?.aborted) return withDecision(run.result(true), decision);
     // A runner that waits for its devices asynchronously yields at every block it waits for.
     if (run.waitsAsync) await run.stepAsync();
     else run.step();
+    if (fallback !== null && run.iterationsDone === fallback) {
+      const moved = fallBack(run, options);
+      decision = moved.decision;
+      if (moved.state) {
+        const cpu = { ...cpuOptions(options), threads: options.fallback!.threads };
+        if (cpu.threads > 1 && typeof (options.fallback!.density as { share?: unknown }).share === "function") {
+          const { sampleThreads } = await import("./threads/pool.ts");
+          return withDecision(await sampleThreads(options.fallback!.density, cpu, {}, moved.state), decision);
+        }
+        run = new SamplingRun(options.fallback!.density, { ...cpu, threads: 1 });
+        run.restore(moved.state);
+      }
+    }
     if (performance.now() - last >= every) {
       await new Promise<void>((resolve) => setImmediate(resolve));
       last = performance.now();
     }
   }
-  return run.result(false);
+  return withDecision(run.result(false), decision);
 }

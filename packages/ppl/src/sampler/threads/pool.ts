@@ -110,11 +110,16 @@ interface RangeResult {
   readonly result: SampleResult;
 }
 
-/** Runs the chains on `options.threads` threads (see the module comment); the density must come from modelDensity. */
+/**
+ * Runs the chains on `options.threads` threads (see the module comment); the density must come
+ * from modelDensity. With `resume`, the chains go on from where another run left them
+ * (SamplingRun.handOver of all its chains), in the calling thread first.
+ */
 export async function sampleThreads(
   density: BatchedDensity,
   options: SampleOptions & { yieldEveryMs?: number },
   layout: ThreadLayout = {},
+  resume?: RunState,
 ): Promise<SampleResult> {
   if (options.transitionRunner) throw new SamplerOptionError("threads: a transition runner (a GPU) runs every chain itself; leave threads at 1");
   const share = (density as Partial<ModelDensity>).share;
@@ -124,6 +129,7 @@ export async function sampleThreads(
   const s = resolveSettings(options);
   checkChainOptions(options, s, density.dim);
   const callingThread = layout.callingThreadSamples ?? true;
+  if (resume !== undefined && !callingThread) throw new SamplerOptionError("threads: a resumed run starts in the calling thread");
   const threads = Math.min(options.threads ?? 1, s.chains);
   const workerCount = callingThread ? threads - 1 : threads;
   const every = options.yieldEveryMs ?? 50;
@@ -276,7 +282,7 @@ export async function sampleThreads(
   // goes on with the first group; with more workers, it can hand over again as they become ready.
   async function sampleHere(): Promise<void> {
     const first = 0;
-    let run = ownRun(first, s.chains, undefined);
+    let run = ownRun(first, s.chains, resume);
     let last = performance.now();
     let busySince = performance.now();
     let workMs = 0;

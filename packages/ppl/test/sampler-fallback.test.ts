@@ -1,0 +1,137 @@
+/**
+ * The measured-cost fallback from a transition runner to the CPU sampler (fallback.ts): the chains
+ * move with where they stand, so that a runner drawing what the CPU sampler draws gives, moved or
+ * not, the CPU run's bits; a slow runner is left, a fast one kept; the decision reports its figures.
+ */
+import { afterAll, describe, expect, it } from "vitest";
+import { compileModel, modelDensity, type ModelDensity } from "../src/index.ts";
+import { seedKey } from "../src/random/streams.ts";
+import {
+  ChainBatch, cpuIsFaster, driveBatch, fallbackIteration, NutsTransition, sample, sampleAsync, chainContext,
+  type BatchedDensity, type FallbackDecision, type SampleOptions, type SampleResult, type TransitionRunnerFactory,
+} from "../src/sampler/index.ts";
+import { stopSamplerThreads } from "../src/sampler/threads/pool.ts";
+import eightSchools from "../../../examples/posteriordb/eight_schools-eight_schools_noncentered.ts";
+
+const schools = { J: 8, y: [28, 8, -3, 7, -1, 1, 18, 12], sigma: [15, 10, 16, 11, 9, 11, 10, 18] };
+const density = (): Promise<ModelDensity> => modelDensity(compileModel(eightSchools, schools), { backend: "cpu" });
+const bits = (a: Float64Array): number[] => Array.from(a);
+
+afterAll(() => stopSamplerThreads());
+
+/**
+ * A runner that takes the CPU sampler's own NUTS transitions on `density` (so its draws are the
+ * CPU run's bits), but, as a GPU's runner does, leaves the batch's gradients stale and its lps
+ * rounded to f32 between calls (keeping the true ones for its own next transition), and waits
+ * `delayMs` a call as a slow device would. `calls` counts its calls.
+ */
+function hostRunner(density: BatchedDensity, delayMs: number, calls: { n: number }): TransitionRunnerFactory {
+  return (ctx) => {
+    const s = ctx.settings;
+    let transitions: NutsTransition[] | null = null;
+    let lp = new Float64Array(0), grad = new Float64Array(0);
+    return {
+      run(t, stepSizes, batch: ChainBatch, stats) {
+        calls.n++;
+        if (transitions === null) {
+          transitions = Array.from({ length: s.chains }, (_, c) =>
+            new NutsTransition(chainContext(batch, { row: c, id: s.firstChain + c }, seedKey(s.seed), ctx.metrics[c]!), { maxDepth: s.maxDepth, maxDeltaH: s.maxDeltaH }));
+        } else {
+          batch.lp.set(lp);
+          batch.grad.set(grad);
+        }
+        for (let c = 0; c < s.chains; c++) batch.active[c] = transitions[c]!.begin(t, stepSizes[c]!) ? 1 : 0;
+        driveBatch(density, batch, transitions);
+        transitions.forEach((tr, c) => Object.assign(stats[c]!, { acceptStat: tr.acceptStat, treeDepth: tr.treeDepth, nLeapfrog: tr.nLeapfrog, divergent: tr.divergent, energy: tr.energy }));
+        lp = Float64Array.from(batch.lp);
+        grad = Float64Array.from(batch.grad);
+        batch.grad.fill(0);
+        for (let c = 0; c < s.chains; c++) batch.lp[c] = Math.fround(batch.lp[c]!);
+        const until = performance.now() + delayMs;
+        while (performance.now() < until);
+      },
+    };
+  };
+}
+
+function expectSameDraws(got: SampleResult, want: SampleResult): void {
+  for (let c = 0; c < want.settings.chains; c++) {
+    expect(bits(got.draws[c]!), `chain ${c + 1} draws`).toEqual(bits(want.draws[c]!));
+    for (const k of ["acceptStat", "stepSize", "treeDepth", "nLeapfrog", "energy"] as const) {
+      expect(bits(got.stats[c]![k]), `chain ${c + 1} ${k}`).toEqual(bits(want.stats[c]![k]));
+    }
+    expect(got.adaptation[c]!.stepSize).toBe(want.adaptation[c]!.stepSize);
+    expect(bits(got.adaptation[c]!.invMetric)).toEqual(bits(want.adaptation[c]!.invMetric));
+  }
+}
+
+const opts: SampleOptions = { chains: 4, warmup: 200, draws: 150, seed: 20261203 };
+
+describe("falling back from a transition runner to the CPU sampler", () => {
+  it("moves the chains with where they stand: the CPU run's bits, its lps evaluated again", async () => {
+    const d = await density();
+    const want = sample(d, opts);
+    const calls = { n: 0 };
+    const decisions: FallbackDecision[] = [];
+    const got = sample(d, { ...opts, transitionRunner: hostRunner(d, 0, calls), fallback: { density: d, threads: 1, margin: 0, onDecision: (x) => decisions.push(x) } });
+    expect(got.fallback?.switched).toBe(true);
+    expect(got.fallback?.iteration).toBe(75);
+    expect(decisions).toEqual([got.fallback]);
+    // The runner ran the first 75 iterations only.
+    expect(calls.n).toBe(75);
+    expectSameDraws(got, want);
+    // Sampling draws come from the CPU sampler: exact lps, not the runner's rounded ones.
+    for (let c = 0; c < 4; c++) expect(bits(got.stats[c]!.lp)).toEqual(bits(want.stats[c]!.lp));
+    // One more gradient a chain: its point evaluated again on the CPU density.
+    got.gradientEvaluations.forEach((n, c) => expect(n).toBe(want.gradientEvaluations[c]! + 1));
+  });
+
+  it("goes on over the CPU sampler's threads through sampleAsync, with the same bits", async () => {
+    const d = await density();
+    const want = sample(d, opts);
+    const got = await sampleAsync(d, { ...opts, transitionRunner: hostRunner(d, 0, { n: 0 }), fallback: { density: d, threads: 2, margin: 0 } });
+    expect(got.fallback?.switched).toBe(true);
+    expect(got.fallback?.threads).toBe(2);
+    expectSameDraws(got, want);
+  });
+
+  it("leaves a slow runner by measurement, and keeps one the CPU does not clearly beat", async () => {
+    const d = await density();
+    // 2 ms a call: far slower than eight schools' gradients on any CPU.
+    const slow = await sampleAsync(d, { ...opts, transitionRunner: hostRunner(d, 2, { n: 0 }), fallback: { density: d, threads: 1 } });
+    expect(slow.fallback!.switched).toBe(true);
+    expect(slow.fallback!.runnerSecondsPerGradient).toBeGreaterThan(1.5 * slow.fallback!.cpuSecondsPerGradient);
+    const calls = { n: 0 };
+    const kept = await sampleAsync(d, { ...opts, transitionRunner: hostRunner(d, 0, calls), fallback: { density: d, threads: 1, margin: Infinity } });
+    expect(kept.fallback!.switched).toBe(false);
+    expect(calls.n).toBe(opts.warmup! + opts.draws!);
+    // Kept on the runner, the sampling lps are the runner's (rounded) ones.
+    expect(bits(kept.stats[0]!.lp)).toEqual(bits(kept.stats[0]!.lp.map((x) => Math.fround(x))));
+  });
+
+  it("without a runner, or without options.fallback, nothing is decided", async () => {
+    const d = await density();
+    expect(sample(d, { ...opts, warmup: 100, draws: 20, fallback: { density: d, threads: 1, margin: 0 } }).fallback).toBeUndefined();
+    expect(sample(d, { ...opts, warmup: 100, draws: 20, transitionRunner: hostRunner(d, 0, { n: 0 }) }).fallback).toBeUndefined();
+  });
+});
+
+describe("the fallback's rules", () => {
+  const fb = { density: { dim: 1, logpGrad() {} }, threads: 1 };
+  it("decides after warmup's first window, or all of a short warmup, or a tenth of the draws", () => {
+    expect(fallbackIteration(fb, 1000, 1000)).toBe(75);
+    expect(fallbackIteration(fb, 150, 10)).toBe(75);
+    expect(fallbackIteration(fb, 100, 1000)).toBe(100);
+    expect(fallbackIteration(fb, 0, 1000)).toBe(100);
+    expect(fallbackIteration({ ...fb, after: 7 }, 1000, 1000)).toBe(7);
+  });
+
+  it("takes the CPU only when it is faster by the margin", () => {
+    expect(cpuIsFaster(3e-6, 1e-6)).toBe(true);
+    expect(cpuIsFaster(1.4e-6, 1e-6)).toBe(false);
+    expect(cpuIsFaster(1.4e-6, 1e-6, 1.2)).toBe(true);
+    expect(cpuIsFaster(0, 1e-6)).toBe(false);
+    expect(cpuIsFaster(Infinity, 1e-6)).toBe(true);
+    expect(cpuIsFaster(1e-3, Infinity)).toBe(false);
+  });
+});

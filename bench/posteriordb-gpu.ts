@@ -1,9 +1,12 @@
 /**
  * The posteriordb suite with the transitions on a Vulkan GPU: every chain's NUTS transition is one
- * fused shader (f32 by default); initialization and adaptation on the host, as `ppl sample
- * --backend vulkan` runs. Models are imported statically so the program can be bundled.
+ * fused shader (f32 by default); initialization and adaptation on the host, as `ppl sample`
+ * runs on a GPU it chose itself: after warmup's first window the chains move to the CPU sampler
+ * (one thread, f64) when its timed gradient is clearly faster (sampler/fallback.ts). --gpu-only,
+ * --shape or --data-precision f16 keep every posterior on the GPU, as `--backend vulkan` does.
+ * Models are imported statically so the program can be bundled.
  * A posterior whose settings need f64 (gp_pois_regr) runs in f64 whatever --dtype says.
- *   tsx bench/posteriordb-gpu.ts [--posteriordb DIR] [--dtype f32|f64] [--seed N] [--shape thread|workgroup|device] [--workgroup threads a chain]
+ *   tsx bench/posteriordb-gpu.ts [--posteriordb DIR] [--dtype f32|f64] [--seed N] [--shape thread|workgroup|device] [--workgroup threads a chain] [--gpu-only]
  *     [--warmup N --draws N (a shorter run, to time a shape; the rule then usually fails)]
  *     [--data-precision exact|f16 (f16: float data of ≥ 4096 elements stored in 16 bits)] [names…]
  */
@@ -35,7 +38,7 @@ const { values, positionals } = parseArgs({
   allowPositionals: true,
   options: {
     posteriordb: { type: "string" }, dtype: { type: "string" }, seed: { type: "string" }, shape: { type: "string" }, workgroup: { type: "string" },
-    warmup: { type: "string" }, draws: { type: "string" }, "data-precision": { type: "string" },
+    warmup: { type: "string" }, draws: { type: "string" }, "data-precision": { type: "string" }, "gpu-only": { type: "boolean" },
   },
 });
 const lengths = {
@@ -47,6 +50,7 @@ const shape = values.shape as ExecutionShape | undefined;
 const dataPrecision = (values["data-precision"] ?? "exact") as DataPrecision;
 if (dataPrecision !== "exact" && dataPrecision !== "f16") throw new Error(`--data-precision ${dataPrecision}: use exact or f16`);
 const seed = values.seed === undefined ? DEFAULT_SEED : Number(values.seed);
+const cpuFallback = values["gpu-only"] !== true && shape === undefined && values.workgroup === undefined && dataPrecision === "exact";
 const device = usableDevices()[0];
 if (!device) throw new Error("no Vulkan device");
 const names = positionals.length > 0 ? positionals : Object.keys(MODELS);
@@ -64,7 +68,7 @@ for (const name of names) {
         ...(values.workgroup !== undefined ? { workgroup: Number(values.workgroup) } : {}) });
       // Preparation is mostly compiling the kernels (glslc, then the driver), cached on disk after.
       console.error(`${name}: ${gpu.shape} shape, ${used}, prepared in ${((performance.now() - t0) / 1000).toFixed(2)} s${gpu.note ? `; ${gpu.note}` : ""}`);
-      if (dataPrecision === "exact") return gpu;
+      if (dataPrecision === "exact") return { factory: gpu.factory, hostDensity: (host) => gpu.hostDensity(host), cpuFallback, dispose: () => gpu.dispose() };
       // The host's own evaluations over the data as the device holds them (rounded): one posterior.
       const rounded = await modelDensity(roundedDataModel(compiled, dataPrecision), { backend: "cpu" });
       return { factory: gpu.factory, hostDensity: () => gpu.hostDensity(rounded), dispose: () => gpu.dispose() };
@@ -73,6 +77,8 @@ for (const name of names) {
   reports.push(report);
   console.error(`${report.pass ? "pass" : "FAIL"} ${name}: worst |z| ${report.worstZ.value.toFixed(2)} (${report.worstZ.name}), sd ratio ${report.worstSdRatio.value.toFixed(3)}, ${report.divergences} divergences, ${report.wallSeconds.toFixed(1)} s, ${report.gradientEvaluations} gradients (${(report.gradientEvaluations / report.samplerSeconds).toFixed(0)}/s in the sampler)`);
   for (const f of failureLines(report)) console.error(`  ${f}`);
+  const fb = report.fallback;
+  if (fb) console.error(`  ${fb.switched ? "moved to the CPU" : "kept on the GPU"} after iteration ${fb.iteration}: ${(fb.runnerSecondsPerGradient * 1e6).toPrecision(3)} µs a gradient of one chain on the GPU, ${(fb.cpuSecondsPerGradient * 1e6).toPrecision(3)} µs on the CPU (${fb.threads} thread)`);
 }
 console.log(`\nposteriordb on the Vulkan backend (${dtype}, f64 where a posterior needs it${dataPrecision === "f16" ? "; data precision f16" : ""}) — ${device.name}, seed ${seed}, ${new Date().toISOString()}\n`);
 console.log(reportTable(reports));

@@ -44,6 +44,11 @@ export class ChainFiles {
     });
   }
 
+  /** Writes the same comment line into every chain's file, where its draws stand now. */
+  writeComment(text: string): void {
+    for (const w of this.writers) w.writeComment(text);
+  }
+
   /** Appends one sampling draw: Stan's sampler columns, then the reported (constrained) values. */
   writeDraw(d: DrawInfo, generated: ArrayLike<number>): void {
     const r = this.row;

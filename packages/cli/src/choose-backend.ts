@@ -37,6 +37,11 @@ export interface BackendChoice {
   readonly devices?: readonly number[];
   /** One line for stderr: which backend and why. */
   readonly note: string;
+  /**
+   * Set when `auto` took a GPU on its own (no --device, --gpu-shape or --data-precision f16): the
+   * run may then move to the CPU backend, in this float type, when it measures the CPU faster.
+   */
+  readonly cpuFallback?: { readonly dtype: "f32" | "f64" };
 }
 
 /**
@@ -90,11 +95,13 @@ function chooseBackendFor(req: BackendRequest, listing: DeviceListing): BackendC
   else if (picked.type === "cpu") why = `Vulkan device ${picked.index} '${picked.name}' is a CPU implementation; the CPU backend is faster (use --backend vulkan to run on it anyway)`;
   else {
     const gpuDtype = req.dtype ?? "f32";
+    const pinned = req.device !== undefined || (req.gpuShape !== undefined && req.gpuShape !== "auto") || req.dataPrecision === "f16";
     return {
       backend: "vulkan",
       dtype: gpuDtype,
       device: picked.index,
       note: `backend: vulkan (${gpuDtype}) on device ${picked.index} '${picked.name}' (${picked.type} GPU)`,
+      ...(pinned ? {} : { cpuFallback: { dtype } }),
     };
   }
   return { backend: "cpu", dtype, device: null, note: `backend: cpu (${dtype}) — ${why}` };
@@ -199,6 +206,8 @@ export function runPlan(
 /** The compiled density, and on a GPU the runner that takes the sampler's transitions there. */
 export interface OpenedDensity {
   readonly density: ModelDensity;
+  /** With choice.cpuFallback: the CPU backend's density the run moves to when it measures the CPU faster. */
+  readonly cpuDensity?: ModelDensity;
   readonly transitionRunner?: TransitionRunnerFactory;
   /** Lines for the log: the GPU kernel's execution shape, and any note on the float type. */
   readonly detail?: string;
@@ -221,8 +230,11 @@ export async function openDensity(choice: BackendChoice, compiled: CompiledModel
     // With --data-precision f16 the host evaluates the rounded data the device holds: one posterior.
     const density = await modelDensity(roundedDataModel(compiled, plan.dataPrecision ?? "exact"), { backend: "cpu" });
     const gpu = choice.devices !== undefined && choice.devices.length > 1 ? await prepareGroups(compiled, plan, choice.devices) : await prepareTransitionRunner("vulkan", compiled, plan);
+    const cpuDensity = choice.cpuFallback === undefined ? undefined
+      : choice.cpuFallback.dtype === "f32" ? await modelDensity(castModel(compiled, "f32"), { backend: "cpu" }) : density;
     return {
       density: gpu.hostDensity(density),
+      ...(cpuDensity !== undefined ? { cpuDensity } : {}),
       transitionRunner: gpu.factory,
       detail: [
         gpu.shape === "device"

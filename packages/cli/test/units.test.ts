@@ -12,6 +12,7 @@ import { integer, nameList, nonNegative, openInterval } from "../src/options.ts"
 import { duration, Progress, progressLines } from "../src/progress.ts";
 import { formatStat } from "../src/summary-text.ts";
 import { formatDevices } from "../src/commands/devices.ts";
+import { fallbackLine } from "../src/commands/sample.ts";
 import { Scale, thinIndices, histogram } from "../src/report/svg.ts";
 
 function device(index: number, type: DeviceInfo["type"], rejected: string | null = null): DeviceInfo {
@@ -73,6 +74,28 @@ describe("chooseBackend", () => {
     const missing = thrown(() => chooseBackend({ backend: "vulkan", device: 7 }, TWO));
     expect(missing.exitCode).toBe(ExitCode.device);
     expect(missing.message).toMatch(/there is no Vulkan device 7 \(devices: 0 'dev0', 1 'dev1'\)/);
+  });
+
+  it("auto may move a GPU run to the CPU only when it took the GPU on its own", () => {
+    expect(chooseBackend({ backend: "auto" }, TWO).cpuFallback).toEqual({ dtype: "f64" });
+    expect(chooseBackend({ backend: "auto", dtype: "f32" }, TWO).cpuFallback).toEqual({ dtype: "f32" });
+    expect(chooseBackend({ backend: "auto", gpuShape: "auto" }, TWO).cpuFallback).toEqual({ dtype: "f64" });
+    // A pinned device, shape or 16-bit data asks for the GPU; --backend vulkan and cpu decide nothing.
+    expect(chooseBackend({ backend: "auto", device: 1 }, TWO).cpuFallback).toBeUndefined();
+    expect(chooseBackend({ backend: "auto", gpuShape: "device" }, TWO).cpuFallback).toBeUndefined();
+    expect(chooseBackend({ backend: "vulkan" }, TWO).cpuFallback).toBeUndefined();
+    expect(chooseBackend({ backend: "cpu" }, TWO).cpuFallback).toBeUndefined();
+    expect(chooseBackend({ backend: "auto" }, { devices: [device(0, "cpu")], reason: null }).cpuFallback).toBeUndefined();
+  });
+
+  it("says what the fallback measured, moved or kept", () => {
+    const d = { iteration: 75, runnerSecondsPerGradient: 48.2e-6, cpuSecondsPerGradient: 5.13e-6, threads: 4, switched: true };
+    expect(fallbackLine(d, "f64")).toBe(
+      "backend: moved to cpu (f64) after iteration 75: a gradient of one chain took 48.2 µs on the GPU and 5.13 µs on the CPU (4 threads); --backend vulkan keeps a run on the GPU",
+    );
+    expect(fallbackLine({ ...d, threads: 1, switched: false, runnerSecondsPerGradient: 4e-7 }, "f64")).toBe(
+      "backend: vulkan kept after iteration 75: a gradient of one chain took 0.400 µs on the GPU and 5.13 µs on the CPU (1 thread)",
+    );
   });
 
   it("cpu: no device lookup needed; --device with it is a usage error", () => {

@@ -116,6 +116,22 @@ describe("Stan CSV writer", () => {
     );
   });
 
+  it("writes a comment line between draws, which the reader passes over", () => {
+    const sink = stringSink();
+    const w = writeStanCsv(sink, { config: sampleConfig(settings), parameters: ["mu"] });
+    w.writeComment("backend: moved to cpu (f64) after iteration 75");
+    w.writeAdaptation({ stepsize: 0.5, inverseMetric: [2] });
+    w.writeDraw([-1.5, 0.9, 0.5, 2, 3, 0, 2.5, 0.25]);
+    expect(() => w.writeComment("two\nlines")).toThrow(/one line/);
+    w.close();
+    expect(sink.text()).toContain("\n# backend: moved to cpu (f64) after iteration 75\n# Adaptation terminated\n");
+    const csv = readStanCsv(sink.text());
+    expect(csv.columns.at(-1)).toBe("mu");
+    expect(Array.from(csv.draws.at(-1)!)).toEqual([0.25]);
+    expect(csv.draws[0]!.length).toBe(1);
+    expect(csv.adaptation).toBeDefined();
+  });
+
   it("rejects rows of the wrong width and writes after close", () => {
     const w = writeStanCsv(stringSink(), { config: [], parameters: ["a"] });
     expect(() => w.writeDraw([1, 2])).toThrow(/8 columns/);

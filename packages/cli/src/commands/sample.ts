@@ -5,7 +5,7 @@ import { availableParallelism } from "node:os";
 import { basename, join, resolve } from "node:path";
 import {
   AdaptationError, InitializationError, SAMPLER_COLUMNS, sampleAsync, sampleConfig, StepSizeError, writeSummaryJson, type ConfigNode,
-  type SampleResult,
+  type FallbackDecision, type SampleResult,
 } from "@ppl/ppl";
 import type * as Vulkan from "@ppl/vulkan";
 import { ChainFiles } from "../chain-files.ts";
@@ -157,6 +157,18 @@ export async function sampleCommand(modelPath: string, opts: SampleCommandOption
       threads,
       signal: controller.signal,
       ...(opened.transitionRunner ? { transitionRunner: opened.transitionRunner } : {}),
+      // A GPU that `auto` took on its own: the chains move to the CPU backend when it measures faster.
+      ...(opened.cpuDensity !== undefined ? {
+        fallback: {
+          density: opened.cpuDensity,
+          threads: Math.min(opts.threads ?? availableParallelism(), opts.chains),
+          onDecision: (d: FallbackDecision) => {
+            const line = fallbackLine(d, choice.cpuFallback?.dtype ?? "f64");
+            info(line);
+            if (d.switched) files.writeComment(line);
+          },
+        },
+      } : {}),
       // Each chain's adapted step size and metric go into its CSV between the warmup and the sampling draws.
       onAdapted: (chain, adaptation) => files.writeAdaptation([adaptation], chain),
       onDraw: (d) => {
@@ -250,6 +262,15 @@ function samplingError(e: unknown, name: string, output: string, vulkan: typeof 
 }
 
 /** The settings header of one chain's CSV: CmdStan's settings plus this tool's (backend, dtype, model file). */
+// What the measured-cost fallback found, for stderr (and, when the chains moved, each CSV file).
+export function fallbackLine(d: FallbackDecision, dtype: "f32" | "f64"): string {
+  const us = (x: number): string => `${(x * 1e6).toPrecision(3)} µs`;
+  const measured = `a gradient of one chain took ${us(d.runnerSecondsPerGradient)} on the GPU and ${us(d.cpuSecondsPerGradient)} on the CPU (${d.threads} thread${d.threads === 1 ? "" : "s"})`;
+  return d.switched
+    ? `backend: moved to cpu (${dtype}) after iteration ${d.iteration}: ${measured}; --backend vulkan keeps a run on the GPU`
+    : `backend: vulkan kept after iteration ${d.iteration}: ${measured}`;
+}
+
 function headerConfig(
   opts: SampleCommandOptions, choice: BackendChoice, name: string, modelPath: string, seed: number, started: string, chain: number, outputFile: string,
   dataHash: string,

@@ -77,6 +77,13 @@ export class StanCsvWriter {
     this.sink.write(lines.join("\n") + "\n");
   }
 
+  /** Writes a comment line (`# text`) between draws: what happened to the run at that point. */
+  writeComment(text: string): void {
+    this.assertOpen();
+    if (text.includes("\n")) throw new Error("a CSV comment is one line");
+    this.sink.write(`# ${text}\n`);
+  }
+
   /** Appends one draw: sampler columns then parameters, in header order. */
   writeDraw(row: ArrayLike<number>): void {
     this.assertOpen();

@@ -5,6 +5,7 @@ import { mcseMean } from "../diagnostics/mcse.ts";
 import { mean, sd } from "../diagnostics/moments.ts";
 import { compileModel, type CompiledModel } from "../model/compile.ts";
 import { isModel, type Model } from "../model/model.ts";
+import type { FallbackDecision } from "../sampler/fallback.ts";
 import { sample, type TransitionRunnerFactory } from "../sampler/run.ts";
 import { checkParameter, type ParameterCheck } from "./pass-rule.ts";
 import { folderOf, loadPosterior, modelsDir } from "./reference.ts";
@@ -38,6 +39,8 @@ export interface RunPosteriorOptions {
 export interface PosteriorRunner {
   factory: TransitionRunnerFactory;
   hostDensity?(host: ModelDensity): ModelDensity;
+  /** Move to the CPU sampler (one thread, the f64 density) when it measures faster, as `ppl sample --backend auto` does. */
+  cpuFallback?: boolean;
   dispose(): void;
 }
 
@@ -68,6 +71,8 @@ export interface PosteriorReport {
   readonly wallSeconds: number;
   /** Seconds inside the sampler (warmup + sampling). */
   readonly samplerSeconds: number;
+  /** With a runner's cpuFallback: what was measured, and whether the chains moved to the CPU. */
+  readonly fallback?: FallbackDecision;
 }
 
 /** Imports examples/posteriordb/<name>.ts and returns its default-exported model. */
@@ -92,7 +97,9 @@ export async function runPosterior(name: string, opts: RunPosteriorOptions = {})
   let result;
   try {
     const used = runner?.hostDensity ? runner.hostDensity(density) : density;
-    result = sample(used, { ...settings, seed, ...(runner ? { transitionRunner: runner.factory } : {}) });
+    result = sample(used, {
+      ...settings, seed, ...(runner ? { transitionRunner: runner.factory } : {}), ...(runner?.cpuFallback ? { fallback: { density, threads: 1 } } : {}),
+    });
   } finally {
     runner?.dispose();
   }
@@ -134,6 +141,7 @@ export async function runPosterior(name: string, opts: RunPosteriorOptions = {})
     gradientEvaluations: result.gradientEvaluations.reduce((a, b) => a + b, 0),
     wallSeconds: (performance.now() - t0) / 1000,
     samplerSeconds: result.timing.warmupSeconds + result.timing.samplingSeconds,
+    ...(result.fallback ? { fallback: result.fallback } : {}),
   };
 }
 

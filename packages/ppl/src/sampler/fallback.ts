@@ -24,7 +24,7 @@ export interface RunnerFallback {
   readonly after?: number;
   /** The CPU must be this many times faster to be taken (default 1.5): moving costs a little, and the runner's first blocks are its slowest. */
   readonly margin?: number;
-  /** Seconds of CPU gradients to time, at least one gradient (default 0.01). */
+  /** Seconds of CPU gradients to time, at least one call (default 0.05). */
   readonly probeSeconds?: number;
   /** Called once the decision is made, moved or not. */
   readonly onDecision?: (decision: FallbackDecision) => void;
@@ -58,24 +58,39 @@ export function cpuIsFaster(runnerSecondsPerGradient: number, cpuSecondsPerGradi
   return cpuSecondsPerGradient * margin < runnerSecondsPerGradient;
 }
 
-/** Seconds of one chain's gradient on `density` at point q: the mean over about `seconds` of calls (at least one). */
-export function timeGradient(density: BatchedDensity, q: Float64Array, seconds: number): number {
-  const lp = new Float64Array(1);
+// Calls after which a small density's code runs optimised.
+const WARM_CALLS = 400;
+
+/**
+ * Seconds of one chain's gradient on `density`, from batched calls at the chains' points `q`
+ * (C × dim, as the CPU sampler calls it): the median call of the second half. The first calls
+ * run before the JavaScript engine has optimised the density's code (the HMM's first 200 calls
+ * ran 4× slower than later ones), and a long run runs optimised; so short calls go on until
+ * WARM_CALLS were made (within 6 × `seconds`), while calls of 2 ms or more (large
+ * data, whose loops are optimised within a call) stop after `seconds`.
+ */
+export function timeGradient(density: BatchedDensity, q: Float64Array, chains: number, seconds: number): number {
+  const lp = new Float64Array(chains);
   const grad = new Float64Array(q.length);
-  let calls = 0;
-  const t0 = performance.now();
-  let elapsed = 0;
+  const times: number[] = [];
+  const start = performance.now();
+  let now = start;
   do {
+    const t0 = now;
     density.logpGrad(q, lp, grad);
-    calls++;
-    elapsed = (performance.now() - t0) / 1000;
-  } while (elapsed < seconds && calls < 1_000_000);
-  return elapsed / calls;
+    now = performance.now();
+    times.push(now - t0);
+    const elapsed = (now - start) / 1000;
+    const long = elapsed / times.length >= 2e-3;
+    if (elapsed >= 6 * seconds || (elapsed >= seconds && (long || times.length >= WARM_CALLS))) break;
+  } while (times.length < 100_000);
+  const late = times.slice(Math.floor(times.length / 2)).sort((a, b) => a - b);
+  return late[Math.floor(late.length / 2)]! / 1000 / chains;
 }
 
 /**
  * The decision for a run of `chains` chains whose runner took `runnerSeconds` for `gradients`
- * gradients (all chains together) before iteration `iteration`; the CPU is timed at point q.
+ * gradients (all chains together) before iteration `iteration`; the CPU is timed at the chains' points q (C × dim).
  */
 export function decideFallback(
   fallback: RunnerFallback,
@@ -85,7 +100,7 @@ export function decideFallback(
 ): FallbackDecision {
   const threads = Math.max(1, Math.min(fallback.threads, chains));
   const runnerSecondsPerGradient = measured.gradients > 0 ? measured.runnerSeconds / measured.gradients : Infinity;
-  const one = timeGradient(fallback.density, q, fallback.probeSeconds ?? 0.01);
+  const one = timeGradient(fallback.density, q, chains, fallback.probeSeconds ?? 0.05);
   const cpuSecondsPerGradient = one / threads;
   return {
     iteration: measured.iteration,

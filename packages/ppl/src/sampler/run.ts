@@ -446,9 +446,9 @@ export class SamplingRun {
     return { iteration: this.iteration, started: this.started, warmupMs: this.warmupMs, samplingMs: this.samplingMs, chains };
   }
 
-  /** Chain c's current unconstrained point (a copy). */
-  position(c: number): Float64Array {
-    return Float64Array.from(this.batch.qRows[c]!);
+  /** Every chain's current unconstrained point, C × dim (a copy). */
+  positions(): Float64Array {
+    return Float64Array.from(this.batch.q);
   }
 
   /** Continues from handOver()'s state of as many chains as this run has, before this run's first step. */
@@ -712,7 +712,7 @@ function fallBack(run: SamplingRun, options: SampleOptions): { decision: Fallbac
   const fallback = options.fallback!;
   const chains = run.settings.chains;
   const cost = run.runnerCost;
-  let decision = decideFallback(fallback, run.position(0), chains, { iteration: run.iterationsDone, runnerSeconds: cost.seconds, gradients: cost.gradients });
+  let decision = decideFallback(fallback, run.positions(), chains, { iteration: run.iterationsDone, runnerSeconds: cost.seconds, gradients: cost.gradients });
   let state: RunState | undefined;
   if (decision.switched) {
     const moved = reevaluated(run.handOver(0, chains), fallback.density);

@@ -89,12 +89,15 @@ describe("chooseBackend", () => {
   });
 
   it("says what the fallback measured, moved or kept", () => {
-    const d = { iteration: 75, runnerSecondsPerGradient: 48.2e-6, cpuSecondsPerGradient: 5.13e-6, threads: 4, switched: true };
+    const d = { iteration: 75, runnerSecondsPerGradient: 48.2e-6, cpuSecondsPerGradient: 5.13e-6, threads: 4, timed: true, switched: true };
     expect(fallbackLine(d, "f64")).toBe(
       "backend: moved to cpu (f64) after iteration 75: a gradient of one chain took 48.2 µs on the GPU and 5.13 µs on the CPU (4 threads); --backend vulkan keeps a run on the GPU",
     );
     expect(fallbackLine({ ...d, threads: 1, switched: false, runnerSecondsPerGradient: 4e-7 }, "f64")).toBe(
       "backend: vulkan kept after iteration 75: a gradient of one chain took 0.400 µs on the GPU and 5.13 µs on the CPU (1 thread)",
+    );
+    expect(fallbackLine({ ...d, switched: false, timed: false, runnerSecondsPerGradient: 1e-5, cpuSecondsPerGradient: 3.1e-4 }, "f64")).toBe(
+      "backend: vulkan kept after iteration 75: a gradient of one chain took 10.0 µs on the GPU and at least 310 µs (its data read once) on the CPU (4 threads)",
     );
   });
 

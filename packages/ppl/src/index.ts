@@ -43,7 +43,7 @@ export {
   type DrawInfo, type ResolvedSampleSettings, type SamplerKind, type RunnerStats, type TransitionRunner,
   type TransitionRunnerContext, type TransitionRunnerFactory, type RunPlan, type PreparedRunner,
   type RunnerProvider, type MetricKind, type DualAveragingSettings, type DualAveragingState,
-  splitRunner, chainGroupSizes, type RunnerGroup, type RunnerFallback, type FallbackDecision,
+  splitRunner, chainGroupSizes, type RunnerGroup, type RunnerFallback, type FallbackDecision, cpuGradientLowerBound,
 } from "./sampler/index.ts";
 // Diagnostics
 export {

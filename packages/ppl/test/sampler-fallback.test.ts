@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { compileModel, modelDensity, type ModelDensity } from "../src/index.ts";
 import { seedKey } from "../src/random/streams.ts";
 import {
-  ChainBatch, cpuIsFaster, driveBatch, fallbackIteration, NutsTransition, sample, sampleAsync, chainContext,
+  ChainBatch, cpuGradientLowerBound, cpuIsFaster, driveBatch, fallbackIteration, NutsTransition, sample, sampleAsync, chainContext,
   type BatchedDensity, type FallbackDecision, type SampleOptions, type SampleResult, type TransitionRunnerFactory,
 } from "../src/sampler/index.ts";
 import { stopSamplerThreads } from "../src/sampler/threads/pool.ts";
@@ -109,6 +109,19 @@ describe("falling back from a transition runner to the CPU sampler", () => {
     expect(bits(kept.stats[0]!.lp)).toEqual(bits(kept.stats[0]!.lp.map((x) => Math.fround(x))));
   });
 
+  it("does not time the CPU when its lower bound already loses", async () => {
+    const d = await density();
+    let cpuCalls = 0;
+    const counted: BatchedDensity = { dim: d.dim, logpGrad: (q, lp, g, a) => (cpuCalls++, d.logpGrad(q, lp, g, a)) };
+    const res = sample(d, { ...opts, warmup: 100, draws: 20, transitionRunner: hostRunner(d, 0, { n: 0 }), fallback: { density: counted, threads: 2, cpuLowerBound: 1 } });
+    expect(res.fallback).toMatchObject({ iteration: 100, timed: false, switched: false, cpuSecondsPerGradient: 0.5, threads: 2 });
+    expect(cpuCalls).toBe(0);
+    // A bound the runner does not beat leaves the decision to the timing.
+    const timed = sample(d, { ...opts, warmup: 100, draws: 20, transitionRunner: hostRunner(d, 0, { n: 0 }), fallback: { density: counted, threads: 1, cpuLowerBound: 1e-12 } });
+    expect(timed.fallback!.timed).toBe(true);
+    expect(cpuCalls).toBeGreaterThan(0);
+  });
+
   it("without a runner, or without options.fallback, nothing is decided", async () => {
     const d = await density();
     expect(sample(d, { ...opts, warmup: 100, draws: 20, fallback: { density: d, threads: 1, margin: 0 } }).fallback).toBeUndefined();
@@ -133,5 +146,10 @@ describe("the fallback's rules", () => {
     expect(cpuIsFaster(0, 1e-6)).toBe(false);
     expect(cpuIsFaster(Infinity, 1e-6)).toBe(true);
     expect(cpuIsFaster(1e-3, Infinity)).toBe(false);
+  });
+
+  it("bounds a CPU gradient below by its data read once", () => {
+    expect(cpuGradientLowerBound(10_000_000)).toBeCloseTo(1.25e-3, 12);
+    expect(cpuGradientLowerBound(0)).toBe(0);
   });
 });

@@ -5,7 +5,7 @@ import { mcseMean } from "../diagnostics/mcse.ts";
 import { mean, sd } from "../diagnostics/moments.ts";
 import { compileModel, type CompiledModel } from "../model/compile.ts";
 import { isModel, type Model } from "../model/model.ts";
-import type { FallbackDecision } from "../sampler/fallback.ts";
+import { cpuGradientLowerBound, type FallbackDecision } from "../sampler/fallback.ts";
 import { sample, type TransitionRunnerFactory } from "../sampler/run.ts";
 import { checkParameter, type ParameterCheck } from "./pass-rule.ts";
 import { folderOf, loadPosterior, modelsDir } from "./reference.ts";
@@ -98,7 +98,7 @@ export async function runPosterior(name: string, opts: RunPosteriorOptions = {})
   try {
     const used = runner?.hostDensity ? runner.hostDensity(density) : density;
     result = sample(used, {
-      ...settings, seed, ...(runner ? { transitionRunner: runner.factory } : {}), ...(runner?.cpuFallback ? { fallback: { density, threads: 1 } } : {}),
+      ...settings, seed, ...(runner ? { transitionRunner: runner.factory } : {}), ...(runner?.cpuFallback ? { fallback: { density, threads: 1, cpuLowerBound: cpuGradientLowerBound(dataElements(compiled)) } } : {}),
     });
   } finally {
     runner?.dispose();
@@ -143,6 +143,10 @@ export async function runPosterior(name: string, opts: RunPosteriorOptions = {})
     samplerSeconds: result.timing.warmupSeconds + result.timing.samplingSeconds,
     ...(result.fallback ? { fallback: result.fallback } : {}),
   };
+}
+
+function dataElements(compiled: CompiledModel): number {
+  return Object.values(compiled.dataBindings).reduce((n, v) => n + v.shape.reduce((a, b) => a * b, 1), 0);
 }
 
 function concatAll(chains: readonly Float64Array[]): Float64Array {

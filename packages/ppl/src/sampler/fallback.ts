@@ -26,6 +26,13 @@ export interface RunnerFallback {
   readonly margin?: number;
   /** Seconds of CPU gradients to time, at least one call (default 0.05). */
   readonly probeSeconds?: number;
+  /**
+   * Seconds below which one chain's gradient on the CPU cannot go (its data read once at the
+   * fastest a core reads them; see cpuGradientLowerBound). When even that is not clearly faster
+   * than the runner, the CPU is not timed: a large-data density's one call can take longer than
+   * the runner's whole first window.
+   */
+  readonly cpuLowerBound?: number;
   /** Called once the decision is made, moved or not. */
   readonly onDecision?: (decision: FallbackDecision) => void;
 }
@@ -40,6 +47,8 @@ export interface FallbackDecision {
   readonly cpuSecondsPerGradient: number;
   /** CPU threads the estimate assumes. */
   readonly threads: number;
+  /** Whether the CPU was timed (false: its lower bound already lost, and cpuSecondsPerGradient is that bound over the threads). */
+  readonly timed: boolean;
   /** Whether the chains moved to the CPU. */
   readonly switched: boolean;
 }
@@ -100,6 +109,10 @@ export function decideFallback(
 ): FallbackDecision {
   const threads = Math.max(1, Math.min(fallback.threads, chains));
   const runnerSecondsPerGradient = measured.gradients > 0 ? measured.runnerSeconds / measured.gradients : Infinity;
+  const bound = (fallback.cpuLowerBound ?? 0) / threads;
+  if (bound > 0 && !cpuIsFaster(runnerSecondsPerGradient, bound, fallback.margin)) {
+    return { iteration: measured.iteration, runnerSecondsPerGradient, cpuSecondsPerGradient: bound, threads, timed: false, switched: false };
+  }
   const one = timeGradient(fallback.density, q, chains, fallback.probeSeconds ?? 0.05);
   const cpuSecondsPerGradient = one / threads;
   return {
@@ -107,8 +120,17 @@ export function decideFallback(
     runnerSecondsPerGradient,
     cpuSecondsPerGradient,
     threads,
+    timed: true,
     switched: measured.gradients > 0 && cpuIsFaster(runnerSecondsPerGradient, cpuSecondsPerGradient, fallback.margin),
   };
+}
+
+/** Elements a CPU core reads a nanosecond at best (well above what the CPU backend reaches), for cpuGradientLowerBound. */
+const ELEMENTS_PER_NANOSECOND = 8;
+
+/** A lower bound on one chain's gradient on one CPU core: its `dataElements` read once, at ELEMENTS_PER_NANOSECOND. */
+export function cpuGradientLowerBound(dataElements: number): number {
+  return (dataElements / ELEMENTS_PER_NANOSECOND) * 1e-9;
 }
 
 /**

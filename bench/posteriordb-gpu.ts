@@ -2,7 +2,8 @@
  * The posteriordb suite with the transitions on a Vulkan GPU: every chain's NUTS transition is one
  * fused shader (f32 by default); initialization and adaptation on the host, as `ppl sample`
  * runs on a GPU it chose itself: after warmup's first window the chains move to the CPU sampler
- * (one thread, f64) when its timed gradient is clearly faster (sampler/fallback.ts). --gpu-only,
+ * (f64, a thread a chain up to the cores) when its trial iterations are clearly faster a gradient
+ * (sampler/fallback.ts). --gpu-only,
  * --shape or --data-precision f16 keep every posterior on the GPU, as `--backend vulkan` does.
  * Models are imported statically so the program can be bundled.
  * A posterior whose settings need f64 (gp_pois_regr) runs in f64 whatever --dtype says.
@@ -78,7 +79,7 @@ for (const name of names) {
   console.error(`${report.pass ? "pass" : "FAIL"} ${name}: worst |z| ${report.worstZ.value.toFixed(2)} (${report.worstZ.name}), sd ratio ${report.worstSdRatio.value.toFixed(3)}, ${report.divergences} divergences, ${report.wallSeconds.toFixed(1)} s, ${report.gradientEvaluations} gradients (${(report.gradientEvaluations / report.samplerSeconds).toFixed(0)}/s in the sampler)`);
   for (const f of failureLines(report)) console.error(`  ${f}`);
   const fb = report.fallback;
-  if (fb) console.error(`  ${fb.switched ? "moved to the CPU" : "kept on the GPU"} after iteration ${fb.iteration}: ${(fb.runnerSecondsPerGradient * 1e6).toPrecision(3)} µs a gradient of one chain on the GPU, ${(fb.cpuSecondsPerGradient * 1e6).toPrecision(3)} µs on the CPU (${fb.threads} thread)`);
+  if (fb) console.error(`  ${fb.switched ? "moved to the CPU" : "kept on the GPU"} after iteration ${fb.iteration}: ${(fb.runnerSecondsPerGradient * 1e6).toPrecision(3)} µs a gradient of one chain on the GPU, ${(fb.cpuSecondsPerGradient * 1e6).toPrecision(3)} µs on the CPU (${fb.threads} threads${fb.timed ? "" : "; a lower bound, not timed"})`);
 }
 console.log(`\nposteriordb on the Vulkan backend (${dtype}, f64 where a posterior needs it${dataPrecision === "f16" ? "; data precision f16" : ""}) — ${device.name}, seed ${seed}, ${new Date().toISOString()}\n`);
 console.log(reportTable(reports));

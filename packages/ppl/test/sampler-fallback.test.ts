@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { compileModel, modelDensity, type ModelDensity } from "../src/index.ts";
 import { seedKey } from "../src/random/streams.ts";
 import {
-  ChainBatch, cpuGradientLowerBound, cpuIsFaster, driveBatch, fallbackIteration, NutsTransition, sample, sampleAsync, chainContext,
+  ChainBatch, cpuGradientLowerBound, cpuIsFaster, driveBatch, trialSecondsPerGradient, fallbackIteration, NutsTransition, sample, sampleAsync, chainContext,
   type BatchedDensity, type FallbackDecision, type SampleOptions, type SampleResult, type TransitionRunnerFactory,
 } from "../src/sampler/index.ts";
 import { stopSamplerThreads } from "../src/sampler/threads/pool.ts";
@@ -93,12 +93,16 @@ describe("falling back from a transition runner to the CPU sampler", () => {
     expect(got.fallback?.switched).toBe(true);
     expect(got.fallback?.threads).toBe(2);
     expectSameDraws(got, want);
+    // The run's time includes the iterations the runner took.
+    expect(got.timing.warmupSeconds + got.timing.samplingSeconds).toBeGreaterThan(0);
   });
 
   it("leaves a slow runner by measurement, and keeps one the CPU does not clearly beat", async () => {
     const d = await density();
     // 2 ms a call: far slower than eight schools' gradients on any CPU.
-    const slow = await sampleAsync(d, { ...opts, transitionRunner: hostRunner(d, 2, { n: 0 }), fallback: { density: d, threads: 1 } });
+    const slow = await sampleAsync(d, { ...opts, transitionRunner: hostRunner(d, 2, { n: 0 }), fallback: { density: d, threads: 2 } });
+    // Its 75 calls on the runner (150 ms) are part of the run's time, though the rest ran on threads.
+    expect(slow.timing.warmupSeconds + slow.timing.samplingSeconds).toBeGreaterThan(0.15);
     expect(slow.fallback!.switched).toBe(true);
     expect(slow.fallback!.runnerSecondsPerGradient).toBeGreaterThan(1.5 * slow.fallback!.cpuSecondsPerGradient);
     const calls = { n: 0 };
@@ -146,6 +150,23 @@ describe("the fallback's rules", () => {
     expect(cpuIsFaster(0, 1e-6)).toBe(false);
     expect(cpuIsFaster(Infinity, 1e-6)).toBe(true);
     expect(cpuIsFaster(1e-3, Infinity)).toBe(false);
+  });
+
+  it("times a trial by its iterations in the second half of its time", () => {
+    // Iterations of 10 gradients: the first two slow (10 ms), then 1 ms each; over all 40 ms the
+    // mean would be 1.8e-4 s a gradient, over the second half 1e-4.
+    let k = 0;
+    const wait = (ms: number) => {
+      const until = performance.now() + ms;
+      while (performance.now() < until);
+    };
+    const perGradient = trialSecondsPerGradient(() => (wait(k++ < 2 ? 10 : 1), 10), 0.04);
+    expect(perGradient).toBeGreaterThan(0.9e-4);
+    expect(perGradient).toBeLessThan(1.4e-4);
+    // A run that ends first: what it did; none at all: infinitely slow.
+    let left = 1;
+    expect(trialSecondsPerGradient(() => (left-- > 0 ? (wait(2), 4) : null), 10)).toBeGreaterThan(4e-4);
+    expect(trialSecondsPerGradient(() => null, 1)).toBe(Infinity);
   });
 
   it("bounds a CPU gradient below by its data read once", () => {

@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { modelDensity, type ModelDensity } from "../density/model-density.ts";
@@ -6,7 +7,7 @@ import { mean, sd } from "../diagnostics/moments.ts";
 import { compileModel, type CompiledModel } from "../model/compile.ts";
 import { isModel, type Model } from "../model/model.ts";
 import { cpuGradientLowerBound, type FallbackDecision } from "../sampler/fallback.ts";
-import { sample, type TransitionRunnerFactory } from "../sampler/run.ts";
+import { sample, sampleAsync, type TransitionRunnerFactory } from "../sampler/run.ts";
 import { checkParameter, type ParameterCheck } from "./pass-rule.ts";
 import { folderOf, loadPosterior, modelsDir } from "./reference.ts";
 import { posteriorSettings, type PosteriorSettings } from "./settings.ts";
@@ -39,7 +40,7 @@ export interface RunPosteriorOptions {
 export interface PosteriorRunner {
   factory: TransitionRunnerFactory;
   hostDensity?(host: ModelDensity): ModelDensity;
-  /** Move to the CPU sampler (one thread, the f64 density) when it measures faster, as `ppl sample --backend auto` does. */
+  /** Move to the CPU sampler (the f64 density, a thread a chain up to the machine's cores) when it measures faster, as `ppl sample --backend auto` does. */
   cpuFallback?: boolean;
   dispose(): void;
 }
@@ -97,9 +98,10 @@ export async function runPosterior(name: string, opts: RunPosteriorOptions = {})
   let result;
   try {
     const used = runner?.hostDensity ? runner.hostDensity(density) : density;
-    result = sample(used, {
-      ...settings, seed, ...(runner ? { transitionRunner: runner.factory } : {}), ...(runner?.cpuFallback ? { fallback: { density, threads: 1, cpuLowerBound: cpuGradientLowerBound(dataElements(compiled)) } } : {}),
-    });
+    const threads = Math.min(availableParallelism(), settings.chains);
+    result = runner?.cpuFallback
+      ? await sampleAsync(used, { ...settings, seed, transitionRunner: runner.factory, fallback: { density, threads, cpuLowerBound: cpuGradientLowerBound(dataElements(compiled)) } })
+      : sample(used, { ...settings, seed, ...(runner ? { transitionRunner: runner.factory } : {}) });
   } finally {
     runner?.dispose();
   }

@@ -24,7 +24,7 @@ export interface RunnerFallback {
   readonly after?: number;
   /** The CPU must be this many times faster to be taken (default 1.5): moving costs a little, and the runner's first blocks are its slowest. */
   readonly margin?: number;
-  /** Seconds of CPU gradients to time, at least one call (default 0.05). */
+  /** Seconds of trial CPU iterations to time, at least two iterations (default 0.1). */
   readonly probeSeconds?: number;
   /**
    * Seconds below which one chain's gradient on the CPU cannot go (its data read once at the
@@ -43,7 +43,7 @@ export interface FallbackDecision {
   readonly iteration: number;
   /** The runner's seconds per gradient of one chain: its transitions' time over the gradients they took, all chains together. */
   readonly runnerSecondsPerGradient: number;
-  /** The CPU's seconds per gradient of one chain, spread over its threads (one gradient's time / min(threads, chains)). */
+  /** The CPU sampler's seconds per gradient of one chain, spread over its threads (its trial iterations' time over their gradients, / min(threads, chains)). */
   readonly cpuSecondsPerGradient: number;
   /** CPU threads the estimate assumes. */
   readonly threads: number;
@@ -67,45 +67,17 @@ export function cpuIsFaster(runnerSecondsPerGradient: number, cpuSecondsPerGradi
   return cpuSecondsPerGradient * margin < runnerSecondsPerGradient;
 }
 
-// Calls after which a small density's code runs optimised.
-const WARM_CALLS = 400;
-
-/**
- * Seconds of one chain's gradient on `density`, from batched calls at the chains' points `q`
- * (C × dim, as the CPU sampler calls it): the median call of the second half. The first calls
- * run before the JavaScript engine has optimised the density's code (the HMM's first 200 calls
- * ran 4× slower than later ones), and a long run runs optimised; so short calls go on until
- * WARM_CALLS were made (within 6 × `seconds`), while calls of 2 ms or more (large
- * data, whose loops are optimised within a call) stop after `seconds`.
- */
-export function timeGradient(density: BatchedDensity, q: Float64Array, chains: number, seconds: number): number {
-  const lp = new Float64Array(chains);
-  const grad = new Float64Array(q.length);
-  const times: number[] = [];
-  const start = performance.now();
-  let now = start;
-  do {
-    const t0 = now;
-    density.logpGrad(q, lp, grad);
-    now = performance.now();
-    times.push(now - t0);
-    const elapsed = (now - start) / 1000;
-    const long = elapsed / times.length >= 2e-3;
-    if (elapsed >= 6 * seconds || (elapsed >= seconds && (long || times.length >= WARM_CALLS))) break;
-  } while (times.length < 100_000);
-  const late = times.slice(Math.floor(times.length / 2)).sort((a, b) => a - b);
-  return late[Math.floor(late.length / 2)]! / 1000 / chains;
-}
-
 /**
  * The decision for a run of `chains` chains whose runner took `runnerSeconds` for `gradients`
- * gradients (all chains together) before iteration `iteration`; the CPU is timed at the chains' points q (C × dim).
+ * gradients (all chains together) before iteration `iteration`. `timeCpu` runs the CPU sampler's
+ * trial and returns its seconds per gradient on one thread; it is not called when the CPU's lower
+ * bound already loses.
  */
 export function decideFallback(
   fallback: RunnerFallback,
-  q: Float64Array,
   chains: number,
   measured: { readonly iteration: number; readonly runnerSeconds: number; readonly gradients: number },
+  timeCpu: (seconds: number) => number,
 ): FallbackDecision {
   const threads = Math.max(1, Math.min(fallback.threads, chains));
   const runnerSecondsPerGradient = measured.gradients > 0 ? measured.runnerSeconds / measured.gradients : Infinity;
@@ -113,8 +85,7 @@ export function decideFallback(
   if (bound > 0 && !cpuIsFaster(runnerSecondsPerGradient, bound, fallback.margin)) {
     return { iteration: measured.iteration, runnerSecondsPerGradient, cpuSecondsPerGradient: bound, threads, timed: false, switched: false };
   }
-  const one = timeGradient(fallback.density, q, chains, fallback.probeSeconds ?? 0.05);
-  const cpuSecondsPerGradient = one / threads;
+  const cpuSecondsPerGradient = timeCpu(fallback.probeSeconds ?? 0.1) / threads;
   return {
     iteration: measured.iteration,
     runnerSecondsPerGradient,
@@ -123,6 +94,38 @@ export function decideFallback(
     timed: true,
     switched: measured.gradients > 0 && cpuIsFaster(runnerSecondsPerGradient, cpuSecondsPerGradient, fallback.margin),
   };
+}
+
+/**
+ * Seconds a gradient of a trial that calls `step` (one iteration of every chain; it returns the
+ * gradients that iteration took, or null when the run is over) for about `seconds`, at least two
+ * iterations: the iterations of the second half of that time over their gradients. The first
+ * iterations run before the JavaScript engine has optimised the CPU code (the HMM's first 200
+ * gradients ran 4× slower than later ones), and a long run runs optimised.
+ */
+export function trialSecondsPerGradient(step: () => number | null, seconds: number): number {
+  const times: number[] = [];
+  const gradients: number[] = [];
+  const start = performance.now();
+  let now = start;
+  for (;;) {
+    const t0 = now;
+    const g = step();
+    if (g === null) break;
+    now = performance.now();
+    times.push((now - t0) / 1000);
+    gradients.push(g);
+    if (times.length >= 2 && (now - start) / 1000 >= seconds) break;
+  }
+  if (times.length === 0) return Infinity;
+  // The iterations that start in the second half of the trial's time (at least the last one).
+  const total = times.reduce((a, b) => a + b, 0);
+  let from = times.length - 1;
+  let startOf = total - times[from]!;
+  while (from > 0 && startOf - times[from - 1]! >= total / 2) startOf -= times[--from]!;
+  const t = total - startOf;
+  const g = gradients.slice(from).reduce((a, b) => a + b, 0);
+  return g > 0 ? t / g : Infinity;
 }
 
 /** Elements a CPU core reads a nanosecond at best (well above what the CPU backend reaches), for cpuGradientLowerBound. */

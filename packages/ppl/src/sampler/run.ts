@@ -8,7 +8,7 @@
  */
 
 import { ChainBatch, driveBatch } from "./batch.ts";
-import { decideFallback, fallbackIteration, reevaluated, type FallbackDecision, type RunnerFallback } from "./fallback.ts";
+import { decideFallback, fallbackIteration, reevaluated, trialSecondsPerGradient, type FallbackDecision, type RunnerFallback } from "./fallback.ts";
 import type { BatchedDensity } from "./density.ts";
 import { SamplerOptionError } from "./errors.ts";
 import { HmcTransition } from "./hmc.ts";
@@ -99,8 +99,8 @@ export interface SampleOptions {
    */
   transitionRunner?: TransitionRunnerFactory;
   /**
-   * With a transition runner: after its first iterations, time the CPU density's gradient, and
-   * move the chains to the CPU sampler on `fallback.density` when it is clearly faster (see
+   * With a transition runner: after its first iterations, time trial iterations of the CPU sampler
+   * on `fallback.density`, and move the chains to it when it takes a gradient clearly faster (see
    * fallback.ts). The result's `fallback` says what was measured.
    */
   fallback?: RunnerFallback;
@@ -446,9 +446,11 @@ export class SamplingRun {
     return { iteration: this.iteration, started: this.started, warmupMs: this.warmupMs, samplingMs: this.samplingMs, chains };
   }
 
-  /** Every chain's current unconstrained point, C × dim (a copy). */
-  positions(): Float64Array {
-    return Float64Array.from(this.batch.q);
+  /** Gradient evaluations so far, all chains together. */
+  get evaluationsDone(): number {
+    let n = 0;
+    for (const e of this.batch.evaluations) n += e;
+    return n;
   }
 
   /** Continues from handOver()'s state of as many chains as this run has, before this run's first step. */
@@ -712,7 +714,18 @@ function fallBack(run: SamplingRun, options: SampleOptions): { decision: Fallbac
   const fallback = options.fallback!;
   const chains = run.settings.chains;
   const cost = run.runnerCost;
-  let decision = decideFallback(fallback, run.positions(), chains, { iteration: run.iterationsDone, runnerSeconds: cost.seconds, gradients: cost.gradients });
+  let decision = decideFallback(fallback, chains, { iteration: run.iterationsDone, runnerSeconds: cost.seconds, gradients: cost.gradients }, (seconds) => {
+    // A trial of the CPU sampler from a copy of where the chains stand; its draws are thrown away.
+    const copy = reevaluated(detached(run.handOver(0, chains)), fallback.density);
+    const trial = new SamplingRun(fallback.density, { ...cpuOptions(options), onDraw: undefined, onAdapted: undefined, signal: undefined, threads: 1 });
+    trial.restore(copy);
+    return trialSecondsPerGradient(() => {
+      if (trial.done) return null;
+      const before = trial.evaluationsDone;
+      trial.step();
+      return trial.evaluationsDone - before;
+    }, seconds);
+  });
   let state: RunState | undefined;
   if (decision.switched) {
     const moved = reevaluated(run.handOver(0, chains), fallback.density);
@@ -722,6 +735,15 @@ function fallBack(run: SamplingRun, options: SampleOptions): { decision: Fallbac
   }
   fallback.onDecision?.(decision);
   return state ? { decision, state } : { decision };
+}
+
+// A state whose draws and statistics are copies: a trial run restored from it writes into its own.
+function detached(state: RunState): RunState {
+  const copyStats = (st: ChainStats): ChainStats => ({
+    lp: st.lp.slice(), acceptStat: st.acceptStat.slice(), stepSize: st.stepSize.slice(), treeDepth: st.treeDepth.slice(),
+    nLeapfrog: st.nLeapfrog.slice(), divergent: st.divergent.slice(), energy: st.energy.slice(),
+  });
+  return { ...state, chains: state.chains.map((ch) => ({ ...ch, draws: ch.draws.slice(), stats: copyStats(ch.stats) })) };
 }
 
 // The run's options for the CPU sampler that takes over: no runner, no second fallback.

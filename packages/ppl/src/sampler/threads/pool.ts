@@ -275,7 +275,9 @@ export async function sampleThreads(
   }
   if (callingError !== null) throw callingError;
   if (failure) throw fromThreadError(failure);
-  return merge(s, density.dim, ranges, (performance.now() - t0) / 1000, signal?.aborted === true);
+  // A resumed run's wall time includes the time its chains ran elsewhere before.
+  const before = resume === undefined ? 0 : (resume.warmupMs + resume.samplingMs) / 1000;
+  return merge(s, density.dim, ranges, before + (performance.now() - t0) / 1000, signal?.aborted === true);
 
   // The calling thread runs every chain until a worker is ready and its own pace says that the rest
   // of the run is worth sharing, then hands groups of its chains over (with where they stand) and

@@ -34,21 +34,34 @@ export async function deviceEngine(
   const C = opts.chains;
   const D = model.q.size;
   const bytes = opts.dtype === "f64" ? 8 : 4;
-  const gradient = await batchedGradient(manager, model, C, opts.dtype, limitsOf(manager.device), opts.dataPrecision);
   const build = async (mode: ControllerMode) => {
     const subgroups = limitsOf(manager.device).subgroupArithmetic;
     const source = controllerProgram(D, { chains: C, maxDepth: opts.maxDepth, dtype: opts.dtype, mode, metric: opts.metric, subgroups });
-    return { mode, source, controller: manager.algorithm(await compileGlsl(source, { optimize: false }), { buffers: CONTROLLER_BUFFERS }) };
+    return { mode, source, controller: await manager.algorithmAsync(await compileGlsl(source, { optimize: false }), { buffers: CONTROLLER_BUFFERS }) };
   };
   const chosen = opts.controller ?? chooseControllerMode(D, opts.maxDepth, manager.device.type);
-  let built;
-  try {
-    built = await build(chosen);
-  } catch (e) {
-    // A driver may refuse the thread-per-chain controller's private arrays; the workgroup one keeps them small.
-    if (opts.controller || chosen.kind !== "thread" || !(e instanceof VulkanError)) throw e;
-    built = await build(workgroupController(D));
+  const buildController = async () => {
+    try {
+      return await build(chosen);
+    } catch (e) {
+      // A driver may refuse the thread-per-chain controller's private arrays; the workgroup one keeps them small.
+      if (opts.controller || chosen.kind !== "thread" || !(e instanceof VulkanError)) throw e;
+      return await build(workgroupController(D));
+    }
+  };
+  // The gradient's kernels and the controller compile and build together (glslc runs apart, the
+  // driver builds pipelines on worker threads); whichever fails, the other is released.
+  const [gradientResult, builtResult] = await Promise.allSettled([
+    batchedGradient(manager, model, C, opts.dtype, limitsOf(manager.device), opts.dataPrecision),
+    buildController(),
+  ]);
+  if (gradientResult.status === "rejected" || builtResult.status === "rejected") {
+    if (gradientResult.status === "fulfilled") gradientResult.value.dispose();
+    if (builtResult.status === "fulfilled") builtResult.value.controller.destroy();
+    throw gradientResult.status === "rejected" ? gradientResult.reason : (builtResult as PromiseRejectedResult).reason;
   }
+  const gradient = gradientResult.value;
+  const built = builtResult.value;
   const { mode, source, controller } = built;
   const sizes = controllerStateSizes(D, opts.maxDepth);
   const vectors = manager.buffer(C * sizes.vectors * bytes);

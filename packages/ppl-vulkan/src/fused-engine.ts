@@ -22,7 +22,7 @@ export async function fusedEngine(
 ): Promise<Engine> {
   const C = opts.chains;
   const program = nutsProgram(model.logDensity, model.q, { ...opts, limits: limitsOf(manager.device), dataBindings: model.dataBindings });
-  const algorithm = manager.algorithm(await compileGlsl(program.source, { optimize: false }), {
+  const algorithm = await manager.algorithmAsync(await compileGlsl(program.source, { optimize: false }), {
     buffers: NUTS_FIXED_BUFFERS + 1 + program.data.length,
     pushConstantSize: 8,
   });

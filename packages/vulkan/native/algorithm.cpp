@@ -25,6 +25,8 @@ Napi::Function Algorithm::define(Napi::Env env) {
                          InstanceAccessor<&Algorithm::destroyed>("destroyed"),
                          InstanceMethod<&Algorithm::statistics>("statistics"),
                          InstanceMethod<&Algorithm::destroy>("destroy"),
+                         InstanceMethod<&Algorithm::build>("build"),
+                         InstanceAccessor<&Algorithm::built>("built"),
                      });
 }
 
@@ -34,6 +36,84 @@ static std::vector<uint32_t> uint32Words(Napi::Env env, const Napi::Value& value
   }
   Napi::Uint32Array array = value.As<Napi::Uint32Array>();
   return std::vector<uint32_t>(array.Data(), array.Data() + array.ElementLength());
+}
+
+// The shader module and the pipeline; touches no JavaScript, so a worker thread may run it. The
+// pipeline cache is internally synchronized (created without the externally-synchronized flag).
+static VkResult createPipeline(AlgorithmState& state, const std::vector<uint32_t>& code, const std::vector<uint32_t>& specConstants) {
+  VkDevice device = state.context->device;
+  VkShaderModuleCreateInfo moduleInfo{};
+  moduleInfo.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO;
+  moduleInfo.codeSize = code.size() * sizeof(uint32_t);
+  moduleInfo.pCode = code.data();
+  VkShaderModule module = VK_NULL_HANDLE;
+  VkResult made = fn::vkCreateShaderModule(device, &moduleInfo, nullptr, &module);
+  if (made != VK_SUCCESS) return made;
+
+  std::vector<VkSpecializationMapEntry> entries(specConstants.size());
+  for (uint32_t k = 0; k < specConstants.size(); k++) {
+    entries[k] = VkSpecializationMapEntry{k, k * 4u, 4};
+  }
+  VkSpecializationInfo specialization{};
+  specialization.mapEntryCount = static_cast<uint32_t>(entries.size());
+  specialization.pMapEntries = entries.data();
+  specialization.dataSize = specConstants.size() * sizeof(uint32_t);
+  specialization.pData = specConstants.data();
+
+  VkComputePipelineCreateInfo pipelineInfo{};
+  pipelineInfo.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO;
+  pipelineInfo.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
+  pipelineInfo.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+  pipelineInfo.stage.module = module;
+  pipelineInfo.stage.pName = "main";
+  pipelineInfo.stage.pSpecializationInfo = specConstants.empty() ? nullptr : &specialization;
+  pipelineInfo.layout = state.pipelineLayout;
+  if (state.context->getPipelineExecutableStatistics) pipelineInfo.flags |= VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR;
+  VkPipeline pipeline = VK_NULL_HANDLE;
+  VkResult result = fn::vkCreateComputePipelines(device, state.context->pipelineCache, 1, &pipelineInfo, nullptr, &pipeline);
+  // The pipeline keeps what it needs; the module can go either way.
+  fn::vkDestroyShaderModule(device, module, nullptr);
+  if (result == VK_SUCCESS) state.pipeline = pipeline;
+  return result;
+}
+
+// build(): the deferred pipeline, created on a worker thread of the event loop's pool; the
+// promise settles on the main thread (rejected with the Vulkan error when the driver refuses).
+class PipelineBuild : public Napi::AsyncWorker {
+ public:
+  PipelineBuild(Napi::Env env, std::shared_ptr<AlgorithmState> state)
+      : Napi::AsyncWorker(env), state_(std::move(state)), deferred_(Napi::Promise::Deferred::New(env)) {}
+  Napi::Promise promise() { return deferred_.Promise(); }
+  void Execute() override { result_ = createPipeline(*state_, state_->pendingCode, state_->pendingSpec); }
+  void OnOK() override {
+    state_->building = false;
+    state_->pendingCode.clear();
+    state_->pendingSpec.clear();
+    if (result_ == VK_SUCCESS) deferred_.Resolve(Env().Undefined());
+    else deferred_.Reject(makeVulkanError(Env(), VulkanFailure{"vkCreateComputePipelines", result_, ""}).Value());
+  }
+
+ private:
+  std::shared_ptr<AlgorithmState> state_;
+  Napi::Promise::Deferred deferred_;
+  VkResult result_ = VK_SUCCESS;
+};
+
+Napi::Value Algorithm::build(const Napi::CallbackInfo& info) {
+  requireThis(info, kAlgorithmTag);
+  Napi::Env env = info.Env();
+  std::shared_ptr<AlgorithmState> state = live(env);
+  if (state->building || state->pipeline != VK_NULL_HANDLE) throwError(env, "build(): the pipeline is built or being built already");
+  state->building = true;
+  auto* worker = new PipelineBuild(env, state);
+  Napi::Promise promise = worker->promise();
+  worker->Queue();
+  return promise;
+}
+
+Napi::Value Algorithm::built(const Napi::CallbackInfo& info) {
+  requireThis(info, kAlgorithmTag);
+  return Napi::Boolean::New(info.Env(), state_ && !state_->building && state_->pipeline != VK_NULL_HANDLE);
 }
 
 Algorithm::Algorithm(const Napi::CallbackInfo& info) : Napi::ObjectWrap<Algorithm>(info) {
@@ -105,37 +185,14 @@ Algorithm::Algorithm(const Napi::CallbackInfo& info) : Napi::ObjectWrap<Algorith
   check(env, fn::vkCreatePipelineLayout(device, &layoutInfo, nullptr, &state->pipelineLayout),
         "vkCreatePipelineLayout");
 
-  VkShaderModuleCreateInfo moduleInfo{};
-  moduleInfo.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO;
-  moduleInfo.codeSize = code.size() * sizeof(uint32_t);
-  moduleInfo.pCode = code.data();
-  VkShaderModule module = VK_NULL_HANDLE;
-  check(env, fn::vkCreateShaderModule(device, &moduleInfo, nullptr, &module), "vkCreateShaderModule");
-
-  std::vector<VkSpecializationMapEntry> entries(specConstants.size());
-  for (uint32_t k = 0; k < specConstants.size(); k++) {
-    entries[k] = VkSpecializationMapEntry{k, k * 4u, 4};
+  bool deferred = info.Length() > 5 && info[5].ToBoolean().Value();
+  if (deferred) {
+    state->pendingCode = std::move(code);
+    state->pendingSpec = std::move(specConstants);
+  } else {
+    VkResult result = createPipeline(*state, code, specConstants);
+    if (result != VK_SUCCESS) throwVulkanError(env, "vkCreateComputePipelines", result);
   }
-  VkSpecializationInfo specialization{};
-  specialization.mapEntryCount = static_cast<uint32_t>(entries.size());
-  specialization.pMapEntries = entries.data();
-  specialization.dataSize = specConstants.size() * sizeof(uint32_t);
-  specialization.pData = specConstants.data();
-
-  VkComputePipelineCreateInfo pipelineInfo{};
-  pipelineInfo.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO;
-  pipelineInfo.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
-  pipelineInfo.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
-  pipelineInfo.stage.module = module;
-  pipelineInfo.stage.pName = "main";
-  pipelineInfo.stage.pSpecializationInfo = specConstants.empty() ? nullptr : &specialization;
-  pipelineInfo.layout = state->pipelineLayout;
-  if (context->getPipelineExecutableStatistics) pipelineInfo.flags |= VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR;
-  VkResult result = fn::vkCreateComputePipelines(device, context->pipelineCache, 1, &pipelineInfo, nullptr,
-                                                 &state->pipeline);
-  // The pipeline keeps what it needs; the module can go either way.
-  fn::vkDestroyShaderModule(device, module, nullptr);
-  check(env, result, "vkCreateComputePipelines");
   state_ = state;
 }
 
@@ -172,6 +229,7 @@ Napi::Value Algorithm::statistics(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   std::shared_ptr<AlgorithmState> state = live(env);
   const Context& context = *state->context;
+  if (state->building || state->pipeline == VK_NULL_HANDLE) return env.Null();
   if (!context.getPipelineExecutableProperties || !context.getPipelineExecutableStatistics) return env.Null();
   VkPipelineInfoKHR pipeline{};
   pipeline.sType = VK_STRUCTURE_TYPE_PIPELINE_INFO_KHR;

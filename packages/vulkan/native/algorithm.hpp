@@ -7,6 +7,7 @@
 
 #include <array>
 #include <memory>
+#include <vector>
 
 #include "context.hpp"
 
@@ -19,6 +20,10 @@ struct AlgorithmState {
   uint32_t pushConstantSize = 0;
   std::array<uint32_t, 3> localSize{0, 0, 0};
   bool destroyed = false;
+  // A deferred pipeline (built by build() on a worker thread): the shader and its constants until then.
+  std::vector<uint32_t> pendingCode;
+  std::vector<uint32_t> pendingSpec;
+  bool building = false;
 
   explicit AlgorithmState(std::shared_ptr<Context> context) : context(std::move(context)) {}
   AlgorithmState(const AlgorithmState&) = delete;
@@ -29,7 +34,8 @@ struct AlgorithmState {
 class Algorithm : public Napi::ObjectWrap<Algorithm> {
  public:
   static Napi::Function define(Napi::Env env);
-  // JS: new Algorithm(manager, spirv: Uint32Array, bufferCount, specConstants?: Uint32Array, pushConstantSize?)
+  // JS: new Algorithm(manager, spirv: Uint32Array, bufferCount, specConstants?: Uint32Array, pushConstantSize?, deferred?)
+  // With deferred, the pipeline is not built until build() (a Promise, built off the main thread).
   explicit Algorithm(const Napi::CallbackInfo& info);
 
   // The live state; throws when destroyed.
@@ -42,6 +48,8 @@ class Algorithm : public Napi::ObjectWrap<Algorithm> {
   Napi::Value statistics(const Napi::CallbackInfo& info);
   Napi::Value destroyed(const Napi::CallbackInfo& info);
   Napi::Value destroy(const Napi::CallbackInfo& info);
+  Napi::Value build(const Napi::CallbackInfo& info);
+  Napi::Value built(const Napi::CallbackInfo& info);
 
   std::shared_ptr<AlgorithmState> state_;
 };

@@ -107,6 +107,9 @@ Napi::Value Sequence::dispatch(const Napi::CallbackInfo& info) {
   if (state->ended) throwError(env, "Sequence was already submitted; record commands into a new Sequence");
   requireTag(env, info[0], kAlgorithmTag, "algorithm");
   std::shared_ptr<AlgorithmState> algorithm = Algorithm::Unwrap(info[0].As<Napi::Object>())->live(env);
+  if (algorithm->building || algorithm->pipeline == VK_NULL_HANDLE) {
+    throwError(env, "the algorithm's pipeline is not built yet: await its build() before recording it");
+  }
   if (algorithm->context != state->context) throwError(env, "algorithm belongs to another manager");
   const VkPhysicalDeviceLimits& limits = state->context->limits();
 

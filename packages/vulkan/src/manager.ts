@@ -3,7 +3,7 @@
 import { Algorithm, packSpecConstants, type AlgorithmOptions } from "./algorithm.ts";
 import { VulkanBuffer } from "./buffer.ts";
 import { listDevices, type DeviceInfo } from "./devices.ts";
-import { VulkanUnavailableError, callNative } from "./errors.ts";
+import { VulkanUnavailableError, callNative, callNativeAsync } from "./errors.ts";
 import { loadAddon, type NativeAddon, type NativeManager } from "./native.ts";
 import { Sequence } from "./sequence.ts";
 
@@ -103,6 +103,23 @@ export class VulkanManager {
         () => new addon.Algorithm(this.handle, spirv, options.buffers, specConstants, options.pushConstantSize ?? 0),
       ),
     );
+  }
+
+  /**
+   * As algorithm(), with the driver's build of the pipeline (what a large shader takes a second
+   * for) on a worker thread: the main thread goes on meanwhile, and several build at once.
+   */
+  async algorithmAsync(spirv: Uint32Array, options: AlgorithmOptions): Promise<Algorithm> {
+    const addon = this.addon;
+    const specConstants = packSpecConstants(options.specConstants);
+    const handle = callNative(() => new addon.Algorithm(this.handle, spirv, options.buffers, specConstants, options.pushConstantSize ?? 0, true));
+    try {
+      await callNativeAsync(() => handle.build());
+    } catch (e) {
+      handle.destroy();
+      throw e;
+    }
+    return new Algorithm(handle);
   }
 
   /** Starts an empty sequence (a command buffer to record dispatches and copies into). */

@@ -80,7 +80,11 @@ export interface NativeAlgorithm {
   readonly pushConstantSize: number;
   readonly localSize: [number, number, number];
   readonly destroyed: boolean;
+  /** Whether the pipeline exists (false while a deferred one is still being built). */
+  readonly built: boolean;
   statistics(): PipelineExecutable[] | null;
+  /** Builds a deferred pipeline on a worker thread. */
+  build(): Promise<void>;
   destroy(): void;
 }
 
@@ -138,6 +142,7 @@ export interface NativeAddon {
     bufferCount: number,
     specConstants: Uint32Array | undefined,
     pushConstantSize: number,
+    deferred?: boolean,
   ) => NativeAlgorithm;
   Sequence: new (manager: NativeManager) => NativeSequence;
   /** Simulated device faults for tests (native/test_hooks.hpp); inert unless armed. */

@@ -64,7 +64,8 @@ export async function residentProgram(manager: VulkanManager, plan: ProgramPlan)
     if (s.shared) buf.fillZero();
     buffers.set(s, buf);
   }
-  const algorithms = plan.kernels.map((k, i) => manager.algorithm(spirv[i]!, { buffers: k.bindings.length }));
+  // The driver builds the kernels' pipelines at once, off the main thread.
+  const algorithms = await Promise.all(plan.kernels.map((k, i) => manager.algorithmAsync(spirv[i]!, { buffers: k.bindings.length })));
   const dispatches = plan.kernels.map((k, i) => ({ algorithm: algorithms[i]!, buffers: k.bindings.map((b) => buffers.get(b)!), groups: k.groups, label: kernelLabel(k.source) }));
   return {
     buffers,

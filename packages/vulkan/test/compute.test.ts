@@ -328,3 +328,47 @@ void main() { y[0] = u; }`);
     third.destroy();
   });
 });
+
+describe("pipelines built off the main thread (algorithmAsync)", () => {
+  it("builds several at once, each dispatching as a synchronously built one does", async () => {
+    const manager = managers.direct;
+    const [spirvScale, spirvAdd] = await Promise.all([compile(SCALE), compile(ADD)]);
+    const [scale, add, scale2] = await Promise.all([
+      manager.algorithmAsync(spirvScale, { buffers: 2, pushConstantSize: 8 }),
+      manager.algorithmAsync(spirvAdd, { buffers: 3, pushConstantSize: 4 }),
+      manager.algorithmAsync(spirvScale, { buffers: 2, pushConstantSize: 8 }),
+    ]);
+    expect(scale.localSize).toEqual([256, 1, 1]);
+    const a = manager.bufferFrom(new Float32Array([1, 2, 3]));
+    const t = manager.buffer(12), y = manager.buffer(12);
+    manager.sequence().dispatch(scale, [a, t], 1, push(3, 2)).dispatch(add, [t, a, y], 1, push(3)).dispatch(scale2, [y, t], 1, push(3, 0.5)).submitSync();
+    expect(Array.from(floats(y))).toEqual([3, 6, 9]);
+    expect(Array.from(floats(t))).toEqual([1.5, 3, 4.5]);
+    for (const x of [scale, add, scale2, a, t, y]) x.destroy();
+  });
+
+  it("checks its arguments before building, as algorithm() does", async () => {
+    const spirv = await compile(ADD);
+    await expect(managers.direct.algorithmAsync(spirv, { buffers: 2, pushConstantSize: 4 })).rejects.toThrow(/binding 2 but bufferCount is 2/);
+  });
+
+  it("a sequence refuses a pipeline still being built, and a second build", () => {
+    const addon = (managers.direct as unknown as { addon: { Algorithm: new (...args: unknown[]) => { build(): Promise<void>; built: boolean; destroy(): void } } }).addon;
+    const handle = (managers.direct as unknown as { handle: unknown }).handle;
+    return compile(ADD).then(async (spirv) => {
+      const native = new addon.Algorithm(handle, spirv, 3, undefined, 4, true);
+      expect(native.built).toBe(false);
+      const building = native.build();
+      expect(() => native.build()).toThrow(/built or being built already/);
+      const s = managers.direct.sequence();
+      const b = managers.direct.buffer(4);
+      const wrapped = { handle: native } as never;
+      expect(() => s.dispatch(wrapped, [b, b, b], 1, push(1))).toThrow(/not built yet/);
+      await building;
+      expect(native.built).toBe(true);
+      s.dispatch(wrapped, [b, b, b], 1, push(1)).submitSync();
+      native.destroy();
+      b.destroy();
+    });
+  });
+});

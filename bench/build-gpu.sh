@@ -12,6 +12,12 @@ for prog in gpu-anchors pipeline-compile pipeline-stats gpu-conformance gpu-diag
     --outfile=".gpuout/$prog.mjs" --log-level=warning \
     --banner:js="import { createRequire as __cr } from 'module'; const require = __cr(import.meta.url);"
 done
+# The CPU sampler's worker threads start from chain-worker.js beside the bundle that imports the
+# pool (threads/worker-script.ts); .js files here are ES modules.
+npx esbuild packages/ppl/src/sampler/threads/chain-worker.ts --bundle --platform=node --format=esm --target=node20 \
+  --outfile=.gpuout/chain-worker.js --log-level=warning \
+  --banner:js="import { createRequire as __cr } from 'module'; const require = __cr(import.meta.url);"
+echo '{ "type": "module" }' > .gpuout/package.json
 cp packages/vulkan/build/Release/ppl_vulkan.node .gpuout/addon/
 cp -r shaders .gpuout/shaders
 cp ../shared/anchors/make_data.py .gpuout/

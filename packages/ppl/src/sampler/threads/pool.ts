@@ -90,7 +90,9 @@ function startSlot(): Slot {
         } else slot.owner?.(m);
       });
       worker.on("error", (e) => {
-        slot.owner?.({ kind: "error", error: { name: e.name, message: `sampler worker thread: ${e.message}`, ...(e.stack ? { stack: e.stack } : {}) } });
+        // A worker that fails before it is ready (its script did not load) is only a lost helper:
+        // its run goes on without it (onState fails a run whose chains were all for the workers).
+        if (slot.ready) slot.owner?.({ kind: "error", error: { name: e.name, message: `sampler worker thread: ${e.message}`, ...(e.stack ? { stack: e.stack } : {}) } });
         died();
       });
       worker.on("exit", died);

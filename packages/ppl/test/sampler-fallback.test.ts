@@ -73,12 +73,15 @@ describe("falling back from a transition runner to the CPU sampler", () => {
     const want = sample(d, opts);
     const calls = { n: 0 };
     const decisions: FallbackDecision[] = [];
-    const got = sample(d, { ...opts, transitionRunner: hostRunner(d, 0, calls), fallback: { density: d, threads: 1, margin: 0, onDecision: (x) => decisions.push(x) } });
+    // Between two host steps (the metric update after iteration 99 reads the batch, which this
+    // runner leaves stale between its calls as a device's runner does only within a block).
+    const at = { after: 90, measureFrom: 75 };
+    const got = sample(d, { ...opts, transitionRunner: hostRunner(d, 0, calls), fallback: { density: d, threads: 1, margin: 0, ...at, onDecision: (x) => decisions.push(x) } });
     expect(got.fallback?.switched).toBe(true);
-    expect(got.fallback?.iteration).toBe(75);
+    expect(got.fallback?.iteration).toBe(90);
     expect(decisions).toEqual([got.fallback]);
-    // The runner ran the first 75 iterations only.
-    expect(calls.n).toBe(75);
+    // The runner ran the first 90 iterations only.
+    expect(calls.n).toBe(90);
     expectSameDraws(got, want);
     // Sampling draws come from the CPU sampler: exact lps, not the runner's rounded ones.
     for (let c = 0; c < 4; c++) expect(bits(got.stats[c]!.lp)).toEqual(bits(want.stats[c]!.lp));
@@ -89,7 +92,7 @@ describe("falling back from a transition runner to the CPU sampler", () => {
   it("goes on over the CPU sampler's threads through sampleAsync, with the same bits", async () => {
     const d = await density();
     const want = sample(d, opts);
-    const got = await sampleAsync(d, { ...opts, transitionRunner: hostRunner(d, 0, { n: 0 }), fallback: { density: d, threads: 2, margin: 0 } });
+    const got = await sampleAsync(d, { ...opts, transitionRunner: hostRunner(d, 0, { n: 0 }), fallback: { density: d, threads: 2, margin: 0, after: 90, measureFrom: 75 } });
     expect(got.fallback?.switched).toBe(true);
     expect(got.fallback?.threads).toBe(2);
     expectSameDraws(got, want);
@@ -101,8 +104,8 @@ describe("falling back from a transition runner to the CPU sampler", () => {
     const d = await density();
     // 2 ms a call: far slower than eight schools' gradients on any CPU.
     const slow = await sampleAsync(d, { ...opts, transitionRunner: hostRunner(d, 2, { n: 0 }), fallback: { density: d, threads: 2 } });
-    // Its 75 calls on the runner (150 ms) are part of the run's time, though the rest ran on threads.
-    expect(slow.timing.warmupSeconds + slow.timing.samplingSeconds).toBeGreaterThan(0.15);
+    // Its 100 calls on the runner (200 ms) are part of the run's time, though the rest ran on threads.
+    expect(slow.timing.warmupSeconds + slow.timing.samplingSeconds).toBeGreaterThan(0.2);
     expect(slow.fallback!.switched).toBe(true);
     expect(slow.fallback!.runnerSecondsPerGradient).toBeGreaterThan(1.5 * slow.fallback!.cpuSecondsPerGradient);
     const calls = { n: 0 };
@@ -135,12 +138,13 @@ describe("falling back from a transition runner to the CPU sampler", () => {
 
 describe("the fallback's rules", () => {
   const fb = { density: { dim: 1, logpGrad() {} }, threads: 1 };
-  it("decides after warmup's first window, or all of a short warmup, or a tenth of the draws", () => {
-    expect(fallbackIteration(fb, 1000, 1000)).toBe(75);
-    expect(fallbackIteration(fb, 150, 10)).toBe(75);
-    expect(fallbackIteration(fb, 100, 1000)).toBe(100);
-    expect(fallbackIteration(fb, 0, 1000)).toBe(100);
-    expect(fallbackIteration({ ...fb, after: 7 }, 1000, 1000)).toBe(7);
+  it("measures warmup's first slow window, or the second half of a short warmup or of a tenth of the draws", () => {
+    expect(fallbackIteration(fb, 1000, 1000)).toEqual({ from: 75, at: 100 });
+    expect(fallbackIteration(fb, 150, 10)).toEqual({ from: 75, at: 100 });
+    expect(fallbackIteration(fb, 100, 1000)).toEqual({ from: 50, at: 100 });
+    expect(fallbackIteration(fb, 0, 1000)).toEqual({ from: 50, at: 100 });
+    expect(fallbackIteration({ ...fb, after: 7 }, 1000, 1000)).toEqual({ from: 0, at: 7 });
+    expect(fallbackIteration({ ...fb, after: 7, measureFrom: 9 }, 1000, 1000)).toEqual({ from: 6, at: 7 });
   });
 
   it("takes the CPU only when it is faster by the margin", () => {

@@ -1,7 +1,8 @@
 /**
  * Measured-cost fallback from a transition runner (a GPU) to the CPU sampler. Thresholds on a
  * model's size guess where a density runs fastest; this measures it. The runner takes the first
- * iterations (up to the end of warmup's first window, where the host acts anyway); then the CPU
+ * iterations (up to the end of warmup's first slow window, where the host acts anyway), timed over
+ * that window (fallbackIteration); then the CPU
  * density's gradient is timed at the chains' current points, and when the CPU sampler would run
  * a gradient of every chain clearly faster than the runner did, the chains move to it with where
  * they stand (SamplingRun.handOver) and the run goes on there. A long time series' recurrence
@@ -20,8 +21,10 @@ export interface RunnerFallback {
   readonly density: BatchedDensity;
   /** Threads the CPU sampler would spread the chains over (sampleAsync; sample() uses one). */
   readonly threads: number;
-  /** Decide after this many iterations (default: warmup's first window, 75 of Stan's windows, or all of a shorter warmup). */
+  /** Decide after this many iterations (default: see fallbackIteration). */
   readonly after?: number;
+  /** With `after`: time the runner from this iteration on (default 0). */
+  readonly measureFrom?: number;
   /** The CPU must be this many times faster to be taken (default 1.5): moving costs a little, and the runner's first blocks are its slowest. */
   readonly margin?: number;
   /** Seconds of trial CPU iterations to time, at least two iterations (default 0.1). */
@@ -41,7 +44,7 @@ export interface RunnerFallback {
 export interface FallbackDecision {
   /** Iterations the runner ran before the decision. */
   readonly iteration: number;
-  /** The runner's seconds per gradient of one chain: its transitions' time over the gradients they took, all chains together. */
+  /** The runner's seconds per gradient of one chain over the measured iterations: its transitions' time over the gradients they took, all chains together. */
   readonly runnerSecondsPerGradient: number;
   /** The CPU sampler's seconds per gradient of one chain, spread over its threads (its trial iterations' time over their gradients, / min(threads, chains)). */
   readonly cpuSecondsPerGradient: number;
@@ -53,12 +56,18 @@ export interface FallbackDecision {
   readonly switched: boolean;
 }
 
-/** The iteration after which the fallback decides: warmup's first window (Stan's 75 iterations), else the first tenth of a run without warmup. */
-export function fallbackIteration(fallback: RunnerFallback, warmup: number, draws: number): number {
-  if (fallback.after !== undefined) return fallback.after;
-  if (warmup >= 150) return 75;
-  if (warmup > 0) return warmup;
-  return Math.max(1, Math.ceil(draws / 10));
+/**
+ * Where the fallback measures the runner and decides: over iterations [from, at), deciding after
+ * `at`. With Stan's windows, the first slow window (75–99): the init buffer's iterations are the
+ * runner's slowest a gradient (its first blocks, and chains whose trees differ most in depth, which
+ * a fused kernel waits for), and the CPU's trial runs from iteration 100, in the same regime. A
+ * shorter warmup measures its second half; a run without warmup, the second half of its first tenth.
+ */
+export function fallbackIteration(fallback: RunnerFallback, warmup: number, draws: number): { readonly from: number; readonly at: number } {
+  if (fallback.after !== undefined) return { from: Math.min(fallback.measureFrom ?? 0, fallback.after - 1), at: fallback.after };
+  if (warmup >= 150) return { from: 75, at: 100 };
+  const at = warmup > 0 ? warmup : Math.max(1, Math.ceil(draws / 10));
+  return { from: Math.floor(at / 2), at };
 }
 
 /** Whether the CPU sampler is clearly faster, from the two measured costs a gradient. */

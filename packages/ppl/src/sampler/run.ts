@@ -106,6 +106,12 @@ export interface SampleOptions {
   fallback?: RunnerFallback;
 }
 
+/** Seconds spent in a transition runner's calls, and the gradients its transitions took (all chains). */
+export interface RunnerCost {
+  readonly seconds: number;
+  readonly gradients: number;
+}
+
 /** Per-chain statistics a transition runner fills in. */
 export interface RunnerStats {
   acceptStat: number;
@@ -513,7 +519,7 @@ export class SamplingRun {
   }
 
   /** Seconds spent in the transition runner's calls, and the gradients its transitions took (all chains). */
-  get runnerCost(): { readonly seconds: number; readonly gradients: number } {
+  get runnerCost(): RunnerCost {
     return { seconds: this.runnerMs / 1000, gradients: this.runnerGradients };
   }
 
@@ -686,11 +692,13 @@ export function sample(density: BatchedDensity, options: SampleOptions = {}): Sa
   const signal = options.signal;
   const fallback = fallbackPoint(run, options);
   let decision: FallbackDecision | undefined;
+  let base: RunnerCost = { seconds: 0, gradients: 0 };
   while (!run.done) {
     if (signal?.aborted) return withDecision(run.result(true), decision);
     run.step();
-    if (fallback !== null && run.iterationsDone === fallback) {
-      const moved = fallBack(run, options);
+    if (fallback !== null && run.iterationsDone === fallback.from) base = run.runnerCost;
+    if (fallback !== null && run.iterationsDone === fallback.at) {
+      const moved = fallBack(run, options, base);
       decision = moved.decision;
       if (moved.state) {
         run = new SamplingRun(options.fallback!.density, cpuOptions(options));
@@ -701,20 +709,22 @@ export function sample(density: BatchedDensity, options: SampleOptions = {}): Sa
   return withDecision(run.result(false), decision);
 }
 
-// The iteration after which a run with a runner and options.fallback decides, or null.
-function fallbackPoint(run: SamplingRun, options: SampleOptions): number | null {
+// Where a run with a runner and options.fallback measures and decides, or null.
+function fallbackPoint(run: SamplingRun, options: SampleOptions): { readonly from: number; readonly at: number } | null {
   if (!options.fallback || !options.transitionRunner) return null;
   const s = run.settings;
-  const at = fallbackIteration(options.fallback, s.warmup, s.draws);
-  return at > 0 && at < s.warmup + s.draws ? at : null;
+  const point = fallbackIteration(options.fallback, s.warmup, s.draws);
+  return point.at > 0 && point.at < s.warmup + s.draws ? point : null;
 }
 
 // Decides at the fallback point; hands the chains over (lp and gradient evaluated again on the CPU density) when they move.
-function fallBack(run: SamplingRun, options: SampleOptions): { decision: FallbackDecision; state?: RunState } {
+// `base` is the runner's cost when the measured iterations began.
+function fallBack(run: SamplingRun, options: SampleOptions, base: RunnerCost): { decision: FallbackDecision; state?: RunState } {
   const fallback = options.fallback!;
   const chains = run.settings.chains;
   const cost = run.runnerCost;
-  let decision = decideFallback(fallback, chains, { iteration: run.iterationsDone, runnerSeconds: cost.seconds, gradients: cost.gradients }, (seconds) => {
+  const measured = { iteration: run.iterationsDone, runnerSeconds: cost.seconds - base.seconds, gradients: cost.gradients - base.gradients };
+  let decision = decideFallback(fallback, chains, measured, (seconds) => {
     // A trial of the CPU sampler from a copy of where the chains stand; its draws are thrown away.
     const copy = reevaluated(detached(run.handOver(0, chains)), fallback.density);
     const trial = new SamplingRun(fallback.density, { ...cpuOptions(options), onDraw: undefined, onAdapted: undefined, signal: undefined, threads: 1 });
@@ -776,14 +786,16 @@ export async function sampleAsync(
   const every = options.yieldEveryMs ?? 50;
   const fallback = fallbackPoint(run, options);
   let decision: FallbackDecision | undefined;
+  let base: RunnerCost = { seconds: 0, gradients: 0 };
   let last = performance.now();
   while (!run.done) {
     if (signal?.aborted) return withDecision(run.result(true), decision);
     // A runner that waits for its devices asynchronously yields at every block it waits for.
     if (run.waitsAsync) await run.stepAsync();
     else run.step();
-    if (fallback !== null && run.iterationsDone === fallback) {
-      const moved = fallBack(run, options);
+    if (fallback !== null && run.iterationsDone === fallback.from) base = run.runnerCost;
+    if (fallback !== null && run.iterationsDone === fallback.at) {
+      const moved = fallBack(run, options, base);
       decision = moved.decision;
       if (moved.state) {
         const cpu = { ...cpuOptions(options), threads: options.fallback!.threads };

@@ -10,7 +10,7 @@ import eightSchools from "../../../examples/posteriordb/eight_schools-eight_scho
 
 const data = JSON.parse(readFileSync(new URL("../../../../shared/posteriordb/eight_schools-eight_schools_noncentered/data.json", import.meta.url), "utf8")) as never;
 const model = compileModel(eightSchools, data);
-const settings = { chains: 3, warmup: 150, draws: 30, seed: 5, maxDepth: 6 } as const;
+const settings = { chains: 3, warmup: 200, draws: 30, seed: 5, maxDepth: 6 } as const;
 
 // Each chain's sampling draws' lps against the f64 CPU density at the same draws.
 async function lpsAgainstCpu(res: SampleResult): Promise<{ exact: number; all: number }> {
@@ -29,7 +29,7 @@ async function lpsAgainstCpu(res: SampleResult): Promise<{ exact: number; all: n
 
 describe.runIf(usableDevices().length > 0)("falling back from the GPU sampler to the CPU", () => {
   for (const shape of ["device", "thread"] as const satisfies readonly ExecutionShape[]) {
-    it(`${shape} shape: moved after warmup's first slow window, the first iterations are the GPU run's`, async () => {
+    it(`${shape} shape: moved after warmup's second block, the first iterations are the GPU run's`, async () => {
       const density = await modelDensity(model);
       const runs: { res: SampleResult; warmup: number[][] }[] = [];
       for (const margin of [Infinity, 0]) {
@@ -39,7 +39,7 @@ describe.runIf(usableDevices().length > 0)("falling back from the GPU sampler to
           const res = await sampleAsync(gpu.hostDensity(density), {
             ...settings, transitionRunner: gpu.factory, fallback: { density, threads: 1, margin },
             onDraw: (d) => {
-              if (d.warmup && d.iteration < 100) warmup.push(Array.from(d.position));
+              if (d.warmup && d.iteration < 150) warmup.push(Array.from(d.position));
             },
           });
           runs.push({ res, warmup });
@@ -50,7 +50,7 @@ describe.runIf(usableDevices().length > 0)("falling back from the GPU sampler to
       const [kept, moved] = runs as [(typeof runs)[0], (typeof runs)[0]];
       expect(kept.res.fallback!.switched).toBe(false);
       expect(moved.res.fallback!.switched).toBe(true);
-      expect(moved.res.fallback!.iteration).toBe(100);
+      expect(moved.res.fallback!.iteration).toBe(150);
       expect(moved.res.fallback!.runnerSecondsPerGradient).toBeGreaterThan(0);
       expect(moved.warmup).toEqual(kept.warmup);
       // On the GPU, lps are f32 sums; after the move every draw's lp is the CPU density's, exactly.

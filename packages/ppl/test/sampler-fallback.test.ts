@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { compileModel, modelDensity, type ModelDensity } from "../src/index.ts";
 import { seedKey } from "../src/random/streams.ts";
 import {
-  ChainBatch, cpuGradientLowerBound, cpuIsFaster, driveBatch, trialSecondsPerGradient, fallbackIteration, NutsTransition, sample, sampleAsync, chainContext,
+  ChainBatch, SamplingRun, cpuGradientLowerBound, cpuIsFaster, driveBatch, trialSecondsPerGradient, fallbackIteration, NutsTransition, sample, sampleAsync, chainContext,
   type BatchedDensity, type FallbackDecision, type SampleOptions, type SampleResult, type TransitionRunnerFactory,
 } from "../src/sampler/index.ts";
 import { stopSamplerThreads } from "../src/sampler/threads/pool.ts";
@@ -138,13 +138,17 @@ describe("falling back from a transition runner to the CPU sampler", () => {
 
 describe("the fallback's rules", () => {
   const fb = { density: { dim: 1, logpGrad() {} }, threads: 1 };
-  it("measures warmup's first slow window, or the second half of a short warmup or of a tenth of the draws", () => {
-    expect(fallbackIteration(fb, 1000, 1000)).toEqual({ from: 75, at: 100 });
-    expect(fallbackIteration(fb, 150, 10)).toEqual({ from: 75, at: 100 });
-    expect(fallbackIteration(fb, 100, 1000)).toEqual({ from: 50, at: 100 });
-    expect(fallbackIteration(fb, 0, 1000)).toEqual({ from: 50, at: 100 });
-    expect(fallbackIteration({ ...fb, after: 7 }, 1000, 1000)).toEqual({ from: 0, at: 7 });
-    expect(fallbackIteration({ ...fb, after: 7, measureFrom: 9 }, 1000, 1000)).toEqual({ from: 6, at: 7 });
+  it("measures the runner over whole warmup blocks: the second, or a warmup's only one, or a tenth of the draws", () => {
+    expect(fallbackIteration(fb, 1000, 1000, [99, 149, 249, 449, 949, 999])).toEqual({ from: 100, at: 150 });
+    expect(fallbackIteration(fb, 1000, 1000, [999, 99, 149])).toEqual({ from: 100, at: 150 });
+    expect(fallbackIteration(fb, 20, 1000, [19])).toEqual({ from: 0, at: 20 });
+    expect(fallbackIteration(fb, 0, 1000, [])).toEqual({ from: 0, at: 100 });
+    expect(fallbackIteration({ ...fb, after: 7 }, 1000, 1000, [99])).toEqual({ from: 0, at: 7 });
+    expect(fallbackIteration({ ...fb, after: 7, measureFrom: 9 }, 1000, 1000, [99])).toEqual({ from: 6, at: 7 });
+  });
+
+  it("a run's warmup blocks end where Stan's windows do", () => {
+    expect(new SamplingRun({ dim: 1, logpGrad() {} }, { warmup: 1000, chains: 1 }).hostSteps).toEqual([99, 149, 249, 449, 949, 999]);
   });
 
   it("takes the CPU only when it is faster by the margin", () => {

@@ -1,8 +1,8 @@
 /**
  * Measured-cost fallback from a transition runner (a GPU) to the CPU sampler. Thresholds on a
  * model's size guess where a density runs fastest; this measures it. The runner takes the first
- * iterations (up to the end of warmup's first slow window, where the host acts anyway), timed over
- * that window (fallbackIteration); then the CPU
+ * iterations (to the end of warmup's second block, where the host acts anyway), timed over that
+ * block (fallbackIteration); then the CPU
  * density's gradient is timed at the chains' current points, and when the CPU sampler would run
  * a gradient of every chain clearly faster than the runner did, the chains move to it with where
  * they stand (SamplingRun.handOver) and the run goes on there. A long time series' recurrence
@@ -58,16 +58,20 @@ export interface FallbackDecision {
 
 /**
  * Where the fallback measures the runner and decides: over iterations [from, at), deciding after
- * `at`. With Stan's windows, the first slow window (75–99): the init buffer's iterations are the
- * runner's slowest a gradient (its first blocks, and chains whose trees differ most in depth, which
- * a fused kernel waits for), and the CPU's trial runs from iteration 100, in the same regime. A
- * shorter warmup measures its second half; a run without warmup, the second half of its first tenth.
+ * `at`. Both are ends of the runner's warmup blocks, which end where the host acts (a metric
+ * update; `hostSteps`, as TransitionRunnerContext has them): a runner computes a whole block in
+ * the call for its first iteration, so only whole blocks can be timed. With Stan's windows that is
+ * the first slow window's successor, 100–149: the init buffer's block is the runner's slowest a
+ * gradient (its first dispatches, and chains whose trees differ most in depth, which a fused
+ * kernel waits for), and the CPU's trial runs from iteration 150, in the same regime. A warmup
+ * with one block is measured whole; a run without warmup, over its first tenth.
  */
-export function fallbackIteration(fallback: RunnerFallback, warmup: number, draws: number): { readonly from: number; readonly at: number } {
+export function fallbackIteration(fallback: RunnerFallback, warmup: number, draws: number, hostSteps: readonly number[]): { readonly from: number; readonly at: number } {
   if (fallback.after !== undefined) return { from: Math.min(fallback.measureFrom ?? 0, fallback.after - 1), at: fallback.after };
-  if (warmup >= 150) return { from: 75, at: 100 };
-  const at = warmup > 0 ? warmup : Math.max(1, Math.ceil(draws / 10));
-  return { from: Math.floor(at / 2), at };
+  const ends = [...new Set(hostSteps.map((h) => h + 1))].filter((e) => e > 0 && e <= warmup).sort((a, b) => a - b);
+  if (ends.length >= 2) return { from: ends[0]!, at: ends[1]! };
+  if (ends.length === 1) return { from: 0, at: ends[0]! };
+  return { from: 0, at: Math.max(1, Math.ceil(draws / 10)) };
 }
 
 /** Whether the CPU sampler is clearly faster, from the two measured costs a gradient. */

@@ -348,6 +348,8 @@ export class SamplingRun {
   private samplingMs = 0;
   private runnerMs = 0;
   private runnerGradients = 0;
+  /** Warmup iterations after which the host acts itself (metric updates, the final step size), where a runner's warmup blocks end. */
+  readonly hostSteps: readonly number[];
 
   constructor(density: BatchedDensity, options: SampleOptions = {}) {
     const s = resolveSettings(options);
@@ -415,6 +417,7 @@ export class SamplingRun {
       state: (c: number) => this.adaptations[c]!.dualAveraging.snapshot(),
       hostSteps: s.warmup > 0 ? [...windowEnds(s.warmup, defaultWindows).filter((t) => t < s.warmup - 1), s.warmup - 1] : [],
     };
+    this.hostSteps = stepSizeAdaptation.hostSteps;
     this.runner = options.transitionRunner ? options.transitionRunner({ settings: s, dim, metrics: this.metrics, stepSizeAdaptation }) : null;
   }
 
@@ -713,7 +716,7 @@ export function sample(density: BatchedDensity, options: SampleOptions = {}): Sa
 function fallbackPoint(run: SamplingRun, options: SampleOptions): { readonly from: number; readonly at: number } | null {
   if (!options.fallback || !options.transitionRunner) return null;
   const s = run.settings;
-  const point = fallbackIteration(options.fallback, s.warmup, s.draws);
+  const point = fallbackIteration(options.fallback, s.warmup, s.draws, run.hostSteps);
   return point.at > 0 && point.at < s.warmup + s.draws ? point : null;
 }
 

@@ -43,7 +43,7 @@ export {
   type DrawInfo, type ResolvedSampleSettings, type SamplerKind, type RunnerStats, type TransitionRunner,
   type TransitionRunnerContext, type TransitionRunnerFactory, type RunPlan, type PreparedRunner,
   type RunnerProvider, type MetricKind, type DualAveragingSettings, type DualAveragingState,
-  splitRunner, chainGroupSizes, type RunnerGroup, type RunnerFallback, type FallbackDecision, cpuGradientLowerBound,
+  splitRunner, chainGroupSizes, type RunnerGroup, type RunnerFallback, type FallbackDecision, cpuGradientLowerBound, dataElementCount,
 } from "./sampler/index.ts";
 // Diagnostics
 export {

@@ -5,7 +5,7 @@ import { availableParallelism } from "node:os";
 import { basename, join, resolve } from "node:path";
 import {
   AdaptationError, InitializationError, SAMPLER_COLUMNS, sampleAsync, sampleConfig, StepSizeError, writeSummaryJson, type ConfigNode,
-  cpuGradientLowerBound, type FallbackDecision, type SampleResult,
+  cpuGradientLowerBound, dataElementCount, type FallbackDecision, type SampleResult,
 } from "@ppl/ppl";
 import type * as Vulkan from "@ppl/vulkan";
 import { ChainFiles } from "../chain-files.ts";
@@ -162,7 +162,7 @@ export async function sampleCommand(modelPath: string, opts: SampleCommandOption
         fallback: {
           density: opened.cpuDensity,
           threads: Math.min(opts.threads ?? availableParallelism(), opts.chains),
-          cpuLowerBound: cpuGradientLowerBound(dataElements(compiled.dataBindings)),
+          cpuLowerBound: cpuGradientLowerBound(dataElementCount(compiled.dataBindings)),
           onDecision: (d: FallbackDecision) => {
             const line = fallbackLine(d, choice.cpuFallback?.dtype ?? "f64");
             info(line);
@@ -263,11 +263,6 @@ function samplingError(e: unknown, name: string, output: string, vulkan: typeof 
 }
 
 /** The settings header of one chain's CSV: CmdStan's settings plus this tool's (backend, dtype, model file). */
-// Elements of a model's data, all bindings together.
-function dataElements(bindings: Readonly<Record<string, { readonly shape: readonly number[] }>>): number {
-  return Object.values(bindings).reduce((n, v) => n + v.shape.reduce((a, b) => a * b, 1), 0);
-}
-
 // What the measured-cost fallback found, for stderr (and, when the chains moved, each CSV file).
 export function fallbackLine(d: FallbackDecision, dtype: "f32" | "f64"): string {
   const us = (x: number): string => `${(x * 1e6).toPrecision(3)} µs`;

@@ -6,7 +6,7 @@ import { mcseMean } from "../diagnostics/mcse.ts";
 import { mean, sd } from "../diagnostics/moments.ts";
 import { compileModel, type CompiledModel } from "../model/compile.ts";
 import { isModel, type Model } from "../model/model.ts";
-import { cpuGradientLowerBound, type FallbackDecision } from "../sampler/fallback.ts";
+import { cpuGradientLowerBound, dataElementCount, type FallbackDecision } from "../sampler/fallback.ts";
 import { sample, sampleAsync, type TransitionRunnerFactory } from "../sampler/run.ts";
 import { checkParameter, type ParameterCheck } from "./pass-rule.ts";
 import { folderOf, loadPosterior, modelsDir } from "./reference.ts";
@@ -100,7 +100,7 @@ export async function runPosterior(name: string, opts: RunPosteriorOptions = {})
     const used = runner?.hostDensity ? runner.hostDensity(density) : density;
     const threads = Math.min(availableParallelism(), settings.chains);
     result = runner?.cpuFallback
-      ? await sampleAsync(used, { ...settings, seed, transitionRunner: runner.factory, fallback: { density, threads, cpuLowerBound: cpuGradientLowerBound(dataElements(compiled)) } })
+      ? await sampleAsync(used, { ...settings, seed, transitionRunner: runner.factory, fallback: { density, threads, cpuLowerBound: cpuGradientLowerBound(dataElementCount(compiled.dataBindings)) } })
       : sample(used, { ...settings, seed, ...(runner ? { transitionRunner: runner.factory } : {}) });
   } finally {
     runner?.dispose();
@@ -145,10 +145,6 @@ export async function runPosterior(name: string, opts: RunPosteriorOptions = {})
     samplerSeconds: result.timing.warmupSeconds + result.timing.samplingSeconds,
     ...(result.fallback ? { fallback: result.fallback } : {}),
   };
-}
-
-function dataElements(compiled: CompiledModel): number {
-  return Object.values(compiled.dataBindings).reduce((n, v) => n + v.shape.reduce((a, b) => a * b, 1), 0);
 }
 
 function concatAll(chains: readonly Float64Array[]): Float64Array {

@@ -144,6 +144,11 @@ export function trialSecondsPerGradient(step: () => number | null, seconds: numb
 /** Elements a CPU core reads a nanosecond at best (well above what the CPU backend reaches), for cpuGradientLowerBound. */
 const ELEMENTS_PER_NANOSECOND = 8;
 
+/** Elements of a model's data, all bindings together (what cpuGradientLowerBound counts). */
+export function dataElementCount(bindings: Readonly<Record<string, { readonly shape: readonly number[] }>>): number {
+  return Object.values(bindings).reduce((n, v) => n + v.shape.reduce((a, b) => a * b, 1), 0);
+}
+
 /** A lower bound on one chain's gradient on one CPU core: its `dataElements` read once, at ELEMENTS_PER_NANOSECOND. */
 export function cpuGradientLowerBound(dataElements: number): number {
   return (dataElements / ELEMENTS_PER_NANOSECOND) * 1e-9;

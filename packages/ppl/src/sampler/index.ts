@@ -21,7 +21,7 @@ export type {
 export { registerTransitionRunner, prepareTransitionRunner, transitionRunnerNames } from "./runner-registry.ts";
 export { prestartSamplerThreads, stopSamplerThreads } from "./threads/pool.ts";
 export type { RunPlan, PreparedRunner, RunnerProvider } from "./runner-registry.ts";
-export { cpuGradientLowerBound, cpuIsFaster, decideFallback, fallbackIteration, reevaluated, trialSecondsPerGradient } from "./fallback.ts";
+export { cpuGradientLowerBound, cpuIsFaster, dataElementCount, decideFallback, fallbackIteration, reevaluated, trialSecondsPerGradient } from "./fallback.ts";
 export type { RunnerFallback, FallbackDecision } from "./fallback.ts";
 export { splitRunner, chainGroupSizes, type RunnerGroup } from "./split-runner.ts";
 export { InitializationError, StepSizeError, AdaptationError, SamplerOptionError } from "./errors.ts";

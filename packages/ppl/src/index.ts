@@ -44,6 +44,7 @@ export {
   type TransitionRunnerContext, type TransitionRunnerFactory, type RunPlan, type PreparedRunner,
   type RunnerProvider, type MetricKind, type DualAveragingSettings, type DualAveragingState,
   splitRunner, chainGroupSizes, type RunnerGroup, type RunnerFallback, type FallbackDecision, cpuGradientLowerBound, dataElementCount,
+  type PendingRunner, type PendingRunnerDecision, type ReadyRunner,
 } from "./sampler/index.ts";
 // Diagnostics
 export {

@@ -13,7 +13,15 @@
  * the same bits every time pins its backend.
  */
 import type { BatchedDensity } from "./density.ts";
-import type { ChainState, RunState } from "./run.ts";
+import type { ChainState, ChainStats, RunState } from "./run.ts";
+
+/**
+ * How many times faster the CPU must take a gradient, spread over its threads, for a run to use
+ * it rather than a runner: one thread's pace over the threads is what the estimate assumes, and
+ * threads pace less evenly (on the H200's host, earnings moved at a measured 1.55× and ran 1.2×
+ * slower on the CPU than on the GPU), and a move costs threads to start.
+ */
+export const DEFAULT_MARGIN = 2;
 
 /** What a run may fall back to, and when it decides. */
 export interface RunnerFallback {
@@ -25,7 +33,7 @@ export interface RunnerFallback {
   readonly after?: number;
   /** With `after`: time the runner from this iteration on (default 0). */
   readonly measureFrom?: number;
-  /** The CPU must be this many times faster to be taken (default 1.5): moving costs a little, and the runner's first blocks are its slowest. */
+  /** The CPU must be this many times faster to be taken (default DEFAULT_MARGIN). */
   readonly margin?: number;
   /** Seconds of trial CPU iterations to time, at least two iterations (default 0.1). */
   readonly probeSeconds?: number;
@@ -75,7 +83,7 @@ export function fallbackIteration(fallback: RunnerFallback, warmup: number, draw
 }
 
 /** Whether the CPU sampler is clearly faster, from the two measured costs a gradient. */
-export function cpuIsFaster(runnerSecondsPerGradient: number, cpuSecondsPerGradient: number, margin = 1.5): boolean {
+export function cpuIsFaster(runnerSecondsPerGradient: number, cpuSecondsPerGradient: number, margin = DEFAULT_MARGIN): boolean {
   if (!(runnerSecondsPerGradient > 0) || !Number.isFinite(cpuSecondsPerGradient)) return false;
   return cpuSecondsPerGradient * margin < runnerSecondsPerGradient;
 }
@@ -130,8 +138,16 @@ export function trialSecondsPerGradient(step: () => number | null, seconds: numb
     gradients.push(g);
     if (times.length >= 2 && (now - start) / 1000 >= seconds) break;
   }
+  return secondHalfSecondsPerGradient(times, gradients);
+}
+
+/**
+ * Seconds a gradient of the iterations that took `times` seconds and `gradients` gradients each,
+ * over those that start in the second half of their total time (at least the last one): the first
+ * run before the JavaScript engine has optimised the CPU code.
+ */
+export function secondHalfSecondsPerGradient(times: readonly number[], gradients: readonly number[]): number {
   if (times.length === 0) return Infinity;
-  // The iterations that start in the second half of the trial's time (at least the last one).
   const total = times.reduce((a, b) => a + b, 0);
   let from = times.length - 1;
   let startOf = total - times[from]!;
@@ -139,6 +155,15 @@ export function trialSecondsPerGradient(step: () => number | null, seconds: numb
   const t = total - startOf;
   const g = gradients.slice(from).reduce((a, b) => a + b, 0);
   return g > 0 ? t / g : Infinity;
+}
+
+/** A state whose draws and statistics are copies: a trial run restored from it writes into its own. */
+export function detached(state: RunState): RunState {
+  const copyStats = (st: ChainStats): ChainStats => ({
+    lp: st.lp.slice(), acceptStat: st.acceptStat.slice(), stepSize: st.stepSize.slice(), treeDepth: st.treeDepth.slice(),
+    nLeapfrog: st.nLeapfrog.slice(), divergent: st.divergent.slice(), energy: st.energy.slice(),
+  });
+  return { ...state, chains: state.chains.map((ch) => ({ ...ch, draws: ch.draws.slice(), stats: copyStats(ch.stats) })) };
 }
 
 /** Elements a CPU core reads a nanosecond at best (well above what the CPU backend reaches), for cpuGradientLowerBound. */

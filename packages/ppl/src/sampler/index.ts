@@ -21,8 +21,10 @@ export type {
 export { registerTransitionRunner, prepareTransitionRunner, transitionRunnerNames } from "./runner-registry.ts";
 export { prestartSamplerThreads, stopSamplerThreads } from "./threads/pool.ts";
 export type { RunPlan, PreparedRunner, RunnerProvider } from "./runner-registry.ts";
-export { cpuGradientLowerBound, cpuIsFaster, dataElementCount, decideFallback, fallbackIteration, reevaluated, trialSecondsPerGradient } from "./fallback.ts";
+export { cpuGradientLowerBound, cpuIsFaster, DEFAULT_MARGIN, dataElementCount, decideFallback, fallbackIteration, reevaluated, trialSecondsPerGradient } from "./fallback.ts";
 export type { RunnerFallback, FallbackDecision } from "./fallback.ts";
+export { runnerBlock } from "./pending-runner.ts";
+export type { PendingRunner, PendingRunnerDecision, ReadyRunner } from "./pending-runner.ts";
 export { splitRunner, chainGroupSizes, type RunnerGroup } from "./split-runner.ts";
 export { InitializationError, StepSizeError, AdaptationError, SamplerOptionError } from "./errors.ts";
 export { Metric } from "./metric.ts";

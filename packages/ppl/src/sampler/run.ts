@@ -8,7 +8,8 @@
  */
 
 import { ChainBatch, driveBatch } from "./batch.ts";
-import { decideFallback, fallbackIteration, reevaluated, trialSecondsPerGradient, type FallbackDecision, type RunnerFallback } from "./fallback.ts";
+import { decideFallback, detached, fallbackIteration, reevaluated, trialSecondsPerGradient, type FallbackDecision, type RunnerFallback } from "./fallback.ts";
+import type { PendingRunner, PendingRunnerDecision } from "./pending-runner.ts";
 import type { BatchedDensity } from "./density.ts";
 import { SamplerOptionError } from "./errors.ts";
 import { HmcTransition } from "./hmc.ts";
@@ -104,6 +105,12 @@ export interface SampleOptions {
    * fallback.ts). The result's `fallback` says what was measured.
    */
   fallback?: RunnerFallback;
+  /**
+   * sampleAsync only, without a transitionRunner: a runner still being prepared. The run starts on
+   * this density (the CPU) and moves to the runner once it is ready and measures faster (see
+   * pending-runner.ts); the result's `pendingRunner` says what was measured.
+   */
+  pendingRunner?: PendingRunner;
 }
 
 /** Seconds spent in a transition runner's calls, and the gradients its transitions took (all chains). */
@@ -210,6 +217,8 @@ export interface SampleResult {
   readonly threads?: { readonly used: number; readonly chainThread: readonly number[] };
   /** With options.fallback: what was measured, and whether the chains moved to the CPU. */
   readonly fallback?: FallbackDecision;
+  /** With options.pendingRunner: what was measured, and whether the chains moved to the runner. */
+  readonly pendingRunner?: PendingRunnerDecision;
 }
 
 function checkInteger(name: string, value: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
@@ -691,6 +700,7 @@ export class SamplingRun {
 /** Samples C chains together (synchronously); stops between iterations when `signal` aborts. */
 export function sample(density: BatchedDensity, options: SampleOptions = {}): SampleResult {
   if ((options.threads ?? 1) !== 1) throw new SamplerOptionError(`threads: sample() runs in the calling thread; use sampleAsync() for ${options.threads} threads`);
+  if (options.pendingRunner) throw new SamplerOptionError("pendingRunner: sample() cannot wait for a runner being prepared; use sampleAsync()");
   let run = new SamplingRun(density, options);
   const signal = options.signal;
   const fallback = fallbackPoint(run, options);
@@ -750,15 +760,6 @@ function fallBack(run: SamplingRun, options: SampleOptions, base: RunnerCost): {
   return state ? { decision, state } : { decision };
 }
 
-// A state whose draws and statistics are copies: a trial run restored from it writes into its own.
-function detached(state: RunState): RunState {
-  const copyStats = (st: ChainStats): ChainStats => ({
-    lp: st.lp.slice(), acceptStat: st.acceptStat.slice(), stepSize: st.stepSize.slice(), treeDepth: st.treeDepth.slice(),
-    nLeapfrog: st.nLeapfrog.slice(), divergent: st.divergent.slice(), energy: st.energy.slice(),
-  });
-  return { ...state, chains: state.chains.map((ch) => ({ ...ch, draws: ch.draws.slice(), stats: copyStats(ch.stats) })) };
-}
-
 // The run's options for the CPU sampler that takes over: no runner, no second fallback.
 function cpuOptions(options: SampleOptions): SampleOptions {
   const { transitionRunner: _runner, fallback: _fallback, ...rest } = options;
@@ -779,6 +780,12 @@ export async function sampleAsync(
   options: SampleOptions & { yieldEveryMs?: number } = {},
 ): Promise<SampleResult> {
   const threads = checkInteger("threads", options.threads ?? 1, 1, 1024);
+  if (options.pendingRunner) {
+    if (options.transitionRunner) throw new SamplerOptionError("pendingRunner: the run starts on the CPU; leave transitionRunner out");
+    // Imported when used: it imports this module.
+    const { samplePending } = await import("./pending-runner.ts");
+    return samplePending(density, options);
+  }
   if (threads > 1) {
     // Imported when used: the pool imports this module.
     const { sampleThreads } = await import("./threads/pool.ts");

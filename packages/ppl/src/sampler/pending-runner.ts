@@ -1,0 +1,166 @@
+/**
+ * A run that starts on the CPU while its transition runner (a GPU kernel) is still being prepared,
+ * and moves to the runner once it is ready and measures faster. A driver builds a fused kernel in
+ * a second or more on a machine that has not built it before, and a small posterior samples on the
+ * CPU in less: waiting for the kernel made such runs slower than the CPU backend alone.
+ *
+ * The CPU samples every chain on the calling thread meanwhile (worker threads start in the
+ * background, for the case where the CPU is kept), and its pace is timed as it goes. Once the
+ * runner is ready and the CPU has been timed for `probeSeconds`, the runner runs a trial of at
+ * least one whole block from a copy of where the chains stand (thrown away), and the chains move to
+ * it (SamplingRun.handOver) unless the CPU, spread over its threads, takes a gradient `margin`
+ * times faster. Kept on the CPU, the run goes on over `threads` threads. A preparation that fails
+ * leaves the run on the CPU.
+ *
+ * The choice reads the clock, so two runs of one seed can differ where it does; a run that must
+ * draw the same bits every time pins its backend.
+ */
+import type { BatchedDensity } from "./density.ts";
+import { cpuIsFaster, DEFAULT_MARGIN, detached, reevaluated, secondHalfSecondsPerGradient } from "./fallback.ts";
+import { SamplingRun, type SampleOptions, type SampleResult, type TransitionRunnerFactory } from "./run.ts";
+
+/** A transition runner that is ready to run, with the density its run uses. */
+export interface ReadyRunner {
+  readonly transitionRunner: TransitionRunnerFactory;
+  /** The density of the run on the runner (a GPU's host density: initialization, step-size searches). */
+  readonly density: BatchedDensity;
+  /** Most iterations the runner computes in one call (its block; default 100): the trial runs whole blocks. */
+  readonly blockIterations?: number;
+}
+
+/** A runner still being prepared; the run starts on the CPU (SampleOptions.pendingRunner). */
+export interface PendingRunner {
+  /** Resolves once the runner is ready; a rejection leaves the run on the CPU (the decision says why). */
+  readonly ready: Promise<ReadyRunner>;
+  /** The CPU must take a gradient this many times faster, spread over its threads, to be kept (default DEFAULT_MARGIN). */
+  readonly margin?: number;
+  /** Seconds of the CPU's iterations to time before deciding (default 0.1; the second half counts). */
+  readonly probeSeconds?: number;
+  /** Iterations the runner's trial runs at least, in whole blocks (default 50). */
+  readonly trialIterations?: number;
+  /** Called once, when the run decides or ends without deciding. */
+  readonly onDecision?: (decision: PendingRunnerDecision) => void;
+}
+
+/** What a run with a pending runner measured, and where it went. */
+export interface PendingRunnerDecision {
+  /** "measured": both were timed; "failed": the runner's preparation failed; "ended": the run ended before the runner was ready. */
+  readonly reason: "measured" | "failed" | "ended";
+  /** Iterations done on the CPU before the decision. */
+  readonly iteration: number;
+  /** The runner's trial: seconds per gradient of one chain (its time over the gradients of all chains); NaN when not tried. */
+  readonly runnerSecondsPerGradient: number;
+  /** The CPU's seconds per gradient of one chain, spread over its threads; NaN when not timed. */
+  readonly cpuSecondsPerGradient: number;
+  /** CPU threads the estimate assumes. */
+  readonly threads: number;
+  /** Whether the chains moved to the runner. */
+  readonly moved: boolean;
+  /** With reason "failed": the preparation's error. */
+  readonly error?: string;
+}
+
+/** Iterations of a block-wise runner's block starting at t (as a GPU runner splits a run): warmup blocks end where the host acts. */
+export function runnerBlock(t: number, warmup: number, total: number, hostSteps: readonly number[], block: number): number {
+  if (t < warmup) {
+    const next = hostSteps.find((h) => h >= t) ?? warmup - 1;
+    return Math.min(block, next + 1 - t);
+  }
+  return Math.min(block, total - t);
+}
+
+/** Samples as sampleAsync does, starting on `density` (the CPU) while options.pendingRunner is prepared. */
+export async function samplePending(density: BatchedDensity, options: SampleOptions & { yieldEveryMs?: number }): Promise<SampleResult> {
+  const pending = options.pendingRunner!;
+  const { pendingRunner: _p, transitionRunner: _r, fallback: _f, ...cpu } = options;
+  const threads = Math.max(1, options.threads ?? 1);
+  const shared = typeof (density as { share?: unknown }).share === "function";
+  let ready: ReadyRunner | null = null;
+  let failure: string | null = null;
+  pending.ready.then((r) => (ready = r), (e: unknown) => (failure = e instanceof Error ? e.message : String(e)));
+  const pool = threads > 1 && shared ? await import("./threads/pool.ts") : null;
+  // Started now, so that a run kept on the CPU finds its threads ready.
+  pool?.prestartSamplerThreads(threads - 1);
+
+  let run = new SamplingRun(density, { ...cpu, threads: 1 });
+  const s = run.settings;
+  const chainThreads = Math.min(threads, s.chains);
+  const signal = options.signal;
+  const times: number[] = [];
+  const gradients: number[] = [];
+  let timed = 0;
+  let decision: PendingRunnerDecision | undefined;
+  const decide = (d: PendingRunnerDecision): void => {
+    decision = d;
+    pending.onDecision?.(d);
+  };
+  const result = (aborted: boolean): SampleResult => {
+    if (!decision) decide({ reason: "ended", iteration: run.iterationsDone, runnerSecondsPerGradient: NaN, cpuSecondsPerGradient: NaN, threads: chainThreads, moved: false });
+    return { ...run.result(aborted), pendingRunner: decision! };
+  };
+  let onRunner = false;
+  let last = performance.now();
+  while (!run.done) {
+    if (signal?.aborted) return result(true);
+    if (run.waitsAsync) await run.stepAsync();
+    else {
+      const before = run.evaluationsDone;
+      const t0 = performance.now();
+      run.step();
+      if (!onRunner && decision === undefined) {
+        const dt = (performance.now() - t0) / 1000;
+        times.push(dt);
+        gradients.push(run.evaluationsDone - before);
+        timed += dt;
+      }
+    }
+    if (decision === undefined && !run.done) {
+      if (failure !== null) {
+        decide({ reason: "failed", iteration: run.iterationsDone, runnerSecondsPerGradient: NaN, cpuSecondsPerGradient: NaN, threads: chainThreads, moved: false, error: failure });
+      } else if (ready !== null && timed >= (pending.probeSeconds ?? 0.1) && times.length >= 2) {
+        const r: ReadyRunner = ready;
+        const cpuPerGradient = secondHalfSecondsPerGradient(times, gradients) / chainThreads;
+        const runnerPerGradient = trialOnRunner(run, r, cpu, pending.trialIterations ?? 50);
+        const moved = !cpuIsFaster(runnerPerGradient, cpuPerGradient, pending.margin ?? DEFAULT_MARGIN);
+        decide({ reason: "measured", iteration: run.iterationsDone, runnerSecondsPerGradient: runnerPerGradient, cpuSecondsPerGradient: cpuPerGradient, threads: chainThreads, moved });
+        if (moved) {
+          const state = reevaluated(run.handOver(0, s.chains), r.density);
+          run = new SamplingRun(r.density, { ...cpu, threads: 1, transitionRunner: r.transitionRunner });
+          run.restore(state);
+          onRunner = true;
+        } else if (pool !== null && chainThreads > 1) {
+          const rest = await pool.sampleThreads(density, cpu, {}, run.handOver(0, s.chains));
+          return { ...rest, pendingRunner: decision! };
+        }
+      }
+    }
+    // While the runner is being prepared, its preparation's steps (a compiler's output, a
+    // pipeline built on another thread) wait for this loop to yield: it yields often.
+    const every = decision === undefined ? 5 : (options.yieldEveryMs ?? 50);
+    if (performance.now() - last >= every) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      last = performance.now();
+    }
+  }
+  return result(false);
+}
+
+// Seconds per gradient of one chain of the runner's trial from a copy of where the chains stand:
+// at least `least` iterations, in whole blocks, on a run that is thrown away.
+function trialOnRunner(run: SamplingRun, ready: ReadyRunner, options: SampleOptions, least: number): number {
+  const s = run.settings;
+  const total = s.warmup + s.draws;
+  const from = run.iterationsDone;
+  let until = from;
+  while (until - from < least && until < total) until += runnerBlock(until, s.warmup, total, run.hostSteps, ready.blockIterations ?? 100);
+  const copy = reevaluated(detached(run.handOver(0, s.chains)), ready.density);
+  const trial = new SamplingRun(ready.density, {
+    ...options, threads: 1, transitionRunner: ready.transitionRunner, onDraw: undefined, onAdapted: undefined, signal: undefined,
+  });
+  trial.restore(copy);
+  // Synchronous steps: a runner that starts its next block ahead when stepped asynchronously
+  // would leave that block on the device for the run that follows.
+  while (trial.iterationsDone < until) trial.step();
+  const cost = trial.runnerCost;
+  return cost.gradients > 0 ? cost.seconds / cost.gradients : Infinity;
+}

@@ -1,0 +1,173 @@
+/**
+ * A run that starts on the CPU while its runner is prepared (pending-runner.ts): the chains move to
+ * the runner with where they stand, so that a runner drawing what the CPU sampler draws gives,
+ * moved or kept, the CPU run's bits; a runner that is not faster is left alone, one that fails to
+ * prepare leaves the run on the CPU, and the decision reports its figures.
+ */
+import { afterAll, describe, expect, it } from "vitest";
+import { compileModel, modelDensity, type ModelDensity } from "../src/index.ts";
+import { seedKey } from "../src/random/streams.ts";
+import {
+  chainContext, driveBatch, NutsTransition, runnerBlock, sample, sampleAsync, SamplingRun,
+  type BatchedDensity, type PendingRunnerDecision, type ReadyRunner, type SampleOptions, type SampleResult, type TransitionRunnerFactory,
+} from "../src/sampler/index.ts";
+import { secondHalfSecondsPerGradient } from "../src/sampler/fallback.ts";
+import { stopSamplerThreads } from "../src/sampler/threads/pool.ts";
+import eightSchools from "../../../examples/posteriordb/eight_schools-eight_schools_noncentered.ts";
+
+const schools = { J: 8, y: [28, 8, -3, 7, -1, 1, 18, 12], sigma: [15, 10, 16, 11, 9, 11, 10, 18] };
+const density = (): Promise<ModelDensity> => modelDensity(compileModel(eightSchools, schools), { backend: "cpu" });
+const bits = (a: Float64Array): number[] => Array.from(a);
+
+afterAll(() => stopSamplerThreads());
+
+/**
+ * A runner that takes the CPU sampler's own NUTS transitions on `density`, so that its draws are the
+ * CPU run's bits, waiting `delayMs` a call as a slow device would. `calls` records the iterations
+ * it was called for.
+ */
+function cpuLikeRunner(density: BatchedDensity, delayMs: number, calls: number[]): TransitionRunnerFactory {
+  return (ctx) => {
+    const s = ctx.settings;
+    let transitions: NutsTransition[] | null = null;
+    return {
+      run(t, stepSizes, batch, stats) {
+        calls.push(t);
+        transitions ??= Array.from({ length: s.chains }, (_, c) =>
+          new NutsTransition(chainContext(batch, { row: c, id: s.firstChain + c }, seedKey(s.seed), ctx.metrics[c]!), { maxDepth: s.maxDepth, maxDeltaH: s.maxDeltaH }));
+        for (let c = 0; c < s.chains; c++) batch.active[c] = transitions[c]!.begin(t, stepSizes[c]!) ? 1 : 0;
+        driveBatch(density, batch, transitions);
+        transitions.forEach((tr, c) => Object.assign(stats[c]!, { acceptStat: tr.acceptStat, treeDepth: tr.treeDepth, nLeapfrog: tr.nLeapfrog, divergent: tr.divergent, energy: tr.energy }));
+        const until = performance.now() + delayMs;
+        while (performance.now() < until);
+      },
+    };
+  };
+}
+
+function expectSameDraws(got: SampleResult, want: SampleResult): void {
+  for (let c = 0; c < want.settings.chains; c++) {
+    expect(bits(got.draws[c]!), `chain ${c + 1} draws`).toEqual(bits(want.draws[c]!));
+    for (const k of ["lp", "acceptStat", "stepSize", "treeDepth", "nLeapfrog", "energy"] as const) {
+      expect(bits(got.stats[c]![k]), `chain ${c + 1} ${k}`).toEqual(bits(want.stats[c]![k]));
+    }
+    expect(got.adaptation[c]!.stepSize).toBe(want.adaptation[c]!.stepSize);
+    expect(bits(got.adaptation[c]!.invMetric)).toEqual(bits(want.adaptation[c]!.invMetric));
+  }
+}
+
+const opts: SampleOptions = { chains: 4, warmup: 200, draws: 150, seed: 20261204 };
+const ready = (d: BatchedDensity, delayMs: number, calls: number[], blockIterations?: number): ReadyRunner =>
+  ({ transitionRunner: cpuLikeRunner(d, delayMs, calls), density: d, ...(blockIterations !== undefined ? { blockIterations } : {}) });
+
+describe("starting on the CPU while the runner is prepared", () => {
+  it("moves the chains to a runner that is ready and not beaten: the CPU run's bits, every draw reported once", async () => {
+    const d = await density();
+    const want = sample(d, opts);
+    const calls: number[] = [];
+    const decisions: PendingRunnerDecision[] = [];
+    const seen: number[] = [];
+    const got = await sampleAsync(d, {
+      ...opts,
+      onDraw: (x) => seen.push(x.iteration * 4 + x.chain),
+      pendingRunner: { ready: Promise.resolve(ready(d, 0, calls, 10)), margin: Infinity, probeSeconds: 0.01, trialIterations: 25, onDecision: (x) => decisions.push(x) },
+    });
+    const decision = got.pendingRunner!;
+    expect(decisions).toEqual([decision]);
+    expect(decision).toMatchObject({ reason: "measured", moved: true, threads: 1 });
+    expect(decision.iteration).toBeGreaterThanOrEqual(2);
+    expect(decision.runnerSecondsPerGradient).toBeGreaterThan(0);
+    expect(decision.cpuSecondsPerGradient).toBeGreaterThan(0);
+    // The trial ran from the decision's iteration in whole blocks of 10 (at least 25 iterations,
+    // fewer where a warmup block ends at a metric update), then the run itself from there.
+    const from = decision.iteration;
+    let trialEnd = from;
+    const hostSteps = new SamplingRun(d, opts).hostSteps;
+    while (trialEnd - from < 25) trialEnd += runnerBlock(trialEnd, 200, 350, hostSteps, 10);
+    const trial = Array.from({ length: trialEnd - from }, (_, k) => from + k);
+    const rest = Array.from({ length: 350 - from }, (_, k) => from + k);
+    expect(calls).toEqual([...trial, ...rest]);
+    expectSameDraws(got, want);
+    // The trial's draws are thrown away: each iteration of each chain reported once, in order.
+    expect(seen).toEqual(Array.from({ length: 350 * 4 }, (_, k) => k));
+  });
+
+  it("keeps the CPU when it is faster by the margin, going on over its threads with the same bits", async () => {
+    const d = await density();
+    const want = sample(d, opts);
+    const calls: number[] = [];
+    const got = await sampleAsync(d, { ...opts, threads: 2, pendingRunner: { ready: Promise.resolve(ready(d, 0, calls)), margin: 0, probeSeconds: 0.01 } });
+    expect(got.pendingRunner).toMatchObject({ reason: "measured", moved: false, threads: 2 });
+    // Only the trial ran on the runner: 50 iterations or more, in its blocks.
+    expect(calls.length).toBeGreaterThanOrEqual(50);
+    expect(calls[0]).toBe(got.pendingRunner!.iteration);
+    expectSameDraws(got, want);
+    got.gradientEvaluations.forEach((n, c) => expect(n).toBe(want.gradientEvaluations[c]!));
+  });
+
+  it("leaves a slow runner by measurement", async () => {
+    const d = await density();
+    // 3 ms a call: far slower than eight schools' gradients on any CPU.
+    const got = await sampleAsync(d, { ...opts, pendingRunner: { ready: Promise.resolve(ready(d, 3, [])), probeSeconds: 0.01 } });
+    expect(got.pendingRunner!.moved).toBe(false);
+    expect(got.pendingRunner!.runnerSecondsPerGradient).toBeGreaterThan(2 * got.pendingRunner!.cpuSecondsPerGradient);
+  });
+
+  it("a preparation that fails leaves the run on the CPU, and says why", async () => {
+    const d = await density();
+    const want = sample(d, opts);
+    const got = await sampleAsync(d, { ...opts, pendingRunner: { ready: Promise.reject(new Error("the driver refused the kernel")), probeSeconds: 0.01 } });
+    expect(got.pendingRunner).toMatchObject({ reason: "failed", moved: false, error: "the driver refused the kernel" });
+    // Seen at the run's first yield to the event loop, long before its end.
+    expect(got.pendingRunner!.iteration).toBeLessThan(350);
+    expectSameDraws(got, want);
+  });
+
+  it("a run that ends before the runner is ready ends on the CPU", async () => {
+    const d = await density();
+    const want = sample(d, opts);
+    const never = new Promise<ReadyRunner>(() => {});
+    const got = await sampleAsync(d, { ...opts, pendingRunner: { ready: never } });
+    expect(got.pendingRunner).toMatchObject({ reason: "ended", iteration: 350, moved: false });
+    expectSameDraws(got, want);
+  });
+
+  it("an interrupted run stops between iterations, with its decision", async () => {
+    const d = await density();
+    const controller = new AbortController();
+    const got = await sampleAsync(d, {
+      ...opts, signal: controller.signal,
+      onDraw: (x) => { if (x.iteration === 30) controller.abort(); },
+      pendingRunner: { ready: new Promise<ReadyRunner>(() => {}) },
+    });
+    expect(got.aborted).toBe(true);
+    expect(got.warmupDone).toBe(31);
+    expect(got.pendingRunner).toMatchObject({ reason: "ended", iteration: 31 });
+  });
+
+  it("is refused by sample() and beside a transition runner", async () => {
+    const d = await density();
+    const pendingRunner = { ready: new Promise<ReadyRunner>(() => {}) };
+    expect(() => sample(d, { ...opts, pendingRunner })).toThrow(/sampleAsync/);
+    await expect(sampleAsync(d, { ...opts, pendingRunner, transitionRunner: cpuLikeRunner(d, 0, []) })).rejects.toThrow(/transitionRunner/);
+  });
+});
+
+describe("the pending runner's rules", () => {
+  it("splits a run into a block runner's blocks: warmup blocks end at the host's steps", () => {
+    const host = new SamplingRun({ dim: 1, logpGrad() {} }, { warmup: 1000, chains: 1 }).hostSteps;
+    expect(runnerBlock(0, 1000, 2000, host, 100)).toBe(100);
+    expect(runnerBlock(98, 1000, 2000, host, 100)).toBe(2);
+    expect(runnerBlock(100, 1000, 2000, host, 100)).toBe(50);
+    expect(runnerBlock(990, 1000, 2000, host, 100)).toBe(10);
+    expect(runnerBlock(1000, 1000, 2000, host, 100)).toBe(100);
+    expect(runnerBlock(1950, 1000, 2000, host, 100)).toBe(50);
+  });
+
+  it("times the CPU by its iterations in the second half of their time", () => {
+    // Two slow iterations then fast ones: only the fast ones count.
+    expect(secondHalfSecondsPerGradient([0.01, 0.01, 0.001, 0.001, 0.001, 0.001, 0.001, 0.001, 0.001, 0.001, 0.001, 0.001, 0.001, 0.001, 0.001, 0.001, 0.001, 0.001, 0.001, 0.001], new Array(20).fill(10))).toBeCloseTo(1e-4, 12);
+    expect(secondHalfSecondsPerGradient([], [])).toBe(Infinity);
+    expect(secondHalfSecondsPerGradient([0.1], [0])).toBe(Infinity);
+  });
+});

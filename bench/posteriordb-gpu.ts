@@ -1,9 +1,9 @@
 /**
  * The posteriordb suite with the transitions on a Vulkan GPU: every chain's NUTS transition is one
  * fused shader (f32 by default); initialization and adaptation on the host, as `ppl sample`
- * runs on a GPU it chose itself: after warmup's first window the chains move to the CPU sampler
- * (f64, a thread a chain up to the cores) when its trial iterations are clearly faster a gradient
- * (sampler/fallback.ts). --gpu-only,
+ * runs on a GPU it chose itself: the run starts on the CPU sampler (f64, a thread a chain up to the
+ * cores) while the GPU's kernel is built, and moves to the GPU once it is ready unless the CPU is
+ * clearly faster a gradient (sampler/pending-runner.ts); the wall time includes the preparation. --gpu-only,
  * --shape or --data-precision f16 keep every posterior on the GPU, as `--backend vulkan` does.
  * Models are imported statically so the program can be bundled.
  * A posterior whose settings need f64 (gp_pois_regr) runs in f64 whatever --dtype says.
@@ -51,7 +51,7 @@ const shape = values.shape as ExecutionShape | undefined;
 const dataPrecision = (values["data-precision"] ?? "exact") as DataPrecision;
 if (dataPrecision !== "exact" && dataPrecision !== "f16") throw new Error(`--data-precision ${dataPrecision}: use exact or f16`);
 const seed = values.seed === undefined ? DEFAULT_SEED : Number(values.seed);
-const cpuFallback = values["gpu-only"] !== true && shape === undefined && values.workgroup === undefined && dataPrecision === "exact";
+const startOnCpu = values["gpu-only"] !== true && shape === undefined && values.workgroup === undefined && dataPrecision === "exact";
 const device = usableDevices()[0];
 if (!device) throw new Error("no Vulkan device");
 const names = positionals.length > 0 ? positionals : Object.keys(MODELS);
@@ -61,6 +61,7 @@ for (const name of names) {
     seed,
     model: MODELS[name],
     settings: lengths,
+    runnerPending: startOnCpu,
     ...(values.posteriordb ? { posteriordb: values.posteriordb } : {}),
     runner: async (compiled, settings) => {
       const used = settings.precision === "f64" ? "f64" : dtype;
@@ -69,7 +70,7 @@ for (const name of names) {
         ...(values.workgroup !== undefined ? { workgroup: Number(values.workgroup) } : {}) });
       // Preparation is mostly compiling the kernels (glslc, then the driver), cached on disk after.
       console.error(`${name}: ${gpu.shape} shape, ${used}, prepared in ${((performance.now() - t0) / 1000).toFixed(2)} s${gpu.note ? `; ${gpu.note}` : ""}`);
-      if (dataPrecision === "exact") return { factory: gpu.factory, hostDensity: (host) => gpu.hostDensity(host), cpuFallback, dispose: () => gpu.dispose() };
+      if (dataPrecision === "exact") return { factory: gpu.factory, hostDensity: (host) => gpu.hostDensity(host), blockIterations: gpu.blockIterations, dispose: () => gpu.dispose() };
       // The host's own evaluations over the data as the device holds them (rounded): one posterior.
       const rounded = await modelDensity(roundedDataModel(compiled, dataPrecision), { backend: "cpu" });
       return { factory: gpu.factory, hostDensity: () => gpu.hostDensity(rounded), dispose: () => gpu.dispose() };
@@ -78,8 +79,14 @@ for (const name of names) {
   reports.push(report);
   console.error(`${report.pass ? "pass" : "FAIL"} ${name}: worst |z| ${report.worstZ.value.toFixed(2)} (${report.worstZ.name}), sd ratio ${report.worstSdRatio.value.toFixed(3)}, ${report.divergences} divergences, ${report.wallSeconds.toFixed(1)} s, ${report.gradientEvaluations} gradients (${(report.gradientEvaluations / report.samplerSeconds).toFixed(0)}/s in the sampler)`);
   for (const f of failureLines(report)) console.error(`  ${f}`);
-  const fb = report.fallback;
-  if (fb) console.error(`  ${fb.switched ? "moved to the CPU" : "kept on the GPU"} after iteration ${fb.iteration}: ${(fb.runnerSecondsPerGradient * 1e6).toPrecision(3)} µs a gradient of one chain on the GPU, ${(fb.cpuSecondsPerGradient * 1e6).toPrecision(3)} µs on the CPU (${fb.threads} threads${fb.timed ? "" : "; a lower bound, not timed"})`);
+  const d = report.pendingRunner;
+  if (d) {
+    const us = (x: number) => `${(x * 1e6).toPrecision(3)} µs`;
+    const where = d.reason === "failed" ? `kept on the CPU: the GPU's preparation failed (${d.error})`
+      : d.reason === "ended" ? "ended on the CPU before the GPU was ready"
+      : `${d.moved ? "moved to the GPU" : "kept on the CPU"} after iteration ${d.iteration}: ${us(d.runnerSecondsPerGradient)} a gradient of one chain on the GPU, ${us(d.cpuSecondsPerGradient)} on the CPU (${d.threads} threads)`;
+    console.error(`  ${where}`);
+  }
 }
 console.log(`\nposteriordb on the Vulkan backend (${dtype}, f64 where a posterior needs it${dataPrecision === "f16" ? "; data precision f16" : ""}) — ${device.name}, seed ${seed}, ${new Date().toISOString()}\n`);
 console.log(reportTable(reports));

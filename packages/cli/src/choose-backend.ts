@@ -5,7 +5,7 @@
 import { castFloats } from "@ppl/tensor/internals";
 import {
   modelDensity, prepareTransitionRunner, chainGroupSizes, splitRunner, type CompiledModel, type ModelDensity, type PreparedRunner, type RunPlan,
-  type TransitionRunnerFactory,
+  type ReadyRunner, type TransitionRunnerFactory,
 } from "@ppl/ppl";
 import type { DeviceInfo, DeviceListing } from "@ppl/vulkan";
 // The GPU sampler (@ppl/ppl-vulkan) is imported where a run needs it, so that --backend cpu starts without it.
@@ -206,21 +206,36 @@ export function runPlan(
 /** The compiled density, and on a GPU the runner that takes the sampler's transitions there. */
 export interface OpenedDensity {
   readonly density: ModelDensity;
-  /** With choice.cpuFallback: the CPU backend's density the run moves to when it measures the CPU faster. */
-  readonly cpuDensity?: ModelDensity;
   readonly transitionRunner?: TransitionRunnerFactory;
+  /**
+   * With choice.cpuFallback: the GPU's sampler, still being prepared. The run starts on `density`
+   * (the CPU backend, in choice.cpuFallback's float type) and moves to the GPU once it is ready and
+   * measures faster (SampleOptions.pendingRunner).
+   */
+  readonly pendingGpu?: Promise<PendingGpu>;
   /** Lines for the log: the GPU kernel's execution shape, and any note on the float type. */
   readonly detail?: string;
   /** A line the user must see even with --quiet: a layout that may return wrong draws on this device. */
   readonly warning?: string;
+  /** Releases the device; with a GPU still being prepared, once it is ready. */
   dispose(): void;
+}
+
+/** The GPU's sampler once prepared, for a run that started on the CPU. */
+export interface PendingGpu {
+  readonly ready: ReadyRunner;
+  /** The log's lines about the kernel (as OpenedDensity.detail). */
+  readonly detail: string;
+  readonly warning?: string;
 }
 
 /**
  * Compiles the model for the chosen backend. On Vulkan the NUTS transitions of all chains, and
  * warmup's step-size adaptation between metric updates, run on the GPU; initialization, step-size
  * searches and metric updates run on the host (on the device's batched kernels in the whole-device
- * shape, else with the f64 CPU density).
+ * shape, else with the f64 CPU density). Where `auto` took the GPU on its own, the run starts on
+ * the CPU backend while the GPU's kernel is built (a driver takes a second or more for one it has
+ * not built before) and moves there when it is ready and faster.
  */
 export async function openDensity(choice: BackendChoice, compiled: CompiledModel, plan: RunPlan): Promise<OpenedDensity> {
   const hint = await precisionHint(compiled, plan.dtype);
@@ -229,21 +244,33 @@ export async function openDensity(choice: BackendChoice, compiled: CompiledModel
     const { roundedDataModel } = await import("@ppl/ppl-vulkan");
     // With --data-precision f16 the host evaluates the rounded data the device holds: one posterior.
     const density = await modelDensity(roundedDataModel(compiled, plan.dataPrecision ?? "exact"), { backend: "cpu" });
-    const gpu = choice.devices !== undefined && choice.devices.length > 1 ? await prepareGroups(compiled, plan, choice.devices) : await prepareTransitionRunner("vulkan", compiled, plan);
-    const cpuDensity = choice.cpuFallback === undefined ? undefined
-      : choice.cpuFallback.dtype === "f32" ? await modelDensity(castModel(compiled, "f32"), { backend: "cpu" }) : density;
+    const prepare = () => (choice.devices !== undefined && choice.devices.length > 1 ? prepareGroups(compiled, plan, choice.devices) : prepareTransitionRunner("vulkan", compiled, plan));
+    const detailOf = (gpu: PreparedRunner): string => [
+      gpu.shape === "device"
+        ? "GPU NUTS: whole device per gradient (batched gradient kernels and a controller kernel)"
+        : `GPU NUTS kernel: ${gpu.shape} per chain`,
+      ...(choice.devices !== undefined && choice.devices.length > 1 ? [groupsLine(plan.chains, choice.devices)] : []),
+      ...(gpu.note !== undefined ? [gpu.note] : []),
+      ...(hint ? [hint] : []),
+    ].join("\n");
+    if (choice.cpuFallback !== undefined) {
+      const cpuDensity = choice.cpuFallback.dtype === "f32" ? await modelDensity(castModel(compiled, "f32"), { backend: "cpu" }) : density;
+      const prepared = prepare();
+      // Settled by the run, or by dispose: a failure is the run's to report, never an unhandled rejection.
+      prepared.catch(() => {});
+      const pendingGpu = prepared.then((gpu): PendingGpu => ({
+        ready: { transitionRunner: gpu.factory, density: gpu.hostDensity(density), ...(gpu.blockIterations !== undefined ? { blockIterations: gpu.blockIterations } : {}) },
+        detail: detailOf(gpu),
+        ...(gpu.warning !== undefined ? { warning: gpu.warning } : {}),
+      }));
+      pendingGpu.catch(() => {});
+      return { density: cpuDensity, pendingGpu, dispose: () => void prepared.then((gpu) => gpu.dispose(), () => {}) };
+    }
+    const gpu = await prepare();
     return {
       density: gpu.hostDensity(density),
-      ...(cpuDensity !== undefined ? { cpuDensity } : {}),
       transitionRunner: gpu.factory,
-      detail: [
-        gpu.shape === "device"
-          ? "GPU NUTS: whole device per gradient (batched gradient kernels and a controller kernel)"
-          : `GPU NUTS kernel: ${gpu.shape} per chain`,
-        ...(choice.devices !== undefined && choice.devices.length > 1 ? [groupsLine(plan.chains, choice.devices)] : []),
-        ...(gpu.note !== undefined ? [gpu.note] : []),
-        ...(hint ? [hint] : []),
-      ].join("\n"),
+      detail: detailOf(gpu),
       ...(gpu.warning !== undefined ? { warning: gpu.warning } : {}),
       dispose: () => gpu.dispose(),
     };

@@ -12,7 +12,7 @@ import { integer, nameList, nonNegative, openInterval } from "../src/options.ts"
 import { duration, Progress, progressLines } from "../src/progress.ts";
 import { formatStat } from "../src/summary-text.ts";
 import { formatDevices } from "../src/commands/devices.ts";
-import { fallbackLine } from "../src/commands/sample.ts";
+import { pendingLine } from "../src/commands/sample.ts";
 import { Scale, thinIndices, histogram } from "../src/report/svg.ts";
 
 function device(index: number, type: DeviceInfo["type"], rejected: string | null = null): DeviceInfo {
@@ -88,17 +88,19 @@ describe("chooseBackend", () => {
     expect(chooseBackend({ backend: "auto" }, { devices: [device(0, "cpu")], reason: null }).cpuFallback).toBeUndefined();
   });
 
-  it("says what the fallback measured, moved or kept", () => {
-    const d = { iteration: 75, runnerSecondsPerGradient: 48.2e-6, cpuSecondsPerGradient: 5.13e-6, threads: 4, timed: true, switched: true };
-    expect(fallbackLine(d, "f64")).toBe(
-      "backend: moved to cpu (f64) after iteration 75: a gradient of one chain took 48.2 µs on the GPU and 5.13 µs on the CPU (4 threads); --backend vulkan keeps a run on the GPU",
+  it("says where a run that started on the CPU went, and what it measured", () => {
+    const d = { reason: "measured" as const, iteration: 412, runnerSecondsPerGradient: 3.1e-7, cpuSecondsPerGradient: 5.13e-6, threads: 4, moved: true };
+    expect(pendingLine(d, "f64")).toBe(
+      "backend: moved to vulkan after iteration 412: the CPU backend (f64) sampled iterations 0–411 while the GPU's kernel was built; " +
+        "a gradient of one chain took 0.310 µs on the GPU (a trial from iteration 412) and 5.13 µs on the CPU (4 threads)",
     );
-    expect(fallbackLine({ ...d, threads: 1, switched: false, runnerSecondsPerGradient: 4e-7 }, "f64")).toBe(
-      "backend: vulkan kept after iteration 75: a gradient of one chain took 0.400 µs on the GPU and 5.13 µs on the CPU (1 thread)",
+    expect(pendingLine({ ...d, threads: 1, moved: false, runnerSecondsPerGradient: 4.82e-5 }, "f32")).toBe(
+      "backend: kept on cpu (f32): a gradient of one chain took 48.2 µs on the GPU (a trial from iteration 412) and 5.13 µs on the CPU (1 thread); --backend vulkan keeps a run on the GPU",
     );
-    expect(fallbackLine({ ...d, switched: false, timed: false, runnerSecondsPerGradient: 1e-5, cpuSecondsPerGradient: 3.1e-4 }, "f64")).toBe(
-      "backend: vulkan kept after iteration 75: a gradient of one chain took 10.0 µs on the GPU and at least 310 µs (its data read once) on the CPU (4 threads)",
+    expect(pendingLine({ ...d, reason: "failed", moved: false, error: "out of device memory" }, "f64")).toBe(
+      "backend: cpu (f64): the GPU's sampler could not be prepared (out of device memory); the run stayed on the CPU backend (--backend vulkan reports such an error)",
     );
+    expect(pendingLine({ ...d, reason: "ended", moved: false }, "f64")).toBe("backend: cpu (f64): the run ended before the GPU's kernel was built (--backend vulkan waits for it)");
   });
 
   it("cpu: no device lookup needed; --device with it is a usage error", () => {

@@ -148,6 +148,7 @@ export async function prepareGpuNuts(model: GpuModel, opts: GpuNutsOptions): Pro
     shape,
     source: engine.source,
     counters: engine.counters,
+    blockIterations: K,
     ...(dataPrecision === "f16" ? { note: halfDataNote(engine.half) } : {}),
     ...(shape !== "device" && info.type === "cpu"
       ? { warning: `warning: on a CPU implementation of Vulkan shader loops stop after 65,535 iterations, so long trajectories in the fused ${shape}-per-chain kernel come back wrong; use --gpu-shape device (the default on this device)` }
@@ -196,9 +197,11 @@ export async function prepareGpuNuts(model: GpuModel, opts: GpuNutsOptions): Pro
       // A block starts at iteration t when t is past the block whose results are held: upload the
       // chains' state, run k transitions on the device (the only part that waits for it), read
       // the block's stats and draws back.
+      // A limit the run sets (a trial's short first blocks) shortens a block, never to nothing.
+      const limited = (k: number) => (ctx.blockLimit ? Math.min(k, Math.max(1, Math.floor(ctx.blockLimit()))) : k);
       const blockFor = (t: number): number | null => {
         if (t >= start && t < start + count) return null;
-        return t < s.warmup ? warmupBlock(t) : Math.min(K, total - t);
+        return limited(t < s.warmup ? warmupBlock(t) : Math.min(K, total - t));
       };
       const beginBlock = (t: number, k: number, stepSizes: Float64Array, batch: ChainBatch) => upload(t, k, stepSizes, batch, t < s.warmup && k > 1);
       const endBlock = (t: number, k: number, batch: ChainBatch) => {
@@ -256,7 +259,7 @@ export async function prepareGpuNuts(model: GpuModel, opts: GpuNutsOptions): Pro
             // now, with only its iterations written, and runs while the host records this one.
             const next = t + k;
             if (t >= s.warmup && next < total) {
-              const kNext = Math.min(K, total - next);
+              const kNext = limited(Math.min(K, total - next));
               writeControl(next, kNext, false);
               const done = engine.runAsync(kNext);
               // Awaited by the block's first iteration or by dispose; a run stopped before then must

@@ -5,11 +5,11 @@ import { availableParallelism } from "node:os";
 import { basename, join, resolve } from "node:path";
 import {
   AdaptationError, InitializationError, SAMPLER_COLUMNS, sampleAsync, sampleConfig, StepSizeError, writeSummaryJson, type ConfigNode,
-  cpuGradientLowerBound, dataElementCount, type FallbackDecision, type SampleResult,
+  type PendingRunnerDecision, type SampleResult,
 } from "@ppl/ppl";
 import type * as Vulkan from "@ppl/vulkan";
 import { ChainFiles } from "../chain-files.ts";
-import { chooseBackend, openDensity, runPlan, type BackendChoice, type BackendRequest } from "../choose-backend.ts";
+import { chooseBackend, openDensity, runPlan, type BackendChoice, type BackendRequest, type PendingGpu } from "../choose-backend.ts";
 import { compileWithData } from "../compile.ts";
 import { deviceError, ExitCode, modelError, usageError, type ExitCodeValue } from "../exit-codes.ts";
 import type { CommandIO } from "../io.ts";
@@ -115,7 +115,7 @@ export async function sampleCommand(modelPath: string, opts: SampleCommandOption
   const density = opened.density;
 
   // Said once the model is ready, so that a model or data error stands alone on stderr.
-  info(choice.note);
+  info(opened.pendingGpu !== undefined ? `${choice.note}; the run starts on the CPU backend (${choice.cpuFallback?.dtype ?? "f64"}) while the GPU's kernel is built, and moves there if it measures faster` : choice.note);
   if (opened.detail) info(opened.detail);
   if (opened.warning) io.stderr.write(opened.warning + "\n");
   removeStaleChains(dir, first + opts.chains, info);
@@ -137,6 +137,8 @@ export async function sampleCommand(modelPath: string, opts: SampleCommandOption
   // First Ctrl-C (or SIGTERM, SIGHUP): stop after the current iteration and close the files with
   // their timing. A second one exits at once; every draw already written is a complete line on disk.
   const releaseSignals = stopOnSignals(controller);
+  // The GPU's sampler once prepared, for a run that starts on the CPU.
+  let gpuDetail: PendingGpu | null = null;
   let result: SampleResult;
   try {
     result = await sampleAsync(density, {
@@ -157,16 +159,24 @@ export async function sampleCommand(modelPath: string, opts: SampleCommandOption
       threads,
       signal: controller.signal,
       ...(opened.transitionRunner ? { transitionRunner: opened.transitionRunner } : {}),
-      // A GPU that `auto` took on its own: the chains move to the CPU backend when it measures faster.
-      ...(opened.cpuDensity !== undefined ? {
-        fallback: {
-          density: opened.cpuDensity,
-          threads: Math.min(opts.threads ?? availableParallelism(), opts.chains),
-          cpuLowerBound: cpuGradientLowerBound(dataElementCount(compiled.dataBindings)),
-          onDecision: (d: FallbackDecision) => {
-            const line = fallbackLine(d, choice.cpuFallback?.dtype ?? "f64");
+      // A GPU that `auto` took on its own: the run starts on the CPU backend while the GPU's kernel
+      // is built, and moves to the GPU when it is ready and measures faster.
+      ...(opened.pendingGpu !== undefined ? {
+        threads: Math.min(opts.threads ?? availableParallelism(), opts.chains),
+        pendingRunner: {
+          ready: opened.pendingGpu.then((gpu) => {
+            gpuDetail = gpu;
+            return gpu.ready;
+          }),
+          onDecision: (d: PendingRunnerDecision) => {
+            const cpuDtype = choice.cpuFallback?.dtype ?? "f64";
+            if (d.moved && gpuDetail !== null) {
+              info(gpuDetail.detail);
+              if (gpuDetail.warning !== undefined) io.stderr.write(gpuDetail.warning + "\n");
+            }
+            const line = pendingLine(d, cpuDtype);
             info(line);
-            if (d.switched) files.writeComment(line);
+            files.writeComment(line);
           },
         },
       } : {}),
@@ -263,14 +273,18 @@ function samplingError(e: unknown, name: string, output: string, vulkan: typeof 
 }
 
 /** The settings header of one chain's CSV: CmdStan's settings plus this tool's (backend, dtype, model file). */
-// What the measured-cost fallback found, for stderr (and, when the chains moved, each CSV file).
-export function fallbackLine(d: FallbackDecision, dtype: "f32" | "f64"): string {
+// Where a run that started on the CPU while the GPU's kernel was built went, and what it measured:
+// for stderr and, as a comment, each CSV file.
+export function pendingLine(d: PendingRunnerDecision, dtype: "f32" | "f64"): string {
   const us = (x: number): string => `${(x * 1e6).toPrecision(3)} µs`;
-  const cpu = d.timed ? us(d.cpuSecondsPerGradient) : `at least ${us(d.cpuSecondsPerGradient)} (its data read once)`;
-  const measured = `a gradient of one chain took ${us(d.runnerSecondsPerGradient)} on the GPU and ${cpu} on the CPU (${d.threads} thread${d.threads === 1 ? "" : "s"})`;
-  return d.switched
-    ? `backend: moved to cpu (${dtype}) after iteration ${d.iteration}: ${measured}; --backend vulkan keeps a run on the GPU`
-    : `backend: vulkan kept after iteration ${d.iteration}: ${measured}`;
+  const threads = `${d.threads} thread${d.threads === 1 ? "" : "s"}`;
+  const started = `the CPU backend (${dtype}) sampled iterations 0–${d.iteration - 1} while the GPU's kernel was built`;
+  if (d.reason === "failed") return `backend: cpu (${dtype}): the GPU's sampler could not be prepared (${d.error ?? "unknown error"}); the run stayed on the CPU backend (--backend vulkan reports such an error)`;
+  if (d.reason === "ended") return `backend: cpu (${dtype}): the run ended before the GPU's kernel was built (--backend vulkan waits for it)`;
+  const measured = `a gradient of one chain took ${us(d.runnerSecondsPerGradient)} on the GPU (a trial from iteration ${d.iteration}) and ${us(d.cpuSecondsPerGradient)} on the CPU (${threads})`;
+  return d.moved
+    ? `backend: moved to vulkan after iteration ${d.iteration}: ${started}; ${measured}`
+    : `backend: kept on cpu (${dtype}): ${measured}; --backend vulkan keeps a run on the GPU`;
 }
 
 function headerConfig(

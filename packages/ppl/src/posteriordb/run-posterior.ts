@@ -6,7 +6,7 @@ import { mcseMean } from "../diagnostics/mcse.ts";
 import { mean, sd } from "../diagnostics/moments.ts";
 import { compileModel, type CompiledModel } from "../model/compile.ts";
 import { isModel, type Model } from "../model/model.ts";
-import { cpuGradientLowerBound, dataElementCount, type FallbackDecision } from "../sampler/fallback.ts";
+import type { PendingRunnerDecision } from "../sampler/pending-runner.ts";
 import { sample, sampleAsync, type TransitionRunnerFactory } from "../sampler/run.ts";
 import { checkParameter, type ParameterCheck } from "./pass-rule.ts";
 import { folderOf, loadPosterior, modelsDir } from "./reference.ts";
@@ -34,14 +34,20 @@ export interface RunPosteriorOptions {
    * (`prepareGpuNuts`) is such a runner.
    */
   runner?: (compiled: CompiledModel, settings: PosteriorSettings) => Promise<PosteriorRunner>;
+  /**
+   * Start on the CPU sampler (the f64 density, a thread a chain up to the machine's cores) while
+   * the runner is prepared, and move to it once it is ready and measures faster, as `ppl sample
+   * --backend auto` does (SampleOptions.pendingRunner).
+   */
+  runnerPending?: boolean;
 }
 
 /** Where a posterior's transitions run when not on the CPU sampler. */
 export interface PosteriorRunner {
   factory: TransitionRunnerFactory;
   hostDensity?(host: ModelDensity): ModelDensity;
-  /** Move to the CPU sampler (the f64 density, a thread a chain up to the machine's cores) when it measures faster, as `ppl sample --backend auto` does. */
-  cpuFallback?: boolean;
+  /** Most iterations the runner computes in one call (PreparedRunner.blockIterations). */
+  blockIterations?: number;
   dispose(): void;
 }
 
@@ -72,8 +78,8 @@ export interface PosteriorReport {
   readonly wallSeconds: number;
   /** Seconds inside the sampler (warmup + sampling). */
   readonly samplerSeconds: number;
-  /** With a runner's cpuFallback: what was measured, and whether the chains moved to the CPU. */
-  readonly fallback?: FallbackDecision;
+  /** With runnerPending: what was measured, and whether the chains moved to the runner. */
+  readonly pendingRunner?: PendingRunnerDecision;
 }
 
 /** Imports examples/posteriordb/<name>.ts and returns its default-exported model. */
@@ -94,16 +100,30 @@ export async function runPosterior(name: string, opts: RunPosteriorOptions = {})
   const settings = { ...posteriorSettings(name, posterior.reference), ...opts.settings };
   const compiled = compileModel(opts.model ?? (await loadModel(name, opts.models ?? modelsDir())), posterior.data);
   const density = await modelDensity(compiled, { backend: "cpu" });
-  const runner = opts.runner ? await opts.runner(compiled, settings) : null;
   let result;
-  try {
-    const used = runner?.hostDensity ? runner.hostDensity(density) : density;
-    const threads = Math.min(availableParallelism(), settings.chains);
-    result = runner?.cpuFallback
-      ? await sampleAsync(used, { ...settings, seed, transitionRunner: runner.factory, fallback: { density, threads, cpuLowerBound: cpuGradientLowerBound(dataElementCount(compiled.dataBindings)) } })
-      : sample(used, { ...settings, seed, ...(runner ? { transitionRunner: runner.factory } : {}) });
-  } finally {
-    runner?.dispose();
+  if (opts.runner && opts.runnerPending) {
+    const pending = opts.runner(compiled, settings);
+    // Settled by the run; a failure is its decision's to report.
+    pending.catch(() => {});
+    try {
+      result = await sampleAsync(density, {
+        ...settings, seed, threads: Math.min(availableParallelism(), settings.chains),
+        pendingRunner: {
+          ready: pending.then((r) => ({
+            transitionRunner: r.factory, density: r.hostDensity ? r.hostDensity(density) : density, ...(r.blockIterations !== undefined ? { blockIterations: r.blockIterations } : {}),
+          })),
+        },
+      });
+    } finally {
+      void pending.then((r) => r.dispose(), () => {});
+    }
+  } else {
+    const runner = opts.runner ? await opts.runner(compiled, settings) : null;
+    try {
+      result = sample(runner?.hostDensity ? runner.hostDensity(density) : density, { ...settings, seed, ...(runner ? { transitionRunner: runner.factory } : {}) });
+    } finally {
+      runner?.dispose();
+    }
   }
 
   // Constrained draws, [name][chain][draw].
@@ -143,7 +163,7 @@ export async function runPosterior(name: string, opts: RunPosteriorOptions = {})
     gradientEvaluations: result.gradientEvaluations.reduce((a, b) => a + b, 0),
     wallSeconds: (performance.now() - t0) / 1000,
     samplerSeconds: result.timing.warmupSeconds + result.timing.samplingSeconds,
-    ...(result.fallback ? { fallback: result.fallback } : {}),
+    ...(result.pendingRunner ? { pendingRunner: result.pendingRunner } : {}),
   };
 }
 

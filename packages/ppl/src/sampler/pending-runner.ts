@@ -6,8 +6,8 @@
  *
  * The CPU samples every chain on the calling thread meanwhile (worker threads start in the
  * background, for the case where the CPU is kept), and its pace is timed as it goes. Once the
- * runner is ready and the CPU has been timed for `probeSeconds`, the runner runs a trial of at
- * least one whole block from a copy of where the chains stand (thrown away), and the chains move to
+ * runner is ready and the CPU has been timed for `probeSeconds`, the runner runs a trial of a few
+ * short blocks from a copy of where the chains stand (thrown away), and the chains move to
  * it (SamplingRun.handOver) unless the CPU, spread over its threads, takes a gradient `margin`
  * times faster. Kept on the CPU, the run goes on over `threads` threads. A preparation that fails
  * leaves the run on the CPU.
@@ -36,8 +36,10 @@ export interface PendingRunner {
   readonly margin?: number;
   /** Seconds of the CPU's iterations to time before deciding (default 0.1; the second half counts). */
   readonly probeSeconds?: number;
-  /** Iterations the runner's trial runs at least, in whole blocks (default 50). */
-  readonly trialIterations?: number;
+  /** The runner's trial ends after a block that takes this long (default 0.02 s), or after its 64-iteration block. */
+  readonly trialBlockSeconds?: number;
+  /** Nor does the trial go on once it has taken this long (default 0.25 s). */
+  readonly trialSeconds?: number;
   /** Called once, when the run decides or ends without deciding. */
   readonly onDecision?: (decision: PendingRunnerDecision) => void;
 }
@@ -120,7 +122,7 @@ export async function samplePending(density: BatchedDensity, options: SampleOpti
       } else if (ready !== null && timed >= (pending.probeSeconds ?? 0.1) && times.length >= 2) {
         const r: ReadyRunner = ready;
         const cpuPerGradient = secondHalfSecondsPerGradient(times, gradients) / chainThreads;
-        const runnerPerGradient = trialOnRunner(run, r, cpu, pending.trialIterations ?? 50);
+        const runnerPerGradient = trialOnRunner(run, r, cpu, pending.trialBlockSeconds ?? 0.02, pending.trialSeconds ?? 0.25);
         const moved = !cpuIsFaster(runnerPerGradient, cpuPerGradient, pending.margin ?? DEFAULT_MARGIN);
         decide({ reason: "measured", iteration: run.iterationsDone, runnerSecondsPerGradient: runnerPerGradient, cpuSecondsPerGradient: cpuPerGradient, threads: chainThreads, moved });
         if (moved) {
@@ -145,22 +147,40 @@ export async function samplePending(density: BatchedDensity, options: SampleOpti
   return result(false);
 }
 
-// Seconds per gradient of one chain of the runner's trial from a copy of where the chains stand:
-// at least `least` iterations, in whole blocks, on a run that is thrown away.
-function trialOnRunner(run: SamplingRun, ready: ReadyRunner, options: SampleOptions, least: number): number {
+// The runner's trial's blocks: 1, 4, 16 then 64 iterations at most, until one takes
+// trialBlockSeconds. A slow device's first block of a hundred early-warmup iterations (trees of a
+// thousand leapfrogs) took lavapipe 13 s, where the CPU ran the whole posterior in 2; a fast one
+// needs a longer block for its fixed cost a block (a submission, a read back) to stop counting.
+const TRIAL_BLOCKS = [1, 4, 16, 64] as const;
+
+// Seconds per gradient of one chain of the runner's trial from a copy of where the chains stand,
+// over its last block, on a run that is thrown away. It ends after a block that took
+// `blockSeconds`, after the longest block, or once the trial has taken `budgetSeconds`.
+function trialOnRunner(run: SamplingRun, ready: ReadyRunner, options: SampleOptions, blockSeconds: number, budgetSeconds: number): number {
   const s = run.settings;
   const total = s.warmup + s.draws;
-  const from = run.iterationsDone;
-  let until = from;
-  while (until - from < least && until < total) until += runnerBlock(until, s.warmup, total, run.hostSteps, ready.blockIterations ?? 100);
   const copy = reevaluated(detached(run.handOver(0, s.chains)), ready.density);
+  let limit: number = TRIAL_BLOCKS[0];
   const trial = new SamplingRun(ready.density, {
-    ...options, threads: 1, transitionRunner: ready.transitionRunner, onDraw: undefined, onAdapted: undefined, signal: undefined,
+    ...options, threads: 1, transitionRunner: ready.transitionRunner, runnerBlockLimit: () => limit,
+    onDraw: undefined, onAdapted: undefined, signal: undefined,
   });
   trial.restore(copy);
-  // Synchronous steps: a runner that starts its next block ahead when stepped asynchronously
-  // would leave that block on the device for the run that follows.
-  while (trial.iterationsDone < until) trial.step();
-  const cost = trial.runnerCost;
-  return cost.gradients > 0 ? cost.seconds / cost.gradients : Infinity;
+  const started = performance.now();
+  let perGradient = Infinity;
+  for (const most of TRIAL_BLOCKS) {
+    if (trial.done) break;
+    limit = most;
+    const before = trial.runnerCost;
+    const k = runnerBlock(trial.iterationsDone, s.warmup, total, trial.hostSteps, Math.min(ready.blockIterations ?? 100, most));
+    // Synchronous steps: a runner that starts its next block ahead when stepped asynchronously
+    // would leave that block on the device for the run that follows.
+    for (let i = 0; i < k && !trial.done; i++) trial.step();
+    const after = trial.runnerCost;
+    const seconds = after.seconds - before.seconds;
+    const gradients = after.gradients - before.gradients;
+    perGradient = gradients > 0 ? seconds / gradients : Infinity;
+    if (seconds >= blockSeconds || (performance.now() - started) / 1000 >= budgetSeconds) break;
+  }
+  return perGradient;
 }

@@ -111,6 +111,11 @@ export interface SampleOptions {
    * pending-runner.ts); the result's `pendingRunner` says what was measured.
    */
   pendingRunner?: PendingRunner;
+  /**
+   * With a transitionRunner that computes blocks of iterations: the most iterations it may compute
+   * in one call, asked before each block (a trial's short first blocks, see pending-runner.ts).
+   */
+  runnerBlockLimit?: () => number;
 }
 
 /** Seconds spent in a transition runner's calls, and the gradients its transitions took (all chains). */
@@ -156,6 +161,8 @@ export interface TransitionRunnerContext {
     state(chain: number): DualAveragingState;
     readonly hostSteps: readonly number[];
   };
+  /** The most iterations a block may have, asked before each block (SampleOptions.runnerBlockLimit); none: the runner's own. */
+  readonly blockLimit?: () => number;
 }
 
 /** Makes the transition runner of a run. */
@@ -427,7 +434,10 @@ export class SamplingRun {
       hostSteps: s.warmup > 0 ? [...windowEnds(s.warmup, defaultWindows).filter((t) => t < s.warmup - 1), s.warmup - 1] : [],
     };
     this.hostSteps = stepSizeAdaptation.hostSteps;
-    this.runner = options.transitionRunner ? options.transitionRunner({ settings: s, dim, metrics: this.metrics, stepSizeAdaptation }) : null;
+    const blockLimit = options.runnerBlockLimit;
+    this.runner = options.transitionRunner
+      ? options.transitionRunner({ settings: s, dim, metrics: this.metrics, stepSizeAdaptation, ...(blockLimit ? { blockLimit } : {}) })
+      : null;
   }
 
   // Statistics of chain c's last transition, wherever it ran.

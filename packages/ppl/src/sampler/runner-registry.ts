@@ -39,6 +39,8 @@ export interface PreparedRunner {
   readonly warning?: string;
   /** A line for the log: what the runner did to the data (e.g. which it stores in 16 bits). */
   readonly note?: string;
+  /** Most iterations the runner computes in one call (its block), where it computes blocks. */
+  readonly blockIterations?: number;
   /** The host density for the sampler's own evaluations (initialization, step-size searches), moved to the runner's device where it can. */
   hostDensity<T extends BatchedDensity>(host: T): T;
   dispose(): void;

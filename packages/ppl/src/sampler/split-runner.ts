@@ -38,9 +38,12 @@ export function splitRunner(groups: readonly RunnerGroup[]): PreparedRunner {
   }
   const shapes = [...new Set(groups.map((g) => g.runner.shape))];
   const warning = groups.find((g) => g.runner.warning !== undefined)?.runner.warning;
+  // Groups split the same iterations into blocks alike; the smallest block bounds them all.
+  const blocks = groups.map((g) => g.runner.blockIterations).filter((b): b is number => b !== undefined);
   return {
     shape: shapes.join("+"),
     ...(warning !== undefined ? { warning } : {}),
+    ...(blocks.length > 0 ? { blockIterations: Math.min(...blocks) } : {}),
     factory(ctx) {
       const s = ctx.settings;
       if (s.chains !== total) throw new SamplerOptionError(`the split runner was prepared for ${total} chains, the run has ${s.chains}`);
@@ -95,6 +98,7 @@ function groupPart(ctx: TransitionRunnerContext, offset: number, n: number, prep
       state: (c) => ctx.stepSizeAdaptation.state(offset + c),
       hostSteps: ctx.stepSizeAdaptation.hostSteps,
     },
+    ...(ctx.blockLimit ? { blockLimit: ctx.blockLimit } : {}),
   });
   const rows = offset * D, end = (offset + n) * D;
   const copyIn = (batch: ChainBatch) => {

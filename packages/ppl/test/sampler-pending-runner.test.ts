@@ -12,6 +12,7 @@ import {
   type BatchedDensity, type PendingRunnerDecision, type ReadyRunner, type SampleOptions, type SampleResult, type TransitionRunnerFactory,
 } from "../src/sampler/index.ts";
 import { secondHalfSecondsPerGradient } from "../src/sampler/fallback.ts";
+import { firstMetricUpdate } from "../src/sampler/pending-runner.ts";
 import { stopSamplerThreads } from "../src/sampler/threads/pool.ts";
 import eightSchools from "../../../examples/posteriordb/eight_schools-eight_schools_noncentered.ts";
 
@@ -70,12 +71,13 @@ describe("starting on the CPU while the runner is prepared", () => {
     const got = await sampleAsync(d, {
       ...opts,
       onDraw: (x) => seen.push(x.iteration * 4 + x.chain),
-      pendingRunner: { ready: Promise.resolve(ready(d, 0, calls, 10)), margin: Infinity, probeSeconds: 0.01, onDecision: (x) => decisions.push(x) },
+      pendingRunner: { ready: Promise.resolve(ready(d, 0, calls, 10)), margin: Infinity, probeSeconds: 0, onDecision: (x) => decisions.push(x) },
     });
     const decision = got.pendingRunner!;
     expect(decisions).toEqual([decision]);
     expect(decision).toMatchObject({ reason: "measured", moved: true, threads: 1 });
-    expect(decision.iteration).toBeGreaterThanOrEqual(2);
+    // Once two iterations are timed (probeSeconds 0), before warmup's first metric update: a runner that wins is taken at once.
+    expect(decision.iteration).toBe(2);
     expect(decision.runnerSecondsPerGradient).toBeGreaterThan(0);
     expect(decision.cpuSecondsPerGradient).toBeGreaterThan(0);
     // The trial ran from the decision's iteration (blocks of 1, 4, 16 and 64 iterations at most,
@@ -94,12 +96,18 @@ describe("starting on the CPU while the runner is prepared", () => {
     const d = await density();
     const want = sample(d, opts);
     const calls: number[] = [];
-    const got = await sampleAsync(d, { ...opts, threads: 2, pendingRunner: { ready: Promise.resolve(ready(d, 0, calls)), margin: 0, probeSeconds: 0.01 } });
+    const got = await sampleAsync(d, { ...opts, threads: 2, pendingRunner: { ready: Promise.resolve(ready(d, 0, calls)), margin: 0, probeSeconds: 0 } });
     expect(got.pendingRunner).toMatchObject({ reason: "measured", moved: false, threads: 2 });
-    // Only the trial ran on the runner: its blocks of at most 1, 4, 16 and 64 iterations.
-    expect(calls.length).toBeGreaterThan(0);
-    expect(calls.length).toBeLessThanOrEqual(85);
-    expect(calls[0]).toBe(got.pendingRunner!.iteration);
+    // Beaten before warmup's first metric update (after iteration 99), the runner is tried again
+    // after it, and the CPU is kept only then.
+    const at = got.pendingRunner!.iteration;
+    expect(at).toBe(100);
+    // Only the trials ran on the runner: blocks of at most 1, 4, 16 and 64 iterations each.
+    const last = calls.indexOf(at);
+    expect(last).toBeGreaterThan(0);
+    expect(calls[0]).toBe(2);
+    expect(calls.length - last).toBeLessThanOrEqual(85);
+    expect(calls.slice(last)).toEqual(Array.from({ length: calls.length - last }, (_, k) => at + k));
     expectSameDraws(got, want);
     got.gradientEvaluations.forEach((n, c) => expect(n).toBe(want.gradientEvaluations[c]!));
   });
@@ -107,15 +115,23 @@ describe("starting on the CPU while the runner is prepared", () => {
   it("leaves a slow runner by measurement", async () => {
     const d = await density();
     // 3 ms a call: far slower than eight schools' gradients on any CPU.
-    const got = await sampleAsync(d, { ...opts, pendingRunner: { ready: Promise.resolve(ready(d, 3, [])), probeSeconds: 0.01 } });
+    const got = await sampleAsync(d, { ...opts, pendingRunner: { ready: Promise.resolve(ready(d, 3, [])), probeSeconds: 0 } });
     expect(got.pendingRunner!.moved).toBe(false);
+    expect(got.pendingRunner!.iteration).toBeGreaterThanOrEqual(100);
     expect(got.pendingRunner!.runnerSecondsPerGradient).toBeGreaterThan(2 * got.pendingRunner!.cpuSecondsPerGradient);
+  });
+
+  it("takes a runner that wins before warmup's first metric update at once", async () => {
+    const d = await density();
+    const got = await sampleAsync(d, { ...opts, pendingRunner: { ready: Promise.resolve(ready(d, 0, [])), margin: Infinity, probeSeconds: 0 } });
+    expect(got.pendingRunner!.moved).toBe(true);
+    expect(got.pendingRunner!.iteration).toBe(2);
   });
 
   it("a preparation that fails leaves the run on the CPU, and says why", async () => {
     const d = await density();
     const want = sample(d, opts);
-    const got = await sampleAsync(d, { ...opts, pendingRunner: { ready: Promise.reject(new Error("the driver refused the kernel")), probeSeconds: 0.01 } });
+    const got = await sampleAsync(d, { ...opts, pendingRunner: { ready: Promise.reject(new Error("the driver refused the kernel")), probeSeconds: 0 } });
     expect(got.pendingRunner).toMatchObject({ reason: "failed", moved: false, error: "the driver refused the kernel" });
     // Seen at the run's first yield to the event loop, long before its end.
     expect(got.pendingRunner!.iteration).toBeLessThan(350);
@@ -161,6 +177,13 @@ describe("the pending runner's rules", () => {
     expect(runnerBlock(990, 1000, 2000, host, 100)).toBe(10);
     expect(runnerBlock(1000, 1000, 2000, host, 100)).toBe(100);
     expect(runnerBlock(1950, 1000, 2000, host, 100)).toBe(50);
+  });
+
+  it("keeps the CPU no earlier than after warmup's first metric update", () => {
+    expect(firstMetricUpdate([99, 149, 249, 449, 949, 999], 1000)).toBe(100);
+    expect(firstMetricUpdate([99, 149, 199], 200)).toBe(100);
+    expect(firstMetricUpdate([19], 20)).toBe(0);
+    expect(firstMetricUpdate([], 0)).toBe(0);
   });
 
   it("times the CPU by its iterations in the second half of their time", () => {

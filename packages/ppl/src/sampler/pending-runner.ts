@@ -9,7 +9,8 @@
  * runner is ready and the CPU has been timed for `probeSeconds`, the runner runs a trial of a few
  * short blocks from a copy of where the chains stand (thrown away), and the chains move to
  * it (SamplingRun.handOver) unless the CPU, spread over its threads, takes a gradient `margin`
- * times faster. Kept on the CPU, the run goes on over `threads` threads. A preparation that fails
+ * times faster. A runner beaten before warmup's first metric update is tried once more after it.
+ * Kept on the CPU, the run goes on over `threads` threads. A preparation that fails
  * leaves the run on the CPU.
  *
  * The choice reads the clock, so two runs of one seed can differ where it does; a run that must
@@ -40,6 +41,8 @@ export interface PendingRunner {
   readonly trialBlockSeconds?: number;
   /** Nor does the trial go on once it has taken this long (default 0.25 s). */
   readonly trialSeconds?: number;
+  /** Keep the CPU no earlier than this iteration (default: after warmup's first metric update, 100 of Stan's 1000); a runner that wins earlier is taken then. */
+  readonly earliest?: number;
   /** Called once, when the run decides or ends without deciding. */
   readonly onDecision?: (decision: PendingRunnerDecision) => void;
 }
@@ -71,6 +74,12 @@ export function runnerBlock(t: number, warmup: number, total: number, hostSteps:
   return Math.min(block, total - t);
 }
 
+/** The iteration after warmup's first metric update (the first of the host's steps before its last), or 0 without one. */
+export function firstMetricUpdate(hostSteps: readonly number[], warmup: number): number {
+  const updates = hostSteps.filter((h) => h < warmup - 1);
+  return updates.length > 0 ? Math.min(...updates) + 1 : 0;
+}
+
 /** Samples as sampleAsync does, starting on `density` (the CPU) while options.pendingRunner is prepared. */
 export async function samplePending(density: BatchedDensity, options: SampleOptions & { yieldEveryMs?: number }): Promise<SampleResult> {
   const pending = options.pendingRunner!;
@@ -81,12 +90,19 @@ export async function samplePending(density: BatchedDensity, options: SampleOpti
   let failure: string | null = null;
   pending.ready.then((r) => (ready = r), (e: unknown) => (failure = e instanceof Error ? e.message : String(e)));
   const pool = threads > 1 && shared ? await import("./threads/pool.ts") : null;
+  // A runner already prepared (or failed) is seen before the first iteration.
+  await null;
   // Started now, so that a run kept on the CPU finds its threads ready.
   pool?.prestartSamplerThreads(threads - 1);
 
   let run = new SamplingRun(density, { ...cpu, threads: 1 });
   const s = run.settings;
   const chainThreads = Math.min(threads, s.chains);
+  // A runner is left for the CPU only after warmup's first metric update: in the init buffer the
+  // chains' step sizes and tree depths differ most, which a fused kernel waits for (on the H200,
+  // low_dim_gauss_mix's trial at iteration 16 took 94 µs a gradient, where its whole run on the
+  // GPU takes 9). A runner that wins there already is taken at once.
+  const earliest = pending.earliest ?? firstMetricUpdate(run.hostSteps, s.warmup);
   const signal = options.signal;
   const times: number[] = [];
   const gradients: number[] = [];
@@ -101,6 +117,7 @@ export async function samplePending(density: BatchedDensity, options: SampleOpti
     return { ...run.result(aborted), pendingRunner: decision! };
   };
   let onRunner = false;
+  let triedEarly = false;
   let last = performance.now();
   while (!run.done) {
     if (signal?.aborted) return result(true);
@@ -119,11 +136,17 @@ export async function samplePending(density: BatchedDensity, options: SampleOpti
     if (decision === undefined && !run.done) {
       if (failure !== null) {
         decide({ reason: "failed", iteration: run.iterationsDone, runnerSecondsPerGradient: NaN, cpuSecondsPerGradient: NaN, threads: chainThreads, moved: false, error: failure });
-      } else if (ready !== null && timed >= (pending.probeSeconds ?? 0.1) && times.length >= 2) {
+      } else if (ready !== null && (run.iterationsDone >= earliest || !triedEarly) && timed >= (pending.probeSeconds ?? 0.1) && times.length >= 2) {
         const r: ReadyRunner = ready;
         const cpuPerGradient = secondHalfSecondsPerGradient(times, gradients) / chainThreads;
         const runnerPerGradient = trialOnRunner(run, r, cpu, pending.trialBlockSeconds ?? 0.02, pending.trialSeconds ?? 0.25);
         const moved = !cpuIsFaster(runnerPerGradient, cpuPerGradient, pending.margin ?? DEFAULT_MARGIN);
+        // Before `earliest` only a runner that wins already is taken; one that loses there is
+        // tried again once `earliest` is reached.
+        if (!moved && run.iterationsDone < earliest) {
+          triedEarly = true;
+          continue;
+        }
         decide({ reason: "measured", iteration: run.iterationsDone, runnerSecondsPerGradient: runnerPerGradient, cpuSecondsPerGradient: cpuPerGradient, threads: chainThreads, moved });
         if (moved) {
           const state = reevaluated(run.handOver(0, s.chains), r.density);
@@ -168,7 +191,7 @@ function trialOnRunner(run: SamplingRun, ready: ReadyRunner, options: SampleOpti
   trial.restore(copy);
   const started = performance.now();
   let perGradient = Infinity;
-  for (const most of TRIAL_BLOCKS) {
+  for (const [i, most] of TRIAL_BLOCKS.entries()) {
     if (trial.done) break;
     limit = most;
     const before = trial.runnerCost;
@@ -180,7 +203,9 @@ function trialOnRunner(run: SamplingRun, ready: ReadyRunner, options: SampleOpti
     const seconds = after.seconds - before.seconds;
     const gradients = after.gradients - before.gradients;
     perGradient = gradients > 0 ? seconds / gradients : Infinity;
-    if (seconds >= blockSeconds || (performance.now() - started) / 1000 >= budgetSeconds) break;
+    // The first block also pays the kernel's first dispatch: never the one measured, unless the
+    // budget is spent on it.
+    if ((i > 0 && seconds >= blockSeconds) || (performance.now() - started) / 1000 >= budgetSeconds) break;
   }
   return perGradient;
 }

@@ -17,11 +17,12 @@ import type { ChainState, ChainStats, RunState } from "./run.ts";
 
 /**
  * How many times faster the CPU must take a gradient, spread over its threads, for a run to use
- * it rather than a runner: one thread's pace over the threads is what the estimate assumes, and
- * threads pace less evenly (on the H200's host, earnings moved at a measured 1.55× and ran 1.2×
- * slower on the CPU than on the GPU), and a move costs threads to start.
+ * it rather than a runner. One thread's pace over the threads is what the estimate assumes, and on
+ * the H200's host that erred both ways near the line: earnings moved to the CPU at a measured
+ * 1.55× and ran 1.2× slower there (5.3 s against 4.3), while gp_pois_regr kept on the GPU at 1.7×
+ * (the margin at 2) ran 2× slower than on the CPU (36 s against 18).
  */
-export const DEFAULT_MARGIN = 2;
+export const DEFAULT_MARGIN = 1.5;
 
 /** What a run may fall back to, and when it decides. */
 export interface RunnerFallback {

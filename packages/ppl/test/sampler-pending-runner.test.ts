@@ -12,7 +12,7 @@ import {
   type BatchedDensity, type PendingRunnerDecision, type ReadyRunner, type SampleOptions, type SampleResult, type TransitionRunnerFactory,
 } from "../src/sampler/index.ts";
 import { secondHalfSecondsPerGradient } from "../src/sampler/fallback.ts";
-import { firstMetricUpdate } from "../src/sampler/pending-runner.ts";
+import { firstMetricUpdate, runSecondsPerGradient } from "../src/sampler/pending-runner.ts";
 import { stopSamplerThreads } from "../src/sampler/threads/pool.ts";
 import eightSchools from "../../../examples/posteriordb/eight_schools-eight_schools_noncentered.ts";
 
@@ -184,6 +184,19 @@ describe("the pending runner's rules", () => {
     expect(firstMetricUpdate([99, 149, 199], 200)).toBe(100);
     expect(firstMetricUpdate([19], 20)).toBe(0);
     expect(firstMetricUpdate([], 0)).toBe(0);
+  });
+
+  it("estimates a run's cost a gradient from the trial's last two blocks: a fixed cost a block, shared over the run's longer blocks", () => {
+    // 2 ms a block plus 1 µs a gradient, 10 gradients an iteration: blocks of 4 and 16 iterations.
+    const block = (iterations: number) => ({ iterations, gradients: 10 * iterations, seconds: 2e-3 + 1e-6 * 10 * iterations });
+    expect(runSecondsPerGradient([block(4), block(16)], 100)).toBeCloseTo(1e-6 + 2e-3 / 1000, 12);
+    // A run in blocks no longer than the trial's last: that block's mean.
+    expect(runSecondsPerGradient([block(4), block(16)], 16)).toBeCloseTo(block(16).seconds / 160, 12);
+    // One block, or blocks too alike or timed out of order: the last block's mean.
+    expect(runSecondsPerGradient([block(16)], 100)).toBeCloseTo(block(16).seconds / 160, 12);
+    expect(runSecondsPerGradient([block(16), block(17)], 100)).toBeCloseTo(block(17).seconds / 170, 12);
+    expect(runSecondsPerGradient([block(4), { ...block(16), seconds: 1e-3 }], 100)).toBeCloseTo(1e-3 / 160, 12);
+    expect(runSecondsPerGradient([], 100)).toBe(Infinity);
   });
 
   it("times the CPU by its iterations in the second half of their time", () => {

@@ -118,6 +118,9 @@ describe("starting on the CPU while the runner is prepared", () => {
     const got = await sampleAsync(d, { ...opts, pendingRunner: { ready: Promise.resolve(ready(d, 3, [])), probeSeconds: 0 } });
     expect(got.pendingRunner!.moved).toBe(false);
     expect(got.pendingRunner!.iteration).toBeGreaterThanOrEqual(100);
+    // Two trials (one before iteration 100, one after) of at least a 3 ms call each, counted in the run's time.
+    expect(got.pendingRunner!.trialSeconds).toBeGreaterThanOrEqual(0.006);
+    expect(got.timing.warmupSeconds).toBeGreaterThan(got.pendingRunner!.trialSeconds!);
     expect(got.pendingRunner!.runnerSecondsPerGradient).toBeGreaterThan(2 * got.pendingRunner!.cpuSecondsPerGradient);
   });
 

@@ -18,7 +18,7 @@
  */
 import type { BatchedDensity } from "./density.ts";
 import { cpuIsFaster, DEFAULT_MARGIN, detached, reevaluated, secondHalfSecondsPerGradient } from "./fallback.ts";
-import { SamplingRun, type SampleOptions, type SampleResult, type TransitionRunnerFactory } from "./run.ts";
+import { SamplingRun, type RunState, type SampleOptions, type SampleResult, type TransitionRunnerFactory } from "./run.ts";
 
 /** A transition runner that is ready to run, with the density its run uses. */
 export interface ReadyRunner {
@@ -63,6 +63,14 @@ export interface PendingRunnerDecision {
   readonly moved: boolean;
   /** With reason "failed": the preparation's error. */
   readonly error?: string;
+  /** With reason "measured": seconds the runner's trials took (part of the result's timing). */
+  readonly trialSeconds?: number;
+}
+
+// A state whose run took `seconds` more, counted to warmup or sampling as its iteration is.
+function withTime(state: RunState, seconds: number, warmup: number): RunState {
+  const ms = seconds * 1000;
+  return state.iteration < warmup ? { ...state, warmupMs: state.warmupMs + ms } : { ...state, samplingMs: state.samplingMs + ms };
 }
 
 /** Iterations of a block-wise runner's block starting at t (as a GPU runner splits a run): warmup blocks end where the host acts. */
@@ -118,6 +126,7 @@ export async function samplePending(density: BatchedDensity, options: SampleOpti
   };
   let onRunner = false;
   let triedEarly = false;
+  let trialSeconds = 0;
   let last = performance.now();
   while (!run.done) {
     if (signal?.aborted) return result(true);
@@ -139,23 +148,31 @@ export async function samplePending(density: BatchedDensity, options: SampleOpti
       } else if (ready !== null && (run.iterationsDone >= earliest || !triedEarly) && timed >= (pending.probeSeconds ?? 0.1) && times.length >= 2) {
         const r: ReadyRunner = ready;
         const cpuPerGradient = secondHalfSecondsPerGradient(times, gradients) / chainThreads;
+        const t0 = performance.now();
         const runnerPerGradient = trialOnRunner(run, r, cpu, pending.trialBlockSeconds ?? 0.02, pending.trialSeconds ?? 0.25);
+        trialSeconds += (performance.now() - t0) / 1000;
         const moved = !cpuIsFaster(runnerPerGradient, cpuPerGradient, pending.margin ?? DEFAULT_MARGIN);
+        // The trials' time is part of the run's (of warmup's or sampling's, where they ran).
+        const state = withTime(run.handOver(0, s.chains), (performance.now() - t0) / 1000, s.warmup);
         // Before `earliest` only a runner that wins already is taken; one that loses there is
         // tried again once `earliest` is reached.
         if (!moved && run.iterationsDone < earliest) {
           triedEarly = true;
+          run = new SamplingRun(density, { ...cpu, threads: 1 });
+          run.restore(state);
           continue;
         }
-        decide({ reason: "measured", iteration: run.iterationsDone, runnerSecondsPerGradient: runnerPerGradient, cpuSecondsPerGradient: cpuPerGradient, threads: chainThreads, moved });
+        decide({ reason: "measured", iteration: run.iterationsDone, runnerSecondsPerGradient: runnerPerGradient, cpuSecondsPerGradient: cpuPerGradient, threads: chainThreads, moved, trialSeconds });
         if (moved) {
-          const state = reevaluated(run.handOver(0, s.chains), r.density);
           run = new SamplingRun(r.density, { ...cpu, threads: 1, transitionRunner: r.transitionRunner });
-          run.restore(state);
+          run.restore(reevaluated(state, r.density));
           onRunner = true;
         } else if (pool !== null && chainThreads > 1) {
-          const rest = await pool.sampleThreads(density, cpu, {}, run.handOver(0, s.chains));
+          const rest = await pool.sampleThreads(density, cpu, {}, state);
           return { ...rest, pendingRunner: decision! };
+        } else {
+          run = new SamplingRun(density, { ...cpu, threads: 1 });
+          run.restore(state);
         }
       }
     }

@@ -171,6 +171,65 @@ describe("starting on the CPU while the runner is prepared", () => {
   });
 });
 
+describe("starting on the CPU's threads while the runner is prepared", () => {
+  // Two threads: the CPU phase runs on the thread pool, paused (every thread after one iteration,
+  // its chains handed back) for the trial.
+  const two: SampleOptions = { ...opts, threads: 2 };
+
+  it("moves to a runner that wins with the CPU run's bits, every draw reported once", async () => {
+    const d = await density();
+    const want = sample(d, opts);
+    const calls: number[] = [];
+    const seen: number[] = [];
+    const got = await sampleAsync(d, {
+      ...two, onDraw: (x) => seen.push(x.iteration * 4 + x.chain),
+      pendingRunner: { ready: Promise.resolve(ready(d, 0, calls, 10)), margin: Infinity, probeSeconds: 0 },
+    });
+    expect(got.pendingRunner).toMatchObject({ reason: "measured", moved: true, threads: 2, iteration: 2 });
+    expect(got.pendingRunner!.cpuSecondsPerGradient).toBeGreaterThan(0);
+    expect(calls.slice(-(350 - 2))).toEqual(Array.from({ length: 348 }, (_, k) => 2 + k));
+    expectSameDraws(got, want);
+    expect(seen).toEqual(Array.from({ length: 350 * 4 }, (_, k) => k));
+  });
+
+  it("keeps the CPU that wins after warmup's first metric update, with the same bits", async () => {
+    const d = await density();
+    const want = sample(d, opts);
+    const calls: number[] = [];
+    const got = await sampleAsync(d, { ...two, pendingRunner: { ready: Promise.resolve(ready(d, 0, calls)), margin: 0, probeSeconds: 0 } });
+    expect(got.pendingRunner).toMatchObject({ reason: "measured", moved: false, threads: 2 });
+    expect(calls[0]).toBe(2);
+    expect(got.pendingRunner!.iteration).toBeGreaterThanOrEqual(100);
+    expectSameDraws(got, want);
+    got.gradientEvaluations.forEach((n, c) => expect(n).toBe(want.gradientEvaluations[c]!));
+  });
+
+  it("a failed preparation or a run that ends first stays on the CPU, with the same bits", async () => {
+    const d = await density();
+    const want = sample(d, opts);
+    const failed = await sampleAsync(d, { ...two, pendingRunner: { ready: Promise.reject(new Error("no kernel")), probeSeconds: 0 } });
+    expect(failed.pendingRunner).toMatchObject({ reason: "failed", moved: false, error: "no kernel" });
+    expectSameDraws(failed, want);
+    const ended = await sampleAsync(d, { ...two, pendingRunner: { ready: new Promise<ReadyRunner>(() => {}) } });
+    expect(ended.pendingRunner).toMatchObject({ reason: "ended", iteration: 350, moved: false, threads: 2 });
+    expectSameDraws(ended, want);
+  });
+
+  it("an interrupted run stops between iterations, with its decision", async () => {
+    const d = await density();
+    const controller = new AbortController();
+    const got = await sampleAsync(d, {
+      ...two, signal: controller.signal,
+      onDraw: (x) => { if (x.iteration === 30) controller.abort(); },
+      pendingRunner: { ready: new Promise<ReadyRunner>(() => {}) },
+    });
+    expect(got.aborted).toBe(true);
+    expect(got.warmupDone).toBeGreaterThanOrEqual(31);
+    expect(got.warmupDone).toBeLessThan(200);
+    expect(got.pendingRunner).toMatchObject({ reason: "ended" });
+  });
+});
+
 describe("the pending runner's rules", () => {
   it("splits a run into a block runner's blocks: warmup blocks end at the host's steps", () => {
     const host = new SamplingRun({ dim: 1, logpGrad() {} }, { warmup: 1000, chains: 1 }).hostSteps;

@@ -11,7 +11,7 @@ import {
   InitializationError, resolveSettings, sample, sampleAsync, SamplerOptionError, SamplingRun, type DrawInfo, type SampleOptions, type SampleResult,
 } from "../src/sampler/index.ts";
 import { chainRangeOptions } from "../src/sampler/run.ts";
-import { sampleThreads, stopSamplerThreads } from "../src/sampler/threads/pool.ts";
+import { sampleThreads, sampleThreadsPausable, stopSamplerThreads } from "../src/sampler/threads/pool.ts";
 import eightSchools from "../../../examples/posteriordb/eight_schools-eight_schools_noncentered.ts";
 
 const schools = { J: 8, y: [28, 8, -3, 7, -1, 1, 18, 12], sigma: [15, 10, 16, 11, 9, 11, 10, 18] };
@@ -104,6 +104,40 @@ describe("threaded sampling", () => {
         one.draws[c]!.map((x) => [x.chainId, x.lp, x.energy, x.nLeapfrog, ...x.position]),
       );
     }
+  });
+
+  it("a paused run hands back every chain at one iteration; continued, it draws what the run draws", async () => {
+    const d = await density();
+    const opts: SampleOptions = { chains: 5, warmup: 400, draws: 150, seed: 31 };
+    const want = sample(d, opts);
+    const s = resolveSettings(opts);
+    const finish = (state: import("../src/sampler/run.ts").RunState): SampleResult => {
+      const run = new SamplingRun(d, opts);
+      run.restore(state);
+      while (!run.done) run.step();
+      return run.result(false);
+    };
+    // Workers hold chains (a hand-over at 60) when the calling thread asks for them back at 150;
+    // then a pause before any hand-over (every chain still on the calling thread).
+    for (const [layout, at] of [[{ handOverAt: 60 }, 150], [{}, 20]] as const) {
+      const out = await sampleThreadsPausable(d, { ...opts, threads: 3 }, { ...layout, handBack: (i) => i >= at });
+      expect(out.kind).toBe("paused");
+      if (out.kind !== "paused") continue;
+      expect(out.state.chains).toHaveLength(5);
+      // The furthest thread had gone past `at` by at most a few iterations; all stand together.
+      expect(out.state.iteration).toBeGreaterThanOrEqual(at);
+      expect(out.state.iteration).toBeLessThan(s.warmup);
+      expect(out.pace.gradients).toBe(out.state.chains.reduce((a, c) => a + c.evaluations, 0));
+      expect(out.pace.seconds).toBeGreaterThan(0);
+      expect(out.pace.threads).toBe("handOverAt" in layout ? 3 : 1);
+      expectSameChains(finish(out.state), want);
+      // Resumed on threads, the same.
+      expectSameChains(await sampleThreads(d, { ...opts, threads: 3 }, {}, out.state), want);
+    }
+    // A run that ends before anyone asks has its result.
+    const ended = await sampleThreadsPausable(d, { ...opts, threads: 2 }, { handBack: () => false });
+    expect(ended.kind).toBe("result");
+    if (ended.kind === "result") expectSameChains(ended.result, want);
   });
 
   it("per-chain initial values reach the thread that runs the chain", async () => {

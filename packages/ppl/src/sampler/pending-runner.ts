@@ -4,21 +4,22 @@
  * a second or more on a machine that has not built it before, and a small posterior samples on the
  * CPU in less: waiting for the kernel made such runs slower than the CPU backend alone.
  *
- * The CPU samples every chain on the calling thread meanwhile (worker threads start in the
- * background, for the case where the CPU is kept), and its pace is timed as it goes. Once the
- * runner is ready and the CPU has been timed for `probeSeconds`, the runner runs a trial of a few
- * short blocks from a copy of where the chains stand (thrown away), and the chains move to
- * it (SamplingRun.handOver) unless the CPU, spread over its threads, takes a gradient `margin`
- * times faster. A runner beaten before warmup's first metric update is tried once more after it.
- * Kept on the CPU, the run goes on over `threads` threads. A preparation that fails
- * leaves the run on the CPU.
+ * The CPU samples the chains meanwhile, over `threads` threads where the density can be shared
+ * with worker threads (the calling thread starts alone and hands chains to the workers as they
+ * become ready, threads/pool.ts), on the calling thread alone otherwise, and its pace is timed as
+ * it goes. Once the runner is ready and the CPU has been timed for `probeSeconds`, every thread
+ * stops after a common iteration and hands its chains back, the runner runs a trial of a few short
+ * blocks from a copy of where the chains stand (thrown away), and the chains move to it unless the
+ * CPU, spread over its threads, takes a gradient `margin` times faster. A runner beaten before
+ * warmup's first metric update is tried once more after it. Kept on the CPU, the run goes on over
+ * `threads` threads. A preparation that fails leaves the run on the CPU.
  *
  * The choice reads the clock, so two runs of one seed can differ where it does; a run that must
  * draw the same bits every time pins its backend.
  */
 import type { BatchedDensity } from "./density.ts";
 import { cpuIsFaster, DEFAULT_MARGIN, detached, reevaluated, secondHalfSecondsPerGradient } from "./fallback.ts";
-import { SamplingRun, type RunState, type SampleOptions, type SampleResult, type TransitionRunnerFactory } from "./run.ts";
+import { resolveSettings, SamplingRun, type RunState, type SampleOptions, type SampleResult, type TransitionRunnerFactory } from "./run.ts";
 
 /** A transition runner that is ready to run, with the density its run uses. */
 export interface ReadyRunner {
@@ -100,8 +101,11 @@ export async function samplePending(density: BatchedDensity, options: SampleOpti
   const pool = threads > 1 && shared ? await import("./threads/pool.ts") : null;
   // A runner already prepared (or failed) is seen before the first iteration.
   await null;
-  // Started now, so that a run kept on the CPU finds its threads ready.
+  // Started now, so that the chains find threads ready.
   pool?.prestartSamplerThreads(threads - 1);
+  if (pool !== null && Math.min(threads, resolveSettings(options).chains) > 1) {
+    return samplePendingThreaded(density, options, pool, () => ready, () => failure);
+  }
 
   let run = new SamplingRun(density, { ...cpu, threads: 1 });
   const s = run.settings;
@@ -149,7 +153,7 @@ export async function samplePending(density: BatchedDensity, options: SampleOpti
         const r: ReadyRunner = ready;
         const cpuPerGradient = secondHalfSecondsPerGradient(times, gradients) / chainThreads;
         const t0 = performance.now();
-        const runnerPerGradient = trialOnRunner(run, r, cpu, pending.trialBlockSeconds ?? 0.02, pending.trialSeconds ?? 0.25);
+        const runnerPerGradient = trialOnRunner(run.handOver(0, s.chains), run.hostSteps, r, cpu, pending.trialBlockSeconds ?? 0.02, pending.trialSeconds ?? 0.25);
         trialSeconds += (performance.now() - t0) / 1000;
         const moved = !cpuIsFaster(runnerPerGradient, cpuPerGradient, pending.margin ?? DEFAULT_MARGIN);
         // The trials' time is part of the run's (of warmup's or sampling's, where they ran).
@@ -221,14 +225,15 @@ export function runSecondsPerGradient(blocks: readonly TrialBlock[], runBlock: n
   return Math.min(mean, perGradient + fixed / runGradients);
 }
 
-// Seconds per gradient of one chain of the runner's trial from a copy of where the chains stand
-// (runSecondsPerGradient of its blocks), on a run that is thrown away. It ends after a block past
-// the second that took `blockSeconds`, after the longest block, or once it has taken `budgetSeconds`.
-function trialOnRunner(run: SamplingRun, ready: ReadyRunner, options: SampleOptions, blockSeconds: number, budgetSeconds: number): number {
-  const s = run.settings;
+// Seconds per gradient of one chain of the runner's trial from a copy of `state` (where the
+// chains stand; runSecondsPerGradient of its blocks), on a run that is thrown away. It ends after a
+// block past the second that took `blockSeconds`, after the longest block, or once it has taken
+// `budgetSeconds`. `hostSteps`: the iterations after which warmup's host acts (SamplingRun.hostSteps).
+function trialOnRunner(state: RunState, hostSteps: readonly number[], ready: ReadyRunner, options: SampleOptions, blockSeconds: number, budgetSeconds: number): number {
+  const s = resolveSettings(options);
   const total = s.warmup + s.draws;
   const runBlock = ready.blockIterations ?? 100;
-  const copy = reevaluated(detached(run.handOver(0, s.chains)), ready.density);
+  const copy = reevaluated(detached(state), ready.density);
   let limit: number = TRIAL_BLOCKS[0];
   const trial = new SamplingRun(ready.density, {
     ...options, threads: 1, transitionRunner: ready.transitionRunner, runnerBlockLimit: () => limit,
@@ -242,7 +247,7 @@ function trialOnRunner(run: SamplingRun, ready: ReadyRunner, options: SampleOpti
     if (trial.done) break;
     limit = most;
     const before = trial.runnerCost;
-    const k = runnerBlock(trial.iterationsDone, s.warmup, total, trial.hostSteps, Math.min(runBlock, most));
+    const k = runnerBlock(trial.iterationsDone, s.warmup, total, hostSteps, Math.min(runBlock, most));
     // Synchronous steps: a runner that starts its next block ahead when stepped asynchronously
     // would leave that block on the device for the run that follows.
     let iterations = 0;
@@ -255,4 +260,76 @@ function trialOnRunner(run: SamplingRun, ready: ReadyRunner, options: SampleOpti
     if ((b >= 2 && block.seconds >= blockSeconds) || (performance.now() - started) / 1000 >= budgetSeconds) break;
   }
   return runSecondsPerGradient(blocks.length > 0 ? blocks : first !== null ? [first] : [], runBlock);
+}
+
+// The CPU phase on threads: runs of the pool that the calling thread pauses (every thread after a
+// common iteration, its chains handed back) once the runner is ready and the CPU has been timed;
+// then the trial, and the chains go to the runner or on over the threads.
+async function samplePendingThreaded(
+  density: BatchedDensity, options: SampleOptions & { yieldEveryMs?: number }, pool: typeof import("./threads/pool.ts"),
+  ready: () => ReadyRunner | null, failure: () => string | null,
+): Promise<SampleResult> {
+  const pending = options.pendingRunner!;
+  const { pendingRunner: _p, transitionRunner: _r, fallback: _f, ...cpu } = options;
+  const s = resolveSettings(cpu);
+  const chainThreads = Math.min(Math.max(1, options.threads ?? 1), s.chains);
+  // The iterations after which warmup's host acts, as a run of these options has them.
+  const hostSteps = new SamplingRun(density, { ...cpu, threads: 1 }).hostSteps;
+  const earliest = pending.earliest ?? firstMetricUpdate(hostSteps, s.warmup);
+  let decision: PendingRunnerDecision | undefined;
+  const decide = (d: PendingRunnerDecision): void => {
+    decision = d;
+    pending.onDecision?.(d);
+  };
+  const ended = (result: SampleResult): SampleResult => {
+    if (!decision) decide({ reason: "ended", iteration: result.warmupDone + result.drawsDone, runnerSecondsPerGradient: NaN, cpuSecondsPerGradient: NaN, threads: chainThreads, moved: false });
+    return { ...result, pendingRunner: decision! };
+  };
+  let state: RunState | undefined;
+  let triedEarly = false;
+  let trialSeconds = 0;
+  for (;;) {
+    const started = performance.now();
+    const from = state?.iteration ?? 0;
+    const outcome = await pool.sampleThreadsPausable(density, { ...cpu, yieldEveryMs: 5 }, {
+      handBack: (iteration) => {
+        const f = failure();
+        if (f !== null && decision === undefined) {
+          decide({ reason: "failed", iteration, runnerSecondsPerGradient: NaN, cpuSecondsPerGradient: NaN, threads: chainThreads, moved: false, error: f });
+        }
+        if (decision !== undefined || ready() === null || options.signal?.aborted) return false;
+        // Two iterations at least timed, as on one thread.
+        const timed = iteration - from >= 2 && (performance.now() - started) / 1000 >= (pending.probeSeconds ?? 0.1);
+        return timed && (iteration >= earliest || !triedEarly);
+      },
+    }, state);
+    if (outcome.kind === "result") return ended(outcome.result);
+    const r = ready()!;
+    const cpuPerGradient = outcome.pace.gradients > 0 ? outcome.pace.seconds / outcome.pace.gradients / chainThreads : NaN;
+    const t0 = performance.now();
+    const runnerPerGradient = trialOnRunner(outcome.state, hostSteps, r, cpu, pending.trialBlockSeconds ?? 0.02, pending.trialSeconds ?? 0.25);
+    trialSeconds += (performance.now() - t0) / 1000;
+    const moved = !cpuIsFaster(runnerPerGradient, cpuPerGradient, pending.margin ?? DEFAULT_MARGIN);
+    // The trials' time is part of the run's (of warmup's or sampling's, where they ran).
+    state = withTime(outcome.state, (performance.now() - t0) / 1000, s.warmup);
+    if (!moved && state.iteration < earliest) {
+      triedEarly = true;
+      continue;
+    }
+    decide({ reason: "measured", iteration: state.iteration, runnerSecondsPerGradient: runnerPerGradient, cpuSecondsPerGradient: cpuPerGradient, threads: chainThreads, moved, trialSeconds });
+    if (!moved) return { ...(await pool.sampleThreads(density, cpu, {}, state)), pendingRunner: decision! };
+    const run = new SamplingRun(r.density, { ...cpu, threads: 1, transitionRunner: r.transitionRunner });
+    run.restore(reevaluated(state, r.density));
+    let last = performance.now();
+    while (!run.done) {
+      if (options.signal?.aborted) return { ...run.result(true), pendingRunner: decision! };
+      if (run.waitsAsync) await run.stepAsync();
+      else run.step();
+      if (performance.now() - last >= (options.yieldEveryMs ?? 50)) {
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        last = performance.now();
+      }
+    }
+    return { ...run.result(false), pendingRunner: decision! };
+  }
 }

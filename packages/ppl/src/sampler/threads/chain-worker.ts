@@ -7,6 +7,7 @@ import { parentPort } from "node:worker_threads";
 import { sharedDensity } from "../../density/shared-density.ts";
 import type { BatchedDensity } from "../density.ts";
 import { SamplingRun } from "../run.ts";
+import { stateBuffers } from "./state-buffers.ts";
 import { Control, Group, groupWord, Mode, RECORD_HEAD, toThreadError, writeRecord, type FromWorker, type RunGroup, type ToWorker } from "./protocol.ts";
 
 // Draws go to the calling thread in batches: at most this often, or when the buffer is full.
@@ -66,14 +67,22 @@ async function runGroup(m: RunGroup): Promise<void> {
         aborted = true;
         break;
       }
-      if (mode === Mode.STOP) {
+      if (mode === Mode.STOP || mode === Mode.PAUSE) {
         // Every thread stops after the same iteration (the furthest any has reached), so that a
-        // stopped run has as many draws in every chain, as a run on one thread has.
+        // stopped run has as many draws in every chain, as a run on one thread has, and a paused
+        // run's chains all stand at one iteration.
         Atomics.store(control, Control.POSITION + m.thread, run.iterationsDone);
         Atomics.store(control, groupAt, Group.PAUSED);
         Atomics.wait(control, Control.STOP_AT, -1);
         const stopAt = Atomics.load(control, Control.STOP_AT);
         while (!run.done && run.iterationsDone < stopAt && Atomics.load(control, Control.MODE) !== Mode.ABORT) run.step();
+        if (mode === Mode.PAUSE && !run.done && Atomics.load(control, Control.MODE) === Mode.PAUSE) {
+          Atomics.store(control, groupAt, Group.FINISHED);
+          flush();
+          const state = run.handOver(0, run.settings.chains);
+          post({ kind: "paused", first, state }, stateBuffers(state));
+          return;
+        }
         aborted = !run.done;
         break;
       }

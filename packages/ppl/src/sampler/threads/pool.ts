@@ -27,6 +27,7 @@ import {
   Control, controlWords, Group, groupWord, Mode, readRecord, RECORD_HEAD, type FromWorker, type RunGroup, type ThreadError, type ToWorker,
   type WorkerSetup,
 } from "./protocol.ts";
+import { stateBuffers } from "./state-buffers.ts";
 import { workerScript } from "./worker-script.ts";
 
 /** How a threaded run is laid out (for tests and benchmarks). */
@@ -35,7 +36,27 @@ export interface ThreadLayout {
   readonly callingThreadSamples?: boolean;
   /** Hand chains over to the workers after this many iterations, waiting for one to be ready (tests). */
   readonly handOverAt?: number;
+  /**
+   * Called in the calling thread after each of its iterations (its iterations done); true asks
+   * every thread to stop at a common iteration and hand its chains back (sampleThreadsPausable).
+   */
+  readonly handBack?: (iterationsDone: number) => boolean;
 }
+
+/** How fast the threads of a paused run went: their busy seconds and gradients, all threads together. */
+export interface ThreadPace {
+  /** Seconds the threads spent in iterations, summed over threads. */
+  readonly seconds: number;
+  /** Gradient evaluations in those seconds, all chains. */
+  readonly gradients: number;
+  /** Threads that ran chains. */
+  readonly threads: number;
+}
+
+/** A threaded run's end: its result, or (paused through ThreadLayout.handBack) where all its chains stand. */
+export type ThreadedOutcome =
+  | { readonly kind: "result"; readonly result: SampleResult }
+  | { readonly kind: "paused"; readonly state: RunState; readonly pace: ThreadPace };
 
 // One worker thread of the process-wide pool.
 interface Slot {
@@ -123,6 +144,23 @@ export async function sampleThreads(
   layout: ThreadLayout = {},
   resume?: RunState,
 ): Promise<SampleResult> {
+  const { handBack: _h, ...plain } = layout;
+  const outcome = await sampleThreadsPausable(density, options, plain, resume);
+  if (outcome.kind !== "result") throw new Error("sampleThreads: a run without handBack was paused");
+  return outcome.result;
+}
+
+/**
+ * As sampleThreads, and with layout.handBack the run can be paused: every thread stops after the
+ * same iteration and the outcome is where all the chains stand (to go on elsewhere, with restore
+ * or as `resume`), with the threads' pace so far. A run that ends first has its result.
+ */
+export async function sampleThreadsPausable(
+  density: BatchedDensity,
+  options: SampleOptions & { yieldEveryMs?: number },
+  layout: ThreadLayout = {},
+  resume?: RunState,
+): Promise<ThreadedOutcome> {
   if (options.transitionRunner) throw new SamplerOptionError("threads: a transition runner (a GPU) runs every chain itself; leave threads at 1");
   const share = (density as Partial<ModelDensity>).share;
   if (typeof share !== "function") {
@@ -144,6 +182,18 @@ export async function sampleThreads(
   let id = densityId.get(spec);
   if (id === undefined) densityId.set(spec, (id = densityIds++));
   const ranges: RangeResult[] = [];
+  // Groups paused (handBack): where their chains stand; and every group's busy time and gradients
+  // when it started, for the pace.
+  const paused: { first: number; state: RunState }[] = [];
+  const pace = { seconds: 0, gradients: 0, threads: new Set<number>() };
+  const segment = (thread: number, from: RunState | undefined, to: RunState): void => {
+    const busy = (st: RunState | undefined): number => (st ? st.warmupMs + st.samplingMs : 0);
+    const evals = (st: RunState): number => st.chains.reduce((a, c) => a + c.evaluations, 0);
+    pace.seconds += (busy(to) - busy(from)) / 1000;
+    pace.gradients += evals(to) - (from ? evals(from) : 0);
+    pace.threads.add(thread);
+  };
+  const sent = new Map<number, RunState | undefined>();
   let failure: ThreadError | null = null;
   const abort = (): void => {
     Atomics.store(control, Control.MODE, Mode.ABORT);
@@ -196,6 +246,12 @@ export async function sampleThreads(
             if (running) busy--;
             running = false;
             return changed();
+          case "paused":
+            paused.push({ first: m.first, state: m.state });
+            segment(thread, sent.get(m.first), m.state);
+            if (running) busy--;
+            running = false;
+            return changed();
           case "error":
             fail(m.error);
             if (running) busy--;
@@ -217,6 +273,7 @@ export async function sampleThreads(
       };
       slot.worker?.ref();
       slot.start = (g, transfer) => {
+        sent.set(g.first, g.state);
         running = true;
         busy++;
         used.add(slot);
@@ -263,7 +320,8 @@ export async function sampleThreads(
       } finally {
         ownRunning = false;
       }
-      if (Atomics.load(control, Control.MODE) === Mode.STOP) await settleStop(null);
+      const mode = Atomics.load(control, Control.MODE);
+      if (mode === Mode.STOP || mode === Mode.PAUSE) await settleStop(null);
     }
     while (busy > 0) await nextChange();
   } finally {
@@ -279,7 +337,13 @@ export async function sampleThreads(
   if (failure) throw fromThreadError(failure);
   // A resumed run's wall time includes the time its chains ran elsewhere before.
   const before = resume === undefined ? 0 : (resume.warmupMs + resume.samplingMs) / 1000;
-  return merge(s, density.dim, ranges, before + (performance.now() - t0) / 1000, signal?.aborted === true);
+  const wall = before + (performance.now() - t0) / 1000;
+  if (paused.length > 0 && ranges.length === 0) {
+    return { kind: "paused", state: joined(paused, wall), pace: { seconds: pace.seconds, gradients: pace.gradients, threads: pace.threads.size } };
+  }
+  // A pause that met a stop or an error: the paused groups end as stopped ones.
+  for (const p of paused) ranges.push({ first: p.first, thread: -1, result: stoppedRun(p.first, p.state).result(true) });
+  return { kind: "result", result: merge(s, density.dim, ranges, wall, signal?.aborted === true || paused.length > 0) };
 
   // The calling thread runs every chain until a worker is ready and its own pace says that the rest
   // of the run is worth sharing, then hands groups of its chains over (with where they stand) and
@@ -292,12 +356,17 @@ export async function sampleThreads(
     let workMs = 0;
     let chainIterations = 0;
     const total = s.warmup + s.draws;
+    let from = resume;
     while (!run.done) {
       const mode = Atomics.load(control, Control.MODE);
       if (mode === Mode.ABORT) return void ranges.push({ first, thread: 0, result: run.result(true) });
-      if (mode === Mode.STOP) return commonStop(run, first);
+      if (mode === Mode.STOP || mode === Mode.PAUSE) return commonStop(run, first, from);
       run.step();
       chainIterations += run.settings.chains;
+      if (!run.done && layout.handBack?.(run.iterationsDone)) {
+        Atomics.compareExchange(control, Control.MODE, Mode.RUNNING, Mode.PAUSE);
+        continue;
+      }
       const forced = layout.handOverAt !== undefined && run.iterationsDone === layout.handOverAt;
       if (forced || performance.now() - last >= every) {
         workMs += performance.now() - busySince;
@@ -311,12 +380,14 @@ export async function sampleThreads(
           if (ready.length > 0 && !run.done) {
             const parts = splitRows(0, run.settings.chains, ready.length + 1);
             const states = parts.map((p) => run.handOver(p.first, p.count));
+            // The calling thread's iterations so far count to its pace, all chains together.
+            segment(0, from, { ...states[0]!, chains: states.flatMap((st) => st.chains) });
             parts.slice(1).forEach((p, k) => {
               const state = states[k + 1]!;
-              const transfer = state.chains.flatMap((c) => [c.draws.buffer, ...Object.values(c.stats).map((a: Float64Array) => a.buffer)]) as ArrayBuffer[];
-              ready[k]!.start({ thread: mine.indexOf(ready[k]!) + 1, first: first + p.first, options: chainRangeOptions(options, s, first + p.first, p.count), state }, transfer);
+              ready[k]!.start({ thread: mine.indexOf(ready[k]!) + 1, first: first + p.first, options: chainRangeOptions(options, s, first + p.first, p.count), state }, stateBuffers(state));
             });
             run = ownRun(first, parts[0]!.count, states[0]);
+            from = states[0];
           }
         }
         await new Promise<void>((resolve) => setImmediate(resolve));
@@ -347,16 +418,22 @@ export async function sampleThreads(
       await new Promise<void>((resolve) => setTimeout(resolve, 1));
     }
     let stopAt = own ?? 0;
+    let finished = false;
     used.forEach((slot) => {
       const thread = mine.indexOf(slot) + 1;
-      if (Atomics.load(control, groupWord(controlThreads, thread)) === Group.PAUSED) stopAt = Math.max(stopAt, Atomics.load(control, Control.POSITION + thread));
+      const group = Atomics.load(control, groupWord(controlThreads, thread));
+      if (group === Group.PAUSED) stopAt = Math.max(stopAt, Atomics.load(control, Control.POSITION + thread));
+      if (group === Group.FINISHED) finished = true;
     });
+    // A pause once some group has ended cannot hand back chains that all stand at one iteration:
+    // every group runs to the end instead.
+    if (finished && Atomics.load(control, Control.MODE) === Mode.PAUSE) stopAt = s.warmup + s.draws;
     if (Atomics.compareExchange(control, Control.STOP_AT, -1, stopAt) === -1) Atomics.notify(control, Control.STOP_AT);
     return Atomics.load(control, Control.STOP_AT);
   }
 
-  // The calling thread's part in a stop: its chains go on to the common iteration.
-  async function commonStop(run: SamplingRun, first: number): Promise<void> {
+  // The calling thread's part in a stop or a pause: its chains go on to the common iteration.
+  async function commonStop(run: SamplingRun, first: number, from: RunState | undefined): Promise<void> {
     const target = await settleStop(run.iterationsDone);
     let last = performance.now();
     while (!run.done && run.iterationsDone < target && Atomics.load(control, Control.MODE) !== Mode.ABORT) {
@@ -366,7 +443,33 @@ export async function sampleThreads(
         last = performance.now();
       }
     }
+    if (!run.done && Atomics.load(control, Control.MODE) === Mode.PAUSE) {
+      const state = run.handOver(0, run.settings.chains);
+      paused.push({ first, state });
+      segment(0, from, state);
+      return;
+    }
     ranges.push({ first, thread: 0, result: run.result(!run.done) });
+  }
+
+  // One state of every chain from the paused groups' (all at one iteration); its time is the run's wall time.
+  function joined(groups: readonly { first: number; state: RunState }[], wallSeconds: number): RunState {
+    const sorted = [...groups].sort((a, b) => a.first - b.first);
+    const busy = sorted.reduce((a, g) => a + g.state.warmupMs + g.state.samplingMs, 0);
+    const warmupShare = busy > 0 ? sorted.reduce((a, g) => a + g.state.warmupMs, 0) / busy : 1;
+    const at = sorted[0]!.state;
+    if (sorted.some((g) => g.state.iteration !== at.iteration)) throw new Error("sampleThreads: paused groups stand at different iterations");
+    return {
+      iteration: at.iteration, started: at.started, warmupMs: wallSeconds * 1000 * warmupShare, samplingMs: wallSeconds * 1000 * (1 - warmupShare),
+      chains: sorted.flatMap((g) => g.state.chains),
+    };
+  }
+
+  // A run of rows first … of a paused group, to end it as a stopped one.
+  function stoppedRun(first: number, state: RunState): SamplingRun {
+    const run = new SamplingRun(density, chainRangeOptions(options, s, first, state.chains.length));
+    run.restore(state);
+    return run;
   }
 }
 

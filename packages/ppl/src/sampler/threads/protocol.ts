@@ -4,7 +4,8 @@
  * them first), with the density whenever it is not the one the worker already holds (the graph as
  * data, the data in shared memory). The worker reports every iteration's draw in batches (one
  * Float64Array of records), each chain's adaptation when its warmup ends, and the group's result
- * when it is done. Shared Int32 words per run (controlWords) carry the stops.
+ * when it is done, or where its chains stand when the run is paused (their state, to go on
+ * elsewhere). Shared Int32 words per run (controlWords) carry the stops and pauses.
  */
 import type { SharedDensity } from "../../density/shared-density.ts";
 import type { ChainAdaptationResult, DrawInfo, RunState, SampleOptions, SampleResult } from "../run.ts";
@@ -17,12 +18,12 @@ export interface WorkerSetup {
 
 /**
  * The shared Int32 words of a threaded run: MODE (RUNNING, STOP: stop at a common iteration, ABORT:
- * stop now), STOP_AT (the common iteration, −1 until decided), then per thread its iterations done
+ * stop now, PAUSE: stop at a common iteration and hand the chains back), STOP_AT (the common iteration, −1 until decided), then per thread its iterations done
  * when it paused for a stop (POSITION + thread) and whether it runs, paused or finished (GROUP + thread).
  */
 export const Control = { MODE: 0, STOP_AT: 1, POSITION: 2 } as const;
 /** Values of the MODE word. */
-export const Mode = { RUNNING: 0, STOP: 1, ABORT: 2 } as const;
+export const Mode = { RUNNING: 0, STOP: 1, ABORT: 2, PAUSE: 3 } as const;
 /** Values of a thread's GROUP word. */
 export const Group = { RUNNING: 0, PAUSED: 1, FINISHED: 2 } as const;
 
@@ -74,6 +75,7 @@ export type FromWorker =
   | { readonly kind: "draws"; readonly records: Float64Array; readonly count: number }
   | { readonly kind: "adapted"; readonly chain: number; readonly adaptation: ChainAdaptationResult }
   | { readonly kind: "done"; readonly first: number; readonly result: SampleResult }
+  | { readonly kind: "paused"; readonly first: number; readonly state: RunState }
   | { readonly kind: "error"; readonly error: ThreadError };
 
 /** Fields of a draw record before the position: chain (row of the whole run), iteration, warmup, then DrawInfo's statistics. */

@@ -8,6 +8,7 @@ import { limitsOf, type RenderLimits } from "../src/codegen/limits.ts";
 import { planProgram } from "../src/codegen/program.ts";
 import { REFERENCE_LIMITS } from "../src/codegen/reference-devices.ts";
 import { findRowPasses, rowPassLayout } from "../src/codegen/row-pass.ts";
+import { WIDE_PARTIALS, wideRowPassLayout } from "../src/codegen/row-pass-wide.ts";
 import { schedule } from "../src/codegen/schedule.ts";
 import { usableDevices } from "../src/devices.ts";
 import { matmulValues } from "./matmul-check.ts";
@@ -37,6 +38,13 @@ function regression(family: Family, N: number, K: number, C: number, dtype: DTyp
   return { outs, bindings };
 }
 
+/** The row pass of a regression's graph under `limits` (wide where C > limits.skinnyMatmulColumns). */
+function passOf(outs: Node[], limits: RenderLimits) {
+  const s = schedule(outs, { recomputeBudget: limits.recomputeBudget });
+  const [pass] = findRowPasses(s.order, outs, s.kernels, s.isStored, limits);
+  return pass!;
+}
+
 describe("row passes: which graphs take them", () => {
   it("the vmapped logistic gradient over N=100k, D=100 reads X in one kernel, with no matmul kernels", () => {
     const { outs } = regression("logistic", 100_000, 100, 4);
@@ -63,13 +71,13 @@ describe("row passes: which graphs take them", () => {
     const p = planProgram(outs, GPU, kernelPrelude, { merge: true });
     const X = p.buffers.find((n) => n.op === "data" && n.attrs.name === "X")!;
     expect(p.kernels.filter((k) => k.bindings.includes(X)).length).toBe(1);
-    // The pass, then lp and the gradient, which add the pass's 63 partials of each sum they read
+    // The pass, then lp and the gradient, which add the pass's 16 partials of each sum they read
     // themselves (inline-slices.ts): no merge kernel and no buffer for the sums.
     expect(p.kernels.length).toBe(2);
     expect(p.kernels.map((k) => k.source).join("\n")).not.toMatch(/sum of \d+ k-slices/);
-    expect(p.kernels[1]!.source).toMatch(/for \(int q = 0; q < 63; q\+\+\) ppl_sl\d \+= b\d\.v\[q \* 10240 \+/);
+    expect(p.kernels[1]!.source).toMatch(/for \(int q = 0; q < 16; q\+\+\) ppl_sl\d \+= b\d\.v\[q \* 10240 \+/);
     expect(p.buffers.some((n) => n.op === "matmul")).toBe(false);
-    expect(p.scratch.map((b) => b.label)).toEqual(Array(2).fill("63 partial products per output"));
+    expect(p.scratch.map((b) => b.label)).toEqual(Array(2).fill("16 partial products per output"));
     const all = titles(outs, GPU).join("\n");
     expect(all).toMatch(/wide row pass over X \[1000,10\] and 1024 columns.*1 row sum, 1 product with Xᵀ/);
     expect(all).not.toMatch(/tiled matmul|skinny matmul/);
@@ -80,11 +88,65 @@ describe("row passes: which graphs take them", () => {
 
   it("the wide pass stages its chunk's rows of X in shared memory where they fit", () => {
     const wide = (N: number, limits: RenderLimits) => planProgram(regression("logistic", N, 10, 1024).outs, limits, kernelPrelude).kernels.map((k) => k.source).find((s) => /wide row pass/.test(s))!;
-    // H200: 63 chunks of 16 rows, 160 terms; two workgroups' chunks of 50,000 rows would not fit.
-    expect(wide(1000, GPU)).toMatch(/shared float ppl_xs\[160\];[^]*ppl_xs\[\(n - part \* 16\) \* 10 \+ 9\]/);
+    // H200: 4 chunks of 16 rows a workgroup, 640 terms; two workgroups' chunks of 50,000 rows would not fit.
+    expect(wide(1000, GPU)).toMatch(/shared float ppl_xs\[640\];[^]*ppl_xs\[\(n - wg \* 64\) \* 10 \+ 9\]/);
     const big = wide(100_000, { ...GPU, busyGroups: 32 });
     expect(big).toContain("wide row pass");
     expect(big).not.toContain("ppl_xs");
+  });
+
+  it("the wide pass of 1024 chains (H200) adds 4 chunks a workgroup in shared memory: 16 partials for its readers, its threads kept", () => {
+    const { outs } = regression("logistic", 1000, 10, 1024);
+    const layout = wideRowPassLayout(passOf(outs, GPU), GPU);
+    expect(layout.partials).toBeLessThanOrEqual(16);
+    expect(layout).toEqual({ columns: 64, groupChunks: 4, threads: 256, columnGroups: 16, chunk: 16, chunks: 63, partials: 16 });
+    const pass = plan(outs, GPU).kernels.find((k) => /wide row pass/.test(k.source))!;
+    expect(pass.localSize).toBe(256);
+    expect(pass.groups).toEqual([256, 1]);
+    // A thread a column and chunk, as with a workgroup a chunk: 1024 × 63.
+    expect(pass.units).toBe(1024 * 63);
+    expect(pass.source).toContain("63 chunks of 16 rows, 4 a workgroup (16 partials)");
+    // Every reader loop adds 16 partials.
+    const loops = plan(outs, GPU).kernels.flatMap((k) => [...k.source.matchAll(/for \(int q = 0; q < (\d+); q\+\+\) ppl_sl/g)].map((m) => Number(m[1])));
+    expect(loops.length).toBeGreaterThan(0);
+    expect(loops.every((q) => q === 16)).toBe(true);
+  });
+
+  it("the wide pass's layout: every row and chunk covered, workgroups within groupSize and shared memory, at most WIDE_PARTIALS partials unless those bind", () => {
+    const passes = new Map<string, ReturnType<typeof passOf>>();
+    fc.assert(
+      fc.property(
+        fc.constantFrom<Family>("logistic", "normal"), fc.integer({ min: 2, max: 20_000 }), fc.integer({ min: 1, max: 64 }), fc.integer({ min: 17, max: 2048 }),
+        fc.constantFrom<DType>("f32", "f64"), fc.constantFrom(GPU, REFERENCE_LIMITS.lavapipe), fc.constantFrom(8, 16, 32, 64, 128),
+        fc.integer({ min: 1, max: 4096 }), fc.constantFrom(4096, 16384, 49152),
+        (family, N, K, C, dtype, device, localSize, busyGroups, sharedMemoryBytes) => {
+          const limits = { ...device, localSize, busyGroups, sharedMemoryBytes };
+          const key = `${family} ${N} ${K} ${C} ${dtype}`;
+          const pass = passes.get(key) ?? passes.set(key, passOf(regression(family, N, K, C, dtype).outs, limits)).get(key)!;
+          expect(pass.wide).toBe(true);
+          const l = wideRowPassLayout(pass, limits);
+          expect(l.columns).toBe(Math.min(localSize, C));
+          expect(l.columnGroups * l.columns).toBeGreaterThanOrEqual(C);
+          expect(l.chunk * l.chunks).toBeGreaterThanOrEqual(N);
+          expect(l.chunk * (l.chunks - 1)).toBeLessThan(N);
+          expect(l.partials * l.groupChunks).toBeGreaterThanOrEqual(l.chunks);
+          expect((l.partials - 1) * l.groupChunks).toBeLessThan(l.chunks);
+          expect(l.threads).toBe(l.columns * l.groupChunks);
+          const sums = pass.reductions.length + K * pass.contractions.length;
+          const shared = (S: number) => S * l.columns * sums * (dtype === "f64" ? 8 : 4);
+          if (l.groupChunks > 1) {
+            expect(l.threads).toBeLessThanOrEqual(limits.groupSize);
+            expect(shared(l.groupChunks)).toBeLessThanOrEqual(sharedMemoryBytes / 2);
+          }
+          // More partials only where one more chunk a workgroup would not fit.
+          if (l.partials > WIDE_PARTIALS) {
+            const S = l.groupChunks + 1;
+            expect(S * l.columns > limits.groupSize || shared(S) > sharedMemoryBytes / 2).toBe(true);
+          }
+        },
+      ),
+      { numRuns: 150, seed: 5 },
+    );
   });
 
   it("a normal regression's residuals take the same pass", () => {
@@ -209,6 +271,44 @@ describe.runIf(device !== undefined)("row passes on the Vulkan backend against t
         expect(Array.from(again[j]!.data)).toEqual(Array.from(g.data));
       });
     }
+  });
+
+  it("the wide pass's chunks added in the workgroup: columns past the last group, rows past the last chunk, one or several chunks a workgroup", async () => {
+    // The layout each case must have, then its result against the reference, the same bits every run.
+    const check = async (family: Family, N: number, K: number, C: number, dtype: DType, extra: Partial<RenderLimits>) => {
+      const limits = { skinnyMatmulColumns: 0, ...extra };
+      const { outs, bindings } = regression(family, N, K, C, dtype);
+      const layout = wideRowPassLayout(passOf(outs, { ...limitsOf(device!), ...limits }), { ...limitsOf(device!), ...limits });
+      const exe = await (await vulkanBackend({ limits })).compile(outs);
+      const got = await exe.run(bindings);
+      const again = await exe.run(bindings);
+      exe.dispose?.();
+      const want = interpret(outs, bindings);
+      const tol = (dtype === "f32" ? 2e-6 : 1e-14) * N * 8;
+      got.forEach((g, j) => {
+        g.data.forEach((v, i) => expect(Math.abs(Number(v) - want[j]!.data[i]!), `output ${j}[${i}]`).toBeLessThanOrEqual(tol * (1 + Math.abs(want[j]!.data[i]!))));
+        expect(Array.from(again[j]!.data)).toEqual(Array.from(g.data));
+      });
+      return layout;
+    };
+    // 3 groups of 16 columns for 37; 78 chunks of 9 rows for 700, 5 a workgroup (the last holds 3): 16 partials.
+    expect(await check("logistic", 700, 5, 37, "f32", { localSize: 16, busyGroups: 256 })).toEqual({ columns: 16, groupChunks: 5, threads: 80, columnGroups: 3, chunk: 9, chunks: 78, partials: 16 });
+    // 256 threads at most (lavapipe's groupSize): 4 chunks of 64 columns a workgroup, 32 partials.
+    expect(await check("normal", 1000, 10, 70, "f32", { busyGroups: 4096 })).toMatchObject({ columns: 64, groupChunks: 4, threads: 256, chunks: 125, partials: 32 });
+    // Few chunks: one a workgroup, written as they are.
+    expect(await check("logistic", 301, 7, 70, "f32", { busyGroups: 8 })).toMatchObject({ columns: 64, groupChunks: 1, chunk: 76, chunks: 4, partials: 4 });
+    // Random shapes and workgroups.
+    const dtypes: DType[] = device?.features.shaderFloat64 ? ["f32", "f64"] : ["f32"];
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom<Family>("logistic", "normal"), fc.integer({ min: 2, max: 900 }), fc.integer({ min: 1, max: 12 }), fc.integer({ min: 2, max: 90 }),
+        fc.constantFrom(...dtypes), fc.constantFrom(8, 16, 64), fc.constantFrom(4, 64, 1024),
+        async (family, N, K, C, dtype, localSize, busyGroups) => {
+          await check(family, N, K, C, dtype, { localSize, busyGroups });
+        },
+      ),
+      { numRuns: 8, seed: 3 },
+    );
   });
 
   it("η written by the pass for a consumer outside it, f32", async () => {

@@ -1,16 +1,17 @@
 #version 450
 // 2 independent kernels in one dispatch, each on its own workgroups:
 //   part 0: reduce_sum [1024] (node 49a3567490b222fbc75b8aaa)
-//   part 1: matmul [200,1024] (node c29d74273963bf6d5cd553a8): wide row pass over X [200,3] and 1024 columns, a thread a column, 25 chunks of 8 rows: η = X·B, 2 row sums, 1 product with Xᵀ
-layout(local_size_x = 64) in;
+//   part 1: matmul [200,1024] (node c29d74273963bf6d5cd553a8): wide row pass over X [200,3] and 1024 columns, a thread a column and chunk, 25 chunks of 8 rows, 2 a workgroup (13 partials): η = X·B, 2 row sums, 1 product with Xᵀ
+layout(local_size_x = 128) in;
 layout(std430, set = 0, binding = 0) readonly restrict buffer Buf0 { float v[]; } b0;
 layout(std430, set = 0, binding = 1) writeonly restrict buffer Buf1 { float v[]; } b1;
 layout(std430, set = 0, binding = 2) readonly restrict buffer Buf2 { float v[]; } b2;
 layout(std430, set = 0, binding = 3) readonly restrict buffer Buf3 { float v[]; } b3;
-layout(std430, set = 0, binding = 4) writeonly restrict buffer Buf4 { float v[]; } b4; // scratch: 25 partial products per output
-layout(std430, set = 0, binding = 5) writeonly restrict buffer Buf5 { float v[]; } b5; // scratch: 25 partial products per output
-layout(std430, set = 0, binding = 6) writeonly restrict buffer Buf6 { float v[]; } b6; // scratch: 25 partial products per output
-shared float ppl_xs[24];
+layout(std430, set = 0, binding = 4) writeonly restrict buffer Buf4 { float v[]; } b4; // scratch: 13 partial products per output
+layout(std430, set = 0, binding = 5) writeonly restrict buffer Buf5 { float v[]; } b5; // scratch: 13 partial products per output
+layout(std430, set = 0, binding = 6) writeonly restrict buffer Buf6 { float v[]; } b6; // scratch: 13 partial products per output
+shared float ppl_xs[48];
+shared float ppl_ws[640];
 int ppl_imod(int a, int b) { int r = a % b; return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r; }
 // (shaders/prelude, float: left out of the golden)
 // part 0: reduce_sum [1024] (node 49a3567490b222fbc75b8aaa)
@@ -32,11 +33,12 @@ void ppl_part0(int gid, uint ppl_lid) {
   }
   b1.v[u] = acc0;
 }
-// part 1: matmul [200,1024] (node c29d74273963bf6d5cd553a8): wide row pass over X [200,3] and 1024 columns, a thread a column, 25 chunks of 8 rows: η = X·B, 2 row sums, 1 product with Xᵀ
+// part 1: matmul [200,1024] (node c29d74273963bf6d5cd553a8): wide row pass over X [200,3] and 1024 columns, a thread a column and chunk, 25 chunks of 8 rows, 2 a workgroup (13 partials): η = X·B, 2 row sums, 1 product with Xᵀ
 void ppl_part1(int gid, uint ppl_lid) {
-  if (gid >= 400) return;
-  int cg = gid % 16; int part = gid / 16;
-  int c = cg * 64 + int(ppl_lid); int cc = min(c, 1023);
+  if (gid >= 208) return;
+  int cg = gid % 16; int wg = gid / 16;
+  int l = int(ppl_lid) % 64; int s = int(ppl_lid) / 64; int part = wg * 2 + s;
+  int c = cg * 64 + l; int cc = min(c, 1023);
   float t0 = b0.v[((cc)*4+1)];
   float t1 = t0;
   float t2 = t1;
@@ -53,16 +55,16 @@ void ppl_part1(int gid, uint ppl_lid) {
   float red0 = 0.00000000;
   float red1 = 0.00000000;
   int rowEnd = min(200, part * 8 + 8);
-  for (int i = int(ppl_lid); i < 24; i += 64) {
-    int nn = min(part * 8 + i / 3, 199); int kk = i % 3;
+  for (int i = int(ppl_lid); i < 48; i += 128) {
+    int nn = min(wg * 16 + i / 3, 199); int kk = i % 3;
     float t9 = b2.v[((nn)*3+kk)];
     ppl_xs[i] = t9;
   }
   memoryBarrierShared(); barrier();
   for (int n = part * 8; n < rowEnd; n++) {
-    float xs0 = ppl_xs[(n - part * 8) * 3 + 0];
-    float xs1 = ppl_xs[(n - part * 8) * 3 + 1];
-    float xs2 = ppl_xs[(n - part * 8) * 3 + 2];
+    float xs0 = ppl_xs[(n - wg * 16) * 3 + 0];
+    float xs1 = ppl_xs[(n - wg * 16) * 3 + 1];
+    float xs2 = ppl_xs[(n - wg * 16) * 3 + 2];
     float e = xs0 * bk0 + xs1 * bk1 + xs2 * bk2;
     float t10 = b3.v[n];
     bool t11 = (t10>=0.00000000);
@@ -101,19 +103,25 @@ void ppl_part1(int gid, uint ppl_lid) {
     g0_1 += xs1 * t40;
     g0_2 += xs2 * t40;
   }
+  ppl_ws[0 * 64 + int(ppl_lid)] = red0;
+  ppl_ws[2 * 64 + int(ppl_lid)] = red1;
+  ppl_ws[4 * 64 + int(ppl_lid)] = g0_0;
+  ppl_ws[6 * 64 + int(ppl_lid)] = g0_1;
+  ppl_ws[8 * 64 + int(ppl_lid)] = g0_2;
+  memoryBarrierShared(); barrier();
   if (c < 1024) {
-    b4.v[part * 1024 + c] = red0;
-    b5.v[part * 1024 + c] = red1;
-    b6.v[part * 3072 + 0 + c] = g0_0;
-    b6.v[part * 3072 + 1024 + c] = g0_1;
-    b6.v[part * 3072 + 2048 + c] = g0_2;
+    if (s == 0) { float v = 0.00000000; for (int q = 0; q < 2; q++) v += ppl_ws[(0 + q) * 64 + l]; b4.v[wg * 1024 + c] = v; }
+    if (s == 1) { float v = 0.00000000; for (int q = 0; q < 2; q++) v += ppl_ws[(2 + q) * 64 + l]; b5.v[wg * 1024 + c] = v; }
+    if (s == 0) { float v = 0.00000000; for (int q = 0; q < 2; q++) v += ppl_ws[(4 + q) * 64 + l]; b6.v[wg * 3072 + 0 + c] = v; }
+    if (s == 1) { float v = 0.00000000; for (int q = 0; q < 2; q++) v += ppl_ws[(6 + q) * 64 + l]; b6.v[wg * 3072 + 1024 + c] = v; }
+    if (s == 0) { float v = 0.00000000; for (int q = 0; q < 2; q++) v += ppl_ws[(8 + q) * 64 + l]; b6.v[wg * 3072 + 2048 + c] = v; }
   }
 }
 void main() {
   int g = int(gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x);
-  if (g < 16) { ppl_part0(g, gl_LocalInvocationIndex); return; }
-  g -= 16;
-  if (g < 400) { ppl_part1(g, gl_LocalInvocationIndex); return; }
+  if (g < 8) { ppl_part0(g * 2 + int(gl_LocalInvocationIndex / 64u), gl_LocalInvocationIndex % 64u); return; }
+  g -= 8;
+  if (g < 208) { ppl_part1(g, gl_LocalInvocationIndex); return; }
 }
 
 // ----
@@ -124,10 +132,10 @@ void main() {
 layout(local_size_x = 64) in;
 layout(std430, set = 0, binding = 0) readonly restrict buffer Buf0 { float v[]; } b0;
 layout(std430, set = 0, binding = 1) readonly restrict buffer Buf1 { float v[]; } b1;
-layout(std430, set = 0, binding = 2) readonly restrict buffer Buf2 { float v[]; } b2; // scratch: 25 partial products per output
+layout(std430, set = 0, binding = 2) readonly restrict buffer Buf2 { float v[]; } b2; // scratch: 13 partial products per output
 layout(std430, set = 0, binding = 3) writeonly restrict buffer Buf3 { float v[]; } b3;
-layout(std430, set = 0, binding = 4) readonly restrict buffer Buf4 { float v[]; } b4; // scratch: 25 partial products per output
-layout(std430, set = 0, binding = 5) readonly restrict buffer Buf5 { float v[]; } b5; // scratch: 25 partial products per output
+layout(std430, set = 0, binding = 4) readonly restrict buffer Buf4 { float v[]; } b4; // scratch: 13 partial products per output
+layout(std430, set = 0, binding = 5) readonly restrict buffer Buf5 { float v[]; } b5; // scratch: 13 partial products per output
 layout(std430, set = 0, binding = 6) writeonly restrict buffer Buf6 { float v[]; } b6;
 int ppl_imod(int a, int b) { int r = a % b; return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r; }
 // (shaders/prelude, float: left out of the golden)
@@ -148,7 +156,7 @@ void ppl_part0(int gid, uint ppl_lid) {
   float t9 = b1.v[u];
   float t10 = (t8+t9);
   float ppl_sl0 = 0.00000000;
-  for (int q = 0; q < 25; q++) ppl_sl0 += b2.v[q * 1024 + u];
+  for (int q = 0; q < 13; q++) ppl_sl0 += b2.v[q * 1024 + u];
   float t11 = ppl_sl0;
   b3.v[u] = (t10+t11);
 }
@@ -158,7 +166,7 @@ void ppl_part1(int gid, uint ppl_lid) {
   int u = gid * 64 + int(ppl_lid);
   if (u >= 4096) return;
   float ppl_sl0 = 0.00000000;
-  for (int q = 0; q < 25; q++) ppl_sl0 += b4.v[q * 3072 + ((clamp(((u)%4-1), 0, 2))*1024+(u)/4)];
+  for (int q = 0; q < 13; q++) ppl_sl0 += b4.v[q * 3072 + ((clamp(((u)%4-1), 0, 2))*1024+(u)/4)];
   float t0 = ppl_sl0;
   float t1 = t0;
   float t2 = b0.v[(((u)/4)*4+(1+clamp(((u)%4-1), 0, 2)))];
@@ -170,7 +178,7 @@ void ppl_part1(int gid, uint ppl_lid) {
   float t8 = (t1+t7);
   float t9 = ((((u)%4-1) >= 0 && ((u)%4-1) < 3) ? t8 : 0.00000000);
   float ppl_sl1 = 0.00000000;
-  for (int q = 0; q < 25; q++) ppl_sl1 += b5.v[q * 1024 + (u)/4];
+  for (int q = 0; q < 13; q++) ppl_sl1 += b5.v[q * 1024 + (u)/4];
   float t10 = ppl_sl1;
   float t11 = b0.v[((u)/4)*4];
   float t12 = t11;

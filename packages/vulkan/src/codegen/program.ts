@@ -98,7 +98,7 @@ export function planProgram(given: readonly Node[], limits: RenderLimits, prelud
   const isStored = (n: Node) => (sched.isStored(n) && !unstored.has(n)) || layoutSet.has(n) || bodyConstSet.has(n);
   // The passes' sums with few partials whose readers add them up themselves: no merge, no buffer.
   const partials = new Map(passes.flatMap((p) => {
-    const slices = p.wide ? wideRowPassLayout(p, limits).chunks : rowPassLayout(p, limits)!.workgroups;
+    const slices = p.wide ? wideRowPassLayout(p, limits).partials : rowPassLayout(p, limits)!.workgroups;
     return [...p.reductions, ...p.contractions].map((n) => [n, slices] as const);
   }));
   const sliced = inlinedSliceSums(partials, sched.kernels, isStored, outputs, new Set(passes.flatMap(rowPassMembers)));

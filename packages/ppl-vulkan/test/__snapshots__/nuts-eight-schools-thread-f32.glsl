@@ -80,12 +80,12 @@ float ppl_logp_grad(in float q[D], out float g[D]) {
   }
    {
     float acc11 = 0.00000000;
+    float t14 = q[0];
+    float t15 = t14;
+    float t16 = t15;
+    float t17 = m_l16[0];
     for (int k12 = 0; k12 < 8; k12++) {
       float t13 = bd0.v[k12];
-      float t14 = q[0];
-      float t15 = t14;
-      float t16 = t15;
-      float t17 = m_l16[0];
       float t18 = q[(2+k12)];
       float t19 = t18;
       float t20 = (t17*t19);

@@ -94,12 +94,12 @@ double ppl_logp_grad() {
   PPL_NODE_BARRIER();
   for (int u13 = int(gl_LocalInvocationID.x); u13 < 1; u13 += 32) {
     double acc14 = 0.0000000000000000LF;
+    double t17 = ppl_sq[0];
+    double t18 = t17;
+    double t19 = t18;
+    double t20 = PPL_SCR(0 + 0);
     for (int k15 = 0; k15 < 8; k15++) {
       double t16 = bd0.v[k15];
-      double t17 = ppl_sq[0];
-      double t18 = t17;
-      double t19 = t18;
-      double t20 = PPL_SCR(0 + 0);
       double t21 = ppl_sq[(2+k15)];
       double t22 = t21;
       double t23 = (t20*t22);

@@ -42,7 +42,7 @@ export function laneScatterKernel(node: Node, lanes: number, layout: SegmentLayo
   const idx = unflatten(node.shape, "u");
   const target = idx[axis]!;
   inRange.emit(`int lo = ${offset(target)}; int hi = ${offset(`(${target} + 1)`)};`);
-  const body = inRange.child();
+  const body = inRange.loop(["s", "p"]);
   body.emit(`int p = ${entry("s")};`);
   const v = sh.r.value(upd, [...idx.slice(0, axis), ...unflatten(ind.shape, "p"), ...idx.slice(axis + 1)], body);
   body.emit(`acc += ${v};`);

@@ -48,7 +48,7 @@ export function segmentedScatterUnits(node: Node, layout: SegmentReader): UnitWr
         const [lo, hi, s, p] = [r.fresh("lo"), r.fresh("hi"), r.fresh("s"), r.fresh("p")];
         scope.emit(`int ${lo} = ${layout.offset(j, scope, ctx)};`);
         scope.emit(`int ${hi} = ${layout.offset(plus(j, "1"), scope, ctx)};`);
-        const body = scope.child();
+        const body = scope.loop([s, p]);
         body.emit(`int ${p} = ${layout.entry(s, body, ctx)};`);
         const v = r.value(upd, [...idx.slice(0, axis), ...unflatten(ind.shape, p), ...idx.slice(axis + 1)], body);
         body.emit(`${acc} += ${v};`);

@@ -2,16 +2,32 @@
  * A block of GLSL statements with the values already computed in it. A value computed in a
  * block is visible in blocks nested in it (loop bodies), never outside, so loop-dependent
  * values cannot leak out of their loop.
+ *
+ * A loop body made with loop() names what varies in it (its loop variables and the variables it
+ * declares itself); the values computed in it vary too. A value whose index reads none of them is
+ * placed before the loop (loop-invariant code motion, ExprRenderer.value): computed once, not
+ * every iteration. On the H200 the sums over hier's 100k rows evaluated exp(log σ) in every
+ * iteration, a chain of a hundred dependent instructions in front of each load.
  */
 export class Scope {
   readonly lines: string[] = [];
   private readonly cache = new Map<string, string>();
+  // For a loop body: the names that vary in it. Undefined for other blocks (branches, the
+  // function's top), which nothing is moved out of.
+  private readonly varying: Set<string> | undefined;
 
-  constructor(readonly parent?: Scope, readonly indent = "  ") {}
+  constructor(readonly parent?: Scope, readonly indent = "  ", varying?: readonly string[]) {
+    this.varying = varying ? new Set(varying) : undefined;
+  }
 
-  /** A nested block (a loop or branch body). */
+  /** A nested block (a branch body, or a loop body whose values are never moved out of it). */
   child(): Scope {
     return new Scope(this, this.indent + "  ");
+  }
+
+  /** A nested loop body whose values vary only through `varying` and the values computed in it. */
+  loop(varying: readonly string[]): Scope {
+    return new Scope(this, this.indent + "  ", varying);
   }
 
   /** Append a statement. */
@@ -30,5 +46,16 @@ export class Scope {
 
   remember(key: string, name: string): void {
     this.cache.set(key, name);
+    this.varying?.add(name);
+  }
+
+  /**
+   * Where a value whose GLSL reads `identifiers` is computed: this block, or the outermost block
+   * reached by leaving loop bodies in which none of them varies.
+   */
+  placement(identifiers: readonly string[]): Scope {
+    let s: Scope = this;
+    while (s.varying !== undefined && s.parent !== undefined && !identifiers.some((id) => s.varying!.has(id))) s = s.parent;
+    return s;
   }
 }

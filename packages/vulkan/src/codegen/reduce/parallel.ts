@@ -38,7 +38,7 @@ export function parallelReduceKernels(node: Node, partitions: number, f: KernelF
   main.emit(`int p = gid - o * ${P};`);
   main.emit(`int kEnd = min(${count}, (p + 1) * ${chunk});`);
   const s = declareState(monoid, main);
-  const body = main.child();
+  const body = main.loop(["k"]);
   const outIdx = unflatten(node.shape, "o");
   const redIdx = unflatten(redShape, "k");
   const idx: string[] = [];

@@ -21,7 +21,7 @@ export function reduceUnits(node: Node): UnitWriter {
         return name;
       });
       const k = r.fresh("k");
-      const body = scope.child();
+      const body = scope.loop([k]);
       const redIdx = unflatten(redShape, k);
       const idx: string[] = [];
       let ko = 0, oo = 0;

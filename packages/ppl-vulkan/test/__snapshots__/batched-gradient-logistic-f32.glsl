@@ -61,6 +61,8 @@ void ppl_part1(int gid, uint ppl_lid) {
     ppl_xs[i] = t9;
   }
   memoryBarrierShared(); barrier();
+  float t16 = b0.v[(cc)*4];
+  float t17 = t16;
   for (int n = part * 8; n < rowEnd; n++) {
     float xs0 = ppl_xs[(n - wg * 16) * 3 + 0];
     float xs1 = ppl_xs[(n - wg * 16) * 3 + 1];
@@ -72,8 +74,6 @@ void ppl_part1(int gid, uint ppl_lid) {
     bool t13 = (t11&&t12);
     float t14 = (2.00000000*t10);
     float t15 = (t14-1.00000000);
-    float t16 = b0.v[(cc)*4];
-    float t17 = t16;
     float t18 = e;
     float t19 = t18;
     float t20 = (t17+t19);

@@ -75,6 +75,11 @@ export interface RenderLimits {
    * within this, instead of in a kernel of its own, a dispatch and a barrier earlier.
    */
   readonly recomputeBudget: number;
+  /**
+   * Entries of a scatter's segment each of its lanes adds at least, on average (scatter-lanes.ts):
+   * more lanes an output walk shorter chains of dependent index and value loads.
+   */
+  readonly segmentEntriesPerLane: number;
   /** Storage buffers one shader may bind (maxPerStageDescriptorStorageBuffers): merged kernels stay within it. */
   readonly maxStorageBuffers: number;
 }
@@ -124,6 +129,7 @@ export function limitsOf(device: {
     rowPassTeams: lanes > 0 ? 4 : 2,
     rowPassSubgroup: lanes,
     maxLoopIterations: device.driver === "llvmpipe" ? 65535 : Infinity,
+    segmentEntriesPerLane: 6,
     storage16: device.features.storageBuffer16BitAccess ?? false,
     // Unreported: lavapipe's 32, well above Vulkan's guaranteed 4 and what one kernel of its own binds.
     maxStorageBuffers: device.limits.maxPerStageDescriptorStorageBuffers ?? 32,

@@ -207,7 +207,7 @@ function deviceScatterKernels(node: Node, tupleUsers: ReadonlyMap<Node, Node[]>,
     build.push(...segments.kernels);
   }
   const { order, offsets } = segments;
-  const lanes = segmentLanes(ind.size, targets, f.limits.groupSize);
+  const lanes = segmentLanes(ind.size, targets, f.limits.groupSize, f.limits.segmentEntriesPerLane);
   if (lanes > 1) {
     const reader = (shader: ShaderBuilder) => ({
       offset: (j: string) => `${shader.bind(offsets, "read")}[${j}]`,

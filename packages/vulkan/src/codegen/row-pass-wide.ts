@@ -110,7 +110,9 @@ export function wideRowPassKernels(p: RowPass, f: KernelFactory): KernelPlan[] {
     main.block(`for (int i = int(gl_LocalInvocationIndex); i < ${rows * K}; i += ${threads})`, load);
     main.emit("memoryBarrierShared(); barrier();");
   }
-  const row = main.child();
+  // The row's values vary with n, e and X's row; those of the column alone (α in η + α) are
+  // computed before the loop (Scope.loop).
+  const row = main.loop(["n", "e", ...terms.map((k) => `xs${k}`)]);
   const xs = terms.map((k) => (stage ? (row.emit(`${Tx} xs${k} = ppl_xs[(n - wg * ${rows}) * ${K} + ${k}];`), `xs${k}`) : r.value(X, ["n", `${k}`], row)));
   row.emit(`${Ty} e = ${terms.map((k) => `${xs[k]} * bk${k}`).join(" + ")};`);
   if (p.writeEta) row.emit(`if (c < ${C}) ${sh.storage.write(eta, `n * ${C} + c`, "e")}`);

@@ -10,11 +10,12 @@ import type { KernelPlan, ShaderBuilder } from "./shader.ts";
 export type SegmentLayoutReader = (shader: ShaderBuilder) => { offset(j: string): string; entry(s: string): string };
 
 /**
- * Threads that share one output's segment: a power of two up to 32 leaving each at least six
- * entries on average (hier: 100k entries over 2,000 groups, 8 threads of about 6 entries), or 1.
+ * Threads that share one output's segment: a power of two up to 32 leaving each at least
+ * `perLane` entries on average (hier with 6: 100k entries over 2,000 groups, 8 threads of about 6
+ * entries), or 1.
  */
-export function segmentLanes(entries: number, targets: number, groupSize: number): number {
-  return targets > 0 ? outputLanes(entries / targets, 6, groupSize) : 1;
+export function segmentLanes(entries: number, targets: number, groupSize: number, perLane = 6): number {
+  return targets > 0 ? outputLanes(entries / targets, perLane, groupSize) : 1;
 }
 
 /**

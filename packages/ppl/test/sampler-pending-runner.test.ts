@@ -13,7 +13,7 @@ import {
 } from "../src/sampler/index.ts";
 import { secondHalfSecondsPerGradient } from "../src/sampler/fallback.ts";
 import { firstMetricUpdate, runSecondsPerGradient } from "../src/sampler/pending-runner.ts";
-import { stopSamplerThreads } from "../src/sampler/threads/pool.ts";
+import { sampleThreads, stopSamplerThreads } from "../src/sampler/threads/pool.ts";
 import eightSchools from "../../../examples/posteriordb/eight_schools-eight_schools_noncentered.ts";
 
 const schools = { J: 8, y: [28, 8, -3, 7, -1, 1, 18, 12], sigma: [15, 10, 16, 11, 9, 11, 10, 18] };
@@ -202,6 +202,23 @@ describe("starting on the CPU's threads while the runner is prepared", () => {
     expect(got.pendingRunner!.iteration).toBeGreaterThanOrEqual(100);
     expectSameDraws(got, want);
     got.gradientEvaluations.forEach((n, c) => expect(n).toBe(want.gradientEvaluations[c]!));
+  });
+
+  it("after a lost trial the workers take every chain, are paused by their progress, and keep them when the CPU wins", async () => {
+    const d = await density();
+    const long: SampleOptions = { ...two, warmup: 1500, draws: 500 };
+    const want = sample(d, { ...long, threads: 1 });
+    // Two warm workers holding the density: on a run this short, starting them would take longer than the run.
+    await sampleThreads(d, { ...opts, threads: 2 }, { callingThreadSamples: false });
+    const calls: number[] = [];
+    const got = await sampleAsync(d, { ...long, pendingRunner: { ready: Promise.resolve(ready(d, 0, calls)), margin: 0, probeSeconds: 0 } });
+    expect(got.pendingRunner).toMatchObject({ reason: "measured", moved: false, threads: 2 });
+    // Tried at iteration 2 on the calling thread, then once every worker has passed iteration 99.
+    expect(calls[0]).toBe(2);
+    expect(got.pendingRunner!.iteration).toBeGreaterThanOrEqual(100);
+    // Kept, the run goes on over both threads (the calling thread hands a group out at once).
+    expect(got.threads!.used).toBe(2);
+    expectSameDraws(got, want);
   });
 
   it("a failed preparation or a run that ends first stays on the CPU, with the same bits", async () => {

@@ -108,7 +108,8 @@ describe("threaded sampling", () => {
 
   it("a paused run hands back every chain at one iteration; continued, it draws what the run draws", async () => {
     const d = await density();
-    const opts: SampleOptions = { chains: 5, warmup: 400, draws: 150, seed: 31 };
+    // A long warmup: the workers are far from their end when the calling thread asks at 150.
+    const opts: SampleOptions = { chains: 5, warmup: 2000, draws: 150, seed: 31 };
     const want = sample(d, opts);
     const s = resolveSettings(opts);
     const finish = (state: import("../src/sampler/run.ts").RunState): SampleResult => {
@@ -133,6 +134,34 @@ describe("threaded sampling", () => {
       expectSameChains(finish(out.state), want);
       // Resumed on threads, the same.
       expectSameChains(await sampleThreads(d, { ...opts, threads: 3 }, {}, out.state), want);
+    }
+    // The calling thread hands every chain to the workers (it has other work), then watches them:
+    // paused by their progress, and a run left to its end, all on the workers.
+    // Six chains in groups of two, so that no worker is far ahead of the others at the pause.
+    // A long warmup, so that the workers are far from their end when the pause comes.
+    const six: SampleOptions = { ...opts, chains: 6, warmup: 3000 };
+    const wantSix = sample(d, six);
+    const finishSix = (state: import("../src/sampler/run.ts").RunState): SampleResult => {
+      const run = new SamplingRun(d, six);
+      run.restore(state);
+      while (!run.done) run.step();
+      return run.result(false);
+    };
+    // Three warm workers first: a worker that starts cold lags far behind warm ones on a run this short.
+    expectSameChains(await sampleThreads(d, { ...six, threads: 3 }, { callingThreadSamples: false }), wantSix);
+    const all = await sampleThreadsPausable(d, { ...six, threads: 3 }, { handOverAll: true, handOverAt: 10, handBack: (i) => i >= 100 });
+    expect(all.kind).toBe("paused");
+    if (all.kind === "paused") {
+      expect(all.state.iteration).toBeGreaterThanOrEqual(100);
+      expect(all.state.iteration).toBeLessThan(3000);
+      expect(all.pace.threads).toBe(4);
+      expectSameChains(finishSix(all.state), wantSix);
+    }
+    const whole = await sampleThreadsPausable(d, { ...six, threads: 3 }, { handOverAll: true, handOverAt: 10 });
+    expect(whole.kind).toBe("result");
+    if (whole.kind === "result") {
+      expect(whole.result.threads!.chainThread.every((t) => t >= 1)).toBe(true);
+      expectSameChains(whole.result, wantSix);
     }
     // A run that ends before anyone asks has its result.
     const ended = await sampleThreadsPausable(d, { ...opts, threads: 2 }, { handBack: () => false });

@@ -4,10 +4,10 @@
  * a second or more on a machine that has not built it before, and a small posterior samples on the
  * CPU in less: waiting for the kernel made such runs slower than the CPU backend alone.
  *
- * The CPU samples the chains meanwhile, over `threads` threads where the density can be shared
- * with worker threads (the calling thread starts alone and hands chains to the workers as they
- * become ready, threads/pool.ts), on the calling thread alone otherwise, and its pace is timed as
- * it goes. Once the runner is ready and the CPU has been timed for `probeSeconds`, every thread
+ * The CPU samples the chains meanwhile, over `threads` worker threads where the density can be
+ * shared with them (the calling thread starts alone and hands every chain to the workers once
+ * they are ready, keeping its own time for the runner's preparation; threads/pool.ts), on the
+ * calling thread alone otherwise, and its pace is timed as it goes. Once the runner is ready and the CPU has been timed for `probeSeconds`, every thread
  * stops after a common iteration and hands its chains back, the runner runs a trial of a few short
  * blocks from a copy of where the chains stand (thrown away), and the chains move to it unless the
  * CPU, spread over its threads, takes a gradient `margin` times faster. A runner beaten before
@@ -291,7 +291,12 @@ async function samplePendingThreaded(
   for (;;) {
     const started = performance.now();
     const from = state?.iteration ?? 0;
+    // The workers take every chain, the calling thread none: it runs the runner's preparation,
+    // whose steps would hold its chains back (and the others would wait for them at the pause).
+    // A run resumed after a trial hands its chains out at once: the workers are warm.
     const outcome = await pool.sampleThreadsPausable(density, { ...cpu, yieldEveryMs: 5 }, {
+      handOverAll: true,
+      ...(state !== undefined ? { enlistAfterSeconds: 0 } : {}),
       handBack: (iteration) => {
         const f = failure();
         if (f !== null && decision === undefined) {
@@ -317,7 +322,7 @@ async function samplePendingThreaded(
       continue;
     }
     decide({ reason: "measured", iteration: state.iteration, runnerSecondsPerGradient: runnerPerGradient, cpuSecondsPerGradient: cpuPerGradient, threads: chainThreads, moved, trialSeconds });
-    if (!moved) return { ...(await pool.sampleThreads(density, cpu, {}, state)), pendingRunner: decision! };
+    if (!moved) return { ...(await pool.sampleThreads(density, { ...cpu, yieldEveryMs: 5 }, { enlistAfterSeconds: 0 }, state)), pendingRunner: decision! };
     const run = new SamplingRun(r.density, { ...cpu, threads: 1, transitionRunner: r.transitionRunner });
     run.restore(reevaluated(state, r.density));
     let last = performance.now();

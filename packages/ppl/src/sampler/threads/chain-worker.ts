@@ -8,7 +8,7 @@ import { sharedDensity } from "../../density/shared-density.ts";
 import type { BatchedDensity } from "../density.ts";
 import { SamplingRun } from "../run.ts";
 import { stateBuffers } from "./state-buffers.ts";
-import { Control, Group, groupWord, Mode, RECORD_HEAD, toThreadError, writeRecord, type FromWorker, type RunGroup, type ToWorker } from "./protocol.ts";
+import { Control, Group, groupWord, Mode, progressWord, RECORD_HEAD, toThreadError, writeRecord, type FromWorker, type RunGroup, type ToWorker } from "./protocol.ts";
 
 // Draws go to the calling thread in batches: at most this often, or when the buffer is full.
 const FLUSH_MS = 25;
@@ -22,6 +22,7 @@ let held: { id: number; density: BatchedDensity } | null = null;
 async function runGroup(m: RunGroup): Promise<void> {
   const control = m.control;
   const groupAt = groupWord(m.threads, m.thread);
+  const progressAt = progressWord(m.threads, m.thread);
   try {
     if (held?.id !== m.densityId) {
       if (!m.density) throw new Error(`sampler worker: density ${m.densityId} was not sent`);
@@ -60,6 +61,7 @@ async function runGroup(m: RunGroup): Promise<void> {
       },
     });
     if (m.state) run.restore(m.state);
+    Atomics.store(control, progressAt, run.iterationsDone);
     let aborted = false;
     while (!run.done) {
       const mode = Atomics.load(control, Control.MODE);
@@ -87,6 +89,7 @@ async function runGroup(m: RunGroup): Promise<void> {
         break;
       }
       run.step();
+      Atomics.store(control, progressAt, run.iterationsDone);
     }
     Atomics.store(control, groupAt, Group.FINISHED);
     flush();

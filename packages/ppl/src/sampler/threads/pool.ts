@@ -24,7 +24,7 @@ import {
   type ResolvedSampleSettings, type RunState, type SampleOptions, type SampleResult,
 } from "../run.ts";
 import {
-  Control, controlWords, Group, groupWord, Mode, readRecord, RECORD_HEAD, type FromWorker, type RunGroup, type ThreadError, type ToWorker,
+  Control, controlWords, Group, groupWord, Mode, progressWord, readRecord, RECORD_HEAD, type FromWorker, type RunGroup, type ThreadError, type ToWorker,
   type WorkerSetup,
 } from "./protocol.ts";
 import { stateBuffers } from "./state-buffers.ts";
@@ -37,10 +37,19 @@ export interface ThreadLayout {
   /** Hand chains over to the workers after this many iterations, waiting for one to be ready (tests). */
   readonly handOverAt?: number;
   /**
-   * Called in the calling thread after each of its iterations (its iterations done); true asks
-   * every thread to stop at a common iteration and hand its chains back (sampleThreadsPausable).
+   * Called in the calling thread after each of its iterations (its iterations done), or every few
+   * milliseconds with the workers' fewest once it holds no chains; true asks every thread to stop
+   * at a common iteration and hand its chains back (sampleThreadsPausable).
    */
   readonly handBack?: (iterationsDone: number) => boolean;
+  /**
+   * The calling thread hands all its chains to `threads` workers once they are ready, keeping none
+   * (it has other work: a GPU's preparation, whose steps would hold its chains back, and the
+   * others would wait for them at a pause).
+   */
+  readonly handOverAll?: boolean;
+  /** Projected seconds of the calling thread's work beyond which it enlists workers (default 0.5; 0: at once). */
+  readonly enlistAfterSeconds?: number;
 }
 
 /** How fast the threads of a paused run went: their busy seconds and gradients, all threads together. */
@@ -171,11 +180,13 @@ export async function sampleThreadsPausable(
   const callingThread = layout.callingThreadSamples ?? true;
   if (resume !== undefined && !callingThread) throw new SamplerOptionError("threads: a resumed run starts in the calling thread");
   const threads = Math.min(options.threads ?? 1, s.chains);
-  const workerCount = callingThread ? threads - 1 : threads;
+  const handOverAll = callingThread && layout.handOverAll === true && threads > 1;
+  const workerCount = callingThread && !handOverAll ? threads - 1 : threads;
   const every = options.yieldEveryMs ?? 50;
   const signal = options.signal;
-  const control = controlWords(callingThread ? threads : threads + 1);
-  const controlThreads = control.length / 2 - 1;
+  // Thread 0 is the calling thread; workers are 1 … workerCount.
+  const controlThreads = workerCount + 1;
+  const control = controlWords(controlThreads);
   const t0 = performance.now();
 
   const spec = share.call(density);
@@ -372,11 +383,25 @@ export async function sampleThreadsPausable(
         workMs += performance.now() - busySince;
         // Seconds of this thread's own work left at its pace so far.
         const left = ((run.settings.chains * (total - run.iterationsDone)) / chainIterations) * (workMs / 1000);
-        if (forced || left > ENLIST_AFTER_SECONDS) {
+        if (forced || left > (layout.enlistAfterSeconds ?? ENLIST_AFTER_SECONDS)) {
           enlistWorkers();
           // A forced hand-over (tests) waits for a worker.
-          while (forced && idleReady().length === 0 && mine.some((slot) => !slot.dead)) await nextChange();
-          const ready = idleReady().slice(0, run.settings.chains - 1);
+          const enough = (): number => (handOverAll ? Math.min(run.settings.chains, mine.filter((slot) => !slot.dead).length) : 1);
+          while (forced && idleReady().length < enough() && mine.some((slot) => !slot.dead)) await nextChange();
+          const alive = mine.filter((slot) => !slot.dead).length;
+          // Handing every chain over waits until every worker that is wanted is ready.
+          const ready = handOverAll
+            ? (idleReady().length >= Math.min(run.settings.chains, alive) && alive > 0 ? idleReady().slice(0, run.settings.chains) : [])
+            : idleReady().slice(0, run.settings.chains - 1);
+          if (handOverAll && ready.length > 0 && !run.done) {
+            const parts = splitRows(0, run.settings.chains, ready.length);
+            const states = parts.map((p) => run.handOver(p.first, p.count));
+            segment(0, from, { ...states[0]!, chains: states.flatMap((st) => st.chains) });
+            parts.forEach((p, k) => {
+              ready[k]!.start({ thread: mine.indexOf(ready[k]!) + 1, first: first + p.first, options: chainRangeOptions(options, s, first + p.first, p.count), state: states[k]! }, stateBuffers(states[k]!));
+            });
+            return watchWorkers();
+          }
           if (ready.length > 0 && !run.done) {
             const parts = splitRows(0, run.settings.chains, ready.length + 1);
             const states = parts.map((p) => run.handOver(p.first, p.count));
@@ -395,6 +420,27 @@ export async function sampleThreadsPausable(
       }
     }
     ranges.push({ first, thread: 0, result: run.result(false) });
+  }
+
+  // The calling thread once the workers hold every chain: it asks handBack every few milliseconds
+  // (with the fewest iterations any worker has done) and settles a stop or a pause, until the
+  // workers are done.
+  async function watchWorkers(): Promise<void> {
+    let settled = false;
+    while (busy > 0) {
+      const mode = Atomics.load(control, Control.MODE);
+      if (mode === Mode.RUNNING && layout.handBack) {
+        let fewest = Infinity;
+        for (const slot of used) fewest = Math.min(fewest, Atomics.load(control, progressWord(controlThreads, mine.indexOf(slot) + 1)));
+        if (Number.isFinite(fewest) && layout.handBack(fewest)) Atomics.compareExchange(control, Control.MODE, Mode.RUNNING, Mode.PAUSE);
+      }
+      const now = Atomics.load(control, Control.MODE);
+      if (!settled && (now === Mode.STOP || now === Mode.PAUSE)) {
+        settled = true;
+        await settleStop(null);
+      }
+      await Promise.race([nextChange(), new Promise<void>((resolve) => setTimeout(resolve, 2))]);
+    }
   }
 
   // A run of the calling thread over rows first … first+count−1, continued from `state` when given.

@@ -18,8 +18,10 @@ export interface WorkerSetup {
 
 /**
  * The shared Int32 words of a threaded run: MODE (RUNNING, STOP: stop at a common iteration, ABORT:
- * stop now, PAUSE: stop at a common iteration and hand the chains back), STOP_AT (the common iteration, −1 until decided), then per thread its iterations done
- * when it paused for a stop (POSITION + thread) and whether it runs, paused or finished (GROUP + thread).
+ * stop now, PAUSE: stop at a common iteration and hand the chains back), STOP_AT (the common
+ * iteration, −1 until decided), then per thread its iterations done when it paused for a stop
+ * (POSITION + thread), whether it runs, paused or finished (groupWord) and its iterations done
+ * so far (progressWord).
  */
 export const Control = { MODE: 0, STOP_AT: 1, POSITION: 2 } as const;
 /** Values of the MODE word. */
@@ -29,7 +31,7 @@ export const Group = { RUNNING: 0, PAUSED: 1, FINISHED: 2 } as const;
 
 /** The control words of a run on `threads` threads. */
 export function controlWords(threads: number): Int32Array {
-  const words = new Int32Array(new SharedArrayBuffer(4 * (2 + 2 * threads)));
+  const words = new Int32Array(new SharedArrayBuffer(4 * (2 + 3 * threads)));
   words[Control.STOP_AT] = -1;
   return words;
 }
@@ -37,6 +39,11 @@ export function controlWords(threads: number): Int32Array {
 /** Index of thread g's GROUP word. */
 export function groupWord(threads: number, g: number): number {
   return Control.POSITION + threads + g;
+}
+
+/** Index of thread g's PROGRESS word (its iterations done, updated after each). */
+export function progressWord(threads: number, g: number): number {
+  return Control.POSITION + 2 * threads + g;
 }
 
 /** A group of chains for a worker: chains first … first+count−1 of a run, fresh or continued from a state. */

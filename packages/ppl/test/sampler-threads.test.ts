@@ -163,6 +163,10 @@ describe("threaded sampling", () => {
       expect(whole.result.threads!.chainThread.every((t) => t >= 1)).toBe(true);
       expectSameChains(whole.result, wantSix);
     }
+    // A pause at a given iteration: every thread stops exactly there.
+    const at = await sampleThreadsPausable(d, { ...six, threads: 3 }, { handOverAll: true, handOverAt: 10, pauseAt: 77 });
+    expect(at.kind === "paused" && at.state.iteration).toBe(77);
+    if (at.kind === "paused") expectSameChains(finishSix(at.state), wantSix);
     // A run that ends before anyone asks has its result.
     const ended = await sampleThreadsPausable(d, { ...opts, threads: 2 }, { handBack: () => false });
     expect(ended.kind).toBe("result");

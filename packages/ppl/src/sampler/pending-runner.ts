@@ -296,7 +296,8 @@ async function samplePendingThreaded(
     // A run resumed after a trial hands its chains out at once: the workers are warm.
     const outcome = await pool.sampleThreadsPausable(density, { ...cpu, yieldEveryMs: 5 }, {
       handOverAll: true,
-      ...(state !== undefined ? { enlistAfterSeconds: 0 } : {}),
+      // After a trial lost before `earliest`, every thread stops there for the next one.
+      ...(state !== undefined ? { enlistAfterSeconds: 0, ...(triedEarly && state.iteration < earliest ? { pauseAt: earliest } : {}) } : {}),
       handBack: (iteration) => {
         const f = failure();
         if (f !== null && decision === undefined) {
@@ -309,6 +310,8 @@ async function samplePendingThreaded(
       },
     }, state);
     if (outcome.kind === "result") return ended(outcome.result);
+    // Paused at `earliest` after the preparation failed meanwhile: the run goes on over the threads.
+    if (decision !== undefined) return { ...(await pool.sampleThreads(density, { ...cpu, yieldEveryMs: 5 }, { enlistAfterSeconds: 0 }, outcome.state)), pendingRunner: decision };
     const r = ready()!;
     const cpuPerGradient = outcome.pace.gradients > 0 ? outcome.pace.seconds / outcome.pace.gradients / chainThreads : NaN;
     const t0 = performance.now();

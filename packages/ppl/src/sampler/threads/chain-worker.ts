@@ -90,6 +90,7 @@ async function runGroup(m: RunGroup): Promise<void> {
       }
       run.step();
       Atomics.store(control, progressAt, run.iterationsDone);
+      if (m.pauseAt !== undefined && run.iterationsDone >= m.pauseAt && !run.done) Atomics.compareExchange(control, Control.MODE, Mode.RUNNING, Mode.PAUSE);
     }
     Atomics.store(control, groupAt, Group.FINISHED);
     flush();

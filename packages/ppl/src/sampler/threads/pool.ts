@@ -50,6 +50,8 @@ export interface ThreadLayout {
   readonly handOverAll?: boolean;
   /** Projected seconds of the calling thread's work beyond which it enlists workers (default 0.5; 0: at once). */
   readonly enlistAfterSeconds?: number;
+  /** Pause (as handBack does) at this iteration exactly: the first thread to reach it asks, and none goes past it. */
+  readonly pauseAt?: number;
 }
 
 /** How fast the threads of a paused run went: their busy seconds and gradients, all threads together. */
@@ -290,6 +292,7 @@ export async function sampleThreadsPausable(
         used.add(slot);
         const message: ToWorker = {
           kind: "run", densityId: id, threads: controlThreads, control, draws: onDraw !== undefined, ...g, ...(slot.holds === id ? {} : { density: spec }),
+          ...(layout.pauseAt !== undefined ? { pauseAt: layout.pauseAt } : {}),
         };
         slot.holds = id;
         slot.worker!.postMessage(message, transfer);
@@ -374,7 +377,7 @@ export async function sampleThreadsPausable(
       if (mode === Mode.STOP || mode === Mode.PAUSE) return commonStop(run, first, from);
       run.step();
       chainIterations += run.settings.chains;
-      if (!run.done && layout.handBack?.(run.iterationsDone)) {
+      if (!run.done && (layout.handBack?.(run.iterationsDone) || (layout.pauseAt !== undefined && run.iterationsDone >= layout.pauseAt))) {
         Atomics.compareExchange(control, Control.MODE, Mode.RUNNING, Mode.PAUSE);
         continue;
       }

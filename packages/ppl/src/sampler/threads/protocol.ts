@@ -63,6 +63,8 @@ export interface RunGroup {
   readonly control: Int32Array;
   /** Whether the caller wants every iteration's draw (onDraw). */
   readonly draws: boolean;
+  /** The group pauses the run (MODE PAUSE) on reaching this iteration, where every thread then stops. */
+  readonly pauseAt?: number;
 }
 
 /** From the calling thread. */

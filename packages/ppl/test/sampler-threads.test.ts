@@ -128,7 +128,9 @@ describe("threaded sampling", () => {
       // The furthest thread had gone past `at` by at most a few iterations; all stand together.
       expect(out.state.iteration).toBeGreaterThanOrEqual(at);
       expect(out.state.iteration).toBeLessThan(s.warmup);
-      expect(out.pace.gradients).toBe(out.state.chains.reduce((a, c) => a + c.evaluations, 0));
+      // Each thread's second half of its time since its chains came to it.
+      expect(out.pace.gradients).toBeGreaterThan(0);
+      expect(out.pace.gradients).toBeLessThan(out.state.chains.reduce((a, c) => a + c.evaluations, 0));
       expect(out.pace.seconds).toBeGreaterThan(0);
       expect(out.pace.threads).toBe("handOverAt" in layout ? 3 : 1);
       expectSameChains(finish(out.state), want);
@@ -154,7 +156,7 @@ describe("threaded sampling", () => {
     if (all.kind === "paused") {
       expect(all.state.iteration).toBeGreaterThanOrEqual(100);
       expect(all.state.iteration).toBeLessThan(3000);
-      expect(all.pace.threads).toBe(4);
+      expect(all.pace.threads).toBe(3);
       expectSameChains(finishSix(all.state), wantSix);
     }
     const whole = await sampleThreadsPausable(d, { ...six, threads: 3 }, { handOverAll: true, handOverAt: 10 });

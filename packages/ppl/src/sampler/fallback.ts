@@ -14,6 +14,7 @@
  */
 import type { BatchedDensity } from "./density.ts";
 import type { ChainState, ChainStats, RunState } from "./run.ts";
+import { secondHalf } from "./pace.ts";
 
 /**
  * How many times faster the CPU must take a gradient, spread over its threads, for a run to use
@@ -148,14 +149,8 @@ export function trialSecondsPerGradient(step: () => number | null, seconds: numb
  * run before the JavaScript engine has optimised the CPU code.
  */
 export function secondHalfSecondsPerGradient(times: readonly number[], gradients: readonly number[]): number {
-  if (times.length === 0) return Infinity;
-  const total = times.reduce((a, b) => a + b, 0);
-  let from = times.length - 1;
-  let startOf = total - times[from]!;
-  while (from > 0 && startOf - times[from - 1]! >= total / 2) startOf -= times[--from]!;
-  const t = total - startOf;
-  const g = gradients.slice(from).reduce((a, b) => a + b, 0);
-  return g > 0 ? t / g : Infinity;
+  const { seconds, gradients: g } = secondHalf(times, gradients);
+  return g > 0 ? seconds / g : Infinity;
 }
 
 /** A state whose draws and statistics are copies: a trial run restored from it writes into its own. */

@@ -289,7 +289,6 @@ async function samplePendingThreaded(
   let triedEarly = false;
   let trialSeconds = 0;
   for (;;) {
-    const started = performance.now();
     const from = state?.iteration ?? 0;
     // The workers take every chain, the calling thread none: it runs the runner's preparation,
     // whose steps would hold its chains back (and the others would wait for them at the pause).
@@ -298,14 +297,14 @@ async function samplePendingThreaded(
       handOverAll: true,
       // After a trial lost before `earliest`, every thread stops there for the next one.
       ...(state !== undefined ? { enlistAfterSeconds: 0, ...(triedEarly && state.iteration < earliest ? { pauseAt: earliest } : {}) } : {}),
-      handBack: (iteration) => {
+      handBack: (iteration, timedSeconds) => {
         const f = failure();
         if (f !== null && decision === undefined) {
           decide({ reason: "failed", iteration, runnerSecondsPerGradient: NaN, cpuSecondsPerGradient: NaN, threads: chainThreads, moved: false, error: f });
         }
         if (decision !== undefined || ready() === null || options.signal?.aborted) return false;
-        // Two iterations at least timed, as on one thread.
-        const timed = iteration - from >= 2 && (performance.now() - started) / 1000 >= (pending.probeSeconds ?? 0.1);
+        // Two iterations at least, and the threads that hold the chains timed for probeSeconds.
+        const timed = iteration - from >= 2 && timedSeconds >= (pending.probeSeconds ?? 0.1);
         return timed && (iteration >= earliest || !triedEarly);
       },
     }, state);

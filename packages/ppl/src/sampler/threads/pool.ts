@@ -27,6 +27,7 @@ import {
   Control, controlWords, Group, groupWord, Mode, progressWord, readRecord, RECORD_HEAD, type FromWorker, type RunGroup, type ThreadError, type ToWorker,
   type WorkerSetup,
 } from "./protocol.ts";
+import { secondHalf } from "../pace.ts";
 import { stateBuffers } from "./state-buffers.ts";
 import { workerScript } from "./worker-script.ts";
 
@@ -38,10 +39,11 @@ export interface ThreadLayout {
   readonly handOverAt?: number;
   /**
    * Called in the calling thread after each of its iterations (its iterations done), or every few
-   * milliseconds with the workers' fewest once it holds no chains; true asks every thread to stop
-   * at a common iteration and hand its chains back (sampleThreadsPausable).
+   * milliseconds with the workers' fewest once it holds no chains, and the seconds since the
+   * threads that hold the chains took them; true asks every thread to stop at a common iteration
+   * and hand its chains back (sampleThreadsPausable).
    */
-  readonly handBack?: (iterationsDone: number) => boolean;
+  readonly handBack?: (iterationsDone: number, timedSeconds: number) => boolean;
   /**
    * The calling thread hands all its chains to `threads` workers once they are ready, keeping none
    * (it has other work: a GPU's preparation, whose steps would hold its chains back, and the
@@ -54,9 +56,12 @@ export interface ThreadLayout {
   readonly pauseAt?: number;
 }
 
-/** How fast the threads of a paused run went: their busy seconds and gradients, all threads together. */
+/**
+ * How fast the threads of a paused run went, each over the second half of the time since its
+ * chains came to it (pace.ts), all threads together.
+ */
 export interface ThreadPace {
-  /** Seconds the threads spent in iterations, summed over threads. */
+  /** Seconds the threads spent in those iterations, summed over threads. */
   readonly seconds: number;
   /** Gradient evaluations in those seconds, all chains. */
   readonly gradients: number;
@@ -195,18 +200,17 @@ export async function sampleThreadsPausable(
   let id = densityId.get(spec);
   if (id === undefined) densityId.set(spec, (id = densityIds++));
   const ranges: RangeResult[] = [];
-  // Groups paused (handBack): where their chains stand; and every group's busy time and gradients
-  // when it started, for the pace.
+  // Groups paused (handBack): where their chains stand, and each thread's pace over the second
+  // half of its group's time.
   const paused: { first: number; state: RunState }[] = [];
-  const pace = { seconds: 0, gradients: 0, threads: new Set<number>() };
-  const segment = (thread: number, from: RunState | undefined, to: RunState): void => {
-    const busy = (st: RunState | undefined): number => (st ? st.warmupMs + st.samplingMs : 0);
-    const evals = (st: RunState): number => st.chains.reduce((a, c) => a + c.evaluations, 0);
-    pace.seconds += (busy(to) - busy(from)) / 1000;
-    pace.gradients += evals(to) - (from ? evals(from) : 0);
-    pace.threads.add(thread);
+  const pace = { seconds: 0, gradients: 0, threads: 0 };
+  const addPace = (p: { seconds: number; gradients: number }): void => {
+    pace.seconds += p.seconds;
+    pace.gradients += p.gradients;
+    pace.threads++;
   };
-  const sent = new Map<number, RunState | undefined>();
+  // When the chains went to the threads that hold them now (the run's start, then each hand-over).
+  let handedAt = performance.now();
   let failure: ThreadError | null = null;
   const abort = (): void => {
     Atomics.store(control, Control.MODE, Mode.ABORT);
@@ -261,7 +265,7 @@ export async function sampleThreadsPausable(
             return changed();
           case "paused":
             paused.push({ first: m.first, state: m.state });
-            segment(thread, sent.get(m.first), m.state);
+            addPace(m.pace);
             if (running) busy--;
             running = false;
             return changed();
@@ -286,7 +290,6 @@ export async function sampleThreadsPausable(
       };
       slot.worker?.ref();
       slot.start = (g, transfer) => {
-        sent.set(g.first, g.state);
         running = true;
         busy++;
         used.add(slot);
@@ -353,7 +356,7 @@ export async function sampleThreadsPausable(
   const before = resume === undefined ? 0 : (resume.warmupMs + resume.samplingMs) / 1000;
   const wall = before + (performance.now() - t0) / 1000;
   if (paused.length > 0 && ranges.length === 0) {
-    return { kind: "paused", state: joined(paused, wall), pace: { seconds: pace.seconds, gradients: pace.gradients, threads: pace.threads.size } };
+    return { kind: "paused", state: joined(paused, wall), pace: { ...pace } };
   }
   // A pause that met a stop or an error: the paused groups end as stopped ones.
   for (const p of paused) ranges.push({ first: p.first, thread: -1, result: stoppedRun(p.first, p.state).result(true) });
@@ -370,14 +373,21 @@ export async function sampleThreadsPausable(
     let workMs = 0;
     let chainIterations = 0;
     const total = s.warmup + s.draws;
-    let from = resume;
+    // This thread's iterations since its chains came to it: their seconds and gradients.
+    const times: number[] = [];
+    const grads: number[] = [];
     while (!run.done) {
       const mode = Atomics.load(control, Control.MODE);
       if (mode === Mode.ABORT) return void ranges.push({ first, thread: 0, result: run.result(true) });
-      if (mode === Mode.STOP || mode === Mode.PAUSE) return commonStop(run, first, from);
+      if (mode === Mode.STOP || mode === Mode.PAUSE) return commonStop(run, first, times, grads);
+      const t0 = performance.now();
+      const e0 = run.evaluationsDone;
       run.step();
+      times.push((performance.now() - t0) / 1000);
+      grads.push(run.evaluationsDone - e0);
       chainIterations += run.settings.chains;
-      if (!run.done && (layout.handBack?.(run.iterationsDone) || (layout.pauseAt !== undefined && run.iterationsDone >= layout.pauseAt))) {
+      const timed = (performance.now() - handedAt) / 1000;
+      if (!run.done && (layout.handBack?.(run.iterationsDone, timed) || (layout.pauseAt !== undefined && run.iterationsDone >= layout.pauseAt))) {
         Atomics.compareExchange(control, Control.MODE, Mode.RUNNING, Mode.PAUSE);
         continue;
       }
@@ -399,7 +409,7 @@ export async function sampleThreadsPausable(
           if (handOverAll && ready.length > 0 && !run.done) {
             const parts = splitRows(0, run.settings.chains, ready.length);
             const states = parts.map((p) => run.handOver(p.first, p.count));
-            segment(0, from, { ...states[0]!, chains: states.flatMap((st) => st.chains) });
+            handedAt = performance.now();
             parts.forEach((p, k) => {
               ready[k]!.start({ thread: mine.indexOf(ready[k]!) + 1, first: first + p.first, options: chainRangeOptions(options, s, first + p.first, p.count), state: states[k]! }, stateBuffers(states[k]!));
             });
@@ -408,14 +418,13 @@ export async function sampleThreadsPausable(
           if (ready.length > 0 && !run.done) {
             const parts = splitRows(0, run.settings.chains, ready.length + 1);
             const states = parts.map((p) => run.handOver(p.first, p.count));
-            // The calling thread's iterations so far count to its pace, all chains together.
-            segment(0, from, { ...states[0]!, chains: states.flatMap((st) => st.chains) });
+            handedAt = performance.now();
+            times.length = grads.length = 0;
             parts.slice(1).forEach((p, k) => {
               const state = states[k + 1]!;
               ready[k]!.start({ thread: mine.indexOf(ready[k]!) + 1, first: first + p.first, options: chainRangeOptions(options, s, first + p.first, p.count), state }, stateBuffers(state));
             });
             run = ownRun(first, parts[0]!.count, states[0]);
-            from = states[0];
           }
         }
         await new Promise<void>((resolve) => setImmediate(resolve));
@@ -435,7 +444,7 @@ export async function sampleThreadsPausable(
       if (mode === Mode.RUNNING && layout.handBack) {
         let fewest = Infinity;
         for (const slot of used) fewest = Math.min(fewest, Atomics.load(control, progressWord(controlThreads, mine.indexOf(slot) + 1)));
-        if (Number.isFinite(fewest) && layout.handBack(fewest)) Atomics.compareExchange(control, Control.MODE, Mode.RUNNING, Mode.PAUSE);
+        if (Number.isFinite(fewest) && layout.handBack(fewest, (performance.now() - handedAt) / 1000)) Atomics.compareExchange(control, Control.MODE, Mode.RUNNING, Mode.PAUSE);
       }
       const now = Atomics.load(control, Control.MODE);
       if (!settled && (now === Mode.STOP || now === Mode.PAUSE)) {
@@ -482,11 +491,15 @@ export async function sampleThreadsPausable(
   }
 
   // The calling thread's part in a stop or a pause: its chains go on to the common iteration.
-  async function commonStop(run: SamplingRun, first: number, from: RunState | undefined): Promise<void> {
+  async function commonStop(run: SamplingRun, first: number, times: number[], grads: number[]): Promise<void> {
     const target = await settleStop(run.iterationsDone);
     let last = performance.now();
     while (!run.done && run.iterationsDone < target && Atomics.load(control, Control.MODE) !== Mode.ABORT) {
+      const t0 = performance.now();
+      const e0 = run.evaluationsDone;
       run.step();
+      times.push((performance.now() - t0) / 1000);
+      grads.push(run.evaluationsDone - e0);
       if (performance.now() - last >= every) {
         await new Promise<void>((resolve) => setImmediate(resolve));
         last = performance.now();
@@ -495,7 +508,7 @@ export async function sampleThreadsPausable(
     if (!run.done && Atomics.load(control, Control.MODE) === Mode.PAUSE) {
       const state = run.handOver(0, run.settings.chains);
       paused.push({ first, state });
-      segment(0, from, state);
+      addPace(secondHalf(times, grads));
       return;
     }
     ranges.push({ first, thread: 0, result: run.result(!run.done) });

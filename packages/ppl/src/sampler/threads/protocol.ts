@@ -84,7 +84,7 @@ export type FromWorker =
   | { readonly kind: "draws"; readonly records: Float64Array; readonly count: number }
   | { readonly kind: "adapted"; readonly chain: number; readonly adaptation: ChainAdaptationResult }
   | { readonly kind: "done"; readonly first: number; readonly result: SampleResult }
-  | { readonly kind: "paused"; readonly first: number; readonly state: RunState }
+  | { readonly kind: "paused"; readonly first: number; readonly state: RunState; readonly pace: { readonly seconds: number; readonly gradients: number } }
   | { readonly kind: "error"; readonly error: ThreadError };
 
 /** Fields of a draw record before the position: chain (row of the whole run), iteration, warmup, then DrawInfo's statistics. */

@@ -1,0 +1,15 @@
+/**
+ * A sampler's pace from its iterations' times: the last iterations that make up the second half
+ * of the time, when the JavaScript engine has optimised the code (a fresh thread's first
+ * iterations run several times slower).
+ */
+
+/** Seconds and gradients of the iterations in the second half of the time (times[i] seconds, gradients[i] gradients). */
+export function secondHalf(times: readonly number[], gradients: readonly number[]): { seconds: number; gradients: number } {
+  if (times.length === 0) return { seconds: 0, gradients: 0 };
+  const total = times.reduce((a, b) => a + b, 0);
+  let from = times.length - 1;
+  let startOf = total - times[from]!;
+  while (from > 0 && startOf - times[from - 1]! >= total / 2) startOf -= times[--from]!;
+  return { seconds: total - startOf, gradients: gradients.slice(from).reduce((a, b) => a + b, 0) };
+}

@@ -84,6 +84,7 @@ for (const name of names) {
     const us = (x: number) => `${(x * 1e6).toPrecision(3)} µs`;
     const where = d.reason === "failed" ? `kept on the CPU: the GPU's preparation failed (${d.error})`
       : d.reason === "ended" ? "ended on the CPU before the GPU was ready"
+      : d.reason === "short" ? "ended on the CPU, too short to start preparing the GPU"
       : `${d.moved ? "moved to the GPU" : "kept on the CPU"} after iteration ${d.iteration}: ${us(d.runnerSecondsPerGradient)} a gradient of one chain on the GPU, ${us(d.cpuSecondsPerGradient)} on the CPU (${d.threads} threads)`;
     console.error(`  ${where}`);
   }

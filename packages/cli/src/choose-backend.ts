@@ -208,16 +208,17 @@ export interface OpenedDensity {
   readonly density: ModelDensity;
   readonly transitionRunner?: TransitionRunnerFactory;
   /**
-   * With choice.cpuFallback: the GPU's sampler, still being prepared. The run starts on `density`
-   * (the CPU backend, in choice.cpuFallback's float type) and moves to the GPU once it is ready and
-   * measures faster (SampleOptions.pendingRunner).
+   * With choice.cpuFallback: starts preparing the GPU's sampler (once; later calls return the same
+   * promise). The run starts on `density` (the CPU backend, in choice.cpuFallback's float type),
+   * starts this once its work left is long enough to gain from a GPU, and moves to the GPU once it
+   * is ready and measures faster (SampleOptions.pendingRunner).
    */
-  readonly pendingGpu?: Promise<PendingGpu>;
+  readonly pendingGpu?: () => Promise<PendingGpu>;
   /** Lines for the log: the GPU kernel's execution shape, and any note on the float type. */
   readonly detail?: string;
   /** A line the user must see even with --quiet: a layout that may return wrong draws on this device. */
   readonly warning?: string;
-  /** Releases the device; with a GPU still being prepared, once it is ready. */
+  /** Releases the device; with a GPU still being prepared, once it is ready (a GPU never started needs nothing). */
   dispose(): void;
 }
 
@@ -255,16 +256,22 @@ export async function openDensity(choice: BackendChoice, compiled: CompiledModel
     ].join("\n");
     if (choice.cpuFallback !== undefined) {
       const cpuDensity = choice.cpuFallback.dtype === "f32" ? await modelDensity(castModel(compiled, "f32"), { backend: "cpu" }) : density;
-      const prepared = prepare();
-      // Settled by the run, or by dispose: a failure is the run's to report, never an unhandled rejection.
-      prepared.catch(() => {});
-      const pendingGpu = prepared.then((gpu): PendingGpu => ({
-        ready: { transitionRunner: gpu.factory, density: gpu.hostDensity(density), ...(gpu.blockIterations !== undefined ? { blockIterations: gpu.blockIterations } : {}) },
-        detail: detailOf(gpu),
-        ...(gpu.warning !== undefined ? { warning: gpu.warning } : {}),
-      }));
-      pendingGpu.catch(() => {});
-      return { density: cpuDensity, pendingGpu, dispose: () => void prepared.then((gpu) => gpu.dispose(), () => {}) };
+      let prepared: Promise<PreparedRunner> | null = null;
+      let pending: Promise<PendingGpu> | null = null;
+      const pendingGpu = (): Promise<PendingGpu> => {
+        if (pending) return pending;
+        prepared = prepare();
+        // Settled by the run, or by dispose: a failure is the run's to report, never an unhandled rejection.
+        prepared.catch(() => {});
+        pending = prepared.then((gpu): PendingGpu => ({
+          ready: { transitionRunner: gpu.factory, density: gpu.hostDensity(density), ...(gpu.blockIterations !== undefined ? { blockIterations: gpu.blockIterations } : {}) },
+          detail: detailOf(gpu),
+          ...(gpu.warning !== undefined ? { warning: gpu.warning } : {}),
+        }));
+        pending.catch(() => {});
+        return pending;
+      };
+      return { density: cpuDensity, pendingGpu, dispose: () => void prepared?.then((gpu) => gpu.dispose(), () => {}) };
     }
     const gpu = await prepare();
     return {

@@ -17,6 +17,24 @@ const choice = (device: number): BackendChoice => ({ backend: "vulkan", dtype: "
 const settings = { chains: 2, warmup: 150, draws: 20, seed: 3, maxDepth: 6 } as const;
 
 describe.runIf(usableDevices().length > 0)("ppl sample on a GPU that auto took: starting on the CPU", () => {
+  it("a run too short to gain from the GPU never starts preparing it, and says so", async () => {
+    const device = usableDevices()[0]!.index;
+    const opened = await openDensity(choice(device), compiled, { ...plan, device });
+    let calls = 0;
+    try {
+      const res = await sampleAsync(opened.density, {
+        ...settings,
+        pendingRunner: { ready: () => (calls++, opened.pendingGpu!().then((g) => g.ready)), startAfterSeconds: 1e6 },
+      });
+      expect(calls).toBe(0);
+      expect(res.pendingRunner).toMatchObject({ reason: "short", moved: false });
+      expect(res.drawsDone).toBe(settings.draws);
+      expect(pendingLine(res.pendingRunner!, "f64")).toMatch(/^backend: cpu \(f64\): the run was too short to gain from the GPU/);
+    } finally {
+      opened.dispose();
+    }
+  });
+
   it("opens the CPU density at once and the GPU's sampler later; the run moves to it", async () => {
     const device = usableDevices()[0]!.index;
     const opened = await openDensity(choice(device), compiled, { ...plan, device });
@@ -26,7 +44,9 @@ describe.runIf(usableDevices().length > 0)("ppl sample on a GPU that auto took: 
       expect(typeof opened.density.share).toBe("function");
       // Ready before the run starts (a run of this size could end on the CPU first; the race
       // itself is pending-gpu.test.ts's in ppl-vulkan).
-      const gpu = await opened.pendingGpu!;
+      const gpu = await opened.pendingGpu!();
+      // Started once: a second call is the same preparation.
+      expect(await opened.pendingGpu!()).toBe(gpu);
       const res = await sampleAsync(opened.density, { ...settings, pendingRunner: { ready: Promise.resolve(gpu.ready), margin: Infinity, probeSeconds: 0 } });
       expect(res.pendingRunner).toMatchObject({ reason: "measured", moved: true });
       expect(res.drawsDone).toBe(settings.draws);
@@ -41,7 +61,7 @@ describe.runIf(usableDevices().length > 0)("ppl sample on a GPU that auto took: 
   it("a GPU whose preparation fails leaves the run on the CPU, with the error in its line", async () => {
     const opened = await openDensity(choice(99), compiled, { ...plan, device: 99 });
     try {
-      const res = await sampleAsync(opened.density, { ...settings, pendingRunner: { ready: opened.pendingGpu!.then((g) => g.ready) } });
+      const res = await sampleAsync(opened.density, { ...settings, pendingRunner: { ready: () => opened.pendingGpu!().then((g) => g.ready), startAfterSeconds: 0 } });
       expect(res.pendingRunner).toMatchObject({ reason: "failed", moved: false });
       expect(res.drawsDone).toBe(settings.draws);
       expect(pendingLine(res.pendingRunner!, "f64")).toMatch(/^backend: cpu \(f64\): the GPU's sampler could not be prepared \(.+\); the run stayed on the CPU backend/);

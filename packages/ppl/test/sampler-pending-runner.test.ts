@@ -247,6 +247,32 @@ describe("starting on the CPU's threads while the runner is prepared", () => {
   });
 });
 
+describe("starting the runner's preparation only for a run long enough to gain from it", () => {
+  for (const threads of [1, 2]) {
+    it(`a run shorter than startAfterSeconds never starts it (${threads} thread${threads > 1 ? "s" : ""}); a longer one starts it once`, async () => {
+      const d = await density();
+      const want = sample(d, opts);
+      let calls = 0;
+      const starts = () => (calls++, Promise.resolve(ready(d, 0, [])));
+      const short = await sampleAsync(d, { ...opts, threads, pendingRunner: { ready: starts, startAfterSeconds: 1e6 } });
+      expect(calls).toBe(0);
+      expect(short.pendingRunner).toMatchObject({ reason: "short", moved: false });
+      expectSameDraws(short, want);
+      const long = await sampleAsync(d, { ...opts, threads, pendingRunner: { ready: starts, startAfterSeconds: 0, margin: Infinity, probeSeconds: 0 } });
+      expect(calls).toBe(1);
+      expect(long.pendingRunner).toMatchObject({ reason: "measured", moved: true });
+      expectSameDraws(long, want);
+    });
+  }
+
+  it("a preparation that throws at its start leaves the run on the CPU", async () => {
+    const d = await density();
+    const got = await sampleAsync(d, { ...opts, pendingRunner: { ready: () => { throw new Error("no device"); }, startAfterSeconds: 0 } });
+    expect(got.pendingRunner).toMatchObject({ reason: "failed", error: "no device" });
+    expect(got.drawsDone).toBe(opts.draws);
+  });
+});
+
 describe("the pending runner's rules", () => {
   it("splits a run into a block runner's blocks: warmup blocks end at the host's steps", () => {
     const host = new SamplingRun({ dim: 1, logpGrad() {} }, { warmup: 1000, chains: 1 }).hostSteps;

@@ -115,7 +115,7 @@ export async function sampleCommand(modelPath: string, opts: SampleCommandOption
   const density = opened.density;
 
   // Said once the model is ready, so that a model or data error stands alone on stderr.
-  info(opened.pendingGpu !== undefined ? `${choice.note}; the run starts on the CPU backend (${choice.cpuFallback?.dtype ?? "f64"}) while the GPU's kernel is built, and moves there if it measures faster` : choice.note);
+  info(opened.pendingGpu !== undefined ? `${choice.note}; the run starts on the CPU backend (${choice.cpuFallback?.dtype ?? "f64"}), builds the GPU's kernel meanwhile if the run is long enough to gain from it, and moves there if it measures faster` : choice.note);
   if (opened.detail) info(opened.detail);
   if (opened.warning) io.stderr.write(opened.warning + "\n");
   removeStaleChains(dir, first + opts.chains, info);
@@ -164,7 +164,7 @@ export async function sampleCommand(modelPath: string, opts: SampleCommandOption
       ...(opened.pendingGpu !== undefined ? {
         threads: Math.min(opts.threads ?? availableParallelism(), opts.chains),
         pendingRunner: {
-          ready: opened.pendingGpu.then((gpu) => {
+          ready: () => opened.pendingGpu!().then((gpu) => {
             gpuDetail = gpu;
             return gpu.ready;
           }),
@@ -281,6 +281,7 @@ export function pendingLine(d: PendingRunnerDecision, dtype: "f32" | "f64"): str
   const started = `the CPU backend (${dtype}) sampled iterations 0–${d.iteration - 1} while the GPU's kernel was built`;
   if (d.reason === "failed") return `backend: cpu (${dtype}): the GPU's sampler could not be prepared (${d.error ?? "unknown error"}); the run stayed on the CPU backend (--backend vulkan reports such an error)`;
   if (d.reason === "ended") return `backend: cpu (${dtype}): the run ended before the GPU's kernel was built (--backend vulkan waits for it)`;
+  if (d.reason === "short") return `backend: cpu (${dtype}): the run was too short to gain from the GPU, whose kernel was not built (--backend vulkan uses the GPU anyway)`;
   const measured = `a gradient of one chain took ${us(d.runnerSecondsPerGradient)} on the GPU (a trial from iteration ${d.iteration}) and ${us(d.cpuSecondsPerGradient)} on the CPU (${threads})`;
   return d.moved
     ? `backend: moved to vulkan after iteration ${d.iteration}: ${started}; ${measured}`

@@ -102,20 +102,25 @@ export async function runPosterior(name: string, opts: RunPosteriorOptions = {})
   const density = await modelDensity(compiled, { backend: "cpu" });
   let result;
   if (opts.runner && opts.runnerPending) {
-    const pending = opts.runner(compiled, settings);
-    // Settled by the run; a failure is its decision's to report.
-    pending.catch(() => {});
+    const runner = opts.runner;
+    // Started once the run is long enough to gain from the runner (PendingRunner.ready as a function).
+    let pending: Promise<PosteriorRunner> | null = null;
     try {
       result = await sampleAsync(density, {
         ...settings, seed, threads: Math.min(availableParallelism(), settings.chains),
         pendingRunner: {
-          ready: pending.then((r) => ({
-            transitionRunner: r.factory, density: r.hostDensity ? r.hostDensity(density) : density, ...(r.blockIterations !== undefined ? { blockIterations: r.blockIterations } : {}),
-          })),
+          ready: () => {
+            pending = runner(compiled, settings);
+            // Settled by the run; a failure is its decision's to report.
+            pending.catch(() => {});
+            return pending.then((r) => ({
+              transitionRunner: r.factory, density: r.hostDensity ? r.hostDensity(density) : density, ...(r.blockIterations !== undefined ? { blockIterations: r.blockIterations } : {}),
+            }));
+          },
         },
       });
     } finally {
-      void pending.then((r) => r.dispose(), () => {});
+      void (pending as Promise<PosteriorRunner> | null)?.then((r) => r.dispose(), () => {});
     }
   } else {
     const runner = opts.runner ? await opts.runner(compiled, settings) : null;

@@ -32,8 +32,15 @@ export interface ReadyRunner {
 
 /** A runner still being prepared; the run starts on the CPU (SampleOptions.pendingRunner). */
 export interface PendingRunner {
-  /** Resolves once the runner is ready; a rejection leaves the run on the CPU (the decision says why). */
-  readonly ready: Promise<ReadyRunner>;
+  /**
+   * Resolves once the runner is ready; a rejection leaves the run on the CPU (the decision says
+   * why). A function starts the preparation only once the CPU's work left is projected past
+   * `startAfterSeconds`: a run shorter than that could not gain from a runner, and its preparation
+   * (a compiler, a driver) would take the CPU's time.
+   */
+  readonly ready: Promise<ReadyRunner> | (() => Promise<ReadyRunner>);
+  /** With a function `ready`: the CPU's projected seconds left beyond which it is called (default 0.25, the trial's own budget). */
+  readonly startAfterSeconds?: number;
   /** The CPU must take a gradient this many times faster, spread over its threads, to be kept (default DEFAULT_MARGIN). */
   readonly margin?: number;
   /** Seconds of the CPU's iterations to time before deciding (default 0.1; the second half counts). */
@@ -50,8 +57,11 @@ export interface PendingRunner {
 
 /** What a run with a pending runner measured, and where it went. */
 export interface PendingRunnerDecision {
-  /** "measured": both were timed; "failed": the runner's preparation failed; "ended": the run ended before the runner was ready. */
-  readonly reason: "measured" | "failed" | "ended";
+  /**
+   * "measured": both were timed; "failed": the runner's preparation failed; "ended": the run ended
+   * before the runner was ready; "short": the run was too short to start preparing it.
+   */
+  readonly reason: "measured" | "failed" | "ended" | "short";
   /** Iterations done on the CPU before the decision. */
   readonly iteration: number;
   /** The runner's trial: seconds per gradient of one chain (its time over the gradients of all chains); NaN when not tried. */
@@ -97,14 +107,14 @@ export async function samplePending(density: BatchedDensity, options: SampleOpti
   const shared = typeof (density as { share?: unknown }).share === "function";
   let ready: ReadyRunner | null = null;
   let failure: string | null = null;
-  pending.ready.then((r) => (ready = r), (e: unknown) => (failure = e instanceof Error ? e.message : String(e)));
+  const starter = lazyStart(pending, (r) => (ready = r), (e) => (failure = e));
   const pool = threads > 1 && shared ? await import("./threads/pool.ts") : null;
   // A runner already prepared (or failed) is seen before the first iteration.
   await null;
   // Started now, so that the chains find threads ready.
   pool?.prestartSamplerThreads(threads - 1);
   if (pool !== null && Math.min(threads, resolveSettings(options).chains) > 1) {
-    return samplePendingThreaded(density, options, pool, () => ready, () => failure);
+    return samplePendingThreaded(density, options, pool, () => ready, () => failure, starter);
   }
 
   let run = new SamplingRun(density, { ...cpu, threads: 1 });
@@ -125,7 +135,7 @@ export async function samplePending(density: BatchedDensity, options: SampleOpti
     pending.onDecision?.(d);
   };
   const result = (aborted: boolean): SampleResult => {
-    if (!decision) decide({ reason: "ended", iteration: run.iterationsDone, runnerSecondsPerGradient: NaN, cpuSecondsPerGradient: NaN, threads: chainThreads, moved: false });
+    if (!decision) decide({ reason: starter.started ? "ended" : "short", iteration: run.iterationsDone, runnerSecondsPerGradient: NaN, cpuSecondsPerGradient: NaN, threads: chainThreads, moved: false });
     return { ...run.result(aborted), pendingRunner: decision! };
   };
   let onRunner = false;
@@ -144,6 +154,8 @@ export async function samplePending(density: BatchedDensity, options: SampleOpti
         times.push(dt);
         gradients.push(run.evaluationsDone - before);
         timed += dt;
+        // The CPU's seconds left at its pace so far, spread over its threads.
+        starter.consider(((timed / times.length) * (s.warmup + s.draws - run.iterationsDone)) / chainThreads);
       }
     }
     if (decision === undefined && !run.done) {
@@ -267,7 +279,7 @@ function trialOnRunner(state: RunState, hostSteps: readonly number[], ready: Rea
 // then the trial, and the chains go to the runner or on over the threads.
 async function samplePendingThreaded(
   density: BatchedDensity, options: SampleOptions & { yieldEveryMs?: number }, pool: typeof import("./threads/pool.ts"),
-  ready: () => ReadyRunner | null, failure: () => string | null,
+  ready: () => ReadyRunner | null, failure: () => string | null, starter: LazyStart,
 ): Promise<SampleResult> {
   const pending = options.pendingRunner!;
   const { pendingRunner: _p, transitionRunner: _r, fallback: _f, ...cpu } = options;
@@ -282,7 +294,7 @@ async function samplePendingThreaded(
     pending.onDecision?.(d);
   };
   const ended = (result: SampleResult): SampleResult => {
-    if (!decision) decide({ reason: "ended", iteration: result.warmupDone + result.drawsDone, runnerSecondsPerGradient: NaN, cpuSecondsPerGradient: NaN, threads: chainThreads, moved: false });
+    if (!decision) decide({ reason: starter.started ? "ended" : "short", iteration: result.warmupDone + result.drawsDone, runnerSecondsPerGradient: NaN, cpuSecondsPerGradient: NaN, threads: chainThreads, moved: false });
     return { ...result, pendingRunner: decision! };
   };
   let state: RunState | undefined;
@@ -290,6 +302,7 @@ async function samplePendingThreaded(
   let trialSeconds = 0;
   for (;;) {
     const from = state?.iteration ?? 0;
+    const segmentStart = performance.now();
     // The workers take every chain, the calling thread none: it runs the runner's preparation,
     // whose steps would hold its chains back (and the others would wait for them at the pause).
     // A run resumed after a trial hands its chains out at once: the workers are warm.
@@ -298,6 +311,8 @@ async function samplePendingThreaded(
       // After a trial lost before `earliest`, every thread stops there for the next one.
       ...(state !== undefined ? { enlistAfterSeconds: 0, ...(triedEarly && state.iteration < earliest ? { pauseAt: earliest } : {}) } : {}),
       handBack: (iteration, timedSeconds) => {
+        // The run's seconds left at the pace of this segment (its threads together).
+        if (iteration > from) starter.consider((((performance.now() - segmentStart) / 1000) / (iteration - from)) * (s.warmup + s.draws - iteration));
         const f = failure();
         if (f !== null && decision === undefined) {
           decide({ reason: "failed", iteration, runnerSecondsPerGradient: NaN, cpuSecondsPerGradient: NaN, threads: chainThreads, moved: false, error: f });
@@ -339,4 +354,35 @@ async function samplePendingThreaded(
     }
     return { ...run.result(false), pendingRunner: decision! };
   }
+}
+
+/** The runner's preparation, started at once or (a function `ready`) once the run is long enough. */
+interface LazyStart {
+  readonly started: boolean;
+  /** Starts the preparation if the CPU's projected seconds left pass the threshold. */
+  consider(secondsLeft: number): void;
+}
+
+function lazyStart(pending: PendingRunner, onReady: (r: ReadyRunner) => void, onFailure: (message: string) => void): LazyStart {
+  let started = false;
+  const go = (): void => {
+    started = true;
+    let promise: Promise<ReadyRunner>;
+    try {
+      promise = typeof pending.ready === "function" ? pending.ready() : pending.ready;
+    } catch (e) {
+      promise = Promise.reject(e);
+    }
+    promise.then(onReady, (e: unknown) => onFailure(e instanceof Error ? e.message : String(e)));
+  };
+  if (typeof pending.ready !== "function") go();
+  const threshold = pending.startAfterSeconds ?? 0.25;
+  return {
+    get started() {
+      return started;
+    },
+    consider(secondsLeft) {
+      if (!started && secondsLeft > threshold) go();
+    },
+  };
 }

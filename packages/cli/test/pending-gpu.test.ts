@@ -47,7 +47,7 @@ describe.runIf(usableDevices().length > 0)("ppl sample on a GPU that auto took: 
       const gpu = await opened.pendingGpu!();
       // Started once: a second call is the same preparation.
       expect(await opened.pendingGpu!()).toBe(gpu);
-      const res = await sampleAsync(opened.density, { ...settings, pendingRunner: { ready: Promise.resolve(gpu.ready), margin: Infinity, probeSeconds: 0 } });
+      const res = await sampleAsync(opened.density, { ...settings, pendingRunner: { ready: Promise.resolve(gpu.ready), margin: Infinity, probeSeconds: 0, startAfterSeconds: 0 } });
       expect(res.pendingRunner).toMatchObject({ reason: "measured", moved: true });
       expect(res.drawsDone).toBe(settings.draws);
       expect(gpu.detail).toMatch(/^GPU NUTS/);

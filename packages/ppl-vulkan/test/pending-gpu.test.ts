@@ -56,7 +56,7 @@ describe.runIf(usableDevices().length > 0)("starting on the CPU while the GPU sa
     const run = recorder();
     let res: SampleResult;
     try {
-      res = await sampleAsync(slow, { ...settings, onDraw: run.onDraw, pendingRunner: { ready: pending.then((gpu) => readyOf(gpu, density)), margin: Infinity, probeSeconds: 0.01 } });
+      res = await sampleAsync(slow, { ...settings, onDraw: run.onDraw, pendingRunner: { ready: pending.then((gpu) => readyOf(gpu, density)), margin: Infinity, probeSeconds: 0.01, startAfterSeconds: 0 } });
     } finally {
       (await pending).dispose();
     }
@@ -76,7 +76,7 @@ describe.runIf(usableDevices().length > 0)("starting on the CPU while the GPU sa
     const density = await modelDensity(model);
     const gpu = await prepare("thread");
     try {
-      const res = await sampleAsync(density, { ...settings, pendingRunner: { ready: Promise.resolve(readyOf(gpu, density)), margin: Infinity, probeSeconds: 0.01 } });
+      const res = await sampleAsync(density, { ...settings, pendingRunner: { ready: Promise.resolve(readyOf(gpu, density)), margin: Infinity, probeSeconds: 0.01, startAfterSeconds: 0 } });
       expect(res.pendingRunner).toMatchObject({ reason: "measured", moved: true });
       expect(res.pendingRunner!.iteration).toBeLessThan(total);
       expect(res.drawsDone).toBe(settings.draws);
@@ -91,7 +91,7 @@ describe.runIf(usableDevices().length > 0)("starting on the CPU while the GPU sa
     const want = sample(density, settings);
     const gpu = await prepare("thread");
     try {
-      const res = await sampleAsync(density, { ...settings, threads: 2, pendingRunner: { ready: Promise.resolve(readyOf(gpu, density)), margin: 0, probeSeconds: 0.01 } });
+      const res = await sampleAsync(density, { ...settings, threads: 2, pendingRunner: { ready: Promise.resolve(readyOf(gpu, density)), margin: 0, probeSeconds: 0.01, startAfterSeconds: 0 } });
       expect(res.pendingRunner).toMatchObject({ reason: "measured", moved: false, threads: 2 });
       expect(gpu.counters.submits).toBeGreaterThan(0);
       expect(res.draws.map((x) => Array.from(x))).toEqual(want.draws.map((x) => Array.from(x)));

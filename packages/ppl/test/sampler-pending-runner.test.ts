@@ -71,7 +71,7 @@ describe("starting on the CPU while the runner is prepared", () => {
     const got = await sampleAsync(d, {
       ...opts,
       onDraw: (x) => seen.push(x.iteration * 4 + x.chain),
-      pendingRunner: { ready: Promise.resolve(ready(d, 0, calls, 10)), margin: Infinity, probeSeconds: 0, onDecision: (x) => decisions.push(x) },
+      pendingRunner: { ready: Promise.resolve(ready(d, 0, calls, 10)), margin: Infinity, probeSeconds: 0, startAfterSeconds: 0, onDecision: (x) => decisions.push(x) },
     });
     const decision = got.pendingRunner!;
     expect(decisions).toEqual([decision]);
@@ -96,7 +96,7 @@ describe("starting on the CPU while the runner is prepared", () => {
     const d = await density();
     const want = sample(d, opts);
     const calls: number[] = [];
-    const got = await sampleAsync(d, { ...opts, threads: 2, pendingRunner: { ready: Promise.resolve(ready(d, 0, calls)), margin: 0, probeSeconds: 0 } });
+    const got = await sampleAsync(d, { ...opts, threads: 2, pendingRunner: { ready: Promise.resolve(ready(d, 0, calls)), margin: 0, probeSeconds: 0, startAfterSeconds: 0 } });
     expect(got.pendingRunner).toMatchObject({ reason: "measured", moved: false, threads: 2 });
     // Beaten before warmup's first metric update (after iteration 99), the runner is tried again
     // after it, and the CPU is kept only then.
@@ -115,7 +115,7 @@ describe("starting on the CPU while the runner is prepared", () => {
   it("leaves a slow runner by measurement", async () => {
     const d = await density();
     // 3 ms a call: far slower than eight schools' gradients on any CPU.
-    const got = await sampleAsync(d, { ...opts, pendingRunner: { ready: Promise.resolve(ready(d, 3, [])), probeSeconds: 0 } });
+    const got = await sampleAsync(d, { ...opts, pendingRunner: { ready: Promise.resolve(ready(d, 3, [])), probeSeconds: 0, startAfterSeconds: 0 } });
     expect(got.pendingRunner!.moved).toBe(false);
     expect(got.pendingRunner!.iteration).toBeGreaterThanOrEqual(100);
     // Two trials (one before iteration 100, one after) of at least a 3 ms call each, counted in the run's time.
@@ -126,7 +126,7 @@ describe("starting on the CPU while the runner is prepared", () => {
 
   it("takes a runner that wins before warmup's first metric update at once", async () => {
     const d = await density();
-    const got = await sampleAsync(d, { ...opts, pendingRunner: { ready: Promise.resolve(ready(d, 0, [])), margin: Infinity, probeSeconds: 0 } });
+    const got = await sampleAsync(d, { ...opts, pendingRunner: { ready: Promise.resolve(ready(d, 0, [])), margin: Infinity, probeSeconds: 0, startAfterSeconds: 0 } });
     expect(got.pendingRunner!.moved).toBe(true);
     expect(got.pendingRunner!.iteration).toBe(2);
   });
@@ -134,7 +134,7 @@ describe("starting on the CPU while the runner is prepared", () => {
   it("a preparation that fails leaves the run on the CPU, and says why", async () => {
     const d = await density();
     const want = sample(d, opts);
-    const got = await sampleAsync(d, { ...opts, pendingRunner: { ready: Promise.reject(new Error("the driver refused the kernel")), probeSeconds: 0 } });
+    const got = await sampleAsync(d, { ...opts, pendingRunner: { ready: Promise.reject(new Error("the driver refused the kernel")), probeSeconds: 0, startAfterSeconds: 0 } });
     expect(got.pendingRunner).toMatchObject({ reason: "failed", moved: false, error: "the driver refused the kernel" });
     // Seen at the run's first yield to the event loop, long before its end.
     expect(got.pendingRunner!.iteration).toBeLessThan(350);
@@ -183,7 +183,7 @@ describe("starting on the CPU's threads while the runner is prepared", () => {
     const seen: number[] = [];
     const got = await sampleAsync(d, {
       ...two, onDraw: (x) => seen.push(x.iteration * 4 + x.chain),
-      pendingRunner: { ready: Promise.resolve(ready(d, 0, calls, 10)), margin: Infinity, probeSeconds: 0 },
+      pendingRunner: { ready: Promise.resolve(ready(d, 0, calls, 10)), margin: Infinity, probeSeconds: 0, startAfterSeconds: 0 },
     });
     expect(got.pendingRunner).toMatchObject({ reason: "measured", moved: true, threads: 2, iteration: 2 });
     expect(got.pendingRunner!.cpuSecondsPerGradient).toBeGreaterThan(0);
@@ -196,7 +196,7 @@ describe("starting on the CPU's threads while the runner is prepared", () => {
     const d = await density();
     const want = sample(d, opts);
     const calls: number[] = [];
-    const got = await sampleAsync(d, { ...two, pendingRunner: { ready: Promise.resolve(ready(d, 0, calls)), margin: 0, probeSeconds: 0 } });
+    const got = await sampleAsync(d, { ...two, pendingRunner: { ready: Promise.resolve(ready(d, 0, calls)), margin: 0, probeSeconds: 0, startAfterSeconds: 0 } });
     expect(got.pendingRunner).toMatchObject({ reason: "measured", moved: false, threads: 2 });
     expect(calls[0]).toBe(2);
     expect(got.pendingRunner!.iteration).toBeGreaterThanOrEqual(100);
@@ -211,7 +211,7 @@ describe("starting on the CPU's threads while the runner is prepared", () => {
     // Two warm workers holding the density: on a run this short, starting them would take longer than the run.
     await sampleThreads(d, { ...opts, threads: 2 }, { callingThreadSamples: false });
     const calls: number[] = [];
-    const got = await sampleAsync(d, { ...long, pendingRunner: { ready: Promise.resolve(ready(d, 0, calls)), margin: 0, probeSeconds: 0 } });
+    const got = await sampleAsync(d, { ...long, pendingRunner: { ready: Promise.resolve(ready(d, 0, calls)), margin: 0, probeSeconds: 0, startAfterSeconds: 0 } });
     expect(got.pendingRunner).toMatchObject({ reason: "measured", moved: false, threads: 2 });
     // Tried at iteration 2 on the calling thread, then where every worker stopped: warmup's first metric update.
     expect(calls[0]).toBe(2);
@@ -224,7 +224,7 @@ describe("starting on the CPU's threads while the runner is prepared", () => {
   it("a failed preparation or a run that ends first stays on the CPU, with the same bits", async () => {
     const d = await density();
     const want = sample(d, opts);
-    const failed = await sampleAsync(d, { ...two, pendingRunner: { ready: Promise.reject(new Error("no kernel")), probeSeconds: 0 } });
+    const failed = await sampleAsync(d, { ...two, pendingRunner: { ready: Promise.reject(new Error("no kernel")), probeSeconds: 0, startAfterSeconds: 0 } });
     expect(failed.pendingRunner).toMatchObject({ reason: "failed", moved: false, error: "no kernel" });
     expectSameDraws(failed, want);
     const ended = await sampleAsync(d, { ...two, pendingRunner: { ready: new Promise<ReadyRunner>(() => {}) } });
@@ -264,6 +264,18 @@ describe("starting the runner's preparation only for a run long enough to gain f
       expectSameDraws(long, want);
     });
   }
+
+  it("a runner ready when too little work is left is never tried: the run ends on the CPU", async () => {
+    const d = await density();
+    const want = sample(d, opts);
+    for (const threads of [1, 2]) {
+      const calls: number[] = [];
+      const got = await sampleAsync(d, { ...opts, threads, pendingRunner: { ready: Promise.resolve(ready(d, 0, calls)), margin: Infinity, probeSeconds: 0, startAfterSeconds: 1e6 } });
+      expect(got.pendingRunner).toMatchObject({ reason: "ended", moved: false });
+      expect(calls).toEqual([]);
+      expectSameDraws(got, want);
+    }
+  });
 
   it("a preparation that throws at its start leaves the run on the CPU", async () => {
     const d = await density();

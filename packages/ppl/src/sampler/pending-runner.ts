@@ -140,6 +140,7 @@ export async function samplePending(density: BatchedDensity, options: SampleOpti
   };
   let onRunner = false;
   let triedEarly = false;
+  let left = Infinity;
   let trialSeconds = 0;
   let last = performance.now();
   while (!run.done) {
@@ -155,13 +156,14 @@ export async function samplePending(density: BatchedDensity, options: SampleOpti
         gradients.push(run.evaluationsDone - before);
         timed += dt;
         // The CPU's seconds left at its pace so far, spread over its threads.
-        starter.consider(((timed / times.length) * (s.warmup + s.draws - run.iterationsDone)) / chainThreads);
+        left = ((timed / times.length) * (s.warmup + s.draws - run.iterationsDone)) / chainThreads;
+        starter.consider(left);
       }
     }
     if (decision === undefined && !run.done) {
       if (failure !== null) {
         decide({ reason: "failed", iteration: run.iterationsDone, runnerSecondsPerGradient: NaN, cpuSecondsPerGradient: NaN, threads: chainThreads, moved: false, error: failure });
-      } else if (ready !== null && (run.iterationsDone >= earliest || !triedEarly) && timed >= (pending.probeSeconds ?? 0.1) && times.length >= 2) {
+      } else if (ready !== null && (run.iterationsDone >= earliest || !triedEarly) && timed >= (pending.probeSeconds ?? 0.1) && times.length >= 2 && starter.worthIt(left)) {
         const r: ReadyRunner = ready;
         const cpuPerGradient = secondHalfSecondsPerGradient(times, gradients) / chainThreads;
         const t0 = performance.now();
@@ -312,12 +314,13 @@ async function samplePendingThreaded(
       ...(state !== undefined ? { enlistAfterSeconds: 0, ...(triedEarly && state.iteration < earliest ? { pauseAt: earliest } : {}) } : {}),
       handBack: (iteration, timedSeconds) => {
         // The run's seconds left at the pace of this segment (its threads together).
-        if (iteration > from) starter.consider((((performance.now() - segmentStart) / 1000) / (iteration - from)) * (s.warmup + s.draws - iteration));
+        const left = iteration > from ? (((performance.now() - segmentStart) / 1000) / (iteration - from)) * (s.warmup + s.draws - iteration) : Infinity;
+        starter.consider(left);
         const f = failure();
         if (f !== null && decision === undefined) {
           decide({ reason: "failed", iteration, runnerSecondsPerGradient: NaN, cpuSecondsPerGradient: NaN, threads: chainThreads, moved: false, error: f });
         }
-        if (decision !== undefined || ready() === null || options.signal?.aborted) return false;
+        if (decision !== undefined || ready() === null || options.signal?.aborted || !starter.worthIt(left)) return false;
         // Two iterations at least, and the threads that hold the chains timed for probeSeconds.
         const timed = iteration - from >= 2 && timedSeconds >= (pending.probeSeconds ?? 0.1);
         return timed && (iteration >= earliest || !triedEarly);
@@ -361,6 +364,8 @@ interface LazyStart {
   readonly started: boolean;
   /** Starts the preparation if the CPU's projected seconds left pass the threshold. */
   consider(secondsLeft: number): void;
+  /** Whether a run with this many of the CPU's seconds left is worth a trial and a move (more than the threshold). */
+  worthIt(secondsLeft: number): boolean;
 }
 
 function lazyStart(pending: PendingRunner, onReady: (r: ReadyRunner) => void, onFailure: (message: string) => void): LazyStart {
@@ -383,6 +388,9 @@ function lazyStart(pending: PendingRunner, onReady: (r: ReadyRunner) => void, on
     },
     consider(secondsLeft) {
       if (!started && secondsLeft > threshold) go();
+    },
+    worthIt(secondsLeft) {
+      return secondsLeft > threshold;
     },
   };
 }

@@ -39,7 +39,11 @@ export interface PendingRunner {
    * (a compiler, a driver) would take the CPU's time.
    */
   readonly ready: Promise<ReadyRunner> | (() => Promise<ReadyRunner>);
-  /** With a function `ready`: the CPU's projected seconds left beyond which it is called (default 0.25, the trial's own budget). */
+  /**
+   * With a function `ready`: the CPU's projected seconds left beyond which it is called; nor is a
+   * ready runner tried with less left (default 0.5: twice the trial's own budget; the projection
+   * counts the first, slowest iterations too).
+   */
   readonly startAfterSeconds?: number;
   /** The CPU must take a gradient this many times faster, spread over its threads, to be kept (default DEFAULT_MARGIN). */
   readonly margin?: number;
@@ -381,7 +385,7 @@ function lazyStart(pending: PendingRunner, onReady: (r: ReadyRunner) => void, on
     promise.then(onReady, (e: unknown) => onFailure(e instanceof Error ? e.message : String(e)));
   };
   if (typeof pending.ready !== "function") go();
-  const threshold = pending.startAfterSeconds ?? 0.25;
+  const threshold = pending.startAfterSeconds ?? 0.5;
   return {
     get started() {
       return started;

@@ -13,3 +13,29 @@ export function secondHalf(times: readonly number[], gradients: readonly number[
   while (from > 0 && startOf - times[from - 1]! >= total / 2) startOf -= times[--from]!;
   return { seconds: total - startOf, gradients: gradients.slice(from).reduce((a, b) => a + b, 0) };
 }
+
+/** A thread's iterations of a run, each one's seconds and gradients, for its pace (secondHalf). */
+export class IterationLog {
+  private readonly times: number[] = [];
+  private readonly gradients: number[] = [];
+
+  /** Steps `run` once and records the iteration. */
+  step(run: { step(): void; readonly evaluationsDone: number }): void {
+    const t0 = performance.now();
+    const e0 = run.evaluationsDone;
+    run.step();
+    this.times.push((performance.now() - t0) / 1000);
+    this.gradients.push(run.evaluationsDone - e0);
+  }
+
+  /** Forgets the iterations so far (the thread's chains changed). */
+  clear(): void {
+    this.times.length = 0;
+    this.gradients.length = 0;
+  }
+
+  /** Seconds and gradients of the iterations in the second half of the time. */
+  secondHalf(): { seconds: number; gradients: number } {
+    return secondHalf(this.times, this.gradients);
+  }
+}

@@ -6,7 +6,7 @@
 import { parentPort } from "node:worker_threads";
 import { sharedDensity } from "../../density/shared-density.ts";
 import type { BatchedDensity } from "../density.ts";
-import { secondHalf } from "../pace.ts";
+import { IterationLog } from "../pace.ts";
 import { SamplingRun } from "../run.ts";
 import { stateBuffers } from "./state-buffers.ts";
 import { Control, Group, groupWord, Mode, progressWord, RECORD_HEAD, toThreadError, writeRecord, type FromWorker, type RunGroup, type ToWorker } from "./protocol.ts";
@@ -65,8 +65,7 @@ async function runGroup(m: RunGroup): Promise<void> {
     Atomics.store(control, progressAt, run.iterationsDone);
     let aborted = false;
     // Each iteration's seconds and gradients, for the group's pace at a pause.
-    const times: number[] = [];
-    const grads: number[] = [];
+    const log = new IterationLog();
     while (!run.done) {
       const mode = Atomics.load(control, Control.MODE);
       if (mode === Mode.ABORT) {
@@ -81,28 +80,18 @@ async function runGroup(m: RunGroup): Promise<void> {
         Atomics.store(control, groupAt, Group.PAUSED);
         Atomics.wait(control, Control.STOP_AT, -1);
         const stopAt = Atomics.load(control, Control.STOP_AT);
-        while (!run.done && run.iterationsDone < stopAt && Atomics.load(control, Control.MODE) !== Mode.ABORT) {
-          const t0 = performance.now();
-          const e0 = run.evaluationsDone;
-          run.step();
-          times.push((performance.now() - t0) / 1000);
-          grads.push(run.evaluationsDone - e0);
-        }
+        while (!run.done && run.iterationsDone < stopAt && Atomics.load(control, Control.MODE) !== Mode.ABORT) log.step(run);
         if (mode === Mode.PAUSE && !run.done && Atomics.load(control, Control.MODE) === Mode.PAUSE) {
           Atomics.store(control, groupAt, Group.FINISHED);
           flush();
           const state = run.handOver(0, run.settings.chains);
-          post({ kind: "paused", first, state, pace: secondHalf(times, grads) }, stateBuffers(state));
+          post({ kind: "paused", first, state, pace: log.secondHalf() }, stateBuffers(state));
           return;
         }
         aborted = !run.done;
         break;
       }
-      const t0 = performance.now();
-      const e0 = run.evaluationsDone;
-      run.step();
-      times.push((performance.now() - t0) / 1000);
-      grads.push(run.evaluationsDone - e0);
+      log.step(run);
       Atomics.store(control, progressAt, run.iterationsDone);
       if (m.pauseAt !== undefined && run.iterationsDone >= m.pauseAt && !run.done) Atomics.compareExchange(control, Control.MODE, Mode.RUNNING, Mode.PAUSE);
     }

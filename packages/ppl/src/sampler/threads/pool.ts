@@ -27,7 +27,7 @@ import {
   Control, controlWords, Group, groupWord, Mode, progressWord, readRecord, RECORD_HEAD, type FromWorker, type RunGroup, type ThreadError, type ToWorker,
   type WorkerSetup,
 } from "./protocol.ts";
-import { secondHalf } from "../pace.ts";
+import { IterationLog } from "../pace.ts";
 import { stateBuffers } from "./state-buffers.ts";
 import { workerScript } from "./worker-script.ts";
 
@@ -374,17 +374,12 @@ export async function sampleThreadsPausable(
     let chainIterations = 0;
     const total = s.warmup + s.draws;
     // This thread's iterations since its chains came to it: their seconds and gradients.
-    const times: number[] = [];
-    const grads: number[] = [];
+    const log = new IterationLog();
     while (!run.done) {
       const mode = Atomics.load(control, Control.MODE);
       if (mode === Mode.ABORT) return void ranges.push({ first, thread: 0, result: run.result(true) });
-      if (mode === Mode.STOP || mode === Mode.PAUSE) return commonStop(run, first, times, grads);
-      const t0 = performance.now();
-      const e0 = run.evaluationsDone;
-      run.step();
-      times.push((performance.now() - t0) / 1000);
-      grads.push(run.evaluationsDone - e0);
+      if (mode === Mode.STOP || mode === Mode.PAUSE) return commonStop(run, first, log);
+      log.step(run);
       chainIterations += run.settings.chains;
       const timed = (performance.now() - handedAt) / 1000;
       if (!run.done && (layout.handBack?.(run.iterationsDone, timed) || (layout.pauseAt !== undefined && run.iterationsDone >= layout.pauseAt))) {
@@ -419,7 +414,7 @@ export async function sampleThreadsPausable(
             const parts = splitRows(0, run.settings.chains, ready.length + 1);
             const states = parts.map((p) => run.handOver(p.first, p.count));
             handedAt = performance.now();
-            times.length = grads.length = 0;
+            log.clear();
             parts.slice(1).forEach((p, k) => {
               const state = states[k + 1]!;
               ready[k]!.start({ thread: mine.indexOf(ready[k]!) + 1, first: first + p.first, options: chainRangeOptions(options, s, first + p.first, p.count), state }, stateBuffers(state));
@@ -491,15 +486,11 @@ export async function sampleThreadsPausable(
   }
 
   // The calling thread's part in a stop or a pause: its chains go on to the common iteration.
-  async function commonStop(run: SamplingRun, first: number, times: number[], grads: number[]): Promise<void> {
+  async function commonStop(run: SamplingRun, first: number, log: IterationLog): Promise<void> {
     const target = await settleStop(run.iterationsDone);
     let last = performance.now();
     while (!run.done && run.iterationsDone < target && Atomics.load(control, Control.MODE) !== Mode.ABORT) {
-      const t0 = performance.now();
-      const e0 = run.evaluationsDone;
-      run.step();
-      times.push((performance.now() - t0) / 1000);
-      grads.push(run.evaluationsDone - e0);
+      log.step(run);
       if (performance.now() - last >= every) {
         await new Promise<void>((resolve) => setImmediate(resolve));
         last = performance.now();
@@ -508,7 +499,7 @@ export async function sampleThreadsPausable(
     if (!run.done && Atomics.load(control, Control.MODE) === Mode.PAUSE) {
       const state = run.handOver(0, run.settings.chains);
       paused.push({ first, state });
-      addPace(secondHalf(times, grads));
+      addPace(log.secondHalf());
       return;
     }
     ranges.push({ first, thread: 0, result: run.result(!run.done) });

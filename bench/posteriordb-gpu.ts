@@ -86,7 +86,7 @@ for (const name of names) {
       : d.reason === "ended" ? "ended on the CPU before the GPU was ready"
       : d.reason === "short" ? "ended on the CPU, too short to start preparing the GPU"
       : `${d.moved ? "moved to the GPU" : "kept on the CPU"} after iteration ${d.iteration}: ${us(d.runnerSecondsPerGradient)} a gradient of one chain on the GPU, ${us(d.cpuSecondsPerGradient)} on the CPU (${d.threads} threads)`;
-    console.error(`  ${where}`);
+    console.error(`  ${where} (${d.seconds.toFixed(2)} s into the run, which took ${report.samplerSeconds.toFixed(2)} s in the sampler)`);
   }
 }
 console.log(`\nposteriordb on the Vulkan backend (${dtype}, f64 where a posterior needs it${dataPrecision === "f16" ? "; data precision f16" : ""}) — ${device.name}, seed ${seed}, ${new Date().toISOString()}\n`);

@@ -89,7 +89,7 @@ describe("chooseBackend", () => {
   });
 
   it("says where a run that started on the CPU went, and what it measured", () => {
-    const d = { reason: "measured" as const, iteration: 412, runnerSecondsPerGradient: 3.1e-7, cpuSecondsPerGradient: 5.13e-6, threads: 4, moved: true };
+    const d = { reason: "measured" as const, iteration: 412, runnerSecondsPerGradient: 3.1e-7, cpuSecondsPerGradient: 5.13e-6, threads: 4, moved: true, seconds: 1.8 };
     expect(pendingLine(d, "f64")).toBe(
       "backend: moved to vulkan after iteration 412: the CPU backend (f64) sampled iterations 0–411 while the GPU's kernel was built; " +
         "a gradient of one chain took 0.310 µs on the GPU (a trial from iteration 412) and 5.13 µs on the CPU (4 threads)",
@@ -101,6 +101,9 @@ describe("chooseBackend", () => {
       "backend: cpu (f64): the GPU's sampler could not be prepared (out of device memory); the run stayed on the CPU backend (--backend vulkan reports such an error)",
     );
     expect(pendingLine({ ...d, reason: "ended", moved: false }, "f64")).toBe("backend: cpu (f64): the run ended before the GPU's kernel was built (--backend vulkan waits for it)");
+    expect(pendingLine({ ...d, reason: "short", moved: false }, "f64")).toBe(
+      "backend: cpu (f64): the run was too short to gain from the GPU, whose kernel was not built (--backend vulkan uses the GPU anyway)",
+    );
   });
 
   it("cpu: no device lookup needed; --device with it is a usage error", () => {

@@ -80,6 +80,9 @@ describe("starting on the CPU while the runner is prepared", () => {
     expect(decision.iteration).toBe(2);
     expect(decision.runnerSecondsPerGradient).toBeGreaterThan(0);
     expect(decision.cpuSecondsPerGradient).toBeGreaterThan(0);
+    // Decided after the trial, within the run.
+    expect(decision.seconds).toBeGreaterThan(0);
+    expect(decision.seconds).toBeLessThanOrEqual(got.timing.warmupSeconds + got.timing.samplingSeconds + 1);
     // The trial ran from the decision's iteration (blocks of 1, 4, 16 and 64 iterations at most,
     // each ended where a warmup block ends at a metric update), then the run itself from there.
     const from = decision.iteration;

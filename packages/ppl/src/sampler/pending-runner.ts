@@ -80,6 +80,8 @@ export interface PendingRunnerDecision {
   readonly error?: string;
   /** With reason "measured": seconds the runner's trials took (part of the result's timing). */
   readonly trialSeconds?: number;
+  /** Seconds from the run's start to the decision (with "measured": to the decision's trial's end). */
+  readonly seconds: number;
 }
 
 // A state whose run took `seconds` more, counted to warmup or sampling as its iteration is.
@@ -105,6 +107,7 @@ export function firstMetricUpdate(hostSteps: readonly number[], warmup: number):
 
 /** Samples as sampleAsync does, starting on `density` (the CPU) while options.pendingRunner is prepared. */
 export async function samplePending(density: BatchedDensity, options: SampleOptions & { yieldEveryMs?: number }): Promise<SampleResult> {
+  const startedAt = performance.now();
   const pending = options.pendingRunner!;
   const { pendingRunner: _p, transitionRunner: _r, fallback: _f, ...cpu } = options;
   const threads = Math.max(1, options.threads ?? 1);
@@ -118,7 +121,7 @@ export async function samplePending(density: BatchedDensity, options: SampleOpti
   // Started now, so that the chains find threads ready.
   pool?.prestartSamplerThreads(threads - 1);
   if (pool !== null && Math.min(threads, resolveSettings(options).chains) > 1) {
-    return samplePendingThreaded(density, options, pool, () => ready, () => failure, starter);
+    return samplePendingThreaded(density, options, pool, () => ready, () => failure, starter, startedAt);
   }
 
   let run = new SamplingRun(density, { ...cpu, threads: 1 });
@@ -134,9 +137,9 @@ export async function samplePending(density: BatchedDensity, options: SampleOpti
   const gradients: number[] = [];
   let timed = 0;
   let decision: PendingRunnerDecision | undefined;
-  const decide = (d: PendingRunnerDecision): void => {
-    decision = d;
-    pending.onDecision?.(d);
+  const decide = (d: Omit<PendingRunnerDecision, "seconds">): void => {
+    decision = { ...d, seconds: (performance.now() - startedAt) / 1000 };
+    pending.onDecision?.(decision);
   };
   const result = (aborted: boolean): SampleResult => {
     if (!decision) decide({ reason: starter.started ? "ended" : "short", iteration: run.iterationsDone, runnerSecondsPerGradient: NaN, cpuSecondsPerGradient: NaN, threads: chainThreads, moved: false });
@@ -285,7 +288,7 @@ function trialOnRunner(state: RunState, hostSteps: readonly number[], ready: Rea
 // then the trial, and the chains go to the runner or on over the threads.
 async function samplePendingThreaded(
   density: BatchedDensity, options: SampleOptions & { yieldEveryMs?: number }, pool: typeof import("./threads/pool.ts"),
-  ready: () => ReadyRunner | null, failure: () => string | null, starter: LazyStart,
+  ready: () => ReadyRunner | null, failure: () => string | null, starter: LazyStart, startedAt: number,
 ): Promise<SampleResult> {
   const pending = options.pendingRunner!;
   const { pendingRunner: _p, transitionRunner: _r, fallback: _f, ...cpu } = options;
@@ -295,9 +298,9 @@ async function samplePendingThreaded(
   const hostSteps = new SamplingRun(density, { ...cpu, threads: 1 }).hostSteps;
   const earliest = pending.earliest ?? firstMetricUpdate(hostSteps, s.warmup);
   let decision: PendingRunnerDecision | undefined;
-  const decide = (d: PendingRunnerDecision): void => {
-    decision = d;
-    pending.onDecision?.(d);
+  const decide = (d: Omit<PendingRunnerDecision, "seconds">): void => {
+    decision = { ...d, seconds: (performance.now() - startedAt) / 1000 };
+    pending.onDecision?.(decision);
   };
   const ended = (result: SampleResult): SampleResult => {
     if (!decision) decide({ reason: starter.started ? "ended" : "short", iteration: result.warmupDone + result.drawsDone, runnerSecondsPerGradient: NaN, cpuSecondsPerGradient: NaN, threads: chainThreads, moved: false });

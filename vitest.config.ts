@@ -5,6 +5,12 @@ import { defineConfig } from "vitest/config";
 // which a list given here replaces.
 const conditions = ["@ppl/source", "module", "node", "development|production"];
 
+// Test files run in forked processes, which inherit this environment. glibc gives each thread that
+// allocates its own malloc arena, and every GPU run on lavapipe starts new driver threads: the soak
+// test's resident set grew 1.5–2.5 MB a run from arenas alone (0.3–0.6 MB with two), which hid what
+// it measures. Two arenas, unless the caller chose otherwise.
+process.env["MALLOC_ARENA_MAX"] ??= "2";
+
 export default defineConfig({
   resolve: { conditions },
   ssr: { resolve: { conditions } },

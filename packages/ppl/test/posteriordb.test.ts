@@ -92,3 +92,24 @@ describe("posteriordb reference posteriors (CPU backend, fixed seed)", () => {
 describe.runIf(process.env.PPL_LONG)("posteriordb reference posteriors that take minutes (PPL_LONG=1)", () => {
   for (const name of LONG) test(name, { timeout: 3_600_000 }, check(name));
 });
+
+describe("a posterior started on the CPU while its runner would be prepared (runnerPending)", () => {
+  test("the runner is prepared only for a run long enough to gain from it; a failed one leaves the run on the CPU", { timeout: 240_000 }, async () => {
+    let calls = 0;
+    const runner = async (): Promise<never> => {
+      calls++;
+      throw new Error("no device here");
+    };
+    // A run shorter than the threshold never prepares it (eight schools takes a tenth of a second;
+    // the threshold is set far above, so that a loaded machine cannot make it look long).
+    const short = await runPosterior("eight_schools-eight_schools_noncentered", { runnerPending: true, runner, runnerStartAfterSeconds: 1e6 });
+    expect(calls).toBe(0);
+    expect(short.pendingRunner).toMatchObject({ reason: "short", moved: false });
+    expect(short.pass).toBe(true);
+    // A longer one prepares it once, reports its failure and samples the posterior on the CPU.
+    const long = await runPosterior("eight_schools-eight_schools_noncentered", { runnerPending: true, runner, runnerStartAfterSeconds: 0 });
+    expect(calls).toBe(1);
+    expect(long.pendingRunner).toMatchObject({ reason: "failed", moved: false, error: "no device here" });
+    expect(long.pass).toBe(true);
+  });
+});

@@ -13,6 +13,7 @@ import {
 } from "../src/sampler/index.ts";
 import { secondHalfSecondsPerGradient } from "../src/sampler/fallback.ts";
 import { firstMetricUpdate, runSecondsPerGradient } from "../src/sampler/pending-runner.ts";
+import { ProgressPace } from "../src/sampler/pace.ts";
 import { sampleThreads, stopSamplerThreads } from "../src/sampler/threads/pool.ts";
 import eightSchools from "../../../examples/posteriordb/eight_schools-eight_schools_noncentered.ts";
 
@@ -317,6 +318,19 @@ describe("the pending runner's rules", () => {
     expect(runSecondsPerGradient([block(16), block(17)], 100)).toBeCloseTo(block(17).seconds / 170, 12);
     expect(runSecondsPerGradient([block(4), { ...block(16), seconds: 1e-3 }], 100)).toBeCloseTo(1e-3 / 160, 12);
     expect(runSecondsPerGradient([], 100)).toBe(Infinity);
+  });
+
+  it("projects a run's rest from the later half of its time, not from its first, slowest iterations", () => {
+    const p = new ProgressPace();
+    // 20 ms for the first iteration, then 0.1 ms each: at 80 ms, 601 iterations done.
+    p.add(0, 0);
+    p.add(0.02, 1);
+    for (let i = 1; i <= 600; i++) p.add(0.02 + i * 1e-4, 1 + i);
+    expect(p.secondsPerIteration(0.08, 601)).toBeCloseTo(1e-4, 8);
+    // Too early to tell: NaN.
+    const q = new ProgressPace();
+    q.add(0, 0);
+    expect(q.secondsPerIteration(0.03, 5)).toBeNaN();
   });
 
   it("times the CPU by its iterations in the second half of their time", () => {

@@ -40,6 +40,8 @@ export interface RunPosteriorOptions {
    * --backend auto` does (SampleOptions.pendingRunner).
    */
   runnerPending?: boolean;
+  /** With runnerPending: the CPU's projected seconds left beyond which the runner is prepared (PendingRunner.startAfterSeconds). */
+  runnerStartAfterSeconds?: number;
 }
 
 /** Where a posterior's transitions run when not on the CPU sampler. */
@@ -109,6 +111,7 @@ export async function runPosterior(name: string, opts: RunPosteriorOptions = {})
       result = await sampleAsync(density, {
         ...settings, seed, threads: Math.min(availableParallelism(), settings.chains),
         pendingRunner: {
+          ...(opts.runnerStartAfterSeconds !== undefined ? { startAfterSeconds: opts.runnerStartAfterSeconds } : {}),
           ready: () => {
             pending = runner(compiled, settings);
             // Settled by the run; a failure is its decision's to report.

@@ -39,3 +39,36 @@ export class IterationLog {
     return secondHalf(this.times, this.gradients);
   }
 }
+
+/**
+ * A run's progress as (seconds, iterations done) points, for how long its rest will take: the
+ * iterations of the later half of its time (the first ones, before the engine optimises the code,
+ * run several times slower and would make a run of a tenth of a second look like seconds).
+ */
+export class ProgressPace {
+  private readonly times: number[] = [];
+  private readonly iterations: number[] = [];
+
+  /** Records that `iteration` iterations were done at `seconds` (a clock of the caller's; points closer than 5 ms are skipped). */
+  add(seconds: number, iteration: number): void {
+    const last = this.times.length - 1;
+    if (last >= 0 && seconds - this.times[last]! < 0.005) return;
+    this.times.push(seconds);
+    this.iterations.push(iteration);
+  }
+
+  /** Seconds an iteration over the later half of the time up to `seconds`; NaN before 50 ms or without progress. */
+  secondsPerIteration(seconds: number, iteration: number): number {
+    if (this.times.length === 0 || seconds - this.times[0]! < 0.05) return NaN;
+    const half = this.times[0]! + (seconds - this.times[0]!) / 2;
+    // The first point at or after the half (binary search: the points are in time order).
+    let lo = 0, hi = this.times.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.times[mid]! >= half) hi = mid;
+      else lo = mid + 1;
+    }
+    const done = iteration - this.iterations[lo]!;
+    return done > 0 ? (seconds - this.times[lo]!) / done : NaN;
+  }
+}

@@ -18,6 +18,7 @@
  * draw the same bits every time pins its backend.
  */
 import type { BatchedDensity } from "./density.ts";
+import { ProgressPace } from "./pace.ts";
 import { cpuIsFaster, DEFAULT_MARGIN, detached, reevaluated, secondHalfSecondsPerGradient } from "./fallback.ts";
 import { resolveSettings, SamplingRun, type RunState, type SampleOptions, type SampleResult, type TransitionRunnerFactory } from "./run.ts";
 
@@ -147,7 +148,8 @@ export async function samplePending(density: BatchedDensity, options: SampleOpti
   };
   let onRunner = false;
   let triedEarly = false;
-  let left = Infinity;
+  let left = NaN;
+  const progress = new ProgressPace();
   let trialSeconds = 0;
   let last = performance.now();
   while (!run.done) {
@@ -162,8 +164,10 @@ export async function samplePending(density: BatchedDensity, options: SampleOpti
         times.push(dt);
         gradients.push(run.evaluationsDone - before);
         timed += dt;
-        // The CPU's seconds left at its pace so far, spread over its threads.
-        left = ((timed / times.length) * (s.warmup + s.draws - run.iterationsDone)) / chainThreads;
+        // The CPU's seconds left at its pace (the later half of its time), spread over its threads.
+        progress.add(timed, run.iterationsDone);
+        const perIteration = progress.secondsPerIteration(timed, run.iterationsDone);
+        left = Number.isNaN(perIteration) ? NaN : (perIteration * (s.warmup + s.draws - run.iterationsDone)) / chainThreads;
         starter.consider(left);
       }
     }
@@ -312,6 +316,7 @@ async function samplePendingThreaded(
   for (;;) {
     const from = state?.iteration ?? 0;
     const segmentStart = performance.now();
+    const progress = new ProgressPace();
     // The workers take every chain, the calling thread none: it runs the runner's preparation,
     // whose steps would hold its chains back (and the others would wait for them at the pause).
     // A run resumed after a trial hands its chains out at once: the workers are warm.
@@ -321,7 +326,9 @@ async function samplePendingThreaded(
       ...(state !== undefined ? { enlistAfterSeconds: 0, ...(triedEarly && state.iteration < earliest ? { pauseAt: earliest } : {}) } : {}),
       handBack: (iteration, timedSeconds) => {
         // The run's seconds left at the pace of this segment (its threads together).
-        const left = iteration > from ? (((performance.now() - segmentStart) / 1000) / (iteration - from)) * (s.warmup + s.draws - iteration) : Infinity;
+        const now = (performance.now() - segmentStart) / 1000;
+        progress.add(now, iteration);
+        const left = progress.secondsPerIteration(now, iteration) * (s.warmup + s.draws - iteration);
         starter.consider(left);
         const f = failure();
         if (f !== null && decision === undefined) {
@@ -369,9 +376,9 @@ async function samplePendingThreaded(
 /** The runner's preparation, started at once or (a function `ready`) once the run is long enough. */
 interface LazyStart {
   readonly started: boolean;
-  /** Starts the preparation if the CPU's projected seconds left pass the threshold. */
+  /** Starts the preparation if the CPU's projected seconds left pass the threshold (NaN: not known yet). */
   consider(secondsLeft: number): void;
-  /** Whether a run with this many of the CPU's seconds left is worth a trial and a move (more than the threshold). */
+  /** Whether a run with this many of the CPU's seconds left is worth a trial and a move (more than the threshold; NaN, not known yet: no). */
   worthIt(secondsLeft: number): boolean;
 }
 
@@ -394,10 +401,10 @@ function lazyStart(pending: PendingRunner, onReady: (r: ReadyRunner) => void, on
       return started;
     },
     consider(secondsLeft) {
-      if (!started && secondsLeft > threshold) go();
+      if (!started && (threshold <= 0 || secondsLeft > threshold)) go();
     },
     worthIt(secondsLeft) {
-      return secondsLeft > threshold;
+      return threshold <= 0 || secondsLeft > threshold;
     },
   };
 }

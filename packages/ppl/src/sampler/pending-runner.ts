@@ -7,10 +7,12 @@
  * The CPU samples the chains meanwhile, over `threads` worker threads where the density can be
  * shared with them (the calling thread starts alone and hands every chain to the workers once
  * they are ready, keeping its own time for the runner's preparation; threads/pool.ts), on the
- * calling thread alone otherwise, and its pace is timed as it goes. Once the runner is ready and the CPU has been timed for `probeSeconds`, every thread
- * stops after a common iteration and hands its chains back, the runner runs a trial of a few short
- * blocks from a copy of where the chains stand (thrown away), and the chains move to it unless the
- * CPU, spread over its threads, takes a gradient `margin` times faster. A runner beaten before
+ * calling thread alone otherwise, and its pace is timed as it goes. A runner given as a function
+ * is prepared only once the CPU's work left is long enough to gain from it. Once the runner is
+ * ready and the CPU has been timed for `probeSeconds`, every thread stops after a common iteration
+ * and hands its chains back, the runner runs a trial of a few short blocks from a copy of where
+ * the chains stand (thrown away), and the chains move to it unless the CPU, spread over its
+ * threads, takes a gradient `margin` times faster. A runner beaten before
  * warmup's first metric update is tried once more after it. Kept on the CPU, the run goes on over
  * `threads` threads. A preparation that fails leaves the run on the CPU.
  *
@@ -20,7 +22,7 @@
 import type { BatchedDensity } from "./density.ts";
 import { ProgressPace } from "./pace.ts";
 import { cpuIsFaster, DEFAULT_MARGIN, detached, reevaluated, secondHalfSecondsPerGradient } from "./fallback.ts";
-import { resolveSettings, SamplingRun, type RunState, type SampleOptions, type SampleResult, type TransitionRunnerFactory } from "./run.ts";
+import { hostStepsOf, resolveSettings, SamplingRun, type RunState, type SampleOptions, type SampleResult, type TransitionRunnerFactory } from "./run.ts";
 
 /** A transition runner that is ready to run, with the density its run uses. */
 export interface ReadyRunner {
@@ -41,9 +43,9 @@ export interface PendingRunner {
    */
   readonly ready: Promise<ReadyRunner> | (() => Promise<ReadyRunner>);
   /**
-   * With a function `ready`: the CPU's projected seconds left beyond which it is called; nor is a
-   * ready runner tried with less left (default 0.5: twice the trial's own budget; the projection
-   * counts the first, slowest iterations too).
+   * With a function `ready`: the CPU's projected seconds left (at its pace over the later half of
+   * its time, pace.ts ProgressPace) beyond which it is called; nor is a ready runner tried with less
+   * left (default 0.5: twice the trial's own budget).
    */
   readonly startAfterSeconds?: number;
   /** The CPU must take a gradient this many times faster, spread over its threads, to be kept (default DEFAULT_MARGIN). */
@@ -138,10 +140,7 @@ export async function samplePending(density: BatchedDensity, options: SampleOpti
   const gradients: number[] = [];
   let timed = 0;
   let decision: PendingRunnerDecision | undefined;
-  const decide = (d: Omit<PendingRunnerDecision, "seconds">): void => {
-    decision = { ...d, seconds: (performance.now() - startedAt) / 1000 };
-    pending.onDecision?.(decision);
-  };
+  const decide = (d: Omit<PendingRunnerDecision, "seconds">): void => void (decision = decided(pending, d, startedAt));
   const result = (aborted: boolean): SampleResult => {
     if (!decision) decide({ reason: starter.started ? "ended" : "short", iteration: run.iterationsDone, runnerSecondsPerGradient: NaN, cpuSecondsPerGradient: NaN, threads: chainThreads, moved: false });
     return { ...run.result(aborted), pendingRunner: decision! };
@@ -298,14 +297,10 @@ async function samplePendingThreaded(
   const { pendingRunner: _p, transitionRunner: _r, fallback: _f, ...cpu } = options;
   const s = resolveSettings(cpu);
   const chainThreads = Math.min(Math.max(1, options.threads ?? 1), s.chains);
-  // The iterations after which warmup's host acts, as a run of these options has them.
-  const hostSteps = new SamplingRun(density, { ...cpu, threads: 1 }).hostSteps;
+  const hostSteps = hostStepsOf(s.warmup);
   const earliest = pending.earliest ?? firstMetricUpdate(hostSteps, s.warmup);
   let decision: PendingRunnerDecision | undefined;
-  const decide = (d: Omit<PendingRunnerDecision, "seconds">): void => {
-    decision = { ...d, seconds: (performance.now() - startedAt) / 1000 };
-    pending.onDecision?.(decision);
-  };
+  const decide = (d: Omit<PendingRunnerDecision, "seconds">): void => void (decision = decided(pending, d, startedAt));
   const ended = (result: SampleResult): SampleResult => {
     if (!decision) decide({ reason: starter.started ? "ended" : "short", iteration: result.warmupDone + result.drawsDone, runnerSecondsPerGradient: NaN, cpuSecondsPerGradient: NaN, threads: chainThreads, moved: false });
     return { ...result, pendingRunner: decision! };
@@ -371,6 +366,13 @@ async function samplePendingThreaded(
     }
     return { ...run.result(false), pendingRunner: decision! };
   }
+}
+
+// A decision made now (its time since the run's start), reported to the caller.
+function decided(pending: PendingRunner, d: Omit<PendingRunnerDecision, "seconds">, startedAt: number): PendingRunnerDecision {
+  const decision = { ...d, seconds: (performance.now() - startedAt) / 1000 };
+  pending.onDecision?.(decision);
+  return decision;
 }
 
 /** The runner's preparation, started at once or (a function `ready`) once the run is long enough. */

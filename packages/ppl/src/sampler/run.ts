@@ -340,6 +340,11 @@ export interface RunState {
   readonly chains: readonly ChainState[];
 }
 
+/** The iterations after which warmup's host acts (the metric updates, then warmup's end): SamplingRun.hostSteps. */
+export function hostStepsOf(warmup: number): number[] {
+  return warmup > 0 ? [...windowEnds(warmup, defaultWindows).filter((t) => t < warmup - 1), warmup - 1] : [];
+}
+
 /** A run that can be advanced one iteration at a time (used by sample and sampleAsync). */
 export class SamplingRun {
   readonly settings: ResolvedSampleSettings;
@@ -431,7 +436,7 @@ export class SamplingRun {
     const stepSizeAdaptation = {
       settings: dualAveraging,
       state: (c: number) => this.adaptations[c]!.dualAveraging.snapshot(),
-      hostSteps: s.warmup > 0 ? [...windowEnds(s.warmup, defaultWindows).filter((t) => t < s.warmup - 1), s.warmup - 1] : [],
+      hostSteps: hostStepsOf(s.warmup),
     };
     this.hostSteps = stepSizeAdaptation.hostSteps;
     const blockLimit = options.runnerBlockLimit;

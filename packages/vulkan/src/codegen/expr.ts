@@ -6,8 +6,6 @@ import { broadcastIndex, flatten, plus, times, unflatten } from "./index-math.ts
 import type { Scope } from "./scope.ts";
 import type { Storage } from "./storage.ts";
 
-const IDENTIFIER = /[A-Za-z_][A-Za-z0-9_]*/g;
-
 /** Renders the value of a node at a multi-index as GLSL, computing inline what storage does not hold. */
 export class ExprRenderer {
   private readonly counter: { n: number };
@@ -29,7 +27,7 @@ export class ExprRenderer {
     const hit = scope.lookup(key);
     if (hit) return hit;
     // A value that does not vary in the loop it is asked for in is computed before the loop.
-    const at = scope.placement(idx.flatMap((e) => e.match(IDENTIFIER) ?? []));
+    const at = scope.placement(idx);
     if (at !== scope) return this.value(node, idx, at);
     const stored = this.storage.read(node, idx, scope);
     const expr = stored ?? this.compute(node, idx, scope);

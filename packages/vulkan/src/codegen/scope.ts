@@ -1,3 +1,6 @@
+// A GLSL identifier in an index expression (a loop variable, a value's name, a built-in).
+const IDENTIFIER = /[A-Za-z_][A-Za-z0-9_]*/g;
+
 /**
  * A block of GLSL statements with the values already computed in it. A value computed in a
  * block is visible in blocks nested in it (loop bodies), never outside, so loop-dependent
@@ -50,10 +53,13 @@ export class Scope {
   }
 
   /**
-   * Where a value whose GLSL reads `identifiers` is computed: this block, or the outermost block
-   * reached by leaving loop bodies in which none of them varies.
+   * Where a value whose index is the GLSL `expressions` is computed: this block, or the outermost
+   * block reached by leaving loop bodies in which none of their identifiers varies.
    */
-  placement(identifiers: readonly string[]): Scope {
+  placement(expressions: readonly string[]): Scope {
+    // Outside loop bodies (most blocks) nothing moves, and the index is not parsed.
+    if (this.varying === undefined) return this;
+    const identifiers = expressions.flatMap((e) => e.match(IDENTIFIER) ?? []);
     let s: Scope = this;
     while (s.varying !== undefined && s.parent !== undefined && !identifiers.some((id) => s.varying!.has(id))) s = s.parent;
     return s;

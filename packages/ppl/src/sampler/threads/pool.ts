@@ -393,32 +393,22 @@ export async function sampleThreadsPausable(
         const left = ((run.settings.chains * (total - run.iterationsDone)) / chainIterations) * (workMs / 1000);
         if (forced || left > (layout.enlistAfterSeconds ?? ENLIST_AFTER_SECONDS)) {
           enlistWorkers();
-          // A forced hand-over (tests) waits for a worker.
-          const enough = (): number => (handOverAll ? Math.min(run.settings.chains, mine.filter((slot) => !slot.dead).length) : 1);
-          while (forced && idleReady().length < enough() && mine.some((slot) => !slot.dead)) await nextChange();
-          const alive = mine.filter((slot) => !slot.dead).length;
-          // Handing every chain over waits until every worker that is wanted is ready.
-          const ready = handOverAll
-            ? (idleReady().length >= Math.min(run.settings.chains, alive) && alive > 0 ? idleReady().slice(0, run.settings.chains) : [])
-            : idleReady().slice(0, run.settings.chains - 1);
-          if (handOverAll && ready.length > 0 && !run.done) {
-            const parts = splitRows(0, run.settings.chains, ready.length);
-            const states = parts.map((p) => run.handOver(p.first, p.count));
-            handedAt = performance.now();
-            parts.forEach((p, k) => {
-              ready[k]!.start({ thread: mine.indexOf(ready[k]!) + 1, first: first + p.first, options: chainRangeOptions(options, s, first + p.first, p.count), state: states[k]! }, stateBuffers(states[k]!));
-            });
-            return watchWorkers();
-          }
+          // Handing every chain over (keeping none) waits until every worker that is wanted is
+          // ready; a forced hand-over (tests) waits for them.
+          const keep = handOverAll ? 0 : 1;
+          const wanted = (): number => (handOverAll ? Math.min(run.settings.chains, mine.filter((slot) => !slot.dead).length) : 1);
+          while (forced && idleReady().length < wanted() && mine.some((slot) => !slot.dead)) await nextChange();
+          const ready = idleReady().length >= wanted() ? idleReady().slice(0, run.settings.chains - keep) : [];
           if (ready.length > 0 && !run.done) {
-            const parts = splitRows(0, run.settings.chains, ready.length + 1);
+            const parts = splitRows(0, run.settings.chains, ready.length + keep);
             const states = parts.map((p) => run.handOver(p.first, p.count));
             handedAt = performance.now();
             log.clear();
-            parts.slice(1).forEach((p, k) => {
-              const state = states[k + 1]!;
+            parts.slice(keep).forEach((p, k) => {
+              const state = states[k + keep]!;
               ready[k]!.start({ thread: mine.indexOf(ready[k]!) + 1, first: first + p.first, options: chainRangeOptions(options, s, first + p.first, p.count), state }, stateBuffers(state));
             });
+            if (handOverAll) return watchWorkers();
             run = ownRun(first, parts[0]!.count, states[0]);
           }
         }

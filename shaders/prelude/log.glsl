@@ -5,6 +5,47 @@
 // log1p additionally carries the rounding error of 1 + x as a correction c/u.
 // Generic over REAL; temporaries are `precise` (exact operation order matters).
 
+#ifdef PPL_REAL_F32
+// float: u = 2^k * m with m in [sqrt(2)/2, sqrt(2)) by adding the bits of 1 - sqrt(2)/2's offset
+// (0x3f800000 - 0x3f3504f3) to u's, f = m - 1 (exact), and log(1 + f) = f - (f^2/2 - s*(f^2/2 + R))
+// with s = f/(2 + f), z = s^2 and R = 2z/3 + 2z^2/5 + ... + 2z^5/11 (the atanh series; the next
+// term is under 2^-30 of the result), k*ln2 added in two parts and c, the rounding error of the
+// argument relative to it, added last: fdlibm's log1pf without its branches, under 1 ulp.
+float ppl_log_f32_reduced(float u, int k0, float c) {
+  uint bm = floatBitsToUint(u) + 0x004afb0du;
+  int k = k0 + int(bm >> 23) - 127;
+  precise float f = uintBitsToFloat((bm & 0x007fffffu) + 0x3f3504f3u) - 1.0;
+  precise float s = f / (2.0 + f);
+  precise float z = s * s;
+  precise float r = z * fma(z, fma(z, fma(z, fma(z, 1.81818181818181818182e-01, 2.22222222222222222222e-01),
+      2.85714285714285714286e-01), 4.0e-01), 6.66666666666666666667e-01);
+  precise float hfsq = 0.5 * f * f;
+  float dk = float(k);
+  precise float res = dk * PPL_LN2_HI - ((hfsq - (s * (hfsq + r) + (dk * PPL_LN2_LO + c))) - f);
+  return res;
+}
+
+float ppl_log(float x) {
+  if (ppl_isnan(x) || x < 0.0) return PPL_NAN;
+  if (x == 0.0) return -PPL_INF;
+  if (ppl_isinf(x)) return x;
+  // A subnormal (where the device keeps them) is scaled by 2^25 first.
+  bool sub = x < PPL_MIN_NORMAL;
+  return ppl_log_f32_reduced(sub ? x * 33554432.0 : x, sub ? -25 : 0, 0.0);
+}
+
+float ppl_log1p(float x) {
+  if (ppl_isnan(x) || x < -1.0) return PPL_NAN;
+  if (x == -1.0) return -PPL_INF;
+  if (ppl_isinf(x)) return x;
+  // u = 1 + x rounded (a normal float: at least 2^-24), and c = (1 + x - u)/u, the part of the
+  // argument u lost (none past 2^23, where x is an integer and u - x is exact).
+  precise float u = 1.0 + x;
+  precise float c = (u >= 2.0) ? 1.0 - (u - x) : x - (u - 1.0);
+  c = x < PPL_ALL_INTEGERS ? c / u : 0.0;
+  return ppl_log_f32_reduced(u, 0, c);
+}
+#else
 REAL ppl_log(REAL x) {
   if (ppl_isnan(x) || x < R(0.0)) return PPL_NAN;
   if (x == R(0.0)) return -PPL_INF;
@@ -110,3 +151,4 @@ REAL ppl_log1p(REAL x) {
   else res = dk * PPL_LN2_HI - ((hfsq - (s * (hfsq + r) + (dk * PPL_LN2_LO + c))) - f);
   return res;
 }
+#endif

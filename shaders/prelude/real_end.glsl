@@ -1,5 +1,6 @@
 // Ends one instantiation of the generic prelude files (see real_f64.glsl).
 #undef REAL
+#undef PPL_REAL_F32
 #undef PPL_SFX
 #undef PPL_NAN
 #undef PPL_INF

@@ -2,6 +2,7 @@
 // Same algorithms as f64, with single-precision thresholds and splits (fdlibm's *f variants).
 
 #define REAL float
+#define PPL_REAL_F32                      // the float instantiation: exp, log and log1p have float versions
 #define PPL_SFX(name) name##_f32
 
 #define PPL_LN2_HI 6.9313812256e-01      // 0x3f317180: k*LN2_HI exact for |k| <= 128

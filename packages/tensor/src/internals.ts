@@ -31,6 +31,7 @@ export {
 export { fillValue, type RewriteRule } from "./rewrite/rule.ts";
 export { lowerLpdfSums } from "./rewrite/lower-lpdf-sum.ts";
 export { lowerLogisticFunctions } from "./rewrite/lower-logistic.ts";
+export { sumScattersOverRows } from "./rewrite/sum-scatters-over-rows.ts";
 export { SIMPLIFY_RULES } from "./rewrite/simplify-rules.ts";
 export { simplify } from "./rewrite/simplify.ts";
 export { constantFold, FOLD_LIMIT } from "./rewrite/constant-fold.ts";

@@ -37,6 +37,14 @@ export class ExprRenderer {
     return name;
   }
 
+  /**
+   * Declares that `node` at `idx` is `expr` in `scope` and the blocks nested in it: what is known
+   * there without reading it (a scatter's index at an entry of target j's segment is j).
+   */
+  know(node: Node, idx: readonly string[], scope: Scope, expr: string): void {
+    scope.remember(`${node.id}@${idx.join(",")}`, expr);
+  }
+
   /** GLSL expression computing `node` at `idx` from its inputs (never reading the node's own storage). */
   compute(node: Node, idx: readonly string[], scope: Scope): string {
     const op = node.op;

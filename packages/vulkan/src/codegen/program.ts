@@ -1,5 +1,5 @@
 import { GraphError, type DType, type Node } from "@ppl/tensor";
-import { isReduce, lowerLogisticFunctions, lowerLpdfSums, sizeOf } from "@ppl/tensor/internals";
+import { isReduce, lowerLogisticFunctions, lowerLpdfSums, sizeOf, sumScattersOverRows } from "@ppl/tensor/internals";
 import type { RenderLimits } from "./limits.ts";
 import { isStreamable, streamKernel } from "./elementwise-stream.ts";
 import { skinnyMatmulKernels } from "./matmul-skinny.ts";
@@ -18,6 +18,7 @@ import { Scope } from "./scope.ts";
 import { segmentSortKernels, type DeviceSegments } from "./segment-sort.ts";
 import { assemble, isScratch, ShaderBuilder, toposortAll, type KernelPlan, type ScratchBuffer } from "./shader.ts";
 import { reducePartitions } from "./reduce/strategy.ts";
+import { findReduceSiblings, isReduceSiblings, placeSiblings, siblingReduceKernels } from "./reduce/siblings.ts";
 import { findRowPasses, isRowPass, rowPassKernels, rowPassLayout, rowPassMembers, type RowPass } from "./row-pass.ts";
 import { wideRowPassKernels, wideRowPassLayout } from "./row-pass-wide.ts";
 import { inlinedSliceSums, type SlicedValue } from "./inline-slices.ts";
@@ -71,8 +72,10 @@ export function planProgram(given: readonly Node[], limits: RenderLimits, prelud
   // already fuse: the GPU gradient of a regression is bound by reading the data, which a kernel of
   // its own would read as often (callers read the rewritten outputs from the plan). The logistic
   // functions are written in exp(−|x|) and log1p, so that a log density's and its gradient's
-  // calls of one argument share their exp (lower-logistic.ts).
-  const { outputs, schedule: sched } = scheduleWithinBindings(lowerLogisticFunctions(lowerLpdfSums(given)), limits);
+  // calls of one argument share their exp (lower-logistic.ts). Sums over a scatter's targets are
+  // written over its rows, so that they need not wait for the scatter (sum-scatters-over-rows.ts:
+  // a hierarchical model's gradient of its group-level parameters).
+  const { outputs, schedule: sched } = scheduleWithinBindings(sumScattersOverRows(lowerLogisticFunctions(lowerLpdfSums(given))), limits);
   const all = toposortAll(outputs);
   const dtypes = new Set(all.map((n) => n.dtype));
   if (dtypes.has("f64") && !limits.float64) {
@@ -105,10 +108,18 @@ export function planProgram(given: readonly Node[], limits: RenderLimits, prelud
   const buffers = [...sched.order.filter((n) => sched.isStored(n) && !unstored.has(n) && !sliced.has(n)), ...layouts, ...bodyConsts];
   const deviceSegments = new Map<string, DeviceSegments>();
   const factory = kernelFactory(isStored, half, limits, prelude, sliced);
+  // Sums over the same elements, as one kernel each group (reduce/siblings.ts).
+  const inPasses = new Set(passes.flatMap(rowPassMembers));
+  const reads = storedReads(isStored);
+  const siblings = findReduceSiblings(sched.kernels.filter((n) => !inPasses.has(n)), reads, limits);
+  const items = placeSiblings(withRowPasses(sched.kernels, passes), siblings, (it) => (isRowPass(it) ? rowPassMembers(it) : [it]), reads);
   // Kernels with nothing to compute (zero-size results) are dropped: there is no work to dispatch.
-  const rendered = withRowPasses(sched.kernels, passes)
-    .filter((item) => isRowPass(item) || item.op === "scan" || item.size > 0)
-    .flatMap((item) => (isRowPass(item) ? (item.wide ? wideRowPassKernels : rowPassKernels)(item, factory) : renderKernels(item, factory, tupleUsers, deviceSegments)))
+  const rendered = items
+    .filter((item) => isReduceSiblings(item) || isRowPass(item) || item.op === "scan" || item.size > 0)
+    .flatMap((item) =>
+      isReduceSiblings(item) ? siblingReduceKernels(item, factory)
+      : isRowPass(item) ? (item.wide ? wideRowPassKernels : rowPassKernels)(item, factory)
+      : renderKernels(item, factory, tupleUsers, deviceSegments))
     .filter((k) => k.units > 0);
   checkKernelBindings(rendered, limits.maxStorageBuffers);
   const merge = options.merge ?? false;
@@ -146,6 +157,21 @@ function withRowPasses(kernels: readonly Node[], passes: readonly RowPass[]): (N
     items = [...before.filter((it) => !downstream(it)), p, ...before.filter(downstream), ...rest.slice(cut)];
   }
   return items;
+}
+
+/** The stored nodes a node's kernel reads: its inputs, through those computed inline. */
+function storedReads(isStored: (n: Node) => boolean): (n: Node) => ReadonlySet<Node> {
+  const memo = new Map<Node, ReadonlySet<Node>>();
+  const inline = (x: Node): ReadonlySet<Node> => {
+    if (isStored(x)) return new Set([x]);
+    let r = memo.get(x);
+    if (!r) {
+      r = new Set(x.inputs.flatMap((i) => [...inline(i)]));
+      memo.set(x, r);
+    }
+    return r;
+  };
+  return (n) => new Set(n.inputs.flatMap((i) => [...inline(i)]));
 }
 
 function kernelFactory(

@@ -43,6 +43,9 @@ export function laneScatterKernel(node: Node, lanes: number, layout: SegmentLayo
   const idx = unflatten(node.shape, "u");
   const target = idx[axis]!;
   inRange.emit(`int lo = ${offset(target)}; int hi = ${offset(`(${target} + 1)`)};`);
+  // Every entry of the segment has the target for its index (entries out of range belong to no
+  // segment): what the updates gather by that index is read once, before the loop.
+  sh.r.know(ind, unflatten(ind.shape, "p"), inRange, target);
   const body = inRange.loop(["s", "p"]);
   body.emit(`int p = ${entry("s")};`);
   const v = sh.r.value(upd, [...idx.slice(0, axis), ...unflatten(ind.shape, "p"), ...idx.slice(axis + 1)], body);

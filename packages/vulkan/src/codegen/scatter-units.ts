@@ -48,6 +48,9 @@ export function segmentedScatterUnits(node: Node, layout: SegmentReader): UnitWr
         const [lo, hi, s, p] = [r.fresh("lo"), r.fresh("hi"), r.fresh("s"), r.fresh("p")];
         scope.emit(`int ${lo} = ${layout.offset(j, scope, ctx)};`);
         scope.emit(`int ${hi} = ${layout.offset(plus(j, "1"), scope, ctx)};`);
+        // Every entry of target j's segment has index j (entries out of range belong to no
+        // segment): what the updates gather by it is read once, before the loop.
+        r.know(ind, unflatten(ind.shape, p), scope, j);
         const body = scope.loop([s, p]);
         body.emit(`int ${p} = ${layout.entry(s, body, ctx)};`);
         const v = r.value(upd, [...idx.slice(0, axis), ...unflatten(ind.shape, p), ...idx.slice(axis + 1)], body);

@@ -1,0 +1,206 @@
+import { type Node } from "@ppl/tensor";
+import { sizeOf } from "@ppl/tensor/internals";
+import { unflatten } from "../index-math.ts";
+import type { KernelFactory } from "../kernel-factory.ts";
+import type { RenderLimits } from "../limits.ts";
+import { Scope } from "../scope.ts";
+import type { KernelPlan, ScratchBuffer } from "../shader.ts";
+import { reduceMonoid, type ReduceMonoid } from "./monoid.ts";
+import { reducePartitions } from "./strategy.ts";
+import { workgroupReduce } from "./workgroup.ts";
+
+// Sums over the same elements in one pass. A gradient holds several sums over one set of rows: a
+// hierarchical regression's log likelihood, and the gradients of its slope, its noise scale and
+// (sum-scatters-over-rows.ts) its group-level parameters, all sums over 100k rows of terms of
+// the same residual. As kernels of their own (merged into one dispatch, each on its own
+// workgroups) every one of them reads the rows and computes the residual again; as one kernel
+// each thread computes the residual of a row once and folds every sum's term of it into that
+// sum's state. Each sum is folded, split and merged exactly as it would be alone, so the results
+// are the same bits.
+
+/** reduce_sum nodes rendered as one kernel, at the place of the last of them. */
+export interface ReduceSiblings {
+  readonly kind: "reduce-siblings";
+  /** In run order; at least two. */
+  readonly members: readonly Node[];
+  /** Workgroups per output, as each member alone would have. */
+  readonly partitions: number;
+}
+
+/** True for a group of sibling reductions among the items of a run order. */
+export function isReduceSiblings<T extends object>(x: T | ReduceSiblings): x is ReduceSiblings {
+  return (x as ReduceSiblings | undefined)?.kind === "reduce-siblings";
+}
+
+/** Sums a kernel may hold: each is a state per thread and a shared array of the workgroup's size. */
+const MAX_SIBLINGS = 8;
+
+/**
+ * The groups of parallel sums (reducePartitions > 0) over inputs of one shape, dtype and axes
+ * among `kernels` (stored nodes in run order) that none of the others in the group depends on,
+ * directly or through other kernels; `reads(n)` are the stored nodes the kernel of n reads. A
+ * group runs at its last member's place, and what reads an earlier member moves after it
+ * (placeSiblings).
+ */
+export function findReduceSiblings(kernels: readonly Node[], reads: (n: Node) => ReadonlySet<Node>, limits: RenderLimits): ReduceSiblings[] {
+  const ancestors = new Map<Node, ReadonlySet<Node>>();
+  const above = (n: Node): ReadonlySet<Node> => {
+    let a = ancestors.get(n);
+    if (!a) {
+      const set = new Set<Node>();
+      for (const x of reads(n)) {
+        set.add(x);
+        for (const y of above(x)) set.add(y);
+      }
+      ancestors.set(n, (a = set));
+    }
+    return a;
+  };
+  const groups = new Map<string, { members: Node[]; partitions: number }[]>();
+  for (const n of kernels) {
+    const part = siblingKey(n, limits);
+    if (!part) continue;
+    const list = groups.get(part.key) ?? groups.set(part.key, []).get(part.key)!;
+    // Members are in run order, so only n can depend on one of them.
+    const fits = list.find((g) => g.members.length < MAX_SIBLINGS && !g.members.some((m) => above(n).has(m)));
+    if (fits) fits.members.push(n);
+    else list.push({ members: [n], partitions: part.partitions });
+  }
+  return [...groups.values()].flat().filter((g) => g.members.length > 1).map((g) => ({ kind: "reduce-siblings", members: g.members, partitions: g.partitions }));
+}
+
+/**
+ * The run order with each group of sibling sums in place of its members: every item as early as
+ * the items it reads allow and otherwise in the given order (a group at its last member's
+ * place), so that what read an earlier member runs after the group. `nodesOf` gives the stored
+ * nodes an item computes (a node item: itself), `reads` the stored nodes a node's kernel reads.
+ */
+export function placeSiblings<T>(
+  items: readonly T[], groups: readonly ReduceSiblings[], nodesOf: (item: T) => readonly Node[], reads: (n: Node) => ReadonlySet<Node>,
+): (T | ReduceSiblings)[] {
+  const groupOf = new Map(groups.flatMap((g) => g.members.map((m) => [m, g] as const)));
+  // The units to order: items outside groups, and each group at its last member's position.
+  const units: { item: T | ReduceSiblings; nodes: readonly Node[] }[] = [];
+  for (const it of items) {
+    const ns = nodesOf(it);
+    const g = ns.length === 1 ? groupOf.get(ns[0]!) : undefined;
+    if (!g) units.push({ item: it, nodes: ns });
+    else if (g.members[g.members.length - 1] === ns[0]) units.push({ item: g, nodes: g.members });
+  }
+  const owner = new Map<Node, number>();
+  units.forEach((u, k) => u.nodes.forEach((n) => owner.set(n, k)));
+  const deps = units.map((u, k) => {
+    const d = new Set<number>();
+    for (const n of u.nodes) {
+      for (const x of reads(n)) {
+        const o = owner.get(x);
+        if (o !== undefined && o !== k) d.add(o);
+      }
+    }
+    return d;
+  });
+  const placed = new Set<number>();
+  const out: (T | ReduceSiblings)[] = [];
+  while (out.length < units.length) {
+    const next = units.findIndex((_, k) => !placed.has(k) && [...deps[k]!].every((d) => placed.has(d)));
+    if (next < 0) throw new Error("siblings: the groups' dependencies form a cycle");
+    placed.add(next);
+    out.push(units[next]!.item);
+  }
+  return out;
+}
+
+function siblingKey(n: Node, limits: RenderLimits): { key: string; partitions: number } | undefined {
+  if (n.op !== "reduce_sum" || (n.dtype !== "f32" && n.dtype !== "f64")) return undefined;
+  const x = n.inputs[0]!;
+  const axes = n.attrs.axes!;
+  const partitions = reducePartitions(n.size, sizeOf(axes.map((a) => x.shape[a]!)), limits);
+  if (partitions === 0) return undefined;
+  return { key: `${n.dtype}|${x.shape.join(",")}|${axes.join(",")}|${partitions}`, partitions };
+}
+
+/**
+ * The sums of `g` as one split reduction (parallel.ts, one state per sum): workgroup (o, p) folds
+ * the p-th slice of every sum's output o, each thread computing the terms of an element once for
+ * all sums; with several partitions the last workgroup of output o merges every sum's partials.
+ */
+export function siblingReduceKernels(g: ReduceSiblings, f: KernelFactory): KernelPlan[] {
+  const { members, partitions: P } = g;
+  const first = members[0]!;
+  const x = first.inputs[0]!;
+  const axes = first.attrs.axes!;
+  const redShape = axes.map((a) => x.shape[a]!);
+  const count = sizeOf(redShape);
+  const outputs = first.size;
+  const G = f.limits.groupSize;
+  const K = members.length;
+  const sum = reduceMonoid(first);
+  // The sums' states side by side: component i is sum i's state.
+  const states: ReduceMonoid = {
+    type: sum.type,
+    dtype: sum.dtype,
+    identity: members.map(() => sum.identity[0]!),
+    fold: () => {
+      throw new Error("siblings: each sum folds its own term");
+    },
+    merge: (a, b) => a.flatMap((_, i) => sum.merge([a[i]!], [b[i]!])),
+    subgroup: (s) => s.flatMap((c) => sum.subgroup([c])),
+    finish: () => {
+      throw new Error("siblings: each sum finishes its own state");
+    },
+  };
+  const sh = f.shader();
+  const main = new Scope(undefined, "");
+  const chunk = Math.ceil(count / P);
+  main.emit(`int o = gid / ${P};`);
+  main.emit(`int p = gid - o * ${P};`);
+  main.emit(`int kEnd = min(${count}, (p + 1) * ${chunk});`);
+  const s = members.map((_, i) => `red_s${i}`);
+  s.forEach((name) => main.emit(`${sum.type} ${name} = ${sum.identity[0]};`));
+  const body = main.loop(["k"]);
+  const outIdx = unflatten(first.shape, "o");
+  const redIdx = unflatten(redShape, "k");
+  const idx: string[] = [];
+  let ko = 0, oo = 0;
+  for (let a = 0; a < x.rank; a++) idx.push(axes.includes(a) ? redIdx[ko++]! : outIdx[oo++]!);
+  // One scope for every sum's term: what they share (a residual) is computed once an element.
+  members.forEach((m, i) => {
+    const v = sh.r.value(m.inputs[0]!, idx, body);
+    for (const l of sum.fold([s[i]!], v)) body.emit(l);
+  });
+  main.block(`for (int k = p * ${chunk} + int(gl_LocalInvocationIndex); k < kEnd; k += ${G})`, body);
+  const wg1 = workgroupReduce(states, s, G, f.limits.subgroupArithmetic);
+  for (const l of wg1.lines) main.emit(l);
+  const shared = [...wg1.shared];
+  const writeAll = () => members.map((m, i) => sh.storage.write(m, "o", sum.finish([s[i]!]))).join(" ");
+  if (P === 1) main.emit(`if (${wg1.leader}) { ${writeAll()} }`);
+  else {
+    const scratch: ScratchBuffer = { kind: "scratch", dtype: first.dtype, size: K * outputs * P, label: `${P} partial states per output of ${K} sums`, shared: true };
+    const counter: ScratchBuffer = { kind: "scratch", dtype: "i32", size: outputs, label: `workgroups of each output of ${K} sums done`, shared: true };
+    const slot = (c: number, at: string) => `${c * outputs * P} + ${at}`;
+    const partials = sh.bind(scratch, "readwrite");
+    const done = sh.bind(counter, "readwrite");
+    // The partials are made visible to every workgroup before the count that announces them.
+    main.emit(`if (${wg1.leader}) { ${s.map((c, i) => `${partials}[${slot(i, "gid")}] = ${c};`).join(" ")} memoryBarrierBuffer(); ppl_done = atomicAdd(${done}[o], 1); }`);
+    main.emit("memoryBarrierShared(); barrier();");
+    main.emit(`if (ppl_done != ${P - 1}) return;`);
+    // The last workgroup of output o: every partial is written; merge each sum's in partition order.
+    main.emit("memoryBarrierBuffer();");
+    main.emit(s.map((c) => `${c} = ${sum.identity[0]};`).join(" "));
+    const loop = main.child();
+    for (const l of states.merge(s, s.map((_, c) => `${partials}[${slot(c, `o * ${P} + i`)}]`))) loop.emit(l);
+    main.block(`for (int i = int(gl_LocalInvocationIndex); i < ${P}; i += ${G})`, loop);
+    const wg2 = workgroupReduce(states, s, G, f.limits.subgroupArithmetic);
+    for (const l of wg2.lines) main.emit(l);
+    main.emit(`if (${wg2.leader}) { ${writeAll()} ${done}[o] = 0; }`);
+    shared.push("shared int ppl_done;");
+  }
+  const plan = f.finish(
+    {
+      node: members[K - 1]!, localSize: G, workgroups: outputs * P, units: outputs * P * G, extensions: [...wg1.extensions], shared, main: main.lines,
+      title: `${K} sums over the same elements in one pass: ${members.map((m) => `node ${m.hash}`).join(", ")} (${P === 1 ? "1 workgroup" : `${P} workgroups, the last merges their partials`} per output)`,
+    },
+    sh,
+  );
+  return [{ ...plan, nodes: members }];
+}

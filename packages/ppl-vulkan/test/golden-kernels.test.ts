@@ -8,6 +8,7 @@ import { compileModel } from "@ppl/ppl";
 import { compileGlsl } from "@ppl/vulkan";
 import { goldenSource, REFERENCE_LIMITS } from "@ppl/vulkan/internals";
 import eightSchools from "../../../examples/eight_schools.ts";
+import hierarchical from "../../../examples/hierarchical.ts";
 import logistic from "../../../examples/logistic_regression.ts";
 import { batchedGradientPlan } from "../src/batched-gradient.ts";
 import { chooseControllerMode, controllerProgram } from "../src/controller-program.ts";
@@ -16,6 +17,7 @@ import { nutsProgram, SHADER_DIR } from "../src/nuts-program.ts";
 const load = (name: string) => JSON.parse(readFileSync(new URL(`../../../examples/${name}.json`, import.meta.url), "utf8"));
 const es = compileModel(eightSchools, load("eight_schools"));
 const lr = compileModel(logistic, load("logistic_regression"));
+const hier = compileModel(hierarchical, load("hierarchical"));
 const snapshot = (name: string) => `./__snapshots__/${name}.glsl`;
 // The hand-written NUTS files appear in the goldens as one line each, as the prelude does.
 const NUTS_FILES = ["common.glsl", "controller.glsl", "transition.glsl"].map((f) => ({ name: `shaders/nuts/${f}`, text: readFileSync(`${SHADER_DIR}${f}`, "utf8") }));
@@ -44,5 +46,19 @@ describe("golden GPU sampler kernels", () => {
     const plan = batchedGradientPlan(lr, 1024, "f32", REFERENCE_LIMITS.h200);
     const source = plan.kernels.map((k) => k.source).join("\n// ----\n");
     await expect(golden(source)).toMatchFileSnapshot(snapshot("batched-gradient-logistic-f32"));
+  });
+
+  it("hierarchical intercepts: the batched gradient of 4 chains is 2 dispatches (H200 limits): the group sums beside the scatter, then the assembly", () => {
+    const plan = batchedGradientPlan(hier, 4, "f32", REFERENCE_LIMITS.h200);
+    // The kernels of a gradient: those reading the positions (a param) or what such a kernel wrote;
+    // the rest (the group index's segment layout) run once, at preparation.
+    const step: typeof plan.kernels = [];
+    for (const k of plan.kernels) {
+      const reads = k.bindings.filter((b) => !("kind" in b)) as { op: string }[];
+      if (reads.some((b) => b.op === "param" || step.some((s) => s.nodes.includes(b as never)))) step.push(k);
+    }
+    expect(step.length).toBe(2);
+    expect(step[0]!.source).toContain("segment sums");
+    expect(step[0]!.source).toMatch(/part \d+: reduce_sum \[4\]/);
   });
 });

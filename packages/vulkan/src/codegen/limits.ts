@@ -117,9 +117,12 @@ export function limitsOf(device: {
     parallelReduceMin: device.type === "cpu" ? 4096 : 256,
     tiledMatmulMin: 1 << 18,
     skinnyMatmulColumns: 16,
-    // A GPU dispatch and its barrier cost 2–3 µs, the time of tens of millions of operations;
-    // a CPU driver's cost about as much as a few thousand.
-    recomputeBudget: cpu ? 1 << 14 : 1 << 24,
+    // A GPU dispatch and its barrier cost 2–3 µs, the time of tens of millions of operations
+    // (an H200 or H100 does about 2^26 in 2 µs); a CPU driver's cost about as much as a few
+    // thousand. Measured on an H100 (hier's gradient, 4 chains): 2^24 stored its row terms twice
+    // over, 4 dispatches in 29.3 µs; 2^25, 3 in 24.0; 2^26 recomputes them in every reader, 2
+    // dispatches in 20.4 µs (2^30 the same plan, 20.1); the logistic regressions' plans do not move.
+    recomputeBudget: cpu ? 1 << 14 : 1 << 26,
     // Measured on an H200 (N=100k, D=100, 4 chains): X·B in 25 µs unstaged, 20 µs in blocks of 8,
     // 25 µs in blocks of 16 or 32 (more registers a thread, fewer workgroups resident at once).
     skinnyStageA: 8,

@@ -61,8 +61,10 @@ export function findReduceSiblings(kernels: readonly Node[], reads: (n: Node) =>
     const part = siblingKey(n, limits);
     if (!part) continue;
     const list = groups.get(part.key) ?? groups.set(part.key, []).get(part.key)!;
-    // Members are in run order, so only n can depend on one of them.
-    const fits = list.find((g) => g.members.length < MAX_SIBLINGS && !g.members.some((m) => above(n).has(m)));
+    // Members are in run order, so only n can depend on one of them. The kernel binds what the
+    // members read, their outputs and two scratch buffers: within the device's limit per shader.
+    const bindings = (g: { members: Node[] }) => new Set([...g.members, n].flatMap((m) => [...reads(m)])).size + g.members.length + 1 + 2;
+    const fits = list.find((g) => g.members.length < MAX_SIBLINGS && !g.members.some((m) => above(n).has(m)) && bindings(g) <= limits.maxStorageBuffers);
     if (fits) fits.members.push(n);
     else list.push({ members: [n], partitions: part.partitions });
   }

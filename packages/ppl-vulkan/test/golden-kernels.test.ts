@@ -52,7 +52,7 @@ describe("golden GPU sampler kernels", () => {
     const plan = batchedGradientPlan(hier, 4, "f32", REFERENCE_LIMITS.h200);
     // The kernels of a gradient: those reading the positions (a param) or what such a kernel wrote;
     // the rest (the group index's segment layout) run once, at preparation.
-    const step: typeof plan.kernels = [];
+    const step: (typeof plan.kernels)[number][] = [];
     for (const k of plan.kernels) {
       const reads = k.bindings.filter((b) => !("kind" in b)) as { op: string }[];
       if (reads.some((b) => b.op === "param" || step.some((s) => s.nodes.includes(b as never)))) step.push(k);

@@ -4,6 +4,7 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { TensorValue } from "@ppl/tensor";
 import { compileGlsl, listDevices, loadAddon, type CompileOptions, type DeviceInfo } from "../src/index.ts";
 
 export const cacheDir = mkdtempSync(join(tmpdir(), "ppl-vulkan-test-"));
@@ -43,6 +44,26 @@ export function randomBytes(n: number, seed = 7): Uint8Array {
     out[i] = state >>> 24;
   }
   return out;
+}
+
+/** Deterministic pseudo-random numbers in [0, 1) (a linear congruential generator). */
+export function lcg(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
+}
+
+/** Deterministic values in [-2, 2), exact in f32. */
+export function reals(count: number, seed: number): Float64Array {
+  const r = lcg(seed);
+  return Float64Array.from({ length: count }, () => Math.fround(r() * 4 - 2));
+}
+
+/** A tensor value of `dtype` and `shape` holding `values`. */
+export function tensorValueOf(dtype: TensorValue["dtype"], shape: number[], values: ArrayLike<number>): TensorValue {
+  return { dtype, shape, data: Float64Array.from(values) };
 }
 
 /** Asserts byte-for-byte equality quickly (deep-equal on large typed arrays is slow); names the first difference. */

@@ -1,28 +1,18 @@
 import { describe, expect, it } from "vitest";
-import { add, data, exp, interpret, log, mul, param, reshape, slice, square, sub, sum, type Node, type TensorValue } from "@ppl/tensor";
+import { add, data, exp, interpret, log, mul, param, reshape, slice, square, sub, sum, type Node } from "@ppl/tensor";
 import { vulkanBackend } from "../src/backend.ts";
 import { REFERENCE_LIMITS } from "../src/codegen/reference-devices.ts";
 import { planProgram } from "../src/codegen/program.ts";
 import { placeSiblings, type ReduceSiblings } from "../src/codegen/reduce/siblings.ts";
 import { usableDevices } from "../src/devices.ts";
+import { reals, tensorValueOf } from "./helpers.ts";
 
 // Sums over the same elements in one kernel (reduce/siblings.ts): each thread computes the terms
 // of an element once for every sum, and every sum is folded and merged as it would be alone.
 const device = usableDevices()[0];
 const GPU = { ...REFERENCE_LIMITS.h200, subgroupArithmetic: false };
 
-function lcg(seed: number) {
-  let s = seed >>> 0;
-  return () => {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    return s / 2 ** 32;
-  };
-}
-const reals = (n: number, seed: number) => {
-  const r = lcg(seed);
-  return Float64Array.from({ length: n }, () => Math.fround(r() * 4 - 2));
-};
-const value = (dtype: TensorValue["dtype"], shape: number[], values: ArrayLike<number>): TensorValue => ({ dtype, shape, data: Float64Array.from(values) });
+const value = tensorValueOf;
 
 /** Four sums over the rows of terms of one residual r = (y − θ0 − θ1·x)·exp(−θ2), for C chains. */
 function regressionSums(C: number, N: number, dtype: "f32" | "f64"): Node[] {
@@ -40,7 +30,7 @@ describe("sums over the same elements: planning", () => {
     const p = planProgram(outs, GPU, () => "// (prelude)", { merge: true });
     expect(p.kernels.length).toBe(1);
     const k = p.kernels[0]!;
-    expect(k.source).toContain("4 sums over the same elements in one pass");
+    expect(k.source).toContain("4 reductions over the same elements in one pass");
     expect(k.nodes).toEqual(outs);
     // One exp(−θ2) for all four sums, before the loop; one read of y and of x an element.
     expect(k.source.match(/ppl_exp\(/g)?.length).toBe(1);
@@ -55,7 +45,7 @@ describe("sums over the same elements: planning", () => {
     const s2 = sum(mul(t, reshape(s1, [4, 1])), [1]);
     const s3 = sum(square(t), [0]);
     const p = planProgram([s1, s2, s3], GPU, () => "");
-    expect(p.kernels.some((k) => k.source.includes("sums over the same elements"))).toBe(false);
+    expect(p.kernels.some((k) => k.source.includes("reductions over the same elements"))).toBe(false);
     expect(p.kernels.filter((k) => k.node.op === "reduce_sum").length).toBe(3);
   });
 
@@ -78,7 +68,7 @@ describe.runIf(device !== undefined)("sums over the same elements on the device"
     // A GPU's split (several workgroups an output, the last merging) on lavapipe.
     const split = { parallelReduceMin: 64, busyGroups: 64 };
     const planned = planProgram(outs, { ...REFERENCE_LIMITS.lavapipe, ...split }, () => "").kernels;
-    expect(planned.map((k) => k.source.match(/\d+ sums over the same elements in one pass/)?.[0])).toContain("4 sums over the same elements in one pass");
+    expect(planned.map((k) => k.source.match(/\d+ reductions over the same elements in one pass/)?.[0])).toContain("4 reductions over the same elements in one pass");
     expect(planned.some((k) => k.source.includes("the last merges their partials"))).toBe(true);
     const backend = await vulkanBackend({ limits: split });
     const together = await backend.compile(outs);

@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { add, data, exp, gather, grad, interpret, mul, param, reshape, slice, square, sub, sum, vmap, type Node, type TensorValue } from "@ppl/tensor";
+import { add, data, exp, gather, grad, interpret, mul, param, reshape, slice, square, sub, sum, vmap, type Node } from "@ppl/tensor";
 import { vulkanBackend } from "../src/backend.ts";
 import { REFERENCE_LIMITS } from "../src/codegen/reference-devices.ts";
 import { planProgram, type KernelPlan } from "../src/codegen/program.ts";
 import { usableDevices } from "../src/devices.ts";
+import { lcg, reals, tensorValueOf } from "./helpers.ts";
 
 // A hierarchical regression's gradient on the GPU: group effects a = mu + gamma·u + exp(s)·a_raw
 // gathered by a group index g, y ~ normal(a[g] + b·x, 1). The gradient of a_raw is a scatter of
@@ -14,18 +15,7 @@ import { usableDevices } from "../src/devices.ts";
 const device = usableDevices()[0];
 const GPU = { ...REFERENCE_LIMITS.h200, subgroupArithmetic: false };
 
-function lcg(seed: number) {
-  let s = seed >>> 0;
-  return () => {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    return s / 2 ** 32;
-  };
-}
-const reals = (n: number, seed: number) => {
-  const r = lcg(seed);
-  return Float64Array.from({ length: n }, () => Math.fround(r() * 4 - 2));
-};
-const value = (dtype: TensorValue["dtype"], shape: number[], values: ArrayLike<number>): TensorValue => ({ dtype, shape, data: Float64Array.from(values) });
+const value = tensorValueOf;
 
 function hierarchical(J: number, N: number, C: number, dtype: "f32" | "f64") {
   const theta = param("theta", [J + 4], dtype);

@@ -18,6 +18,17 @@ import { workgroupReduce } from "./workgroup.ts";
  * fixed merge order, whichever workgroup is last: bit-identical reruns.
  */
 export function parallelReduceKernels(node: Node, partitions: number, f: KernelFactory): KernelPlan[] {
+  return splitReduceKernels([node], partitions, f);
+}
+
+/**
+ * Reductions of inputs of one shape over the same axes (and one dtype), split alike, as one
+ * kernel (reduce/siblings.ts): each thread folds an element into every reduction's state, the
+ * terms computed once in one scope, and each reduction's state is merged as it would be alone,
+ * so the results are the same bits as their kernels apart. One node: parallelReduceKernels.
+ */
+export function splitReduceKernels(nodes: readonly Node[], partitions: number, f: KernelFactory): KernelPlan[] {
+  const node = nodes[0]!;
   const x = node.inputs[0]!;
   const axes = node.attrs.axes!;
   const redShape = axes.map((a) => x.shape[a]!);
@@ -25,9 +36,32 @@ export function parallelReduceKernels(node: Node, partitions: number, f: KernelF
   const outputs = node.size;
   const P = partitions;
   const G = f.limits.groupSize;
-  const monoid = reduceMonoid(node);
-  const scratch: ScratchBuffer = { kind: "scratch", dtype: node.dtype, size: monoid.identity.length * outputs * P, label: `${P} partial ${node.op} states per output`, shared: true };
-  const counter: ScratchBuffer = { kind: "scratch", dtype: "i32", size: outputs, label: `workgroups of each output's ${node.op} done`, shared: true };
+  const K = nodes.length;
+  const monoids = nodes.map(reduceMonoid);
+  // The reductions' states side by side: reduction i holds components from[i] .. from[i] + its own.
+  const from: number[] = [];
+  let width = 0;
+  for (const m of monoids) {
+    from.push(width);
+    width += m.identity.length;
+  }
+  const own = <T>(all: readonly T[], i: number) => all.slice(from[i]!, from[i]! + monoids[i]!.identity.length);
+  const monoid: ReduceMonoid = {
+    type: monoids[0]!.type,
+    dtype: node.dtype,
+    identity: monoids.flatMap((m) => m.identity),
+    fold: () => {
+      throw new Error("split reduction: each reduction folds its own element");
+    },
+    merge: (a, b) => monoids.flatMap((m, i) => m.merge(own(a, i), own(b, i))),
+    subgroup: (s) => monoids.flatMap((m, i) => m.subgroup(own(s, i))),
+    finish: () => {
+      throw new Error("split reduction: each reduction finishes its own state");
+    },
+  };
+  const what = K === 1 ? `${node.op} states` : `states of ${K} reductions`;
+  const scratch: ScratchBuffer = { kind: "scratch", dtype: node.dtype, size: width * outputs * P, label: `${P} partial ${what} per output`, shared: true };
+  const counter: ScratchBuffer = { kind: "scratch", dtype: "i32", size: outputs, label: K === 1 ? `workgroups of each output's ${node.op} done` : `workgroups of each output of ${K} reductions done`, shared: true };
   // Component c of the state of (output o, partition p).
   const slot = (c: number, op: string) => `${c * outputs * P} + ${op}`;
 
@@ -44,14 +78,18 @@ export function parallelReduceKernels(node: Node, partitions: number, f: KernelF
   const idx: string[] = [];
   let ko = 0, oo = 0;
   for (let a = 0; a < x.rank; a++) idx.push(axes.includes(a) ? redIdx[ko++]! : outIdx[oo++]!);
-  const v = sh.r.value(x, idx, body);
-  for (const l of monoid.fold(s, v)) body.emit(l);
+  // One scope for every reduction's element: what their terms share (a residual) is computed once.
+  nodes.forEach((n, i) => {
+    const v = sh.r.value(n.inputs[0]!, idx, body);
+    for (const l of monoids[i]!.fold(own(s, i), v)) body.emit(l);
+  });
   main.block(`for (int k = p * ${chunk} + int(gl_LocalInvocationIndex); k < kEnd; k += ${G})`, body);
   const wg1 = workgroupReduce(monoid, s, G, f.limits.subgroupArithmetic);
   for (const l of wg1.lines) main.emit(l);
   const extensions = [...wg1.extensions];
   const shared = [...wg1.shared];
-  if (P === 1) main.emit(`if (${wg1.leader}) { ${sh.storage.write(node, "o", monoid.finish(s))} }`);
+  const writeAll = () => nodes.map((n, i) => sh.storage.write(n, "o", monoids[i]!.finish(own(s, i)))).join(" ");
+  if (P === 1) main.emit(`if (${wg1.leader}) { ${writeAll()} }`);
   else {
     const partials = sh.bind(scratch, "readwrite");
     const done = sh.bind(counter, "readwrite");
@@ -67,18 +105,18 @@ export function parallelReduceKernels(node: Node, partitions: number, f: KernelF
     main.block(`for (int i = int(gl_LocalInvocationIndex); i < ${P}; i += ${G})`, loop);
     const wg2 = workgroupReduce(monoid, s, G, f.limits.subgroupArithmetic);
     for (const l of wg2.lines) main.emit(l);
-    main.emit(`if (${wg2.leader}) { ${sh.storage.write(node, "o", monoid.finish(s))} ${done}[o] = 0; }`);
+    main.emit(`if (${wg2.leader}) { ${writeAll()} ${done}[o] = 0; }`);
     shared.push("shared int ppl_done;");
   }
-  return [
-    f.finish(
-      {
-        node, localSize: G, workgroups: outputs * P, units: outputs * P * G, extensions, shared, main: main.lines,
-        title: P === 1 ? "parallel reduction (1 workgroup per output)" : `parallel reduction (${P} workgroups per output, the last merges their partials)`,
-      },
-      sh,
-    ),
-  ];
+  const split = P === 1 ? "1 workgroup per output" : `${P} workgroups per output, the last merges their partials`;
+  const plan = f.finish(
+    {
+      node: nodes[K - 1]!, localSize: G, workgroups: outputs * P, units: outputs * P * G, extensions, shared, main: main.lines,
+      title: K === 1 ? `parallel reduction (${split})` : `${K} reductions over the same elements in one pass (${split}): ${nodes.map((n) => `node ${n.hash}`).join(", ")}`,
+    },
+    sh,
+  );
+  return [K === 1 ? plan : { ...plan, nodes }];
 }
 
 /** Declare the state variables of a monoid at its identity; returns their names. */

@@ -1,13 +1,10 @@
 import { type Node } from "@ppl/tensor";
 import { sizeOf } from "@ppl/tensor/internals";
-import { unflatten } from "../index-math.ts";
 import type { KernelFactory } from "../kernel-factory.ts";
 import type { RenderLimits } from "../limits.ts";
-import { Scope } from "../scope.ts";
-import type { KernelPlan, ScratchBuffer } from "../shader.ts";
-import { reduceMonoid, type ReduceMonoid } from "./monoid.ts";
+import type { KernelPlan } from "../shader.ts";
+import { splitReduceKernels } from "./parallel.ts";
 import { reducePartitions } from "./strategy.ts";
-import { workgroupReduce } from "./workgroup.ts";
 
 // Sums over the same elements in one pass. A gradient holds several sums over one set of rows: a
 // hierarchical regression's log likelihood, and the gradients of its slope, its noise scale and
@@ -121,88 +118,7 @@ function siblingKey(n: Node, limits: RenderLimits): { key: string; partitions: n
   return { key: `${n.dtype}|${x.shape.join(",")}|${axes.join(",")}|${partitions}`, partitions };
 }
 
-/**
- * The sums of `g` as one split reduction (parallel.ts, one state per sum): workgroup (o, p) folds
- * the p-th slice of every sum's output o, each thread computing the terms of an element once for
- * all sums; with several partitions the last workgroup of output o merges every sum's partials.
- */
+/** The sums of `g` as one split reduction (parallel.ts), a state per sum. */
 export function siblingReduceKernels(g: ReduceSiblings, f: KernelFactory): KernelPlan[] {
-  const { members, partitions: P } = g;
-  const first = members[0]!;
-  const x = first.inputs[0]!;
-  const axes = first.attrs.axes!;
-  const redShape = axes.map((a) => x.shape[a]!);
-  const count = sizeOf(redShape);
-  const outputs = first.size;
-  const G = f.limits.groupSize;
-  const K = members.length;
-  const sum = reduceMonoid(first);
-  // The sums' states side by side: component i is sum i's state.
-  const states: ReduceMonoid = {
-    type: sum.type,
-    dtype: sum.dtype,
-    identity: members.map(() => sum.identity[0]!),
-    fold: () => {
-      throw new Error("siblings: each sum folds its own term");
-    },
-    merge: (a, b) => a.flatMap((_, i) => sum.merge([a[i]!], [b[i]!])),
-    subgroup: (s) => s.flatMap((c) => sum.subgroup([c])),
-    finish: () => {
-      throw new Error("siblings: each sum finishes its own state");
-    },
-  };
-  const sh = f.shader();
-  const main = new Scope(undefined, "");
-  const chunk = Math.ceil(count / P);
-  main.emit(`int o = gid / ${P};`);
-  main.emit(`int p = gid - o * ${P};`);
-  main.emit(`int kEnd = min(${count}, (p + 1) * ${chunk});`);
-  const s = members.map((_, i) => `red_s${i}`);
-  s.forEach((name) => main.emit(`${sum.type} ${name} = ${sum.identity[0]};`));
-  const body = main.loop(["k"]);
-  const outIdx = unflatten(first.shape, "o");
-  const redIdx = unflatten(redShape, "k");
-  const idx: string[] = [];
-  let ko = 0, oo = 0;
-  for (let a = 0; a < x.rank; a++) idx.push(axes.includes(a) ? redIdx[ko++]! : outIdx[oo++]!);
-  // One scope for every sum's term: what they share (a residual) is computed once an element.
-  members.forEach((m, i) => {
-    const v = sh.r.value(m.inputs[0]!, idx, body);
-    for (const l of sum.fold([s[i]!], v)) body.emit(l);
-  });
-  main.block(`for (int k = p * ${chunk} + int(gl_LocalInvocationIndex); k < kEnd; k += ${G})`, body);
-  const wg1 = workgroupReduce(states, s, G, f.limits.subgroupArithmetic);
-  for (const l of wg1.lines) main.emit(l);
-  const shared = [...wg1.shared];
-  const writeAll = () => members.map((m, i) => sh.storage.write(m, "o", sum.finish([s[i]!]))).join(" ");
-  if (P === 1) main.emit(`if (${wg1.leader}) { ${writeAll()} }`);
-  else {
-    const scratch: ScratchBuffer = { kind: "scratch", dtype: first.dtype, size: K * outputs * P, label: `${P} partial states per output of ${K} sums`, shared: true };
-    const counter: ScratchBuffer = { kind: "scratch", dtype: "i32", size: outputs, label: `workgroups of each output of ${K} sums done`, shared: true };
-    const slot = (c: number, at: string) => `${c * outputs * P} + ${at}`;
-    const partials = sh.bind(scratch, "readwrite");
-    const done = sh.bind(counter, "readwrite");
-    // The partials are made visible to every workgroup before the count that announces them.
-    main.emit(`if (${wg1.leader}) { ${s.map((c, i) => `${partials}[${slot(i, "gid")}] = ${c};`).join(" ")} memoryBarrierBuffer(); ppl_done = atomicAdd(${done}[o], 1); }`);
-    main.emit("memoryBarrierShared(); barrier();");
-    main.emit(`if (ppl_done != ${P - 1}) return;`);
-    // The last workgroup of output o: every partial is written; merge each sum's in partition order.
-    main.emit("memoryBarrierBuffer();");
-    main.emit(s.map((c) => `${c} = ${sum.identity[0]};`).join(" "));
-    const loop = main.child();
-    for (const l of states.merge(s, s.map((_, c) => `${partials}[${slot(c, `o * ${P} + i`)}]`))) loop.emit(l);
-    main.block(`for (int i = int(gl_LocalInvocationIndex); i < ${P}; i += ${G})`, loop);
-    const wg2 = workgroupReduce(states, s, G, f.limits.subgroupArithmetic);
-    for (const l of wg2.lines) main.emit(l);
-    main.emit(`if (${wg2.leader}) { ${writeAll()} ${done}[o] = 0; }`);
-    shared.push("shared int ppl_done;");
-  }
-  const plan = f.finish(
-    {
-      node: members[K - 1]!, localSize: G, workgroups: outputs * P, units: outputs * P * G, extensions: [...wg1.extensions], shared, main: main.lines,
-      title: `${K} sums over the same elements in one pass: ${members.map((m) => `node ${m.hash}`).join(", ")} (${P === 1 ? "1 workgroup" : `${P} workgroups, the last merges their partials`} per output)`,
-    },
-    sh,
-  );
-  return [{ ...plan, nodes: members }];
+  return splitReduceKernels(g.members, g.partitions, f);
 }

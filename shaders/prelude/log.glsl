@@ -3,7 +3,8 @@
 // log(1 + f) = f - f^2/2 + s*(f^2/2 + R(z)) with s = f/(2 + f), z = s^2 and R a degree-14
 // minimax polynomial (the atanh series 2s + 2s^3/3 + ... rearranged); k*ln2 added in two parts.
 // log1p additionally carries the rounding error of 1 + x as a correction c/u.
-// Generic over REAL; temporaries are `precise` (exact operation order matters).
+// Generic over REAL, with float forms of log and log1p of their own (PPL_REAL_F32, below);
+// temporaries are `precise` (exact operation order matters).
 
 #ifdef PPL_REAL_F32
 // float: u = 2^k * m with m in [sqrt(2)/2, sqrt(2)) by adding the bits of 1 - sqrt(2)/2's offset

@@ -1,5 +1,6 @@
 // Type header for the f32 instantiation of the prelude (see real_f64.glsl for the scheme).
-// Same algorithms as f64, with single-precision thresholds and splits (fdlibm's *f variants).
+// Same algorithms as f64, with single-precision thresholds and splits (fdlibm's *f variants),
+// except exp, log and log1p, which have float forms of their own (exp.glsl, log.glsl).
 
 #define REAL float
 #define PPL_REAL_F32                      // the float instantiation: exp, log and log1p have float versions

@@ -104,12 +104,12 @@ export function planProgram(given: readonly Node[], limits: RenderLimits, prelud
     const slices = p.wide ? wideRowPassLayout(p, limits).partials : rowPassLayout(p, limits)!.workgroups;
     return [...p.reductions, ...p.contractions].map((n) => [n, slices] as const);
   }));
-  const sliced = inlinedSliceSums(partials, sched.kernels, isStored, outputs, new Set(passes.flatMap(rowPassMembers)));
+  const inPasses = new Set(passes.flatMap(rowPassMembers));
+  const sliced = inlinedSliceSums(partials, sched.kernels, isStored, outputs, inPasses);
   const buffers = [...sched.order.filter((n) => sched.isStored(n) && !unstored.has(n) && !sliced.has(n)), ...layouts, ...bodyConsts];
   const deviceSegments = new Map<string, DeviceSegments>();
   const factory = kernelFactory(isStored, half, limits, prelude, sliced);
   // Sums over the same elements, as one kernel each group (reduce/siblings.ts).
-  const inPasses = new Set(passes.flatMap(rowPassMembers));
   const reads = storedReads(isStored);
   const siblings = findReduceSiblings(sched.kernels.filter((n) => !inPasses.has(n)), reads, limits);
   const items = placeSiblings(withRowPasses(sched.kernels, passes), siblings, (it) => (isRowPass(it) ? rowPassMembers(it) : [it]), reads);
@@ -159,19 +159,13 @@ function withRowPasses(kernels: readonly Node[], passes: readonly RowPass[]): (N
   return items;
 }
 
-/** The stored nodes a node's kernel reads: its inputs, through those computed inline. */
+/** The stored nodes a node's kernel reads: its inputs, through those computed inline (memoized). */
 function storedReads(isStored: (n: Node) => boolean): (n: Node) => ReadonlySet<Node> {
-  const memo = new Map<Node, ReadonlySet<Node>>();
-  const inline = (x: Node): ReadonlySet<Node> => {
-    if (isStored(x)) return new Set([x]);
-    let r = memo.get(x);
-    if (!r) {
-      r = new Set(x.inputs.flatMap((i) => [...inline(i)]));
-      memo.set(x, r);
-    }
-    return r;
-  };
-  return (n) => new Set(n.inputs.flatMap((i) => [...inline(i)]));
+  const inlined = new Map<Node, ReadonlySet<Node>>();
+  const kernels = new Map<Node, ReadonlySet<Node>>();
+  const through = (inputs: readonly Node[]) => new Set(inputs.flatMap((i) => [...(isStored(i) ? [i] : inline(i))]));
+  const inline = (x: Node): ReadonlySet<Node> => inlined.get(x) ?? inlined.set(x, through(x.inputs)).get(x)!;
+  return (n) => kernels.get(n) ?? kernels.set(n, through(n.inputs)).get(n)!;
 }
 
 function kernelFactory(

@@ -13,7 +13,8 @@ import { reducePartitions } from "./strategy.ts";
 // workgroups) every one of them reads the rows and computes the residual again; as one kernel
 // each thread computes the residual of a row once and folds every sum's term of it into that
 // sum's state. Each sum is folded, split and merged exactly as it would be alone, so the results
-// are the same bits.
+// are the same bits. (The CPU's compiled path shares sibling reductions' loops likewise:
+// tensor/src/cpu/compiled/siblings.ts.)
 
 /** reduce_sum nodes rendered as one kernel, at the place of the last of them. */
 export interface ReduceSiblings {

@@ -3,6 +3,7 @@ import type { Node } from "@ppl/tensor";
 import { type VulkanBuffer, limitsOf, type ProgramPlan, type RenderLimits, planProgram, type VulkanManager, type Sequence } from "@ppl/vulkan";
 import { boundBytes, kernelPrelude, BYTES, residentProgram, type Dispatch } from "@ppl/vulkan/internals";
 import { checkDataPrecision, halfDataBytes, halfDataLeaves, type DataPrecision } from "./data-precision.ts";
+import { rowsInIndexOrder } from "./row-order.ts";
 
 /**
  * The log density and gradient of every chain at once, as resident kernels: write positions into
@@ -43,7 +44,7 @@ export function batchedGradientPlan(
 /**
  * Take lp and its gradient for C chains as one batched graph (ppl's gradientGraph, vmapped over the
  * chain axis, so the data are read once for all chains), plan it into multi-workgroup kernels with the backend's
- * codegen, bind the data, and run once the kernels that read only data. `dataPrecision` "f16"
+ * codegen, bind the data (rows in group order where the sums allow it), and run once the kernels that read only data. `dataPrecision` "f16"
  * stores the large float data in 16 bits (DataPrecisionError on a device without 16-bit storage).
  */
 export async function batchedGradient(
@@ -58,10 +59,12 @@ export async function batchedGradient(
   const plan = batchedGradientPlan(model, chains, dtype, limits, dataPrecision);
   const outs = plan.outputs;
   const program = await residentProgram(manager, plan);
+  // Rows sorted by their group index where lp and grad are sums over them (row-order.ts).
+  const data = rowsInIndexOrder(outs, model.dataBindings);
   let q: VulkanBuffer | undefined;
   for (const n of plan.buffers) {
     if (n.op === "data") {
-      const bound = model.dataBindings[n.attrs.name!];
+      const bound = data[n.attrs.name!];
       if (!bound) throw new Error(`GPU sampler: no data bound for '${n.attrs.name}'`);
       const name = n.attrs.name!;
       program.buffers.get(n)!.write(plan.half.has(n) ? halfDataBytes(name, bound.data) : boundBytes(n.dtype, bound));

@@ -24,6 +24,7 @@ export { FLUENT_METHODS } from "./api/fluent.ts";
 // Graph passes and serialization
 export { toposort, userCounts, leaves } from "./graph/toposort.ts";
 export { substitute, rebuild } from "./graph/substitute.ts";
+export { permutableRows, type PermutableRows } from "./graph/row-permutation.ts";
 export {
   serializeGraph, deserializeGraph, type SerializedGraph, type SerializedNode, type SerializedScanBody,
 } from "./graph/serialize.ts";

@@ -1,0 +1,51 @@
+import type { Node, TensorValue } from "@ppl/tensor";
+import { permutableRows } from "@ppl/tensor/internals";
+
+/** The data bound to a batched gradient: each leaf's values, by name. */
+export type BoundData = Readonly<Record<string, TensorValue>>;
+
+/**
+ * The data with their rows sorted by the group index they gather by, where the outputs do not
+ * depend on the order of those rows (permutableRows); the data as they are otherwise. The sort is
+ * stable, so rows of one group keep their order.
+ *
+ * Why: on a GPU the rows of one group then sit together. The gathers of a group's effect read one
+ * address for a run of neighbouring rows, and the scatter of the gradient (a sum per group) reads
+ * each group's rows as one contiguous run rather than one random load a row. The outputs (a log
+ * density and its gradient) are sums over the rows, equal up to the order of the additions.
+ */
+export function rowsInIndexOrder(outputs: readonly Node[], data: BoundData): BoundData {
+  const rows = permutableRows(outputs);
+  if (!rows) return data;
+  const key = data[rows.index.attrs.name!]?.data;
+  if (!key || key.length !== rows.rows) return data;
+  const perm = stableOrder(key);
+  if (perm.every((p, i) => p === i)) return data;
+  const out: Record<string, TensorValue> = { ...data };
+  for (const leaf of rows.leaves) {
+    const name = leaf.attrs.name!;
+    const v = data[name];
+    if (v) out[name] = permuteRows(v, perm);
+  }
+  return out;
+}
+
+/** Positions 0…n−1 sorted by their keys, ties in position order. */
+function stableOrder(key: ArrayLike<number>): Int32Array {
+  const perm = Int32Array.from({ length: key.length }, (_, i) => i);
+  return perm.sort((a, b) => key[a]! - key[b]! || a - b);
+}
+
+/** A value with its rows (axis 0) taken in the order `perm`. */
+function permuteRows(v: TensorValue, perm: Int32Array): TensorValue {
+  const stride = v.shape.slice(1).reduce((a, b) => a * b, 1);
+  const take = <T extends Float64Array | Float32Array>(src: T, dst: T): T => {
+    for (let i = 0; i < perm.length; i++) for (let k = 0; k < stride; k++) dst[i * stride + k] = src[perm[i]! * stride + k]!;
+    return dst;
+  };
+  return {
+    dtype: v.dtype, shape: v.shape,
+    data: take(v.data, new Float64Array(v.data.length)),
+    ...(v.f32 ? { f32: take(v.f32, new Float32Array(v.f32.length)) } : {}),
+  };
+}

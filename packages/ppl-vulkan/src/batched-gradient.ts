@@ -3,7 +3,7 @@ import type { Node } from "@ppl/tensor";
 import { type VulkanBuffer, limitsOf, type ProgramPlan, type RenderLimits, planProgram, type VulkanManager, type Sequence } from "@ppl/vulkan";
 import { boundBytes, kernelPrelude, BYTES, residentProgram, type Dispatch } from "@ppl/vulkan/internals";
 import { checkDataPrecision, halfDataBytes, halfDataLeaves, type DataPrecision } from "./data-precision.ts";
-import { rowsInIndexOrder } from "./row-order.ts";
+import { rowsInIndexOrder, sortedIndexOver, type BoundData } from "./row-order.ts";
 
 /**
  * The log density and gradient of every chain at once, as resident kernels: write positions into
@@ -26,19 +26,29 @@ export interface BatchedGradient {
 /** The model parts the batched gradient needs. */
 export type BatchedModel = Pick<CompiledModel, "logDensity" | "q" | "dataBindings">;
 
+/** The kernels of a batched gradient, and the data to bind to them. */
+export interface BatchedGradientPlan extends ProgramPlan {
+  /** The model's data, with the rows in group order where lp and grad allow it (row-order.ts). */
+  readonly data: BoundData;
+}
+
 /**
  * The kernels of the batched gradient of C chains (lp and grad are the plan's outputs), rendered
  * for a device's limits; with `dataPrecision` "f16" the large float data are float16_t buffers.
  */
 export function batchedGradientPlan(
   model: Pick<CompiledModel, "logDensity" | "q" | "dataBindings">, chains: number, dtype: "f32" | "f64", limits: RenderLimits, dataPrecision: DataPrecision = "exact",
-): ProgramPlan {
+): BatchedGradientPlan {
   const graph = gradientGraph(model, { dtype, chains });
   // Independent kernels share a dispatch (a small model's gradient is latency-bound by its count of
   // dispatches), but those that read only data stay apart: they run once, at preparation.
   const readsQ = dependsOnParams([graph.lp, graph.grad]);
   const halfStorage = halfDataLeaves([graph.lp, graph.grad], dataPrecision, model.dataBindings);
-  return planProgram([graph.lp, graph.grad], limits, kernelPrelude, { merge: (n) => (readsQ(n) ? "step" : "once"), halfStorage });
+  // Rows sorted by their group index where lp and grad are sums over them; a scatter by an index
+  // that the data then hold sorted reads its rows in place.
+  const data = rowsInIndexOrder([graph.lp, graph.grad], model.dataBindings);
+  const plan = planProgram([graph.lp, graph.grad], limits, kernelPrelude, { merge: (n) => (readsQ(n) ? "step" : "once"), halfStorage, sortedIndex: sortedIndexOver(data) });
+  return { ...plan, data };
 }
 
 /**
@@ -59,8 +69,7 @@ export async function batchedGradient(
   const plan = batchedGradientPlan(model, chains, dtype, limits, dataPrecision);
   const outs = plan.outputs;
   const program = await residentProgram(manager, plan);
-  // Rows sorted by their group index where lp and grad are sums over them (row-order.ts).
-  const data = rowsInIndexOrder(outs, model.dataBindings);
+  const data = plan.data;
   let q: VulkanBuffer | undefined;
   for (const n of plan.buffers) {
     if (n.op === "data") {

@@ -1,5 +1,5 @@
-import type { Node, TensorValue } from "@ppl/tensor";
-import { permutableRows } from "@ppl/tensor/internals";
+import { interpret, type Node, type TensorValue } from "@ppl/tensor";
+import { permutableRows, toposort } from "@ppl/tensor/internals";
 
 /** The data bound to a batched gradient: each leaf's values, by name. */
 export type BoundData = Readonly<Record<string, TensorValue>>;
@@ -28,6 +28,30 @@ export function rowsInIndexOrder(outputs: readonly Node[], data: BoundData): Bou
     if (v) out[name] = permuteRows(v, perm);
   }
   return out;
+}
+
+/**
+ * Whether an index that reads only data holds, over `data`, non-decreasing values within
+ * [0, targets) (planProgram's sortedIndex): with the rows in index order, a hierarchical model's
+ * group index does, and its scatter then reads the rows without the sorted order's indirection.
+ */
+export function sortedIndexOver(data: BoundData): (index: Node, targets: number) => boolean {
+  const memo = new Map<string, boolean>();
+  return (index, targets) => {
+    const key = `${index.hash}|${targets}`;
+    let sorted = memo.get(key);
+    if (sorted === undefined) {
+      const nodes = toposort([index]);
+      const readable = nodes.every((n) => (n.op === "data" ? data[n.attrs.name!] !== undefined : n.op !== "param" && n.op !== "arg" && n.op !== "scan"));
+      sorted = false;
+      if (readable) {
+        const v = interpret([index], data)[0]!.data;
+        sorted = v.every((x, i) => x >= 0 && x < targets && (i === 0 || x >= v[i - 1]!));
+      }
+      memo.set(key, sorted);
+    }
+    return sorted;
+  };
 }
 
 /** Positions 0…n−1 sorted by their keys, ties in position order. */

@@ -29,6 +29,10 @@ describe("rows in index order", () => {
     const data = rowsInIndexOrder(plan.outputs, model.dataBindings);
     for (const name of ["group", "x", "y"]) expect(Array.from(data[name]!.data)).toEqual(sorted[name as "group" | "x" | "y"]);
     for (const name of ["N", "G"]) expect(data[name]).toBe(model.dataBindings[name]);
+    // The plan binds those data, and its scatter reads the rows in place (no sorted order between).
+    expect(plan.data).toEqual(data);
+    const scatter = plan.kernels.find((k) => k.source.includes("segment sums"))!;
+    expect(scatter.source).toMatch(/int p\w* = s\w*;/);
   });
 
   it("leaves data in group order, and data whose order matters to no gather, as they are", () => {

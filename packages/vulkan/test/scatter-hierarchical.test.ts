@@ -68,6 +68,18 @@ describe("a hierarchical regression's gradient: planning", () => {
     expect(loop).toMatch(/int p = b\d+\.v\[s\];/);
     expect(scatter.source.slice(0, scatter.source.indexOf(loop))).toContain("clamp((u)%2000, 0, 1999)");
   });
+
+  it("indices the data hold sorted (sortedIndex): the segment's entries are its positions, no order buffer read", () => {
+    const asked: number[] = [];
+    const sorted = planProgram(outs, { ...GPU, recomputeBudget: 2 ** 26 }, () => "// (prelude)", {
+      sortedIndex: (ind, targets) => (asked.push(targets), ind.inputs.length === 0 || ind.op === "data" || ind.op === "cast"),
+    });
+    expect(asked).toContain(2000);
+    const scatter = scatterOf(sorted);
+    expect(segmentLoop(scatter)).toMatch(/int p = s;/);
+    expect(scatter.bindings.some((b) => "kind" in b && b.label.startsWith("segment sort: positions"))).toBe(false);
+    expect(scatterOf(plan(2 ** 26)).bindings.some((b) => "kind" in b && b.label.startsWith("segment sort: positions"))).toBe(true);
+  });
 });
 
 describe.runIf(device !== undefined)("a hierarchical regression's gradient on the device", () => {

@@ -62,6 +62,13 @@ export interface PlanOptions {
    * limits.storage16; default none.
    */
   readonly halfStorage?: ReadonlySet<Node>;
+  /**
+   * Whether the values of a scatter's index (a node that reads only data) are known, from the data
+   * bound to the program, to be non-decreasing and within [0, targets): the segment of target j is
+   * then the positions offsets[j] … offsets[j+1] − 1 themselves, and the scatter reads its rows
+   * without the sorted order's indirection. Default: never known.
+   */
+  readonly sortedIndex?: (index: Node, targets: number) => boolean;
 }
 
 /** Plan the kernels of a graph and render their GLSL; `prelude` gives the shared function source. */
@@ -119,7 +126,7 @@ export function planProgram(given: readonly Node[], limits: RenderLimits, prelud
     .flatMap((item) =>
       isReduceSiblings(item) ? siblingReduceKernels(item, factory)
       : isRowPass(item) ? (item.wide ? wideRowPassKernels : rowPassKernels)(item, factory)
-      : renderKernels(item, factory, tupleUsers, deviceSegments))
+      : renderKernels(item, factory, tupleUsers, deviceSegments, options.sortedIndex))
     .filter((k) => k.units > 0);
   checkKernelBindings(rendered, limits.maxStorageBuffers);
   const merge = options.merge ?? false;
@@ -185,6 +192,7 @@ function renderKernels(
   factory: KernelFactory,
   tupleUsers: ReadonlyMap<Node, Node[]>,
   deviceSegments: Map<string, DeviceSegments>,
+  sortedIndex?: PlanOptions["sortedIndex"],
 ): KernelPlan[] {
   const { limits } = factory;
   if (isReduce(node.op)) {
@@ -200,7 +208,7 @@ function renderKernels(
     if (kind === "skinny") return skinnyMatmulKernels(node, factory);
     if (kind === "tiled") return tiledMatmulKernels(node, factory);
   }
-  if (node.op === "scatter_add" && !knownSegments(node)) return deviceScatterKernels(node, tupleUsers, factory, deviceSegments);
+  if (node.op === "scatter_add" && !knownSegments(node)) return deviceScatterKernels(node, tupleUsers, factory, deviceSegments, sortedIndex);
   if (isStreamable(node, factory.isStored)) {
     const perThread = streamUnitsPerThread(node.size, limits);
     if (perThread > 1) return [streamKernel(node, perThread, factory)];
@@ -213,11 +221,16 @@ function renderKernels(
  * on the device (shared by the scatters of one index into one size), then one thread per output
  * element over its segment. The longest segment is not known when planning here: on a driver
  * that ends long loops early (lavapipe, maxLoopIterations) a target receiving more entries than
- * that would be summed short, as any loop of that length would.
+ * that would be summed short, as any loop of that length would. Where the indices are known to
+ * be sorted already (`sortedIndex`), entry s of the order is s itself: the segment loop reads the
+ * rows directly, one dependent load fewer an entry.
  */
-function deviceScatterKernels(node: Node, tupleUsers: ReadonlyMap<Node, Node[]>, f: KernelFactory, cache: Map<string, DeviceSegments>): KernelPlan[] {
+function deviceScatterKernels(
+  node: Node, tupleUsers: ReadonlyMap<Node, Node[]>, f: KernelFactory, cache: Map<string, DeviceSegments>, sortedIndex?: PlanOptions["sortedIndex"],
+): KernelPlan[] {
   const ind = node.inputs[1]!;
   const targets = node.shape[node.attrs.axis!]!;
+  const inOrder = sortedIndex?.(ind, targets) ?? false;
   const key = `${ind.hash}|${targets}`;
   let segments = cache.get(key);
   const build: KernelPlan[] = [];
@@ -231,14 +244,14 @@ function deviceScatterKernels(node: Node, tupleUsers: ReadonlyMap<Node, Node[]>,
   if (lanes > 1) {
     const reader = (shader: ShaderBuilder) => ({
       offset: (j: string) => `${shader.bind(offsets, "read")}[${j}]`,
-      entry: (s: string) => `${shader.bind(order, "read")}[${s}]`,
+      entry: (s: string) => (inOrder ? s : `${shader.bind(order, "read")}[${s}]`),
     });
     return [...build, laneScatterKernel(node, lanes, reader, f)];
   }
   const scatter = unitKernel(node, tupleUsers, f, (shader) =>
     segmentedScatterUnits(node, {
       offset: (j) => `${shader.bind(offsets, "read")}[${j}]`,
-      entry: (s) => `${shader.bind(order, "read")}[${s}]`,
+      entry: (s) => (inOrder ? s : `${shader.bind(order, "read")}[${s}]`),
     }),
   );
   return [...build, scatter];

@@ -46,6 +46,9 @@ const dataPrecision = opt("data-precision", "exact") as DataPrecision;
 // --gradient-only: time the batched gradients alone; --gradient-limits 'JSON;JSON': once per set of
 // render limits merged over the device's (experiments with the kernels' layouts).
 const gradientOnly = args.includes("--gradient-only");
+// --gradient-separate: also time the batched gradient with every kernel its own dispatch (none
+// merged), so that the gradient_kernel lines show where a merged dispatch's time goes.
+const gradientSeparate = args.includes("--gradient-separate");
 const digestOpt = args.includes("--digest");
 // --fresh-device: every rep opens its own device instead of the one the last rep left open.
 const freshDevice = args.includes("--fresh-device");
@@ -220,11 +223,14 @@ if (cases.includes("hier")) {
  */
 async function timeBatchedGradient(name: string, m: CompiledModel, chains: number) {
   for (const limits of gradientLimits) await timeBatchedGradientWith(name, m, chains, limits);
+  if (gradientSeparate) await timeBatchedGradientWith(name, m, chains, {}, undefined, true);
 }
 
-async function timeBatchedGradientWith(name: string, m: CompiledModel, chains: number, overrides: Partial<RenderLimits>, evals = Number(opt("gradient-evals", "200"))) {
+async function timeBatchedGradientWith(
+  name: string, m: CompiledModel, chains: number, overrides: Partial<RenderLimits>, evals = Number(opt("gradient-evals", "200")), separate = false,
+) {
   const manager = new VulkanManager();
-  const g = await batchedGradient(manager, m, chains, dtype, { ...limitsOf(manager.device), ...overrides }, dataPrecision);
+  const g = await batchedGradient(manager, m, chains, dtype, { ...limitsOf(manager.device), ...overrides }, dataPrecision, { separate });
   const s = manager.sequence();
   for (let i = 0; i < evals; i++) for (const d of g.step) s.dispatch(d.algorithm, d.buffers, d.groups);
   const time = () => {
@@ -272,7 +278,7 @@ async function timeBatchedGradientWith(name: string, m: CompiledModel, chains: n
   const dispatch = await dispatchLatency(manager);
   const floor = (2 * dataBytes) / 3.9e12 * 1e6;
   console.log(JSON.stringify({
-    case: name, bench: "batched_gradient", limits: overrides, chains, dtype, data_precision: dataPrecision, half_data: [...half], kernels_per_gradient: g.step.length, kernels_total: g.kernels,
+    case: name, bench: "batched_gradient", limits: overrides, ...(separate ? { separate } : {}), chains, dtype, data_precision: dataPrecision, half_data: [...half], kernels_per_gradient: g.step.length, kernels_total: g.kernels,
     us_per_gradient: +(ms * 1e3).toFixed(2), us_per_gradient_at_zero: +(msZero * 1e3).toFixed(2), floor_us_at_3_9TBps: +floor.toFixed(2),
     dependent_dispatch_us: +dispatch.usPerDispatch.toFixed(2), floor_us_with_a_dispatch: +(floor + dispatch.usPerDispatch).toFixed(2),
     times_floor_with_a_dispatch: +((ms * 1e3) / (floor + dispatch.usPerDispatch)).toFixed(2),

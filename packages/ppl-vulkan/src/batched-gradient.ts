@@ -32,12 +32,19 @@ export interface BatchedGradientPlan extends ProgramPlan {
   readonly data: BoundData;
 }
 
+/** How the batched gradient's kernels are arranged. */
+export interface BatchedGradientOptions {
+  /** Each kernel its own dispatch, none merged (for timing kernels one by one); default false. */
+  readonly separate?: boolean;
+}
+
 /**
  * The kernels of the batched gradient of C chains (lp and grad are the plan's outputs), rendered
  * for a device's limits; with `dataPrecision` "f16" the large float data are float16_t buffers.
  */
 export function batchedGradientPlan(
   model: Pick<CompiledModel, "logDensity" | "q" | "dataBindings">, chains: number, dtype: "f32" | "f64", limits: RenderLimits, dataPrecision: DataPrecision = "exact",
+  options: BatchedGradientOptions = {},
 ): BatchedGradientPlan {
   const graph = gradientGraph(model, { dtype, chains });
   // Independent kernels share a dispatch (a small model's gradient is latency-bound by its count of
@@ -47,7 +54,9 @@ export function batchedGradientPlan(
   // Rows sorted by their group index where lp and grad are sums over them; a scatter by an index
   // that the data then hold sorted reads its rows in place.
   const data = rowsInIndexOrder([graph.lp, graph.grad], model.dataBindings);
-  const plan = planProgram([graph.lp, graph.grad], limits, kernelPrelude, { merge: (n) => (readsQ(n) ? "step" : "once"), halfStorage, sortedIndex: sortedIndexOver(data) });
+  const plan = planProgram([graph.lp, graph.grad], limits, kernelPrelude, {
+    merge: options.separate ? false : (n) => (readsQ(n) ? "step" : "once"), halfStorage, sortedIndex: sortedIndexOver(data),
+  });
   return { ...plan, data };
 }
 
@@ -64,9 +73,10 @@ export async function batchedGradient(
   dtype: "f32" | "f64",
   limits: RenderLimits = limitsOf(manager.device),
   dataPrecision: DataPrecision = "exact",
+  options: BatchedGradientOptions = {},
 ): Promise<BatchedGradient> {
   checkDataPrecision(manager.device, dataPrecision);
-  const plan = batchedGradientPlan(model, chains, dtype, limits, dataPrecision);
+  const plan = batchedGradientPlan(model, chains, dtype, limits, dataPrecision, options);
   const outs = plan.outputs;
   const program = await residentProgram(manager, plan);
   const data = plan.data;

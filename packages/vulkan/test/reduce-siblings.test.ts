@@ -34,7 +34,7 @@ describe("sums over the same elements: planning", () => {
     expect(k.nodes).toEqual(outs);
     // One exp(−θ2) for all four sums, before the loop; one read of y and of x an element.
     expect(k.source.match(/ppl_exp\(/g)?.length).toBe(1);
-    const start = k.source.indexOf("for (int i = 0;");
+    const start = k.source.indexOf("for (int k =");
     const loop = k.source.slice(start, k.source.indexOf("ppl_sh0[gl_LocalInvocationIndex]", start));
     expect(loop.match(/b\d+\.v\[k\]/g)?.length).toBe(2);
   });

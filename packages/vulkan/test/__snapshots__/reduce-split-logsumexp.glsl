@@ -17,12 +17,10 @@ void main() {
   if (gid >= 49) return;
   int o = gid / 49;
   int p = gid - o * 49;
-  int k0 = p * 2048 + int(gl_LocalInvocationIndex);
+  int kEnd = min(100000, (p + 1) * 2041);
   float red_s0 = uintBitsToFloat(0xff800000u);
   float red_s1 = 0.00000000;
-  for (int i = 0; i < 8; i++) {
-    int k = k0 + i * 256;
-    if (k >= 100000) break;
+  for (int k = p * 2041 + int(gl_LocalInvocationIndex); k < kEnd; k += 256) {
     float t0 = b0.v[k];
     if (t0 > red_s0) { red_s1 = red_s1 * ppl_exp(red_s0 - t0) + 1.00000000; red_s0 = t0; }
     else if (!isinf(red_s0) || red_s0 > 0) { red_s1 += ppl_exp(t0 - red_s0); }

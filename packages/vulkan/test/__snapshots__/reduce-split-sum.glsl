@@ -16,11 +16,9 @@ void main() {
   if (gid >= 49) return;
   int o = gid / 49;
   int p = gid - o * 49;
-  int k0 = p * 2048 + int(gl_LocalInvocationIndex);
+  int kEnd = min(100000, (p + 1) * 2041);
   float red_s0 = 0.00000000;
-  for (int i = 0; i < 8; i++) {
-    int k = k0 + i * 256;
-    if (k >= 100000) break;
+  for (int k = p * 2041 + int(gl_LocalInvocationIndex); k < kEnd; k += 256) {
     float t0 = b0.v[k];
     float t1 = (t0*t0);
     red_s0 = red_s0 + t1;

@@ -13,11 +13,9 @@ void main() {
   if (gid >= 1024) return;
   int o = gid / 1;
   int p = gid - o * 1;
-  int k0 = p * 1024 + int(gl_LocalInvocationIndex);
+  int kEnd = min(1000, (p + 1) * 1000);
   float red_s0 = 0.00000000;
-  for (int i = 0; i < 4; i++) {
-    int k = k0 + i * 256;
-    if (k >= 1000) break;
+  for (int k = p * 1000 + int(gl_LocalInvocationIndex); k < kEnd; k += 256) {
     float t0 = b0.v[((o)*1000+k)];
     float t1 = ppl_exp(t0);
     red_s0 = red_s0 + t1;

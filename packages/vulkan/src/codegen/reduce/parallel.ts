@@ -9,8 +9,7 @@ import { workgroupReduce } from "./workgroup.ts";
 
 /**
  * A reduction split over `partitions` workgroups per output, in one dispatch. Workgroup (o, p)
- * folds the p-th contiguous slice of output o's elements (a multiple of the workgroup's size) —
- * each thread a fixed stride of it,
+ * folds the p-th contiguous slice of output o's elements — each thread a fixed stride of it,
  * computing the fused producer inline — and merges its threads' states in a fixed tree. With one
  * partition it writes the result. Otherwise it stores its state as a partial, and the last of
  * output o's workgroups to finish (counted atomically) merges the P partials in partition order
@@ -68,20 +67,12 @@ export function splitReduceKernels(nodes: readonly Node[], partitions: number, f
 
   const sh = f.shader();
   const main = new Scope(undefined, "");
-  // Each thread folds elements p·chunk + i·G + lid for i < T: a loop of a fixed trip count (the
-  // chunk a multiple of G), which the compiler can unroll, issuing the iterations' loads together.
-  // With the bound the last partition's (a min with the count), hier's six sums over 100k rows took
-  // 9.7 µs on an H100 as 8 iterations, each waiting on its own loads before the next began.
-  const T = Math.ceil(Math.ceil(count / P) / G);
-  const chunk = T * G;
+  const chunk = Math.ceil(count / P);
   main.emit(`int o = gid / ${P};`);
   main.emit(`int p = gid - o * ${P};`);
-  main.emit(`int k0 = p * ${chunk} + int(gl_LocalInvocationIndex);`);
+  main.emit(`int kEnd = min(${count}, (p + 1) * ${chunk});`);
   const s = declareState(monoid, main);
-  const body = main.loop(["i", "k"]);
-  body.emit(`int k = k0 + i * ${G};`);
-  // The elements run in order, so the first past the end ends the thread's loop.
-  if (P * chunk > count) body.emit(`if (k >= ${count}) break;`);
+  const body = main.loop(["k"]);
   const outIdx = unflatten(node.shape, "o");
   const redIdx = unflatten(redShape, "k");
   const idx: string[] = [];
@@ -92,7 +83,7 @@ export function splitReduceKernels(nodes: readonly Node[], partitions: number, f
     const v = sh.r.value(n.inputs[0]!, idx, body);
     for (const l of monoids[i]!.fold(own(s, i), v)) body.emit(l);
   });
-  main.block(`for (int i = 0; i < ${T}; i++)`, body);
+  main.block(`for (int k = p * ${chunk} + int(gl_LocalInvocationIndex); k < kEnd; k += ${G})`, body);
   const wg1 = workgroupReduce(monoid, s, G, f.limits.subgroupArithmetic);
   for (const l of wg1.lines) main.emit(l);
   const extensions = [...wg1.extensions];

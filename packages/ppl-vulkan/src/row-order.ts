@@ -54,9 +54,28 @@ export function sortedIndexOver(data: BoundData): (index: Node, targets: number)
   };
 }
 
-/** Positions 0…n−1 sorted by their keys, ties in position order. */
-function stableOrder(key: ArrayLike<number>): Int32Array {
-  const perm = Int32Array.from({ length: key.length }, (_, i) => i);
+/**
+ * Positions 0…n−1 sorted by their keys, ties in position order. Group indices are integers in a
+ * range about the size of the data or less: a counting sort, O(n + range); other keys a comparison sort.
+ */
+export function stableOrder(key: ArrayLike<number>): Int32Array {
+  const n = key.length;
+  let lo = Infinity, hi = -Infinity, integers = true;
+  for (let i = 0; i < n; i++) {
+    const k = key[i]!;
+    if (!Number.isInteger(k)) integers = false;
+    if (k < lo) lo = k;
+    if (k > hi) hi = k;
+  }
+  if (n > 0 && integers && hi - lo <= 4 * n + 1024) {
+    const starts = new Int32Array(hi - lo + 2);
+    for (let i = 0; i < n; i++) starts[key[i]! - lo + 1]!++;
+    for (let b = 1; b < starts.length; b++) starts[b]! += starts[b - 1]!;
+    const perm = new Int32Array(n);
+    for (let i = 0; i < n; i++) perm[starts[key[i]! - lo]!++] = i;
+    return perm;
+  }
+  const perm = Int32Array.from({ length: n }, (_, i) => i);
   return perm.sort((a, b) => key[a]! - key[b]! || a - b);
 }
 

@@ -9,7 +9,8 @@ import { usableDevices, VulkanManager } from "@ppl/vulkan";
 import hierarchical from "../../../examples/hierarchical.ts";
 import logistic from "../../../examples/logistic_regression.ts";
 import { batchedGradient, batchedGradientPlan } from "../src/batched-gradient.ts";
-import { rowsInIndexOrder } from "../src/row-order.ts";
+import fc from "fast-check";
+import { rowsInIndexOrder, stableOrder } from "../src/row-order.ts";
 
 const example = JSON.parse(readFileSync(new URL("../../../examples/hierarchical.json", import.meta.url), "utf8")) as {
   N: number; G: number; group: number[]; x: number[]; y: number[];
@@ -40,6 +41,23 @@ describe("rows in index order", () => {
     expect(rowsInIndexOrder(batchedGradientPlan(model, 2, "f32", REFERENCE_LIMITS.h200).outputs, model.dataBindings)).toBe(model.dataBindings);
     const lr = compileModel(logistic, JSON.parse(readFileSync(new URL("../../../examples/logistic_regression.json", import.meta.url), "utf8")));
     expect(rowsInIndexOrder(batchedGradientPlan(lr, 2, "f32", REFERENCE_LIMITS.h200).outputs, lr.dataBindings)).toBe(lr.dataBindings);
+  });
+});
+
+describe("stableOrder", () => {
+  it("sorts positions by key, ties in position order, for integer keys (counting) and any others (property)", () => {
+    const keys = fc.oneof(
+      fc.array(fc.integer({ min: -5, max: 40 }), { maxLength: 60 }),
+      fc.array(fc.integer({ min: -1e9, max: 1e9 }), { maxLength: 30 }),
+      fc.array(fc.double({ min: -10, max: 10, noNaN: true }), { maxLength: 30 }),
+    );
+    fc.assert(
+      fc.property(keys, (key) => {
+        const want = key.map((_, i) => i).sort((a, b) => key[a]! - key[b]! || a - b);
+        expect(Array.from(stableOrder(key))).toEqual(want);
+      }),
+      { numRuns: 300, seed: 5 },
+    );
   });
 });
 

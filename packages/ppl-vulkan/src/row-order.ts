@@ -1,5 +1,6 @@
 import { interpret, type Node, type TensorValue } from "@ppl/tensor";
 import { permutableRows, toposort } from "@ppl/tensor/internals";
+import { segmentLayout } from "@ppl/vulkan/internals";
 
 /** The data bound to a batched gradient: each leaf's values, by name. */
 export type BoundData = Readonly<Record<string, TensorValue>>;
@@ -56,7 +57,8 @@ export function sortedIndexOver(data: BoundData): (index: Node, targets: number)
 
 /**
  * Positions 0…n−1 sorted by their keys, ties in position order. Group indices are integers in a
- * range about the size of the data or less: a counting sort, O(n + range); other keys a comparison sort.
+ * range about the size of the data or less: the scatters' own stable counting sort (segmentLayout,
+ * O(n + range)); other keys a comparison sort.
  */
 export function stableOrder(key: ArrayLike<number>): Int32Array {
   const n = key.length;
@@ -68,12 +70,7 @@ export function stableOrder(key: ArrayLike<number>): Int32Array {
     if (k > hi) hi = k;
   }
   if (n > 0 && integers && hi - lo <= 4 * n + 1024) {
-    const starts = new Int32Array(hi - lo + 2);
-    for (let i = 0; i < n; i++) starts[key[i]! - lo + 1]!++;
-    for (let b = 1; b < starts.length; b++) starts[b]! += starts[b - 1]!;
-    const perm = new Int32Array(n);
-    for (let i = 0; i < n; i++) perm[starts[key[i]! - lo]!++] = i;
-    return perm;
+    return segmentLayout(Int32Array.from({ length: n }, (_, i) => key[i]! - lo), hi - lo + 1).order;
   }
   const perm = Int32Array.from({ length: n }, (_, i) => i);
   return perm.sort((a, b) => key[a]! - key[b]! || a - b);

@@ -2,6 +2,7 @@
 // permutation keeps every row whole, and on the device the gradient over shuffled rows is the one
 // over the same rows given in group order, value for value, and the CPU's to f32 rounding.
 import { readFileSync } from "node:fs";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { compileModel, modelDensity } from "@ppl/ppl";
 import { REFERENCE_LIMITS } from "@ppl/vulkan/internals";
@@ -9,7 +10,6 @@ import { usableDevices, VulkanManager } from "@ppl/vulkan";
 import hierarchical from "../../../examples/hierarchical.ts";
 import logistic from "../../../examples/logistic_regression.ts";
 import { batchedGradient, batchedGradientPlan } from "../src/batched-gradient.ts";
-import fc from "fast-check";
 import { rowsInIndexOrder, stableOrder } from "../src/row-order.ts";
 
 const example = JSON.parse(readFileSync(new URL("../../../examples/hierarchical.json", import.meta.url), "utf8")) as {

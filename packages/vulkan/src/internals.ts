@@ -10,4 +10,5 @@ export { type Binding, type KernelPlan, type ProgramPlan } from "./codegen/progr
 export { BYTES, boundBytes, toBytes, residentProgram, type Dispatch, type ResidentProgram } from "./resident-program.ts";
 export { HALF_STORAGE_EXTENSION, halfRead } from "./codegen/shader.ts";
 export { REFERENCE_LIMITS } from "./codegen/reference-devices.ts";
+export { segmentLayout, type SegmentLayout } from "./codegen/scatter-segments.ts";
 export { goldenSource, type IncludedText } from "./golden-source.ts";

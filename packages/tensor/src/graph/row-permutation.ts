@@ -35,10 +35,13 @@ export interface PermutableRows {
  */
 export function permutableRows(outputs: readonly Node[]): PermutableRows | undefined {
   const order = toposort(outputs);
+  // A gather and the scatter of its gradient share their index: each index leaf is traced once.
+  const tried = new Set<Node>();
   for (const n of order) {
     if (n.op !== "scatter_add" && n.op !== "gather") continue;
     const index = indexLeaf(n.inputs[1]!);
-    if (!index || index.rank !== 1 || index.shape[0]! < 2) continue;
+    if (!index || index.rank !== 1 || index.shape[0]! < 2 || tried.has(index)) continue;
+    tried.add(index);
     const rows = index.shape[0]!;
     const leaves = order.filter((l) => l.op === "data" && l.rank >= 1 && l.shape[0] === rows);
     if (rowsAreFree(order, new Set(leaves), outputs)) return { rows, index, leaves };

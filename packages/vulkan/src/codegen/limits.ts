@@ -122,7 +122,8 @@ export function limitsOf(device: {
     parallelReduceMin: device.type === "cpu" ? 4096 : 256,
     // A second workgroup per output costs its last one an atomic count and a read of the partials
     // from L2: on an H200 the hierarchical gradient's three sums over 2000 group effects took 5.2 µs
-    // as two workgroups each (4 terms a thread) and 3.5 µs as one (8).
+    // as two workgroups each (4 terms a thread) and 3.5 µs as one (8). Its six sums over 100k rows
+    // took the same from 16 to 2 terms a thread, and longer with 1 (H200, bench/RESULTS.md).
     reduceTermsPerThread: 8,
     tiledMatmulMin: 1 << 18,
     skinnyMatmulColumns: 16,

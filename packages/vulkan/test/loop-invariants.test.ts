@@ -9,7 +9,8 @@ import { planProgram } from "../src/codegen/program.ts";
 import { REFERENCE_LIMITS } from "../src/codegen/reference-devices.ts";
 import { usableDevices } from "../src/devices.ts";
 
-const H200 = REFERENCE_LIMITS.h200;
+// One iteration a loop trip, so that a loop body is one iteration's code (strided-loop.test.ts covers several).
+const H200 = { ...REFERENCE_LIMITS.h200, loopIterationsInFlight: 1 };
 const prelude = () => "// (math prelude)";
 const sources = (outs: Node[]) => planProgram(outs, H200, prelude).kernels.map((k) => k.source);
 

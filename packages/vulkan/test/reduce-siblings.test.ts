@@ -10,7 +10,8 @@ import { reals, tensorValueOf } from "./helpers.ts";
 // Sums over the same elements in one kernel (reduce/siblings.ts): each thread computes the terms
 // of an element once for every sum, and every sum is folded and merged as it would be alone.
 const device = usableDevices()[0];
-const GPU = { ...REFERENCE_LIMITS.h200, subgroupArithmetic: false };
+// One iteration a loop trip, so that a loop body is one iteration's code (strided-loop.test.ts covers several).
+const GPU = { ...REFERENCE_LIMITS.h200, subgroupArithmetic: false, loopIterationsInFlight: 1 };
 
 const value = tensorValueOf;
 

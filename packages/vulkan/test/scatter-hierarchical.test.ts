@@ -13,7 +13,8 @@ import { lcg, reals, tensorValueOf } from "./helpers.ts";
 // that they do not wait for the scatter; inside the scatter's segment of group j, a[g[p]] is a[j],
 // read once a segment.
 const device = usableDevices()[0];
-const GPU = { ...REFERENCE_LIMITS.h200, subgroupArithmetic: false };
+// One iteration a loop trip, so that a loop body is one iteration's code (strided-loop.test.ts covers several).
+const GPU = { ...REFERENCE_LIMITS.h200, subgroupArithmetic: false, loopIterationsInFlight: 1 };
 
 const value = tensorValueOf;
 

@@ -16,7 +16,8 @@ const device = usableDevices()[0];
 
 // Fixed limits and no prelude, so planned kernels and their source are the same on every machine.
 // (the H200 of REFERENCE_LIMITS, without subgroup arithmetic).
-const GPU = { ...REFERENCE_LIMITS.h200, subgroupArithmetic: false };
+// One iteration a loop trip, so that a loop body is one iteration's code (strided-loop.test.ts covers several).
+const GPU = { ...REFERENCE_LIMITS.h200, subgroupArithmetic: false, loopIterationsInFlight: 1 };
 const plan = (outs: Node[]) => planProgram(outs, GPU, () => "// (prelude)");
 const scatterKernel = (kernels: readonly KernelPlan[]) => kernels.find((k) => k.node.op === "scatter_add")!;
 

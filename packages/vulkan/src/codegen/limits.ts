@@ -33,6 +33,12 @@ export interface RenderLimits {
    * output shorten each thread's loop (a chain of dependent loads on a GPU) but add partials to merge.
    */
   readonly reduceTermsPerThread: number;
+  /**
+   * Iterations of a split reduction's or a segment sum's loop a thread runs at once, their loads
+   * all issued before their arithmetic (strided-loop.ts): a loop that loads an index and gathers
+   * by it otherwise waits two memory latencies an iteration; 1 turns it off.
+   */
+  readonly loopIterationsInFlight: number;
   /** Reduced elements per output below which a reduction stays one thread per output. */
   readonly parallelReduceMin: number;
   /** Multiply-adds (n·m·k) below which a matmul stays one thread per output element. */
@@ -125,6 +131,8 @@ export function limitsOf(device: {
     // as two workgroups each (4 terms a thread) and 3.5 µs as one (8). Its six sums over 100k rows
     // took the same from 16 to 2 terms a thread, and longer with 1 (H200, bench/RESULTS.md).
     reduceTermsPerThread: 8,
+    // A CPU driver runs a thread's iterations one after the other anyway: nothing to overlap.
+    loopIterationsInFlight: cpu ? 1 : 8,
     tiledMatmulMin: 1 << 18,
     skinnyMatmulColumns: 16,
     // A GPU dispatch and its barrier cost 2–3 µs, the time of tens of millions of operations

@@ -4,6 +4,7 @@ import { unflatten } from "./index-math.ts";
 import { laneTree, laneTreeShared, outputLanes } from "./output-lanes.ts";
 import type { KernelFactory } from "./kernel-factory.ts";
 import { Scope } from "./scope.ts";
+import { stridedLoop } from "./strided-loop.ts";
 import type { KernelPlan, ShaderBuilder } from "./shader.ts";
 
 /** GLSL int expressions of a segment layout's offsets[j] and order[s], given the kernel's shader. */
@@ -45,12 +46,14 @@ export function laneScatterKernel(node: Node, lanes: number, layout: SegmentLayo
   inRange.emit(`int lo = ${offset(target)}; int hi = ${offset(`(${target} + 1)`)};`);
   // Every entry of the segment has the target for its index (entries out of range belong to no
   // segment): what the updates gather by that index is read once, before the loop.
-  sh.r.know(ind, unflatten(ind.shape, "p"), inRange, target);
-  const body = inRange.loop(["s", "p"]);
-  body.emit(`int p = ${entry("s")};`);
-  const v = sh.r.value(upd, [...idx.slice(0, axis), ...unflatten(ind.shape, "p"), ...idx.slice(axis + 1)], body);
-  body.emit(`acc += ${v};`);
-  inRange.block(`for (int s = lo + j; s < hi; s += ${S})`, body);
+  const entryOf = (s: string) => `p${s.slice(1)}`;
+  const element = (body: Scope, s: string) => {
+    const p = entryOf(s);
+    sh.r.know(ind, unflatten(ind.shape, p), inRange, target);
+    body.emit(`int ${p} = ${entry(s)};`);
+    return [`acc += ${sh.r.value(upd, [...idx.slice(0, axis), ...unflatten(ind.shape, p), ...idx.slice(axis + 1)], body)};`];
+  };
+  stridedLoop(inRange, { name: "s", start: "lo + j", end: "hi", stride: S }, f.limits.loopIterationsInFlight, element, (s) => [entryOf(s)]);
   main.block(`if (u < ${node.size})`, inRange);
   for (const l of laneTree(S, 1, `u < ${node.size}`, (sum) => sh.storage.write(node, "u", sum))) main.emit(l);
   return f.finish(

@@ -20,11 +20,33 @@ void main() {
   int kEnd = min(100000, (p + 1) * 2041);
   float red_s0 = uintBitsToFloat(0xff800000u);
   float red_s1 = 0.00000000;
-  for (int k = p * 2041 + int(gl_LocalInvocationIndex); k < kEnd; k += 256) {
-    float t0 = b0.v[k];
+  for (int k_at = p * 2041 + int(gl_LocalInvocationIndex); k_at < kEnd; k_at += 2048) {
+    int k_0 = k_at;
+    int k_1 = min(k_at + 256, kEnd - 1);
+    int k_2 = min(k_at + 512, kEnd - 1);
+    int k_3 = min(k_at + 768, kEnd - 1);
+    int k_4 = min(k_at + 1024, kEnd - 1);
+    int k_5 = min(k_at + 1280, kEnd - 1);
+    int k_6 = min(k_at + 1536, kEnd - 1);
+    int k_7 = min(k_at + 1792, kEnd - 1);
+    float t0 = b0.v[k_0];
+    float t1 = b0.v[k_1];
+    float t2 = b0.v[k_2];
+    float t3 = b0.v[k_3];
+    float t4 = b0.v[k_4];
+    float t5 = b0.v[k_5];
+    float t6 = b0.v[k_6];
+    float t7 = b0.v[k_7];
     if (t0 > red_s0) { red_s1 = red_s1 * ppl_exp(red_s0 - t0) + 1.00000000; red_s0 = t0; }
     else if (!isinf(red_s0) || red_s0 > 0) { red_s1 += ppl_exp(t0 - red_s0); }
     if (isnan(t0)) { red_s0 = t0; }
+    if (k_at + 256 < kEnd) { if (t1 > red_s0) { red_s1 = red_s1 * ppl_exp(red_s0 - t1) + 1.00000000; red_s0 = t1; } else if (!isinf(red_s0) || red_s0 > 0) { red_s1 += ppl_exp(t1 - red_s0); } if (isnan(t1)) { red_s0 = t1; } }
+    if (k_at + 512 < kEnd) { if (t2 > red_s0) { red_s1 = red_s1 * ppl_exp(red_s0 - t2) + 1.00000000; red_s0 = t2; } else if (!isinf(red_s0) || red_s0 > 0) { red_s1 += ppl_exp(t2 - red_s0); } if (isnan(t2)) { red_s0 = t2; } }
+    if (k_at + 768 < kEnd) { if (t3 > red_s0) { red_s1 = red_s1 * ppl_exp(red_s0 - t3) + 1.00000000; red_s0 = t3; } else if (!isinf(red_s0) || red_s0 > 0) { red_s1 += ppl_exp(t3 - red_s0); } if (isnan(t3)) { red_s0 = t3; } }
+    if (k_at + 1024 < kEnd) { if (t4 > red_s0) { red_s1 = red_s1 * ppl_exp(red_s0 - t4) + 1.00000000; red_s0 = t4; } else if (!isinf(red_s0) || red_s0 > 0) { red_s1 += ppl_exp(t4 - red_s0); } if (isnan(t4)) { red_s0 = t4; } }
+    if (k_at + 1280 < kEnd) { if (t5 > red_s0) { red_s1 = red_s1 * ppl_exp(red_s0 - t5) + 1.00000000; red_s0 = t5; } else if (!isinf(red_s0) || red_s0 > 0) { red_s1 += ppl_exp(t5 - red_s0); } if (isnan(t5)) { red_s0 = t5; } }
+    if (k_at + 1536 < kEnd) { if (t6 > red_s0) { red_s1 = red_s1 * ppl_exp(red_s0 - t6) + 1.00000000; red_s0 = t6; } else if (!isinf(red_s0) || red_s0 > 0) { red_s1 += ppl_exp(t6 - red_s0); } if (isnan(t6)) { red_s0 = t6; } }
+    if (k_at + 1792 < kEnd) { if (t7 > red_s0) { red_s1 = red_s1 * ppl_exp(red_s0 - t7) + 1.00000000; red_s0 = t7; } else if (!isinf(red_s0) || red_s0 > 0) { red_s1 += ppl_exp(t7 - red_s0); } if (isnan(t7)) { red_s0 = t7; } }
   }
   { bool anyNan = subgroupAny(ppl_isnan(red_s0)); float mx = subgroupMax(red_s0);
     float scaled = ppl_isinf(mx) ? 0.00000000 : red_s1 * ppl_exp(red_s0 - mx);

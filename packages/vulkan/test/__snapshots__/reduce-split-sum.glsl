@@ -18,10 +18,39 @@ void main() {
   int p = gid - o * 49;
   int kEnd = min(100000, (p + 1) * 2041);
   float red_s0 = 0.00000000;
-  for (int k = p * 2041 + int(gl_LocalInvocationIndex); k < kEnd; k += 256) {
-    float t0 = b0.v[k];
+  for (int k_at = p * 2041 + int(gl_LocalInvocationIndex); k_at < kEnd; k_at += 2048) {
+    int k_0 = k_at;
+    int k_1 = min(k_at + 256, kEnd - 1);
+    int k_2 = min(k_at + 512, kEnd - 1);
+    int k_3 = min(k_at + 768, kEnd - 1);
+    int k_4 = min(k_at + 1024, kEnd - 1);
+    int k_5 = min(k_at + 1280, kEnd - 1);
+    int k_6 = min(k_at + 1536, kEnd - 1);
+    int k_7 = min(k_at + 1792, kEnd - 1);
+    float t0 = b0.v[k_0];
     float t1 = (t0*t0);
+    float t2 = b0.v[k_1];
+    float t3 = (t2*t2);
+    float t4 = b0.v[k_2];
+    float t5 = (t4*t4);
+    float t6 = b0.v[k_3];
+    float t7 = (t6*t6);
+    float t8 = b0.v[k_4];
+    float t9 = (t8*t8);
+    float t10 = b0.v[k_5];
+    float t11 = (t10*t10);
+    float t12 = b0.v[k_6];
+    float t13 = (t12*t12);
+    float t14 = b0.v[k_7];
+    float t15 = (t14*t14);
     red_s0 = red_s0 + t1;
+    if (k_at + 256 < kEnd) { red_s0 = red_s0 + t3; }
+    if (k_at + 512 < kEnd) { red_s0 = red_s0 + t5; }
+    if (k_at + 768 < kEnd) { red_s0 = red_s0 + t7; }
+    if (k_at + 1024 < kEnd) { red_s0 = red_s0 + t9; }
+    if (k_at + 1280 < kEnd) { red_s0 = red_s0 + t11; }
+    if (k_at + 1536 < kEnd) { red_s0 = red_s0 + t13; }
+    if (k_at + 1792 < kEnd) { red_s0 = red_s0 + t15; }
   }
   red_s0 = subgroupAdd(red_s0);
   if (subgroupElect()) { ppl_sh0[gl_SubgroupID] = red_s0; }

@@ -15,10 +15,39 @@ void main() {
   int p = gid - o * 1;
   int kEnd = min(1000, (p + 1) * 1000);
   float red_s0 = 0.00000000;
-  for (int k = p * 1000 + int(gl_LocalInvocationIndex); k < kEnd; k += 256) {
-    float t0 = b0.v[((o)*1000+k)];
+  for (int k_at = p * 1000 + int(gl_LocalInvocationIndex); k_at < kEnd; k_at += 2048) {
+    int k_0 = k_at;
+    int k_1 = min(k_at + 256, kEnd - 1);
+    int k_2 = min(k_at + 512, kEnd - 1);
+    int k_3 = min(k_at + 768, kEnd - 1);
+    int k_4 = min(k_at + 1024, kEnd - 1);
+    int k_5 = min(k_at + 1280, kEnd - 1);
+    int k_6 = min(k_at + 1536, kEnd - 1);
+    int k_7 = min(k_at + 1792, kEnd - 1);
+    float t0 = b0.v[((o)*1000+k_0)];
     float t1 = ppl_exp(t0);
+    float t2 = b0.v[((o)*1000+k_1)];
+    float t3 = ppl_exp(t2);
+    float t4 = b0.v[((o)*1000+k_2)];
+    float t5 = ppl_exp(t4);
+    float t6 = b0.v[((o)*1000+k_3)];
+    float t7 = ppl_exp(t6);
+    float t8 = b0.v[((o)*1000+k_4)];
+    float t9 = ppl_exp(t8);
+    float t10 = b0.v[((o)*1000+k_5)];
+    float t11 = ppl_exp(t10);
+    float t12 = b0.v[((o)*1000+k_6)];
+    float t13 = ppl_exp(t12);
+    float t14 = b0.v[((o)*1000+k_7)];
+    float t15 = ppl_exp(t14);
     red_s0 = red_s0 + t1;
+    if (k_at + 256 < kEnd) { red_s0 = red_s0 + t3; }
+    if (k_at + 512 < kEnd) { red_s0 = red_s0 + t5; }
+    if (k_at + 768 < kEnd) { red_s0 = red_s0 + t7; }
+    if (k_at + 1024 < kEnd) { red_s0 = red_s0 + t9; }
+    if (k_at + 1280 < kEnd) { red_s0 = red_s0 + t11; }
+    if (k_at + 1536 < kEnd) { red_s0 = red_s0 + t13; }
+    if (k_at + 1792 < kEnd) { red_s0 = red_s0 + t15; }
   }
   red_s0 = subgroupAdd(red_s0);
   if (subgroupElect()) { ppl_sh0[gl_SubgroupID] = red_s0; }

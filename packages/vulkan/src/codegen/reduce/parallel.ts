@@ -6,6 +6,7 @@ import { reduceMonoid, type ReduceMonoid } from "./monoid.ts";
 import { Scope } from "../scope.ts";
 import type { KernelPlan, ScratchBuffer } from "../shader.ts";
 import { workgroupReduce } from "./workgroup.ts";
+import { stridedLoop } from "../strided-loop.ts";
 
 /**
  * A reduction split over `partitions` workgroups per output, in one dispatch. Workgroup (o, p)
@@ -72,18 +73,17 @@ export function splitReduceKernels(nodes: readonly Node[], partitions: number, f
   main.emit(`int p = gid - o * ${P};`);
   main.emit(`int kEnd = min(${count}, (p + 1) * ${chunk});`);
   const s = declareState(monoid, main);
-  const body = main.loop(["k"]);
   const outIdx = unflatten(node.shape, "o");
-  const redIdx = unflatten(redShape, "k");
-  const idx: string[] = [];
-  let ko = 0, oo = 0;
-  for (let a = 0; a < x.rank; a++) idx.push(axes.includes(a) ? redIdx[ko++]! : outIdx[oo++]!);
   // One scope for every reduction's element: what their terms share (a residual) is computed once.
-  nodes.forEach((n, i) => {
-    const v = sh.r.value(n.inputs[0]!, idx, body);
-    for (const l of monoids[i]!.fold(own(s, i), v)) body.emit(l);
-  });
-  main.block(`for (int k = p * ${chunk} + int(gl_LocalInvocationIndex); k < kEnd; k += ${G})`, body);
+  const element = (body: Scope, k: string) => {
+    const redIdx = unflatten(redShape, k);
+    const idx: string[] = [];
+    let ko = 0, oo = 0;
+    for (let a = 0; a < x.rank; a++) idx.push(axes.includes(a) ? redIdx[ko++]! : outIdx[oo++]!);
+    return nodes.flatMap((n, i) => monoids[i]!.fold(own(s, i), sh.r.value(n.inputs[0]!, idx, body)));
+  };
+  const range = { name: "k", start: `p * ${chunk} + int(gl_LocalInvocationIndex)`, end: "kEnd", stride: G };
+  stridedLoop(main, range, f.limits.loopIterationsInFlight, element);
   const wg1 = workgroupReduce(monoid, s, G, f.limits.subgroupArithmetic);
   for (const l of wg1.lines) main.emit(l);
   const extensions = [...wg1.extensions];

@@ -25,12 +25,28 @@ const int PHASE_IDLE = 2;
 // thread per chain, so that neighbouring threads touch neighbouring words). The checkpoint tables
 // are read and written there in place (CP, nuts-layout.ts), never copied into the invocation.
 
+// A profiling build (PPL_PROFILE, controller-program.ts) adds the leader's cycles spent on each
+// part of a call to the chain's words of the profile buffer, and counts the calls in which the part ran.
+#ifdef PPL_PROFILE
+uint prof_t;
+uint prof_cycles[PROF_PARTS];
+uint prof_calls[PROF_PARTS];
+#define PROF_START() { for (int k = 0; k < PROF_PARTS; k++) { prof_cycles[k] = 0u; prof_calls[k] = 0u; } prof_t = clock2x32ARB().x; }
+#define PROF_MARK(k) { uint now = clock2x32ARB().x; prof_cycles[k] += now - prof_t; prof_calls[k] = 1u; prof_t = now; }
+#define PROF_FLUSH(c) if (LEADER) { for (int k = 0; k < PROF_PARTS; k++) { uint at = (uint(c) * uint(PROF_PARTS) + uint(k)) * 3u; uint lo = bprof.v[at] + prof_cycles[k]; bprof.v[at + 1u] += lo < prof_cycles[k] ? 1u : 0u; bprof.v[at] = lo; bprof.v[at + 2u] += prof_calls[k]; } }
+#else
+#define PROF_START()
+#define PROF_MARK(k)
+#define PROF_FLUSH(c)
+#endif
+
 void main() {
   uint c = CHAIN_ID;
   if (c >= uint(CHAINS)) return;
   int ib = int(c) * NIS, rb = int(c) * NRS, base = int(c) * D;
   int phase = bis.v[ib + IS_PHASE];
   if (phase == PHASE_IDLE) return;
+  PROF_START();
   uint k = uint(bis.v[ib + IS_K]);
   uint count = bctrl.v[4];
   load_chain(c, bctrl.v[2] + k);
@@ -47,12 +63,14 @@ void main() {
     lp = bglp.v[c];
     FOR_OWNED(s, i) g[s] = bgg.v[base + i];
   }
+  PROF_MARK(0);
   // Finish the pending leaf or begin a transition, until a gradient is needed or the block is done.
   bool wantGradient = false;
   while (phase != PHASE_IDLE && !wantGradient) {
     bool more;
     if (phase == PHASE_LEAF) {
       bool valid = end_leaf(leaf);
+      PROF_MARK(1);
       leaf++;
       if (valid && leaf < (1 << depth)) more = true;
       else {
@@ -60,6 +78,7 @@ void main() {
         merged = true;
         if (valid && merge_subtree() && tree_continues()) { begin_subtree(); leaf = 0; more = true; }
         else more = false;
+        PROF_MARK(2);
       }
     } else {
       // begin_transition writes every merge vector.
@@ -68,12 +87,14 @@ void main() {
       begin_transition();
       more = tree_continues();
       if (more) { begin_subtree(); leaf = 0; }
+      PROF_MARK(3);
     }
     if (more) {
       leapfrog_drift();
       FOR_OWNED(s, i) bgq.v[base + i] = q[s];
       phase = PHASE_LEAF;
       wantGradient = true;
+      PROF_MARK(4);
     } else {
       write_result(c, k);
       k++;
@@ -83,12 +104,15 @@ void main() {
         phase = PHASE_IDLE;
         if (LEADER) atomicAdd(bdone.v[0], 1u);
       }
+      PROF_MARK(3);
     }
   }
   if (phase == PHASE_LEAF) {
     SAVE_LEAF_STATE(c);
     if (merged) SAVE_MERGE_STATE(c);
   }
+  PROF_MARK(5);
+  PROF_FLUSH(c);
   if (!LEADER) return;
   bis.v[ib + IS_PHASE] = phase; bis.v[ib + IS_K] = int(k);
   if (phase != PHASE_LEAF) return;

@@ -58,19 +58,42 @@ export function controllerGroups(chains: number, mode: ControllerMode): number {
 }
 
 /**
+ * The parts of a controller call that a profiling build times (controller.glsl's PROF_MARK), in
+ * slot order: what each call spends on them, in the leader's cycles.
+ */
+export const CONTROLLER_PROFILE_PARTS = ["load", "end leaf", "merge", "transition", "drift", "save"] as const;
+
+/** Words of the profile buffer per chain: each part's cycles (two words, low and high) and calls. */
+export const PROFILE_WORDS = CONTROLLER_PROFILE_PARTS.length * 3;
+
+/**
  * The GLSL of the NUTS controller for the whole-device shape: one workgroup per chain runs the
- * transition's bookkeeping between two batched gradient evaluations.
+ * transition's bookkeeping between two batched gradient evaluations. `profile` (a device with
+ * shaderSubgroupClock) adds the cycles each part of a call takes to buffer CONTROLLER_BUFFERS,
+ * PROFILE_WORDS a chain (controllerProfile reads them).
  */
 export function controllerProgram(
   dim: number,
-  opts: { chains: number; maxDepth: number; dtype: "f32" | "f64"; mode: ControllerMode; metric?: MetricForm; subgroups?: boolean },
+  opts: { chains: number; maxDepth: number; dtype: "f32" | "f64"; mode: ControllerMode; metric?: MetricForm; subgroups?: boolean; profile?: boolean },
 ): string {
   const thread = opts.mode.kind === "thread";
   const W = opts.mode.kind === "thread" ? 1 : opts.mode.workgroup;
   // A workgroup per chain adds its dot products within subgroups first where the device can.
   const subgroups = !thread && (opts.subgroups ?? false);
+  const header = nutsHeader(dim, opts, thread, thread ? threadGroup(opts.mode) : W, subgroups);
+  const profile = opts.profile
+    ? [
+        "#extension GL_ARB_shader_clock : require",
+        "#define PPL_PROFILE",
+        `#define PROF_PARTS ${CONTROLLER_PROFILE_PARTS.length}`,
+        `layout(std430, set = 0, binding = ${CONTROLLER_BUFFERS}) buffer ProfBuf { uint v[]; } bprof;`,
+      ]
+    : [];
   return [
-    ...nutsHeader(dim, opts, thread, thread ? threadGroup(opts.mode) : W, subgroups),
+    header[0]!,
+    ...profile.slice(0, 1),
+    ...header.slice(1),
+    ...profile.slice(1),
     `#define WG ${W}`,
     thread ? "#define LID 0u" : "#define LID gl_LocalInvocationID.x",
     // Slot j, element i of chain c's vector state: chain-minor for threads, chain-major for workgroups.

@@ -2,9 +2,10 @@ import { VulkanError, compileGlsl, limitsOf, type VulkanManager, type Sequence }
 import { batchedGradient } from "./batched-gradient.ts";
 import type { DataPrecision } from "./data-precision.ts";
 import {
-  chooseControllerMode, CONTROLLER_BUFFERS, controllerGroups, controllerProgram, controllerStateSizes, workgroupController, type ControllerMode,
+  chooseControllerMode, CONTROLLER_BUFFERS, CONTROLLER_PROFILE_PARTS, controllerGroups, controllerProgram, controllerStateSizes, PROFILE_WORDS, workgroupController,
+  type ControllerMode,
 } from "./controller-program.ts";
-import { newCounters, noteWait, type Engine, type GpuModel, type StateBuffers } from "./engine.ts";
+import { newCounters, noteWait, type ControllerProfile, type Engine, type GpuModel, type StateBuffers } from "./engine.ts";
 import type { MetricForm } from "./metric-source.ts";
 import { CONTROLLER_STATE_BUFFERS, inBindingOrder, STAT, STATE_BUFFERS, TRANSITION_STATS } from "./nuts-layout.ts";
 import { chainProgress, powerOfTwoParts, stepsToSubmit } from "./steps-per-submit.ts";
@@ -29,15 +30,21 @@ export async function deviceEngine(
   manager: VulkanManager,
   model: GpuModel,
   state: StateBuffers,
-  opts: { chains: number; maxDepth: number; dtype: "f32" | "f64"; controller?: ControllerMode; metric: MetricForm; dataPrecision: DataPrecision },
+  opts: {
+    chains: number; maxDepth: number; dtype: "f32" | "f64"; controller?: ControllerMode; metric: MetricForm; dataPrecision: DataPrecision;
+    /** Time the controller's parts with the device's cycle counter (Engine.profile); needs shaderSubgroupClock. */
+    profile?: boolean;
+  },
 ): Promise<Engine> {
   const C = opts.chains;
+  const profile = opts.profile ?? false;
+  if (profile && !manager.device.features.shaderSubgroupClock) throw new Error(`device '${manager.device.name}' has no shaderSubgroupClock: the controller cannot be profiled`);
   const D = model.q.size;
   const bytes = opts.dtype === "f64" ? 8 : 4;
   const build = async (mode: ControllerMode) => {
     const subgroups = limitsOf(manager.device).subgroupArithmetic;
-    const source = controllerProgram(D, { chains: C, maxDepth: opts.maxDepth, dtype: opts.dtype, mode, metric: opts.metric, subgroups });
-    return { mode, source, controller: await manager.algorithmAsync(await compileGlsl(source, { optimize: false }), { buffers: CONTROLLER_BUFFERS }) };
+    const source = controllerProgram(D, { chains: C, maxDepth: opts.maxDepth, dtype: opts.dtype, mode, metric: opts.metric, subgroups, profile });
+    return { mode, source, controller: await manager.algorithmAsync(await compileGlsl(source, { optimize: false }), { buffers: CONTROLLER_BUFFERS + (profile ? 1 : 0) }) };
   };
   const chosen = opts.controller ?? chooseControllerMode(D, opts.maxDepth, manager.device.type);
   const buildController = async () => {
@@ -73,9 +80,12 @@ export async function deviceEngine(
   // a millisecond each, twice per submission.
   const intsBytes = C * sizes.ints * 4;
   const progressBack = manager.readbackBuffer(4 + intsBytes);
+  const profiled = profile ? manager.buffer(C * PROFILE_WORDS * 4) : undefined;
+  profiled?.write(new Uint32Array(C * PROFILE_WORDS));
   const controllerBuffers = [
     ...inBindingOrder(STATE_BUFFERS, state),
     ...inBindingOrder(CONTROLLER_STATE_BUFFERS, { vectors, reals, ints, done, gradientQ: gradient.q, gradientLp: gradient.lp, gradientG: gradient.grad }),
+    ...(profiled ? [profiled] : []),
   ];
   const sequences = new Map<number, Sequence>();
   const sequenceFor = (steps: number): Sequence => {
@@ -167,6 +177,7 @@ ${gradient.source}`,
         submission.done();
       }
     },
+    ...(profiled ? { profile: () => controllerProfile(new Uint32Array(profiled.read()), C) } : {}),
     blockDone(st, k) {
       // Iterations outer, chains inner: one pass through the stats in memory order (a chain's
       // column strided by C · NSTATS cost a cache miss per element); the sums are integers, exact.
@@ -186,7 +197,24 @@ ${gradient.source}`,
       evaluate.destroy();
       controller.destroy();
       [vectors, reals, ints, done, progressBack, evaluated].forEach((b) => b.destroy());
+      profiled?.destroy();
       gradient.dispose();
     },
   };
+}
+
+/** The profile buffer's words (per chain and part: cycles low, high, calls) summed over the chains. */
+function controllerProfile(words: Uint32Array, chains: number): ControllerProfile {
+  const P = CONTROLLER_PROFILE_PARTS.length;
+  const cycles = new Float64Array(P), ran = new Float64Array(P);
+  for (let c = 0; c < chains; c++) {
+    for (let k = 0; k < P; k++) {
+      const at = (c * P + k) * 3;
+      cycles[k] = cycles[k]! + words[at]! + words[at + 1]! * 2 ** 32;
+      ran[k] = ran[k]! + words[at + 2]!;
+    }
+  }
+  // Every call that got past its loads ran part 0.
+  const calls = ran[0]!;
+  return { calls, parts: CONTROLLER_PROFILE_PARTS.map((part, k) => ({ part, cyclesPerCall: calls > 0 ? cycles[k]! / calls : 0, share: calls > 0 ? ran[k]! / calls : 0 })) };
 }

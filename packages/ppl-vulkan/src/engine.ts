@@ -49,6 +49,21 @@ export function noteWait(counters: EngineCounters, t0: number, steps: number): v
  * `runAsync(k)` does the same while waiting for the device off the main thread, so that engines
  * on several devices run their blocks at the same time.
  */
+/** One part of the device shape's controller calls (CONTROLLER_PROFILE_PARTS), over every chain and call. */
+export interface ControllerProfilePart {
+  readonly part: string;
+  /** The leader's cycles in this part, averaged over all calls (those that skipped it count 0). */
+  readonly cyclesPerCall: number;
+  /** Calls in which the part ran, as a share of all calls. */
+  readonly share: number;
+}
+
+/** Where the controller's calls spent their cycles, part by part, and how many calls there were. */
+export interface ControllerProfile {
+  readonly calls: number;
+  readonly parts: readonly ControllerProfilePart[];
+}
+
 export interface Engine {
   readonly source: string;
   /** The data leaves its kernels read from float16_t buffers (dataPrecision "f16"). */
@@ -66,6 +81,8 @@ export interface Engine {
    * batched logpGrad), to tell a slow run's one long wait from waits all a little longer.
    */
   readonly counters: EngineCounters;
+  /** Device shape built with `profile`: where its controller calls' cycles went (controllerProfile). */
+  readonly profile?: () => ControllerProfile;
   /** lp and gradient of all chains at once on the device, where the shape has batched kernels. */
   readonly logpGrad?: (q: Float64Array, lp: Float64Array, grad: Float64Array) => void;
   dispose(): void;

@@ -3,7 +3,7 @@ import type { Sequence, VulkanBuffer } from "@ppl/vulkan";
 import { openDevice, releaseDevice } from "./device-pool.ts";
 import { deviceEngine } from "./device-engine.ts";
 import type { ControllerMode } from "./controller-program.ts";
-import type { Engine, EngineCounters, GpuModel, StateBuffers } from "./engine.ts";
+import type { ControllerProfile, Engine, EngineCounters, GpuModel, StateBuffers } from "./engine.ts";
 import { STAT, stepSizeLayout, TRANSITION_STATS } from "./nuts-layout.ts";
 import { chooseShape, chooseWorkgroup, largestFactorisation, longestScan, type ExecutionShape } from "./execution-shape.ts";
 import { fusedEngine } from "./fused-engine.ts";
@@ -41,6 +41,8 @@ export interface GpuNutsOptions extends Omit<RunPlan, "dtype" | "metric" | "shap
   readonly controller?: ControllerMode;
   /** The metric the run adapts: diagonal (default) or dense. */
   readonly metric?: MetricForm;
+  /** Device shape: time the controller's parts with the device's cycle counter (GpuNuts.controllerProfile). */
+  readonly profileController?: boolean;
 }
 
 /** A prepared GPU NUTS kernel; `factory` plugs into the sampler's `transitionRunner` option. */
@@ -53,6 +55,8 @@ export interface GpuNuts extends PreparedRunner {
   readonly source: string;
   /** Submissions so far, (device shape) the controller + gradient steps they ran, and the command sequences recorded for them. */
   readonly counters: Readonly<EngineCounters>;
+  /** With profileController: where the controller's calls spent their cycles so far. */
+  readonly controllerProfile?: () => ControllerProfile;
 }
 
 /**
@@ -119,7 +123,7 @@ export async function prepareGpuNuts(model: GpuModel, opts: GpuNutsOptions): Pro
   let engine: Engine;
   try {
     engine = shape === "device"
-      ? await deviceEngine(manager, model, state, { chains: C, maxDepth: opts.maxDepth, dtype, controller: opts.controller, metric, dataPrecision })
+      ? await deviceEngine(manager, model, state, { chains: C, maxDepth: opts.maxDepth, dtype, controller: opts.controller, metric, dataPrecision, profile: opts.profileController })
       : await fusedEngine(manager, model, state, { chains: C, maxDepth: opts.maxDepth, dtype, shape, workgroup: opts.workgroup ?? chooseWorkgroup(work), metric, dataPrecision,
           iterationsPerDispatch: opts.iterationsPerDispatch ?? (manager.device.type === "cpu" ? 1 : "block"),
         });
@@ -148,6 +152,7 @@ export async function prepareGpuNuts(model: GpuModel, opts: GpuNutsOptions): Pro
     shape,
     source: engine.source,
     counters: engine.counters,
+    ...(engine.profile ? { controllerProfile: engine.profile } : {}),
     blockIterations: K,
     ...(dataPrecision === "f16" ? { note: halfDataNote(engine.half) } : {}),
     ...(shape !== "device" && info.type === "cpu"

@@ -189,6 +189,17 @@ std::shared_ptr<Context> createContext(Napi::Env env, uint32_t deviceIndex, cons
     features.pNext = &storage16;
   }
 
+  // Enabled whenever present, like 16-bit storage: it only permits reading the cycle counter
+  // (profiling builds of the NUTS controller), which no other kernel does.
+  VkPhysicalDeviceShaderClockFeaturesKHR clock{};
+  clock.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_CLOCK_FEATURES_KHR;
+  if (physical.shaderSubgroupClock) {
+    extensions.push_back("VK_KHR_shader_clock");
+    clock.shaderSubgroupClock = VK_TRUE;
+    clock.pNext = features.pNext;
+    features.pNext = &clock;
+  }
+
   VkDeviceCreateInfo deviceInfo{};
   deviceInfo.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO;
   deviceInfo.pNext = &features;

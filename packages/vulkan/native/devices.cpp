@@ -75,6 +75,15 @@ static PhysicalDeviceInfo describe(VkPhysicalDevice device) {
       fn::vkGetPhysicalDeviceFeatures2(device, &features2);
       info.storageBuffer16BitAccess = storage16.storageBuffer16BitAccess == VK_TRUE;
     }
+    if (hasExtension(extensions, "VK_KHR_shader_clock")) {
+      VkPhysicalDeviceShaderClockFeaturesKHR clock{};
+      clock.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_CLOCK_FEATURES_KHR;
+      VkPhysicalDeviceFeatures2 features2{};
+      features2.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2;
+      features2.pNext = &clock;
+      fn::vkGetPhysicalDeviceFeatures2(device, &features2);
+      info.shaderSubgroupClock = clock.shaderSubgroupClock == VK_TRUE;
+    }
     if (hasExtension(extensions, "VK_KHR_pipeline_executable_properties")) {
       VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR executable{};
       executable.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR;
@@ -230,6 +239,7 @@ static Napi::Object toJs(Napi::Env env, const PhysicalDeviceInfo& info, uint32_t
   features.Set("atomicFloat", atomics);
   features.Set("pipelineExecutableInfo", info.pipelineExecutableInfo);
   features.Set("storageBuffer16BitAccess", info.storageBuffer16BitAccess);
+  features.Set("shaderSubgroupClock", info.shaderSubgroupClock);
   out.Set("features", features);
 
   out.Set("rejected", info.rejected.empty() ? env.Null() : Napi::String::New(env, info.rejected));

@@ -35,6 +35,9 @@ struct PhysicalDeviceInfo {
   // VkPhysicalDevice16BitStorageFeatures (core in Vulkan 1.1): storage buffers may hold 16-bit
   // values (float16_t), which data stored in half precision needs.
   bool storageBuffer16BitAccess = false;
+  // VK_KHR_shader_clock with shaderSubgroupClock: kernels may read a
+  // multiprocessor's cycle counter (clock2x32ARB), for profiling only.
+  bool shaderSubgroupClock = false;
   int computeQueueFamily = -1;
   std::string rejected;  // why the device cannot be used; "" when usable
 };

@@ -36,6 +36,8 @@ export interface NativeDeviceInfo {
     pipelineExecutableInfo?: boolean;
     /** VkPhysicalDevice16BitStorageFeatures.storageBuffer16BitAccess: storage buffers may hold float16_t (data stored in half precision). */
     storageBuffer16BitAccess?: boolean;
+    /** VK_KHR_shader_clock's shaderSubgroupClock (enabled when present): kernels may read the cycle counter (clock2x32ARB), for profiling. */
+    shaderSubgroupClock?: boolean;
     shaderInt64: boolean;
     shaderInt16: boolean;
     atomicFloat: {

@@ -18,23 +18,6 @@
 // declares the buffers 0–7 (bq, bg, blp, beps, bminv, bctrl, bstats, bdraws), generated from
 // STATE_BUFFERS in packages/ppl-vulkan/src/nuts-layout.ts, which says what each holds.
 
-// A profiling build of the controller (PPL_PROFILE, controller-program.ts) adds the leader's
-// cycles spent on each part of a call (PROF_LOAD, PROF_KICK, …: CONTROLLER_PROFILE_PARTS) to the
-// chain's words of the profile buffer, and counts the calls in which the part ran. Elsewhere the
-// marks are empty.
-#ifdef PPL_PROFILE
-uint prof_t;
-uint prof_cycles[PROF_PARTS];
-uint prof_calls[PROF_PARTS];
-#define PROF_START() { for (int k = 0; k < PROF_PARTS; k++) { prof_cycles[k] = 0u; prof_calls[k] = 0u; } prof_t = clock2x32ARB().x; }
-#define PROF_MARK(k) { uint now = clock2x32ARB().x; prof_cycles[k] += now - prof_t; prof_calls[k] = 1u; prof_t = now; }
-#define PROF_FLUSH(c) if (LEADER) { for (int k = 0; k < PROF_PARTS; k++) { uint at = (uint(c) * uint(PROF_PARTS) + uint(k)) * 3u; uint lo = bprof.v[at] + prof_cycles[k]; bprof.v[at + 1u] += lo < prof_cycles[k] ? 1u : 0u; bprof.v[at] = lo; bprof.v[at + 2u] += prof_calls[k]; } }
-#else
-#define PROF_START()
-#define PROF_MARK(k)
-#define PROF_FLUSH(c)
-#endif
-
 // PURPOSE_*, STAT_*, DA_STATE(c) and SETTING_* come from the layout the host generates
 // (packages/ppl-vulkan/src/nuts-layout.ts), so that both sides read one description.
 
@@ -99,12 +82,12 @@ NREAL t_a[OWN];
 
 bool add_leaf(int n, int depth, in NREAL p[OWN], in NREAL sharp[OWN]) {
   if (n == 0) {
-    FOR_OWNED(s, i) { VEC(t_firstP, s, i) = p[s]; VEC(t_firstSharp, s, i) = sharp[s]; }
+    FOR_OWNED(s, i) { t_firstP[s] = p[s]; t_firstSharp[s] = sharp[s]; }
   } else {
     int k = findLSB(n);
     FOR_OWNED(s, i) {
       CP(t_midPrefix, k, s, i) = t_rho[s]; CP(t_midP, k, s, i) = p[s]; CP(t_midSharp, k, s, i) = sharp[s];
-      CP(t_midPrevP, k, s, i) = VEC(t_prevP, s, i); CP(t_midPrevSharp, k, s, i) = VEC(t_prevSharp, s, i);
+      CP(t_midPrevP, k, s, i) = t_prevP[s]; CP(t_midPrevSharp, k, s, i) = t_prevSharp[s];
     }
   }
   int opened = n == 0 ? depth : min(findLSB(n), depth);
@@ -112,7 +95,6 @@ bool add_leaf(int n, int depth, in NREAL p[OWN], in NREAL sharp[OWN]) {
     FOR_OWNED(s, i) { CP(t_startSharp, k, s, i) = sharp[s]; CP(t_startPrefix, k, s, i) = t_rho[s]; }
   FOR_OWNED(s, i) t_rho[s] += p[s];
   int closed = min(findLSB(n + 1), depth);
-  PROF_MARK(PROF_CHECKPOINTS);
   for (int k = 0; k < closed; k++) {
     // The level's three checks: the whole span, its first half with the second's first leaf, its
     // second half with the first's last leaf.
@@ -128,10 +110,9 @@ bool add_leaf(int n, int depth, in NREAL p[OWN], in NREAL sharp[OWN]) {
       u[4] += CP(t_midPrevSharp, k, s, i) * r; u[5] += sharp[s] * r;
     }
     REDUCE_SUMS(u, 6);
-    if (!no_u_turns(u)) { PROF_MARK(PROF_CHECKS); return false; }
+    if (!no_u_turns(u)) return false;
   }
-  FOR_OWNED(s, i) { VEC(t_prevP, s, i) = p[s]; VEC(t_prevSharp, s, i) = sharp[s]; }
-  PROF_MARK(PROF_CHECKS);
+  FOR_OWNED(s, i) { t_prevP[s] = p[s]; t_prevSharp[s] = sharp[s]; }
   return true;
 }
 
@@ -170,9 +151,9 @@ void begin_transition() {
 #endif
   H0 = hamiltonian(lp, g, p, sharp);
   FOR_OWNED(s, i) {
-    VEC(qPlus, s, i) = q[s]; VEC(pPlus, s, i) = p[s]; VEC(gPlus, s, i) = g[s]; VEC(sharpPlus, s, i) = sharp[s];
-    VEC(qMinus, s, i) = q[s]; VEC(pMinus, s, i) = p[s]; VEC(gMinus, s, i) = g[s]; VEC(sharpMinus, s, i) = sharp[s];
-    VEC(rho, s, i) = p[s]; VEC(sampleQ, s, i) = q[s]; VEC(sampleG, s, i) = g[s];
+    qPlus[s] = q[s]; pPlus[s] = p[s]; gPlus[s] = g[s]; sharpPlus[s] = sharp[s];
+    qMinus[s] = q[s]; pMinus[s] = p[s]; gMinus[s] = g[s]; sharpMinus[s] = sharp[s];
+    rho[s] = p[s]; sampleQ[s] = q[s]; sampleG[s] = g[s];
   }
   sampleLp = lp; sampleEnergy = H0; propLp = lp; propEnergy = H0;
   logSumW = NREAL(0); sumMetro = NREAL(0);
@@ -188,9 +169,9 @@ void begin_subtree() {
   uvec4 wt = ppl_philox_stream(key, chain, iteration, PURPOSE_TREE, 0u, uint(depth));
   forward = SFX(ppl_uniform0)(wt) > NREAL(0.5);
   FOR_OWNED(s, i) {
-    q[s] = forward ? VEC(qPlus, s, i) : VEC(qMinus, s, i);
-    p[s] = forward ? VEC(pPlus, s, i) : VEC(pMinus, s, i);
-    g[s] = forward ? VEC(gPlus, s, i) : VEC(gMinus, s, i);
+    q[s] = forward ? qPlus[s] : qMinus[s];
+    p[s] = forward ? pPlus[s] : pMinus[s];
+    g[s] = forward ? gPlus[s] : gMinus[s];
     t_rho[s] = NREAL(0);
   }
   logSumWSub = ppl_inf(eps) * NREAL(-1);
@@ -213,9 +194,7 @@ bool end_leaf(int leaf) {
   NREAL h = step_h();
   FOR_OWNED(s, i) p[s] += NREAL(0.5) * h * g[s];
   nLeap++;
-  PROF_MARK(PROF_KICK);
   NREAL H = hamiltonian(lp, g, p, sharp);
-  PROF_MARK(PROF_ENERGY);
   if (H - H0 > beps.v[SETTING_MAX_DELTA_H]) divergent = true;
   NREAL logW = H0 - H;
   logSumWSub = log_add_exp(logSumWSub, logW);
@@ -227,10 +206,9 @@ bool end_leaf(int leaf) {
     take = SFX(ppl_uniform0)(wl) < ppl_exp(logW - logSumWSub);
   }
   if (take) {
-    FOR_OWNED(s, i) { VEC(propQ, s, i) = q[s]; VEC(propG, s, i) = g[s]; }
+    FOR_OWNED(s, i) { propQ[s] = q[s]; propG[s] = g[s]; }
     propLp = lp; propEnergy = H;
   }
-  PROF_MARK(PROF_SAMPLE);
   return add_leaf(leaf, depth, p, sharp);
 }
 
@@ -242,7 +220,7 @@ bool merge_subtree() {
   NREAL u1 = SFX(ppl_uniform1)(ppl_philox_stream(key, chain, iteration, PURPOSE_TREE, 0u, uint(depthBlock)));
   NREAL accept = logSumWSub > logSumW ? NREAL(1) : ppl_exp(logSumWSub - logSumW);
   if (u1 < accept) {
-    FOR_OWNED(s, i) { VEC(sampleQ, s, i) = VEC(propQ, s, i); VEC(sampleG, s, i) = VEC(propG, s, i); }
+    FOR_OWNED(s, i) { sampleQ[s] = propQ[s]; sampleG[s] = propG[s]; }
     sampleLp = propLp; sampleEnergy = propEnergy;
   }
   logSumW = log_add_exp(logSumW, logSumWSub);
@@ -251,20 +229,20 @@ bool merge_subtree() {
   NREAL u[PPL_SUMS];
   for (int j = 0; j < 6; j++) u[j] = NREAL(0);
   FOR_OWNED(s, i) {
-    NREAL far = forward ? VEC(sharpMinus, s, i) : VEC(sharpPlus, s, i);
-    NREAL r = VEC(rho, s, i) + t_rho[s];
+    NREAL far = forward ? sharpMinus[s] : sharpPlus[s];
+    NREAL r = rho[s] + t_rho[s];
     u[0] += far * r; u[1] += sharp[s] * r;
-    r = VEC(rho, s, i) + VEC(t_firstP, s, i);
-    u[2] += far * r; u[3] += VEC(t_firstSharp, s, i) * r;
-    r = t_rho[s] + (forward ? VEC(pPlus, s, i) : VEC(pMinus, s, i));
-    u[4] += (forward ? VEC(sharpPlus, s, i) : VEC(sharpMinus, s, i)) * r; u[5] += sharp[s] * r;
+    r = rho[s] + t_firstP[s];
+    u[2] += far * r; u[3] += t_firstSharp[s] * r;
+    r = t_rho[s] + (forward ? pPlus[s] : pMinus[s]);
+    u[4] += (forward ? sharpPlus[s] : sharpMinus[s]) * r; u[5] += sharp[s] * r;
   }
   REDUCE_SUMS(u, 6);
   bool continues = no_u_turns(u);
-  FOR_OWNED(s, i) VEC(rho, s, i) += t_rho[s];
+  FOR_OWNED(s, i) rho[s] += t_rho[s];
   FOR_OWNED(s, i) {
-    if (forward) { VEC(qPlus, s, i) = q[s]; VEC(pPlus, s, i) = p[s]; VEC(gPlus, s, i) = g[s]; VEC(sharpPlus, s, i) = sharp[s]; }
-    else { VEC(qMinus, s, i) = q[s]; VEC(pMinus, s, i) = p[s]; VEC(gMinus, s, i) = g[s]; VEC(sharpMinus, s, i) = sharp[s]; }
+    if (forward) { qPlus[s] = q[s]; pPlus[s] = p[s]; gPlus[s] = g[s]; sharpPlus[s] = sharp[s]; }
+    else { qMinus[s] = q[s]; pMinus[s] = p[s]; gMinus[s] = g[s]; sharpMinus[s] = sharp[s]; }
   }
   return continues;
 }
@@ -297,11 +275,11 @@ void write_result(uint c, uint k) {
   int base = int(c) * D;
   uint slot = k * uint(CHAINS) + c;
   FOR_OWNED(s, i) {
-    bq.v[base + i] = VEC(sampleQ, s, i);
-    bg.v[base + i] = VEC(sampleG, s, i);
-    bdraws.v[slot * uint(D) + uint(i)] = VEC(sampleQ, s, i);
+    bq.v[base + i] = sampleQ[s];
+    bg.v[base + i] = sampleG[s];
+    bdraws.v[slot * uint(D) + uint(i)] = sampleQ[s];
     // The chain's next transition starts from this sample.
-    q[s] = VEC(sampleQ, s, i); g[s] = VEC(sampleG, s, i);
+    q[s] = sampleQ[s]; g[s] = sampleG[s];
   }
   lp = sampleLp;
   NREAL acceptStat = nLeap > 0 ? sumMetro / NREAL(nLeap) : NREAL(0);

@@ -14,7 +14,7 @@
 // Control word 4: iterations in this block. The host starts a block with every chain's phase
 // BEGIN and k = 0, and the done counter at 0.
 
-// NV, NRS, NIS, IS_*, SAVE_/LOAD_LEAF_STATE and LOAD_/SAVE_SCALARS come from the
+// NV, NRS, NIS, IS_*, SAVE_/LOAD_LEAF_STATE, SAVE_/LOAD_MERGE_STATE and LOAD_/SAVE_SCALARS come from the
 // host's description of this state (packages/ppl-vulkan/src/nuts-layout.ts).
 const int PHASE_BEGIN = 0;
 const int PHASE_LEAF = 1;
@@ -25,6 +25,20 @@ const int PHASE_IDLE = 2;
 // thread per chain, so that neighbouring threads touch neighbouring words). The checkpoint tables
 // are read and written there in place (CP, nuts-layout.ts), never copied into the invocation.
 
+// A profiling build (PPL_PROFILE, controller-program.ts) adds the leader's cycles spent on each
+// part of a call to the chain's words of the profile buffer, and counts the calls in which the part ran.
+#ifdef PPL_PROFILE
+uint prof_t;
+uint prof_cycles[PROF_PARTS];
+uint prof_calls[PROF_PARTS];
+#define PROF_START() { for (int k = 0; k < PROF_PARTS; k++) { prof_cycles[k] = 0u; prof_calls[k] = 0u; } prof_t = clock2x32ARB().x; }
+#define PROF_MARK(k) { uint now = clock2x32ARB().x; prof_cycles[k] += now - prof_t; prof_calls[k] = 1u; prof_t = now; }
+#define PROF_FLUSH(c) if (LEADER) { for (int k = 0; k < PROF_PARTS; k++) { uint at = (uint(c) * uint(PROF_PARTS) + uint(k)) * 3u; uint lo = bprof.v[at] + prof_cycles[k]; bprof.v[at + 1u] += lo < prof_cycles[k] ? 1u : 0u; bprof.v[at] = lo; bprof.v[at + 2u] += prof_calls[k]; } }
+#else
+#define PROF_START()
+#define PROF_MARK(k)
+#define PROF_FLUSH(c)
+#endif
 
 void main() {
   uint c = CHAIN_ID;
@@ -37,8 +51,10 @@ void main() {
   uint count = bctrl.v[4];
   load_chain(c, bctrl.v[2] + k);
   int leaf = 0;
-  // A call moves only the leaf vectors between registers and the buffer; the others are read and
-  // written in the buffer where they are used (CONTROLLER_VECTORS).
+  // A call that only ends one leaf and starts the next moves the leaf vectors; the merge vectors
+  // are loaded only where a subtree merges or the transition ends, and saved only where they
+  // changed (a merge or a new transition).
+  bool mergeLoaded = false, merged = false;
   if (phase == PHASE_LEAF) {
     LOAD_SCALARS(rb, ib);
     leaf = bis.v[ib + IS_LEAF];
@@ -47,32 +63,38 @@ void main() {
     lp = bglp.v[c];
     FOR_OWNED(s, i) g[s] = bgg.v[base + i];
   }
-  PROF_MARK(PROF_LOAD);
+  PROF_MARK(0);
   // Finish the pending leaf or begin a transition, until a gradient is needed or the block is done.
   bool wantGradient = false;
   while (phase != PHASE_IDLE && !wantGradient) {
     bool more;
     if (phase == PHASE_LEAF) {
       bool valid = end_leaf(leaf);
+      PROF_MARK(1);
       leaf++;
       if (valid && leaf < (1 << depth)) more = true;
       else {
+        if (!mergeLoaded) { LOAD_MERGE_STATE(c); mergeLoaded = true; }
+        merged = true;
         if (valid && merge_subtree() && tree_continues()) { begin_subtree(); leaf = 0; more = true; }
         else more = false;
-        PROF_MARK(PROF_MERGE);
+        PROF_MARK(2);
       }
     } else {
+      // begin_transition writes every merge vector.
+      mergeLoaded = true;
+      merged = true;
       begin_transition();
       more = tree_continues();
       if (more) { begin_subtree(); leaf = 0; }
-      PROF_MARK(PROF_TRANSITION);
+      PROF_MARK(3);
     }
     if (more) {
       leapfrog_drift();
       FOR_OWNED(s, i) bgq.v[base + i] = q[s];
       phase = PHASE_LEAF;
       wantGradient = true;
-      PROF_MARK(PROF_DRIFT);
+      PROF_MARK(4);
     } else {
       write_result(c, k);
       k++;
@@ -82,13 +104,14 @@ void main() {
         phase = PHASE_IDLE;
         if (LEADER) atomicAdd(bdone.v[0], 1u);
       }
-      PROF_MARK(PROF_TRANSITION);
+      PROF_MARK(3);
     }
   }
   if (phase == PHASE_LEAF) {
     SAVE_LEAF_STATE(c);
+    if (merged) SAVE_MERGE_STATE(c);
   }
-  PROF_MARK(PROF_SAVE);
+  PROF_MARK(5);
   PROF_FLUSH(c);
   if (!LEADER) return;
   bis.v[ib + IS_PHASE] = phase; bis.v[ib + IS_K] = int(k);

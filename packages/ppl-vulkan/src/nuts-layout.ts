@@ -128,22 +128,17 @@ export const INT_SLOT = Object.fromEntries(CONTROLLER_INTS.map((s, i) => [s, i])
 
 /**
  * The vectors (D elements each) a transition keeps between the controller's calls, as slots of the
- * vector state (buffer 8), and where the controller holds them. g and sharp are not kept: the next
- * call gets g from the gradient kernels and recomputes sharp. "leaf" vectors, read and written at
- * every leaf, move into the invocation's registers at the start of a call and back at its end. The
- * others are read and written in the buffer where common.glsl uses them (VEC): the proposal and
- * the subtree's first and previous leaves are written at a leaf and read at a later one or at a
- * merge, and the trajectory's ends, rho and the sample only where a subtree merges or a
- * transition begins. Held in registers too, they made hier's controller (D = 2005, 8 elements a
- * thread) 255 registers and 1 KB a thread of spills, and every call moved all nine leaf vectors
- * both ways. The fused transition holds every vector in registers.
+ * vector state (buffer 8), each a GLSL array of common.glsl. g and sharp are not kept: the next call
+ * gets g from the gradient kernels and recomputes sharp. A call that ends one leaf and starts the
+ * next (most calls) changes only the "leaf" vectors; the "merge" ones change only where a subtree
+ * merges or a transition begins, so the controller moves them only then.
  */
 export const CONTROLLER_VECTORS = [
-  ["q", "leaf"], ["p", "leaf"], ["t_rho", "leaf"],
-  ["propQ", "in place"], ["propG", "in place"], ["t_firstP", "in place"], ["t_firstSharp", "in place"], ["t_prevP", "in place"], ["t_prevSharp", "in place"],
-  ["qPlus", "in place"], ["pPlus", "in place"], ["gPlus", "in place"], ["sharpPlus", "in place"],
-  ["qMinus", "in place"], ["pMinus", "in place"], ["gMinus", "in place"], ["sharpMinus", "in place"],
-  ["rho", "in place"], ["sampleQ", "in place"], ["sampleG", "in place"],
+  ["q", "leaf"], ["p", "leaf"], ["propQ", "leaf"], ["propG", "leaf"],
+  ["t_rho", "leaf"], ["t_firstP", "leaf"], ["t_firstSharp", "leaf"], ["t_prevP", "leaf"], ["t_prevSharp", "leaf"],
+  ["qPlus", "merge"], ["pPlus", "merge"], ["gPlus", "merge"], ["sharpPlus", "merge"],
+  ["qMinus", "merge"], ["pMinus", "merge"], ["gMinus", "merge"], ["sharpMinus", "merge"],
+  ["rho", "merge"], ["sampleQ", "merge"], ["sampleG", "merge"],
 ] as const;
 
 /**
@@ -202,14 +197,6 @@ export function stateDeclarations(tables: CheckpointStorage = "private"): string
   const ints = GLOBAL_INTS.filter((s) => !BOOL_INTS.has(s));
   const bools = GLOBAL_INTS.filter((s) => BOOL_INTS.has(s));
   const nv = CONTROLLER_VECTORS.length, nt = CHECKPOINT_TABLES.length;
-  // The controller (tables in the buffer) keeps its in-place vectors there too; VEC(v, s, i) is
-  // owned element s (element i) of vector v wherever it lives.
-  const inPlace = (where: string) => tables === "buffer" && where === "in place";
-  const vectorLines = [
-    `NREAL ${CONTROLLER_VECTORS.filter(([, w]) => !inPlace(w)).map(([v]) => `${v}[OWN]`).join(", ")};`,
-    "#define VEC(v, s, i) VEC_##v(s, i)",
-    ...CONTROLLER_VECTORS.map(([v, w], j) => (inPlace(w) ? `#define VEC_${v}(s, i) bvs.v[VS(CHAIN_ID, ${j}, i)]` : `#define VEC_${v}(s, i) ${v}[s]`)),
-  ];
   const tableLines = tables === "private"
     ? [`NREAL ${CHECKPOINT_TABLES.map((t) => `${t}[MAXD][OWN]`).join(", ")};`, "#define CP(t, k, s, i) t[k][s]"]
     : [
@@ -219,7 +206,7 @@ export function stateDeclarations(tables: CheckpointStorage = "private"): string
       ];
   return [
     "// The transition's state, declared from packages/ppl-vulkan/src/nuts-layout.ts.",
-    ...vectorLines,
+    `NREAL ${CONTROLLER_VECTORS.map(([v]) => `${v}[OWN]`).join(", ")};`,
     ...tableLines,
     `NREAL ${CONTROLLER_REALS.join(", ")};`,
     `int ${ints.join(", ")};`,
@@ -229,8 +216,8 @@ export function stateDeclarations(tables: CheckpointStorage = "private"): string
 
 /**
  * GLSL macros that move the controller's state between common.glsl's globals and buffers 8–10:
- * the leaf vectors of chain c (slot j, element i at VS(c, j, i); the others and the checkpoint
- * tables stay in the buffer, see CONTROLLER_VECTORS and CheckpointStorage), the reals (base rb) and the ints (base ib), generated from the
+ * the vectors of chain c (slot j, element i at VS(c, j, i); the checkpoint tables stay in the
+ * buffer, see CheckpointStorage), the reals (base rb) and the ints (base ib), generated from the
  * lists above; macros, so that they can be defined ahead of the buffers and globals they name.
  */
 export function controllerScalarSource(): string[] {
@@ -239,13 +226,15 @@ export function controllerScalarSource(): string[] {
   const loadInts = GLOBAL_INTS.map((s) => (BOOL_INTS.has(s) ? `${s} = bis.v[ib + IS_${upper(s)}] != 0;` : `${s} = bis.v[ib + IS_${upper(s)}];`));
   const saveInts = GLOBAL_INTS.map((s) => (BOOL_INTS.has(s) ? `bis.v[ib + IS_${upper(s)}] = ${s} ? 1 : 0;` : `bis.v[ib + IS_${upper(s)}] = ${s};`));
   const nv = CONTROLLER_VECTORS.length, nt = CHECKPOINT_TABLES.length;
-  const slots = CONTROLLER_VECTORS.map(([v, g], j) => [v, g, j] as const).filter(([, g]) => g === "leaf");
-  const save = slots.map(([v, , j]) => `bvs.v[VS(c, ${j}, i)] = ${v}[s];`).join(" ");
-  const load = slots.map(([v, , j]) => `${v}[s] = bvs.v[VS(c, ${j}, i)];`).join(" ");
+  const slots = (group: "leaf" | "merge") => CONTROLLER_VECTORS.map(([v, g], j) => [v, g, j] as const).filter(([, g]) => g === group);
+  const save = (group: "leaf" | "merge") => slots(group).map(([v, , j]) => `bvs.v[VS(c, ${j}, i)] = ${v}[s];`).join(" ");
+  const load = (group: "leaf" | "merge") => slots(group).map(([v, , j]) => `${v}[s] = bvs.v[VS(c, ${j}, i)];`).join(" ");
   return [
     `#define NV (${nv} + ${nt} * MAXD)`,
-    `#define SAVE_LEAF_STATE(c) { FOR_OWNED(s, i) { ${save} } }`,
-    `#define LOAD_LEAF_STATE(c) { FOR_OWNED(s, i) { ${load} } }`,
+    `#define SAVE_LEAF_STATE(c) { FOR_OWNED(s, i) { ${save("leaf")} } }`,
+    `#define LOAD_LEAF_STATE(c) { FOR_OWNED(s, i) { ${load("leaf")} } }`,
+    `#define SAVE_MERGE_STATE(c) { FOR_OWNED(s, i) { ${save("merge")} } }`,
+    `#define LOAD_MERGE_STATE(c) { FOR_OWNED(s, i) { ${load("merge")} } }`,
     `#define LOAD_SCALARS(rb, ib) { ${[...loadReals, ...loadInts].join(" ")} }`,
     `#define SAVE_SCALARS(rb, ib) { ${[...saveReals, ...saveInts].join(" ")} }`,
   ];

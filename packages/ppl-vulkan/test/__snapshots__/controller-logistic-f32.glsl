@@ -45,33 +45,14 @@ int ppl_imod(int a, int b) { int r = a % b; return (r != 0 && ((r < 0) != (b < 0
 #define REDUCE_SUM(x) (x)
 #define REDUCE_SUMS(v, n)
 #define NV (20 + 7 * MAXD)
-#define SAVE_LEAF_STATE(c) { FOR_OWNED(s, i) { bvs.v[VS(c, 0, i)] = q[s]; bvs.v[VS(c, 1, i)] = p[s]; bvs.v[VS(c, 2, i)] = t_rho[s]; } }
-#define LOAD_LEAF_STATE(c) { FOR_OWNED(s, i) { q[s] = bvs.v[VS(c, 0, i)]; p[s] = bvs.v[VS(c, 1, i)]; t_rho[s] = bvs.v[VS(c, 2, i)]; } }
+#define SAVE_LEAF_STATE(c) { FOR_OWNED(s, i) { bvs.v[VS(c, 0, i)] = q[s]; bvs.v[VS(c, 1, i)] = p[s]; bvs.v[VS(c, 2, i)] = propQ[s]; bvs.v[VS(c, 3, i)] = propG[s]; bvs.v[VS(c, 4, i)] = t_rho[s]; bvs.v[VS(c, 5, i)] = t_firstP[s]; bvs.v[VS(c, 6, i)] = t_firstSharp[s]; bvs.v[VS(c, 7, i)] = t_prevP[s]; bvs.v[VS(c, 8, i)] = t_prevSharp[s]; } }
+#define LOAD_LEAF_STATE(c) { FOR_OWNED(s, i) { q[s] = bvs.v[VS(c, 0, i)]; p[s] = bvs.v[VS(c, 1, i)]; propQ[s] = bvs.v[VS(c, 2, i)]; propG[s] = bvs.v[VS(c, 3, i)]; t_rho[s] = bvs.v[VS(c, 4, i)]; t_firstP[s] = bvs.v[VS(c, 5, i)]; t_firstSharp[s] = bvs.v[VS(c, 6, i)]; t_prevP[s] = bvs.v[VS(c, 7, i)]; t_prevSharp[s] = bvs.v[VS(c, 8, i)]; } }
+#define SAVE_MERGE_STATE(c) { FOR_OWNED(s, i) { bvs.v[VS(c, 9, i)] = qPlus[s]; bvs.v[VS(c, 10, i)] = pPlus[s]; bvs.v[VS(c, 11, i)] = gPlus[s]; bvs.v[VS(c, 12, i)] = sharpPlus[s]; bvs.v[VS(c, 13, i)] = qMinus[s]; bvs.v[VS(c, 14, i)] = pMinus[s]; bvs.v[VS(c, 15, i)] = gMinus[s]; bvs.v[VS(c, 16, i)] = sharpMinus[s]; bvs.v[VS(c, 17, i)] = rho[s]; bvs.v[VS(c, 18, i)] = sampleQ[s]; bvs.v[VS(c, 19, i)] = sampleG[s]; } }
+#define LOAD_MERGE_STATE(c) { FOR_OWNED(s, i) { qPlus[s] = bvs.v[VS(c, 9, i)]; pPlus[s] = bvs.v[VS(c, 10, i)]; gPlus[s] = bvs.v[VS(c, 11, i)]; sharpPlus[s] = bvs.v[VS(c, 12, i)]; qMinus[s] = bvs.v[VS(c, 13, i)]; pMinus[s] = bvs.v[VS(c, 14, i)]; gMinus[s] = bvs.v[VS(c, 15, i)]; sharpMinus[s] = bvs.v[VS(c, 16, i)]; rho[s] = bvs.v[VS(c, 17, i)]; sampleQ[s] = bvs.v[VS(c, 18, i)]; sampleG[s] = bvs.v[VS(c, 19, i)]; } }
 #define LOAD_SCALARS(rb, ib) { H0 = brs.v[rb + 0]; sampleLp = brs.v[rb + 1]; sampleEnergy = brs.v[rb + 2]; propLp = brs.v[rb + 3]; propEnergy = brs.v[rb + 4]; logSumW = brs.v[rb + 5]; sumMetro = brs.v[rb + 6]; logSumWSub = brs.v[rb + 7]; nLeap = bis.v[ib + IS_N_LEAP]; depth = bis.v[ib + IS_DEPTH]; forward = bis.v[ib + IS_FORWARD] != 0; divergent = bis.v[ib + IS_DIVERGENT] != 0; }
 #define SAVE_SCALARS(rb, ib) { brs.v[rb + 0] = H0; brs.v[rb + 1] = sampleLp; brs.v[rb + 2] = sampleEnergy; brs.v[rb + 3] = propLp; brs.v[rb + 4] = propEnergy; brs.v[rb + 5] = logSumW; brs.v[rb + 6] = sumMetro; brs.v[rb + 7] = logSumWSub; bis.v[ib + IS_N_LEAP] = nLeap; bis.v[ib + IS_DEPTH] = depth; bis.v[ib + IS_FORWARD] = forward ? 1 : 0; bis.v[ib + IS_DIVERGENT] = divergent ? 1 : 0; }
 // The transition's state, declared from packages/ppl-vulkan/src/nuts-layout.ts.
-NREAL q[OWN], p[OWN], t_rho[OWN];
-#define VEC(v, s, i) VEC_##v(s, i)
-#define VEC_q(s, i) q[s]
-#define VEC_p(s, i) p[s]
-#define VEC_t_rho(s, i) t_rho[s]
-#define VEC_propQ(s, i) bvs.v[VS(CHAIN_ID, 3, i)]
-#define VEC_propG(s, i) bvs.v[VS(CHAIN_ID, 4, i)]
-#define VEC_t_firstP(s, i) bvs.v[VS(CHAIN_ID, 5, i)]
-#define VEC_t_firstSharp(s, i) bvs.v[VS(CHAIN_ID, 6, i)]
-#define VEC_t_prevP(s, i) bvs.v[VS(CHAIN_ID, 7, i)]
-#define VEC_t_prevSharp(s, i) bvs.v[VS(CHAIN_ID, 8, i)]
-#define VEC_qPlus(s, i) bvs.v[VS(CHAIN_ID, 9, i)]
-#define VEC_pPlus(s, i) bvs.v[VS(CHAIN_ID, 10, i)]
-#define VEC_gPlus(s, i) bvs.v[VS(CHAIN_ID, 11, i)]
-#define VEC_sharpPlus(s, i) bvs.v[VS(CHAIN_ID, 12, i)]
-#define VEC_qMinus(s, i) bvs.v[VS(CHAIN_ID, 13, i)]
-#define VEC_pMinus(s, i) bvs.v[VS(CHAIN_ID, 14, i)]
-#define VEC_gMinus(s, i) bvs.v[VS(CHAIN_ID, 15, i)]
-#define VEC_sharpMinus(s, i) bvs.v[VS(CHAIN_ID, 16, i)]
-#define VEC_rho(s, i) bvs.v[VS(CHAIN_ID, 17, i)]
-#define VEC_sampleQ(s, i) bvs.v[VS(CHAIN_ID, 18, i)]
-#define VEC_sampleG(s, i) bvs.v[VS(CHAIN_ID, 19, i)]
+NREAL q[OWN], p[OWN], propQ[OWN], propG[OWN], t_rho[OWN], t_firstP[OWN], t_firstSharp[OWN], t_prevP[OWN], t_prevSharp[OWN], qPlus[OWN], pPlus[OWN], gPlus[OWN], sharpPlus[OWN], qMinus[OWN], pMinus[OWN], gMinus[OWN], sharpMinus[OWN], rho[OWN], sampleQ[OWN], sampleG[OWN];
 #define CP_SLOT_t_startSharp 20
 #define CP_SLOT_t_startPrefix 21
 #define CP_SLOT_t_midPrefix 22

@@ -246,28 +246,7 @@ shared NREAL ppl_vec[D];
 #define GATHERED(v, j) ppl_vec[j]
 #define GATHER_DONE() barrier()
 // The transition's state, declared from packages/ppl-vulkan/src/nuts-layout.ts.
-NREAL q[OWN], p[OWN], t_rho[OWN], propQ[OWN], propG[OWN], t_firstP[OWN], t_firstSharp[OWN], t_prevP[OWN], t_prevSharp[OWN], qPlus[OWN], pPlus[OWN], gPlus[OWN], sharpPlus[OWN], qMinus[OWN], pMinus[OWN], gMinus[OWN], sharpMinus[OWN], rho[OWN], sampleQ[OWN], sampleG[OWN];
-#define VEC(v, s, i) VEC_##v(s, i)
-#define VEC_q(s, i) q[s]
-#define VEC_p(s, i) p[s]
-#define VEC_t_rho(s, i) t_rho[s]
-#define VEC_propQ(s, i) propQ[s]
-#define VEC_propG(s, i) propG[s]
-#define VEC_t_firstP(s, i) t_firstP[s]
-#define VEC_t_firstSharp(s, i) t_firstSharp[s]
-#define VEC_t_prevP(s, i) t_prevP[s]
-#define VEC_t_prevSharp(s, i) t_prevSharp[s]
-#define VEC_qPlus(s, i) qPlus[s]
-#define VEC_pPlus(s, i) pPlus[s]
-#define VEC_gPlus(s, i) gPlus[s]
-#define VEC_sharpPlus(s, i) sharpPlus[s]
-#define VEC_qMinus(s, i) qMinus[s]
-#define VEC_pMinus(s, i) pMinus[s]
-#define VEC_gMinus(s, i) gMinus[s]
-#define VEC_sharpMinus(s, i) sharpMinus[s]
-#define VEC_rho(s, i) rho[s]
-#define VEC_sampleQ(s, i) sampleQ[s]
-#define VEC_sampleG(s, i) sampleG[s]
+NREAL q[OWN], p[OWN], propQ[OWN], propG[OWN], t_rho[OWN], t_firstP[OWN], t_firstSharp[OWN], t_prevP[OWN], t_prevSharp[OWN], qPlus[OWN], pPlus[OWN], gPlus[OWN], sharpPlus[OWN], qMinus[OWN], pMinus[OWN], gMinus[OWN], sharpMinus[OWN], rho[OWN], sampleQ[OWN], sampleG[OWN];
 NREAL t_startSharp[MAXD][OWN], t_startPrefix[MAXD][OWN], t_midPrefix[MAXD][OWN], t_midP[MAXD][OWN], t_midSharp[MAXD][OWN], t_midPrevP[MAXD][OWN], t_midPrevSharp[MAXD][OWN];
 #define CP(t, k, s, i) t[k][s]
 NREAL H0, sampleLp, sampleEnergy, propLp, propEnergy, logSumW, sumMetro, logSumWSub;

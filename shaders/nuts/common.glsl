@@ -18,6 +18,23 @@
 // declares the buffers 0–7 (bq, bg, blp, beps, bminv, bctrl, bstats, bdraws), generated from
 // STATE_BUFFERS in packages/ppl-vulkan/src/nuts-layout.ts, which says what each holds.
 
+// A profiling build of the controller (PPL_PROFILE, controller-program.ts) adds the leader's
+// cycles spent on each part of a call (PROF_LOAD, PROF_KICK, …: CONTROLLER_PROFILE_PARTS) to the
+// chain's words of the profile buffer, and counts the calls in which the part ran. Elsewhere the
+// marks are empty.
+#ifdef PPL_PROFILE
+uint prof_t;
+uint prof_cycles[PROF_PARTS];
+uint prof_calls[PROF_PARTS];
+#define PROF_START() { for (int k = 0; k < PROF_PARTS; k++) { prof_cycles[k] = 0u; prof_calls[k] = 0u; } prof_t = clock2x32ARB().x; }
+#define PROF_MARK(k) { uint now = clock2x32ARB().x; prof_cycles[k] += now - prof_t; prof_calls[k] = 1u; prof_t = now; }
+#define PROF_FLUSH(c) if (LEADER) { for (int k = 0; k < PROF_PARTS; k++) { uint at = (uint(c) * uint(PROF_PARTS) + uint(k)) * 3u; uint lo = bprof.v[at] + prof_cycles[k]; bprof.v[at + 1u] += lo < prof_cycles[k] ? 1u : 0u; bprof.v[at] = lo; bprof.v[at + 2u] += prof_calls[k]; } }
+#else
+#define PROF_START()
+#define PROF_MARK(k)
+#define PROF_FLUSH(c)
+#endif
+
 // PURPOSE_*, STAT_*, DA_STATE(c) and SETTING_* come from the layout the host generates
 // (packages/ppl-vulkan/src/nuts-layout.ts), so that both sides read one description.
 
@@ -95,6 +112,7 @@ bool add_leaf(int n, int depth, in NREAL p[OWN], in NREAL sharp[OWN]) {
     FOR_OWNED(s, i) { CP(t_startSharp, k, s, i) = sharp[s]; CP(t_startPrefix, k, s, i) = t_rho[s]; }
   FOR_OWNED(s, i) t_rho[s] += p[s];
   int closed = min(findLSB(n + 1), depth);
+  PROF_MARK(PROF_CHECKPOINTS);
   for (int k = 0; k < closed; k++) {
     // The level's three checks: the whole span, its first half with the second's first leaf, its
     // second half with the first's last leaf.
@@ -110,9 +128,10 @@ bool add_leaf(int n, int depth, in NREAL p[OWN], in NREAL sharp[OWN]) {
       u[4] += CP(t_midPrevSharp, k, s, i) * r; u[5] += sharp[s] * r;
     }
     REDUCE_SUMS(u, 6);
-    if (!no_u_turns(u)) return false;
+    if (!no_u_turns(u)) { PROF_MARK(PROF_CHECKS); return false; }
   }
   FOR_OWNED(s, i) { t_prevP[s] = p[s]; t_prevSharp[s] = sharp[s]; }
+  PROF_MARK(PROF_CHECKS);
   return true;
 }
 
@@ -194,7 +213,9 @@ bool end_leaf(int leaf) {
   NREAL h = step_h();
   FOR_OWNED(s, i) p[s] += NREAL(0.5) * h * g[s];
   nLeap++;
+  PROF_MARK(PROF_KICK);
   NREAL H = hamiltonian(lp, g, p, sharp);
+  PROF_MARK(PROF_ENERGY);
   if (H - H0 > beps.v[SETTING_MAX_DELTA_H]) divergent = true;
   NREAL logW = H0 - H;
   logSumWSub = log_add_exp(logSumWSub, logW);
@@ -209,6 +230,7 @@ bool end_leaf(int leaf) {
     FOR_OWNED(s, i) { propQ[s] = q[s]; propG[s] = g[s]; }
     propLp = lp; propEnergy = H;
   }
+  PROF_MARK(PROF_SAMPLE);
   return add_leaf(leaf, depth, p, sharp);
 }
 

@@ -25,20 +25,6 @@ const int PHASE_IDLE = 2;
 // thread per chain, so that neighbouring threads touch neighbouring words). The checkpoint tables
 // are read and written there in place (CP, nuts-layout.ts), never copied into the invocation.
 
-// A profiling build (PPL_PROFILE, controller-program.ts) adds the leader's cycles spent on each
-// part of a call to the chain's words of the profile buffer, and counts the calls in which the part ran.
-#ifdef PPL_PROFILE
-uint prof_t;
-uint prof_cycles[PROF_PARTS];
-uint prof_calls[PROF_PARTS];
-#define PROF_START() { for (int k = 0; k < PROF_PARTS; k++) { prof_cycles[k] = 0u; prof_calls[k] = 0u; } prof_t = clock2x32ARB().x; }
-#define PROF_MARK(k) { uint now = clock2x32ARB().x; prof_cycles[k] += now - prof_t; prof_calls[k] = 1u; prof_t = now; }
-#define PROF_FLUSH(c) if (LEADER) { for (int k = 0; k < PROF_PARTS; k++) { uint at = (uint(c) * uint(PROF_PARTS) + uint(k)) * 3u; uint lo = bprof.v[at] + prof_cycles[k]; bprof.v[at + 1u] += lo < prof_cycles[k] ? 1u : 0u; bprof.v[at] = lo; bprof.v[at + 2u] += prof_calls[k]; } }
-#else
-#define PROF_START()
-#define PROF_MARK(k)
-#define PROF_FLUSH(c)
-#endif
 
 void main() {
   uint c = CHAIN_ID;
@@ -63,14 +49,13 @@ void main() {
     lp = bglp.v[c];
     FOR_OWNED(s, i) g[s] = bgg.v[base + i];
   }
-  PROF_MARK(0);
+  PROF_MARK(PROF_LOAD);
   // Finish the pending leaf or begin a transition, until a gradient is needed or the block is done.
   bool wantGradient = false;
   while (phase != PHASE_IDLE && !wantGradient) {
     bool more;
     if (phase == PHASE_LEAF) {
       bool valid = end_leaf(leaf);
-      PROF_MARK(1);
       leaf++;
       if (valid && leaf < (1 << depth)) more = true;
       else {
@@ -78,7 +63,7 @@ void main() {
         merged = true;
         if (valid && merge_subtree() && tree_continues()) { begin_subtree(); leaf = 0; more = true; }
         else more = false;
-        PROF_MARK(2);
+        PROF_MARK(PROF_MERGE);
       }
     } else {
       // begin_transition writes every merge vector.
@@ -87,14 +72,14 @@ void main() {
       begin_transition();
       more = tree_continues();
       if (more) { begin_subtree(); leaf = 0; }
-      PROF_MARK(3);
+      PROF_MARK(PROF_TRANSITION);
     }
     if (more) {
       leapfrog_drift();
       FOR_OWNED(s, i) bgq.v[base + i] = q[s];
       phase = PHASE_LEAF;
       wantGradient = true;
-      PROF_MARK(4);
+      PROF_MARK(PROF_DRIFT);
     } else {
       write_result(c, k);
       k++;
@@ -104,14 +89,14 @@ void main() {
         phase = PHASE_IDLE;
         if (LEADER) atomicAdd(bdone.v[0], 1u);
       }
-      PROF_MARK(3);
+      PROF_MARK(PROF_TRANSITION);
     }
   }
   if (phase == PHASE_LEAF) {
     SAVE_LEAF_STATE(c);
     if (merged) SAVE_MERGE_STATE(c);
   }
-  PROF_MARK(5);
+  PROF_MARK(PROF_SAVE);
   PROF_FLUSH(c);
   if (!LEADER) return;
   bis.v[ib + IS_PHASE] = phase; bis.v[ib + IS_K] = int(k);

@@ -61,7 +61,7 @@ export function controllerGroups(chains: number, mode: ControllerMode): number {
  * The parts of a controller call that a profiling build times (controller.glsl's PROF_MARK), in
  * slot order: what each call spends on them, in the leader's cycles.
  */
-export const CONTROLLER_PROFILE_PARTS = ["load", "end leaf", "merge", "transition", "drift", "save"] as const;
+export const CONTROLLER_PROFILE_PARTS = ["load", "kick", "energy", "sample", "checkpoints", "checks", "merge", "transition", "drift", "save"] as const;
 
 /** Words of the profile buffer per chain: each part's cycles (two words, low and high) and calls. */
 export const PROFILE_WORDS = CONTROLLER_PROFILE_PARTS.length * 3;
@@ -86,6 +86,7 @@ export function controllerProgram(
         "#extension GL_ARB_shader_clock : require",
         "#define PPL_PROFILE",
         `#define PROF_PARTS ${CONTROLLER_PROFILE_PARTS.length}`,
+        ...CONTROLLER_PROFILE_PARTS.map((part, k) => `#define PROF_${part.toUpperCase()} ${k}`),
         `layout(std430, set = 0, binding = ${CONTROLLER_BUFFERS}) buffer ProfBuf { uint v[]; } bprof;`,
       ]
     : [];

@@ -51,8 +51,10 @@ describe.runIf(device?.features.shaderSubgroupClock === true)("a profiled contro
     expect(part("load").share).toBe(1);
     expect(part("save").share).toBe(1);
     // Each transition begins once and ends in a merge; most calls end a leaf and drift.
-    for (const name of ["end leaf", "merge", "transition", "drift"]) expect(part(name).share).toBeGreaterThan(0);
-    expect(part("end leaf").share).toBeGreaterThan(part("transition").share);
+    for (const name of ["kick", "energy", "sample", "checkpoints", "checks", "merge", "transition", "drift"]) expect(part(name).share).toBeGreaterThan(0);
+    expect(part("kick").share).toBeGreaterThan(part("transition").share);
+    // A divergent leaf ends after its energy; every other leaf goes on to the checkpoints.
+    expect(part("energy").share).toBeGreaterThanOrEqual(part("checkpoints").share);
     for (const p of profile.parts) expect(p.cyclesPerCall).toBeGreaterThan(0);
   });
 });

@@ -97,6 +97,10 @@ bool no_u_turns(in NREAL u[PPL_SUMS]) {
 // transition, the controller's state buffer itself in the controller.
 NREAL t_a[OWN];
 
+// Level 0's start rows, read by end_leaf before the leaf's energy so that their loads overlap it
+// (the controller keeps the tables in its buffer): an odd leaf closes level 0.
+NREAL t_start0Sharp[OWN], t_start0Prefix[OWN];
+
 bool add_leaf(int n, int depth, in NREAL p[OWN], in NREAL sharp[OWN]) {
   if (n == 0) {
     FOR_OWNED(s, i) { t_firstP[s] = p[s]; t_firstSharp[s] = sharp[s]; }
@@ -110,22 +114,39 @@ bool add_leaf(int n, int depth, in NREAL p[OWN], in NREAL sharp[OWN]) {
   int opened = n == 0 ? depth : min(findLSB(n), depth);
   for (int k = 0; k < opened; k++)
     FOR_OWNED(s, i) { CP(t_startSharp, k, s, i) = sharp[s]; CP(t_startPrefix, k, s, i) = t_rho[s]; }
-  FOR_OWNED(s, i) t_rho[s] += p[s];
   int closed = min(findLSB(n + 1), depth);
+  // The level's three checks: the whole span, its first half with the second's first leaf, its
+  // second half with the first's last leaf. Level 0 of an odd leaf has this leaf for its middle,
+  // just written above: its terms come from the registers (the same values, so the same sums),
+  // beside rho's update, not from reading the tables back.
+  NREAL u[PPL_SUMS];
+  for (int j = 0; j < 6; j++) u[j] = NREAL(0);
+  FOR_OWNED(s, i) {
+    NREAL before = t_rho[s];
+    t_rho[s] += p[s];
+    if (closed > 0) {
+      NREAL start = t_start0Sharp[s];
+      NREAL r = t_rho[s] - t_start0Prefix[s];
+      u[0] += start * r; u[1] += sharp[s] * r;
+      r = before - t_start0Prefix[s] + p[s];
+      u[2] += start * r; u[3] += sharp[s] * r;
+      r = t_rho[s] - before + t_prevP[s];
+      u[4] += t_prevSharp[s] * r; u[5] += sharp[s] * r;
+    }
+  }
   PROF_MARK(PROF_CHECKPOINTS);
   for (int k = 0; k < closed; k++) {
-    // The level's three checks: the whole span, its first half with the second's first leaf, its
-    // second half with the first's last leaf.
-    NREAL u[PPL_SUMS];
-    for (int j = 0; j < 6; j++) u[j] = NREAL(0);
-    FOR_OWNED(s, i) {
-      NREAL start = CP(t_startSharp, k, s, i);
-      NREAL r = t_rho[s] - CP(t_startPrefix, k, s, i);
-      u[0] += start * r; u[1] += sharp[s] * r;
-      r = CP(t_midPrefix, k, s, i) - CP(t_startPrefix, k, s, i) + CP(t_midP, k, s, i);
-      u[2] += start * r; u[3] += CP(t_midSharp, k, s, i) * r;
-      r = t_rho[s] - CP(t_midPrefix, k, s, i) + CP(t_midPrevP, k, s, i);
-      u[4] += CP(t_midPrevSharp, k, s, i) * r; u[5] += sharp[s] * r;
+    if (k > 0) {
+      for (int j = 0; j < 6; j++) u[j] = NREAL(0);
+      FOR_OWNED(s, i) {
+        NREAL start = CP(t_startSharp, k, s, i);
+        NREAL r = t_rho[s] - CP(t_startPrefix, k, s, i);
+        u[0] += start * r; u[1] += sharp[s] * r;
+        r = CP(t_midPrefix, k, s, i) - CP(t_startPrefix, k, s, i) + CP(t_midP, k, s, i);
+        u[2] += start * r; u[3] += CP(t_midSharp, k, s, i) * r;
+        r = t_rho[s] - CP(t_midPrefix, k, s, i) + CP(t_midPrevP, k, s, i);
+        u[4] += CP(t_midPrevSharp, k, s, i) * r; u[5] += sharp[s] * r;
+      }
     }
     REDUCE_SUMS(u, 6);
     if (!no_u_turns(u)) { PROF_MARK(PROF_CHECKS); return false; }
@@ -210,13 +231,17 @@ void leapfrog_drift() {
 // The leapfrog's closing half kick, then the leaf's energy, multinomial weight, sample and
 // termination checks; false when the subtree ends early (divergence or a U-turn inside it).
 bool end_leaf(int leaf) {
+  // Loads first, used later: the divergence threshold, and the start rows of level 0 where this
+  // leaf closes it (add_leaf).
+  NREAL maxDeltaH = beps.v[SETTING_MAX_DELTA_H];
+  if ((leaf & 1) == 1) FOR_OWNED(s, i) { t_start0Sharp[s] = CP(t_startSharp, 0, s, i); t_start0Prefix[s] = CP(t_startPrefix, 0, s, i); }
   NREAL h = step_h();
   FOR_OWNED(s, i) p[s] += NREAL(0.5) * h * g[s];
   nLeap++;
   PROF_MARK(PROF_KICK);
   NREAL H = hamiltonian(lp, g, p, sharp);
   PROF_MARK(PROF_ENERGY);
-  if (H - H0 > beps.v[SETTING_MAX_DELTA_H]) divergent = true;
+  if (H - H0 > maxDeltaH) divergent = true;
   NREAL logW = H0 - H;
   logSumWSub = log_add_exp(logSumWSub, logW);
   sumMetro += logW > NREAL(0) ? NREAL(1) : ppl_exp(logW);
@@ -318,10 +343,10 @@ void load_chain(uint c, uint it) {
   iteration = it;
   chain = bctrl.v[3] + c;
   eps = beps.v[c];
-  if (bctrl.v[5] != 0u) {
-    int sb = DA_STATE(c);
-    daMu = beps.v[sb]; daCount = beps.v[sb + 1]; daSBar = beps.v[sb + 2]; daXBar = beps.v[sb + 3];
-  }
+  // Read whether or not this block adapts (control word 5): a branch on a loaded word would hold
+  // the loads after it back for a memory round trip.
+  int sb = DA_STATE(c);
+  daMu = beps.v[sb]; daCount = beps.v[sb + 1]; daSBar = beps.v[sb + 2]; daXBar = beps.v[sb + 3];
   int base = int(c) * D;
   metricBase = int(c) * 2 * D * D;
   FOR_OWNED(s, i) {

@@ -30,25 +30,31 @@ void main() {
   uint c = CHAIN_ID;
   if (c >= uint(CHAINS)) return;
   int ib = int(c) * NIS, rb = int(c) * NRS, base = int(c) * D;
-  int phase = bis.v[ib + IS_PHASE];
-  if (phase == PHASE_IDLE) return;
   PROF_START();
+  int phase = bis.v[ib + IS_PHASE];
   uint k = uint(bis.v[ib + IS_K]);
   uint count = bctrl.v[4];
+  // Every load a call may need is issued before the phase is known, so that they take one memory
+  // round trip, not one for the phase and then one for the rest: the chain's point for a new
+  // transition (load_chain) and a pending leaf's state, which replaces it below.
   load_chain(c, bctrl.v[2] + k);
+  LOAD_SCALARS(rb, ib);
+  int leafAt = bis.v[ib + IS_LEAF];
+  LOAD_LEAF_STATE(c);
+  NREAL lpAt = bglp.v[c];
+  FOR_OWNED(s, i) scratch[s] = bgg.v[base + i];
+  if (phase == PHASE_IDLE) return;
   int leaf = 0;
   // A call that only ends one leaf and starts the next moves the leaf vectors; the merge vectors
   // are loaded only where a subtree merges or the transition ends, and saved only where they
   // changed (a merge or a new transition).
   bool mergeLoaded = false, merged = false;
   if (phase == PHASE_LEAF) {
-    LOAD_SCALARS(rb, ib);
-    leaf = bis.v[ib + IS_LEAF];
-    LOAD_LEAF_STATE(c);
+    leaf = leafAt;
     // The gradient kernels have just evaluated the position this chain asked for.
-    lp = bglp.v[c];
-    FOR_OWNED(s, i) g[s] = bgg.v[base + i];
-  }
+    lp = lpAt;
+    FOR_OWNED(s, i) g[s] = scratch[s];
+  } else FOR_OWNED(s, i) q[s] = bq.v[base + i];
   PROF_MARK(PROF_LOAD);
   // Finish the pending leaf or begin a transition, until a gradient is needed or the block is done.
   bool wantGradient = false;

@@ -25,7 +25,6 @@ const int PHASE_IDLE = 2;
 // thread per chain, so that neighbouring threads touch neighbouring words). The checkpoint tables
 // are read and written there in place (CP, nuts-layout.ts), never copied into the invocation.
 
-
 void main() {
   uint c = CHAIN_ID;
   if (c >= uint(CHAINS)) return;

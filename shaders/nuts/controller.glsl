@@ -10,9 +10,7 @@
 //
 // Buffers after the state buffers 0–7, declared by the host from CONTROLLER_STATE_BUFFERS
 // (nuts-layout.ts): 8 vector state, 9 real state, 10 int state, 11 done counter, 12–14 the batched
-// gradient's positions, log densities and gradients. GRADIENT_LP(c) and GRADIENT_G(c, i) read the
-// last two, or compute them from the gradient's sums where the host includes its assembly
-// (controller-program.ts), whose buffers follow.
+// gradient's positions, log densities and gradients.
 // Control word 4: iterations in this block. The host starts a block with every chain's phase
 // BEGIN and k = 0, and the done counter at 0.
 
@@ -42,8 +40,8 @@ void main() {
   LOAD_SCALARS(rb, ib);
   int leafAt = bis.v[ib + IS_LEAF];
   LOAD_LEAF_STATE(c);
-  NREAL lpAt = GRADIENT_LP(c);
-  FOR_OWNED(s, i) scratch[s] = GRADIENT_G(c, i);
+  NREAL lpAt = bglp.v[c];
+  FOR_OWNED(s, i) scratch[s] = bgg.v[base + i];
   if (phase == PHASE_IDLE) return;
   int leaf = 0;
   // A call that only ends one leaf and starts the next moves the leaf vectors; the merge vectors

@@ -1,7 +1,7 @@
 import { gradientGraph, type CompiledModel } from "@ppl/ppl";
 import type { Node } from "@ppl/tensor";
 import { type VulkanBuffer, limitsOf, type ProgramPlan, type RenderLimits, planProgram, type VulkanManager, type Sequence } from "@ppl/vulkan";
-import { boundBytes, kernelPrelude, BYTES, residentProgram, type Dispatch, type ValueFunctions } from "@ppl/vulkan/internals";
+import { boundBytes, kernelPrelude, BYTES, residentProgram, type Dispatch } from "@ppl/vulkan/internals";
 import { checkDataPrecision, halfDataBytes, halfDataLeaves, type DataPrecision } from "./data-precision.ts";
 import { rowsInIndexOrder, sortedIndexOver, type BoundData } from "./row-order.ts";
 
@@ -20,24 +20,7 @@ export interface BatchedGradient {
   readonly source: string;
   /** The data leaves read from float16_t buffers (dataPrecision "f16"). */
   readonly half: ReadonlySet<Node>;
-  /**
-   * Where the step's last dispatch only assembles lp and grad from the sums before it (elementwise):
-   * that assembly as GLSL functions `ppl_lp(int c)` and `ppl_grad(int c, int i)` for a shader that
-   * computes them where it reads them (the device shape's controller), and the step without it.
-   */
-  readonly assembly?: GradientAssembly;
   dispose(): void;
-}
-
-/** The batched gradient's last dispatch, lp and grad from the sums, as functions for another shader. */
-export interface GradientAssembly {
-  /**
-   * The functions' GLSL, their buffers declared from `firstBinding` on (bind `buffers` there), and
-   * q read through `qArray`, the including shader's own GLSL array of the gradient's positions.
-   */
-  functions(firstBinding: number, qArray: string): { readonly source: string; readonly buffers: readonly VulkanBuffer[] };
-  /** The step's dispatches without the assembly. */
-  readonly step: readonly Dispatch[];
 }
 
 /** The model parts the batched gradient needs. */
@@ -82,7 +65,6 @@ export function batchedGradientPlan(
  * chain axis, so the data are read once for all chains), plan it into multi-workgroup kernels with the backend's
  * codegen, bind the data (rows in group order where the sums allow it), and run once the kernels that read only data. `dataPrecision` "f16"
  * stores the large float data in 16 bits (DataPrecisionError on a device without 16-bit storage).
- * `planned`: the plan batchedGradientPlan made for the same arguments, where the caller has it.
  */
 export async function batchedGradient(
   manager: VulkanManager,
@@ -92,11 +74,9 @@ export async function batchedGradient(
   limits: RenderLimits = limitsOf(manager.device),
   dataPrecision: DataPrecision = "exact",
   options: BatchedGradientOptions = {},
-  planned?: BatchedGradientPlan,
 ): Promise<BatchedGradient> {
   checkDataPrecision(manager.device, dataPrecision);
-  // A caller that needed the plan first (the device engine, for the assembly's source) passes it in.
-  const plan = planned ?? batchedGradientPlan(model, chains, dtype, limits, dataPrecision, options);
+  const plan = batchedGradientPlan(model, chains, dtype, limits, dataPrecision, options);
   const outs = plan.outputs;
   const program = await residentProgram(manager, plan);
   const data = plan.data;
@@ -120,23 +100,11 @@ export async function batchedGradient(
     s.submitSync();
     s.destroy();
   }
-  const step = program.dispatches.filter((_, i) => readsQ(plan.kernels[i]!.node));
-  const assembled = assemblyOf(plan);
-  const assembly: GradientAssembly | undefined = assembled
-    ? {
-        step: step.slice(0, -1),
-        functions(firstBinding, qArray) {
-          const f = assembled.render(firstBinding, qArray);
-          return { source: f.source, buffers: f.bindings.map((b) => program.buffers.get(b)!) };
-        },
-      }
-    : undefined;
   return {
-    ...(assembly ? { assembly } : {}),
     q: (q ?? spare)!,
     lp: program.buffers.get(outs[0]!)!,
     grad: program.buffers.get(outs[1]!)!,
-    step,
+    step: program.dispatches.filter((_, i) => readsQ(plan.kernels[i]!.node)),
     kernels: plan.kernels.length,
     source: plan.kernels.map((k) => k.source).join("\n// ----\n"),
     half: plan.half,
@@ -160,22 +128,4 @@ function dependsOnParams(outputs: readonly Node[]): (n: Node) => boolean {
   };
   outputs.forEach(visit);
   return visit;
-}
-
-/**
- * The plan's assembly of lp and grad as GLSL functions (GradientAssembly), where its step's last
- * kernel computes lp and grad and nothing else, and both can be computed inline from the sums the
- * kernels before it store: `render` gives their source, buffers declared from `firstBinding` on and
- * q read through `qArray`, and the bindings of those buffers.
- */
-export function assemblyOf(plan: BatchedGradientPlan): { render(firstBinding: number, qArray: string): ValueFunctions } | undefined {
-  const outs = plan.outputs;
-  const readsQ = dependsOnParams(outs);
-  const stepKernels = plan.kernels.filter((k) => readsQ(k.node));
-  const last = stepKernels[stepKernels.length - 1];
-  const q = plan.buffers.find((n) => n.op === "param");
-  if (last === undefined || stepKernels.length < 2 || q === undefined || !(last.nodes ?? [last.node]).every((n) => outs.includes(n))) return undefined;
-  const fns = [{ name: "ppl_lp", node: outs[0]! }, { name: "ppl_grad", node: outs[1]! }];
-  const render = (firstBinding: number, qArray: string) => plan.valueFunctions(fns, firstBinding, new Map([[q, qArray]]));
-  return render(0, "q") === undefined ? undefined : { render: (firstBinding, qArray) => render(firstBinding, qArray)! };
 }

@@ -74,15 +74,7 @@ export const PROFILE_WORDS = CONTROLLER_PROFILE_PARTS.length * 3;
  */
 export function controllerProgram(
   dim: number,
-  opts: {
-    chains: number; maxDepth: number; dtype: "f32" | "f64"; mode: ControllerMode; metric?: MetricForm; subgroups?: boolean; profile?: boolean;
-    /**
-     * The batched gradient's assembly as GLSL functions ppl_lp(c) and ppl_grad(c, i) reading q
-     * from bgq.v (GradientAssembly.functions): the controller computes its chain's lp and gradient
-     * from the gradient's sums itself, and the step leaves the assembly's dispatch out.
-     */
-    assembly?: string;
-  },
+  opts: { chains: number; maxDepth: number; dtype: "f32" | "f64"; mode: ControllerMode; metric?: MetricForm; subgroups?: boolean; profile?: boolean },
 ): string {
   const thread = opts.mode.kind === "thread";
   const W = opts.mode.kind === "thread" ? 1 : opts.mode.workgroup;
@@ -113,11 +105,7 @@ export function controllerProgram(
     ...stateDeclarations("buffer"),
     // All buffers before common.glsl, which reads the checkpoint tables from buffer 8 in place.
     ...bufferDeclarations(STATE_BUFFERS),
-    // With the assembly, the gradient's positions are read back too (its functions read q).
-    ...bufferDeclarations(opts.assembly === undefined ? CONTROLLER_STATE_BUFFERS : CONTROLLER_STATE_BUFFERS.map((b) => (b.field === "gradientQ" ? { ...b, access: undefined } : b)), STATE_BUFFERS.length),
-    ...(opts.assembly === undefined
-      ? ["#define GRADIENT_LP(c) bglp.v[c]", "#define GRADIENT_G(c, i) bgg.v[int(c) * D + (i)]"]
-      : [opts.assembly, "#define GRADIENT_LP(c) ppl_lp(int(c))", "#define GRADIENT_G(c, i) ppl_grad(int(c), i)"]),
+    ...bufferDeclarations(CONTROLLER_STATE_BUFFERS, STATE_BUFFERS.length),
     readFileSync(`${SHADER_DIR}common.glsl`, "utf8"),
     readFileSync(`${SHADER_DIR}controller.glsl`, "utf8"),
   ].join("\n");

@@ -1,6 +1,6 @@
 import { VulkanError, compileGlsl, limitsOf, type VulkanManager, type Sequence } from "@ppl/vulkan";
-import { assemblyOf, batchedGradient, batchedGradientPlan } from "./batched-gradient.ts";
-import { checkDataPrecision, type DataPrecision } from "./data-precision.ts";
+import { batchedGradient } from "./batched-gradient.ts";
+import type { DataPrecision } from "./data-precision.ts";
 import {
   chooseControllerMode, CONTROLLER_BUFFERS, CONTROLLER_PROFILE_PARTS, controllerGroups, controllerProgram, controllerStateSizes, PROFILE_WORDS, workgroupController,
   type ControllerMode,
@@ -41,20 +41,10 @@ export async function deviceEngine(
   if (profile && !manager.device.features.shaderSubgroupClock) throw new Error(`device '${manager.device.name}' has no shaderSubgroupClock: the controller cannot be profiled`);
   const D = model.q.size;
   const bytes = opts.dtype === "f64" ? 8 : 4;
-  // Where the gradient's last dispatch only assembles lp and grad from its sums, the controller
-  // computes them itself (GradientAssembly) and the step leaves that dispatch out: the plan first,
-  // for the assembly's source, then the gradient's kernels and the controller built together.
-  const limits = limitsOf(manager.device);
-  checkDataPrecision(manager.device, opts.dataPrecision);
-  const plan = batchedGradientPlan(model, C, opts.dtype, limits, opts.dataPrecision);
-  const firstAssemblyBinding = CONTROLLER_BUFFERS + (profile ? 1 : 0);
-  const assembled = assemblyOf(plan)?.render(firstAssemblyBinding, "bgq.v");
   const build = async (mode: ControllerMode) => {
-    const source = controllerProgram(D, {
-      chains: C, maxDepth: opts.maxDepth, dtype: opts.dtype, mode, metric: opts.metric, subgroups: limits.subgroupArithmetic, profile, assembly: assembled?.source,
-    });
-    const buffers = firstAssemblyBinding + (assembled?.bindings.length ?? 0);
-    return { mode, source, controller: await manager.algorithmAsync(await compileGlsl(source, { optimize: false }), { buffers }) };
+    const subgroups = limitsOf(manager.device).subgroupArithmetic;
+    const source = controllerProgram(D, { chains: C, maxDepth: opts.maxDepth, dtype: opts.dtype, mode, metric: opts.metric, subgroups, profile });
+    return { mode, source, controller: await manager.algorithmAsync(await compileGlsl(source, { optimize: false }), { buffers: CONTROLLER_BUFFERS + (profile ? 1 : 0) }) };
   };
   const chosen = opts.controller ?? chooseControllerMode(D, opts.maxDepth, manager.device.type);
   const buildController = async () => {
@@ -69,7 +59,7 @@ export async function deviceEngine(
   // The gradient's kernels and the controller compile and build together (glslc runs apart, the
   // driver builds pipelines on worker threads); whichever fails, the other is released.
   const [gradientResult, builtResult] = await Promise.allSettled([
-    batchedGradient(manager, model, C, opts.dtype, limits, opts.dataPrecision, {}, plan),
+    batchedGradient(manager, model, C, opts.dtype, limitsOf(manager.device), opts.dataPrecision),
     buildController(),
   ]);
   if (gradientResult.status === "rejected" || builtResult.status === "rejected") {
@@ -79,8 +69,6 @@ export async function deviceEngine(
   }
   const gradient = gradientResult.value;
   const built = builtResult.value;
-  const assembly = assembled ? gradient.assembly!.functions(firstAssemblyBinding, "bgq.v") : undefined;
-  const step = assembly ? gradient.assembly!.step : gradient.step;
   const { mode, source, controller } = built;
   const sizes = controllerStateSizes(D, opts.maxDepth);
   const vectors = manager.buffer(C * sizes.vectors * bytes);
@@ -98,7 +86,6 @@ export async function deviceEngine(
     ...inBindingOrder(STATE_BUFFERS, state),
     ...inBindingOrder(CONTROLLER_STATE_BUFFERS, { vectors, reals, ints, done, gradientQ: gradient.q, gradientLp: gradient.lp, gradientG: gradient.grad }),
     ...(profiled ? [profiled] : []),
-    ...(assembly?.buffers ?? []),
   ];
   const sequences = new Map<number, Sequence>();
   const sequenceFor = (steps: number): Sequence => {
@@ -109,7 +96,7 @@ export async function deviceEngine(
       counters.sequences++;
       for (let i = 0; i < steps; i++) {
         s.dispatch(controller, controllerBuffers, controllerGroups(C, mode));
-        for (const d of step) s.dispatch(d.algorithm, d.buffers, d.groups);
+        for (const d of gradient.step) s.dispatch(d.algorithm, d.buffers, d.groups);
       }
       s.copy(done, progressBack, { byteLength: 4 }).copy(ints, progressBack, { byteLength: intsBytes, dstOffset: 4 });
       sequences.set(steps, s);

@@ -202,8 +202,6 @@ describe.runIf(device !== undefined)("GPU NUTS, workgroup per chain, with cooper
       // Workgroup: cooperative sums; thread: intermediates spilled to scratch, in shared memory as
       // two chains' slices fit there; device: a controller beside batched kernels.
       expect(gpu.source).toContain({ workgroup: "ppl_red0", thread: "shared double ppl_tscratch[", device: "// ---- batched gradient" }[shape]);
-      // Device: the controller computes lp and the gradient from the batched gradient's sums itself.
-      if (shape === "device") expect(gpu.source).toContain("double ppl_grad(int i0, int i1) {");
       const res = sample(await modelDensity(compiled), { ...opts, transitionRunner: gpu.factory });
       expectSameTransitions(res, cpu, 6);
     } finally {

@@ -7,7 +7,6 @@ export { flatten, unflatten, broadcastIndex } from "./codegen/index-math.ts";
 export { Scope } from "./codegen/scope.ts";
 export { renderSequential, type LeafReader, type SequentialProgram, type Spill } from "./codegen/sequential.ts";
 export { type Binding, type KernelPlan, type ProgramPlan } from "./codegen/program.ts";
-export { type ValueFunction, type ValueFunctions } from "./codegen/value-functions.ts";
 export { BYTES, boundBytes, toBytes, residentProgram, type Dispatch, type ResidentProgram } from "./resident-program.ts";
 export { HALF_STORAGE_EXTENSION, halfRead } from "./codegen/shader.ts";
 export { REFERENCE_LIMITS } from "./codegen/reference-devices.ts";

@@ -79,7 +79,5 @@ layout(std430, set = 0, binding = 11) buffer Done { uint v[]; } bdone;
 layout(std430, set = 0, binding = 12) writeonly buffer GradientQ { NREAL v[]; } bgq;
 layout(std430, set = 0, binding = 13) readonly buffer GradientLp { NREAL v[]; } bglp;
 layout(std430, set = 0, binding = 14) readonly buffer GradientG { NREAL v[]; } bgg;
-#define GRADIENT_LP(c) bglp.v[c]
-#define GRADIENT_G(c, i) bgg.v[int(c) * D + (i)]
 // (shaders/nuts/common.glsl: left out of the golden)
 // (shaders/nuts/controller.glsl: left out of the golden)

@@ -16,13 +16,12 @@ import { segmentedScatterUnits } from "./scatter-units.ts";
 import { checkKernelBindings, scheduleWithinBindings } from "./binding-budget.ts";
 import { Scope } from "./scope.ts";
 import { segmentSortKernels, type DeviceSegments } from "./segment-sort.ts";
-import { assemble, isScratch, ShaderBuilder, toposortAll, type Binding, type KernelPlan, type ScratchBuffer } from "./shader.ts";
+import { assemble, isScratch, ShaderBuilder, toposortAll, type KernelPlan, type ScratchBuffer } from "./shader.ts";
 import { reducePartitions } from "./reduce/strategy.ts";
 import { findReduceSiblings, isReduceSiblings, placeSiblings, siblingReduceKernels } from "./reduce/siblings.ts";
 import { findRowPasses, isRowPass, rowPassKernels, rowPassLayout, rowPassMembers, type RowPass } from "./row-pass.ts";
 import { wideRowPassKernels, wideRowPassLayout } from "./row-pass-wide.ts";
 import { inlinedSliceSums, type SlicedValue } from "./inline-slices.ts";
-import { renderValueFunctions, type ValueFunction, type ValueFunctions } from "./value-functions.ts";
 import { mergeIndependentKernels } from "./merge-kernels.ts";
 import { matmulKernel, streamUnitsPerThread } from "./strategy.ts";
 import { unitWriter, type UnitContext, type UnitWriter } from "./units.ts";
@@ -47,12 +46,6 @@ export interface ProgramPlan {
   readonly dtypes: ReadonlySet<DType>;
   /** Data leaves whose buffers hold 16-bit floats (PlanOptions.halfStorage): 2 bytes an element, written with toFloat16Bytes. */
   readonly half: ReadonlySet<Node>;
-  /**
-   * Nodes of this program as GLSL functions of their index, reading its stored nodes' buffers, for
-   * another shader to compute them where it reads them (value-functions.ts); undefined where one
-   * cannot be computed inline.
-   */
-  valueFunctions(fns: readonly ValueFunction[], firstBinding: number, arrays?: ReadonlyMap<Binding, string>): ValueFunctions | undefined;
 }
 
 /** How planProgram arranges its kernels. */
@@ -139,9 +132,7 @@ export function planProgram(given: readonly Node[], limits: RenderLimits, prelud
   const merge = options.merge ?? false;
   const kernels = merge === false ? rendered : mergeIndependentKernels(rendered, limits, prelude, merge === true ? undefined : merge);
   const scratch = [...new Set(kernels.flatMap((k) => k.bindings.filter(isScratch)))];
-  const valueFunctions = (fns: readonly ValueFunction[], firstBinding: number, arrays?: ReadonlyMap<Binding, string>) =>
-    renderValueFunctions(fns, factory.shader(), firstBinding, arrays);
-  return { outputs, kernels, buffers, scratch, dtypes, half, valueFunctions };
+  return { outputs, kernels, buffers, scratch, dtypes, half };
 }
 
 // Only float data can be rounded to 16 bits, and only a device with 16-bit storage can hold it.

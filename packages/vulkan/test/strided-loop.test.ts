@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import fc from "fast-check";
 import { add, data, gather, interpret, logsumexp, max, mul, param, reshape, scatterAdd, slice, square, sub, sum, type Node, type TensorValue } from "@ppl/tensor";
 import { vulkanBackend } from "../src/backend.ts";
 import { REFERENCE_LIMITS } from "../src/codegen/reference-devices.ts";
@@ -100,5 +101,36 @@ describe.runIf(device !== undefined)("loops with several iterations a trip on th
     const scattered = results[2]![3]!;
     expect(scattered.length).toBe(C * J);
     for (let c = 0; c < C; c++) for (let j = 0; j < J; j += 5) expect(scattered[c * J + j]).toBe(0);
+  });
+
+  it("gives the same bits with any number of copies, for any rows, groups and chains (property)", async () => {
+    // Ranges shorter than a trip, a trip and a bit, segments of one entry and none: few rows and
+    // groups, small workgroups (lavapipe's) so that every thread's range is short.
+    const arb = fc.record({
+      C: fc.integer({ min: 1, max: 3 }), N: fc.integer({ min: 1, max: 200 }), J: fc.integer({ min: 1, max: 12 }), copies: fc.integer({ min: 2, max: 5 }), seed: fc.integer({ min: 1, max: 1000 }),
+    });
+    await fc.assert(
+      fc.asyncProperty(arb, async ({ C, N, J, copies, seed }) => {
+        const outs = hierarchicalSums(C, N, J, dtype);
+        let st = seed;
+        const g = Array.from({ length: N }, () => ((st = (Math.imul(st, 1664525) + 1013904223) >>> 0) % J));
+        const b = {
+          alpha: value(dtype, [C, J], reals(C * J, seed)), beta: value(dtype, [C, 1], reals(C, seed + 1)),
+          g: value("i32", [N], g), x: value(dtype, [N], reals(N, seed + 2)), y: value(dtype, [N], reals(N, seed + 3)),
+        };
+        const runs: number[][][] = [];
+        for (const k of [1, copies]) {
+          const backend = await vulkanBackend({ limits: { parallelReduceMin: 8, busyGroups: 8, groupSize: 8, segmentEntriesPerLane: 1, loopIterationsInFlight: k } });
+          const exe = await backend.compile(outs);
+          try {
+            runs.push((await exe.run(b)).map((t) => Array.from(t.data)));
+          } finally {
+            exe.dispose?.();
+          }
+        }
+        expect(runs[1]).toEqual(runs[0]);
+      }),
+      { numRuns: 6, seed: 7 },
+    );
   });
 });

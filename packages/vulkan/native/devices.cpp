@@ -12,6 +12,19 @@ static bool hasExtension(const std::vector<VkExtensionProperties>& extensions, c
   return false;
 }
 
+// One feature structure of the device (its sType given), queried through vkGetPhysicalDeviceFeatures2.
+template <typename Features>
+static Features queryFeatures(VkPhysicalDevice device, VkStructureType type) {
+  Features features{};
+  features.sType = type;
+  VkPhysicalDeviceFeatures2 features2{};
+  features2.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2;
+  features2.pNext = &features;
+  fn::vkGetPhysicalDeviceFeatures2(device, &features2);
+  features.pNext = nullptr;
+  return features;
+}
+
 static PhysicalDeviceInfo describe(VkPhysicalDevice device) {
   PhysicalDeviceInfo info;
   info.handle = device;
@@ -51,12 +64,7 @@ static PhysicalDeviceInfo describe(VkPhysicalDevice device) {
     info.maxBufferSize = maintenance4.maxBufferSize;
 
     if (hasExtension(extensions, "VK_EXT_shader_atomic_float")) {
-      VkPhysicalDeviceShaderAtomicFloatFeaturesEXT atomic{};
-      atomic.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT;
-      VkPhysicalDeviceFeatures2 features2{};
-      features2.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2;
-      features2.pNext = &atomic;
-      fn::vkGetPhysicalDeviceFeatures2(device, &features2);
+      const auto atomic = queryFeatures<VkPhysicalDeviceShaderAtomicFloatFeaturesEXT>(device, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT);
       info.atomicFloat.extension = true;
       info.atomicFloat.bufferFloat32Atomics = atomic.shaderBufferFloat32Atomics;
       info.atomicFloat.bufferFloat32AtomicAdd = atomic.shaderBufferFloat32AtomicAdd;
@@ -65,33 +73,17 @@ static PhysicalDeviceInfo describe(VkPhysicalDevice device) {
       info.atomicFloat.sharedFloat32AtomicAdd = atomic.shaderSharedFloat32AtomicAdd;
       info.atomicFloat.sharedFloat64AtomicAdd = atomic.shaderSharedFloat64AtomicAdd;
     }
-    {
-      // Core in Vulkan 1.1 (checked above), so the structure may always be chained.
-      VkPhysicalDevice16BitStorageFeatures storage16{};
-      storage16.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES;
-      VkPhysicalDeviceFeatures2 features2{};
-      features2.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2;
-      features2.pNext = &storage16;
-      fn::vkGetPhysicalDeviceFeatures2(device, &features2);
-      info.storageBuffer16BitAccess = storage16.storageBuffer16BitAccess == VK_TRUE;
-    }
+    // Core in Vulkan 1.1 (checked above), so the structure may always be chained.
+    info.storageBuffer16BitAccess =
+        queryFeatures<VkPhysicalDevice16BitStorageFeatures>(device, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES).storageBuffer16BitAccess == VK_TRUE;
     if (hasExtension(extensions, "VK_KHR_shader_clock")) {
-      VkPhysicalDeviceShaderClockFeaturesKHR clock{};
-      clock.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_CLOCK_FEATURES_KHR;
-      VkPhysicalDeviceFeatures2 features2{};
-      features2.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2;
-      features2.pNext = &clock;
-      fn::vkGetPhysicalDeviceFeatures2(device, &features2);
-      info.shaderSubgroupClock = clock.shaderSubgroupClock == VK_TRUE;
+      info.shaderSubgroupClock =
+          queryFeatures<VkPhysicalDeviceShaderClockFeaturesKHR>(device, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_CLOCK_FEATURES_KHR).shaderSubgroupClock == VK_TRUE;
     }
     if (hasExtension(extensions, "VK_KHR_pipeline_executable_properties")) {
-      VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR executable{};
-      executable.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR;
-      VkPhysicalDeviceFeatures2 features2{};
-      features2.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2;
-      features2.pNext = &executable;
-      fn::vkGetPhysicalDeviceFeatures2(device, &features2);
-      info.pipelineExecutableInfo = executable.pipelineExecutableInfo == VK_TRUE;
+      info.pipelineExecutableInfo = queryFeatures<VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR>(
+                                        device, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR)
+                                        .pipelineExecutableInfo == VK_TRUE;
     }
   }
 

@@ -1,6 +1,6 @@
 /** The models of ../shared/anchors/numpyro_bench.py, written with this toolkit (same priors and likelihoods). */
 import { add, cast, gather, matmul, mul } from "../packages/tensor/src/index.ts";
-import { bernoulliLogit, data, halfNormal, model, normal } from "../packages/ppl/src/index.ts";
+import { bernoulliLogit, compileModel, data, halfNormal, model, normal, type CompiledModel } from "../packages/ppl/src/index.ts";
 
 /** Logistic regression as the NumPyro anchor defines it: beta ~ N(0,1)^D, alpha ~ N(0,1), y ~ Bernoulli(logit = X·beta + alpha). */
 export const anchorLogistic = model({
@@ -34,3 +34,24 @@ export const anchorHier = model({
     m.observe(d.y, normal(add(gather(a, cast(d.g, "i32")), mul(b, d.x)), sigmaY));
   },
 });
+
+// Synthetic data of the anchors' shapes, for the benchmarks of kernels (their plans depend on the
+// shapes, not on the values): a fixed wave, every group of hier holding N / J rows.
+const wave = (i: number) => Math.sin(i * 0.7) * 0.5;
+
+/** The logistic anchor on synthetic data: N rows of D predictors. */
+export function syntheticLogistic(N: number, D: number): CompiledModel {
+  const X = Array.from({ length: N }, (_, n) => Array.from({ length: D }, (_, d) => wave(n * D + d)));
+  return compileModel(anchorLogistic, { N, D, X, y: Array.from({ length: N }, (_, n) => n % 2) });
+}
+
+/** The hierarchical anchor on synthetic data: N rows in J groups. */
+export function syntheticHier(N: number, J: number): CompiledModel {
+  return compileModel(anchorHier, {
+    N, J,
+    g: Array.from({ length: N }, (_, n) => n % J),
+    x: Array.from({ length: N }, (_, n) => wave(n)),
+    u: Array.from({ length: J }, (_, j) => wave(j)),
+    y: Array.from({ length: N }, (_, n) => wave(3 * n)),
+  });
+}

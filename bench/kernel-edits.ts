@@ -1,7 +1,8 @@
 /**
  * Where a batched gradient kernel's time goes, by timing edited copies of its source: the anchors'
  * gradient (hier: N=100k, J=2000, 4 chains; many: 1024 chains of a 1000 × 10 regression, synthetic
- * data of their shapes) planned with every kernel its own dispatch, the kernel whose source
+ * data of their shapes from anchor-models.ts; the RESULTS.md figures were taken with hier's groups
+ * drawn at random, about the same 50 rows a group) planned with every kernel its own dispatch, the kernel whose source
  * contains NEEDLE replaced by each variant (plain string replacements, applied in order), then
  * timed alone: 200 dispatches a submit, median of 7. Prints the kernel's title, then one JSON line
  * a variant with its µs and the driver's pipeline statistics (registers, spills) where reported.
@@ -9,8 +10,7 @@
  * e.g. hier "6 reductions" '{"noMerge": [["if (ppl_done != 48) return;", "return;"]]}'
  * (bench/RESULTS.md, 2026-12-06: where hier's six sums over the rows spend their time).
  */
-import { compileModel } from "../packages/ppl/src/index.ts";
-import { anchorHier, anchorLogistic } from "./anchor-models.ts";
+import { syntheticHier, syntheticLogistic } from "./anchor-models.ts";
 import { limitsOf, VulkanManager } from "../packages/vulkan/src/index.ts";
 import { boundBytes, residentProgram } from "../packages/vulkan/src/internals.ts";
 import { batchedGradientPlan } from "../packages/ppl-vulkan/src/batched-gradient.ts";
@@ -18,19 +18,7 @@ import { batchedGradientPlan } from "../packages/ppl-vulkan/src/batched-gradient
 const manager = new VulkanManager(0, { pipelineStatistics: true });
 const limits = { ...limitsOf(manager.device), ...JSON.parse(process.argv[5] ?? "{}") };
 const which = process.argv[2] ?? "hier";
-let s = 1;
-const r = () => ((s = (s * 1103515245 + 12345) % 2147483648) / 2147483648);
-let m, chains: number;
-if (which === "hier") {
-  const N = 100000, J = 2000;
-  const g = Array.from({ length: N }, () => Math.floor(r() * J));
-  m = compileModel(anchorHier, { N, J, g, x: g.map(() => r()), u: Array.from({ length: J }, () => r()), y: g.map(() => r()) });
-  chains = 4;
-} else {
-  const N = 1000, D = 10;
-  m = compileModel(anchorLogistic, { N, D, X: Array.from({ length: N }, () => Array.from({ length: D }, () => r() * 2 - 1)), y: Array.from({ length: N }, () => (r() < 0.5 ? 1 : 0)) });
-  chains = 1024;
-}
+const [m, chains] = which === "hier" ? [syntheticHier(100_000, 2000), 4] : [syntheticLogistic(1000, 10), 1024];
 const plan = batchedGradientPlan(m, chains, "f32", limits, "exact", { separate: true });
 const variants = JSON.parse(process.argv[4] ?? "{}") as Record<string, [string, string][]>;
 const target = plan.kernels.findIndex((k) => k.source.includes(process.argv[3] ?? "6 reductions"));
@@ -47,7 +35,7 @@ for (const [name, edits] of Object.entries({ full: [] as [string, string][], ...
   const program = await residentProgram(manager, p);
   for (const n of p.buffers) {
     if (n.op === "data") program.buffers.get(n)!.write(boundBytes(n.dtype, plan.data[n.attrs.name!]!));
-    else if (n.op === "param") program.buffers.get(n)!.write(Float32Array.from({ length: n.size }, () => r() * 2 - 1));
+    else if (n.op === "param") program.buffers.get(n)!.write(Float32Array.from({ length: n.size }, (_, i) => Math.sin(i * 1.3) * 0.9));
   }
   const all = manager.sequence();
   program.dispatches.forEach((d) => all.dispatch(d.algorithm, d.buffers, d.groups));

@@ -11,7 +11,7 @@ import { compileGlsl, limitsOf, listDevices, VulkanManager } from "../packages/v
 import { batchedGradientPlan } from "../packages/ppl-vulkan/src/batched-gradient.ts";
 import { chooseControllerMode, controllerProgram, workgroupController, type ControllerMode } from "../packages/ppl-vulkan/src/controller-program.ts";
 import { nutsProgram } from "../packages/ppl-vulkan/src/nuts-program.ts";
-import { anchorHier, anchorLogistic } from "./anchor-models.ts";
+import { syntheticHier, syntheticLogistic } from "./anchor-models.ts";
 import eightSchools from "../examples/eight_schools.ts";
 
 const args = process.argv.slice(2);
@@ -20,20 +20,6 @@ const deviceIndex = deviceArg >= 0 ? Number(args[deviceArg + 1]) : listDevices()
 const manager = new VulkanManager(deviceIndex, { pipelineStatistics: true });
 const limits = limitsOf(manager.device);
 
-const wave = (i: number) => Math.sin(i * 0.7) * 0.5;
-function logisticModel(N: number, D: number): CompiledModel {
-  const X = Array.from({ length: N }, (_, n) => Array.from({ length: D }, (_, d) => wave(n * D + d)));
-  return compileModel(anchorLogistic, { N, D, X, y: Array.from({ length: N }, (_, n) => n % 2) });
-}
-function hierModel(N: number, J: number): CompiledModel {
-  return compileModel(anchorHier, {
-    N, J,
-    g: Array.from({ length: N }, (_, n) => n % J),
-    x: Array.from({ length: N }, (_, n) => wave(n)),
-    u: Array.from({ length: J }, (_, j) => wave(j)),
-    y: Array.from({ length: N }, (_, n) => wave(3 * n)),
-  });
-}
 const es = compileModel(eightSchools, { J: 8, y: [28, 8, -3, 7, -1, 1, 18, 12], sigma: [15, 10, 16, 11, 9, 11, 10, 18] });
 
 async function report(kernel: string, source: string): Promise<void> {
@@ -52,8 +38,8 @@ async function report(kernel: string, source: string): Promise<void> {
 if (!manager.device.features.pipelineExecutableInfo) {
   console.log(JSON.stringify({ device: manager.device.name, note: "the device does not report pipeline executable statistics" }));
 } else {
-  const many = logisticModel(1000, 10);
-  const hier = hierModel(100_000, 2000);
+  const many = syntheticLogistic(1000, 10);
+  const hier = syntheticHier(100_000, 2000);
   const controller = async (name: string, m: CompiledModel, chains: number, mode: ControllerMode) =>
     report(name, controllerProgram(m.dim, { chains, maxDepth: 10, dtype: "f32", mode, subgroups: limits.subgroupArithmetic }));
   await controller("many: controller, thread per chain", many, 1024, { kind: "thread" });
@@ -68,7 +54,7 @@ if (!manager.device.features.pipelineExecutableInfo) {
     const plan = batchedGradientPlan(m, chains, "f32", limits);
     for (const [i, k] of plan.kernels.entries()) await report(`${name}: batched gradient kernel ${i}`, k.source);
   };
-  await kernels("lr", logisticModel(100_000, 100), 4);
+  await kernels("lr", syntheticLogistic(100_000, 100), 4);
   await kernels("many", many, 1024);
   await kernels("hier", hier, 4);
 }

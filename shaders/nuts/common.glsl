@@ -337,7 +337,8 @@ void write_result(uint c, uint k) {
   WRITE_STATS(slot);
 }
 
-// Load chain c's start of a transition from buffers 0–4 and the control buffer.
+// Load chain c's settings of a transition (key, step size, its adaptation, the metric) from the
+// control buffer and buffers 3–4; load_point adds where it starts.
 void load_chain(uint c, uint it) {
   key = uvec2(bctrl.v[0], bctrl.v[1]);
   iteration = it;
@@ -349,11 +350,14 @@ void load_chain(uint c, uint it) {
   daMu = beps.v[sb]; daCount = beps.v[sb + 1]; daSBar = beps.v[sb + 2]; daXBar = beps.v[sb + 3];
   int base = int(c) * D;
   metricBase = int(c) * 2 * D * D;
-  FOR_OWNED(s, i) {
 #ifndef DENSE_METRIC
-    minv[s] = bminv.v[base + i];
+  FOR_OWNED(s, i) minv[s] = bminv.v[base + i];
 #endif
-    q[s] = bq.v[base + i]; g[s] = bg.v[base + i];
-  }
+}
+
+// Load chain c's point (q, g, lp) from buffers 0–2: where its next transition starts.
+void load_point(uint c) {
+  int base = int(c) * D;
+  FOR_OWNED(s, i) { q[s] = bq.v[base + i]; g[s] = bg.v[base + i]; }
   lp = blp.v[c];
 }

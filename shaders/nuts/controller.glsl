@@ -33,27 +33,24 @@ void main() {
   int phase = bis.v[ib + IS_PHASE];
   uint k = uint(bis.v[ib + IS_K]);
   uint count = bctrl.v[4];
-  // Every load a call may need is issued before the phase is known, so that they take one memory
-  // round trip, not one for the phase and then one for the rest: the chain's point for a new
-  // transition (load_chain) and a pending leaf's state, which replaces it below.
+  // What a pending leaf needs (most calls) is loaded before the phase is known, so that it takes
+  // one memory round trip, not one for the phase and then one for the rest: the settings, the
+  // leaf's state and the gradient just evaluated at its position. A call that begins a
+  // transition loads the chain's point instead, below.
   load_chain(c, bctrl.v[2] + k);
   LOAD_SCALARS(rb, ib);
   int leafAt = bis.v[ib + IS_LEAF];
   LOAD_LEAF_STATE(c);
-  NREAL lpAt = bglp.v[c];
-  FOR_OWNED(s, i) scratch[s] = bgg.v[base + i];
+  lp = bglp.v[c];
+  FOR_OWNED(s, i) g[s] = bgg.v[base + i];
   if (phase == PHASE_IDLE) return;
   int leaf = 0;
   // A call that only ends one leaf and starts the next moves the leaf vectors; the merge vectors
   // are loaded only where a subtree merges or the transition ends, and saved only where they
   // changed (a merge or a new transition).
   bool mergeLoaded = false, merged = false;
-  if (phase == PHASE_LEAF) {
-    leaf = leafAt;
-    // The gradient kernels have just evaluated the position this chain asked for.
-    lp = lpAt;
-    FOR_OWNED(s, i) g[s] = scratch[s];
-  } else FOR_OWNED(s, i) q[s] = bq.v[base + i];
+  if (phase == PHASE_LEAF) leaf = leafAt;
+  else load_point(c);
   PROF_MARK(PROF_LOAD);
   // Finish the pending leaf or begin a transition, until a gradient is needed or the block is done.
   bool wantGradient = false;

@@ -12,6 +12,7 @@ void main() {
   uint c = CHAIN_ID;
   if (c >= uint(CHAINS)) return;
   load_chain(c, bctrl.v[2] + pc.k0);
+  load_point(c);
   for (uint k = pc.k0; k < pc.k0 + pc.count; k++) {
     iteration = bctrl.v[2] + k;
     begin_transition();

@@ -46,6 +46,7 @@ export function laneScatterKernel(node: Node, lanes: number, layout: SegmentLayo
   inRange.emit(`int lo = ${offset(target)}; int hi = ${offset(`(${target} + 1)`)};`);
   // Every entry of the segment has the target for its index (entries out of range belong to no
   // segment): what the updates gather by that index is read once, before the loop.
+  // Entry p of iteration s: "p" for the plain loop's "s", "p_3" for its fourth copy's "s_3".
   const entryOf = (s: string) => `p${s.slice(1)}`;
   const element = (body: Scope, s: string) => {
     const p = entryOf(s);

@@ -93,13 +93,6 @@ export interface RenderLimits {
   readonly segmentEntriesPerLane: number;
   /** Storage buffers one shader may bind (maxPerStageDescriptorStorageBuffers): merged kernels stay within it. */
   readonly maxStorageBuffers: number;
-  /**
-   * Whether dependent kernels may run as one dispatch (merge-kernels.ts, chainLevels): each
-   * workgroup takes a ticket, and those of a later level wait until every workgroup of the level
-   * before has counted itself done. A GPU pays a few microseconds for each dispatch and barrier; a
-   * CPU driver runs a core's workgroups one after another, and a waiting one would hold its core.
-   */
-  readonly chainLevels: boolean;
 }
 
 /** Limits of a device as listDevices() reports them. */
@@ -161,7 +154,6 @@ export function limitsOf(device: {
     storage16: device.features.storageBuffer16BitAccess ?? false,
     // Unreported: lavapipe's 32, well above Vulkan's guaranteed 4 and what one kernel of its own binds.
     maxStorageBuffers: device.limits.maxPerStageDescriptorStorageBuffers ?? 32,
-    chainLevels: !cpu,
   };
 }
 

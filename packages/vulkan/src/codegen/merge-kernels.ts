@@ -1,6 +1,6 @@
 import type { DType, Node } from "@ppl/tensor";
 import type { RenderLimits } from "./limits.ts";
-import { bufferDeclaration, HALF_STORAGE_EXTENSION, type Access, type Binding, type KernelPlan, type ScratchBuffer, type ShaderParts } from "./shader.ts";
+import { bufferDeclaration, HALF_STORAGE_EXTENSION, type Access, type Binding, type KernelPlan, type ShaderParts } from "./shader.ts";
 
 // Horizontal fusion. A small model's gradient is a chain of tiny kernels, and on a GPU each
 // dispatch and the barrier after it cost a few microseconds whatever the kernel does (an H200 ran
@@ -42,61 +42,16 @@ export function mergeIndependentKernels(
     const key = `${levels[i]}|${keys[i]}`;
     buckets.set(key, [...(buckets.get(key) ?? []), i]);
   });
-  const sets: MergeSet[] = [];
+  const merged: { level: number; first: number; plan: KernelPlan }[] = [];
   for (const members of buckets.values()) {
     for (const set of mergeSets(members.map((i) => kernels[i]!), limits.maxStorageBuffers)) {
       const first = members[set[0]!]!;
-      sets.push({ level: levels[first]!, first, key: keys[first]!, plans: set.map((s) => kernels[members[s]!]!) });
+      const plans = set.map((s) => kernels[members[s]!]!);
+      merged.push({ level: levels[first]!, first, plan: plans.length === 1 ? plans[0]! : mergeKernels(plans, limits, prelude) });
     }
   }
-  sets.sort((a, b) => a.level - b.level || a.first - b.first);
-  const runs = limits.chainLevels ? [...new Set(keys)].flatMap((key) => levelRuns(sets.filter((s) => s.key === key), limits)) : sets.map((s) => [s]);
-  const placed = runs.map((run) => ({
-    level: run[0]!.level, first: run[0]!.first,
-    plan: run.length > 1 ? chainLevels(run.map((s) => s.plans), limits, prelude)
-      : run[0]!.plans.length === 1 ? run[0]!.plans[0]! : mergeKernels(run[0]!.plans, limits, prelude),
-  }));
-  placed.sort((a, b) => a.level - b.level || a.first - b.first);
-  return placed.map((m) => m.plan);
-}
-
-// Kernels of one dependency level (and group) that run as one dispatch.
-interface MergeSet {
-  readonly level: number;
-  readonly first: number;
-  readonly key: string;
-  readonly plans: readonly KernelPlan[];
-}
-
-/**
- * Consecutive levels of one group (its sets in level order) cut into runs that can chain into one
- * dispatch: each level one set, every kernel with its pieces, one workgroup size that all of them
- * fit, and their bindings with the level counts within the device's limit.
- */
-function levelRuns(sets: readonly MergeSet[], limits: RenderLimits): MergeSet[][] {
-  const perLevel = new Map<number, number>();
-  for (const s of sets) perLevel.set(s.level, (perLevel.get(s.level) ?? 0) + 1);
-  const chainable = (s: MergeSet) => perLevel.get(s.level) === 1 && s.plans.every((k) => k.merge !== undefined);
-  const runs: MergeSet[][] = [];
-  let run: MergeSet[] = [];
-  for (const s of sets) {
-    const last = run[run.length - 1];
-    if (last && chainable(s) && chainable(last) && s.level === last.level + 1 && fitsOneDispatch([...run, s].flatMap((r) => r.plans), limits)) run.push(s);
-    else {
-      if (run.length > 0) runs.push(run);
-      run = [s];
-    }
-  }
-  if (run.length > 0) runs.push(run);
-  return runs;
-}
-
-// One workgroup size for all: cooperative kernels of exactly it, the others of a divisor; and
-// room for their bindings and the level counts.
-function fitsOneDispatch(plans: readonly KernelPlan[], limits: RenderLimits): boolean {
-  const size = Math.max(...plans.map((k) => k.localSize));
-  const sizes = plans.every((k) => (cooperates(k.merge!.parts) ? k.localSize === size : size % k.localSize === 0));
-  return sizes && new Set(plans.flatMap((k) => k.bindings)).size + 1 <= limits.maxStorageBuffers;
+  merged.sort((a, b) => a.level - b.level || a.first - b.first);
+  return merged.map((m) => m.plan);
 }
 
 /** Each kernel's level: one more than the highest level of an earlier kernel it must follow. */
@@ -180,24 +135,8 @@ function bySize(plans: readonly KernelPlan[]): number[][] {
   return [...alone, ...[...sets.values()].map((s) => s.sort((a, b) => a - b))];
 }
 
-// The pieces of several kernels put together as one shader's: one binding table, the shared
-// arrays, each kernel's main as a function of its workgroup index, and how to call it.
-interface Composed {
-  readonly size: number;
-  readonly bindings: Binding[];
-  readonly access: Map<Binding, Access>;
-  readonly extensions: Set<string>;
-  readonly shared: string[];
-  readonly dtypes: Set<DType>;
-  readonly functions: string[];
-  /** Per kernel: its real workgroups and the call of its function from `g`. */
-  readonly calls: { readonly real: number; readonly call: string }[];
-  readonly titles: string[];
-  readonly units: number;
-  readonly half: Set<Binding>;
-}
-
-function compose(plans: readonly KernelPlan[]): Composed {
+/** One shader that runs each of `plans` on its own range of workgroups. */
+function mergeKernels(plans: readonly KernelPlan[], limits: RenderLimits, prelude: (dtypes: ReadonlySet<DType>) => string): KernelPlan {
   const size = Math.max(...plans.map((k) => k.localSize));
   const bindings: Binding[] = [];
   const access = new Map<Binding, Access>();
@@ -205,9 +144,9 @@ function compose(plans: readonly KernelPlan[]): Composed {
   const sharedByName = new Map<string, string>();
   const dtypes = new Set<DType>();
   const functions: string[] = [];
-  const calls: { real: number; call: string }[] = [];
+  const calls: string[] = [];
   const titles: string[] = [];
-  let units = 0;
+  let groups = 0, units = 0;
   plans.forEach((k, p) => {
     const pieces = k.merge!;
     const { parts } = pieces;
@@ -250,128 +189,39 @@ function compose(plans: readonly KernelPlan[]): Composed {
     );
     // A kernel of a smaller workgroup runs `pack` of its workgroups in each real one.
     const pack = size / k.localSize;
+    const real = Math.ceil(parts.workgroups / pack);
     const args = pack === 1
       ? "g, gl_LocalInvocationIndex"
       : `g * ${pack} + int(gl_LocalInvocationIndex / ${k.localSize}u), gl_LocalInvocationIndex % ${k.localSize}u`;
-    calls.push({ real: Math.ceil(parts.workgroups / pack), call: `ppl_part${p}(${args});` });
+    calls.push(`if (g < ${real}) { ppl_part${p}(${args}); return; }`, `g -= ${real};`);
     titles.push(`//   part ${p}: ${describe(k)}`);
+    groups += real;
     units += k.units;
   });
+  calls.pop(); // nothing follows the last part
+  const gx = Math.max(1, Math.min(groups, limits.maxGroupCountX));
+  const gy = Math.max(1, Math.ceil(groups / gx));
   // A data buffer stored in 16 bits is so in every kernel that reads it.
   const half = new Set(plans.flatMap((k) => [...(k.half ?? [])]));
   if (half.size > 0) extensions.add(HALF_STORAGE_EXTENSION);
-  return { size, bindings, access, extensions, shared: [...sharedByName.values()], dtypes, functions, calls, titles, units, half };
-}
-
-// The source of a composed shader around the body of its main and the plan that runs it.
-function composedPlan(
-  plans: readonly KernelPlan[], c: Composed, heading: string, main: readonly string[], groups: number,
-  limits: RenderLimits, prelude: (dtypes: ReadonlySet<DType>) => string, coherent: ReadonlySet<Binding> = new Set(),
-): KernelPlan {
-  const gx = Math.max(1, Math.min(groups, limits.maxGroupCountX));
-  const gy = Math.max(1, Math.ceil(groups / gx));
-  const decls = c.bindings.map((b, i) => bufferDeclaration(b, i, c.access.get(b)!, c.half.has(b), coherent.has(b)));
+  const decls = bindings.map((b, i) => bufferDeclaration(b, i, access.get(b)!, half.has(b)));
   const source = [
     "#version 450",
-    ...[...c.extensions].map((e) => `#extension ${e} : require`),
-    heading,
-    ...c.titles,
-    `layout(local_size_x = ${c.size}) in;`,
+    ...[...extensions].map((e) => `#extension ${e} : require`),
+    `// ${plans.length} independent kernels in one dispatch, each on its own workgroups:`,
+    ...titles,
+    `layout(local_size_x = ${size}) in;`,
     ...decls,
-    ...c.shared,
-    prelude(c.dtypes),
-    ...c.functions,
+    ...sharedByName.values(),
+    prelude(dtypes),
+    ...functions,
     "void main() {",
-    ...main.map((l) => `  ${l}`),
+    "  int g = int(gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x);",
+    ...calls.map((l) => `  ${l}`),
     "}",
     "",
   ].join("\n");
-  const half = c.half;
-  return { node: plans[0]!.node, nodes: plans.flatMap((k) => k.nodes), source, units: c.units, localSize: c.size, bindings: c.bindings, groups: [gx, gy], ...(half.size > 0 ? { half } : {}) };
-}
-
-/** One shader that runs each of `plans` on its own range of workgroups. */
-function mergeKernels(plans: readonly KernelPlan[], limits: RenderLimits, prelude: (dtypes: ReadonlySet<DType>) => string): KernelPlan {
-  const c = compose(plans);
-  const main = ["int g = int(gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x);"];
-  c.calls.forEach(({ real, call }, i) => {
-    main.push(`if (g < ${real}) { ${call} return; }`);
-    if (i < c.calls.length - 1) main.push(`g -= ${real};`); // nothing follows the last part
-  });
-  const groups = c.calls.reduce((a, k) => a + k.real, 0);
-  return composedPlan(plans, c, `// ${plans.length} independent kernels in one dispatch, each on its own workgroups:`, main, groups, limits, prelude);
-}
-
-/**
- * One shader that runs dependent levels of kernels (each level's kernels independent of each
- * other) as one dispatch. Each workgroup takes a ticket when it starts, and runs the kernel whose
- * range holds it; a workgroup of level l > 0 first waits until every workgroup of level l - 1 has
- * counted itself done. Tickets go out in start order, so every workgroup waited for has started
- * and finishes without waiting on a later one: the dispatch cannot deadlock however few workgroups
- * run at once. The last workgroup of the last level sets the counts back to zero for the next
- * dispatch. The results are the same bits as one dispatch a level: each part is the same code on
- * the same workgroup indices.
- */
-function chainLevels(levels: readonly (readonly KernelPlan[])[], limits: RenderLimits, prelude: (dtypes: ReadonlySet<DType>) => string): KernelPlan {
-  const plans = levels.flat();
-  // Words a cache line apart, so that polling one does not slow the atomics on another: the
-  // tickets, then each level's count of workgroups done, then each level's flag "all done".
-  const L = levels.length;
-  const word = (i: number) => i * 32;
-  const ticket = word(0), count = (l: number) => word(1 + l), flag = (l: number) => word(1 + L + l);
-  const sync: ScratchBuffer = {
-    kind: "scratch", dtype: "i32", size: word(1 + 2 * L), label: `level sync: the tickets, each of ${L} levels' count of workgroups done and its flag`, shared: true, polled: true,
-  };
-  const c = compose(plans);
-  const s = `b${c.bindings.push(sync) - 1}.v`;
-  c.access.set(sync, "readwrite");
-  // A buffer that a level writes and a later one reads is read from where other workgroups wrote it.
-  const coherent = new Set<Binding>();
-  levels.forEach((level, l) => {
-    const written = new Set(level.flatMap((k) => k.bindings.filter((_, i) => k.merge!.access[i] !== "read")));
-    for (const later of levels.slice(l + 1)) for (const k of later) for (const b of k.bindings) if (written.has(b)) coherent.add(b);
-  });
-  c.shared.push("shared int ppl_ticket;");
-  const counts = levels.map((level) => level.reduce((a, k) => a + c.calls[plans.indexOf(k)]!.real, 0));
-  const main = [
-    `if (gl_LocalInvocationIndex == 0u) ppl_ticket = atomicAdd(${s}[${ticket}], 1);`,
-    "memoryBarrierShared(); barrier();",
-    "int g = ppl_ticket;",
-    "int ppl_level = 0;",
-  ];
-  let start = 0;
-  levels.forEach((level, l) => {
-    const body: string[] = [];
-    if (l > 0) {
-      // The leader waits for the previous level's count; the barrier holds the others until then.
-      body.push(`if (gl_LocalInvocationIndex == 0u) { while (${s}[${flag(l - 1)}] == 0) {} }`, "barrier(); memoryBarrierBuffer();");
-      body.push(`g -= ${start}; ppl_level = ${l};`);
-    }
-    let offset = 0;
-    level.forEach((k, i) => {
-      const { real, call } = c.calls[plans.indexOf(k)]!;
-      const shifted = offset === 0 ? call : call.replace(/^(ppl_part\d+\()g\b/, `$1(g - ${offset})`);
-      body.push(i === level.length - 1 ? `${i > 0 ? "else " : ""}{ ${shifted} }` : `${i > 0 ? "else " : ""}if (g < ${offset + real}) { ${shifted} }`);
-      offset += real;
-    });
-    main.push(`${l > 0 ? "else " : ""}${l < levels.length - 1 ? `if (g < ${start + counts[l]!}) ` : ""}{`, ...body.map((b) => `  ${b}`), "}");
-    start += counts[l]!;
-  });
-  main.push(
-    `if (ppl_level < ${L - 1}) {`,
-    // Every thread's stores are visible device-wide before its workgroup counts itself done; the
-    // last of the level raises its flag.
-    "  memoryBarrierBuffer(); barrier();",
-    `  if (gl_LocalInvocationIndex == 0u) { int ppl_n = ${levels.slice(0, -1).map((_, l) => `ppl_level == ${l} ? ${counts[l]}`).join(" : ")} : 0; if (atomicAdd(${s}[${word(1)} + 32 * ppl_level], 1) == ppl_n - 1) ${s}[${word(1 + L)} + 32 * ppl_level] = 1; }`,
-    "} else {",
-    // The last level's results are read by later dispatches only: its count just tells the last
-    // workgroup, which sets every word back to zero for the next dispatch.
-    "  barrier();",
-    `  if (gl_LocalInvocationIndex == 0u && atomicAdd(${s}[${count(L - 1)}], 1) == ${counts[L - 1]! - 1}) { for (int i = 0; i < ${1 + 2 * L}; i++) ${s}[32 * i] = 0; }`,
-    "}",
-  );
-  const heading = `// ${levels.length} dependent levels of kernels in one dispatch (${counts.join(" + ")} workgroups), each level waiting for the one before:`;
-  return composedPlan(plans, c, heading, main, start, limits, prelude, coherent);
+  return { node: plans[0]!.node, nodes: plans.flatMap((k) => k.nodes), source, units, localSize: size, bindings, groups: [gx, gy], ...(half.size > 0 ? { half } : {}) };
 }
 
 function describe(k: KernelPlan): string {

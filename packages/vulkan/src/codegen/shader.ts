@@ -21,8 +21,6 @@ export interface ScratchBuffer {
    * workgroup merging the others' partials): declared `coherent`, and it starts at zero.
    */
   readonly shared?: boolean;
-  /** Polled in a loop by one workgroup while others write it (merge-kernels.ts's level counts): declared `volatile` too. */
-  readonly polled?: boolean;
 }
 
 /** What a kernel binds: a stored node's buffer or a scratch buffer. */
@@ -125,14 +123,11 @@ export function halfRead(e: string, dtype: DType): string {
 // loads in flight across other units' stores and use the read-only data path.
 const QUALIFIERS: Record<Access, string> = { read: "readonly restrict ", write: "writeonly restrict ", readwrite: "restrict " };
 
-/**
- * The declaration of binding i of a shader; `half` declares its elements float16_t, `coherent`
- * one that other workgroups of the same dispatch write before this one reads it.
- */
-export function bufferDeclaration(b: Binding, i: number, access: Access, half = false, coherent = false): string {
-  const memory = `${(isScratch(b) && b.shared) || coherent ? "coherent " : ""}${isScratch(b) && b.polled ? "volatile " : ""}`;
+/** The declaration of binding i of a shader; `half` declares its elements float16_t. */
+export function bufferDeclaration(b: Binding, i: number, access: Access, half = false): string {
+  const coherent = isScratch(b) && b.shared ? "coherent " : "";
   const element = half ? "float16_t" : bufferType(b.dtype);
-  return `layout(std430, set = 0, binding = ${i}) ${memory}${QUALIFIERS[access]}buffer Buf${i} { ${element} v[]; } b${i};${isScratch(b) ? ` // scratch: ${b.label}` : ""}`;
+  return `layout(std430, set = 0, binding = ${i}) ${coherent}${QUALIFIERS[access]}buffer Buf${i} { ${element} v[]; } b${i};${isScratch(b) ? ` // scratch: ${b.label}` : ""}`;
 }
 
 /** The parts of a shader a kernel renderer decides; `assemble` adds the header, buffers and prelude. */

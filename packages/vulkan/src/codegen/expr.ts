@@ -10,12 +10,8 @@ import type { Storage } from "./storage.ts";
 export class ExprRenderer {
   private readonly counter: { n: number };
 
-  /**
-   * A renderer reading `storage`; one made from a parent shares its variable numbering (nested scan
-   * bodies). `lazy(n)`: n is costly to read (partials summed where it is read, inline-slices.ts), so
-   * a pad of it computes it only inside its region, not at every element and then discards it.
-   */
-  constructor(private readonly storage: Storage, parent?: ExprRenderer, private readonly lazy?: (n: Node) => boolean) {
+  /** A renderer reading `storage`; one made from a parent shares its variable numbering (nested scan bodies). */
+  constructor(private readonly storage: Storage, parent?: ExprRenderer) {
     this.counter = parent ? parent.counter : { n: 0 };
   }
 
@@ -92,16 +88,7 @@ export class ExprRenderer {
           conds.push(`${shifted} >= 0 && ${shifted} < ${inShape[a]}`);
           return `clamp(${shifted}, 0, ${inShape[a]! - 1})`;
         });
-        const fill = literal(node.attrs.padValue ?? 0, node.dtype);
-        if (this.lazy?.(node.inputs[0]!)) {
-          const v = this.fresh("pv");
-          scope.emit(`${glslType(node.dtype)} ${v} = ${fill};`);
-          const inside = scope.child();
-          inside.emit(`${v} = ${this.value(node.inputs[0]!, src, inside)};`);
-          scope.block(`if (${conds.join(" && ")})`, inside);
-          return v;
-        }
-        return `((${conds.join(" && ")}) ? ${input(0, src)} : ${fill})`;
+        return `((${conds.join(" && ")}) ? ${input(0, src)} : ${literal(node.attrs.padValue ?? 0, node.dtype)})`;
       }
       case "concat": {
         const axis = node.attrs.axis!;

@@ -50,7 +50,7 @@ export function inlinedSliceSums(
       for (const x of n.inputs) {
         if (ok.has(x)) {
           read.add(x);
-          if (!bounded || readingElements(k, x, isStored) > READER_RATIO * x.size) ok.set(x, false);
+          if (!bounded || k.size > READER_RATIO * x.size) ok.set(x, false);
         } else if (!isStored(x) && !seen.has(x)) {
           seen.add(x);
           visit(x, bounded && boundedReads(x));
@@ -65,47 +65,9 @@ export function inlinedSliceSums(
   return out;
 }
 
-/**
- * How many elements of kernel `k` read `x` (a sum computed before it) at most: all of them,
- * except where a pad keeps x's path to its own region (a gradient assembled from padded pieces,
- * where one piece of a few elements reads a chain's sum): the renderer evaluates a padded value
- * only inside its region when its path reads partials (ExprRenderer, `lazy`), so those are the
- * elements that add them up.
- */
-export function readingElements(k: Node, x: Node, isStored: (n: Node) => boolean): number {
-  const memo = new Map<Node, number>();
-  const count = (n: Node): number => {
-    if (n === x) return x.size;
-    if (n !== k && isStored(n)) return 0;
-    let c = memo.get(n);
-    if (c === undefined) {
-      const inner = n.inputs.map(count);
-      if (n.op === "pad") c = inner[0]!;
-      else if (inner.every((v) => v === 0)) c = 0;
-      // A broadcast or any other mixing reads an input element in as many outputs as it has per input element.
-      else c = Math.min(n.size, n.inputs.reduce((a, y, i) => a + (inner[i]! * n.size) / Math.max(1, y.size), 0));
-      memo.set(n, c);
-    }
-    return c;
-  };
-  return count(k);
-}
-
-/**
- * Statements in `scope` adding `node`'s partials at `idx` in slice order; the sum's variable. Every
- * partial is loaded before the first addition: a loop that adds each as it comes waits a memory
- * round trip a partial (hier's 49 partials of a sum, read right after the pass wrote them: the
- * gradient's assembly went from 3.4 to 6.3 µs on an H100), while its loads all in flight wait
- * about one. The additions keep slice order, so the sum is the same bits as the loop's.
- */
+/** Statements in `scope` adding `node`'s partials at `idx` in slice order; the sum's variable. */
 export function sliceSumRead(bind: (b: ScratchBuffer) => string, node: Node, v: SlicedValue, idx: readonly string[], scope: Scope, name: string): string {
-  const T = glslType(node.dtype);
-  const at = flatten(node.shape, idx);
-  const parts = Array.from({ length: v.slices }, (_, q) => `${name}_${q}`);
-  for (let q0 = 0; q0 < v.slices; q0 += 8) {
-    scope.emit(parts.slice(q0, q0 + 8).map((p, j) => `${T} ${p} = ${bind(v.scratch)}[${(q0 + j) * node.size} + ${at}];`).join(" "));
-  }
-  scope.emit(`${T} ${name} = ${literal(0, node.dtype)};`);
-  for (let q0 = 0; q0 < v.slices; q0 += 8) scope.emit(parts.slice(q0, q0 + 8).map((p) => `${name} += ${p};`).join(" "));
+  scope.emit(`${glslType(node.dtype)} ${name} = ${literal(0, node.dtype)};`);
+  scope.emit(`for (int q = 0; q < ${v.slices}; q++) ${name} += ${bind(v.scratch)}[q * ${node.size} + ${flatten(node.shape, idx)}];`);
   return name;
 }

@@ -18,7 +18,7 @@ import { Scope } from "./scope.ts";
 import { segmentSortKernels, type DeviceSegments } from "./segment-sort.ts";
 import { assemble, isScratch, ShaderBuilder, toposortAll, type KernelPlan, type ScratchBuffer } from "./shader.ts";
 import { reducePartitions } from "./reduce/strategy.ts";
-import { findReduceSiblings, isReduceSiblings, placeSiblings, siblingReduceKernels, type ReduceSiblings } from "./reduce/siblings.ts";
+import { findReduceSiblings, isReduceSiblings, placeSiblings, siblingReduceKernels } from "./reduce/siblings.ts";
 import { findRowPasses, isRowPass, rowPassKernels, rowPassLayout, rowPassMembers, type RowPass } from "./row-pass.ts";
 import { wideRowPassKernels, wideRowPassLayout } from "./row-pass-wide.ts";
 import { inlinedSliceSums, type SlicedValue } from "./inline-slices.ts";
@@ -112,17 +112,13 @@ export function planProgram(given: readonly Node[], limits: RenderLimits, prelud
     return [...p.reductions, ...p.contractions].map((n) => [n, slices] as const);
   }));
   const inPasses = new Set(passes.flatMap(rowPassMembers));
-  // Sums over the same elements, as one kernel each group (reduce/siblings.ts).
-  const reads = storedReads(isStored);
-  const siblings = findReduceSiblings(sched.kernels.filter((n) => !inPasses.has(n)), reads, limits);
-  // Sums split over workgroups leave partials too, which their readers may add themselves instead
-  // of the last workgroup's count and merge; a group of siblings is one kernel, all or none.
-  const split = new Map([...partials, ...splitSums(sched.kernels.filter((n) => !inPasses.has(n)), siblings, limits)]);
-  const sliced = inlinedSliceSums(split, sched.kernels, isStored, outputs, inPasses);
-  for (const g of siblings) if (!g.members.every((m) => sliced.has(m))) g.members.forEach((m) => sliced.delete(m));
+  const sliced = inlinedSliceSums(partials, sched.kernels, isStored, outputs, inPasses);
   const buffers = [...sched.order.filter((n) => sched.isStored(n) && !unstored.has(n) && !sliced.has(n)), ...layouts, ...bodyConsts];
   const deviceSegments = new Map<string, DeviceSegments>();
   const factory = kernelFactory(isStored, half, limits, prelude, sliced);
+  // Sums over the same elements, as one kernel each group (reduce/siblings.ts).
+  const reads = storedReads(isStored);
+  const siblings = findReduceSiblings(sched.kernels.filter((n) => !inPasses.has(n)), reads, limits);
   const items = placeSiblings(withRowPasses(sched.kernels, passes), siblings, (it) => (isRowPass(it) ? rowPassMembers(it) : [it]), reads);
   // Kernels with nothing to compute (zero-size results) are dropped: there is no work to dispatch.
   const rendered = items
@@ -189,30 +185,6 @@ function kernelFactory(
     shader: () => new ShaderBuilder(isStored, half, sliced),
     finish: (parts, shader) => assemble(parts, shader, limits, prelude),
   };
-}
-
-/**
- * The float sums split over several workgroups an output (alone or as siblings), with their
- * partitions. Only sums that depend on a param: a sum of data alone runs once, before the
- * evaluations (batched-gradient.ts), where its merge costs nothing and reading its partials
- * would cost every evaluation.
- */
-function splitSums(kernels: readonly Node[], siblings: readonly ReduceSiblings[], limits: RenderLimits): Map<Node, number> {
-  const memo = new Map<Node, boolean>();
-  const varies = (n: Node): boolean => {
-    let v = memo.get(n);
-    if (v === undefined) memo.set(n, (v = n.op === "param" || n.inputs.some(varies)));
-    return v;
-  };
-  const out = new Map<Node, number>();
-  for (const g of siblings) if (g.partitions > 1 && g.members.every(varies)) g.members.forEach((m) => out.set(m, g.partitions));
-  for (const n of kernels) {
-    if (n.op !== "reduce_sum" || out.has(n) || !varies(n) || (n.dtype !== "f32" && n.dtype !== "f64")) continue;
-    const x = n.inputs[0]!;
-    const partitions = reducePartitions(n.size, sizeOf(n.attrs.axes!.map((a) => x.shape[a]!)), limits);
-    if (partitions > 1) out.set(n, partitions);
-  }
-  return out;
 }
 
 function renderKernels(

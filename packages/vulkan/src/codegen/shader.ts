@@ -85,16 +85,7 @@ export class ShaderBuilder {
       },
       write: (n, flat, value) => `${this.bind(n, "write")}[${flat}] = ${n.dtype === "bool" ? `int(${value})` : value};`,
     };
-    // A value whose inline path reads partials is costly: a pad computes it only inside its region.
-    const costly = new Map<Node, boolean>();
-    const readsSlices = (n: Node): boolean => {
-      if (sliced.has(n)) return true;
-      if (isStored(n)) return false;
-      let c = costly.get(n);
-      if (c === undefined) costly.set(n, (c = n.inputs.some(readsSlices)));
-      return c;
-    };
-    this.r = new ExprRenderer(this.storage, undefined, sliced.size > 0 ? readsSlices : undefined);
+    this.r = new ExprRenderer(this.storage);
   }
 
   /** The GLSL array of a binding (`b3.v`), adding it to the table on first use; `access` says whether this use reads or writes it. */

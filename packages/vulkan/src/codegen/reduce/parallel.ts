@@ -89,13 +89,8 @@ export function splitReduceKernels(nodes: readonly Node[], partitions: number, f
   const extensions = [...wg1.extensions];
   const shared = [...wg1.shared];
   const writeAll = () => nodes.map((n, i) => sh.storage.write(n, "o", monoids[i]!.finish(own(s, i)))).join(" ");
-  // Sums whose readers add the partials themselves (inline-slices.ts): each workgroup stores its
-  // partial as slice p of output o, and nothing is counted or merged here.
-  const slices = nodes.map((n) => f.sliced?.get(n));
   if (P === 1) main.emit(`if (${wg1.leader}) { ${writeAll()} }`);
-  else if (slices.every((v) => v !== undefined && v.slices === P)) {
-    main.emit(`if (${wg1.leader}) { ${nodes.map((n, i) => `${sh.bind(slices[i]!.scratch, "write")}[p * ${n.size} + o] = ${monoids[i]!.finish(own(s, i))};`).join(" ")} }`);
-  } else {
+  else {
     const partials = sh.bind(scratch, "readwrite");
     const done = sh.bind(counter, "readwrite");
     // The partial is made visible to every workgroup before the count that announces it.
@@ -113,9 +108,7 @@ export function splitReduceKernels(nodes: readonly Node[], partitions: number, f
     main.emit(`if (${wg2.leader}) { ${writeAll()} ${done}[o] = 0; }`);
     shared.push("shared int ppl_done;");
   }
-  const split = P === 1 ? "1 workgroup per output"
-    : slices.every((v) => v !== undefined) ? `${P} workgroups per output, their partials added by the readers`
-    : `${P} workgroups per output, the last merges their partials`;
+  const split = P === 1 ? "1 workgroup per output" : `${P} workgroups per output, the last merges their partials`;
   const plan = f.finish(
     {
       node: nodes[K - 1]!, localSize: G, workgroups: outputs * P, units: outputs * P * G, extensions, shared, main: main.lines,

@@ -101,6 +101,10 @@ NREAL t_a[OWN];
 // (the controller keeps the tables in its buffer): an odd leaf closes level 0.
 NREAL t_start0Sharp[OWN], t_start0Prefix[OWN];
 
+// Whether the last end_leaf took its leaf as the subtree's proposal (wrote propQ and propG): the
+// controller stores those two vectors only then.
+bool proposalTaken;
+
 bool add_leaf(int n, int depth, in NREAL p[OWN], in NREAL sharp[OWN]) {
   if (n == 0) {
     FOR_OWNED(s, i) { t_firstP[s] = p[s]; t_firstSharp[s] = sharp[s]; }
@@ -231,6 +235,7 @@ void leapfrog_drift() {
 // The leapfrog's closing half kick, then the leaf's energy, multinomial weight, sample and
 // termination checks; false when the subtree ends early (divergence or a U-turn inside it).
 bool end_leaf(int leaf) {
+  proposalTaken = false;
   // Loads first, used later: the divergence threshold, and the start rows of level 0 where this
   // leaf closes it (add_leaf).
   NREAL maxDeltaH = beps.v[SETTING_MAX_DELTA_H];
@@ -254,6 +259,7 @@ bool end_leaf(int leaf) {
   if (take) {
     FOR_OWNED(s, i) { propQ[s] = q[s]; propG[s] = g[s]; }
     propLp = lp; propEnergy = H;
+    proposalTaken = true;
   }
   PROF_MARK(PROF_SAMPLE);
   return add_leaf(leaf, depth, p, sharp);

@@ -14,8 +14,8 @@
 // Control word 4: iterations in this block. The host starts a block with every chain's phase
 // BEGIN and k = 0, and the done counter at 0.
 
-// NV, NRS, NIS, IS_*, SAVE_/LOAD_LEAF_STATE, SAVE_/LOAD_MERGE_STATE and LOAD_/SAVE_SCALARS come from the
-// host's description of this state (packages/ppl-vulkan/src/nuts-layout.ts).
+// NV, NRS, NIS, IS_*, SAVE_/LOAD_{LEAF,PROPOSAL,FIRST,MERGE}_STATE and LOAD_/SAVE_SCALARS come from
+// the host's description of this state (packages/ppl-vulkan/src/nuts-layout.ts).
 const int PHASE_BEGIN = 0;
 const int PHASE_LEAF = 1;
 const int PHASE_IDLE = 2;
@@ -47,8 +47,9 @@ void main() {
   int leaf = 0;
   // A call that only ends one leaf and starts the next moves the leaf vectors; the merge vectors
   // are loaded only where a subtree merges or the transition ends, and saved only where they
-  // changed (a merge or a new transition).
-  bool mergeLoaded = false, merged = false;
+  // changed (a merge or a new transition). The subtree's proposal and first leaf are read only
+  // by its merge: loaded there unless this call's leaf just wrote them, saved only when written.
+  bool mergeLoaded = false, merged = false, tookProposal = false, endedFirst = false;
   if (phase == PHASE_LEAF) leaf = leafAt;
   else load_point(c);
   PROF_MARK(PROF_LOAD);
@@ -57,11 +58,18 @@ void main() {
   while (phase != PHASE_IDLE && !wantGradient) {
     bool more;
     if (phase == PHASE_LEAF) {
+      endedFirst = leaf == 0;
       bool valid = end_leaf(leaf);
+      tookProposal = proposalTaken;
       leaf++;
       if (valid && leaf < (1 << depth)) more = true;
       else {
-        if (!mergeLoaded) { LOAD_MERGE_STATE(c); mergeLoaded = true; }
+        if (!mergeLoaded) {
+          LOAD_MERGE_STATE(c);
+          if (!tookProposal) LOAD_PROPOSAL_STATE(c);
+          if (!endedFirst) LOAD_FIRST_STATE(c);
+          mergeLoaded = true;
+        }
         merged = true;
         if (valid && merge_subtree() && tree_continues()) { begin_subtree(); leaf = 0; more = true; }
         else more = false;
@@ -96,6 +104,8 @@ void main() {
   }
   if (phase == PHASE_LEAF) {
     SAVE_LEAF_STATE(c);
+    if (tookProposal) SAVE_PROPOSAL_STATE(c);
+    if (endedFirst) SAVE_FIRST_STATE(c);
     if (merged) SAVE_MERGE_STATE(c);
   }
   PROF_MARK(PROF_SAVE);

@@ -129,17 +129,22 @@ export const INT_SLOT = Object.fromEntries(CONTROLLER_INTS.map((s, i) => [s, i])
 /**
  * The vectors (D elements each) a transition keeps between the controller's calls, as slots of the
  * vector state (buffer 8), each a GLSL array of common.glsl. g and sharp are not kept: the next call
- * gets g from the gradient kernels and recomputes sharp. A call that ends one leaf and starts the
- * next (most calls) changes only the "leaf" vectors; the "merge" ones change only where a subtree
- * merges or a transition begins, so the controller moves them only then.
+ * gets g from the gradient kernels and recomputes sharp. The groups say when the controller moves
+ * them: a call that ends one leaf and starts the next (most calls) reads and writes the "leaf"
+ * vectors; the subtree's "proposal" and its "first" leaf are written by some leaves and read only
+ * where the subtree merges; the "merge" ones change only where a subtree merges or a transition
+ * begins. Each group is loaded where it is read and stored where it was written, no more.
  */
 export const CONTROLLER_VECTORS = [
-  ["q", "leaf"], ["p", "leaf"], ["propQ", "leaf"], ["propG", "leaf"],
-  ["t_rho", "leaf"], ["t_firstP", "leaf"], ["t_firstSharp", "leaf"], ["t_prevP", "leaf"], ["t_prevSharp", "leaf"],
+  ["q", "leaf"], ["p", "leaf"], ["propQ", "proposal"], ["propG", "proposal"],
+  ["t_rho", "leaf"], ["t_firstP", "first"], ["t_firstSharp", "first"], ["t_prevP", "leaf"], ["t_prevSharp", "leaf"],
   ["qPlus", "merge"], ["pPlus", "merge"], ["gPlus", "merge"], ["sharpPlus", "merge"],
   ["qMinus", "merge"], ["pMinus", "merge"], ["gMinus", "merge"], ["sharpMinus", "merge"],
   ["rho", "merge"], ["sampleQ", "merge"], ["sampleG", "merge"],
 ] as const;
+
+/** When the controller moves a kept vector (CONTROLLER_VECTORS). */
+export type VectorGroup = (typeof CONTROLLER_VECTORS)[number][1];
 
 /**
  * The subtree termination checkpoints, one vector per tree level each (common.glsl's [MAXD][OWN]
@@ -226,15 +231,16 @@ export function controllerScalarSource(): string[] {
   const loadInts = GLOBAL_INTS.map((s) => (BOOL_INTS.has(s) ? `${s} = bis.v[ib + IS_${upper(s)}] != 0;` : `${s} = bis.v[ib + IS_${upper(s)}];`));
   const saveInts = GLOBAL_INTS.map((s) => (BOOL_INTS.has(s) ? `bis.v[ib + IS_${upper(s)}] = ${s} ? 1 : 0;` : `bis.v[ib + IS_${upper(s)}] = ${s};`));
   const nv = CONTROLLER_VECTORS.length, nt = CHECKPOINT_TABLES.length;
-  const slots = (group: "leaf" | "merge") => CONTROLLER_VECTORS.map(([v, g], j) => [v, g, j] as const).filter(([, g]) => g === group);
-  const save = (group: "leaf" | "merge") => slots(group).map(([v, , j]) => `bvs.v[VS(c, ${j}, i)] = ${v}[s];`).join(" ");
-  const load = (group: "leaf" | "merge") => slots(group).map(([v, , j]) => `${v}[s] = bvs.v[VS(c, ${j}, i)];`).join(" ");
+  const slots = (group: VectorGroup) => CONTROLLER_VECTORS.map(([v, g], j) => [v, g, j] as const).filter(([, g]) => g === group);
+  const save = (group: VectorGroup) => slots(group).map(([v, , j]) => `bvs.v[VS(c, ${j}, i)] = ${v}[s];`).join(" ");
+  const load = (group: VectorGroup) => slots(group).map(([v, , j]) => `${v}[s] = bvs.v[VS(c, ${j}, i)];`).join(" ");
+  const groups = [...new Set(CONTROLLER_VECTORS.map(([, g]) => g))];
   return [
     `#define NV (${nv} + ${nt} * MAXD)`,
-    `#define SAVE_LEAF_STATE(c) { FOR_OWNED(s, i) { ${save("leaf")} } }`,
-    `#define LOAD_LEAF_STATE(c) { FOR_OWNED(s, i) { ${load("leaf")} } }`,
-    `#define SAVE_MERGE_STATE(c) { FOR_OWNED(s, i) { ${save("merge")} } }`,
-    `#define LOAD_MERGE_STATE(c) { FOR_OWNED(s, i) { ${load("merge")} } }`,
+    ...groups.flatMap((g) => [
+      `#define SAVE_${g.toUpperCase()}_STATE(c) { FOR_OWNED(s, i) { ${save(g)} } }`,
+      `#define LOAD_${g.toUpperCase()}_STATE(c) { FOR_OWNED(s, i) { ${load(g)} } }`,
+    ]),
     `#define LOAD_SCALARS(rb, ib) { ${[...loadReals, ...loadInts].join(" ")} }`,
     `#define SAVE_SCALARS(rb, ib) { ${[...saveReals, ...saveInts].join(" ")} }`,
   ];

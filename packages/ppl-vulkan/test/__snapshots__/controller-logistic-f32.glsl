@@ -45,8 +45,12 @@ int ppl_imod(int a, int b) { int r = a % b; return (r != 0 && ((r < 0) != (b < 0
 #define REDUCE_SUM(x) (x)
 #define REDUCE_SUMS(v, n)
 #define NV (20 + 7 * MAXD)
-#define SAVE_LEAF_STATE(c) { FOR_OWNED(s, i) { bvs.v[VS(c, 0, i)] = q[s]; bvs.v[VS(c, 1, i)] = p[s]; bvs.v[VS(c, 2, i)] = propQ[s]; bvs.v[VS(c, 3, i)] = propG[s]; bvs.v[VS(c, 4, i)] = t_rho[s]; bvs.v[VS(c, 5, i)] = t_firstP[s]; bvs.v[VS(c, 6, i)] = t_firstSharp[s]; bvs.v[VS(c, 7, i)] = t_prevP[s]; bvs.v[VS(c, 8, i)] = t_prevSharp[s]; } }
-#define LOAD_LEAF_STATE(c) { FOR_OWNED(s, i) { q[s] = bvs.v[VS(c, 0, i)]; p[s] = bvs.v[VS(c, 1, i)]; propQ[s] = bvs.v[VS(c, 2, i)]; propG[s] = bvs.v[VS(c, 3, i)]; t_rho[s] = bvs.v[VS(c, 4, i)]; t_firstP[s] = bvs.v[VS(c, 5, i)]; t_firstSharp[s] = bvs.v[VS(c, 6, i)]; t_prevP[s] = bvs.v[VS(c, 7, i)]; t_prevSharp[s] = bvs.v[VS(c, 8, i)]; } }
+#define SAVE_LEAF_STATE(c) { FOR_OWNED(s, i) { bvs.v[VS(c, 0, i)] = q[s]; bvs.v[VS(c, 1, i)] = p[s]; bvs.v[VS(c, 4, i)] = t_rho[s]; bvs.v[VS(c, 7, i)] = t_prevP[s]; bvs.v[VS(c, 8, i)] = t_prevSharp[s]; } }
+#define LOAD_LEAF_STATE(c) { FOR_OWNED(s, i) { q[s] = bvs.v[VS(c, 0, i)]; p[s] = bvs.v[VS(c, 1, i)]; t_rho[s] = bvs.v[VS(c, 4, i)]; t_prevP[s] = bvs.v[VS(c, 7, i)]; t_prevSharp[s] = bvs.v[VS(c, 8, i)]; } }
+#define SAVE_PROPOSAL_STATE(c) { FOR_OWNED(s, i) { bvs.v[VS(c, 2, i)] = propQ[s]; bvs.v[VS(c, 3, i)] = propG[s]; } }
+#define LOAD_PROPOSAL_STATE(c) { FOR_OWNED(s, i) { propQ[s] = bvs.v[VS(c, 2, i)]; propG[s] = bvs.v[VS(c, 3, i)]; } }
+#define SAVE_FIRST_STATE(c) { FOR_OWNED(s, i) { bvs.v[VS(c, 5, i)] = t_firstP[s]; bvs.v[VS(c, 6, i)] = t_firstSharp[s]; } }
+#define LOAD_FIRST_STATE(c) { FOR_OWNED(s, i) { t_firstP[s] = bvs.v[VS(c, 5, i)]; t_firstSharp[s] = bvs.v[VS(c, 6, i)]; } }
 #define SAVE_MERGE_STATE(c) { FOR_OWNED(s, i) { bvs.v[VS(c, 9, i)] = qPlus[s]; bvs.v[VS(c, 10, i)] = pPlus[s]; bvs.v[VS(c, 11, i)] = gPlus[s]; bvs.v[VS(c, 12, i)] = sharpPlus[s]; bvs.v[VS(c, 13, i)] = qMinus[s]; bvs.v[VS(c, 14, i)] = pMinus[s]; bvs.v[VS(c, 15, i)] = gMinus[s]; bvs.v[VS(c, 16, i)] = sharpMinus[s]; bvs.v[VS(c, 17, i)] = rho[s]; bvs.v[VS(c, 18, i)] = sampleQ[s]; bvs.v[VS(c, 19, i)] = sampleG[s]; } }
 #define LOAD_MERGE_STATE(c) { FOR_OWNED(s, i) { qPlus[s] = bvs.v[VS(c, 9, i)]; pPlus[s] = bvs.v[VS(c, 10, i)]; gPlus[s] = bvs.v[VS(c, 11, i)]; sharpPlus[s] = bvs.v[VS(c, 12, i)]; qMinus[s] = bvs.v[VS(c, 13, i)]; pMinus[s] = bvs.v[VS(c, 14, i)]; gMinus[s] = bvs.v[VS(c, 15, i)]; sharpMinus[s] = bvs.v[VS(c, 16, i)]; rho[s] = bvs.v[VS(c, 17, i)]; sampleQ[s] = bvs.v[VS(c, 18, i)]; sampleG[s] = bvs.v[VS(c, 19, i)]; } }
 #define LOAD_SCALARS(rb, ib) { H0 = brs.v[rb + 0]; sampleLp = brs.v[rb + 1]; sampleEnergy = brs.v[rb + 2]; propLp = brs.v[rb + 3]; propEnergy = brs.v[rb + 4]; logSumW = brs.v[rb + 5]; sumMetro = brs.v[rb + 6]; logSumWSub = brs.v[rb + 7]; nLeap = bis.v[ib + IS_N_LEAP]; depth = bis.v[ib + IS_DEPTH]; forward = bis.v[ib + IS_FORWARD] != 0; divergent = bis.v[ib + IS_DIVERGENT] != 0; }

@@ -50,9 +50,10 @@ const gradientOnly = args.includes("--gradient-only");
 // merged), so that the gradient_kernel lines show where a merged dispatch's time goes.
 const gradientSeparate = args.includes("--gradient-separate");
 const digestOpt = args.includes("--digest");
-// --profile-controller: the device shape's controller built with cycle counters; each rep prints
-// where its calls' cycles went (a controller_profile line; slower than the plain build).
-const profileController = args.includes("--profile-controller");
+// --profile (or --profile-controller): the NUTS kernel built with cycle counters; each rep prints
+// where its calls' cycles went (a kernel_profile line: the device shape's controller calls, the
+// fused shapes' leapfrogs; slower than the plain build).
+const profileKernel = args.includes("--profile") || args.includes("--profile-controller");
 // --fresh-device: every rep opens its own device instead of the one the last rep left open.
 const freshDevice = args.includes("--fresh-device");
 const gradientLimits: Partial<RenderLimits>[] = opt("gradient-limits", "{}").split(";").map((j) => JSON.parse(j) as Partial<RenderLimits>);
@@ -96,7 +97,7 @@ async function runCase(name: string, compiled: () => CompiledModel, chains: numb
     const density = await modelDensity(backend === "vulkan" ? roundedDataModel(m, dataPrecision) : m);
     const tDensity = performance.now();
     const settings = { chains, warmup, draws, seed: 1000 + rep, maxDepth: 10 };
-    let runner: Pick<GpuNuts, "factory" | "hostDensity" | "dispose" | "counters" | "shape" | "controllerProfile"> | undefined;
+    let runner: Pick<GpuNuts, "factory" | "hostDensity" | "dispose" | "counters" | "shape" | "profile"> | undefined;
     let device = "CPU (compiled JavaScript, f64)";
     const prepare = (n: number) =>
       prepareGpuNuts(m, {
@@ -104,7 +105,7 @@ async function runCase(name: string, compiled: () => CompiledModel, chains: numb
         ...(shapeOpt === "auto" ? {} : { shape: shapeOpt as ExecutionShape }),
         ...(controllerOpt === "auto" ? {} : { controller: controllerOpt.startsWith("thread") ? { kind: "thread" as const, ...(controllerOpt.includes(":") ? { group: Number(controllerOpt.split(":")[1]) } : {}) } : { kind: "workgroup" as const, workgroup: Number(controllerOpt) } }),
         ...(workgroupOpt ? { workgroup: Number(workgroupOpt) } : {}),
-        ...(profileController ? { profileController } : {}),
+        ...(profileKernel ? { profile: true } : {}),
       });
     if (backend === "vulkan" && groupsOpt > 1) {
       const sizes = chainGroupSizes(chains, groupsOpt);
@@ -130,10 +131,10 @@ async function runCase(name: string, compiled: () => CompiledModel, chains: numb
       // run while the host records the block before.
       : await sampleAsync(runner.hostDensity(density), { ...settings, transitionRunner: runner.factory, yieldEveryMs: 1000 });
     const wall = (performance.now() - t0) / 1000;
-    const profile = runner?.controllerProfile?.();
+    const profile = runner?.profile?.();
     if (profile) {
       const parts = Object.fromEntries(profile.parts.map((p) => [p.part, { cycles_per_call: Math.round(p.cyclesPerCall), share: +p.share.toFixed(3) }]));
-      console.log(JSON.stringify({ case: name, rep, bench: "controller_profile", calls: profile.calls, parts }));
+      console.log(JSON.stringify({ case: name, rep, bench: "kernel_profile", shape: runner?.shape, calls: profile.calls, parts }));
     }
     runner?.dispose();
     if (freshDevice) closeIdleDevices();

@@ -6,6 +6,7 @@ import {
   stateDeclarations,
 } from "./nuts-layout.ts";
 import { threadSumSource, workgroupSumSource } from "./workgroup-sum.ts";
+import { profileSource, profileWords } from "./profile.ts";
 
 /** Buffers of the controller kernel (shaders/nuts/controller.glsl): the state buffers, then the controller's own. */
 export const CONTROLLER_BUFFERS = STATE_BUFFERS.length + CONTROLLER_STATE_BUFFERS.length;
@@ -64,13 +65,13 @@ export function controllerGroups(chains: number, mode: ControllerMode): number {
 export const CONTROLLER_PROFILE_PARTS = ["load", "kick", "energy", "sample", "checkpoints", "checks", "merge", "transition", "drift", "save"] as const;
 
 /** Words of the profile buffer per chain: each part's cycles (two words, low and high) and calls. */
-export const PROFILE_WORDS = CONTROLLER_PROFILE_PARTS.length * 3;
+export const PROFILE_WORDS = profileWords(CONTROLLER_PROFILE_PARTS);
 
 /**
  * The GLSL of the NUTS controller for the whole-device shape: one workgroup per chain runs the
  * transition's bookkeeping between two batched gradient evaluations. `profile` (a device with
  * shaderSubgroupClock) adds the cycles each part of a call takes to buffer CONTROLLER_BUFFERS,
- * PROFILE_WORDS a chain (controllerProfile reads them).
+ * PROFILE_WORDS a chain (profile.ts reads them).
  */
 export function controllerProgram(
   dim: number,
@@ -81,20 +82,12 @@ export function controllerProgram(
   // A workgroup per chain adds its dot products within subgroups first where the device can.
   const subgroups = !thread && (opts.subgroups ?? false);
   const header = nutsHeader(dim, opts, thread, thread ? threadGroup(opts.mode) : W, subgroups);
-  const profile = opts.profile
-    ? [
-        "#extension GL_ARB_shader_clock : require",
-        "#define PPL_PROFILE",
-        `#define PROF_PARTS ${CONTROLLER_PROFILE_PARTS.length}`,
-        ...CONTROLLER_PROFILE_PARTS.map((part, k) => `#define PROF_${part.toUpperCase()} ${k}`),
-        `layout(std430, set = 0, binding = ${CONTROLLER_BUFFERS}) buffer ProfBuf { uint v[]; } bprof;`,
-      ]
-    : [];
+  const profile = opts.profile ? profileSource(CONTROLLER_PROFILE_PARTS, CONTROLLER_BUFFERS) : undefined;
   return [
     header[0]!,
-    ...profile.slice(0, 1),
+    ...(profile ? [profile.extension] : []),
     ...header.slice(1),
-    ...profile.slice(1),
+    ...(profile?.lines ?? []),
     `#define WG ${W}`,
     thread ? "#define LID 0u" : "#define LID gl_LocalInvocationID.x",
     // Slot j, element i of chain c's vector state: chain-minor for threads, chain-major for workgroups.

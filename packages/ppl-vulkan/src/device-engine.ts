@@ -5,7 +5,8 @@ import {
   chooseControllerMode, CONTROLLER_BUFFERS, CONTROLLER_PROFILE_PARTS, controllerGroups, controllerProgram, controllerStateSizes, PROFILE_WORDS, workgroupController,
   type ControllerMode,
 } from "./controller-program.ts";
-import { newCounters, noteWait, type ControllerProfile, type Engine, type GpuModel, type StateBuffers } from "./engine.ts";
+import { readProfile } from "./profile.ts";
+import { newCounters, noteWait, type Engine, type GpuModel, type StateBuffers } from "./engine.ts";
 import type { MetricForm } from "./metric-source.ts";
 import { CONTROLLER_STATE_BUFFERS, inBindingOrder, STAT, STATE_BUFFERS, TRANSITION_STATS } from "./nuts-layout.ts";
 import { chainProgress, powerOfTwoParts, stepsToSubmit } from "./steps-per-submit.ts";
@@ -177,7 +178,7 @@ ${gradient.source}`,
         submission.done();
       }
     },
-    ...(profiled ? { profile: () => controllerProfile(new Uint32Array(profiled.read()), C) } : {}),
+    ...(profiled ? { profile: () => readProfile(new Uint32Array(profiled.read()), C, CONTROLLER_PROFILE_PARTS) } : {}),
     blockDone(st, k) {
       // Iterations outer, chains inner: one pass through the stats in memory order (a chain's
       // column strided by C · NSTATS cost a cache miss per element); the sums are integers, exact.
@@ -203,18 +204,3 @@ ${gradient.source}`,
   };
 }
 
-/** The profile buffer's words (per chain and part: cycles low, high, calls) summed over the chains. */
-function controllerProfile(words: Uint32Array, chains: number): ControllerProfile {
-  const P = CONTROLLER_PROFILE_PARTS.length;
-  const cycles = new Float64Array(P), ran = new Float64Array(P);
-  for (let c = 0; c < chains; c++) {
-    for (let k = 0; k < P; k++) {
-      const at = (c * P + k) * 3;
-      cycles[k] = cycles[k]! + words[at]! + words[at + 1]! * 2 ** 32;
-      ran[k] = ran[k]! + words[at + 2]!;
-    }
-  }
-  // Every call that got past its loads ran part 0.
-  const calls = ran[0]!;
-  return { calls, parts: CONTROLLER_PROFILE_PARTS.map((part, k) => ({ part, cyclesPerCall: calls > 0 ? cycles[k]! / calls : 0, share: calls > 0 ? ran[k]! / calls : 0 })) };
-}

@@ -44,13 +44,8 @@ export function noteWait(counters: EngineCounters, t0: number, steps: number): v
   }
 }
 
-/**
- * Runs blocks of iterations on the device: `run(k)` advances every chain by k transitions, and
- * `runAsync(k)` does the same while waiting for the device off the main thread, so that engines
- * on several devices run their blocks at the same time.
- */
-/** One part of the device shape's controller calls (CONTROLLER_PROFILE_PARTS), over every chain and call. */
-export interface ControllerProfilePart {
+/** One part of a profiled NUTS kernel's calls (profile.ts), over every chain and call. */
+export interface KernelProfilePart {
   readonly part: string;
   /** The leader's cycles in this part, averaged over all calls (those that skipped it count 0). */
   readonly cyclesPerCall: number;
@@ -58,12 +53,17 @@ export interface ControllerProfilePart {
   readonly share: number;
 }
 
-/** Where the controller's calls spent their cycles, part by part, and how many calls there were. */
-export interface ControllerProfile {
+/** Where a profiled kernel's calls (controller calls, or the fused shapes' leapfrogs) spent their cycles, part by part, and how many calls there were. */
+export interface KernelProfile {
   readonly calls: number;
-  readonly parts: readonly ControllerProfilePart[];
+  readonly parts: readonly KernelProfilePart[];
 }
 
+/**
+ * Runs blocks of iterations on the device: `run(k)` advances every chain by k transitions, and
+ * `runAsync(k)` does the same while waiting for the device off the main thread, so that engines
+ * on several devices run their blocks at the same time.
+ */
 export interface Engine {
   readonly source: string;
   /** The data leaves its kernels read from float16_t buffers (dataPrecision "f16"). */
@@ -81,8 +81,8 @@ export interface Engine {
    * batched logpGrad), to tell a slow run's one long wait from waits all a little longer.
    */
   readonly counters: EngineCounters;
-  /** Device shape built with `profile`: where its controller calls' cycles went (controllerProfile). */
-  readonly profile?: () => ControllerProfile;
+  /** Built with `profile`: where the controller's calls (device shape) or the fused transition's leapfrogs spent their cycles (profile.ts). */
+  readonly profile?: () => KernelProfile;
   /** lp and gradient of all chains at once on the device, where the shape has batched kernels. */
   readonly logpGrad?: (q: Float64Array, lp: Float64Array, grad: Float64Array) => void;
   dispose(): void;

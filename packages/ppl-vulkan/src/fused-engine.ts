@@ -1,7 +1,8 @@
 import { compileGlsl, limitsOf, type VulkanBuffer, type VulkanManager, type Sequence } from "@ppl/vulkan";
 import { newCounters, noteWait, type Engine, type GpuModel, type StateBuffers } from "./engine.ts";
 import type { MetricForm } from "./metric-source.ts";
-import { NUTS_FIXED_BUFFERS, nutsProgram } from "./nuts-program.ts";
+import { FUSED_PROFILE_PARTS, NUTS_FIXED_BUFFERS, nutsProgram } from "./nuts-program.ts";
+import { profileWords, readProfile } from "./profile.ts";
 import { inBindingOrder, STATE_BUFFERS } from "./nuts-layout.ts";
 import { halfDataBytes, type DataPrecision } from "./data-precision.ts";
 
@@ -18,12 +19,16 @@ export async function fusedEngine(
   opts: {
     chains: number; maxDepth: number; dtype: "f32" | "f64"; shape: "thread" | "workgroup"; workgroup: number; metric: MetricForm;
     iterationsPerDispatch: "block" | 1; dataPrecision: DataPrecision;
+    /** Time each leapfrog's parts with the device's cycle counter (Engine.profile); needs shaderSubgroupClock. */
+    profile?: boolean;
   },
 ): Promise<Engine> {
   const C = opts.chains;
-  const program = nutsProgram(model.logDensity, model.q, { ...opts, limits: limitsOf(manager.device), dataBindings: model.dataBindings });
+  const profile = opts.profile ?? false;
+  if (profile && !manager.device.features.shaderSubgroupClock) throw new Error(`device '${manager.device.name}' has no shaderSubgroupClock: the fused transition cannot be profiled`);
+  const program = nutsProgram(model.logDensity, model.q, { ...opts, limits: limitsOf(manager.device), dataBindings: model.dataBindings, profile });
   const algorithm = await manager.algorithmAsync(await compileGlsl(program.source, { optimize: false }), {
-    buffers: NUTS_FIXED_BUFFERS + 1 + program.data.length,
+    buffers: NUTS_FIXED_BUFFERS + 1 + program.data.length + (profile ? 1 : 0),
     pushConstantSize: 8,
   });
   const Real = opts.dtype === "f64" ? Float64Array : Float32Array;
@@ -39,7 +44,10 @@ export async function fusedEngine(
   const groups = opts.shape === "workgroup" ? C : Math.ceil(C / program.localSize);
   const slices = opts.shape === "workgroup" ? C : groups * program.localSize;
   const scratch = manager.buffer(Math.max(4, slices * Math.max(1, program.scratch) * Real.BYTES_PER_ELEMENT));
-  const buffers = [...inBindingOrder(STATE_BUFFERS, state), scratch, ...dataBuffers];
+  // The profile's words, after the data (nuts-program.ts binds it there).
+  const profiled = profile ? manager.buffer(C * profileWords(FUSED_PROFILE_PARTS) * 4) : undefined;
+  profiled?.write(new Uint32Array(C * profileWords(FUSED_PROFILE_PARTS)));
+  const buffers = [...inBindingOrder(STATE_BUFFERS, state), scratch, ...dataBuffers, ...(profiled ? [profiled] : [])];
   const sequences = new Map<number, Sequence>();
   const sequenceFor = (k: number): Sequence => {
     let s = sequences.get(k);
@@ -59,6 +67,7 @@ export async function fusedEngine(
     source: program.source,
     half: program.half,
     counters,
+    ...(profiled ? { profile: () => readProfile(new Uint32Array(profiled.read()), C, FUSED_PROFILE_PARTS) } : {}),
     run(k) {
       const sequence = sequenceFor(k);
       const t0 = performance.now();
@@ -76,7 +85,7 @@ export async function fusedEngine(
     dispose() {
       sequences.forEach((s) => s.destroy());
       algorithm.destroy();
-      [scratch, ...dataBuffers].forEach((b) => b.destroy());
+      [scratch, ...dataBuffers, ...(profiled ? [profiled] : [])].forEach((b) => b.destroy());
     },
   };
 }

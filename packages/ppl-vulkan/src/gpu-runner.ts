@@ -3,7 +3,7 @@ import type { Sequence, VulkanBuffer } from "@ppl/vulkan";
 import { openDevice, releaseDevice } from "./device-pool.ts";
 import { deviceEngine } from "./device-engine.ts";
 import type { ControllerMode } from "./controller-program.ts";
-import type { ControllerProfile, Engine, EngineCounters, GpuModel, StateBuffers } from "./engine.ts";
+import type { KernelProfile, Engine, EngineCounters, GpuModel, StateBuffers } from "./engine.ts";
 import { STAT, stepSizeLayout, TRANSITION_STATS } from "./nuts-layout.ts";
 import { chooseShape, chooseWorkgroup, largestFactorisation, longestScan, type ExecutionShape } from "./execution-shape.ts";
 import { fusedEngine } from "./fused-engine.ts";
@@ -41,8 +41,11 @@ export interface GpuNutsOptions extends Omit<RunPlan, "dtype" | "metric" | "shap
   readonly controller?: ControllerMode;
   /** The metric the run adapts: diagonal (default) or dense. */
   readonly metric?: MetricForm;
-  /** Device shape: time the controller's parts with the device's cycle counter (GpuNuts.controllerProfile). */
-  readonly profileController?: boolean;
+  /**
+   * Time the parts of the NUTS kernel's work with the device's cycle counter (GpuNuts.profile): the
+   * device shape's controller calls, or the fused shapes' leapfrogs. The device needs shaderSubgroupClock.
+   */
+  readonly profile?: boolean;
 }
 
 /** A prepared GPU NUTS kernel; `factory` plugs into the sampler's `transitionRunner` option. */
@@ -55,8 +58,8 @@ export interface GpuNuts extends PreparedRunner {
   readonly source: string;
   /** Submissions so far, (device shape) the controller + gradient steps they ran, and the command sequences recorded for them. */
   readonly counters: Readonly<EngineCounters>;
-  /** With profileController: where the controller's calls spent their cycles so far. */
-  readonly controllerProfile?: () => ControllerProfile;
+  /** With `profile`: where the controller's calls or the fused transition's leapfrogs spent their cycles so far. */
+  readonly profile?: () => KernelProfile;
 }
 
 /**
@@ -123,9 +126,9 @@ export async function prepareGpuNuts(model: GpuModel, opts: GpuNutsOptions): Pro
   let engine: Engine;
   try {
     engine = shape === "device"
-      ? await deviceEngine(manager, model, state, { chains: C, maxDepth: opts.maxDepth, dtype, controller: opts.controller, metric, dataPrecision, profile: opts.profileController })
+      ? await deviceEngine(manager, model, state, { chains: C, maxDepth: opts.maxDepth, dtype, controller: opts.controller, metric, dataPrecision, profile: opts.profile })
       : await fusedEngine(manager, model, state, { chains: C, maxDepth: opts.maxDepth, dtype, shape, workgroup: opts.workgroup ?? chooseWorkgroup(work), metric, dataPrecision,
-          iterationsPerDispatch: opts.iterationsPerDispatch ?? (manager.device.type === "cpu" ? 1 : "block"),
+          iterationsPerDispatch: opts.iterationsPerDispatch ?? (manager.device.type === "cpu" ? 1 : "block"), profile: opts.profile,
         });
   } catch (e) {
     // A failed preparation (a kernel the driver refuses, data out of the 16-bit range) leaves no device behind.
@@ -152,7 +155,7 @@ export async function prepareGpuNuts(model: GpuModel, opts: GpuNutsOptions): Pro
     shape,
     source: engine.source,
     counters: engine.counters,
-    ...(engine.profile ? { controllerProfile: engine.profile } : {}),
+    ...(engine.profile ? { profile: engine.profile } : {}),
     blockIterations: K,
     ...(dataPrecision === "f16" ? { note: halfDataNote(engine.half) } : {}),
     ...(shape !== "device" && info.type === "cpu"

@@ -9,6 +9,7 @@ import { halfDataLeaves, type DataPrecision, type DataValues } from "./data-prec
 import { bufferDeclarations, layoutDefines, STATE_BUFFERS, stateDeclarations } from "./nuts-layout.ts";
 import { metricSource, type MetricForm } from "./metric-source.ts";
 import { SUBGROUP_EXTENSIONS } from "./workgroup-sum.ts";
+import { profileSource } from "./profile.ts";
 
 const PACKED_SHADER_DIR = fileURLToPath(new URL("../shaders/nuts/", import.meta.url));
 
@@ -56,7 +57,19 @@ export interface NutsProgramOptions {
   readonly dataPrecision?: DataPrecision;
   /** The data's values, which "f16" reads to keep integers exact (a leaf not bound here stays exact). */
   readonly dataBindings?: DataValues;
+  /**
+   * Add the cycles of each part of every leapfrog (FUSED_PROFILE_PARTS) to a buffer bound after the
+   * data, profileWords(FUSED_PROFILE_PARTS) a chain (profile.ts); the device needs shaderSubgroupClock.
+   */
+  readonly profile?: boolean;
 }
+
+/**
+ * The parts of a leapfrog that a profiling build of the fused transition times, in slot order:
+ * its log density and gradient first (a call is a leapfrog), then end_leaf's parts; the
+ * transition's begin, the chain's first loads and the draw's write fall to the leapfrog after them.
+ */
+export const FUSED_PROFILE_PARTS = ["logp", "drift", "kick", "energy", "sample", "checkpoints", "checks", "merge", "transition", "load", "save"] as const;
 
 /**
  * Build the fused NUTS kernel of a model: the log density and its gradient (one chain, over the
@@ -77,10 +90,13 @@ export function nutsProgram(logDensity: Node, q: Node, opts: NutsProgramOptions)
   const localSize = shape === "thread" ? logp.localSize ?? THREAD_LOCAL_SIZE : workgroup;
   // Extensions come before any code: after the header's #version line.
   const [version, ...header] = nutsHeader(dim, opts, shape === "thread", localSize, subgroups);
+  const profile = opts.profile ? profileSource(FUSED_PROFILE_PARTS, NUTS_FIXED_BUFFERS + 1 + logp.data.length) : undefined;
   const source = [
     version!,
     ...logp.extensions.map((e) => `#extension ${e} : require`),
+    ...(profile ? [profile.extension] : []),
     ...header,
+    ...(profile?.lines ?? []),
     logp.source,
     ...metricSource(opts.metric ?? "diag", shape === "thread", dim),
     ...stateDeclarations(),

@@ -18,10 +18,11 @@
 // declares the buffers 0–7 (bq, bg, blp, beps, bminv, bctrl, bstats, bdraws), generated from
 // STATE_BUFFERS in packages/ppl-vulkan/src/nuts-layout.ts, which says what each holds.
 
-// A profiling build of the controller (PPL_PROFILE, controller-program.ts) adds the leader's
-// cycles spent on each part of a call (PROF_LOAD, PROF_KICK, …: CONTROLLER_PROFILE_PARTS) to the
-// chain's words of the profile buffer, and counts the calls in which the part ran. Elsewhere the
-// marks are empty.
+// A profiling build (PPL_PROFILE, packages/ppl-vulkan/src/profile.ts) adds the leader's cycles
+// spent on each part (PROF_LOAD, PROF_KICK, …: the controller's CONTROLLER_PROFILE_PARTS, the
+// fused transition's FUSED_PROFILE_PARTS) to the chain's words of the profile buffer, and counts
+// the calls (a controller call, a fused leapfrog) in which the part ran. Elsewhere the marks are
+// empty.
 #ifdef PPL_PROFILE
 uint prof_t;
 uint prof_cycles[PROF_PARTS];

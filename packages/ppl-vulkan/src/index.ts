@@ -5,6 +5,7 @@ export { largestFactorisation } from "./execution-shape.ts";
 export { prepareGpuNuts, chooseShape, type ExecutionShape, type GpuNuts, type GpuNutsOptions, type GpuModel } from "./gpu-runner.ts";
 export { closeIdleDevices, IDLE_DEVICE_MS } from "./device-pool.ts";
 export { chooseControllerMode, type ControllerMode } from "./controller-program.ts";
+export type { KernelProfile, KernelProfilePart } from "./engine.ts";
 export { batchedGradient, type BatchedGradient, type BatchedGradientOptions, type BatchedModel } from "./batched-gradient.ts";
 export { nutsProgram, type NutsProgram, type NutsProgramOptions } from "./nuts-program.ts";
 export { DataPrecisionError, HALF_DATA_MIN, halfDataLeaves, roundedDataModel, type DataPrecision, type DataValues } from "./data-precision.ts";

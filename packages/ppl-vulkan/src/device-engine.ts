@@ -5,7 +5,7 @@ import {
   chooseControllerMode, CONTROLLER_BUFFERS, CONTROLLER_PROFILE_PARTS, controllerGroups, controllerProgram, controllerStateSizes, PROFILE_WORDS, workgroupController,
   type ControllerMode,
 } from "./controller-program.ts";
-import { readProfile } from "./profile.ts";
+import { readProfile, requireCycleCounter } from "./profile.ts";
 import { newCounters, noteWait, type Engine, type GpuModel, type StateBuffers } from "./engine.ts";
 import type { MetricForm } from "./metric-source.ts";
 import { CONTROLLER_STATE_BUFFERS, inBindingOrder, STAT, STATE_BUFFERS, TRANSITION_STATS } from "./nuts-layout.ts";
@@ -39,7 +39,7 @@ export async function deviceEngine(
 ): Promise<Engine> {
   const C = opts.chains;
   const profile = opts.profile ?? false;
-  if (profile && !manager.device.features.shaderSubgroupClock) throw new Error(`device '${manager.device.name}' has no shaderSubgroupClock: the controller cannot be profiled`);
+  if (profile) requireCycleCounter(manager, "the controller");
   const D = model.q.size;
   const bytes = opts.dtype === "f64" ? 8 : 4;
   const build = async (mode: ControllerMode) => {
@@ -203,4 +203,3 @@ ${gradient.source}`,
     },
   };
 }
-

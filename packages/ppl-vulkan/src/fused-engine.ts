@@ -2,7 +2,7 @@ import { compileGlsl, limitsOf, type VulkanBuffer, type VulkanManager, type Sequ
 import { newCounters, noteWait, type Engine, type GpuModel, type StateBuffers } from "./engine.ts";
 import type { MetricForm } from "./metric-source.ts";
 import { FUSED_PROFILE_PARTS, NUTS_FIXED_BUFFERS, nutsProgram } from "./nuts-program.ts";
-import { profileWords, readProfile } from "./profile.ts";
+import { profileWords, readProfile, requireCycleCounter } from "./profile.ts";
 import { inBindingOrder, STATE_BUFFERS } from "./nuts-layout.ts";
 import { halfDataBytes, type DataPrecision } from "./data-precision.ts";
 
@@ -25,7 +25,7 @@ export async function fusedEngine(
 ): Promise<Engine> {
   const C = opts.chains;
   const profile = opts.profile ?? false;
-  if (profile && !manager.device.features.shaderSubgroupClock) throw new Error(`device '${manager.device.name}' has no shaderSubgroupClock: the fused transition cannot be profiled`);
+  if (profile) requireCycleCounter(manager, "the fused transition");
   const program = nutsProgram(model.logDensity, model.q, { ...opts, limits: limitsOf(manager.device), dataBindings: model.dataBindings, profile });
   const algorithm = await manager.algorithmAsync(await compileGlsl(program.source, { optimize: false }), {
     buffers: NUTS_FIXED_BUFFERS + 1 + program.data.length + (profile ? 1 : 0),
@@ -45,8 +45,9 @@ export async function fusedEngine(
   const slices = opts.shape === "workgroup" ? C : groups * program.localSize;
   const scratch = manager.buffer(Math.max(4, slices * Math.max(1, program.scratch) * Real.BYTES_PER_ELEMENT));
   // The profile's words, after the data (nuts-program.ts binds it there).
-  const profiled = profile ? manager.buffer(C * profileWords(FUSED_PROFILE_PARTS) * 4) : undefined;
-  profiled?.write(new Uint32Array(C * profileWords(FUSED_PROFILE_PARTS)));
+  const words = C * profileWords(FUSED_PROFILE_PARTS);
+  const profiled = profile ? manager.buffer(words * 4) : undefined;
+  profiled?.write(new Uint32Array(words));
   const buffers = [...inBindingOrder(STATE_BUFFERS, state), scratch, ...dataBuffers, ...(profiled ? [profiled] : [])];
   const sequences = new Map<number, Sequence>();
   const sequenceFor = (k: number): Sequence => {

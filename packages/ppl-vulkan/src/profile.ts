@@ -1,3 +1,4 @@
+import type { VulkanManager } from "@ppl/vulkan";
 import type { KernelProfile } from "./engine.ts";
 
 // A profiling build of a NUTS kernel (the device shape's controller, or the fused transition of the
@@ -17,6 +18,11 @@ export function profileSource(parts: readonly string[], binding: number): { exte
       `layout(std430, set = 0, binding = ${binding}) buffer ProfBuf { uint v[]; } bprof;`,
     ],
   };
+}
+
+/** Throws unless the manager's device can read its cycle counter (shaderSubgroupClock): `kernel` names what was to be profiled. */
+export function requireCycleCounter(manager: VulkanManager, kernel: string): void {
+  if (!manager.device.features.shaderSubgroupClock) throw new Error(`device '${manager.device.name}' has no shaderSubgroupClock: ${kernel} cannot be profiled`);
 }
 
 /** Words of the profile buffer per chain. */

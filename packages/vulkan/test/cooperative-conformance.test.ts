@@ -5,14 +5,14 @@
 // CPU reference. Small workgroups, so that the small shapes of the cases reach the cooperative
 // reductions (terms ≥ workgroup), and a shared capacity of a few outputs per pass, so that
 // reductions with more outputs run in several chunks.
-import { describe, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { accumulatedTol, checkConformanceCase, conformanceCases, exactTol, floats, instanceArb, type ConformanceCase, type FloatDType } from "@ppl/tensor/testing";
 import {
-  abs, matmul, max, mul, sum, transpose, tensorValue, type Backend, type Bindings, type DType, type Executable, type Node,
-  type TensorValue,
+  abs, add, data, grad, matmul, max, mul, param, softplus, square, sub, sum, transpose, tensorValue, type Backend, type Bindings, type DType,
+  type Executable, type Node, type TensorValue,
 } from "@ppl/tensor";
-import { lowerLpdfSums, reduce } from "@ppl/tensor/internals";
+import { lowerLpdfSums, optimize, reduce } from "@ppl/tensor/internals";
 import { VulkanManager, limitsOf } from "../src/index.ts";
 import { BYTES, bufferType, convert, flatten, kernelPrelude, renderCooperative, Scope, toBytes, unflatten, type LeafReader } from "../src/internals.ts";
 import { compile, lavapipe } from "./helpers.ts";
@@ -168,6 +168,43 @@ function cooperativeReductionCases(): ConformanceCase[] {
   return [...reductions, products];
 }
 
+// A regression's log density and gradient: η = X·β + α, the rows' terms, their sums and Xᵀ·r,
+// which the renderer computes as one row pass (cooperative-row-pass.ts); rows from fewer than the
+// workgroup's threads to several times them, so that threads run different numbers of rows.
+const regressions: ConformanceCase = {
+  name: "a regression's log density and gradient (one row pass)",
+  ops: ["matmul", "transpose", "reduce_sum"],
+  tolerance: accumulatedTol,
+  arbitrary: (dtype: FloatDType) =>
+    fc.tuple(fc.integer({ min: 1, max: 70 }), fc.integer({ min: 1, max: 11 }), fc.constantFrom<RegressionFamily>("logistic", "normal")).chain(([n, k, family]) =>
+      instanceArb(
+        dtype,
+        [
+          { name: "X", shape: [n, k], values: floats(-2, 2), leaf: "data" },
+          { name: "y", shape: [n], values: family === "logistic" ? fc.constantFrom(0, 1) : floats(-3, 3), leaf: "data" },
+          { name: "beta", shape: [k], values: floats(-1, 1) },
+          { name: "alpha", shape: [], values: floats(-1, 1) },
+        ],
+        ([X, y, beta, alpha]) => regressionGradient(family, X!, y!, beta!, alpha!),
+      ),
+    ),
+};
+
+type RegressionFamily = "logistic" | "normal";
+
+/** lp and its gradient in β and α of a logistic or normal regression, with error scales from bounds on |η| and the residuals. */
+function regressionGradient(family: RegressionFamily, X: Node, y: Node, beta: Node, alpha: Node): { outputs: Node[]; scales: Node[] } {
+  const n = X.shape[0]!;
+  const eta = add(matmul(X, beta), alpha);
+  const lik = family === "logistic" ? sub(mul(y, eta), softplus(eta)) : mul(-0.5, square(sub(y, eta)));
+  const lp = add(sum(lik), sum(mul(-0.5, square(beta))));
+  const outputs = optimize([lp, ...grad(lp, [beta, alpha])]);
+  // |a residual| ≤ 1 + |y| + |η| and |a row's term| ≤ 2 (1 + |y| + |η|)² in both families.
+  const bound = add(add(abs(y), 1), add(matmul(abs(X), abs(beta)), abs(alpha)));
+  const scales = [add(mul(sum(square(bound)), 2 * n), sum(square(beta))), mul(matmul(transpose(abs(X), [1, 0]), bound), n), mul(sum(bound), n)];
+  return { outputs, scales };
+}
+
 describe("cooperative renderer conformance (one workgroup per graph)", () => {
   const cases = [...conformanceCases(), ...cooperativeReductionCases()];
   for (const [label, dtype, variant] of variants) {
@@ -179,4 +216,39 @@ describe("cooperative renderer conformance (one workgroup per graph)", () => {
       }
     });
   }
+});
+
+describe("cooperative row passes", () => {
+  // The renderer's plan for a regression: one row pass instead of a kernel a node, nothing of a
+  // row's stored (the scratch holds only the sums), and none where a row's value is itself an output.
+  const layout = { at: (o: number, f: string) => `S(${o} + ${f})`, dtype: "f32" as const, workgroup: 8, lid: "lid", shared: ["r0", "r1"], sharedCapacity: 24, subgroups: false, barrier: "B();" };
+  const leaves: LeafReader = (n, idx) => (n.op === "param" || n.op === "data" ? `${n.attrs.name}[${flatten(n.shape, idx)}]` : undefined);
+  const render = (outputs: readonly Node[]) => {
+    const scope = new Scope(undefined, "  ");
+    const program = renderCooperative(lowerLpdfSums(outputs), leaves, scope, layout);
+    return { source: scope.lines.join("\n"), scratch: program.scratchSize };
+  };
+  const leavesOf = (n: number, k: number) => [data("X", [n, k], "f32"), data("y", [n], "f32"), param("beta", [k], "f32"), param("alpha", [], "f32")] as const;
+
+  it.each(["logistic", "normal"] as const)("a %s regression's gradient over 500 rows is one pass over them, its rows' values never stored", (family) => {
+    const [X, y, beta, alpha] = leavesOf(500, 7);
+    const { source, scratch } = render(regressionGradient(family, X, y, beta, alpha).outputs);
+    expect(source.match(/row pass over X \[500,7\]/g)?.length).toBe(1);
+    expect(source.match(/< 500;/g)?.length).toBe(1);
+    expect(scratch).toBeLessThan(20);
+  });
+
+  for (const [label, dtype, variant] of variants) {
+    it(`random regressions against the reference, ${label}`, async () => {
+      await checkConformanceCase(cooperativeBackend(dtype, variant), regressions, { dtype, numRuns: 10, seed: 7 });
+    });
+  }
+
+  it("leaves a row-local output to the node-by-node plan", () => {
+    const [X, y, beta, alpha] = leavesOf(50, 3);
+    const { outputs } = regressionGradient("normal", X, y, beta, alpha);
+    const { source, scratch } = render([...outputs, add(matmul(X, beta), alpha)]);
+    expect(source).not.toContain("row pass");
+    expect(scratch).toBeGreaterThanOrEqual(50);
+  });
 });

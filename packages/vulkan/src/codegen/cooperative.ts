@@ -3,7 +3,9 @@ import { isReduce, sizeOf } from "@ppl/tensor/internals";
 import { ExprRenderer } from "./expr.ts";
 import { convert } from "./glsl.ts";
 import { broadcastIndex, flatten, unflatten } from "./index-math.ts";
-import { monoidFor, reduceMonoid } from "./reduce/monoid.ts";
+import { monoidFor, reduceMonoid, type ReduceMonoid } from "./reduce/monoid.ts";
+import { emitCooperativeRowPass, findCooperativeRowPasses } from "./cooperative-row-pass.ts";
+import { isRowPass, withRowPasses } from "./row-pass.ts";
 import { renderScan } from "./scan.ts";
 import { schedule } from "./schedule.ts";
 import type { Scope } from "./scope.ts";
@@ -53,9 +55,13 @@ export interface CooperativeProgram {
  */
 export function renderCooperative(outputs: readonly Node[], leaves: LeafReader, scope: Scope, layout: CooperativeLayout): CooperativeProgram {
   const sched = schedule(outputs);
+  // A regression's rows in one pass (cooperative-row-pass.ts): η and its row-local values are
+  // computed where the pass reads them, never stored.
+  const passes = findCooperativeRowPasses(sched.order, outputs, sched.kernels, sched.isStored);
+  const unstored = new Set(passes.flatMap((p) => [...p.absorbed, p.eta]));
   const offsets = new Map<Node, number>();
   let scratchSize = 0;
-  const stored = [...sched.kernels.filter((n) => n.op !== "scan"), ...sched.order.filter((n) => n.op === "tuple_get")];
+  const stored = [...sched.kernels.filter((n) => n.op !== "scan" && !unstored.has(n)), ...sched.order.filter((n) => n.op === "tuple_get")];
   for (const n of stored) {
     offsets.set(n, scratchSize);
     scratchSize += Math.max(1, n.size);
@@ -81,7 +87,15 @@ export function renderCooperative(outputs: readonly Node[], leaves: LeafReader, 
   const ctx: UnitContext = { r, storage, scan: (s, sc) => renderScan(s, sc, ctx, tupleUsers.get(s) ?? []) };
   const W = layout.workgroup;
   let sharedUsed = 0;
-  for (const k of sched.kernels) {
+  for (const k of withRowPasses(sched.kernels, passes)) {
+    if (isRowPass(k)) {
+      const body = scope.child();
+      emitCooperativeRowPass(k, body, r, storage, layout);
+      scope.block("", body);
+      scope.emit(layout.barrier);
+      sharedUsed = Math.max(sharedUsed, 1);
+      continue;
+    }
     const terms = reductionTerms(k);
     if (terms !== null && k.size < W && terms >= W) {
       sharedUsed = Math.max(sharedUsed, emitCooperativeReduction(k, scope, ctx, layout));
@@ -165,6 +179,23 @@ function emitReductionChunk(node: Node, o0: number, m: number, scope: Scope, ctx
     for (const line of monoid.fold(state, v)) body.emit(line);
   });
   scope.block(`for (int ${k} = int(${lid}); ${k} < ${terms}; ${k} += ${W})`, body);
+  mergeStates(states, monoid, scope, r, layout, (fin, finalState) => fin.emit(storage.write(node, `(${o0} + int(${lid}))`, monoid.finish(finalState))));
+}
+
+/**
+ * Merge the workgroup's partial states of m ≤ sharedCapacity / workgroup outputs side by side
+ * (state j of every thread is output j's), in a fixed order: within subgroups and then across
+ * them in subgroup order, or by a shared-memory tree. Thread j < m then holds output j's merged
+ * state, and `write` emits its use in the block only those threads run. Ends with a barrier, after
+ * which the shared slots may be reused.
+ */
+export function mergeStates(
+  states: readonly (readonly string[])[], monoid: ReduceMonoid, scope: Scope, r: ExprRenderer, layout: CooperativeLayout,
+  write: (fin: Scope, finalState: readonly string[]) => void,
+): void {
+  const W = layout.workgroup;
+  const lid = layout.lid;
+  const m = states.length;
   // Output j's partial states occupy slots [j·W, (j+1)·W) of each shared array.
   const sh = layout.shared;
   const slot = (j: string, i: string) => `${j} * ${W} + ${i}`;
@@ -204,7 +235,7 @@ function emitReductionChunk(node: Node, o0: number, m: number, scope: Scope, ctx
     scope.block(`for (uint ${st} = ${W / 2}u; ${st} > 0u; ${st} >>= 1)`, step);
     finalState.forEach((f, c) => fin.emit(`${monoid.type} ${f} = ${sh[c]}[${slot(lid, "0")}];`));
   }
-  fin.emit(storage.write(node, `(${o0} + int(${lid}))`, monoid.finish(finalState)));
+  write(fin, finalState);
   scope.block(`if (${lid} < ${m})`, fin);
   // The shared slots are reused by the next chunk or reduction.
   scope.emit("barrier();");

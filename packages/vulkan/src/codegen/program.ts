@@ -19,7 +19,7 @@ import { segmentSortKernels, type DeviceSegments } from "./segment-sort.ts";
 import { assemble, isScratch, ShaderBuilder, toposortAll, type KernelPlan, type ScratchBuffer } from "./shader.ts";
 import { reducePartitions } from "./reduce/strategy.ts";
 import { findReduceSiblings, isReduceSiblings, placeSiblings, siblingReduceKernels } from "./reduce/siblings.ts";
-import { findRowPasses, isRowPass, rowPassKernels, rowPassLayout, rowPassMembers, type RowPass } from "./row-pass.ts";
+import { findRowPasses, isRowPass, rowPassKernels, rowPassLayout, rowPassMembers, withRowPasses } from "./row-pass.ts";
 import { wideRowPassKernels, wideRowPassLayout } from "./row-pass-wide.ts";
 import { inlinedSliceSums, type SlicedValue } from "./inline-slices.ts";
 import { mergeIndependentKernels } from "./merge-kernels.ts";
@@ -146,24 +146,6 @@ function checkHalfStorage(half: ReadonlySet<Node>, limits: RenderLimits): void {
       throw new GraphError(`codegen: only float data leaves may be stored in 16 bits, not ${n.op} ${n.dtype}`);
     }
   }
-}
-
-/**
- * The run order of the stored nodes with each row pass in place of its members: at its last
- * member's place, with the kernels before it that depend on its η moved to just after it.
- */
-function withRowPasses(kernels: readonly Node[], passes: readonly RowPass[]): (Node | RowPass)[] {
-  let items: (Node | RowPass)[] = [...kernels];
-  for (const p of passes) {
-    const members = new Set(rowPassMembers(p));
-    const last = Math.max(...items.flatMap((it, i) => (!isRowPass(it) && members.has(it) ? [i] : [])));
-    const downstream = (it: Node | RowPass) => (isRowPass(it) ? rowPassMembers(it).some((m) => p.dependsOnEta(m)) : p.dependsOnEta(it));
-    const rest = items.filter((it) => isRowPass(it) || !members.has(it));
-    const cut = items.slice(0, last).filter((it) => isRowPass(it) || !members.has(it)).length;
-    const before = rest.slice(0, cut);
-    items = [...before.filter((it) => !downstream(it)), p, ...before.filter(downstream), ...rest.slice(cut)];
-  }
-  return items;
 }
 
 /** The stored nodes a node's kernel reads: its inputs, through those computed inline (memoized). */

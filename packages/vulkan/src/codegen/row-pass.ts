@@ -70,16 +70,30 @@ type Axis = number | "free" | "bad";
 export function findRowPasses(
   order: readonly Node[], outputs: readonly Node[], kernels: readonly Node[], isStored: (n: Node) => boolean, limits: RenderLimits,
 ): RowPass[] {
-  if (limits.rowPassTeams < 1) return [];
+  return findRowPassesWithin(order, outputs, kernels, isStored, limits, (p) => p.wide || rowPassLayout(p, limits) !== undefined);
+}
+
+/** What decides which products can start a row pass: its terms, its columns, whether passes are on. */
+export type RowPassBounds = Pick<RenderLimits, "rowPassTeams" | "groupSize" | "skinnyMatmulColumns">;
+
+/**
+ * The row passes of a scheduled graph within `bounds`, each kept only where `fits` accepts it
+ * (a renderer's own limits on its registers and shared memory).
+ */
+export function findRowPassesWithin(
+  order: readonly Node[], outputs: readonly Node[], kernels: readonly Node[], isStored: (n: Node) => boolean, bounds: RowPassBounds,
+  fits: (p: RowPass) => boolean,
+): RowPass[] {
+  if (bounds.rowPassTeams < 1) return [];
   const users = new Map<Node, Node[]>();
   for (const n of order) for (const x of n.inputs) (users.get(x) ?? users.set(x, []).get(x)!).push(n);
   const outs = new Set(outputs);
   const taken = new Set<Node>();
   const passes: RowPass[] = [];
   for (const eta of kernels) {
-    if (taken.has(eta) || !isRowProduct(eta, isStored, limits)) continue;
-    const pass = rowPassOf(eta, order, users, outs, isStored, limits);
-    if (!pass) continue;
+    if (taken.has(eta) || !isRowProduct(eta, isStored, bounds)) continue;
+    const pass = rowPassOf(eta, order, users, outs, isStored, bounds);
+    if (!pass || !fits(pass)) continue;
     const members = rowPassMembers(pass);
     if (members.some((m) => taken.has(m))) continue;
     members.forEach((m) => taken.add(m));
@@ -93,7 +107,7 @@ export const WIDE_TERMS = 64;
 
 // η = X·B with X stored [N, K], no batch axes: K within a workgroup's threads and few columns, or
 // (wide) many columns and K within what a thread holds in registers.
-function isRowProduct(n: Node, isStored: (n: Node) => boolean, limits: RenderLimits): boolean {
+function isRowProduct(n: Node, isStored: (n: Node) => boolean, limits: RowPassBounds): boolean {
   if (n.op !== "matmul" || n.rank !== 2) return false;
   const [X, B] = n.inputs as [Node, Node];
   if (X.rank !== 2 || B.rank !== 2 || !isStored(X) || X.dtype !== n.dtype) return false;
@@ -103,7 +117,7 @@ function isRowProduct(n: Node, isStored: (n: Node) => boolean, limits: RenderLim
 }
 
 function rowPassOf(
-  eta: Node, order: readonly Node[], users: ReadonlyMap<Node, Node[]>, outs: ReadonlySet<Node>, isStored: (n: Node) => boolean, limits: RenderLimits,
+  eta: Node, order: readonly Node[], users: ReadonlyMap<Node, Node[]>, outs: ReadonlySet<Node>, isStored: (n: Node) => boolean, limits: RowPassBounds,
 ): RowPass | undefined {
   const X = eta.inputs[0]!;
   const [N] = X.shape as [number];
@@ -140,11 +154,28 @@ function rowPassOf(
     }
   }
   if (reductions.size + contractions.size === 0) return undefined;
-  const pass: RowPass = {
+  return {
     kind: "row-pass", X, eta, writeEta, reductions: [...reductions], contractions: [...contractions], absorbed, rowAxis, wide,
     dependsOnEta: (n) => (axis.get(n) ?? "free") !== "free",
   };
-  return wide || rowPassLayout(pass, limits) ? pass : undefined;
+}
+
+/**
+ * The run order of the stored nodes with each row pass in place of its members: at its last
+ * member's place, with the kernels before it that depend on its η moved to just after it.
+ */
+export function withRowPasses(kernels: readonly Node[], passes: readonly RowPass[]): (Node | RowPass)[] {
+  let items: (Node | RowPass)[] = [...kernels];
+  for (const p of passes) {
+    const members = new Set(rowPassMembers(p));
+    const last = Math.max(...items.flatMap((it, i) => (!isRowPass(it) && members.has(it) ? [i] : [])));
+    const downstream = (it: Node | RowPass) => (isRowPass(it) ? rowPassMembers(it).some((m) => p.dependsOnEta(m)) : p.dependsOnEta(it));
+    const rest = items.filter((it) => isRowPass(it) || !members.has(it));
+    const cut = items.slice(0, last).filter((it) => isRowPass(it) || !members.has(it)).length;
+    const before = rest.slice(0, cut);
+    items = [...before.filter((it) => !downstream(it)), p, ...before.filter(downstream), ...rest.slice(cut)];
+  }
+  return items;
 }
 
 // Xᵀ·R [K, C'] with Xᵀ an inline transpose of the pass's X.

@@ -1,5 +1,6 @@
 import { VulkanError, compileGlsl, limitsOf, type VulkanManager, type Sequence } from "@ppl/vulkan";
 import { batchedGradient } from "./batched-gradient.ts";
+import { batchedLogpGrad } from "./batched-logp-grad.ts";
 import type { DataPrecision } from "./data-precision.ts";
 import {
   chooseControllerMode, CONTROLLER_BUFFERS, CONTROLLER_PROFILE_PARTS, controllerGroups, controllerProgram, controllerStateSizes, PROFILE_WORDS, workgroupController,
@@ -107,7 +108,6 @@ export async function deviceEngine(
   };
   // Leapfrogs per transition of the slowest chain in the last block: the pace the next block is planned by.
   let perIteration = 4;
-  const Real = opts.dtype === "f64" ? Float64Array : Float32Array;
   const counters = newCounters();
   // A block's submissions: each yields its step count, to be submitted and then marked done (which
   // reads the done counter and the chains' progress to plan the next one); the same plan for the
@@ -131,31 +131,16 @@ export async function deviceEngine(
       };
     }
   }
-  // The batched lp and gradient (the step-size searches' trial steps), copied side by side into
-  // host memory to come back in one read in place: a read through staging costs the host about a
-  // millisecond whatever its size.
-  const evaluated = manager.readbackBuffer(C * (1 + D) * bytes);
-  const evaluate = manager.sequence();
-  gradient.step.forEach((d) => evaluate.dispatch(d.algorithm, d.buffers, d.groups));
-  evaluate.copy(gradient.lp, evaluated, { byteLength: C * bytes }).copy(gradient.grad, evaluated, { byteLength: C * D * bytes, dstOffset: C * bytes });
+  // The step-size searches' trial steps; safe between blocks: every chain is idle and the next
+  // block starts without reading the gradient's buffers.
+  const evaluation = batchedLogpGrad(manager, gradient, C, D, opts.dtype, counters);
   return {
     source: `${source}
 // ---- batched gradient
 ${gradient.source}`,
     counters,
     half: gradient.half,
-    logpGrad(q, lp, grad) {
-      // Safe between blocks: every chain is idle and the next block starts without reading these buffers.
-      gradient.q.write(Real.from(q));
-      // A wait for the device like a block's (the step-size searches' trial steps), so that the
-      // host's own time is the sampling time less waitSeconds.
-      const t0 = performance.now();
-      evaluate.submitSync();
-      noteWait(counters, t0, 0);
-      const both = evaluated.read(C * (1 + D) * bytes);
-      lp.set(new Real(both, 0, C));
-      grad.set(new Real(both, C * bytes, C * D));
-    },
+    logpGrad: evaluation.logpGrad,
     run(k) {
       for (const submission of blockSubmissions(k)) {
         for (const part of powerOfTwoParts(submission.steps, MAX_STEPS_PER_SEQUENCE)) {
@@ -195,9 +180,9 @@ ${gradient.source}`,
     },
     dispose() {
       sequences.forEach((s) => s.destroy());
-      evaluate.destroy();
+      evaluation.dispose();
       controller.destroy();
-      [vectors, reals, ints, done, progressBack, evaluated].forEach((b) => b.destroy());
+      [vectors, reals, ints, done, progressBack].forEach((b) => b.destroy());
       profiled?.destroy();
       gradient.dispose();
     },

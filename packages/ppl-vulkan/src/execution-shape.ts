@@ -34,6 +34,21 @@ export function chooseShape(dataElements: number, chains = 1, deviceType?: strin
   return dataElements <= 20_000 && dataElements * chains < 1_000_000 ? "workgroup" : "device";
 }
 
+/**
+ * Where the thread and workgroup shapes evaluate warmup's step-size searches (the device shape
+ * always uses its batched gradient). A search step evaluates every chain: on the host that is
+ * chains × data elements of work, about 10 ns an element (an H100 machine's host, the 1000 × 10
+ * logistic anchor: 0.1 ms a chain, so 2.2 s of a 1024-chain run's 2.5 s went to about 20 such
+ * evaluations); on the device it is one submission and one read, about 0.1 ms whatever the chains,
+ * after building a batched gradient beside the fused kernel. The device from 2^18 element-chains
+ * (about 2.6 ms of host work an evaluation), where the searches' host time outgrows that build;
+ * the host on a CPU implementation of Vulkan, which is no faster than the host itself.
+ */
+export function chooseStepSizeSearch(dataElements: number, chains: number, deviceType?: string): "host" | "device" {
+  if (deviceType === "cpu") return "host";
+  return dataElements * chains >= 2 ** 18 ? "device" : "host";
+}
+
 /** Threads per chain in the workgroup shape: enough to spread the data loop, a power of two. */
 export function chooseWorkgroup(dataElements: number): number {
   return dataElements < 50_000 ? 64 : 256;

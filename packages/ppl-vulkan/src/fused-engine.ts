@@ -5,6 +5,8 @@ import { FUSED_PROFILE_PARTS, NUTS_FIXED_BUFFERS, nutsProgram } from "./nuts-pro
 import { profileWords, readProfile, requireCycleCounter } from "./profile.ts";
 import { inBindingOrder, STATE_BUFFERS } from "./nuts-layout.ts";
 import { halfDataBytes, type DataPrecision } from "./data-precision.ts";
+import { batchedGradient } from "./batched-gradient.ts";
+import { batchedLogpGrad } from "./batched-logp-grad.ts";
 
 /**
  * Shapes 1 and 2: the whole transitions of every chain in one fused kernel. A block of k iterations
@@ -21,16 +23,28 @@ export async function fusedEngine(
     iterationsPerDispatch: "block" | 1; dataPrecision: DataPrecision;
     /** Time each leapfrog's parts with the device's cycle counter (Engine.profile); needs shaderSubgroupClock. */
     profile?: boolean;
+    /** Build the batched gradient too, so that warmup's step-size searches run on the device (Engine.logpGrad). */
+    searchOnDevice?: boolean;
   },
 ): Promise<Engine> {
   const C = opts.chains;
   const profile = opts.profile ?? false;
   if (profile) requireCycleCounter(manager, "the fused transition");
-  const program = nutsProgram(model.logDensity, model.q, { ...opts, limits: limitsOf(manager.device), dataBindings: model.dataBindings, profile });
-  const algorithm = await manager.algorithmAsync(await compileGlsl(program.source, { optimize: false }), {
-    buffers: NUTS_FIXED_BUFFERS + 1 + program.data.length + (profile ? 1 : 0),
-    pushConstantSize: 8,
-  });
+  const limits = limitsOf(manager.device);
+  const program = nutsProgram(model.logDensity, model.q, { ...opts, limits, dataBindings: model.dataBindings, profile });
+  // The fused kernel and the batched gradient build together; whichever fails, the other is released.
+  const [algorithmResult, gradientResult] = await Promise.allSettled([
+    compileGlsl(program.source, { optimize: false }).then((spirv) =>
+      manager.algorithmAsync(spirv, { buffers: NUTS_FIXED_BUFFERS + 1 + program.data.length + (profile ? 1 : 0), pushConstantSize: 8 })),
+    opts.searchOnDevice ? batchedGradient(manager, model, C, opts.dtype, limits, opts.dataPrecision) : Promise.resolve(undefined),
+  ]);
+  if (algorithmResult.status === "rejected" || gradientResult.status === "rejected") {
+    if (algorithmResult.status === "fulfilled") algorithmResult.value.destroy();
+    if (gradientResult.status === "fulfilled") gradientResult.value?.dispose();
+    throw algorithmResult.status === "rejected" ? algorithmResult.reason : (gradientResult as PromiseRejectedResult).reason;
+  }
+  const algorithm = algorithmResult.value;
+  const gradient = gradientResult.value;
   const Real = opts.dtype === "f64" ? Float64Array : Float32Array;
   const dataBuffers: VulkanBuffer[] = program.data.map((n) => {
     const bound = n.op === "const" ? undefined : model.dataBindings[n.attrs.name!];
@@ -64,11 +78,13 @@ export async function fusedEngine(
     return s;
   };
   const counters = newCounters();
+  const evaluation = gradient ? batchedLogpGrad(manager, gradient, C, model.q.size, opts.dtype, counters) : undefined;
   return {
     source: program.source,
     half: program.half,
     counters,
     ...(profiled ? { profile: () => readProfile(new Uint32Array(profiled.read()), C, FUSED_PROFILE_PARTS) } : {}),
+    ...(evaluation ? { logpGrad: evaluation.logpGrad } : {}),
     run(k) {
       const sequence = sequenceFor(k);
       const t0 = performance.now();
@@ -85,6 +101,8 @@ export async function fusedEngine(
     },
     dispose() {
       sequences.forEach((s) => s.destroy());
+      evaluation?.dispose();
+      gradient?.dispose();
       algorithm.destroy();
       [scratch, ...dataBuffers, ...(profiled ? [profiled] : [])].forEach((b) => b.destroy());
     },

@@ -5,7 +5,7 @@ import { deviceEngine } from "./device-engine.ts";
 import type { ControllerMode } from "./controller-program.ts";
 import type { KernelProfile, Engine, EngineCounters, GpuModel, StateBuffers } from "./engine.ts";
 import { STAT, stepSizeLayout, TRANSITION_STATS } from "./nuts-layout.ts";
-import { chooseShape, chooseWorkgroup, largestFactorisation, longestScan, type ExecutionShape } from "./execution-shape.ts";
+import { chooseShape, chooseStepSizeSearch, chooseWorkgroup, largestFactorisation, longestScan, type ExecutionShape } from "./execution-shape.ts";
 import { fusedEngine } from "./fused-engine.ts";
 import { checkDataPrecision, halfDataNote } from "./data-precision.ts";
 import { metricBufferWriter, metricSize } from "./metric-buffer.ts";
@@ -20,7 +20,7 @@ export type { GpuModel } from "./engine.ts";
  * would double the device memory of the draws, so they come back in three reads.
  */
 const MAX_READBACK_BYTES = 64 * 2 ** 20;
-export { chooseShape, chooseWorkgroup, type ExecutionShape } from "./execution-shape.ts";
+export { chooseShape, chooseStepSizeSearch, chooseWorkgroup, type ExecutionShape } from "./execution-shape.ts";
 
 /** Options of the GPU NUTS runner: ppl's run plan, with the GPU's own layout settings. */
 export interface GpuNutsOptions extends Omit<RunPlan, "dtype" | "metric" | "shape"> {
@@ -41,6 +41,13 @@ export interface GpuNutsOptions extends Omit<RunPlan, "dtype" | "metric" | "shap
   readonly controller?: ControllerMode;
   /** The metric the run adapts: diagonal (default) or dense. */
   readonly metric?: MetricForm;
+  /**
+   * Thread and workgroup shapes: where warmup's step-size searches evaluate the density (through
+   * GpuNuts.hostDensity), on the device with a batched gradient built beside the fused kernel, or
+   * on the host; default from the data and the chains (chooseStepSizeSearch). The device shape
+   * always searches on the device.
+   */
+  readonly stepSizeSearch?: "host" | "device";
   /**
    * Time the parts of the NUTS kernel's work with the device's cycle counter (GpuNuts.profile): the
    * device shape's controller calls, or the fused shapes' leapfrogs. The device needs shaderSubgroupClock.
@@ -129,6 +136,7 @@ export async function prepareGpuNuts(model: GpuModel, opts: GpuNutsOptions): Pro
       ? await deviceEngine(manager, model, state, { chains: C, maxDepth: opts.maxDepth, dtype, controller: opts.controller, metric, dataPrecision, profile: opts.profile })
       : await fusedEngine(manager, model, state, { chains: C, maxDepth: opts.maxDepth, dtype, shape, workgroup: opts.workgroup ?? chooseWorkgroup(work), metric, dataPrecision,
           iterationsPerDispatch: opts.iterationsPerDispatch ?? (manager.device.type === "cpu" ? 1 : "block"), profile: opts.profile,
+          searchOnDevice: (opts.stepSizeSearch ?? chooseStepSizeSearch(work, C, manager.device.type)) === "device",
         });
   } catch (e) {
     // A failed preparation (a kernel the driver refuses, data out of the 16-bit range) leaves no device behind.

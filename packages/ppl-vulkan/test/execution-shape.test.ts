@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { chooseControllerMode } from "../src/controller-program.ts";
 import { add, cholesky, eigenvaluesSym, logDeterminant, mul, param, scan, solve, sum, triangularSolve } from "@ppl/tensor";
-import { chooseShape, largestFactorisation, longestScan } from "../src/execution-shape.ts";
+import { chooseShape, chooseStepSizeSearch, largestFactorisation, longestScan } from "../src/execution-shape.ts";
 
 describe("choosing the GPU sampler's execution shape", () => {
   it("thread per chain for tiny data, a workgroup for moderate data, the whole device for large or many-chain work", () => {
@@ -62,5 +62,15 @@ describe("choosing the GPU sampler's execution shape", () => {
     expect(chooseControllerMode(10, 10, "discrete")).toEqual({ kind: "workgroup", workgroup: 32 });
     expect(chooseControllerMode(101, 10, "integrated")).toEqual({ kind: "workgroup", workgroup: 128 });
     expect(chooseControllerMode(5000, 10, "discrete")).toEqual({ kind: "workgroup", workgroup: 256 });
+  });
+});
+
+describe("where the fused shapes' step-size searches run", () => {
+  it("on the device for many chains of moderate data, on the host for a few chains or on a CPU driver", () => {
+    expect(chooseStepSizeSearch(11_011, 1024)).toBe("device"); // the 1024-chain logistic anchor
+    expect(chooseStepSizeSearch(11_011, 132)).toBe("device");
+    expect(chooseStepSizeSearch(26, 4)).toBe("host"); // eight schools
+    expect(chooseStepSizeSearch(20_000, 4)).toBe("host"); // the workgroup shape's largest data, 4 chains
+    expect(chooseStepSizeSearch(11_011, 1024, "cpu")).toBe("host"); // lavapipe
   });
 });

@@ -117,6 +117,23 @@ describe.runIf(device !== undefined)("GPU NUTS in each execution shape against t
     }
   });
 
+  it.each(["thread", "workgroup"] as const)("f64, %s per chain, step-size searches on the device: warmup adapts as the CPU sampler's, the host density never evaluated", async (shape) => {
+    const warm = { chains: 4, warmup: 40, draws: 10, seed: 11, maxDepth: 10 };
+    const cpu = sample(await modelDensity(compiled), warm);
+    const gpu = await prepareGpuNuts(compiled, { chains: 4, maxDepth: 10, dtype: "f64", shape, stepSizeSearch: "device" });
+    try {
+      const host = await modelDensity(compiled);
+      const res = sample(gpu.hostDensity(host), { ...warm, transitionRunner: gpu.factory });
+      expect(host.evaluations).toBe(0);
+      // The searches' waits: one a trial step, with no steps of a block.
+      expect(gpu.counters.submits).toBe(3);
+      for (let c = 0; c < 4; c++) expect(res.adaptation[c]!.stepSize / cpu.adaptation[c]!.stepSize).toBeCloseTo(1, 6);
+      expectSameTransitions(res, cpu, 6);
+    } finally {
+      gpu.dispose();
+    }
+  });
+
   it.each(SHAPES)("f64, %s, dense metric: same next states as the CPU sampler", async (_, shape, controller) => {
     // An SPD inverse metric with off-diagonal terms: M⁻¹ = B·Bᵀ + 0.5·I, B fixed.
     const D = compiled.dim;
@@ -140,8 +157,8 @@ describe.runIf(device !== undefined)("GPU NUTS in each execution shape against t
     }
   });
 
-  it("device shape: the host's batched evaluations run on the device and equal the CPU density's (f64)", async () => {
-    const gpu = await prepareGpuNuts(compiled, { chains: 4, maxDepth: 10, dtype: "f64", shape: "device" });
+  it.each([["device", undefined], ["thread", "device"], ["workgroup", "device"]] as const)("%s shape, step-size search %s: the host's batched evaluations run on the device and equal the CPU density's (f64)", async (shape, stepSizeSearch) => {
+    const gpu = await prepareGpuNuts(compiled, { chains: 4, maxDepth: 10, dtype: "f64", shape, ...(stepSizeSearch ? { stepSizeSearch } : {}) });
     try {
       const host = await modelDensity(compiled);
       const moved = gpu.hostDensity(host);
@@ -156,7 +173,8 @@ describe.runIf(device !== undefined)("GPU NUTS in each execution shape against t
       host.logpGrad(q, lpB, gB);
       lpA.forEach((v, c) => expect(v).toBeCloseTo(lpB[c]!, 10));
       gA.forEach((v, i) => expect(v).toBeCloseTo(gB[i]!, 10));
-      // Thread and workgroup shapes have no batched kernels: the host density stays as it is.
+      // Thread and workgroup shapes build no batched kernels for a small run (chooseStepSizeSearch):
+      // the host density stays as it is.
       const fused = await prepareGpuNuts(compiled, { chains: 4, maxDepth: 10, dtype: "f64", shape: "thread" });
       expect(fused.hostDensity(host)).toBe(host);
       fused.dispose();

@@ -12,7 +12,8 @@ export type ExecutionShape = "thread" | "workgroup" | "device";
  * workgroup per chain ran 1.4–19× more gradients per second than a thread for the posteriordb
  * models with 205–1309 data elements (arK 6.8×, kidiq 7×, the mixture 19×; garch level), and
  * 0.8× for the HMM's 104 (before its scans were merged and its scratch moved on chip: see below); 1024 chains over 10k data elements sampled 2.3× faster in the device shape
- * than a workgroup per chain.
+ * than a workgroup per chain, before the workgroup computed a regression's rows in one pass: with
+ * that pass (`rowPass`), up to ROW_PASS_WORKGROUP_LIMIT data elements × chains keep the workgroup.
  *
  * On a CPU implementation of Vulkan (lavapipe) always the device shape: lavapipe stops a shader's
  * loops after 65,535 iterations, which cuts a fused kernel's long trajectories short and returns
@@ -28,11 +29,20 @@ export type ExecutionShape = "thread" | "workgroup" | "device";
  * carries of the reverse pass in shared memory. On the H200, hmm_example (99 steps, 104 data
  * elements) ran 20,300 gradients/s with a workgroup per chain and 12,900/s with a thread.
  */
-export function chooseShape(dataElements: number, chains = 1, deviceType?: string, matrixOrder = 0, scanSteps = 0): ExecutionShape {
+export function chooseShape(dataElements: number, chains = 1, deviceType?: string, matrixOrder = 0, scanSteps = 0, rowPass = false): ExecutionShape {
   if (deviceType === "cpu") return "device";
   if (dataElements <= 128) return matrixOrder >= 8 || scanSteps >= 64 ? "workgroup" : "thread";
-  return dataElements <= 20_000 && dataElements * chains < 1_000_000 ? "workgroup" : "device";
+  return dataElements <= 20_000 && dataElements * chains < (rowPass ? ROW_PASS_WORKGROUP_LIMIT : 1_000_000) ? "workgroup" : "device";
 }
+
+/**
+ * Data elements × chains up to which a regression whose gradient the workgroup renders as one row
+ * pass (rendersRowPass) keeps a workgroup per chain. The 1000 × 10 logistic anchor on an H100
+ * (bench/RESULTS.md, the step-size searches on the device): 132 chains 736,564 ESS/s against the
+ * device shape's 364,423; 1024 chains 1.64M against 1.51M (the device's wait 0.14 s against 0.29);
+ * 4096 chains 1.70M against 1.81M, where the host's work on the draws outweighs the wait.
+ */
+const ROW_PASS_WORKGROUP_LIMIT = 2 ** 24;
 
 /**
  * Where the thread and workgroup shapes evaluate warmup's step-size searches (the device shape

@@ -1,4 +1,4 @@
-import type { ChainBatch, PreparedRunner, RunnerStats, RunPlan } from "@ppl/ppl";
+import { gradientGraph, type ChainBatch, type PreparedRunner, type RunnerStats, type RunPlan } from "@ppl/ppl";
 import type { Sequence, VulkanBuffer } from "@ppl/vulkan";
 import { openDevice, releaseDevice } from "./device-pool.ts";
 import { deviceEngine } from "./device-engine.ts";
@@ -10,6 +10,7 @@ import { fusedEngine } from "./fused-engine.ts";
 import { checkDataPrecision, halfDataNote } from "./data-precision.ts";
 import { metricBufferWriter, metricSize } from "./metric-buffer.ts";
 import type { MetricForm } from "./metric-source.ts";
+import { rendersRowPass } from "./logp-function.ts";
 
 export type { GpuModel } from "./engine.ts";
 
@@ -95,7 +96,7 @@ export async function prepareGpuNuts(model: GpuModel, opts: GpuNutsOptions): Pro
   }
   // Sizes from the shapes: a binding's f64 data may not exist until read (check-data.ts).
   const work = Object.values(model.dataBindings).reduce((s, v) => s + v.shape.reduce((a, b) => a * b, 1), 0) + model.q.size;
-  const shape = opts.shape ?? chooseShape(work, opts.chains, manager.device.type, largestFactorisation(model.logDensity), longestScan(model.logDensity));
+  const shape = opts.shape ?? chooseShape(work, opts.chains, manager.device.type, largestFactorisation(model.logDensity), longestScan(model.logDensity), rowPassAt(model, work, opts.chains, dtype));
   const C = opts.chains;
   const D = model.q.size;
   const bytes = dtype === "f64" ? 8 : 4;
@@ -312,3 +313,10 @@ export async function prepareGpuNuts(model: GpuModel, opts: GpuNutsOptions): Pro
   };
 }
 
+// Whether the workgroup shape renders the model's gradient as a row pass, asked only where the
+// answer can change the shape (moderate data, many chains): building the gradient graph costs time.
+function rowPassAt(model: GpuModel, work: number, chains: number, dtype: "f32" | "f64"): boolean {
+  if (work > 20_000 || work * chains < 1_000_000) return false;
+  const graph = gradientGraph({ logDensity: model.logDensity, q: model.q }, { dtype });
+  return rendersRowPass(graph.lp, graph.grad);
+}

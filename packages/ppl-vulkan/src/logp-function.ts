@@ -1,6 +1,6 @@
 import type { Node } from "@ppl/tensor";
 import { lowerLogisticFunctions, lowerLpdfSums } from "@ppl/tensor/internals";
-import { renderCooperative, glslType, flatten, halfRead, HALF_STORAGE_EXTENSION, Scope, renderSequential, type LeafReader } from "@ppl/vulkan/internals";
+import { cooperativeRowPasses, renderCooperative, glslType, flatten, halfRead, HALF_STORAGE_EXTENSION, Scope, renderSequential, type LeafReader } from "@ppl/vulkan/internals";
 import { threadSumSource, workgroupSumShared, workgroupSumSource } from "./workgroup-sum.ts";
 
 /** A one-chain log density and gradient as GLSL, and the data buffers it reads. */
@@ -163,6 +163,14 @@ export function renderLogpFunction(
 }
 
 const dim = (q: Node) => q.size;
+
+/**
+ * Whether the workgroup shape computes lp and its gradient (ppl's gradientGraph) with a row pass:
+ * a regression's rows in one pass over them (cooperative-row-pass.ts), not a pass a node.
+ */
+export function rendersRowPass(lp: Node, grad: Node): boolean {
+  return cooperativeRowPasses(lowerLogisticFunctions(lowerLpdfSums([lp, grad]))).length > 0;
+}
 
 function dataDecl(n: Node, i: number, scratchBinding: number, half: boolean): string {
   const element = half ? "float16_t" : n.dtype === "bool" ? "int" : glslType(n.dtype);

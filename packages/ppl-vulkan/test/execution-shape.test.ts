@@ -1,6 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { chooseControllerMode } from "../src/controller-program.ts";
-import { add, cholesky, eigenvaluesSym, logDeterminant, mul, param, scan, solve, sum, triangularSolve } from "@ppl/tensor";
+import {
+  add, cholesky, data, eigenvaluesSym, gather, grad, logDeterminant, matmul, mul, param, scan, softplus, solve, square, sub, sum, triangularSolve, type Node,
+} from "@ppl/tensor";
+import { optimize } from "@ppl/tensor/internals";
+import { rendersRowPass } from "../src/logp-function.ts";
 import { chooseShape, chooseStepSizeSearch, largestFactorisation, longestScan } from "../src/execution-shape.ts";
 
 describe("choosing the GPU sampler's execution shape", () => {
@@ -12,6 +16,27 @@ describe("choosing the GPU sampler's execution shape", () => {
     expect(chooseShape(5_000, 4)).toBe("workgroup");
     expect(chooseShape(10_000_000, 4)).toBe("device"); // logistic N = 100k, D = 100
     expect(chooseShape(10_000, 1024)).toBe("device"); // logistic N = 1k, D = 10, 1024 chains
+  });
+
+  it("a workgroup per chain for many chains of a regression whose gradient is one row pass", () => {
+    expect(chooseShape(11_011, 1024, "discrete", 0, 0, true)).toBe("workgroup"); // the 1024-chain logistic anchor
+    expect(chooseShape(11_011, 132, "discrete", 0, 0, true)).toBe("workgroup");
+    expect(chooseShape(11_011, 4096, "discrete", 0, 0, true)).toBe("device");
+    expect(chooseShape(30_000, 64, "discrete", 0, 0, true)).toBe("device");
+    expect(chooseShape(11_011, 1024, "cpu", 0, 0, true)).toBe("device");
+  });
+
+  it("tells a regression's gradient, which the workgroup renders as one row pass, from a hierarchical one", () => {
+    const X = data("X", [1000, 10], "f32"), y = data("y", [1000], "f32"), beta = param("beta", [10], "f32");
+    const eta = matmul(X, beta);
+    const lp = add(sum(sub(mul(y, eta), softplus(eta))), sum(mul(-0.5, square(beta))));
+    const [lpO, g] = optimize([lp, ...grad(lp, [beta])]) as [Node, Node];
+    expect(rendersRowPass(lpO, g)).toBe(true);
+    // Group effects gathered by an index: no product with a matrix of rows, no row pass.
+    const a = param("a", [20], "f32"), idx = data("g", [1000], "i32");
+    const lpH = add(sum(mul(-0.5, square(sub(y, gather(a, idx))))), sum(mul(-0.5, square(a))));
+    const [lpHO, gH] = optimize([lpH, ...grad(lpH, [a])]) as [Node, Node];
+    expect(rendersRowPass(lpHO, gH)).toBe(false);
   });
 
   it("a workgroup per chain for small data when the density factorises a matrix of order 8 or more", () => {

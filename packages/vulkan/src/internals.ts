@@ -2,6 +2,7 @@
 // of their own (the GPU sampler in @ppl/ppl-vulkan), the tests and the benchmarks. Not a user API.
 export { kernelPrelude } from "./codegen/kernel-prelude.ts";
 export { renderCooperative, type CooperativeLayout, type CooperativeProgram } from "./codegen/cooperative.ts";
+export { cooperativeRowPasses } from "./codegen/cooperative-row-pass.ts";
 export { glslType, bufferType, literal, convert } from "./codegen/glsl.ts";
 export { flatten, unflatten, broadcastIndex } from "./codegen/index-math.ts";
 export { Scope } from "./codegen/scope.ts";

@@ -4,6 +4,7 @@ import { glslType, literal } from "./glsl.ts";
 import { unflatten } from "./index-math.ts";
 import { monoidFor } from "./reduce/monoid.ts";
 import { findRowPassesWithin, WIDE_TERMS, type RowPass } from "./row-pass.ts";
+import { schedule } from "./schedule.ts";
 import type { Scope } from "./scope.ts";
 import type { Storage } from "./storage.ts";
 import type { CooperativeLayout } from "./cooperative.ts";
@@ -25,6 +26,12 @@ export function findCooperativeRowPasses(order: readonly Node[], outputs: readon
     // η read outside the pass (by a gather, a cumulative sum) stays the node-by-node plan's.
     return !p.wide && !p.writeEta && p.eta.shape[1] === 1 && K <= WIDE_TERMS && sumsOf(p) <= MOST_SUMS;
   });
+}
+
+/** The row passes renderCooperative renders for a graph's outputs (as it schedules them). */
+export function cooperativeRowPasses(outputs: readonly Node[]): RowPass[] {
+  const sched = schedule(outputs);
+  return findCooperativeRowPasses(sched.order, outputs, sched.kernels, sched.isStored);
 }
 
 /** Most sums (row-sum outputs and Xᵀ·r entries) a thread of a cooperative row pass keeps in registers. */

@@ -41,8 +41,14 @@ void main() {
   LOAD_SCALARS(rb, ib);
   int leafAt = bis.v[ib + IS_LEAF];
   LOAD_LEAF_STATE(c);
+#ifdef PPL_EPILOGUE
+  // The gradient's last kernel computed here (controller-program.ts's epilogue), from its inputs.
+  lp = ppl_out0(int(c));
+  FOR_OWNED(s, i) g[s] = ppl_out1(base + i);
+#else
   lp = bglp.v[c];
   FOR_OWNED(s, i) g[s] = bgg.v[base + i];
+#endif
   if (phase == PHASE_IDLE) return;
   int leaf = 0;
   // A call that only ends one leaf and starts the next moves the leaf vectors; the merge vectors

@@ -20,7 +20,22 @@ export interface BatchedGradient {
   readonly source: string;
   /** The data leaves read from float16_t buffers (dataPrecision "f16"). */
   readonly half: ReadonlySet<Node>;
+  /**
+   * lp and the gradient as GLSL functions for a shader that reads them (planProgram's epilogue):
+   * `ppl_out0(c)` chain c's lp, `ppl_out1(c·D + i)` its gradient's element i, reading q through the
+   * shader's array `qArray`, the other buffers bound from `base` on; with `step` less the kernel they
+   * replace. Undefined where the program's last kernel does more than that.
+   */
+  epilogue(base: number, qArray: string): BatchedEpilogue | undefined;
   dispose(): void;
+}
+
+/** The batched gradient's outputs computed where they are read: the functions, their buffers, and the kernels left to run before. */
+export interface BatchedEpilogue {
+  readonly source: string;
+  /** The buffers of bindings `base`, `base` + 1, … */
+  readonly buffers: readonly VulkanBuffer[];
+  readonly step: readonly Dispatch[];
 }
 
 /** The model parts the batched gradient needs. */
@@ -36,6 +51,8 @@ export interface BatchedGradientPlan extends ProgramPlan {
 export interface BatchedGradientOptions {
   /** Each kernel its own dispatch, none merged (for timing kernels one by one); default false. */
   readonly separate?: boolean;
+  /** The plan, where the caller made it already (batchedGradientPlan with the same arguments). */
+  readonly plan?: BatchedGradientPlan;
 }
 
 /**
@@ -76,7 +93,7 @@ export async function batchedGradient(
   options: BatchedGradientOptions = {},
 ): Promise<BatchedGradient> {
   checkDataPrecision(manager.device, dataPrecision);
-  const plan = batchedGradientPlan(model, chains, dtype, limits, dataPrecision, options);
+  const plan = options.plan ?? batchedGradientPlan(model, chains, dtype, limits, dataPrecision, options);
   const outs = plan.outputs;
   const program = await residentProgram(manager, plan);
   const data = plan.data;
@@ -100,11 +117,18 @@ export async function batchedGradient(
     s.submitSync();
     s.destroy();
   }
+  const step = program.dispatches.filter((_, i) => readsQ(plan.kernels[i]!.node));
   return {
     q: (q ?? spare)!,
     lp: program.buffers.get(outs[0]!)!,
     grad: program.buffers.get(outs[1]!)!,
-    step: program.dispatches.filter((_, i) => readsQ(plan.kernels[i]!.node)),
+    step,
+    epilogue(base, qArray) {
+      // The last kernel runs at every evaluation (it reads q) and is the one the functions replace.
+      if (!q || step.at(-1) !== program.dispatches.at(-1)) return undefined;
+      const e = plan.epilogue(base, (n) => (n.op === "param" ? qArray : undefined));
+      return e && { source: e.source, buffers: e.bindings.map((b) => program.buffers.get(b)!), step: step.slice(0, -1) };
+    },
     kernels: plan.kernels.length,
     source: plan.kernels.map((k) => k.source).join("\n// ----\n"),
     half: plan.half,

@@ -75,7 +75,15 @@ export const PROFILE_WORDS = profileWords(CONTROLLER_PROFILE_PARTS);
  */
 export function controllerProgram(
   dim: number,
-  opts: { chains: number; maxDepth: number; dtype: "f32" | "f64"; mode: ControllerMode; metric?: MetricForm; subgroups?: boolean; profile?: boolean },
+  opts: {
+    chains: number; maxDepth: number; dtype: "f32" | "f64"; mode: ControllerMode; metric?: MetricForm; subgroups?: boolean; profile?: boolean;
+    /**
+     * The batched gradient's last kernel as functions (BatchedGradient.epilogue, its buffers bound
+     * after the controller's and the profile's): each call computes lp and the gradient it reads
+     * instead of reading that kernel's results, a dispatch fewer a step.
+     */
+    epilogue?: string;
+  },
 ): string {
   const thread = opts.mode.kind === "thread";
   const W = opts.mode.kind === "thread" ? 1 : opts.mode.workgroup;
@@ -99,6 +107,7 @@ export function controllerProgram(
     // All buffers before common.glsl, which reads the checkpoint tables from buffer 8 in place.
     ...bufferDeclarations(STATE_BUFFERS),
     ...bufferDeclarations(CONTROLLER_STATE_BUFFERS, STATE_BUFFERS.length),
+    ...(opts.epilogue ? ["#define PPL_EPILOGUE", opts.epilogue] : []),
     readFileSync(`${SHADER_DIR}common.glsl`, "utf8"),
     readFileSync(`${SHADER_DIR}controller.glsl`, "utf8"),
   ].join("\n");

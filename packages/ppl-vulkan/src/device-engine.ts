@@ -1,5 +1,5 @@
 import { VulkanError, compileGlsl, limitsOf, type VulkanManager, type Sequence } from "@ppl/vulkan";
-import { batchedGradient } from "./batched-gradient.ts";
+import { batchedGradient, batchedGradientPlan } from "./batched-gradient.ts";
 import { batchedLogpGrad } from "./batched-logp-grad.ts";
 import type { DataPrecision } from "./data-precision.ts";
 import {
@@ -11,6 +11,9 @@ import { newCounters, noteWait, type Engine, type GpuModel, type StateBuffers } 
 import type { MetricForm } from "./metric-source.ts";
 import { CONTROLLER_STATE_BUFFERS, inBindingOrder, STAT, STATE_BUFFERS, TRANSITION_STATS } from "./nuts-layout.ts";
 import { chainProgress, powerOfTwoParts, stepsToSubmit } from "./steps-per-submit.ts";
+
+/** The controller's array of the gradient's positions (nuts-layout.ts), through which its epilogue reads q. */
+const EPILOGUE_Q = "bgq.v";
 
 /** Most controller + gradient pairs recorded in one submission. */
 const MAX_STEPS_PER_SUBMIT = 1024;
@@ -43,10 +46,18 @@ export async function deviceEngine(
   if (profile) requireCycleCounter(manager, "the controller");
   const D = model.q.size;
   const bytes = opts.dtype === "f64" ? 8 : 4;
+  const limits = limitsOf(manager.device);
+  // Planned first, so that the controller can take the gradient's last kernel in (its epilogue:
+  // a dispatch fewer a step), and both still compile and build together.
+  const plan = batchedGradientPlan(model, C, opts.dtype, limits, opts.dataPrecision);
+  const epilogueBase = CONTROLLER_BUFFERS + (profile ? 1 : 0);
+  const epilogue = plan.epilogue(epilogueBase, (n) => (n.op === "param" ? EPILOGUE_Q : undefined));
   const build = async (mode: ControllerMode) => {
-    const subgroups = limitsOf(manager.device).subgroupArithmetic;
-    const source = controllerProgram(D, { chains: C, maxDepth: opts.maxDepth, dtype: opts.dtype, mode, metric: opts.metric, subgroups, profile });
-    return { mode, source, controller: await manager.algorithmAsync(await compileGlsl(source, { optimize: false }), { buffers: CONTROLLER_BUFFERS + (profile ? 1 : 0) }) };
+    const source = controllerProgram(D, {
+      chains: C, maxDepth: opts.maxDepth, dtype: opts.dtype, mode, metric: opts.metric, subgroups: limits.subgroupArithmetic, profile, epilogue: epilogue?.source,
+    });
+    const buffers = epilogueBase + (epilogue?.bindings.length ?? 0);
+    return { mode, source, controller: await manager.algorithmAsync(await compileGlsl(source, { optimize: false }), { buffers }) };
   };
   const chosen = opts.controller ?? chooseControllerMode(D, opts.maxDepth, manager.device.type);
   const buildController = async () => {
@@ -61,7 +72,7 @@ export async function deviceEngine(
   // The gradient's kernels and the controller compile and build together (glslc runs apart, the
   // driver builds pipelines on worker threads); whichever fails, the other is released.
   const [gradientResult, builtResult] = await Promise.allSettled([
-    batchedGradient(manager, model, C, opts.dtype, limitsOf(manager.device), opts.dataPrecision),
+    batchedGradient(manager, model, C, opts.dtype, limits, opts.dataPrecision, { plan }),
     buildController(),
   ]);
   if (gradientResult.status === "rejected" || builtResult.status === "rejected") {
@@ -84,11 +95,16 @@ export async function deviceEngine(
   const progressBack = manager.readbackBuffer(4 + intsBytes);
   const profiled = profile ? manager.buffer(C * PROFILE_WORDS * 4) : undefined;
   profiled?.write(new Uint32Array(C * PROFILE_WORDS));
+  // The same functions the controller was built with, now with the program's buffers.
+  const inController = epilogue ? gradient.epilogue(epilogueBase, EPILOGUE_Q) : undefined;
+  if (epilogue && !inController) throw new Error("GPU sampler: the batched gradient's epilogue went missing between its plan and its program");
   const controllerBuffers = [
     ...inBindingOrder(STATE_BUFFERS, state),
     ...inBindingOrder(CONTROLLER_STATE_BUFFERS, { vectors, reals, ints, done, gradientQ: gradient.q, gradientLp: gradient.lp, gradientG: gradient.grad }),
     ...(profiled ? [profiled] : []),
+    ...(inController?.buffers ?? []),
   ];
+  const gradientStep = inController?.step ?? gradient.step;
   const sequences = new Map<number, Sequence>();
   const sequenceFor = (steps: number): Sequence => {
     let s = sequences.get(steps);
@@ -98,7 +114,7 @@ export async function deviceEngine(
       counters.sequences++;
       for (let i = 0; i < steps; i++) {
         s.dispatch(controller, controllerBuffers, controllerGroups(C, mode));
-        for (const d of gradient.step) s.dispatch(d.algorithm, d.buffers, d.groups);
+        for (const d of gradientStep) s.dispatch(d.algorithm, d.buffers, d.groups);
       }
       s.copy(done, progressBack, { byteLength: 4 }).copy(ints, progressBack, { byteLength: intsBytes, dstOffset: 4 });
       sequences.set(steps, s);

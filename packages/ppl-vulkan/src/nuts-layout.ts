@@ -47,7 +47,8 @@ export const CONTROLLER_STATE_BUFFERS = [
   { field: "reals", block: "RealState", instance: "brs", element: "NREAL" },
   { field: "ints", block: "IntState", instance: "bis", element: "int" },
   { field: "done", block: "Done", instance: "bdone", element: "uint" },
-  { field: "gradientQ", block: "GradientQ", instance: "bgq", element: "NREAL", access: "writeonly" },
+  // Read too where the controller computes the gradient's last kernel itself (its epilogue reads q).
+  { field: "gradientQ", block: "GradientQ", instance: "bgq", element: "NREAL" },
   { field: "gradientLp", block: "GradientLp", instance: "bglp", element: "NREAL", access: "readonly" },
   { field: "gradientG", block: "GradientG", instance: "bgg", element: "NREAL", access: "readonly" },
 ] as const satisfies readonly NutsBuffer[];

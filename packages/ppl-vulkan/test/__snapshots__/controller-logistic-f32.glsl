@@ -80,7 +80,7 @@ layout(std430, set = 0, binding = 8) buffer VectorState { NREAL v[]; } bvs;
 layout(std430, set = 0, binding = 9) buffer RealState { NREAL v[]; } brs;
 layout(std430, set = 0, binding = 10) buffer IntState { int v[]; } bis;
 layout(std430, set = 0, binding = 11) buffer Done { uint v[]; } bdone;
-layout(std430, set = 0, binding = 12) writeonly buffer GradientQ { NREAL v[]; } bgq;
+layout(std430, set = 0, binding = 12) buffer GradientQ { NREAL v[]; } bgq;
 layout(std430, set = 0, binding = 13) readonly buffer GradientLp { NREAL v[]; } bglp;
 layout(std430, set = 0, binding = 14) readonly buffer GradientG { NREAL v[]; } bgg;
 // (shaders/nuts/common.glsl: left out of the golden)

@@ -23,10 +23,12 @@ import { findRowPasses, isRowPass, rowPassKernels, rowPassLayout, rowPassMembers
 import { wideRowPassKernels, wideRowPassLayout } from "./row-pass-wide.ts";
 import { inlinedSliceSums, type SlicedValue } from "./inline-slices.ts";
 import { mergeIndependentKernels } from "./merge-kernels.ts";
+import { renderEpilogue, type EpilogueSource } from "./epilogue.ts";
 import { matmulKernel, streamUnitsPerThread } from "./strategy.ts";
 import { unitWriter, type UnitContext, type UnitWriter } from "./units.ts";
 
 export type { Binding, KernelPlan, ScratchBuffer } from "./shader.ts";
+export type { EpilogueSource } from "./epilogue.ts";
 export { isScratch } from "./shader.ts";
 
 /** A graph as a list of kernels run in order over buffers: one per stored node, plus scratch buffers between the passes of multi-kernel nodes. */
@@ -46,6 +48,12 @@ export interface ProgramPlan {
   readonly dtypes: ReadonlySet<DType>;
   /** Data leaves whose buffers hold 16-bit floats (PlanOptions.halfStorage): 2 bytes an element, written with toFloat16Bytes. */
   readonly half: ReadonlySet<Node>;
+  /**
+   * The outputs as GLSL functions for a shader that computes them where it reads them, in place of
+   * the last kernel (epilogue.ts): undefined where that kernel does more than compute the outputs
+   * element by element. Its buffers bound from `base`; `named` arrays the shader already binds.
+   */
+  epilogue(base: number, named: (n: Node) => string | undefined): EpilogueSource | undefined;
 }
 
 /** How planProgram arranges its kernels. */
@@ -132,7 +140,8 @@ export function planProgram(given: readonly Node[], limits: RenderLimits, prelud
   const merge = options.merge ?? false;
   const kernels = merge === false ? rendered : mergeIndependentKernels(rendered, limits, prelude, merge === true ? undefined : merge);
   const scratch = [...new Set(kernels.flatMap((k) => k.bindings.filter(isScratch)))];
-  return { outputs, kernels, buffers, scratch, dtypes, half };
+  const epilogue = (base: number, named: (n: Node) => string | undefined) => renderEpilogue(outputs, kernels[kernels.length - 1], factory, base, named);
+  return { outputs, kernels, buffers, scratch, dtypes, half, epilogue };
 }
 
 // Only float data can be rounded to 16 bits, and only a device with 16-bit storage can hold it.

@@ -7,6 +7,11 @@ const ALWAYS_MATERIALIZED = new Set<string>([
   "matmul", "cumsum", "argsort", "scatter_add", "cholesky", "triangular_solve", "solve", "slogdet", "eigh",
 ]);
 
+/** Whether nodes of an op always get a kernel and storage of their own (reductions, products, factorisations, …). */
+export function isAlwaysMaterialized(op: string): boolean {
+  return ALWAYS_MATERIALIZED.has(op);
+}
+
 // The general linear algebra (linalg-units.ts) reads its inputs once per right-hand column or per entry pair.
 const LINALG_OPS = new Set<string>(["solve", "slogdet", "eigh"]);
 

@@ -123,11 +123,14 @@ export function halfRead(e: string, dtype: DType): string {
 // loads in flight across other units' stores and use the read-only data path.
 const QUALIFIERS: Record<Access, string> = { read: "readonly restrict ", write: "writeonly restrict ", readwrite: "restrict " };
 
-/** The declaration of binding i of a shader; `half` declares its elements float16_t. */
-export function bufferDeclaration(b: Binding, i: number, access: Access, half = false): string {
+/**
+ * The declaration of array b`i` of a shader, at binding `binding` (i unless the shader binds other
+ * buffers before its own); `half` declares its elements float16_t.
+ */
+export function bufferDeclaration(b: Binding, i: number, access: Access, half = false, binding = i): string {
   const coherent = isScratch(b) && b.shared ? "coherent " : "";
   const element = half ? "float16_t" : bufferType(b.dtype);
-  return `layout(std430, set = 0, binding = ${i}) ${coherent}${QUALIFIERS[access]}buffer Buf${i} { ${element} v[]; } b${i};${isScratch(b) ? ` // scratch: ${b.label}` : ""}`;
+  return `layout(std430, set = 0, binding = ${binding}) ${coherent}${QUALIFIERS[access]}buffer Buf${i} { ${element} v[]; } b${i};${isScratch(b) ? ` // scratch: ${b.label}` : ""}`;
 }
 
 /** The parts of a shader a kernel renderer decides; `assemble` adds the header, buffers and prelude. */

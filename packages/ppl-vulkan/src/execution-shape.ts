@@ -32,7 +32,18 @@ export type ExecutionShape = "thread" | "workgroup" | "device";
 export function chooseShape(dataElements: number, chains = 1, deviceType?: string, matrixOrder = 0, scanSteps = 0, rowPass = false): ExecutionShape {
   if (deviceType === "cpu") return "device";
   if (dataElements <= 128) return matrixOrder >= 8 || scanSteps >= 64 ? "workgroup" : "thread";
-  return dataElements <= 20_000 && dataElements * chains < (rowPass ? ROW_PASS_WORKGROUP_LIMIT : 1_000_000) ? "workgroup" : "device";
+  return dataElements <= WORKGROUP_DATA && dataElements * chains < (rowPass ? ROW_PASS_WORKGROUP_LIMIT : WORKGROUP_WORK) ? "workgroup" : "device";
+}
+
+/** Most data elements of a model that gets a workgroup per chain. */
+const WORKGROUP_DATA = 20_000;
+
+/** Data elements × chains below which any model with moderate data gets a workgroup per chain. */
+const WORKGROUP_WORK = 1_000_000;
+
+/** Whether chooseShape's answer depends on its `rowPass` argument (worth building the gradient graph to find it). */
+export function rowPassDecides(dataElements: number, chains: number, deviceType?: string): boolean {
+  return deviceType !== "cpu" && dataElements > 128 && dataElements <= WORKGROUP_DATA && dataElements * chains >= WORKGROUP_WORK && dataElements * chains < ROW_PASS_WORKGROUP_LIMIT;
 }
 
 /**

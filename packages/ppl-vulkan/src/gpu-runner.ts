@@ -5,7 +5,7 @@ import { deviceEngine } from "./device-engine.ts";
 import type { ControllerMode } from "./controller-program.ts";
 import type { KernelProfile, Engine, EngineCounters, GpuModel, StateBuffers } from "./engine.ts";
 import { STAT, stepSizeLayout, TRANSITION_STATS } from "./nuts-layout.ts";
-import { chooseShape, chooseStepSizeSearch, chooseWorkgroup, largestFactorisation, longestScan, type ExecutionShape } from "./execution-shape.ts";
+import { chooseShape, chooseStepSizeSearch, chooseWorkgroup, largestFactorisation, longestScan, rowPassDecides, type ExecutionShape } from "./execution-shape.ts";
 import { fusedEngine } from "./fused-engine.ts";
 import { checkDataPrecision, halfDataNote } from "./data-precision.ts";
 import { metricBufferWriter, metricSize } from "./metric-buffer.ts";
@@ -96,7 +96,7 @@ export async function prepareGpuNuts(model: GpuModel, opts: GpuNutsOptions): Pro
   }
   // Sizes from the shapes: a binding's f64 data may not exist until read (check-data.ts).
   const work = Object.values(model.dataBindings).reduce((s, v) => s + v.shape.reduce((a, b) => a * b, 1), 0) + model.q.size;
-  const shape = opts.shape ?? chooseShape(work, opts.chains, manager.device.type, largestFactorisation(model.logDensity), longestScan(model.logDensity), rowPassAt(model, work, opts.chains, dtype));
+  const shape = opts.shape ?? chooseShape(work, opts.chains, manager.device.type, largestFactorisation(model.logDensity), longestScan(model.logDensity), rowPassAt(model, work, opts.chains, dtype, manager.device.type));
   const C = opts.chains;
   const D = model.q.size;
   const bytes = dtype === "f64" ? 8 : 4;
@@ -314,9 +314,9 @@ export async function prepareGpuNuts(model: GpuModel, opts: GpuNutsOptions): Pro
 }
 
 // Whether the workgroup shape renders the model's gradient as a row pass, asked only where the
-// answer can change the shape (moderate data, many chains): building the gradient graph costs time.
-function rowPassAt(model: GpuModel, work: number, chains: number, dtype: "f32" | "f64"): boolean {
-  if (work > 20_000 || work * chains < 1_000_000) return false;
+// answer can change the shape (rowPassDecides): building the gradient graph costs time.
+function rowPassAt(model: GpuModel, work: number, chains: number, dtype: "f32" | "f64", deviceType: string): boolean {
+  if (!rowPassDecides(work, chains, deviceType)) return false;
   const graph = gradientGraph({ logDensity: model.logDensity, q: model.q }, { dtype });
   return rendersRowPass(graph.lp, graph.grad);
 }

@@ -5,7 +5,7 @@ import {
 } from "@ppl/tensor";
 import { optimize } from "@ppl/tensor/internals";
 import { rendersRowPass } from "../src/logp-function.ts";
-import { chooseShape, chooseStepSizeSearch, largestFactorisation, longestScan } from "../src/execution-shape.ts";
+import { chooseShape, chooseStepSizeSearch, largestFactorisation, longestScan, rowPassDecides } from "../src/execution-shape.ts";
 
 describe("choosing the GPU sampler's execution shape", () => {
   it("thread per chain for tiny data, a workgroup for moderate data, the whole device for large or many-chain work", () => {
@@ -24,6 +24,11 @@ describe("choosing the GPU sampler's execution shape", () => {
     expect(chooseShape(11_011, 4096, "discrete", 0, 0, true)).toBe("device");
     expect(chooseShape(30_000, 64, "discrete", 0, 0, true)).toBe("device");
     expect(chooseShape(11_011, 1024, "cpu", 0, 0, true)).toBe("device");
+    // Where the answer depends on the row pass: the runner builds the gradient graph only there.
+    for (const [elements, chains] of [[11_011, 1024], [11_011, 132], [11_011, 4096], [30_000, 64], [5_000, 4], [26, 4096]] as const) {
+      expect(rowPassDecides(elements, chains), `${elements} × ${chains}`).toBe(chooseShape(elements, chains, "discrete", 0, 0, true) !== chooseShape(elements, chains, "discrete", 0, 0, false));
+    }
+    expect(rowPassDecides(11_011, 1024, "cpu")).toBe(false);
   });
 
   it("tells a regression's gradient, which the workgroup renders as one row pass, from a hierarchical one", () => {

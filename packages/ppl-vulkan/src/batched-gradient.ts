@@ -1,6 +1,6 @@
 import { gradientGraph, type CompiledModel } from "@ppl/ppl";
 import type { Node } from "@ppl/tensor";
-import { type VulkanBuffer, limitsOf, type ProgramPlan, type RenderLimits, planProgram, type VulkanManager, type Sequence } from "@ppl/vulkan";
+import { type EpilogueSource, type VulkanBuffer, limitsOf, type ProgramPlan, type RenderLimits, planProgram, type VulkanManager, type Sequence } from "@ppl/vulkan";
 import { boundBytes, kernelPrelude, BYTES, residentProgram, type Dispatch } from "@ppl/vulkan/internals";
 import { checkDataPrecision, halfDataBytes, halfDataLeaves, type DataPrecision } from "./data-precision.ts";
 import { rowsInIndexOrder, sortedIndexOver, type BoundData } from "./row-order.ts";
@@ -20,22 +20,21 @@ export interface BatchedGradient {
   readonly source: string;
   /** The data leaves read from float16_t buffers (dataPrecision "f16"). */
   readonly half: ReadonlySet<Node>;
-  /**
-   * lp and the gradient as GLSL functions for a shader that reads them (planProgram's epilogue):
-   * `ppl_out0(c)` chain c's lp, `ppl_out1(c·D + i)` its gradient's element i, reading q through the
-   * shader's array `qArray`, the other buffers bound from `base` on; with `step` less the kernel they
-   * replace. Undefined where the program's last kernel does more than that.
-   */
-  epilogue(base: number, qArray: string): BatchedEpilogue | undefined;
+  /** A shader that runs `batchedEpilogue`'s functions in place of the last kernel: the buffers it binds for them, and `step` less that kernel. */
+  epilogue(e: EpilogueSource): { readonly buffers: readonly VulkanBuffer[]; readonly step: readonly Dispatch[] };
   dispose(): void;
 }
 
-/** The batched gradient's outputs computed where they are read: the functions, their buffers, and the kernels left to run before. */
-export interface BatchedEpilogue {
-  readonly source: string;
-  /** The buffers of bindings `base`, `base` + 1, … */
-  readonly buffers: readonly VulkanBuffer[];
-  readonly step: readonly Dispatch[];
+/**
+ * lp and the gradient as GLSL functions for a shader that reads them (planProgram's epilogue):
+ * `ppl_out0(c)` chain c's lp, `ppl_out1(c·D + i)` its gradient's element i, reading q through the
+ * shader's array `qArray`, the other buffers bound from `base` on. Undefined where the program's
+ * last kernel does more than that, or does not run at every evaluation (reads no q).
+ */
+export function batchedEpilogue(plan: BatchedGradientPlan, base: number, qArray: string): EpilogueSource | undefined {
+  const last = plan.kernels.at(-1);
+  if (!last || !plan.buffers.some((n) => n.op === "param") || !dependsOnParams(plan.outputs)(last.node)) return undefined;
+  return plan.epilogue(base, (n) => (n.op === "param" ? qArray : undefined));
 }
 
 /** The model parts the batched gradient needs. */
@@ -123,12 +122,7 @@ export async function batchedGradient(
     lp: program.buffers.get(outs[0]!)!,
     grad: program.buffers.get(outs[1]!)!,
     step,
-    epilogue(base, qArray) {
-      // The last kernel runs at every evaluation (it reads q) and is the one the functions replace.
-      if (!q || step.at(-1) !== program.dispatches.at(-1)) return undefined;
-      const e = plan.epilogue(base, (n) => (n.op === "param" ? qArray : undefined));
-      return e && { source: e.source, buffers: e.bindings.map((b) => program.buffers.get(b)!), step: step.slice(0, -1) };
-    },
+    epilogue: (e) => ({ buffers: e.bindings.map((b) => program.buffers.get(b)!), step: step.slice(0, -1) }),
     kernels: plan.kernels.length,
     source: plan.kernels.map((k) => k.source).join("\n// ----\n"),
     half: plan.half,

@@ -1,5 +1,5 @@
 import { VulkanError, compileGlsl, limitsOf, type VulkanManager, type Sequence } from "@ppl/vulkan";
-import { batchedGradient, batchedGradientPlan } from "./batched-gradient.ts";
+import { batchedEpilogue, batchedGradient, batchedGradientPlan } from "./batched-gradient.ts";
 import { batchedLogpGrad } from "./batched-logp-grad.ts";
 import type { DataPrecision } from "./data-precision.ts";
 import {
@@ -51,7 +51,7 @@ export async function deviceEngine(
   // a dispatch fewer a step), and both still compile and build together.
   const plan = batchedGradientPlan(model, C, opts.dtype, limits, opts.dataPrecision);
   const epilogueBase = CONTROLLER_BUFFERS + (profile ? 1 : 0);
-  const epilogue = plan.epilogue(epilogueBase, (n) => (n.op === "param" ? EPILOGUE_Q : undefined));
+  const epilogue = batchedEpilogue(plan, epilogueBase, EPILOGUE_Q);
   const build = async (mode: ControllerMode) => {
     const source = controllerProgram(D, {
       chains: C, maxDepth: opts.maxDepth, dtype: opts.dtype, mode, metric: opts.metric, subgroups: limits.subgroupArithmetic, profile, epilogue: epilogue?.source,
@@ -95,9 +95,8 @@ export async function deviceEngine(
   const progressBack = manager.readbackBuffer(4 + intsBytes);
   const profiled = profile ? manager.buffer(C * PROFILE_WORDS * 4) : undefined;
   profiled?.write(new Uint32Array(C * PROFILE_WORDS));
-  // The same functions the controller was built with, now with the program's buffers.
-  const inController = epilogue ? gradient.epilogue(epilogueBase, EPILOGUE_Q) : undefined;
-  if (epilogue && !inController) throw new Error("GPU sampler: the batched gradient's epilogue went missing between its plan and its program");
+  // The functions the controller was built with take the program's buffers.
+  const inController = epilogue ? gradient.epilogue(epilogue) : undefined;
   const controllerBuffers = [
     ...inBindingOrder(STATE_BUFFERS, state),
     ...inBindingOrder(CONTROLLER_STATE_BUFFERS, { vectors, reals, ints, done, gradientQ: gradient.q, gradientLp: gradient.lp, gradientG: gradient.grad }),

@@ -17,7 +17,7 @@ export {
 } from "./errors.ts";
 export { preludeSource, type PreludeDType } from "./prelude.ts";
 export { vulkanBackend, type VulkanBackendOptions } from "./backend.ts";
-export { planProgram, type KernelPlan, type PlanOptions, type ProgramPlan } from "./codegen/program.ts";
+export { planProgram, type EpilogueSource, type KernelPlan, type PlanOptions, type ProgramPlan } from "./codegen/program.ts";
 export { limitsOf, type RenderLimits } from "./codegen/limits.ts";
 export { ScanLoopBudgetError, scanLoopIterations } from "./codegen/scan-budget.ts";
 export { float16Bits, float16Value, roundToFloat16, toFloat16Bytes, FLOAT16_MAX, FLOAT16_EPSILON } from "./half.ts";

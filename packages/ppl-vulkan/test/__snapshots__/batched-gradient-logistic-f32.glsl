@@ -165,32 +165,40 @@ void ppl_part1(int gid, uint ppl_lid) {
   if (gid >= 64) return;
   int u = gid * 64 + int(ppl_lid);
   if (u >= 4096) return;
-  float ppl_sl0 = 0.00000000;
-  for (int q = 0; q < 13; q++) ppl_sl0 += b4.v[q * 3072 + ((clamp(((u)%4-1), 0, 2))*1024+(u)/4)];
-  float t0 = ppl_sl0;
-  float t1 = t0;
-  float t2 = b0.v[(((u)/4)*4+(1+clamp(((u)%4-1), 0, 2)))];
-  float t3 = t2;
-  float t4 = (t3/2.50000000);
-  float t5 = (t4*2.00000000);
-  float t6 = ((-0.500000000)*t5);
-  float t7 = (t6/2.50000000);
-  float t8 = (t1+t7);
-  float t9 = ((((u)%4-1) >= 0 && ((u)%4-1) < 3) ? t8 : 0.00000000);
-  float ppl_sl1 = 0.00000000;
-  for (int q = 0; q < 13; q++) ppl_sl1 += b5.v[q * 1024 + (u)/4];
-  float t10 = ppl_sl1;
-  float t11 = b0.v[((u)/4)*4];
-  float t12 = t11;
-  float t13 = t12;
-  float t14 = (t13/2.50000000);
-  float t15 = (t14*2.00000000);
-  float t16 = ((-0.500000000)*t15);
-  float t17 = (t16/2.50000000);
-  float t18 = (t10+t17);
-  float t19 = t18;
-  float t20 = (((u)%4 >= 0 && (u)%4 < 1) ? t19 : 0.00000000);
-  b6.v[u] = (t9+t20);
+  float t0 = 0.00000000;
+  if (((u)%4-1) >= 0 && ((u)%4-1) < 3) {
+    float ppl_sl0 = 0.00000000;
+    for (int q = 0; q < 13; q++) ppl_sl0 += b4.v[q * 3072 + ((clamp(((u)%4-1), 0, 2))*1024+(u)/4)];
+    float t1 = ppl_sl0;
+    float t2 = t1;
+    float t3 = b0.v[(((u)/4)*4+(1+clamp(((u)%4-1), 0, 2)))];
+    float t4 = t3;
+    float t5 = (t4/2.50000000);
+    float t6 = (t5*2.00000000);
+    float t7 = ((-0.500000000)*t6);
+    float t8 = (t7/2.50000000);
+    float t9 = (t2+t8);
+    t0 = t9;
+  }
+  float t10 = t0;
+  float t11 = 0.00000000;
+  if ((u)%4 >= 0 && (u)%4 < 1) {
+    float ppl_sl1 = 0.00000000;
+    for (int q = 0; q < 13; q++) ppl_sl1 += b5.v[q * 1024 + (u)/4];
+    float t12 = ppl_sl1;
+    float t13 = b0.v[((u)/4)*4];
+    float t14 = t13;
+    float t15 = t14;
+    float t16 = (t15/2.50000000);
+    float t17 = (t16*2.00000000);
+    float t18 = ((-0.500000000)*t17);
+    float t19 = (t18/2.50000000);
+    float t20 = (t12+t19);
+    float t21 = t20;
+    t11 = t21;
+  }
+  float t22 = t11;
+  b6.v[u] = (t10+t22);
 }
 void main() {
   int g = int(gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x);

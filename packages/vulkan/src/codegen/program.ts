@@ -114,19 +114,32 @@ export function planProgram(given: readonly Node[], limits: RenderLimits, prelud
   const passes = findRowPasses(sched.order, outputs, sched.kernels, sched.isStored, limits);
   const unstored = new Set(passes.flatMap((p) => [...p.absorbed, ...(p.writeEta ? [] : [p.eta])]));
   const isStored = (n: Node) => (sched.isStored(n) && !unstored.has(n)) || layoutSet.has(n) || bodyConstSet.has(n);
-  // The passes' sums with few partials whose readers add them up themselves: no merge, no buffer.
-  const partials = new Map(passes.flatMap((p) => {
-    const slices = p.wide ? wideRowPassLayout(p, limits).partials : rowPassLayout(p, limits)!.workgroups;
-    return [...p.reductions, ...p.contractions].map((n) => [n, slices] as const);
-  }));
+  // The passes' and split reductions' sums with few partials whose readers add them up
+  // themselves: no merge, no buffer (inline-slices.ts).
   const inPasses = new Set(passes.flatMap(rowPassMembers));
-  const sliced = inlinedSliceSums(partials, sched.kernels, isStored, outputs, inPasses);
+  const reads = storedReads(isStored);
+  // A sum computed once (it reads only data) and read at every evaluation is cheaper merged once.
+  const key = typeof options.merge === "function" ? options.merge : () => "";
+  const readBy = (n: Node) => sched.kernels.filter((k) => reads(k).has(n));
+  const partials = new Map([
+    ...passes.flatMap((p) => {
+      const slices = p.wide ? wideRowPassLayout(p, limits).partials : rowPassLayout(p, limits)!.workgroups;
+      return [...p.reductions, ...p.contractions].map((n) => [n, slices] as const);
+    }),
+    ...sched.kernels.filter((n) => !inPasses.has(n)).flatMap((n) => {
+      const slices = splitSumPartitions(n, limits);
+      return slices > 1 && readBy(n).every((k) => key(k) === key(n)) ? [[n, slices] as const] : [];
+    }),
+  ]);
+  const candidatesSliced = inlinedSliceSums(partials, sched.kernels, isStored, outputs, inPasses);
+  // Sums over the same elements, as one kernel each group (reduce/siblings.ts).
+  const siblings = findReduceSiblings(sched.kernels.filter((n) => !inPasses.has(n)), reads, limits);
+  // A group's sums share one pass and its merge: either every one leaves its partials, or none.
+  const sliced = new Map(candidatesSliced);
+  for (const g of siblings) if (!g.members.every((m) => sliced.has(m))) g.members.forEach((m) => sliced.delete(m));
   const buffers = [...sched.order.filter((n) => sched.isStored(n) && !unstored.has(n) && !sliced.has(n)), ...layouts, ...bodyConsts];
   const deviceSegments = new Map<string, DeviceSegments>();
   const factory = kernelFactory(isStored, half, limits, prelude, sliced);
-  // Sums over the same elements, as one kernel each group (reduce/siblings.ts).
-  const reads = storedReads(isStored);
-  const siblings = findReduceSiblings(sched.kernels.filter((n) => !inPasses.has(n)), reads, limits);
   const items = placeSiblings(withRowPasses(sched.kernels, passes), siblings, (it) => (isRowPass(it) ? rowPassMembers(it) : [it]), reads);
   // Kernels with nothing to compute (zero-size results) are dropped: there is no work to dispatch.
   const rendered = items
@@ -142,6 +155,14 @@ export function planProgram(given: readonly Node[], limits: RenderLimits, prelud
   const scratch = [...new Set(kernels.flatMap((k) => k.bindings.filter(isScratch)))];
   const epilogue = (base: number, named: (n: Node) => string | undefined) => renderEpilogue(outputs, kernels[kernels.length - 1], factory, base, named);
   return { outputs, kernels, buffers, scratch, dtypes, half, epilogue };
+}
+
+// Workgroups per output of a float sum that renderKernels splits (reduce/parallel.ts), else 0:
+// its partials are a plain sum's, which a reader can add up (logsumexp's pairs cannot).
+function splitSumPartitions(n: Node, limits: RenderLimits): number {
+  if (n.op !== "reduce_sum" || (n.dtype !== "f32" && n.dtype !== "f64")) return 0;
+  const x = n.inputs[0]!;
+  return reducePartitions(n.size, sizeOf(n.attrs.axes!.map((a) => x.shape[a]!)), limits);
 }
 
 // Only float data can be rounded to 16 bits, and only a device with 16-bit storage can hold it.

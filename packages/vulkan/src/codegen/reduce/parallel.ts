@@ -15,7 +15,9 @@ import { stridedLoop } from "../strided-loop.ts";
  * partition it writes the result. Otherwise it stores its state as a partial, and the last of
  * output o's workgroups to finish (counted atomically) merges the P partials in partition order
  * and writes the result. A second dispatch for the merge would cost more than the merge itself
- * on a GPU, where small gradients are bound by their count of dispatches. Fixed slices and a
+ * on a GPU, where small gradients are bound by their count of dispatches. Where the sum's readers
+ * add its partials themselves (f.sliced, inline-slices.ts), each workgroup only stores its partial:
+ * the count and the merge, a chain of two round trips to memory, leave the kernel. Fixed slices and a
  * fixed merge order, whichever workgroup is last: bit-identical reruns.
  */
 export function parallelReduceKernels(node: Node, partitions: number, f: KernelFactory): KernelPlan[] {
@@ -89,8 +91,16 @@ export function splitReduceKernels(nodes: readonly Node[], partitions: number, f
   const extensions = [...wg1.extensions];
   const shared = [...wg1.shared];
   const writeAll = () => nodes.map((n, i) => sh.storage.write(n, "o", monoids[i]!.finish(own(s, i)))).join(" ");
+  // Sums whose readers add the partials themselves (inline-slices.ts): each workgroup stores its
+  // partial at p·size + o, and there is no count and no merge.
+  const sliced = nodes.map((n) => f.sliced?.get(n));
+  const leaveSlices = P > 1 && sliced.every((v) => v !== undefined && v.slices === P);
+  if (P > 1 && !leaveSlices && sliced.some((v) => v !== undefined)) throw new Error("split reduction: either every sum leaves its partials or none");
   if (P === 1) main.emit(`if (${wg1.leader}) { ${writeAll()} }`);
-  else {
+  else if (leaveSlices) {
+    const stores = nodes.map((n, i) => `${sh.bind(sliced[i]!.scratch, "write")}[p * ${outputs} + o] = ${monoids[i]!.finish(own(s, i))};`);
+    main.emit(`if (${wg1.leader}) { ${stores.join(" ")} }`);
+  } else {
     const partials = sh.bind(scratch, "readwrite");
     const done = sh.bind(counter, "readwrite");
     // The partial is made visible to every workgroup before the count that announces it.
@@ -108,7 +118,7 @@ export function splitReduceKernels(nodes: readonly Node[], partitions: number, f
     main.emit(`if (${wg2.leader}) { ${writeAll()} ${done}[o] = 0; }`);
     shared.push("shared int ppl_done;");
   }
-  const split = P === 1 ? "1 workgroup per output" : `${P} workgroups per output, the last merges their partials`;
+  const split = P === 1 ? "1 workgroup per output" : leaveSlices ? `${P} workgroups per output, their partials added by the readers` : `${P} workgroups per output, the last merges their partials`;
   const plan = f.finish(
     {
       node: nodes[K - 1]!, localSize: G, workgroups: outputs * P, units: outputs * P * G, extensions, shared, main: main.lines,

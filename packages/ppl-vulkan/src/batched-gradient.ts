@@ -20,21 +20,21 @@ export interface BatchedGradient {
   readonly source: string;
   /** The data leaves read from float16_t buffers (dataPrecision "f16"). */
   readonly half: ReadonlySet<Node>;
-  /** A shader that runs `batchedEpilogue`'s functions in place of the last kernel: the buffers it binds for them, and `step` less that kernel. */
+  /** A shader that runs `batchedEpilogue`'s functions in place of the kernel of lp and grad: the buffers it binds for them, and `step` less that kernel. */
   epilogue(e: EpilogueSource): { readonly buffers: readonly VulkanBuffer[]; readonly step: readonly Dispatch[] };
   dispose(): void;
 }
 
 /**
  * lp and the gradient as GLSL functions for a shader that reads them (planProgram's epilogue):
- * `ppl_out0(c)` chain c's lp, `ppl_out1(c·D + i)` its gradient's element i, reading q through the
- * shader's array `qArray`, the other buffers bound from `base` on. Undefined where the program's
- * last kernel does more than that, or does not run at every evaluation (reads no q).
+ * `ppl_out0(c)` chain c's lp, `ppl_out1(c·D + i)` its gradient's element i (after `ppl_prepare(c)`),
+ * reading q through the shader's array `qArray`, the other buffers bound from `base` on. Undefined
+ * where the kernel of lp and grad does more than that, or does not run at every evaluation (reads no q).
  */
-export function batchedEpilogue(plan: BatchedGradientPlan, base: number, qArray: string): EpilogueSource | undefined {
-  const last = plan.kernels.at(-1);
-  if (!last || !plan.buffers.some((n) => n.op === "param") || !dependsOnParams(plan.outputs)(last.node)) return undefined;
-  return plan.epilogue(base, (n) => (n.op === "param" ? qArray : undefined));
+export function batchedEpilogue(plan: BatchedGradientPlan, base: number, qArray: string, chains: number): EpilogueSource | undefined {
+  const kernel = plan.kernels[outputKernel(plan)];
+  if (!kernel || !plan.buffers.some((n) => n.op === "param") || !dependsOnParams(plan.outputs)(kernel.node)) return undefined;
+  return plan.epilogue(base, (n) => (n.op === "param" ? qArray : undefined), chains);
 }
 
 /** The model parts the batched gradient needs. */
@@ -122,7 +122,10 @@ export async function batchedGradient(
     lp: program.buffers.get(outs[0]!)!,
     grad: program.buffers.get(outs[1]!)!,
     step,
-    epilogue: (e) => ({ buffers: e.bindings.map((b) => program.buffers.get(b)!), step: step.slice(0, -1) }),
+    epilogue: (e) => ({
+      buffers: e.bindings.map((b) => program.buffers.get(b)!),
+      step: program.dispatches.filter((_, i) => readsQ(plan.kernels[i]!.node) && i !== outputKernel(plan)),
+    }),
     kernels: plan.kernels.length,
     source: plan.kernels.map((k) => k.source).join("\n// ----\n"),
     half: plan.half,
@@ -131,6 +134,11 @@ export async function batchedGradient(
       spare?.destroy();
     },
   };
+}
+
+/** The index of the kernel that computes lp and grad, which an epilogue replaces (-1 if none does alone). */
+function outputKernel(plan: ProgramPlan): number {
+  return plan.kernels.findIndex((k) => k.nodes.length === plan.outputs.length && plan.outputs.every((o) => k.nodes.includes(o)));
 }
 
 /** A memoized test of whether a node depends on a param leaf. */

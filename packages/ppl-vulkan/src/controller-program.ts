@@ -107,7 +107,8 @@ export function controllerProgram(
     // All buffers before common.glsl, which reads the checkpoint tables from buffer 8 in place.
     ...bufferDeclarations(STATE_BUFFERS),
     ...bufferDeclarations(CONTROLLER_STATE_BUFFERS, STATE_BUFFERS.length),
-    ...(opts.epilogue ? ["#define PPL_EPILOGUE", opts.epilogue] : []),
+    // A workgroup per chain whose subgroups add: the epilogue's prepare adds a chain's partials across a subgroup's lanes.
+    ...(opts.epilogue ? ["#define PPL_EPILOGUE", ...(subgroups ? ["#define PPL_CHAIN_PER_SUBGROUP"] : []), opts.epilogue] : []),
     readFileSync(`${SHADER_DIR}common.glsl`, "utf8"),
     readFileSync(`${SHADER_DIR}controller.glsl`, "utf8"),
   ].join("\n");

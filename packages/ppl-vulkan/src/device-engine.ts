@@ -51,7 +51,7 @@ export async function deviceEngine(
   // a dispatch fewer a step), and both still compile and build together.
   const plan = batchedGradientPlan(model, C, opts.dtype, limits, opts.dataPrecision);
   const epilogueBase = CONTROLLER_BUFFERS + (profile ? 1 : 0);
-  const epilogue = batchedEpilogue(plan, epilogueBase, EPILOGUE_Q);
+  const epilogue = batchedEpilogue(plan, epilogueBase, EPILOGUE_Q, C);
   const build = async (mode: ControllerMode) => {
     const source = controllerProgram(D, {
       chains: C, maxDepth: opts.maxDepth, dtype: opts.dtype, mode, metric: opts.metric, subgroups: limits.subgroupArithmetic, profile, epilogue: epilogue?.source,

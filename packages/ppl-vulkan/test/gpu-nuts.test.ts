@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { compileModel, modelDensity, sample, type SampleResult } from "@ppl/ppl";
+import { compileModel, data as spec, halfNormal, model, modelDensity, normal, sample, type SampleResult } from "@ppl/ppl";
+import { add, cast, gather, mul } from "@ppl/tensor";
 import { usableDevices } from "@ppl/vulkan";
 import { prepareGpuNuts, type ControllerMode, type ExecutionShape } from "../src/index.ts";
 import { readFileSync } from "node:fs";
@@ -222,6 +223,46 @@ describe.runIf(device !== undefined)("GPU NUTS, workgroup per chain, with cooper
       // Workgroup: cooperative sums; thread: intermediates spilled to scratch, in shared memory as
       // two chains' slices fit there; device: a controller beside batched kernels.
       expect(gpu.source).toContain({ workgroup: "ppl_red0", thread: "shared double ppl_tscratch[", device: "// ---- batched gradient" }[shape]);
+      const res = sample(await modelDensity(compiled), { ...opts, transitionRunner: gpu.factory });
+      expectSameTransitions(res, cpu, 6);
+    } finally {
+      gpu.dispose();
+    }
+  });
+});
+
+// A hierarchical regression over 5000 rows in 50 groups: lavapipe splits its sums over the rows
+// into several workgroups each, whose partials the device shape's controller adds up itself (its
+// epilogue's prepare, a chain at a time) where it computes the gradient's assembly. The kernel of
+// lp and the gradient is not the plan's last (the group index's segment layout comes after it).
+describe.runIf(device !== undefined)("GPU NUTS, whole device, a hierarchical regression with split sums", () => {
+  const hier = model({
+    name: "hier_test",
+    data: { N: spec.int({ lower: 1 }), J: spec.int({ lower: 1 }), g: spec.intVector("N", { lower: 0 }), x: spec.vector("N"), y: spec.vector("N") },
+    build(m, d) {
+      const mu = m.param("mu", normal(0, 5));
+      const b = m.param("b", normal(0, 5));
+      const sigmaA = m.param("sigma_a", halfNormal(2));
+      const sigmaY = m.param("sigma_y", halfNormal(2));
+      const aRaw = m.param("a_raw", normal(0, 1), { shape: [d.J] });
+      m.observe(d.y, normal(add(gather(add(mu, mul(sigmaA, aRaw)), cast(d.g, "i32")), mul(b, d.x)), sigmaY));
+    },
+  });
+  const N = 5000, J = 50;
+  const wave = (i: number) => Math.sin(i * 0.7);
+  const compiled = compileModel(hier, {
+    N, J, g: Array.from({ length: N }, (_, n) => (n * 7) % J), x: Array.from({ length: N }, (_, n) => wave(n)), y: Array.from({ length: N }, (_, n) => 1 + 0.5 * wave(3 * n) + wave((n * 7) % J)),
+  });
+  it.each(SHAPES.filter(([, shape]) => shape === "device"))("f64, %s: transitions equal the CPU sampler's", async (_, shape, controller) => {
+    const opts = { chains: 2, warmup: 0, draws: 3, seed: 3, stepSize: 0.02, maxDepth: 5 };
+    const cpu = sample(await modelDensity(compiled), opts);
+    const gpu = await prepareGpuNuts(compiled, { chains: 2, maxDepth: 5, dtype: "f64", shape, controller });
+    try {
+      expect(gpu.source).toContain("their partials added by the readers");
+      expect(gpu.source).toContain("#define PPL_EPILOGUE");
+      expect(gpu.source).toMatch(/ppl_prepared\d+\[0\] = subgroupAdd/);
+      // A workgroup per chain adds a chain's partials across a subgroup's lanes; a thread per chain alone.
+      expect(gpu.source.includes("#define PPL_CHAIN_PER_SUBGROUP")).toBe(controller?.kind === "workgroup");
       const res = sample(await modelDensity(compiled), { ...opts, transitionRunner: gpu.factory });
       expectSameTransitions(res, cpu, 6);
     } finally {

@@ -43,8 +43,12 @@ function bindingsOf(kind: "regression" | "hier", N: number, K: number, C: number
   };
 }
 
-/** The outputs of the whole program, and of its kernels but the last followed by a shader that calls the epilogue's functions. */
-async function bothWays(plan: ProgramPlan, values: Record<string, Float64Array>, dtype: DType): Promise<[Float64Array[], Float64Array[]]> {
+/**
+ * The outputs of the whole program, and of its kernels but the last followed by a shader that
+ * calls the epilogue's functions: a workgroup per chain, which prepares its chain's sums (across
+ * its subgroups' lanes with `perSubgroup`) and then computes its elements of every output.
+ */
+async function bothWays(plan: ProgramPlan, values: Record<string, Float64Array>, dtype: DType, chains: number, perSubgroup: boolean): Promise<[Float64Array[], Float64Array[], string]> {
   const program = await residentProgram(manager, plan);
   for (const n of plan.buffers) if (n.op === "data" || n.op === "param") program.buffers.get(n)!.write(toBytes(n.dtype, values[n.attrs.name!]!));
   const read = (n: Node) => {
@@ -61,23 +65,30 @@ async function bothWays(plan: ProgramPlan, values: Record<string, Float64Array>,
   const whole = plan.outputs.map(read);
   for (const o of plan.outputs) program.buffers.get(o)!.write(toBytes(o.dtype, new Float64Array(o.size)));
   run(program.dispatches.slice(0, -1));
-  const e = plan.epilogue(0, () => undefined)!;
+  const e = plan.epilogue(0, () => undefined, chains)!;
   const outBase = e.bindings.length;
   const source = [
     "#version 450",
+    "#extension GL_KHR_shader_subgroup_basic : require",
+    "#extension GL_KHR_shader_subgroup_arithmetic : require",
     "layout(local_size_x = 64) in;",
     kernelPrelude(new Set<DType>([dtype, "i32"])),
+    ...(perSubgroup ? ["#define PPL_CHAIN_PER_SUBGROUP"] : []),
     e.source,
     ...plan.outputs.map((o, j) => `layout(std430, set = 0, binding = ${outBase + j}) writeonly buffer Out${j} { ${bufferType(o.dtype)} v[]; } bout${j};`),
     "void main() {",
-    "  int u = int(gl_GlobalInvocationID.x);",
-    ...plan.outputs.map((o, j) => `  if (u < ${o.size}) bout${j}.v[u] = ppl_out${j}(u);`),
+    "  int c = int(gl_WorkGroupID.x);",
+    "  ppl_prepare(c);",
+    ...plan.outputs.map((o, j) => {
+      const per = o.size / chains;
+      return `  for (int u = c * ${per} + int(gl_LocalInvocationID.x); u < (c + 1) * ${per}; u += 64) bout${j}.v[u] = ppl_out${j}(u);`;
+    }),
     "}",
   ].join("\n");
   const outs = plan.outputs.map((o) => manager.buffer(o.size * BYTES[o.dtype]));
   const algorithm = manager.algorithm(await compile(source, { optimize: false }), { buffers: outBase + outs.length });
   const s = manager.sequence();
-  s.dispatch(algorithm, [...e.bindings.map((b) => program.buffers.get(b)!), ...outs], Math.ceil(Math.max(...plan.outputs.map((o) => o.size)) / 64));
+  s.dispatch(algorithm, [...e.bindings.map((b) => program.buffers.get(b)!), ...outs], chains);
   s.submitSync();
   const viaEpilogue = plan.outputs.map((o, j) => {
     const bytes = outs[j]!.read(o.size * BYTES[o.dtype]);
@@ -87,27 +98,37 @@ async function bothWays(plan: ProgramPlan, values: Record<string, Float64Array>,
   algorithm.destroy();
   outs.forEach((b) => b.destroy());
   program.destroy();
-  return [whole, viaEpilogue];
+  return [whole, viaEpilogue, e.source];
 }
 
 describe("a program's last kernel as functions (epilogue.ts)", () => {
-  it.each(["f32", "f64"] as const)("random regressions and hierarchical gradients: the functions give the last kernel's outputs, %s", async (dtype) => {
-    let checked = 0;
+  // Plans as a GPU splits their sums (several workgroups a sum, their partials added by the
+  // readers: the epilogue's prepare adds them a chain), and as lavapipe's own limits plan them.
+  const split = { ...limits, parallelReduceMin: 16, busyGroups: 64, groupSize: 16 };
+  it.each([
+    ["f32", "lavapipe's limits", limits, false],
+    ["f64", "lavapipe's limits", limits, false],
+    ["f32", "sums split, prepared by each thread", split, false],
+    ["f64", "sums split, prepared across subgroups", split, true],
+  ] as const)("random regressions and hierarchical gradients: the functions give the last kernel's outputs, %s, %s", async (dtype, _what, planLimits, perSubgroup) => {
+    let checked = 0, prepared = 0;
     await fc.assert(
       fc.asyncProperty(
         fc.constantFrom<"regression" | "hier">("regression", "hier"), fc.integer({ min: 2, max: 300 }), fc.integer({ min: 1, max: 12 }), fc.integer({ min: 1, max: 9 }),
         async (kind, N, K, C) => {
           const outs = gradientGraph(kind, N, K, C, dtype);
-          const plan = planProgram(outs, limits, kernelPrelude, { merge: true });
+          const plan = planProgram(outs, planLimits, kernelPrelude, { merge: true });
           // Most plans of these gradients end in a kernel that only assembles the outputs (a tiny
           // one may compute a sum there too).
-          if (!plan.epilogue(0, () => undefined)) return;
+          if (!plan.epilogue(0, () => undefined, C)) return;
           checked++;
           const values = bindingsOf(kind, N, K, C);
-          const [whole, viaEpilogue] = await bothWays(plan, values, dtype);
+          const [whole, viaEpilogue, source] = await bothWays(plan, values, dtype, C, perSubgroup);
+          if (source.includes("ppl_prepared0")) prepared++;
           const want = interpret(plan.outputs, values);
           whole.forEach((w, j) => {
-            // The same expressions over the same stored values: equal up to the compilers' contractions.
+            // The same expressions over the same stored values (partials added in another order
+            // where prepared): equal up to rounding.
             const tol = dtype === "f32" ? 1e-5 : 1e-12;
             viaEpilogue[j]!.forEach((v, i) => expect(Math.abs(v - w[i]!)).toBeLessThanOrEqual(tol * (1 + Math.abs(w[i]!))));
             expect(w.length).toBe(want[j]!.data.length);
@@ -117,6 +138,7 @@ describe("a program's last kernel as functions (epilogue.ts)", () => {
       { numRuns: 10, seed: 5 },
     );
     expect(checked).toBeGreaterThanOrEqual(6);
+    if (planLimits === split) expect(prepared).toBeGreaterThanOrEqual(4);
   });
 
   it("reads a stored node through the including shader's array where it names one, with no binding of its own", () => {

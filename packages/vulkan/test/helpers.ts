@@ -79,3 +79,8 @@ export function expectSameBytes(actual: ArrayBuffer | ArrayBufferView, expected:
 function toUint8(data: ArrayBuffer | ArrayBufferView): Uint8Array {
   return data instanceof ArrayBuffer ? new Uint8Array(data) : new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
 }
+
+/** The partial counts of each sum a kernel adds up from its partials where it reads it (inline-slices.ts's sliceSumRead). */
+export function slicedReads(source: string): number[] {
+  return [...source.matchAll(/int (ppl_sl\d+)_at = [^;]*;((?:\s*\w+ ppl_sl\d+_\d+ = [^;]*;)+)/g)].map((m) => m[2]!.match(/ppl_sl\d+_\d+ = /g)!.length);
+}

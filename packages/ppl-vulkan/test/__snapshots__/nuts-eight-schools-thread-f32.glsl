@@ -187,49 +187,37 @@ float ppl_logp_grad(in float q[D], out float g[D]) {
     m_l77[0] = acc93;
   }
   for (int u96 = 0; u96 < 10; u96++) {
-    float t97 = 0.00000000;
-    if ((u96-2) >= 0 && (u96-2) < 8) {
-      float t98 = m_l55[clamp((u96-2), 0, 7)];
-      float t99 = m_l16[0];
-      float t100 = (t98*t99);
-      float t101 = q[(2+clamp((u96-2), 0, 7))];
-      float t102 = t101;
-      float t103 = (t102*2.00000000);
-      float t104 = ((-0.500000000)*t103);
-      float t105 = (t100+t104);
-      t97 = t105;
-    }
-    float t106 = t97;
-    float t107 = 0.00000000;
-    if ((u96-1) >= 0 && (u96-1) < 1) {
-      float t108 = m_l75[0];
-      t107 = t108;
-    }
-    float t109 = t107;
-    float t110 = 0.00000000;
-    if (u96 >= 0 && u96 < 1) {
-      float t111 = m_l77[0];
-      float t112 = q[0];
-      float t113 = t112;
-      float t114 = t113;
-      float t115 = (t114/5.00000000);
-      float t116 = (t115*2.00000000);
-      float t117 = ((-0.500000000)*t116);
-      float t118 = (t117/5.00000000);
-      float t119 = (t111+t118);
-      float t120 = t119;
-      t110 = t120;
-    }
-    float t121 = t110;
-    float t122 = (t109+t121);
-    m_l86[u96] = (t106+t122);
+    float t97 = m_l55[clamp((u96-2), 0, 7)];
+    float t98 = m_l16[0];
+    float t99 = (t97*t98);
+    float t100 = q[(2+clamp((u96-2), 0, 7))];
+    float t101 = t100;
+    float t102 = (t101*2.00000000);
+    float t103 = ((-0.500000000)*t102);
+    float t104 = (t99+t103);
+    float t105 = (((u96-2) >= 0 && (u96-2) < 8) ? t104 : 0.00000000);
+    float t106 = m_l75[0];
+    float t107 = (((u96-1) >= 0 && (u96-1) < 1) ? t106 : 0.00000000);
+    float t108 = m_l77[0];
+    float t109 = q[0];
+    float t110 = t109;
+    float t111 = t110;
+    float t112 = (t111/5.00000000);
+    float t113 = (t112*2.00000000);
+    float t114 = ((-0.500000000)*t113);
+    float t115 = (t114/5.00000000);
+    float t116 = (t108+t115);
+    float t117 = t116;
+    float t118 = ((u96 >= 0 && u96 < 1) ? t117 : 0.00000000);
+    float t119 = (t107+t118);
+    m_l86[u96] = (t105+t119);
   }
-  float t123 = m_l49[0];
-  for (int gi124 = 0; gi124 < 10; gi124++) {
-    float t125 = m_l86[gi124];
-    g[gi124] = float(t125);
+  float t120 = m_l49[0];
+  for (int gi121 = 0; gi121 < 10; gi121++) {
+    float t122 = m_l86[gi121];
+    g[gi121] = float(t122);
   }
-  return float(t123);
+  return float(t120);
 }
 // The transition's state, declared from packages/ppl-vulkan/src/nuts-layout.ts.
 NREAL q[OWN], p[OWN], propQ[OWN], propG[OWN], t_rho[OWN], t_firstP[OWN], t_firstSharp[OWN], t_prevP[OWN], t_prevSharp[OWN], qPlus[OWN], pPlus[OWN], gPlus[OWN], sharpPlus[OWN], qMinus[OWN], pMinus[OWN], gMinus[OWN], sharpMinus[OWN], rho[OWN], sampleQ[OWN], sampleG[OWN];

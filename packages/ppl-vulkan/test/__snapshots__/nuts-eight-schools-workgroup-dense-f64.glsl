@@ -207,50 +207,38 @@ double ppl_logp_grad() {
   }
   PPL_NODE_BARRIER();
   for (int u103 = int(gl_LocalInvocationID.x); u103 < 10; u103 += 32) {
-    double t104 = 0.0000000000000000LF;
-    if ((u103-2) >= 0 && (u103-2) < 8) {
-      double t105 = PPL_SCR(4 + clamp((u103-2), 0, 7));
-      double t106 = PPL_SCR(0 + 0);
-      double t107 = (t105*t106);
-      double t108 = ppl_sq[(2+clamp((u103-2), 0, 7))];
-      double t109 = t108;
-      double t110 = (t109*2.0000000000000000LF);
-      double t111 = ((-0.50000000000000000LF)*t110);
-      double t112 = (t107+t111);
-      t104 = t112;
-    }
-    double t113 = t104;
-    double t114 = 0.0000000000000000LF;
-    if ((u103-1) >= 0 && (u103-1) < 1) {
-      double t115 = PPL_SCR(13 + 0);
-      t114 = t115;
-    }
-    double t116 = t114;
-    double t117 = 0.0000000000000000LF;
-    if (u103 >= 0 && u103 < 1) {
-      double t118 = PPL_SCR(14 + 0);
-      double t119 = ppl_sq[0];
-      double t120 = t119;
-      double t121 = t120;
-      double t122 = (t121/5.0000000000000000LF);
-      double t123 = (t122*2.0000000000000000LF);
-      double t124 = ((-0.50000000000000000LF)*t123);
-      double t125 = (t124/5.0000000000000000LF);
-      double t126 = (t118+t125);
-      double t127 = t126;
-      t117 = t127;
-    }
-    double t128 = t117;
-    double t129 = (t116+t128);
-    PPL_SCR(15 + u103) = (t113+t129);
+    double t104 = PPL_SCR(4 + clamp((u103-2), 0, 7));
+    double t105 = PPL_SCR(0 + 0);
+    double t106 = (t104*t105);
+    double t107 = ppl_sq[(2+clamp((u103-2), 0, 7))];
+    double t108 = t107;
+    double t109 = (t108*2.0000000000000000LF);
+    double t110 = ((-0.50000000000000000LF)*t109);
+    double t111 = (t106+t110);
+    double t112 = (((u103-2) >= 0 && (u103-2) < 8) ? t111 : 0.0000000000000000LF);
+    double t113 = PPL_SCR(13 + 0);
+    double t114 = (((u103-1) >= 0 && (u103-1) < 1) ? t113 : 0.0000000000000000LF);
+    double t115 = PPL_SCR(14 + 0);
+    double t116 = ppl_sq[0];
+    double t117 = t116;
+    double t118 = t117;
+    double t119 = (t118/5.0000000000000000LF);
+    double t120 = (t119*2.0000000000000000LF);
+    double t121 = ((-0.50000000000000000LF)*t120);
+    double t122 = (t121/5.0000000000000000LF);
+    double t123 = (t115+t122);
+    double t124 = t123;
+    double t125 = ((u103 >= 0 && u103 < 1) ? t124 : 0.0000000000000000LF);
+    double t126 = (t114+t125);
+    PPL_SCR(15 + u103) = (t112+t126);
   }
   PPL_NODE_BARRIER();
-  double t130 = PPL_SCR(3 + 0);
-  return double(t130);
+  double t127 = PPL_SCR(3 + 0);
+  return double(t127);
 }
 double ppl_grad_at(int i) {
-  double t131 = PPL_SCR(15 + i);
-  return double(t131);
+  double t128 = PPL_SCR(15 + i);
+  return double(t128);
 }
 #define DENSE_METRIC
 shared NREAL ppl_vec[D];

@@ -88,26 +88,20 @@ export class ExprRenderer {
           conds.push(`${shifted} >= 0 && ${shifted} < ${inShape[a]}`);
           return `clamp(${shifted}, 0, ${inShape[a]! - 1})`;
         });
-        const fill = literal(node.attrs.padValue ?? 0, node.dtype);
-        if (scope.inLoop()) return `((${conds.join(" && ")}) ? ${input(0, src)} : ${fill})`;
-        return this.branches(node, scope, [{ cond: conds.join(" && "), input: 0, idx: src }], fill);
+        return `((${conds.join(" && ")}) ? ${input(0, src)} : ${literal(node.attrs.padValue ?? 0, node.dtype)})`;
       }
       case "concat": {
         const axis = node.attrs.axis!;
         let offset = 0;
-        const ranges = node.inputs.map((x, k) => {
+        const parts = node.inputs.map((x, k) => {
           const d = x.shape[axis]!;
           const local = offset === 0 ? idx[axis]! : `(${idx[axis]}-${offset})`;
           const src = [...idx];
           src[axis] = `clamp(${local}, 0, ${d - 1})`;
-          const part = { hi: offset + d, input: k, idx: src };
+          const part = { lo: offset, hi: offset + d, v: input(k, src) };
           offset += d;
           return part;
         });
-        if (!scope.inLoop()) {
-          return this.branches(node, scope, ranges.map((p, k) => ({ cond: k < ranges.length - 1 ? `${idx[axis]} < ${p.hi}` : undefined, input: p.input, idx: p.idx })));
-        }
-        const parts = ranges.map((p) => ({ hi: p.hi, v: input(p.input, p.idx) }));
         let expr = parts[parts.length - 1]!.v;
         for (let k = parts.length - 2; k >= 0; k--) expr = `(${idx[axis]} < ${parts[k]!.hi} ? ${parts[k]!.v} : ${expr})`;
         return expr;
@@ -124,23 +118,5 @@ export class ExprRenderer {
       default:
         throw new GraphError(`vulkan codegen: op '${op}' must be materialized, not inlined`);
     }
-  }
-
-  /**
-   * A value chosen among inputs by conditions, each input computed only in its own branch (the
-   * first whose condition holds; an undefined condition is the last `else`), `fill` where none
-   * does. A gradient's assembly pads each parameter's piece to the whole vector: as selects every
-   * element computed every piece (the exps of every scale, a sum's partials added up) and kept one.
-   * Inside loops the selects stay: their loads are issued ahead with the loop's other loads.
-   */
-  private branches(node: Node, scope: Scope, cases: readonly { cond: string | undefined; input: number; idx: readonly string[] }[], fill?: string): string {
-    const name = this.fresh();
-    scope.emit(`${glslType(node.dtype)} ${name}${fill === undefined ? "" : ` = ${fill}`};`);
-    cases.forEach((c, k) => {
-      const body = scope.child();
-      body.emit(`${name} = ${this.value(node.inputs[c.input]!, c.idx, body)};`);
-      scope.block(c.cond === undefined ? (k === 0 ? "" : "else") : k === 0 ? `if (${c.cond})` : `else if (${c.cond})`, body);
-    });
-    return name;
   }
 }

@@ -50,10 +50,12 @@ export interface ProgramPlan {
   readonly half: ReadonlySet<Node>;
   /**
    * The outputs as GLSL functions for a shader that computes them where it reads them, in place of
-   * the last kernel (epilogue.ts): undefined where that kernel does more than compute the outputs
-   * element by element. Its buffers bound from `base`; `named` arrays the shader already binds.
+   * the kernel that computes them (epilogue.ts): undefined where none computes exactly the
+   * outputs, or that kernel does more than compute them
+   * element by element. Its buffers bound from `base`; `named` arrays the shader already binds;
+   * `chains` the outputs' leading axis where each chain's elements read only that chain's values.
    */
-  epilogue(base: number, named: (n: Node) => string | undefined): EpilogueSource | undefined;
+  epilogue(base: number, named: (n: Node) => string | undefined, chains?: number): EpilogueSource | undefined;
 }
 
 /** How planProgram arranges its kernels. */
@@ -153,7 +155,10 @@ export function planProgram(given: readonly Node[], limits: RenderLimits, prelud
   const merge = options.merge ?? false;
   const kernels = merge === false ? rendered : mergeIndependentKernels(rendered, limits, prelude, merge === true ? undefined : merge);
   const scratch = [...new Set(kernels.flatMap((k) => k.bindings.filter(isScratch)))];
-  const epilogue = (base: number, named: (n: Node) => string | undefined) => renderEpilogue(outputs, kernels[kernels.length - 1], factory, base, named);
+  // The kernel that computes the outputs, which an epilogue replaces: the last of those that read
+  // params, though kernels of data alone may come after it in the list (a segment layout's passes).
+  const outputKernel = kernels.find((k) => k.nodes.length === outputs.length && outputs.every((o) => k.nodes.includes(o)));
+  const epilogue = (base: number, named: (n: Node) => string | undefined, chains?: number) => renderEpilogue(outputs, outputKernel, factory, base, named, chains);
   return { outputs, kernels, buffers, scratch, dtypes, half, epilogue };
 }
 

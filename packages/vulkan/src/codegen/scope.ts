@@ -43,11 +43,6 @@ export class Scope {
     this.lines.push(`${this.indent}${head} {`, ...body.lines, `${this.indent}}`);
   }
 
-  /** Whether this block is a loop body made with loop(), or is nested in one. */
-  inLoop(): boolean {
-    return this.varying !== undefined || (this.parent?.inLoop() ?? false);
-  }
-
   lookup(key: string): string | undefined {
     return this.cache.get(key) ?? this.parent?.lookup(key);
   }

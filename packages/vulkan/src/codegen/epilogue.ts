@@ -9,7 +9,7 @@ import { bufferDeclaration, type Binding, type KernelPlan, type ScratchBuffer } 
 import { sliceSumRead, type SlicedValue } from "./inline-slices.ts";
 import type { Storage } from "./storage.ts";
 
-// A program's last kernel, when all it does is compute the outputs element by element from values
+// The kernel of a program's outputs, when all it does is compute them element by element from values
 // earlier kernels stored (a batched gradient's assembly: the sums' partials added up, a prior's
 // terms added), can instead run inside whatever kernel reads those outputs next: each output as a
 // GLSL function of its element's index. The NUTS controller of the device shape reads lp and the

@@ -50,10 +50,10 @@ export interface ProgramPlan {
   readonly half: ReadonlySet<Node>;
   /**
    * The outputs as GLSL functions for a shader that computes them where it reads them, in place of
-   * the kernel that computes them (epilogue.ts): undefined where none computes exactly the
-   * outputs, or that kernel does more than compute them
-   * element by element. Its buffers bound from `base`; `named` arrays the shader already binds;
-   * `chains` the outputs' leading axis where each chain's elements read only that chain's values.
+   * the kernel that computes them (epilogue.ts): undefined where no kernel computes exactly the
+   * outputs, or it does more than compute them element by element. Its buffers bound from `base`;
+   * `named` arrays the shader already binds; `chains` the outputs' leading axis where each chain's
+   * elements read only that chain's values.
    */
   epilogue(base: number, named: (n: Node) => string | undefined, chains?: number): EpilogueSource | undefined;
 }

@@ -53,6 +53,18 @@ function threadGroup(mode: ControllerMode): number {
   return mode.kind === "thread" ? (mode.group ?? THREAD_GROUP) : 1;
 }
 
+/**
+ * Whether the controller computes the batched gradient's assembly itself (its epilogue) rather than
+ * read it: where each thread computes one element of its chain's gradient, or a thread per chain
+ * (a CPU driver, where a dispatch costs far more than a thread's work). On an H100 the epilogue
+ * saved N=100k (D = 101, 128 threads) 2.3 µs a step and 1024 chains (D = 11) 1.1–2.1 µs, and cost hier
+ * (D = 2005, 8 elements a thread on 256 threads, where the kernel spread them over 127
+ * workgroups) 2 µs (bench/RESULTS.md).
+ */
+export function controllerTakesEpilogue(dim: number, mode: ControllerMode): boolean {
+  return mode.kind === "thread" || dim <= mode.workgroup;
+}
+
 /** Workgroups to dispatch for C chains. */
 export function controllerGroups(chains: number, mode: ControllerMode): number {
   return mode.kind === "thread" ? Math.ceil(chains / threadGroup(mode)) : chains;

@@ -3,7 +3,8 @@ import { batchedEpilogue, batchedGradient, batchedGradientPlan } from "./batched
 import { batchedLogpGrad } from "./batched-logp-grad.ts";
 import type { DataPrecision } from "./data-precision.ts";
 import {
-  chooseControllerMode, CONTROLLER_BUFFERS, CONTROLLER_PROFILE_PARTS, controllerGroups, controllerProgram, controllerStateSizes, PROFILE_WORDS, workgroupController,
+  chooseControllerMode, CONTROLLER_BUFFERS, CONTROLLER_PROFILE_PARTS, controllerGroups, controllerProgram, controllerStateSizes, controllerTakesEpilogue, PROFILE_WORDS,
+  workgroupController,
   type ControllerMode,
 } from "./controller-program.ts";
 import { readProfile, requireCycleCounter } from "./profile.ts";
@@ -53,11 +54,12 @@ export async function deviceEngine(
   const epilogueBase = CONTROLLER_BUFFERS + (profile ? 1 : 0);
   const epilogue = batchedEpilogue(plan, epilogueBase, EPILOGUE_Q, C);
   const build = async (mode: ControllerMode) => {
+    const inside = epilogue && controllerTakesEpilogue(D, mode) ? epilogue : undefined;
     const source = controllerProgram(D, {
-      chains: C, maxDepth: opts.maxDepth, dtype: opts.dtype, mode, metric: opts.metric, subgroups: limits.subgroupArithmetic, profile, epilogue: epilogue?.source,
+      chains: C, maxDepth: opts.maxDepth, dtype: opts.dtype, mode, metric: opts.metric, subgroups: limits.subgroupArithmetic, profile, epilogue: inside?.source,
     });
-    const buffers = epilogueBase + (epilogue?.bindings.length ?? 0);
-    return { mode, source, controller: await manager.algorithmAsync(await compileGlsl(source, { optimize: false }), { buffers }) };
+    const buffers = epilogueBase + (inside?.bindings.length ?? 0);
+    return { mode, source, epilogue: inside, controller: await manager.algorithmAsync(await compileGlsl(source, { optimize: false }), { buffers }) };
   };
   const chosen = opts.controller ?? chooseControllerMode(D, opts.maxDepth, manager.device.type);
   const buildController = async () => {
@@ -96,7 +98,7 @@ export async function deviceEngine(
   const profiled = profile ? manager.buffer(C * PROFILE_WORDS * 4) : undefined;
   profiled?.write(new Uint32Array(C * PROFILE_WORDS));
   // The functions the controller was built with take the program's buffers.
-  const inController = epilogue ? gradient.epilogue(epilogue) : undefined;
+  const inController = built.epilogue ? gradient.epilogue(built.epilogue) : undefined;
   const controllerBuffers = [
     ...inBindingOrder(STATE_BUFFERS, state),
     ...inBindingOrder(CONTROLLER_STATE_BUFFERS, { vectors, reals, ints, done, gradientQ: gradient.q, gradientLp: gradient.lp, gradientG: gradient.grad }),

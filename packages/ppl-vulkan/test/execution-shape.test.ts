@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { chooseControllerMode } from "../src/controller-program.ts";
+import { chooseControllerMode, controllerTakesEpilogue } from "../src/controller-program.ts";
 import {
   add, cholesky, data, eigenvaluesSym, gather, grad, logDeterminant, matmul, mul, param, scan, softplus, solve, square, sub, sum, triangularSolve, type Node,
 } from "@ppl/tensor";
@@ -92,6 +92,14 @@ describe("choosing the GPU sampler's execution shape", () => {
     expect(chooseControllerMode(10, 10, "discrete")).toEqual({ kind: "workgroup", workgroup: 32 });
     expect(chooseControllerMode(101, 10, "integrated")).toEqual({ kind: "workgroup", workgroup: 128 });
     expect(chooseControllerMode(5000, 10, "discrete")).toEqual({ kind: "workgroup", workgroup: 256 });
+  });
+
+  it("the controller computes the gradient's assembly itself where a thread computes one element, or a thread is a chain", () => {
+    expect(controllerTakesEpilogue(101, chooseControllerMode(101, 10, "discrete"))).toBe(true); // N=100k
+    expect(controllerTakesEpilogue(11, chooseControllerMode(11, 10, "discrete"))).toBe(true); // 1024 chains
+    expect(controllerTakesEpilogue(2005, chooseControllerMode(2005, 10, "discrete"))).toBe(false); // hier: 8 a thread
+    expect(controllerTakesEpilogue(11, chooseControllerMode(11, 10, "cpu"))).toBe(true);
+    expect(controllerTakesEpilogue(54, { kind: "workgroup", workgroup: 32 })).toBe(false);
   });
 });
 

@@ -253,7 +253,10 @@ describe.runIf(device !== undefined)("GPU NUTS, whole device, a hierarchical reg
   const compiled = compileModel(hier, {
     N, J, g: Array.from({ length: N }, (_, n) => (n * 7) % J), x: Array.from({ length: N }, (_, n) => wave(n)), y: Array.from({ length: N }, (_, n) => 1 + 0.5 * wave(3 * n) + wave((n * 7) % J)),
   });
-  it.each(SHAPES.filter(([, shape]) => shape === "device"))("f64, %s: transitions equal the CPU sampler's", async (_, shape, controller) => {
+  // A workgroup of 64 threads for the 54 parameters: a thread an element, as the controller takes its epilogue.
+  const controllers: [string, ControllerMode][] = [["a thread per chain", { kind: "thread" }], ["a workgroup of 64 per chain", { kind: "workgroup", workgroup: 64 }]];
+  it.each(controllers)("f64, whole device, %s in the controller: transitions equal the CPU sampler's", async (_, controller) => {
+    const shape = "device";
     const opts = { chains: 2, warmup: 0, draws: 3, seed: 3, stepSize: 0.02, maxDepth: 5 };
     const cpu = sample(await modelDensity(compiled), opts);
     const gpu = await prepareGpuNuts(compiled, { chains: 2, maxDepth: 5, dtype: "f64", shape, controller });

@@ -9,7 +9,8 @@ import { reals, slicedReads, tensorValueOf } from "./helpers.ts";
 
 // A split reduction whose readers add its partials themselves (inline-slices.ts, reduce/parallel.ts):
 // each workgroup stores its partial, and the count and merge of the last workgroup leave the kernel.
-// A gradient's assembly reads a chain's scalar sums at each of its elements: within READER_LOADS.
+// A gradient's assembly reads a chain's scalar sums at each of its elements: so small a vector's
+// only (within READER_RATIO of the sums' size).
 const device = usableDevices()[0];
 const GPU = { ...REFERENCE_LIMITS.h200, loopIterationsInFlight: 1 };
 
@@ -35,8 +36,8 @@ function assembly(C: number, N: number, J: number, dtype: "f32" | "f64"): { lp: 
 const kernelOf = (kernels: readonly { source: string }[], text: string) => kernels.find((k) => k.source.includes(text));
 
 describe("sums whose readers add their partials: planning", () => {
-  it("a regression's row sums read by a gradient's assembly leave their partials: no count, no merge", () => {
-    const { lp, grad } = assembly(4, 100_000, 2000, "f32");
+  it("a regression's row sums read by a small gradient's assembly leave their partials: no count, no merge", () => {
+    const { lp, grad } = assembly(4, 100_000, 8, "f32");
     const p = planProgram([lp, grad], GPU, () => "");
     const sums = kernelOf(p.kernels, "reductions over the same elements in one pass")!;
     expect(sums.source).toContain("their partials added by the readers");
@@ -51,6 +52,13 @@ describe("sums whose readers add their partials: planning", () => {
     expect(reader.nodes).toEqual([p.outputs[1]]);
     expect(adds(reader.source)).toBe(2);
     expect(reader.source).not.toMatch(/for \(int q/);
+  });
+
+  it("keeps the merge where a large gradient's assembly reads the sums", () => {
+    const { lp, grad } = assembly(4, 100_000, 2000, "f32");
+    const p = planProgram([lp, grad], GPU, () => "");
+    expect(kernelOf(p.kernels, "reductions over the same elements in one pass")!.source).toContain("the last merges their partials");
+    expect(p.kernels.flatMap((k) => slicedReads(k.source))).toEqual([]);
   });
 
   it("keeps the merge where a reader evaluates the sum at every element, where a reduction reads it, and where it reads only data", () => {

@@ -9,8 +9,8 @@ import { reals, slicedReads, tensorValueOf } from "./helpers.ts";
 
 // A split reduction whose readers add its partials themselves (inline-slices.ts, reduce/parallel.ts):
 // each workgroup stores its partial, and the count and merge of the last workgroup leave the kernel.
-// A gradient's assembly reads a chain's scalar sums at each of its elements: so small a vector's
-// only (within READER_RATIO of the sums' size).
+// Only a small gradient's assembly reads them so: each of its elements adds the chain's partials
+// anew, so it may be at most READER_RATIO times the sums' size.
 const device = usableDevices()[0];
 const GPU = { ...REFERENCE_LIMITS.h200, loopIterationsInFlight: 1 };
 

@@ -42,7 +42,7 @@ void main() {
   int leafAt = bis.v[ib + IS_LEAF];
   LOAD_LEAF_STATE(c);
 #ifdef PPL_EPILOGUE
-  // The gradient's last kernel computed here (controller-program.ts's epilogue), from its inputs;
+  // The gradient's assembly (the kernel of lp and the gradient) computed here (controller-program.ts's epilogue), from its inputs;
   // its chain's sums added up from their partials first (every thread of the chain, uniformly).
   ppl_prepare(int(c));
   lp = ppl_out0(int(c));

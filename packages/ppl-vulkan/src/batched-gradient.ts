@@ -32,7 +32,7 @@ export interface BatchedGradient {
  * where the kernel of lp and grad does more than that, or does not run at every evaluation (reads no q).
  */
 export function batchedEpilogue(plan: BatchedGradientPlan, base: number, qArray: string, chains: number): EpilogueSource | undefined {
-  const kernel = plan.kernels[outputKernel(plan)];
+  const kernel = plan.kernels[plan.outputKernel];
   if (!kernel || !plan.buffers.some((n) => n.op === "param") || !dependsOnParams(plan.outputs)(kernel.node)) return undefined;
   return plan.epilogue(base, (n) => (n.op === "param" ? qArray : undefined), chains);
 }
@@ -124,7 +124,7 @@ export async function batchedGradient(
     step,
     epilogue: (e) => ({
       buffers: e.bindings.map((b) => program.buffers.get(b)!),
-      step: program.dispatches.filter((_, i) => readsQ(plan.kernels[i]!.node) && i !== outputKernel(plan)),
+      step: program.dispatches.filter((_, i) => readsQ(plan.kernels[i]!.node) && i !== plan.outputKernel),
     }),
     kernels: plan.kernels.length,
     source: plan.kernels.map((k) => k.source).join("\n// ----\n"),
@@ -134,11 +134,6 @@ export async function batchedGradient(
       spare?.destroy();
     },
   };
-}
-
-/** The index of the kernel that computes lp and grad, which an epilogue replaces (-1 if none does alone). */
-function outputKernel(plan: ProgramPlan): number {
-  return plan.kernels.findIndex((k) => k.nodes.length === plan.outputs.length && plan.outputs.every((o) => k.nodes.includes(o)));
 }
 
 /** A memoized test of whether a node depends on a param leaf. */

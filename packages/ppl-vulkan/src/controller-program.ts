@@ -90,7 +90,7 @@ export function controllerProgram(
   opts: {
     chains: number; maxDepth: number; dtype: "f32" | "f64"; mode: ControllerMode; metric?: MetricForm; subgroups?: boolean; profile?: boolean;
     /**
-     * The batched gradient's last kernel as functions (BatchedGradient.epilogue, its buffers bound
+     * The batched gradient's kernel of lp and the gradient as functions (BatchedGradient.epilogue, its buffers bound
      * after the controller's and the profile's): each call computes lp and the gradient it reads
      * instead of reading that kernel's results, a dispatch fewer a step.
      */

@@ -48,13 +48,12 @@ export async function deviceEngine(
   const D = model.q.size;
   const bytes = opts.dtype === "f64" ? 8 : 4;
   const limits = limitsOf(manager.device);
-  // Planned first, so that the controller can take the gradient's last kernel in (its epilogue:
-  // a dispatch fewer a step), and both still compile and build together.
+  // Planned first, so that the controller can take the gradient's assembly in (its epilogue: a
+  // dispatch fewer a step), and both still compile and build together.
   const plan = batchedGradientPlan(model, C, opts.dtype, limits, opts.dataPrecision);
   const epilogueBase = CONTROLLER_BUFFERS + (profile ? 1 : 0);
-  const epilogue = batchedEpilogue(plan, epilogueBase, EPILOGUE_Q, C);
   const build = async (mode: ControllerMode) => {
-    const inside = epilogue && controllerTakesEpilogue(D, mode) ? epilogue : undefined;
+    const inside = controllerTakesEpilogue(D, mode) ? batchedEpilogue(plan, epilogueBase, EPILOGUE_Q, C) : undefined;
     const source = controllerProgram(D, {
       chains: C, maxDepth: opts.maxDepth, dtype: opts.dtype, mode, metric: opts.metric, subgroups: limits.subgroupArithmetic, profile, epilogue: inside?.source,
     });

@@ -47,7 +47,7 @@ export const CONTROLLER_STATE_BUFFERS = [
   { field: "reals", block: "RealState", instance: "brs", element: "NREAL" },
   { field: "ints", block: "IntState", instance: "bis", element: "int" },
   { field: "done", block: "Done", instance: "bdone", element: "uint" },
-  // Read too where the controller computes the gradient's last kernel itself (its epilogue reads q).
+  // Read too where the controller computes the kernel of lp and the gradient itself (its epilogue reads q).
   { field: "gradientQ", block: "GradientQ", instance: "bgq", element: "NREAL" },
   { field: "gradientLp", block: "GradientLp", instance: "bglp", element: "NREAL", access: "readonly" },
   { field: "gradientG", block: "GradientG", instance: "bgg", element: "NREAL", access: "readonly" },

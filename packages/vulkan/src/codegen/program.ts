@@ -48,6 +48,8 @@ export interface ProgramPlan {
   readonly dtypes: ReadonlySet<DType>;
   /** Data leaves whose buffers hold 16-bit floats (PlanOptions.halfStorage): 2 bytes an element, written with toFloat16Bytes. */
   readonly half: ReadonlySet<Node>;
+  /** The index in `kernels` of the kernel that computes exactly the outputs, which an epilogue replaces; -1 if none does alone. */
+  readonly outputKernel: number;
   /**
    * The outputs as GLSL functions for a shader that computes them where it reads them, in place of
    * the kernel that computes them (epilogue.ts): undefined where no kernel computes exactly the
@@ -157,9 +159,9 @@ export function planProgram(given: readonly Node[], limits: RenderLimits, prelud
   const scratch = [...new Set(kernels.flatMap((k) => k.bindings.filter(isScratch)))];
   // The kernel that computes the outputs, which an epilogue replaces: the last of those that read
   // params, though kernels of data alone may come after it in the list (a segment layout's passes).
-  const outputKernel = kernels.find((k) => k.nodes.length === outputs.length && outputs.every((o) => k.nodes.includes(o)));
-  const epilogue = (base: number, named: (n: Node) => string | undefined, chains?: number) => renderEpilogue(outputs, outputKernel, factory, base, named, chains);
-  return { outputs, kernels, buffers, scratch, dtypes, half, epilogue };
+  const outputKernel = kernels.findIndex((k) => k.nodes.length === outputs.length && outputs.every((o) => k.nodes.includes(o)));
+  const epilogue = (base: number, named: (n: Node) => string | undefined, chains?: number) => renderEpilogue(outputs, kernels[outputKernel], factory, base, named, chains);
+  return { outputs, kernels, buffers, scratch, dtypes, half, outputKernel, epilogue };
 }
 
 // Workgroups per output of a float sum that renderKernels splits (reduce/parallel.ts), else 0:

@@ -5,7 +5,7 @@
  * compilation; rep 1 runs again in the same process, so only cached kernels are used).
  *
  *   tsx bench/gpu-anchors.ts --data DIR [--backend vulkan|cpu] [--dtype f32|f64] [--cases 8s,lr,many,hier] [--reps 2]
- *     [--shape auto|thread|workgroup|device] [--controller auto|thread|thread:GROUP|WG] [--workgroup WG] [--many-chains C]
+ *     [--shape auto|thread|workgroup|device] [--controller auto|thread|thread:GROUP|WG|WG:epilogue|WG:no-epilogue] [--workgroup WG] [--many-chains C]
  *     [--iterations WARMUP,DRAWS] [--gradient-evals N] (shortened runs for slow backends) [--fresh-device]
  *     [--groups G] (the chains split into G groups, each with its own manager on the same device,
  *     run at the same time through splitRunner and sampleAsync, as --device 0,0,… does)
@@ -103,7 +103,7 @@ async function runCase(name: string, compiled: () => CompiledModel, chains: numb
       prepareGpuNuts(m, {
         chains: n, maxDepth: 10, dtype, iterationsPerSubmit: 100, dataPrecision,
         ...(shapeOpt === "auto" ? {} : { shape: shapeOpt as ExecutionShape }),
-        ...(controllerOpt === "auto" ? {} : { controller: controllerOpt.startsWith("thread") ? { kind: "thread" as const, ...(controllerOpt.includes(":") ? { group: Number(controllerOpt.split(":")[1]) } : {}) } : { kind: "workgroup" as const, workgroup: Number(controllerOpt) } }),
+        ...(controllerOpt === "auto" ? {} : { controller: controllerOpt.startsWith("thread") ? { kind: "thread" as const, ...(controllerOpt.includes(":") ? { group: Number(controllerOpt.split(":")[1]) } : {}) } : { kind: "workgroup" as const, workgroup: Number(controllerOpt.split(":")[0]), ...(controllerOpt.includes(":") ? { epilogue: controllerOpt.endsWith(":epilogue") } : {}) } }),
         ...(workgroupOpt ? { workgroup: Number(workgroupOpt) } : {}),
         ...(profileKernel ? { profile: true } : {}),
       });

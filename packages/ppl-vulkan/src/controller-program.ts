@@ -21,7 +21,10 @@ export function controllerStateSizes(dim: number, maxDepth: number): { vectors: 
  * short (no barriers, every chain of the batch at once), else a workgroup per chain whose threads
  * share each vector.
  */
-export type ControllerMode = { kind: "thread"; group?: number } | { kind: "workgroup"; workgroup: number };
+export type ControllerMode =
+  | { kind: "thread"; group?: number }
+  /** `epilogue` overrides controllerTakesEpilogue's rule (for measuring it). */
+  | { kind: "workgroup"; workgroup: number; epilogue?: boolean };
 
 /**
  * On a GPU, a workgroup per chain: on the H200, 1024 chains of a D = 10 regression took 40 µs a
@@ -62,7 +65,7 @@ function threadGroup(mode: ControllerMode): number {
  * workgroups) 2 µs (bench/RESULTS.md).
  */
 export function controllerTakesEpilogue(dim: number, mode: ControllerMode): boolean {
-  return mode.kind === "thread" || dim <= mode.workgroup;
+  return mode.kind === "thread" || (mode.epilogue ?? dim <= mode.workgroup);
 }
 
 /** Workgroups to dispatch for C chains. */

@@ -101,6 +101,11 @@ describe("choosing the GPU sampler's execution shape", () => {
     expect(controllerTakesEpilogue(11, chooseControllerMode(11, 10, "cpu"))).toBe(true);
     expect(controllerTakesEpilogue(54, { kind: "workgroup", workgroup: 32 })).toBe(false);
   });
+
+  it("a workgroup mode that says whether it takes the assembly overrides the rule either way", () => {
+    expect(controllerTakesEpilogue(2005, { kind: "workgroup", workgroup: 1024, epilogue: true })).toBe(true);
+    expect(controllerTakesEpilogue(11, { kind: "workgroup", workgroup: 32, epilogue: false })).toBe(false);
+  });
 });
 
 describe("where the fused shapes' step-size searches run", () => {

@@ -253,8 +253,13 @@ describe.runIf(device !== undefined)("GPU NUTS, whole device, a hierarchical reg
   const compiled = compileModel(hier, {
     N, J, g: Array.from({ length: N }, (_, n) => (n * 7) % J), x: Array.from({ length: N }, (_, n) => wave(n)), y: Array.from({ length: N }, (_, n) => 1 + 0.5 * wave(3 * n) + wave((n * 7) % J)),
   });
-  // A thread a gradient element (14 parameters), as the controller takes its epilogue.
-  const controllers: [string, ControllerMode][] = [["a thread per chain", { kind: "thread" }], ["a workgroup of 32 per chain", { kind: "workgroup", workgroup: 32 }]];
+  // A thread a gradient element (14 parameters), as the controller takes its epilogue; and a
+  // workgroup of 8 made to take it at two elements a thread (ControllerMode's epilogue).
+  const controllers: [string, ControllerMode][] = [
+    ["a thread per chain", { kind: "thread" }],
+    ["a workgroup of 32 per chain", { kind: "workgroup", workgroup: 32 }],
+    ["a workgroup of 8 per chain, two elements a thread", { kind: "workgroup", workgroup: 8, epilogue: true }],
+  ];
   it.each(controllers)("f64, whole device, %s in the controller: transitions equal the CPU sampler's", async (_, controller) => {
     const shape = "device";
     const opts = { chains: 2, warmup: 0, draws: 3, seed: 3, stepSize: 0.02, maxDepth: 5 };

@@ -29,6 +29,8 @@ describe("lowerLogisticFunctions", () => {
     expect(["sigmoid", "softplus", "log_sigmoid"].map((op) => ops(lowered, op))).toEqual([0, 0, 0]);
     expect(ops(lowered, "exp")).toBe(1);
     expect(ops(lowered, "log1p")).toBe(1);
+    // The sigmoid divides once: the select picks its numerator, not one of two quotients.
+    expect(ops(lowered, "div")).toBe(1);
   });
 
   it("lowers inside scan bodies too", () => {

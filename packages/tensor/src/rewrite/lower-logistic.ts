@@ -30,8 +30,8 @@ function expNegAbs(x: Node): Node {
 function lowered(op: string, x: Node): Node {
   const e = expNegAbs(x);
   switch (op) {
-    // ppl_sigmoid: x ≥ 0 ? 1/(1+e) : e/(1+e).
-    case "sigmoid": return select(ge(x, 0), div(1, add(1, e)), div(e, add(1, e)));
+    // ppl_sigmoid: (x ≥ 0 ? 1 : e)/(1+e), one division where a select of two quotients took two.
+    case "sigmoid": return div(select(ge(x, 0), 1, e), add(1, e));
     // ppl_softplus: l = log1p(e); x > 0 ? x + l : l.
     case "softplus": {
       const l = log1p(e);

@@ -91,17 +91,16 @@ void ppl_part1(int gid, uint ppl_lid) {
     float t31 = (t13 ? 1.00000000 : 0.00000000);
     float t32 = (-t21);
     bool t33 = (t32>=0.00000000);
-    float t34 = (1.00000000+t25);
-    float t35 = (1.00000000/t34);
-    float t36 = (t25/t34);
-    float t37 = (t33 ? t35 : t36);
-    float t38 = (t31*t37);
-    float t39 = (t38*t15);
-    red1 += t39;
-    float t40 = t39;
-    g0_0 += xs0 * t40;
-    g0_1 += xs1 * t40;
-    g0_2 += xs2 * t40;
+    float t34 = (t33 ? 1.00000000 : t25);
+    float t35 = (1.00000000+t25);
+    float t36 = (t34/t35);
+    float t37 = (t31*t36);
+    float t38 = (t37*t15);
+    red1 += t38;
+    float t39 = t38;
+    g0_0 += xs0 * t39;
+    g0_1 += xs1 * t39;
+    g0_2 += xs2 * t39;
   }
   ppl_ws[0 * 64 + int(ppl_lid)] = red0;
   ppl_ws[2 * 64 + int(ppl_lid)] = red1;
@@ -128,7 +127,7 @@ void main() {
 #version 450
 // 2 independent kernels in one dispatch, each on its own workgroups:
 //   part 0: add [1024] (node fa07f07e25487866e6ed0e59)
-//   part 1: add [1024,4] (node cac616746395fe163d392377)
+//   part 1: add [1024,4] (node 50356e3217414a0763fb55de)
 layout(local_size_x = 64) in;
 layout(std430, set = 0, binding = 0) readonly restrict buffer Buf0 { float v[]; } b0;
 layout(std430, set = 0, binding = 1) readonly restrict buffer Buf1 { float v[]; } b1;
@@ -173,7 +172,7 @@ void ppl_part0(int gid, uint ppl_lid) {
   float t11 = ppl_sl0;
   b3.v[u] = (t10+t11);
 }
-// part 1: add [1024,4] (node cac616746395fe163d392377)
+// part 1: add [1024,4] (node 50356e3217414a0763fb55de)
 void ppl_part1(int gid, uint ppl_lid) {
   if (gid >= 64) return;
   int u = gid * 64 + int(ppl_lid);

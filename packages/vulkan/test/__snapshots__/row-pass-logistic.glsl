@@ -198,14 +198,13 @@ void main() {
         float t75 = (t67-t74);
         red0_0 += t75;
         bool t76 = (t66>=0.00000000);
-        float t77 = (1.00000000+t71);
-        float t78 = (1.00000000/t77);
-        float t79 = (t71/t77);
-        float t80 = (t76 ? t78 : t79);
-        float t81 = ((-1.00000000)*t80);
-        float t82 = (t81+t64);
-        float t83 = t82;
-        v0 = t83;
+        float t77 = (t76 ? 1.00000000 : t71);
+        float t78 = (1.00000000+t71);
+        float t79 = (t77/t78);
+        float t80 = ((-1.00000000)*t79);
+        float t81 = (t80+t64);
+        float t82 = t81;
+        v0 = t82;
       }
       rv0_0 = v0;
     }
@@ -284,7 +283,7 @@ void main() {
 
 // ----
 #version 450
-// kernel for matmul float[100,4] (node 531eeb9a47cf34ac73d60289): sum of 447 k-slices, 32 threads an output
+// kernel for matmul float[100,4] (node 023d945e018a9371709f9173): sum of 447 k-slices, 32 threads an output
 layout(local_size_x = 256) in;
 layout(std430, set = 0, binding = 0) readonly restrict buffer Buf0 { float v[]; } b0; // scratch: 447 partial products per output
 layout(std430, set = 0, binding = 1) writeonly restrict buffer Buf1 { float v[]; } b1;

@@ -45,6 +45,10 @@ if (!manager.device.features.pipelineExecutableInfo) {
   await controller("many: controller, thread per chain", many, 1024, { kind: "thread" });
   await controller("many: controller, workgroup of 32 per chain", many, 1024, workgroupController(many.dim));
   await controller("hier: controller, workgroup per chain", hier, 4, chooseControllerMode(hier.dim, 10, "discrete"));
+  // Wider workgroups hold fewer of hier's 2005 elements a thread (bench/RESULTS.md: slower steps).
+  for (const W of [512, 1024]) await controller(`hier: controller, workgroup of ${W} per chain`, hier, 4, { kind: "workgroup", workgroup: W });
+  const lr = syntheticLogistic(100_000, 100);
+  await controller("lr: controller, workgroup per chain", lr, 4, chooseControllerMode(lr.dim, 10, "discrete"));
   for (const W of [32, 64, 128]) {
     await report(`many: fused transition, workgroup of ${W}`, nutsProgram(many.logDensity, many.q, { chains: 1024, maxDepth: 10, dtype: "f32", shape: "workgroup", workgroup: W, limits }).source);
   }
@@ -54,7 +58,7 @@ if (!manager.device.features.pipelineExecutableInfo) {
     const plan = batchedGradientPlan(m, chains, "f32", limits);
     for (const [i, k] of plan.kernels.entries()) await report(`${name}: batched gradient kernel ${i}`, k.source);
   };
-  await kernels("lr", syntheticLogistic(100_000, 100), 4);
+  await kernels("lr", lr, 4);
   await kernels("many", many, 1024);
   await kernels("hier", hier, 4);
 }

@@ -29,7 +29,11 @@ uint prof_cycles[PROF_PARTS];
 uint prof_calls[PROF_PARTS];
 #define PROF_START() { for (int k = 0; k < PROF_PARTS; k++) { prof_cycles[k] = 0u; prof_calls[k] = 0u; } prof_t = clock2x32ARB().x; }
 #define PROF_MARK(k) { uint now = clock2x32ARB().x; prof_cycles[k] += now - prof_t; prof_calls[k] = 1u; prof_t = now; }
-#define PROF_FLUSH(c) if (LEADER) { for (int k = 0; k < PROF_PARTS; k++) { uint at = (uint(c) * uint(PROF_PARTS) + uint(k)) * 3u; uint lo = bprof.v[at] + prof_cycles[k]; bprof.v[at + 1u] += lo < prof_cycles[k] ? 1u : 0u; bprof.v[at] = lo; bprof.v[at + 2u] += prof_calls[k]; } }
+// A part's cycles in a call are a signed count: a driver may read the counter of a mark before the
+// one of the mark ahead of it (nothing orders the reads against the work between them), so a short
+// part can come out negative and its neighbour longer by as much. The flush adds the count sign-
+// extended to the 64-bit sum (low word, high word), which readProfile reads as signed.
+#define PROF_FLUSH(c) if (LEADER) { for (int k = 0; k < PROF_PARTS; k++) { uint at = (uint(c) * uint(PROF_PARTS) + uint(k)) * 3u; uint d = prof_cycles[k]; uint lo = bprof.v[at] + d; bprof.v[at + 1u] += (lo < d ? 1u : 0u) + (int(d) < 0 ? 0xffffffffu : 0u); bprof.v[at] = lo; bprof.v[at + 2u] += prof_calls[k]; } }
 #else
 #define PROF_START()
 #define PROF_MARK(k)

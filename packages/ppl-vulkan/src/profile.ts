@@ -40,7 +40,8 @@ export function readProfile(words: Uint32Array, chains: number, parts: readonly 
   for (let c = 0; c < chains; c++) {
     for (let k = 0; k < P; k++) {
       const at = (c * P + k) * 3;
-      cycles[k] = cycles[k]! + words[at]! + words[at + 1]! * 2 ** 32;
+      // The high word is signed (PROF_FLUSH adds each call's count sign-extended).
+      cycles[k] = cycles[k]! + words[at]! + (words[at + 1]! | 0) * 2 ** 32;
       ran[k] = ran[k]! + words[at + 2]!;
     }
   }

@@ -5,10 +5,11 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { compileModel, modelDensity, sample, type SampleResult } from "@ppl/ppl";
-import { usableDevices } from "@ppl/vulkan";
+import { compileGlsl, usableDevices, VulkanManager } from "@ppl/vulkan";
 import { CONTROLLER_PROFILE_PARTS, controllerProgram } from "../src/controller-program.ts";
 import { FUSED_PROFILE_PARTS, nutsProgram } from "../src/nuts-program.ts";
 import { prepareGpuNuts } from "../src/index.ts";
+import { profileSource, readProfile } from "../src/profile.ts";
 import eightSchools from "../../../examples/posteriordb/eight_schools-eight_schools_noncentered.ts";
 
 const data = JSON.parse(readFileSync(new URL("../../../../shared/posteriordb/eight_schools-eight_schools_noncentered/data.json", import.meta.url), "utf8")) as never;
@@ -37,6 +38,44 @@ describe("the controller's profiling build", () => {
     // Buffers 0–7, the scratch, then the data.
     expect(profiled.source).toContain(`binding = ${8 + 1 + profiled.data.length}) buffer ProfBuf`);
     expect(profiled.source).toContain(`#define PROF_PARTS ${FUSED_PROFILE_PARTS.length}`);
+  });
+});
+
+// A call's count of a part is signed: a driver may order a mark's counter read before the one of
+// the mark ahead of it, and a short part then comes out negative (on an H100 the fused transition's
+// "sample" did in almost every leapfrog, and unsigned sums reported 2^32 cycles a call).
+describe.runIf(device !== undefined)("the profile buffer's sums", () => {
+  it("add each call's count sign-extended, carries included, and read back signed", async () => {
+    const common = readFileSync(new URL("../../../shaders/nuts/common.glsl", import.meta.url), "utf8");
+    const flush = common.split("\n").find((l) => l.startsWith("#define PROF_FLUSH(c)"))!;
+    const parts = ["a", "b", "c"];
+    const { lines } = profileSource(parts, 0);
+    // Three calls of chain 0, each flushing the counts the push of its call gives.
+    const counts = [[5000, -100, 4_000_000_000], [7, -3, 4_000_000_000], [1, 2, 4_000_000_000]];
+    const source = [
+      "#version 450", ...lines, "layout(local_size_x = 1) in;", "#define LEADER true",
+      "uint prof_cycles[PROF_PARTS]; uint prof_calls[PROF_PARTS];", flush,
+      `const int COUNTS[${counts.length * 3}] = int[](${counts.flat().map((v) => `int(${v >>> 0}u)`).join(", ")});`,
+      "void main() {",
+      `  for (int call = 0; call < ${counts.length}; call++) {`,
+      "    for (int k = 0; k < PROF_PARTS; k++) { prof_cycles[k] = uint(COUNTS[call * PROF_PARTS + k]); prof_calls[k] = 1u; }",
+      "    PROF_FLUSH(0);",
+      "  }",
+      "}",
+    ].join("\n");
+    const manager = new VulkanManager();
+    try {
+      const words = manager.bufferFrom(new Uint32Array(parts.length * 3));
+      const algorithm = manager.algorithm(await compileGlsl(source, { optimize: false }), { buffers: 1 });
+      manager.sequence().dispatch(algorithm, [words], 1).submitSync();
+      const profile = readProfile(new Uint32Array(words.read()), 1, parts);
+      expect(profile.calls).toBe(3);
+      // Part c's unsigned counts (over 2^31 each, read as negative int) carry into the high word:
+      // each is 4e9 − 2^32 as a signed count.
+      expect(profile.parts.map((p) => p.cyclesPerCall * 3)).toEqual([5008, -101, 3 * (4_000_000_000 - 2 ** 32)]);
+    } finally {
+      manager.destroy();
+    }
   });
 });
 

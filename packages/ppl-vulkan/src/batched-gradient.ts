@@ -124,7 +124,7 @@ export async function batchedGradient(
     step,
     epilogue: (e) => ({
       buffers: e.bindings.map((b) => program.buffers.get(b)!),
-      step: program.dispatches.filter((_, i) => readsQ(plan.kernels[i]!.node) && i !== plan.outputKernel),
+      step: step.filter((d) => d !== program.dispatches[plan.outputKernel]),
     }),
     kernels: plan.kernels.length,
     source: plan.kernels.map((k) => k.source).join("\n// ----\n"),

@@ -32,7 +32,8 @@ export interface EpilogueSource {
 const PREPARED_VALUES = 64;
 
 /**
- * Render outputs as functions where `kernel` computes exactly them, each elementwise from stored
+ * Render outputs as functions in place of `kernel`, the program's kernel of exactly the outputs
+ * (ProgramPlan.outputKernel; undefined where none), where it computes each elementwise from stored
  * values (else undefined: the program keeps that kernel). `named` gives the array
  * (`bgq.v`) through which the including shader already reads a stored node, instead of a binding
  * of its own: two bindings of one buffer in a shader would break their `restrict`. With `chains`
@@ -44,7 +45,7 @@ const PREPARED_VALUES = 64;
 export function renderEpilogue(
   outputs: readonly Node[], kernel: KernelPlan | undefined, factory: KernelFactory, base: number, named: (n: Node) => string | undefined, chains?: number,
 ): EpilogueSource | undefined {
-  if (!kernel || kernel.nodes.length !== outputs.length || !outputs.every((o) => kernel.nodes.includes(o))) return undefined;
+  if (!kernel) return undefined;
   if (!outputs.every((o) => o.size > 0 && o.inputs.length > 0 && !isAlwaysMaterialized(o.op) && o.op !== "scan" && o.op !== "tuple_get")) return undefined;
   const sh = factory.shader();
   const prepared: { node: Node; slices: SlicedValue; array: string }[] = [];

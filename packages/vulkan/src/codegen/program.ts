@@ -157,8 +157,8 @@ export function planProgram(given: readonly Node[], limits: RenderLimits, prelud
   const merge = options.merge ?? false;
   const kernels = merge === false ? rendered : mergeIndependentKernels(rendered, limits, prelude, merge === true ? undefined : merge);
   const scratch = [...new Set(kernels.flatMap((k) => k.bindings.filter(isScratch)))];
-  // The kernel that computes the outputs, which an epilogue replaces: the last of those that read
-  // params, though kernels of data alone may come after it in the list (a segment layout's passes).
+  // The kernel that computes exactly the outputs, which an epilogue replaces: not always the last
+  // in the list, where kernels of data alone come after it (a segment layout's passes).
   const outputKernel = kernels.findIndex((k) => k.nodes.length === outputs.length && outputs.every((o) => k.nodes.includes(o)));
   const epilogue = (base: number, named: (n: Node) => string | undefined, chains?: number) => renderEpilogue(outputs, kernels[outputKernel], factory, base, named, chains);
   return { outputs, kernels, buffers, scratch, dtypes, half, outputKernel, epilogue };

@@ -77,7 +77,7 @@ for (const name of names) {
     },
   });
   reports.push(report);
-  console.error(`${report.pass ? "pass" : "FAIL"} ${name}: worst |z| ${report.worstZ.value.toFixed(2)} (${report.worstZ.name}), sd ratio ${report.worstSdRatio.value.toFixed(3)}, ${report.divergences} divergences, ${report.wallSeconds.toFixed(1)} s, ${report.gradientEvaluations} gradients (${(report.gradientEvaluations / report.samplerSeconds).toFixed(0)}/s in the sampler)`);
+  console.error(`${report.pass ? "pass" : "FAIL"} ${name}: worst |z| ${report.worstZ.value.toFixed(2)} (${report.worstZ.name}), sd ratio ${report.worstSdRatio.value.toFixed(3)}, ${report.divergences} divergences, ${report.wallSeconds.toFixed(2)} s, ${report.gradientEvaluations} gradients (${(report.gradientEvaluations / report.samplerSeconds).toFixed(0)}/s in the sampler)`);
   for (const f of failureLines(report)) console.error(`  ${f}`);
   const d = report.pendingRunner;
   if (d) {

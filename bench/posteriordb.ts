@@ -40,7 +40,7 @@ const reports = await runSuite(names, {
   seed,
   onReport: (r) => {
     const line = `${r.pass ? "pass" : "FAIL"} ${r.name}: worst |z| ${r.worstZ.value.toFixed(2)} (${r.worstZ.name}), ` +
-      `sd ratio ${r.worstSdRatio.value.toFixed(3)} (${r.worstSdRatio.name}), ${r.divergences} divergences, ${r.wallSeconds.toFixed(1)} s`;
+      `sd ratio ${r.worstSdRatio.value.toFixed(3)} (${r.worstSdRatio.name}), ${r.divergences} divergences, ${r.wallSeconds.toFixed(2)} s`;
     console.error(line);
     for (const f of failureLines(r)) console.error(`  ${f}`);
   },

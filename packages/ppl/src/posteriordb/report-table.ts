@@ -9,7 +9,7 @@ export function reportTable(reports: readonly PosteriorReport[]): string {
     const s = r.settings;
     const settings = `${s.metric}, δ=${s.adaptDelta}, depth ${s.maxDepth}`;
     const result = r.pass ? "pass" : `**FAIL**${failedNames(r)}`;
-    return `| ${r.name} | ${result} | ${fmt(r.worstZ.value, 2)} (${r.worstZ.name}) | ${fmt(r.worstSdRatio.value, 3)} (${r.worstSdRatio.name}) | ${r.divergences} | ${r.gradientEvaluations} | ${fmt(r.wallSeconds, 1)} | ${settings} |`;
+    return `| ${r.name} | ${result} | ${fmt(r.worstZ.value, 2)} (${r.worstZ.name}) | ${fmt(r.worstSdRatio.value, 3)} (${r.worstSdRatio.name}) | ${r.divergences} | ${r.gradientEvaluations} | ${fmt(r.wallSeconds, 2)} | ${settings} |`;
   });
   return [header, rule, ...rows].join("\n");
 }

@@ -10,7 +10,6 @@ layout(std430, set = 0, binding = 2) coherent restrict buffer Buf2 { int v[]; } 
 layout(std430, set = 0, binding = 3) writeonly restrict buffer Buf3 { float v[]; } b3;
 shared float ppl_sh0[256];
 shared float ppl_sh1[256];
-shared int ppl_done;
 // (math prelude: f32, i32)
 void main() {
   int gid = int(gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x);
@@ -63,29 +62,18 @@ void main() {
       float scaled = ppl_isinf(mx) ? 0.00000000 : red_s1 * ppl_exp(red_s0 - mx);
       red_s1 = subgroupAdd(scaled); red_s0 = anyNan ? uintBitsToFloat(0x7fc00000u) : mx; }
   }
-  if ((gl_SubgroupID == 0 && subgroupElect())) { b1.v[0 + gid] = red_s0; b1.v[49 + gid] = red_s1; memoryBarrierBuffer(); ppl_done = atomicAdd(b2.v[o], 1); }
-  memoryBarrierShared(); barrier();
-  if (ppl_done != 48) return;
+  if (gl_SubgroupID != 0) return;
+  bool ppl_last = false;
+  if (subgroupElect()) { b1.v[0 + gid] = red_s0; b1.v[49 + gid] = red_s1; memoryBarrierBuffer(); ppl_last = atomicAdd(b2.v[o], 1) == 48; }
+  if (!subgroupAny(ppl_last)) return;
   memoryBarrierBuffer();
   red_s0 = uintBitsToFloat(0xff800000u); red_s1 = 0.00000000;
-  for (int i = int(gl_LocalInvocationIndex); i < 49; i += 256) {
-    if (ppl_isnan(red_s0) || ppl_isnan(b1.v[0 + o * 49 + i])) { red_s0 = uintBitsToFloat(0x7fc00000u); }
-    else { float mx = max(red_s0, b1.v[0 + o * 49 + i]); if (!ppl_isinf(mx)) { red_s1 = red_s1 * ppl_exp(red_s0 - mx) + b1.v[49 + o * 49 + i] * ppl_exp(b1.v[0 + o * 49 + i] - mx); } red_s0 = mx; }
+  for (uint i = gl_SubgroupInvocationID; i < 49u; i += gl_SubgroupSize) {
+    if (ppl_isnan(red_s0) || ppl_isnan(b1.v[0 + o * 49 + int(i)])) { red_s0 = uintBitsToFloat(0x7fc00000u); }
+    else { float mx = max(red_s0, b1.v[0 + o * 49 + int(i)]); if (!ppl_isinf(mx)) { red_s1 = red_s1 * ppl_exp(red_s0 - mx) + b1.v[49 + o * 49 + int(i)] * ppl_exp(b1.v[0 + o * 49 + int(i)] - mx); } red_s0 = mx; }
   }
   { bool anyNan = subgroupAny(ppl_isnan(red_s0)); float mx = subgroupMax(red_s0);
     float scaled = ppl_isinf(mx) ? 0.00000000 : red_s1 * ppl_exp(red_s0 - mx);
     red_s1 = subgroupAdd(scaled); red_s0 = anyNan ? uintBitsToFloat(0x7fc00000u) : mx; }
-  if (subgroupElect()) { ppl_sh0[gl_SubgroupID] = red_s0; ppl_sh1[gl_SubgroupID] = red_s1; }
-  memoryBarrierShared(); barrier();
-  if (gl_SubgroupID == 0) {
-    red_s0 = uintBitsToFloat(0xff800000u); red_s1 = 0.00000000;
-    for (uint i = gl_SubgroupInvocationID; i < gl_NumSubgroups; i += gl_SubgroupSize) {
-      if (ppl_isnan(red_s0) || ppl_isnan(ppl_sh0[i])) { red_s0 = uintBitsToFloat(0x7fc00000u); }
-      else { float mx = max(red_s0, ppl_sh0[i]); if (!ppl_isinf(mx)) { red_s1 = red_s1 * ppl_exp(red_s0 - mx) + ppl_sh1[i] * ppl_exp(ppl_sh0[i] - mx); } red_s0 = mx; }
-    }
-    { bool anyNan = subgroupAny(ppl_isnan(red_s0)); float mx = subgroupMax(red_s0);
-      float scaled = ppl_isinf(mx) ? 0.00000000 : red_s1 * ppl_exp(red_s0 - mx);
-      red_s1 = subgroupAdd(scaled); red_s0 = anyNan ? uintBitsToFloat(0x7fc00000u) : mx; }
-  }
-  if ((gl_SubgroupID == 0 && subgroupElect())) { b3.v[o] = ((isinf(red_s0) || isnan(red_s0)) ? red_s0 : red_s0 + ppl_log(red_s1)); b2.v[o] = 0; }
+  if (subgroupElect()) { b3.v[o] = ((isinf(red_s0) || isnan(red_s0)) ? red_s0 : red_s0 + ppl_log(red_s1)); b2.v[o] = 0; }
 }

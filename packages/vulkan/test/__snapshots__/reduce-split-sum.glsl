@@ -9,7 +9,6 @@ layout(std430, set = 0, binding = 1) coherent restrict buffer Buf1 { float v[]; 
 layout(std430, set = 0, binding = 2) coherent restrict buffer Buf2 { int v[]; } b2; // scratch: workgroups of each output's reduce_sum done
 layout(std430, set = 0, binding = 3) writeonly restrict buffer Buf3 { float v[]; } b3;
 shared float ppl_sh0[256];
-shared int ppl_done;
 // (math prelude: f32, i32)
 void main() {
   int gid = int(gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x);
@@ -62,23 +61,15 @@ void main() {
     }
     red_s0 = subgroupAdd(red_s0);
   }
-  if ((gl_SubgroupID == 0 && subgroupElect())) { b1.v[0 + gid] = red_s0; memoryBarrierBuffer(); ppl_done = atomicAdd(b2.v[o], 1); }
-  memoryBarrierShared(); barrier();
-  if (ppl_done != 48) return;
+  if (gl_SubgroupID != 0) return;
+  bool ppl_last = false;
+  if (subgroupElect()) { b1.v[0 + gid] = red_s0; memoryBarrierBuffer(); ppl_last = atomicAdd(b2.v[o], 1) == 48; }
+  if (!subgroupAny(ppl_last)) return;
   memoryBarrierBuffer();
   red_s0 = 0.00000000;
-  for (int i = int(gl_LocalInvocationIndex); i < 49; i += 256) {
-    red_s0 = red_s0 + b1.v[0 + o * 49 + i];
+  for (uint i = gl_SubgroupInvocationID; i < 49u; i += gl_SubgroupSize) {
+    red_s0 = red_s0 + b1.v[0 + o * 49 + int(i)];
   }
   red_s0 = subgroupAdd(red_s0);
-  if (subgroupElect()) { ppl_sh0[gl_SubgroupID] = red_s0; }
-  memoryBarrierShared(); barrier();
-  if (gl_SubgroupID == 0) {
-    red_s0 = 0.00000000;
-    for (uint i = gl_SubgroupInvocationID; i < gl_NumSubgroups; i += gl_SubgroupSize) {
-      red_s0 = red_s0 + ppl_sh0[i];
-    }
-    red_s0 = subgroupAdd(red_s0);
-  }
-  if ((gl_SubgroupID == 0 && subgroupElect())) { b3.v[o] = red_s0; b2.v[o] = 0; }
+  if (subgroupElect()) { b3.v[o] = red_s0; b2.v[o] = 0; }
 }

@@ -14,7 +14,8 @@ import { stridedLoop } from "../strided-loop.ts";
  * computing the fused producer inline — and merges its threads' states in a fixed tree. With one
  * partition it writes the result. Otherwise it stores its state as a partial, and the last of
  * output o's workgroups to finish (counted atomically) merges the P partials in partition order
- * and writes the result. A second dispatch for the merge would cost more than the merge itself
+ * and writes the result (with subgroup arithmetic, the first subgroup alone counts and merges:
+ * each lane a fixed stride of the partials, then the subgroup's merge). A second dispatch for the merge would cost more than the merge itself
  * on a GPU, where small gradients are bound by their count of dispatches. Where the sum's readers
  * add its partials themselves (f.sliced, inline-slices.ts), each workgroup only stores its partial:
  * the count and the merge, a chain of two round trips to memory, leave the kernel. Fixed slices and a
@@ -100,6 +101,25 @@ export function splitReduceKernels(nodes: readonly Node[], partitions: number, f
   else if (leaveSlices) {
     const stores = nodes.map((n, i) => `${sh.bind(sliced[i]!.scratch, "write")}[p * ${outputs} + o] = ${monoids[i]!.finish(own(s, i))};`);
     main.emit(`if (${wg1.leader}) { ${stores.join(" ")} }`);
+  } else if (f.limits.subgroupArithmetic) {
+    // Only the first subgroup, which holds the workgroup's state after wg1, goes on: its elected
+    // lane stores the partial and counts it, and in the last workgroup of output o that subgroup
+    // alone merges the P partials (each lane a fixed stride of them, then the subgroup's fixed
+    // merge): no workgroup barrier and no second tree on the chain that ends the kernel.
+    const partials = sh.bind(scratch, "readwrite");
+    const done = sh.bind(counter, "readwrite");
+    main.emit("if (gl_SubgroupID != 0) return;");
+    main.emit("bool ppl_last = false;");
+    // The partial is made visible to every workgroup before the count that announces it.
+    main.emit(`if (subgroupElect()) { ${s.map((c, i) => `${partials}[${slot(i, "gid")}] = ${c};`).join(" ")} memoryBarrierBuffer(); ppl_last = atomicAdd(${done}[o], 1) == ${P - 1}; }`);
+    main.emit("if (!subgroupAny(ppl_last)) return;");
+    main.emit("memoryBarrierBuffer();");
+    main.emit(s.map((c, i) => `${c} = ${monoid.identity[i]};`).join(" "));
+    const loop = main.child();
+    for (const l of monoid.merge(s, s.map((_, c) => `${partials}[${slot(c, `o * ${P} + int(i)`)}]`))) loop.emit(l);
+    main.block(`for (uint i = gl_SubgroupInvocationID; i < ${P}u; i += gl_SubgroupSize)`, loop);
+    for (const l of monoid.subgroup(s)) main.emit(l);
+    main.emit(`if (subgroupElect()) { ${writeAll()} ${done}[o] = 0; }`);
   } else {
     const partials = sh.bind(scratch, "readwrite");
     const done = sh.bind(counter, "readwrite");

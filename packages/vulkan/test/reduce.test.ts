@@ -127,6 +127,23 @@ describe.runIf(device !== undefined)("parallel reductions", async () => {
     expect(Array.from(got!.data)).toEqual(Array.from(interpret([out], bindings)[0]!.data));
   });
 
+  it("merges every partial where a workgroup is smaller than a subgroup (4 threads, many partitions)", async () => {
+    // The first subgroup merges the partials, each lane a stride of them: with 4 threads on a
+    // device of wider subgroups only 4 lanes exist, and a stride of the subgroup's size would skip
+    // the partials between them.
+    const small = { parallelReduceMin: 1, busyGroups: 64, groupSize: 4 };
+    const x = data("x", [2, 4000], "f32");
+    const out = sum(x, 1);
+    const source = planProgram([out], { ...limits, ...small }, kernelPrelude).kernels[0]!.source;
+    expect(source).toMatch(/\(\d+ workgroups per output, the last merges their partials\)/);
+    expect(Number(/\((\d+) workgroups per output/.exec(source)![1])).toBeGreaterThan(8);
+    const bindings = { x: Float64Array.from({ length: 8000 }, (_, i) => (i % 7) + 1) };
+    const exe = await (await vulkanBackend({ limits: small })).compile([out]);
+    const [got] = await exe.run(bindings);
+    exe.dispose?.();
+    expect(Array.from(got!.data)).toEqual(Array.from(interpret([out], bindings)[0]!.data));
+  });
+
   it("is deterministic: reruns and recompiles give bit-identical results", async () => {
     const x = data("x", [1_000_000], "f32");
     const outs = [sum(mul(x, x)), logsumexp(x), prod(add(mul(x, 1e-6), 1))];

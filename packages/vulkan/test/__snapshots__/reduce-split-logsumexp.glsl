@@ -68,7 +68,7 @@ void main() {
   if (!subgroupAny(ppl_last)) return;
   memoryBarrierBuffer();
   red_s0 = uintBitsToFloat(0xff800000u); red_s1 = 0.00000000;
-  for (uint i = gl_SubgroupInvocationID; i < 49u; i += gl_SubgroupSize) {
+  for (uint i = gl_SubgroupInvocationID; i < 49u; i += min(gl_SubgroupSize, 256u)) {
     if (ppl_isnan(red_s0) || ppl_isnan(b1.v[0 + o * 49 + int(i)])) { red_s0 = uintBitsToFloat(0x7fc00000u); }
     else { float mx = max(red_s0, b1.v[0 + o * 49 + int(i)]); if (!ppl_isinf(mx)) { red_s1 = red_s1 * ppl_exp(red_s0 - mx) + b1.v[49 + o * 49 + int(i)] * ppl_exp(b1.v[0 + o * 49 + int(i)] - mx); } red_s0 = mx; }
   }

@@ -67,7 +67,7 @@ void main() {
   if (!subgroupAny(ppl_last)) return;
   memoryBarrierBuffer();
   red_s0 = 0.00000000;
-  for (uint i = gl_SubgroupInvocationID; i < 49u; i += gl_SubgroupSize) {
+  for (uint i = gl_SubgroupInvocationID; i < 49u; i += min(gl_SubgroupSize, 256u)) {
     red_s0 = red_s0 + b1.v[0 + o * 49 + int(i)];
   }
   red_s0 = subgroupAdd(red_s0);

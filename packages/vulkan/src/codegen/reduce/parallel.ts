@@ -117,7 +117,8 @@ export function splitReduceKernels(nodes: readonly Node[], partitions: number, f
     main.emit(s.map((c, i) => `${c} = ${monoid.identity[i]};`).join(" "));
     const loop = main.child();
     for (const l of monoid.merge(s, s.map((_, c) => `${partials}[${slot(c, `o * ${P} + int(i)`)}]`))) loop.emit(l);
-    main.block(`for (uint i = gl_SubgroupInvocationID; i < ${P}u; i += gl_SubgroupSize)`, loop);
+    // A workgroup smaller than a subgroup fills only G of its lanes: those stride the partials.
+    main.block(`for (uint i = gl_SubgroupInvocationID; i < ${P}u; i += min(gl_SubgroupSize, ${G}u))`, loop);
     for (const l of monoid.subgroup(s)) main.emit(l);
     main.emit(`if (subgroupElect()) { ${writeAll()} ${done}[o] = 0; }`);
   } else {

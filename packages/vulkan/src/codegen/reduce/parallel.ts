@@ -13,13 +13,14 @@ import { stridedLoop } from "../strided-loop.ts";
  * folds the p-th contiguous slice of output o's elements — each thread a fixed stride of it,
  * computing the fused producer inline — and merges its threads' states in a fixed tree. With one
  * partition it writes the result. Otherwise it stores its state as a partial, and the last of
- * output o's workgroups to finish (counted atomically) merges the P partials in partition order
- * and writes the result (with subgroup arithmetic, the first subgroup alone counts and merges:
- * each lane a fixed stride of the partials, then the subgroup's merge). A second dispatch for the merge would cost more than the merge itself
- * on a GPU, where small gradients are bound by their count of dispatches. Where the sum's readers
- * add its partials themselves (f.sliced, inline-slices.ts), each workgroup only stores its partial:
- * the count and the merge, a chain of two round trips to memory, leave the kernel. Fixed slices and a
- * fixed merge order, whichever workgroup is last: bit-identical reruns.
+ * output o's workgroups to finish (counted atomically) merges the P partials and writes the
+ * result: in partition order, or with subgroup arithmetic by its first subgroup alone (which also
+ * stores and counts: no workgroup barrier after the count), each lane a fixed stride of the
+ * partials, then the subgroup's merge. A second dispatch for the merge would cost more than the
+ * merge itself on a GPU, where small gradients are bound by their count of dispatches. Where the
+ * sum's readers add its partials themselves (f.sliced, inline-slices.ts), each workgroup only
+ * stores its partial: the count and the merge, a chain of two round trips to memory, leave the
+ * kernel. Fixed slices and a fixed merge order, whichever workgroup is last: bit-identical reruns.
  */
 export function parallelReduceKernels(node: Node, partitions: number, f: KernelFactory): KernelPlan[] {
   return splitReduceKernels([node], partitions, f);

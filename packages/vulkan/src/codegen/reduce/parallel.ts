@@ -102,43 +102,44 @@ export function splitReduceKernels(nodes: readonly Node[], partitions: number, f
   else if (leaveSlices) {
     const stores = nodes.map((n, i) => `${sh.bind(sliced[i]!.scratch, "write")}[p * ${outputs} + o] = ${monoids[i]!.finish(own(s, i))};`);
     main.emit(`if (${wg1.leader}) { ${stores.join(" ")} }`);
-  } else if (f.limits.subgroupArithmetic) {
-    // Only the first subgroup, which holds the workgroup's state after wg1, goes on: its elected
-    // lane stores the partial and counts it, and in the last workgroup of output o that subgroup
-    // alone merges the P partials (each lane a fixed stride of them, then the subgroup's fixed
-    // merge): no workgroup barrier and no second tree on the chain that ends the kernel.
-    const partials = sh.bind(scratch, "readwrite");
-    const done = sh.bind(counter, "readwrite");
-    main.emit("if (gl_SubgroupID != 0) return;");
-    main.emit("bool ppl_last = false;");
-    // The partial is made visible to every workgroup before the count that announces it.
-    main.emit(`if (subgroupElect()) { ${s.map((c, i) => `${partials}[${slot(i, "gid")}] = ${c};`).join(" ")} memoryBarrierBuffer(); ppl_last = atomicAdd(${done}[o], 1) == ${P - 1}; }`);
-    main.emit("if (!subgroupAny(ppl_last)) return;");
-    main.emit("memoryBarrierBuffer();");
-    main.emit(s.map((c, i) => `${c} = ${monoid.identity[i]};`).join(" "));
-    const loop = main.child();
-    for (const l of monoid.merge(s, s.map((_, c) => `${partials}[${slot(c, `o * ${P} + int(i)`)}]`))) loop.emit(l);
-    // A workgroup smaller than a subgroup fills only G of its lanes: those stride the partials.
-    main.block(`for (uint i = gl_SubgroupInvocationID; i < ${P}u; i += min(gl_SubgroupSize, ${G}u))`, loop);
-    for (const l of monoid.subgroup(s)) main.emit(l);
-    main.emit(`if (subgroupElect()) { ${writeAll()} ${done}[o] = 0; }`);
   } else {
     const partials = sh.bind(scratch, "readwrite");
     const done = sh.bind(counter, "readwrite");
     // The partial is made visible to every workgroup before the count that announces it.
-    main.emit(`if (${wg1.leader}) { ${s.map((c, i) => `${partials}[${slot(i, "gid")}] = ${c};`).join(" ")} memoryBarrierBuffer(); ppl_done = atomicAdd(${done}[o], 1); }`);
-    main.emit("memoryBarrierShared(); barrier();");
-    main.emit(`if (ppl_done != ${P - 1}) return;`);
-    // The last workgroup of output o: every partial is written; merge them in partition order.
-    main.emit("memoryBarrierBuffer();");
-    main.emit(s.map((c, i) => `${c} = ${monoid.identity[i]};`).join(" "));
-    const loop = main.child();
-    for (const l of monoid.merge(s, s.map((_, c) => `${partials}[${slot(c, `o * ${P} + i`)}]`))) loop.emit(l);
-    main.block(`for (int i = int(gl_LocalInvocationIndex); i < ${P}; i += ${G})`, loop);
-    const wg2 = workgroupReduce(monoid, s, G, f.limits.subgroupArithmetic);
-    for (const l of wg2.lines) main.emit(l);
-    main.emit(`if (${wg2.leader}) { ${writeAll()} ${done}[o] = 0; }`);
-    shared.push("shared int ppl_done;");
+    const store = `${s.map((c, i) => `${partials}[${slot(i, "gid")}] = ${c};`).join(" ")} memoryBarrierBuffer();`;
+    // The last workgroup of output o: every partial is written; each of its merging threads folds
+    // a fixed stride of them (loop index i) into a state started at the identity.
+    const mergeStride = (loopHead: string) => {
+      main.emit("memoryBarrierBuffer();");
+      main.emit(s.map((c, i) => `${c} = ${monoid.identity[i]};`).join(" "));
+      const loop = main.child();
+      for (const l of monoid.merge(s, s.map((_, c) => `${partials}[${slot(c, `o * ${P} + int(i)`)}]`))) loop.emit(l);
+      main.block(loopHead, loop);
+    };
+    if (f.limits.subgroupArithmetic) {
+      // Only the first subgroup, which holds the workgroup's state after wg1, goes on: its elected
+      // lane stores the partial and counts it, and in the last workgroup that subgroup alone
+      // merges the partials (then the subgroup's fixed merge): no workgroup barrier and no second
+      // tree on the chain that ends the kernel.
+      main.emit("if (gl_SubgroupID != 0) return;");
+      main.emit("bool ppl_last = false;");
+      main.emit(`if (subgroupElect()) { ${store} ppl_last = atomicAdd(${done}[o], 1) == ${P - 1}; }`);
+      main.emit("if (!subgroupAny(ppl_last)) return;");
+      // A workgroup smaller than a subgroup fills only G of its lanes: those stride the partials.
+      mergeStride(`for (uint i = gl_SubgroupInvocationID; i < ${P}u; i += min(gl_SubgroupSize, ${G}u))`);
+      for (const l of monoid.subgroup(s)) main.emit(l);
+      main.emit(`if (subgroupElect()) { ${writeAll()} ${done}[o] = 0; }`);
+    } else {
+      // The workgroup learns from its leader whether it is the last, then merges in partition order.
+      main.emit(`if (${wg1.leader}) { ${store} ppl_done = atomicAdd(${done}[o], 1); }`);
+      main.emit("memoryBarrierShared(); barrier();");
+      main.emit(`if (ppl_done != ${P - 1}) return;`);
+      mergeStride(`for (int i = int(gl_LocalInvocationIndex); i < ${P}; i += ${G})`);
+      const wg2 = workgroupReduce(monoid, s, G, false);
+      for (const l of wg2.lines) main.emit(l);
+      main.emit(`if (${wg2.leader}) { ${writeAll()} ${done}[o] = 0; }`);
+      shared.push("shared int ppl_done;");
+    }
   }
   const split = P === 1 ? "1 workgroup per output" : leaveSlices ? `${P} workgroups per output, their partials added by the readers` : `${P} workgroups per output, the last merges their partials`;
   const plan = f.finish(

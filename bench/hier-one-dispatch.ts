@@ -6,7 +6,8 @@
  * a block of whole groups, a team of TEAM lanes a group: its lanes sum the group's rows, the team's
  * fixed shuffle tree gives the group's sum, from which its lane 0 writes the group effect's final
  * gradient; the workgroup's sums for the scalars go to partials, and the chain's last workgroup to
- * count in merges them and writes lp and the scalars' gradients. Fixed orders throughout, so reruns
+ * count in (each chain's counter on a cache line of its own) merges them and writes lp and the
+ * scalars' gradients. Fixed orders throughout, so reruns
  * are bit-identical. Checked against a float64 evaluation of the same density on the host; timed
  * as kernel-edits.ts times kernels (200 dispatches a submit, median of 7), beside the generated
  * plan's step. Prints one JSON line per variant; a TEAM followed by "-" is timed without the count
@@ -66,6 +67,8 @@ function reference(): { lp: Float64Array; grad: Float64Array } {
 /** The kernel for teams of `team` lanes (a workgroup of 256 lanes takes 256 / team groups of one chain). */
 function source(team: number, merge = true): { glsl: string; groups: number; perChain: number } {
   const perGroup = 256 / team, perChain = Math.ceil(J / perGroup);
+  // A lane's rows all loaded in one trip where a group's 50 rows allow it.
+  const unroll = Math.min(16, Math.max(4, Math.ceil(50 / team)));
   const sums = 7; // lp's row terms, Σ(r² − 1), Σ dm·x, Σ seg, Σ seg·u, Σ seg·a·σa, Σ −a²/2
   const tree = [];
   for (let w = team / 2; w >= 1; w /= 2) tree.push(`seg += subgroupShuffleDown(seg, ${w}u);`);
@@ -101,10 +104,10 @@ void main() {
   float sa = ppl_exp(lsa), sy = ppl_exp(lsy);
   float alpha = mu + gamma * uj + sa * a;
   float s0 = 0.0, s1 = 0.0, s2 = 0.0, seg = 0.0;
-  for (int n0 = lo + lane; n0 < hi; n0 += ${4 * team}) {
-    float ys[4], xs[4];
-    for (int k = 0; k < 4; k++) { int n = min(n0 + k * ${team}, hi - 1); ys[k] = by.v[n]; xs[k] = bx.v[n]; }
-    for (int k = 0; k < 4; k++) {
+  for (int n0 = lo + lane; n0 < hi; n0 += ${unroll * team}) {
+    float ys[${unroll}], xs[${unroll}];
+    for (int k = 0; k < ${unroll}; k++) { int n = min(n0 + k * ${team}, hi - 1); ys[k] = by.v[n]; xs[k] = bx.v[n]; }
+    for (int k = 0; k < ${unroll}; k++) {
       if (n0 + k * ${team} < hi) {
         float r = (ys[k] - alpha - beta * xs[k]) / sy;
         float dm = r / sy;
@@ -133,15 +136,15 @@ void main() {
   if (subgroupElect()) {
     for (int k = 0; k < ${sums}; k++) bpart.v[(c * ${sums} + k) * ${perChain} + blk] = v[k];
     memoryBarrierBuffer();
-    ${merge ? `last = atomicAdd(bcount.v[c], 1) == ${perChain - 1};` : ""}
+    ${merge ? `last = atomicAdd(bcount.v[c * 32], 1) == ${perChain - 1};` : ""}
   }
   if (!subgroupAny(last)) return;
   memoryBarrierBuffer();
-  for (int k = 0; k < ${sums}; k++) {
-    float acc = 0.0;
-    for (uint i = gl_SubgroupInvocationID; i < ${perChain}u; i += gl_SubgroupSize) acc += bpart.v[(c * ${sums} + k) * ${perChain} + int(i)];
-    v[k] = subgroupAdd(acc);
-  }
+  // Every partial's load issued before any sum (one memory round trip), then the subgroup's sums.
+  for (int k = 0; k < ${sums}; k++) v[k] = 0.0;
+  for (uint i = gl_SubgroupInvocationID; i < ${perChain}u; i += gl_SubgroupSize)
+    for (int k = 0; k < ${sums}; k++) v[k] += bpart.v[(c * ${sums} + k) * ${perChain} + int(i)];
+  for (int k = 0; k < ${sums}; k++) v[k] = subgroupAdd(v[k]);
   if (subgroupElect()) {
     float lp = v[0] + v[6];
     lp += -0.5 * (mu / 5.0) * (mu / 5.0) - 1.609437912 - LOG_SQRT_2PI;
@@ -155,7 +158,7 @@ void main() {
     bgrad.v[qb + 2] = v[2] - beta / 25.0;
     bgrad.v[qb + 3] = v[5] - sa * sa / 4.0 + 1.0;
     bgrad.v[qb + 4] = v[1] - sy * sy / 4.0 + 1.0;
-    bcount.v[c] = 0;
+    bcount.v[c * 32] = 0;
   }
 }
 `;
@@ -174,7 +177,7 @@ for (const arg of args.length > 0 ? args : ["16", "8"]) {
   const { glsl, groups, perChain } = source(team, merge);
   const algorithm = manager.algorithm(await compileGlsl(glsl), { buffers: 9 });
   const grad = manager.buffer(C * D * 4), lp = manager.buffer(C * 4);
-  const bufs = [buffer(q), buffer(y), buffer(x), buffer(u), buffer(off), grad, lp, manager.buffer(C * 7 * perChain * 4), buffer(new Int32Array(C))];
+  const bufs = [buffer(q), buffer(y), buffer(x), buffer(u), buffer(off), grad, lp, manager.buffer(C * 7 * perChain * 4), buffer(new Int32Array(C * 32))];
   const once = manager.sequence().dispatch(algorithm, bufs, groups);
   once.submitSync();
   const g = new Float32Array(grad.read()), l = new Float32Array(lp.read());

@@ -7,12 +7,13 @@
  * fixed shuffle tree gives the group's sum, from which its lane 0 writes the group effect's final
  * gradient; the workgroup's sums for the scalars go to partials, and the chain's last workgroup to
  * count in (each chain's counter on a cache line of its own) merges them and writes lp and the
- * scalars' gradients. Fixed orders throughout, so reruns
- * are bit-identical. Checked against a float64 evaluation of the same density on the host; timed
- * as kernel-edits.ts times kernels (200 dispatches a submit, median of 7), beside the generated
- * plan's step. Prints one JSON line per variant; a TEAM followed by "-" is timed without the count
- * and the merge (the partials stored, lp and the scalars' gradients left unwritten: what they cost).
- *   tsx bench/hier-one-dispatch.ts [TEAM[-] …] (default 16 8)
+ * scalars' gradients. Fixed orders throughout, so reruns are bit-identical. Checked against a
+ * float64 evaluation of the same density on the host (a TEAM wider than the device's subgroups
+ * would show there as a large error); timed as kernel-edits.ts times kernels (200 dispatches a
+ * submit, median of 7), beside the generated plan's step. Prints one JSON line per variant; a TEAM
+ * followed by "-" is timed without the count and the merge (the partials stored, lp and the
+ * scalars' gradients left unwritten, so its errors read 1: what the two cost).
+ *   tsx bench/hier-one-dispatch.ts [TEAM[-] …] (default 16 8; bench/RESULTS.md, 2026-12-06)
  */
 import { compileGlsl, VulkanManager, type VulkanBuffer } from "../packages/vulkan/src/index.ts";
 import { kernelPrelude } from "../packages/vulkan/src/codegen/kernel-prelude.ts";

@@ -144,6 +144,29 @@ describe.runIf(device !== undefined)("parallel reductions", async () => {
     expect(Array.from(got!.data)).toEqual(Array.from(interpret([out], bindings)[0]!.data));
   });
 
+  it("merges a lane's partials several at a time with the bits of one at a time (sum, logsumexp)", async () => {
+    // The last workgroup's lanes load up to loopIterationsInFlight partials each in one trip, the
+    // stride between them the subgroup's size at run time; the fold keeps their order.
+    const small = { parallelReduceMin: 1, busyGroups: 64, groupSize: 8, rowPassSubgroup: 4 };
+    const x = data("x", [2, 4000], "f32");
+    const outs = [sum(x, 1), logsumexp(x, 1)];
+    const source = planProgram(outs, { ...limits, ...small, loopIterationsInFlight: 4 }, kernelPrelude).kernels.map((k) => k.source).join("\n");
+    expect(Number(/\((\d+) workgroups per output, the last merges/.exec(source)![1])).toBeGreaterThan(16);
+    expect(source).toContain("int i_3 = min(i_at + 3 * ppl_merge_lanes");
+    const bindings = { x: Float64Array.from({ length: 8000 }, (_, i) => ((i * 37) % 11) - 5) };
+    const run = async (loopIterationsInFlight: number) => {
+      const exe = await (await vulkanBackend({ limits: { ...small, loopIterationsInFlight } })).compile(outs);
+      const got = await exe.run(bindings);
+      exe.dispose?.();
+      return got.map((t) => Array.from(t.data));
+    };
+    const [four, one] = [await run(4), await run(1)];
+    expect(four).toEqual(one);
+    expect(four[0]).toEqual(Array.from(interpret([outs[0]!], bindings)[0]!.data));
+    const want = Array.from(interpret([outs[1]!], bindings)[0]!.data);
+    four[1]!.forEach((v, i) => expect(Math.abs(v - want[i]!)).toBeLessThan(1e-5 * Math.abs(want[i]!)));
+  });
+
   it("is deterministic: reruns and recompiles give bit-identical results", async () => {
     const x = data("x", [1_000_000], "f32");
     const outs = [sum(mul(x, x)), logsumexp(x), prod(add(mul(x, 1e-6), 1))];

@@ -16,7 +16,8 @@ export interface StridedRange {
   readonly start: string;
   /** Evaluated more than once: a variable or a constant. */
   readonly end: string;
-  readonly stride: number;
+  /** A number, or a GLSL int expression fixed for the loop (a variable): a stride known only at run time. */
+  readonly stride: number | string;
 }
 
 /**
@@ -31,6 +32,8 @@ export type IterationBody = (scope: Scope, index: string) => readonly string[];
  */
 export function stridedLoop(main: Scope, range: StridedRange, copies: number, body: IterationBody, declares: (index: string) => readonly string[] = () => []): void {
   const { name, start, end, stride } = range;
+  // The u-th iteration's offset from the trip's first, and a whole trip's.
+  const offset = (u: number) => (typeof stride === "number" ? `${u * stride}` : `${u} * ${stride}`);
   if (copies <= 1) {
     const b = main.loop([name, ...declares(name)]);
     for (const l of body(b, name)) b.emit(l);
@@ -42,7 +45,7 @@ export function stridedLoop(main: Scope, range: StridedRange, copies: number, bo
   const folds: (readonly string[])[] = [];
   for (let u = 0; u < copies; u++) {
     const index = `${name}_${u}`;
-    trip.emit(u === 0 ? `int ${index} = ${base};` : `int ${index} = min(${base} + ${u * stride}, ${end} - 1);`);
+    trip.emit(u === 0 ? `int ${index} = ${base};` : `int ${index} = min(${base} + ${offset(u)}, ${end} - 1);`);
   }
   for (let u = 0; u < copies; u++) {
     const index = `${name}_${u}`;
@@ -53,7 +56,7 @@ export function stridedLoop(main: Scope, range: StridedRange, copies: number, bo
   }
   folds.forEach((f, u) => {
     if (u === 0) f.forEach((l) => trip.emit(l));
-    else trip.emit(`if (${base} + ${u * stride} < ${end}) { ${f.join(" ")} }`);
+    else trip.emit(`if (${base} + ${offset(u)} < ${end}) { ${f.join(" ")} }`);
   });
-  main.block(`for (int ${base} = ${start}; ${base} < ${end}; ${base} += ${stride * copies})`, trip);
+  main.block(`for (int ${base} = ${start}; ${base} < ${end}; ${base} += ${offset(copies)})`, trip);
 }

@@ -66,11 +66,19 @@ void main() {
   bool ppl_last = false;
   if (subgroupElect()) { b1.v[0 + gid] = red_s0; b1.v[49 + gid] = red_s1; memoryBarrierBuffer(); ppl_last = atomicAdd(b2.v[o], 1) == 48; }
   if (!subgroupAny(ppl_last)) return;
+  int ppl_merge_lanes = int(min(gl_SubgroupSize, 256u));
   memoryBarrierBuffer();
   red_s0 = uintBitsToFloat(0xff800000u); red_s1 = 0.00000000;
-  for (uint i = gl_SubgroupInvocationID; i < 49u; i += min(gl_SubgroupSize, 256u)) {
-    if (ppl_isnan(red_s0) || ppl_isnan(b1.v[0 + o * 49 + int(i)])) { red_s0 = uintBitsToFloat(0x7fc00000u); }
-    else { float mx = max(red_s0, b1.v[0 + o * 49 + int(i)]); if (!ppl_isinf(mx)) { red_s1 = red_s1 * ppl_exp(red_s0 - mx) + b1.v[49 + o * 49 + int(i)] * ppl_exp(b1.v[0 + o * 49 + int(i)] - mx); } red_s0 = mx; }
+  for (int i_at = int(gl_SubgroupInvocationID); i_at < 49; i_at += 2 * ppl_merge_lanes) {
+    int i_0 = i_at;
+    int i_1 = min(i_at + 1 * ppl_merge_lanes, 49 - 1);
+    float i_0_p0 = b1.v[0 + o * 49 + i_0];
+    float i_0_p1 = b1.v[49 + o * 49 + i_0];
+    float i_1_p0 = b1.v[0 + o * 49 + i_1];
+    float i_1_p1 = b1.v[49 + o * 49 + i_1];
+    if (ppl_isnan(red_s0) || ppl_isnan(i_0_p0)) { red_s0 = uintBitsToFloat(0x7fc00000u); }
+    else { float mx = max(red_s0, i_0_p0); if (!ppl_isinf(mx)) { red_s1 = red_s1 * ppl_exp(red_s0 - mx) + i_0_p1 * ppl_exp(i_0_p0 - mx); } red_s0 = mx; }
+    if (i_at + 1 * ppl_merge_lanes < 49) { if (ppl_isnan(red_s0) || ppl_isnan(i_1_p0)) { red_s0 = uintBitsToFloat(0x7fc00000u); } else { float mx = max(red_s0, i_1_p0); if (!ppl_isinf(mx)) { red_s1 = red_s1 * ppl_exp(red_s0 - mx) + i_1_p1 * ppl_exp(i_1_p0 - mx); } red_s0 = mx; } }
   }
   { bool anyNan = subgroupAny(ppl_isnan(red_s0)); float mx = subgroupMax(red_s0);
     float scaled = ppl_isinf(mx) ? 0.00000000 : red_s1 * ppl_exp(red_s0 - mx);

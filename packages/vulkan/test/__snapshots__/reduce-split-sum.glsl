@@ -65,10 +65,16 @@ void main() {
   bool ppl_last = false;
   if (subgroupElect()) { b1.v[0 + gid] = red_s0; memoryBarrierBuffer(); ppl_last = atomicAdd(b2.v[o], 1) == 48; }
   if (!subgroupAny(ppl_last)) return;
+  int ppl_merge_lanes = int(min(gl_SubgroupSize, 256u));
   memoryBarrierBuffer();
   red_s0 = 0.00000000;
-  for (uint i = gl_SubgroupInvocationID; i < 49u; i += min(gl_SubgroupSize, 256u)) {
-    red_s0 = red_s0 + b1.v[0 + o * 49 + int(i)];
+  for (int i_at = int(gl_SubgroupInvocationID); i_at < 49; i_at += 2 * ppl_merge_lanes) {
+    int i_0 = i_at;
+    int i_1 = min(i_at + 1 * ppl_merge_lanes, 49 - 1);
+    float i_0_p0 = b1.v[0 + o * 49 + i_0];
+    float i_1_p0 = b1.v[0 + o * 49 + i_1];
+    red_s0 = red_s0 + i_0_p0;
+    if (i_at + 1 * ppl_merge_lanes < 49) { red_s0 = red_s0 + i_1_p0; }
   }
   red_s0 = subgroupAdd(red_s0);
   if (subgroupElect()) { b3.v[o] = red_s0; b2.v[o] = 0; }

@@ -108,13 +108,16 @@ export function splitReduceKernels(nodes: readonly Node[], partitions: number, f
     // The partial is made visible to every workgroup before the count that announces it.
     const store = `${s.map((c, i) => `${partials}[${slot(i, "gid")}] = ${c};`).join(" ")} memoryBarrierBuffer();`;
     // The last workgroup of output o: every partial is written; each of its merging threads folds
-    // a fixed stride of them (loop index i) into a state started at the identity.
-    const mergeStride = (loopHead: string) => {
+    // a fixed stride of them (from `start`, `lanes` apart) into a state started at the identity,
+    // up to `copies` of them loaded at once (strided-loop.ts: the same order, so the same bits).
+    const mergeStride = (start: string, lanes: number | string, copies: number) => {
       main.emit("memoryBarrierBuffer();");
       main.emit(s.map((c, i) => `${c} = ${monoid.identity[i]};`).join(" "));
-      const loop = main.child();
-      for (const l of monoid.merge(s, s.map((_, c) => `${partials}[${slot(c, `o * ${P} + int(i)`)}]`))) loop.emit(l);
-      main.block(loopHead, loop);
+      const loaded = (i: string) => s.map((_, c) => `${i}_p${c}`);
+      stridedLoop(main, { name: "i", start, end: `${P}`, stride: lanes }, copies, (body, i) => {
+        loaded(i).forEach((v, c) => body.emit(`${monoid.type} ${v} = ${partials}[${slot(c, `o * ${P} + ${i}`)}];`));
+        return monoid.merge(s, loaded(i));
+      }, loaded);
     };
     if (f.limits.subgroupArithmetic) {
       // Only the first subgroup, which holds the workgroup's state after wg1, goes on: its elected
@@ -126,7 +129,11 @@ export function splitReduceKernels(nodes: readonly Node[], partitions: number, f
       main.emit(`if (subgroupElect()) { ${store} ppl_last = atomicAdd(${done}[o], 1) == ${P - 1}; }`);
       main.emit("if (!subgroupAny(ppl_last)) return;");
       // A workgroup smaller than a subgroup fills only G of its lanes: those stride the partials.
-      mergeStride(`for (uint i = gl_SubgroupInvocationID; i < ${P}u; i += min(gl_SubgroupSize, ${G}u))`);
+      // A lane's partials are loaded in one trip where the device's subgroup size (rowPassSubgroup;
+      // 32 where unknown) and loopIterationsInFlight allow: hier's 49 a sum are two a lane.
+      main.emit(`int ppl_merge_lanes = int(min(gl_SubgroupSize, ${G}u));`);
+      const lanes = Math.min(f.limits.rowPassSubgroup || 32, G);
+      mergeStride("int(gl_SubgroupInvocationID)", "ppl_merge_lanes", Math.min(f.limits.loopIterationsInFlight, Math.ceil(P / lanes)));
       for (const l of monoid.subgroup(s)) main.emit(l);
       main.emit(`if (subgroupElect()) { ${writeAll()} ${done}[o] = 0; }`);
     } else {
@@ -134,7 +141,7 @@ export function splitReduceKernels(nodes: readonly Node[], partitions: number, f
       main.emit(`if (${wg1.leader}) { ${store} ppl_done = atomicAdd(${done}[o], 1); }`);
       main.emit("memoryBarrierShared(); barrier();");
       main.emit(`if (ppl_done != ${P - 1}) return;`);
-      mergeStride(`for (int i = int(gl_LocalInvocationIndex); i < ${P}; i += ${G})`);
+      mergeStride("int(gl_LocalInvocationIndex)", G, Math.min(f.limits.loopIterationsInFlight, Math.ceil(P / G)));
       const wg2 = workgroupReduce(monoid, s, G, false);
       for (const l of wg2.lines) main.emit(l);
       main.emit(`if (${wg2.leader}) { ${writeAll()} ${done}[o] = 0; }`);

@@ -1,7 +1,7 @@
 import type { Scope } from "./scope.ts";
 
-// A thread's loop over a strided range (a split reduction's slice, a segment's entries), with
-// its iterations run several at a time. GPU compilers neither pipeline loops nor move a load
+// A thread's loop over a strided range (a split reduction's slice and its last workgroup's
+// partials, a segment's entries), with its iterations run several at a time. GPU compilers neither pipeline loops nor move a load
 // past a branch, so a loop whose iteration loads an index and then gathers by it waits two
 // memory latencies an iteration: hier's six sums over 100k rows, eight rows a thread, were a
 // chain of sixteen dependent loads. Here the loop body holds `copies` iterations: each reads at

@@ -132,8 +132,8 @@ export function splitReduceKernels(nodes: readonly Node[], partitions: number, f
       // A lane's partials are loaded in one trip where the device's subgroup size (rowPassSubgroup;
       // 32 where unknown) and loopIterationsInFlight allow: hier's 49 a sum are two a lane.
       main.emit(`int ppl_merge_lanes = int(min(gl_SubgroupSize, ${G}u));`);
-      const lanes = Math.min(f.limits.rowPassSubgroup || 32, G);
-      mergeStride("int(gl_SubgroupInvocationID)", "ppl_merge_lanes", Math.min(f.limits.loopIterationsInFlight, Math.ceil(P / lanes)));
+      const subgroupLanes = Math.min(f.limits.rowPassSubgroup || 32, G);
+      mergeStride("int(gl_SubgroupInvocationID)", "ppl_merge_lanes", Math.min(f.limits.loopIterationsInFlight, Math.ceil(P / subgroupLanes)));
       for (const l of monoid.subgroup(s)) main.emit(l);
       main.emit(`if (subgroupElect()) { ${writeAll()} ${done}[o] = 0; }`);
     } else {

@@ -11,6 +11,7 @@
  *     run at the same time through splitRunner and sampleAsync, as --device 0,0,… does)
  *     [--data-precision exact|f16] (f16: float data of ≥ 4096 elements stored in 16 bits on the
  *     device, as `ppl sample --data-precision f16`; run once with each to compare)
+ *     [--cases walk] (a random walk of 100k steps, --walk-steps T: its batched gradient alone)
  *     [--digest] (a hash of every chain's draws, statistics and adaptation in the JSON: a change
  *     that must keep a seeded run's draws is checked by running before and after it)
  */
@@ -22,7 +23,7 @@ import {
 } from "../packages/ppl/src/index.ts";
 import { limitsOf, usableDevices, VulkanManager, type RenderLimits } from "../packages/vulkan/src/index.ts";
 import { batchedGradient, closeIdleDevices, prepareGpuNuts, roundedDataModel, type DataPrecision, type ExecutionShape, type GpuNuts } from "../packages/ppl-vulkan/src/index.ts";
-import { anchorHier, anchorLogistic } from "./anchor-models.ts";
+import { anchorHier, anchorLogistic, syntheticWalk } from "./anchor-models.ts";
 import { dispatchLatency } from "./dispatch-latency.ts";
 import eightSchools from "../examples/posteriordb/eight_schools-eight_schools_noncentered.ts";
 
@@ -218,6 +219,11 @@ if (cases.includes("many")) {
   const chains = Number(opt("many-chains", "1024"));
   if (!gradientOnly) await runCase("logistic_n1k_d10_x1024chains", () => compileModel(logistic, d), chains, 500, 500);
   if (backend === "vulkan") await timeBatchedGradient("logistic_n1k_d10_x1024chains", compileModel(logistic, d), chains);
+}
+if (cases.includes("walk")) {
+  // A long time series (not among NumPyro's anchors, so never in the default cases): its batched
+  // gradient only, a reverse cumulative sum over 100k steps a chain.
+  if (backend === "vulkan") await timeBatchedGradient("walk_t100k", syntheticWalk(Number(opt("walk-steps", "100000"))), 4);
 }
 if (cases.includes("hier")) {
   const d = hierData("hier_n100k_j2000");

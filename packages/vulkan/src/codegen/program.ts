@@ -4,6 +4,7 @@ import type { RenderLimits } from "./limits.ts";
 import { isStreamable, streamKernel } from "./elementwise-stream.ts";
 import { skinnyMatmulKernels } from "./matmul-skinny.ts";
 import { tiledMatmulKernels } from "./matmul-tiled.ts";
+import { cumsumPartitions, parallelCumsumKernels } from "./cumsum-parallel.ts";
 import type { KernelFactory } from "./kernel-factory.ts";
 import { parallelReduceKernels } from "./reduce/parallel.ts";
 import { checkKnownIndices } from "./index-range.ts";
@@ -226,6 +227,10 @@ function renderKernels(
     const kind = matmulKernel(n, B.shape[B.rank - 1]!, k, node.size, limits);
     if (kind === "skinny") return skinnyMatmulKernels(node, factory);
     if (kind === "tiled") return tiledMatmulKernels(node, factory);
+  }
+  if (node.op === "cumsum") {
+    const blocks = cumsumPartitions(node, factory);
+    if (blocks > 0) return parallelCumsumKernels(node, blocks, factory);
   }
   if (node.op === "scatter_add" && !knownSegments(node)) return deviceScatterKernels(node, tupleUsers, factory, deviceSegments, sortedIndex);
   if (isStreamable(node, factory.isStored)) {

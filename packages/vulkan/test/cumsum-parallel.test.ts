@@ -48,6 +48,23 @@ describe("cumsum scanned in blocks", () => {
     expect(src).not.toMatch(/for \(int \w+ = 0; \w+ < 100000; \w+\+\+\)/);
   });
 
+  it("sums a line longer than lavapipe's loop budget whole (one thread's loop would end at 65535)", async () => {
+    // This device's own limits: on lavapipe the line is scanned in blocks because it is longer
+    // than a thread may loop; on a GPU because it is long.
+    const n = 70_000;
+    const x = data("x", [2, n], "f32");
+    const outs = [cumsum(x, 1), cumsum(x, 1, true)];
+    expect(sources(outs, {}).join("\n")).toContain("cumsum scanned in blocks");
+    const bindings = { x: values(2 * n, 9) };
+    const backend = await vulkanBackend();
+    const exe = await backend.compile(outs);
+    const got = await exe.run(bindings);
+    exe.dispose?.();
+    const want = interpret(outs, bindings);
+    const scale = interpret([cumsum(abs(x), 1), cumsum(abs(x), 1, true)], bindings);
+    for (let j = 0; j < 2; j++) expectWithin(got[j]!.data, want[j]!.data, scale[j]!.data, 4e-6);
+  });
+
   it("keeps one thread a line where the lines are short", () => {
     const x = data("x", [1024, 30], "f32");
     expect(sources([cumsum(x, 1)], {}).join("\n")).not.toContain("cumsum scanned in blocks");
@@ -55,9 +72,9 @@ describe("cumsum scanned in blocks", () => {
 
   // groupSize 8: runs of several elements a thread and three rounds of the shared-memory scan.
   const layouts = [
-    { name: "one block a line", limits: { parallelReduceMin: 1, busyGroups: 1, groupSize: 8 }, blocks: 1 },
-    { name: "several blocks a line (subgroup tree)", limits: { parallelReduceMin: 1, busyGroups: 64, groupSize: 8 }, blocks: 2 },
-    { name: "several blocks a line (shared-memory tree)", limits: { parallelReduceMin: 1, busyGroups: 64, groupSize: 8, subgroupArithmetic: false }, blocks: 2 },
+    { name: "one block a line", limits: { scanBlockMin: 1, parallelReduceMin: 1, busyGroups: 1, groupSize: 8 }, blocks: 1 },
+    { name: "several blocks a line (subgroup tree)", limits: { scanBlockMin: 1, parallelReduceMin: 1, busyGroups: 64, groupSize: 8 }, blocks: 2 },
+    { name: "several blocks a line (shared-memory tree)", limits: { scanBlockMin: 1, parallelReduceMin: 1, busyGroups: 64, groupSize: 8, subgroupArithmetic: false }, blocks: 2 },
   ];
   for (const dtype of DTYPES) {
     for (const layout of layouts) {
@@ -100,7 +117,7 @@ describe("cumsum scanned in blocks", () => {
     const lp = sum(mul(mul(resid, resid), -0.5));
     const [g] = grad(lp, [z]);
     const outs = [lp, g!];
-    const l = { parallelReduceMin: 1, busyGroups: 64, groupSize: 8 };
+    const l = { scanBlockMin: 1, parallelReduceMin: 1, busyGroups: 64, groupSize: 8 };
     expect(sources(outs, l).join("\n")).toContain("cumsum scanned in blocks");
     const backend = await vulkanBackend({ limits: l });
     const bindings = { z: values(n, 5).map((v) => Math.fround(v / 30)), y: values(n, 6) };
@@ -114,7 +131,7 @@ describe("cumsum scanned in blocks", () => {
   });
 
   describe("the conformance cases with every cumsum scanned in blocks", async () => {
-    const forced = await vulkanBackend({ limits: { parallelReduceMin: 1, busyGroups: 64, groupSize: 4 } });
+    const forced = await vulkanBackend({ limits: { scanBlockMin: 1, parallelReduceMin: 1, busyGroups: 64, groupSize: 4 } });
     for (const c of conformanceCases().filter((c) => c.ops.includes("cumsum"))) {
       for (const dtype of DTYPES) {
         it(`${c.name} ${dtype}`, async () => {

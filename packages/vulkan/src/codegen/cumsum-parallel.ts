@@ -25,7 +25,10 @@ import type { KernelPlan, ScratchBuffer } from "./shader.ts";
 /** Blocks per line of a cumsum (workgroups each), or 0 to keep one thread walking each line. */
 export function cumsumPartitions(node: Node, f: Pick<KernelFactory, "limits">): number {
   const n = node.shape[node.attrs.axis!]!;
-  // The same trade as a reduction's over n terms into node.size / n outputs (reduce/strategy.ts).
+  if (n < f.limits.scanBlockMin) return 0;
+  // As many blocks as a reduction over n terms into node.size / n outputs would take workgroups
+  // (reduce/strategy.ts): none where the lines alone give the device enough threads and each fits
+  // one thread's loop budget.
   return reducePartitions(node.size / n, n, f.limits);
 }
 

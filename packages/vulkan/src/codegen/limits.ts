@@ -41,6 +41,11 @@ export interface RenderLimits {
   readonly loopIterationsInFlight: number;
   /** Reduced elements per output below which a reduction stays one thread per output. */
   readonly parallelReduceMin: number;
+  /**
+   * Elements of a cumsum's line from which it is scanned in blocks over workgroups
+   * (cumsum-parallel.ts) instead of walked by one thread a line.
+   */
+  readonly scanBlockMin: number;
   /** Multiply-adds (n·m·k) below which a matmul stays one thread per output element. */
   readonly tiledMatmulMin: number;
   /**
@@ -111,6 +116,7 @@ export function limitsOf(device: {
   // Power of two, so tree reductions halve evenly.
   const groupSize = 2 ** Math.floor(Math.log2(Math.min(256, maxX)));
   const lanes = shuffleLanes(device.subgroup);
+  const maxLoopIterations = device.driver === "llvmpipe" ? 65535 : Infinity;
   return {
     localSize: Math.min(64, device.limits.maxComputeWorkGroupInvocations),
     // A CPU driver runs a thread's units one after the other anyway: nothing to overlap.
@@ -126,6 +132,11 @@ export function limitsOf(device: {
     busyGroups: cpu ? 16 : 1024,
     // A GPU gives a few hundred terms a workgroup; a CPU driver runs workgroups a core at a time.
     parallelReduceMin: device.type === "cpu" ? 4096 : 256,
+    // A GPU thread walking a line alone adds one term per memory round trip while the device idles.
+    // A CPU core walks it faster than the blocks' three passes over it (lavapipe, 2 cores, 4 lines
+    // of 20k: 2.1 ms a line a thread, 4.5 ms in blocks), up to its loop budget (half of
+    // maxLoopIterations, as a reduction's): a longer line in one thread would be cut short there.
+    scanBlockMin: cpu ? Math.floor(maxLoopIterations / 2) + 1 : 256,
     // A second workgroup per output costs its last one an atomic count and a read of the partials
     // from L2: on an H200 the hierarchical gradient's three sums over 2000 group effects took 5.2 µs
     // as two workgroups each (4 terms a thread) and 3.5 µs as one (8). Its six sums over 100k rows
@@ -149,7 +160,7 @@ export function limitsOf(device: {
     // each other at every step); subgroup teams, which do not, 24.6 with 2, 21.5 with 4, 27 with 8.
     rowPassTeams: lanes > 0 ? 4 : 2,
     rowPassSubgroup: lanes,
-    maxLoopIterations: device.driver === "llvmpipe" ? 65535 : Infinity,
+    maxLoopIterations,
     segmentEntriesPerLane: 6,
     storage16: device.features.storageBuffer16BitAccess ?? false,
     // Unreported: lavapipe's 32, well above Vulkan's guaranteed 4 and what one kernel of its own binds.

@@ -70,16 +70,20 @@ describe("cumsum scanned in blocks", () => {
     expect(sources([cumsum(x, 1)], {}).join("\n")).not.toContain("cumsum scanned in blocks");
   });
 
-  // groupSize 8: runs of several elements a thread and three rounds of the shared-memory scan.
+  // groupSize 8: long runs a thread, walked twice, and three rounds of the shared-memory scan;
+  // groupSize 64 with many blocks: runs of at most 8, kept in registers, over several subgroups.
   const layouts = [
-    { name: "one block a line", limits: { scanBlockMin: 1, parallelReduceMin: 1, busyGroups: 1, groupSize: 8 }, blocks: 1 },
-    { name: "several blocks a line (subgroup tree)", limits: { scanBlockMin: 1, parallelReduceMin: 1, busyGroups: 64, groupSize: 8 }, blocks: 2 },
-    { name: "several blocks a line (shared-memory tree)", limits: { scanBlockMin: 1, parallelReduceMin: 1, busyGroups: 64, groupSize: 8, subgroupArithmetic: false }, blocks: 2 },
+    { name: "one block a line", limits: { scanBlockMin: 1, parallelReduceMin: 1, busyGroups: 1, groupSize: 8 }, blocks: 1, kept: false },
+    { name: "several blocks a line (subgroup scans)", limits: { scanBlockMin: 1, parallelReduceMin: 1, busyGroups: 8, groupSize: 8 }, blocks: 2, kept: false },
+    { name: "several blocks a line (shared-memory scan)", limits: { scanBlockMin: 1, parallelReduceMin: 1, busyGroups: 8, groupSize: 8, subgroupArithmetic: false }, blocks: 2, kept: false },
+    { name: "short runs in registers (subgroup scans)", limits: { scanBlockMin: 1, parallelReduceMin: 1, busyGroups: 512, groupSize: 64 }, blocks: 1, kept: true },
+    { name: "short runs in registers (shared-memory scan)", limits: { scanBlockMin: 1, parallelReduceMin: 1, busyGroups: 512, groupSize: 64, subgroupArithmetic: false }, blocks: 1, kept: true },
   ];
   for (const dtype of DTYPES) {
     for (const layout of layouts) {
       it(`equals the interpreter's, forward and reverse, along either axis: ${layout.name}, ${dtype}`, async () => {
         const backend = await vulkanBackend({ limits: layout.limits });
+        const allRuns: number[] = [];
         for (const [shape, axis] of [[[3, 1001], 1], [[777, 2], 0], [[500], 0]] as [number[], number][]) {
           const x = data("x", shape, dtype);
           // exp(x/3) computed inline where the scan reads it; both directions.
@@ -89,6 +93,12 @@ describe("cumsum scanned in blocks", () => {
           const P = [...src.matchAll(/cumsum scanned in blocks: (\d+) of/g)].map((m) => Number(m[1]));
           expect(P).toHaveLength(2);
           for (const p of P) expect(p >= layout.blocks).toBe(true);
+          // A run of at most 16 is kept in registers; a longer one is walked twice from memory.
+          const runs = [...src.matchAll(/runs of (\d+) a thread/g)].map((m) => Number(m[1]));
+          allRuns.push(...runs);
+          expect(src.includes("ppl_terms[")).toBe(runs.some((r) => r <= 16));
+          expect(src.includes("for (int s = s0; s < s1; s++)")).toBe(runs.some((r) => r > 16));
+          expect(src.includes("subgroupExclusiveAdd")).toBe(layout.limits.subgroupArithmetic !== false);
           const n = shape.reduce((a, b) => a * b, 1);
           const bindings = { x: values(n, n + axis) };
           const exe = await backend.compile(outs);
@@ -104,6 +114,7 @@ describe("cumsum scanned in blocks", () => {
             expect(Array.from(again[j]!.data)).toEqual(Array.from(got[j]!.data));
           }
         }
+        expect(layout.kept ? allRuns.every((r) => r <= 16) : allRuns.some((r) => r > 16)).toBe(true);
       });
     }
   }

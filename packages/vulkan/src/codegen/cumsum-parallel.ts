@@ -14,13 +14,17 @@ import type { KernelPlan, ScratchBuffer } from "./shader.ts";
 // for as many dependent additions as the line is long. Each line is cut into P blocks, a workgroup
 // each. With P > 1 a first kernel sums every block; the second gives each workgroup its block's
 // offset (the sum of the blocks before it) and scans the block: each thread sums a contiguous run
-// of the block, the workgroup scans those run sums in shared memory (Hillis–Steele, a fixed order),
-// and each thread walks its run again from its prefix, writing the outputs.
+// of the block (kept in registers when short), the workgroup scans those run sums (subgroup scans,
+// then the subgroups' totals in order; or Hillis–Steele in shared memory without subgroup
+// arithmetic), and each thread walks its run again from its prefix, writing the outputs.
 //
 // Every addition's order is fixed by the layout (the block, the run, the tree), never by timing,
 // so reruns are bit-identical. The association differs from the one-thread loop's (a blocked sum
 // rounds less on long lines: about log of the length instead of the length), so results agree
 // with the CPU to rounding, not bit for bit.
+
+/** Longest run a thread keeps in registers between its two walks. */
+const RUN_IN_REGISTERS = 16;
 
 /** Blocks per line of a cumsum (workgroups each), or 0 to keep one thread walking each line. */
 export function cumsumPartitions(node: Node, f: Pick<KernelFactory, "limits">): number {
@@ -102,30 +106,61 @@ export function parallelCumsumKernels(node: Node, partitions: number, f: KernelF
     extensions.push(...wg.extensions);
     shared.push(...wg.shared);
   }
-  // This thread's run of the block, and its sum.
+  // This thread's run of the block, and its sum; a short run's terms stay in registers for the
+  // second walk (no second load, no second evaluation of an inline producer).
   main.emit(`int s0 = p * ${L} + int(gl_LocalInvocationIndex) * ${R};`);
   main.emit(`int s1 = min(pEnd, s0 + ${R});`);
   main.emit(`${T} run = ${zero};`);
-  const first = main.child();
-  first.emit(`run += ${sh.r.value(x, index("s"), first)};`);
-  main.block("for (int s = s0; s < s1; s++)", first);
-  // Inclusive scan of the run sums: after the round of distance d, slot t holds runs t−2d+1 … t.
-  main.emit("ppl_runs[gl_LocalInvocationIndex] = run;");
-  main.emit("memoryBarrierShared(); barrier();");
-  const round = main.child();
-  round.emit(`${T} before = gl_LocalInvocationIndex >= d ? ppl_runs[gl_LocalInvocationIndex - d] : ${zero};`);
-  round.emit("memoryBarrierShared(); barrier();");
-  round.emit("ppl_runs[gl_LocalInvocationIndex] = before + ppl_runs[gl_LocalInvocationIndex];");
-  round.emit("memoryBarrierShared(); barrier();");
-  main.block(`for (uint d = 1u; d < ${G}u; d <<= 1)`, round);
-  // The run again from its prefix: the offset, then the runs before it.
-  main.emit(`${T} at = ppl_offset + (gl_LocalInvocationIndex > 0u ? ppl_runs[gl_LocalInvocationIndex - 1u] : ${zero});`);
-  const second = main.child();
-  second.emit(`at += ${sh.r.value(x, index("s"), second)};`);
-  second.emit(sh.storage.write(node, flatten(node.shape, index("s")), "at"));
-  main.block("for (int s = s0; s < s1; s++)", second);
+  const kept = R <= RUN_IN_REGISTERS;
+  const walk = (each: (body: Scope) => void) => {
+    const body = main.child();
+    if (kept) {
+      const inRun = body.child();
+      inRun.emit("int s = s0 + i;");
+      each(inRun);
+      body.block("if (s0 + i < s1)", inRun);
+      main.block(`for (int i = 0; i < ${R}; i++)`, body);
+    } else {
+      each(body);
+      main.block("for (int s = s0; s < s1; s++)", body);
+    }
+  };
+  if (kept) main.emit(`${T} ppl_terms[${R}];`);
+  walk((body) => {
+    const v = sh.r.value(x, index("s"), body);
+    if (kept) body.emit(`ppl_terms[i] = ${v};`);
+    body.emit(`run += ${kept ? "ppl_terms[i]" : v};`);
+  });
+  if (f.limits.subgroupArithmetic) {
+    // The runs before this thread's: its subgroup's by a subgroup scan, the subgroups before it
+    // through shared memory, in subgroup order.
+    extensions.push("GL_KHR_shader_subgroup_basic", "GL_KHR_shader_subgroup_arithmetic");
+    main.emit(`${T} ppl_before = subgroupExclusiveAdd(run);`);
+    main.emit(`${T} ppl_total = subgroupAdd(run);`);
+    main.emit("if (subgroupElect()) ppl_runs[gl_SubgroupID] = ppl_total;");
+    main.emit("memoryBarrierShared(); barrier();");
+    main.emit(`${T} at = ppl_offset;`);
+    main.emit("for (uint j = 0u; j < gl_SubgroupID; j++) at += ppl_runs[j];");
+    main.emit("at += ppl_before;");
+  } else {
+    // Inclusive scan of the run sums: after the round of distance d, slot t holds runs t−2d+1 … t.
+    main.emit("ppl_runs[gl_LocalInvocationIndex] = run;");
+    main.emit("memoryBarrierShared(); barrier();");
+    const round = main.child();
+    round.emit(`${T} before = gl_LocalInvocationIndex >= d ? ppl_runs[gl_LocalInvocationIndex - d] : ${zero};`);
+    round.emit("memoryBarrierShared(); barrier();");
+    round.emit("ppl_runs[gl_LocalInvocationIndex] = before + ppl_runs[gl_LocalInvocationIndex];");
+    round.emit("memoryBarrierShared(); barrier();");
+    main.block(`for (uint d = 1u; d < ${G}u; d <<= 1)`, round);
+    main.emit(`${T} at = ppl_offset + (gl_LocalInvocationIndex > 0u ? ppl_runs[gl_LocalInvocationIndex - 1u] : ${zero});`);
+  }
+  // The run again from its prefix (the blocks before, then the runs before), writing each output.
+  walk((body) => {
+    body.emit(`at += ${kept ? "ppl_terms[i]" : sh.r.value(x, index("s"), body)};`);
+    body.emit(sh.storage.write(node, flatten(node.shape, index("s")), "at"));
+  });
   kernels.push(f.finish({
-    node, localSize: G, workgroups: lines * P, units: lines * P * G, extensions, shared, main: main.lines,
+    node, localSize: G, workgroups: lines * P, units: lines * P * G, extensions: [...new Set(extensions)], shared, main: main.lines,
     title: `cumsum scanned in blocks: ${P} of ${L} a line (runs of ${R} a thread), ${lines} lines`,
   }, sh));
   return kernels;

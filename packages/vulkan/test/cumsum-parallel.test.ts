@@ -4,6 +4,7 @@ import { checkConformanceCase, conformanceCases, type FloatDType } from "@ppl/te
 import { vulkanBackend } from "../src/backend.ts";
 import { limitsOf } from "../src/codegen/limits.ts";
 import { planProgram } from "../src/codegen/program.ts";
+import { REFERENCE_LIMITS } from "../src/codegen/reference-devices.ts";
 import { kernelPrelude } from "../src/codegen/kernel-prelude.ts";
 import { usableDevices } from "../src/devices.ts";
 
@@ -31,13 +32,13 @@ function expectWithin(got: ArrayLike<number>, want: ArrayLike<number>, scale: Ar
   }
 }
 
-const sources = (outs: Node[], l: object) => planProgram(outs, { ...limits, ...l }, kernelPrelude).kernels.map((k) => k.source);
+const sources = (outs: Node[], l: object, base = limits) => planProgram(outs, { ...base, ...l }, kernelPrelude).kernels.map((k) => k.source);
 
 describe("cumsum scanned in blocks", () => {
-  it("walks no line of 100k in one thread: the lines are cut into blocks, a workgroup each", () => {
+  it.each(["this device", "h200"] as const)("walks no line of 100k in one thread: the lines are cut into blocks, a workgroup each (%s's limits)", (which) => {
     // Four chains of a random walk of 100k steps: a thread a line would add 100k terms in a row.
     const x = data("x", [4, 100_000], "f32");
-    const src = sources([cumsum(x, 1), cumsum(x, 1, true)], {}).join("\n");
+    const src = sources([cumsum(x, 1), cumsum(x, 1, true)], {}, which === "h200" ? REFERENCE_LIMITS.h200 : limits).join("\n");
     const blocks = [...src.matchAll(/cumsum scanned in blocks: (\d+) of (\d+) a line/g)].map((m) => [Number(m[1]), Number(m[2])]);
     expect(blocks).toHaveLength(2);
     for (const [P, L] of blocks) {
@@ -65,9 +66,12 @@ describe("cumsum scanned in blocks", () => {
     for (let j = 0; j < 2; j++) expectWithin(got[j]!.data, want[j]!.data, scale[j]!.data, 4e-6);
   });
 
-  it("keeps one thread a line where the lines are short", () => {
-    const x = data("x", [1024, 30], "f32");
-    expect(sources([cumsum(x, 1)], {}).join("\n")).not.toContain("cumsum scanned in blocks");
+  it("keeps one thread a line where the lines are short, or many enough to fill the GPU alone (h200's limits)", () => {
+    const h200 = REFERENCE_LIMITS.h200;
+    expect(sources([cumsum(data("x", [4, 200], "f32"), 1)], {}, h200).join("\n")).not.toContain("cumsum scanned in blocks");
+    expect(sources([cumsum(data("x", [40_000, 300], "f32"), 1)], {}, h200).join("\n")).not.toContain("cumsum scanned in blocks");
+    // A thousand chains of 300 steps: a thread each would leave the GPU nearly idle; a workgroup each.
+    expect(sources([cumsum(data("x", [1024, 300], "f32"), 1)], {}, h200).join("\n")).toMatch(/cumsum scanned in blocks: 1 of 300 a line/);
   });
 
   // groupSize 8: long runs a thread, walked twice, and three rounds of the shared-memory scan;

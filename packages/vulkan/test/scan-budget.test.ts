@@ -1,9 +1,10 @@
 // The loop budget of scans: scanLoopIterations counts the loops renderScan emits (checked against the
 // loops of the rendered GLSL, property-based), planProgram refuses a scan kernel whose thread could
 // pass llvmpipe's cap, and on lavapipe the longest scan the check lets through runs to its end.
+// Likewise one thread's argsort, Cholesky factor and triangular solve.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { add, cumsum, interpret, matmul, mul, odeRK45Solve, param, scan, stack, sum, tanh, vmap, type Node } from "@ppl/tensor";
+import { add, argsort, cholesky, cumsum, interpret, matmul, mul, odeRK45Solve, param, scan, stack, sum, tanh, transpose, triangularSolve, vmap, type Node } from "@ppl/tensor";
 import { vulkanBackend } from "../src/backend.ts";
 import { planProgram } from "../src/codegen/program.ts";
 import { REFERENCE_LIMITS } from "../src/codegen/reference-devices.ts";
@@ -115,5 +116,38 @@ describe("the plan-time loop budget of scans (llvmpipe)", () => {
     const want = interpret([out], bindings)[0]!.data;
     const res = await (await backend.compile([out])).run(bindings);
     Array.from(want).forEach((v, i) => expect(res[0]!.data[i]).toBeCloseTo(v, 4));
+  });
+});
+
+describe("the plan-time loop budget of one thread's argsort, Cholesky factor and triangular solve (llvmpipe)", () => {
+  const spd = (n: number) => add(matmul(param("a", [n, n]), transpose(param("a", [n, n]))), mul(param("eye", [n, n]), n));
+  const cases = [
+    // The largest that fits and the smallest that does not, by the counts of scan-budget.ts.
+    { name: "argsort", fits: argsort(param("x", [3000]), 0), past: argsort(param("x", [3500]), 0) },
+    { name: "cholesky", fits: cholesky(spd(70)), past: cholesky(spd(72)) },
+    { name: "triangular_solve", fits: triangularSolve(cholesky(spd(20)), param("b", [20, 1]), { lower: true }), past: triangularSolve(param("L", [400, 400]), param("b", [400, 1]), { lower: true }) },
+  ];
+  for (const c of cases) {
+    it(`refuses a ${c.name} whose thread would be cut short, naming the way out; a GPU takes it`, () => {
+      expect(() => planProgram([c.fits], lavapipe, () => "")).not.toThrow();
+      expect(() => planProgram([c.past], lavapipe, () => "")).toThrow(new RegExp(`^${c.name} .* more than the 65535 this driver \\(llvmpipe\\) runs before cutting loops short: run it on a GPU or on the CPU backend`));
+      expect(() => planProgram([c.past], h200, () => "")).not.toThrow();
+    });
+  }
+
+  it.runIf(device !== undefined && device.driver === "llvmpipe")("lets through only a Cholesky factor that runs to its end on lavapipe", async () => {
+    const n = 70;
+    const out = cholesky(spd(n));
+    const bindings = { a: Float64Array.from({ length: n * n }, (_, i) => Math.fround(Math.sin(i * 1.7))), eye: Float64Array.from({ length: n * n }, (_, i) => (i % (n + 1) === 0 ? 1 : 0)) };
+    const got = await (await (await vulkanBackend()).compile([out])).run(bindings);
+    const want = interpret([out], bindings)[0]!.data;
+    Array.from(want).forEach((v, i) => expect(Math.abs(got[0]!.data[i]! - v)).toBeLessThan(1e-4 * Math.max(1, Math.abs(v))));
+  });
+
+  it.runIf(device !== undefined && device.driver === "llvmpipe")("lets through only an argsort that runs to its end on lavapipe", async () => {
+    const out = argsort(param("x", [3000]), 0);
+    const bindings = { x: Float64Array.from({ length: 3000 }, (_, i) => Math.fround(Math.sin(i * 12.9898) * 7)) };
+    const got = await (await (await vulkanBackend()).compile([out])).run(bindings);
+    expect(Array.from(got[0]!.data)).toEqual(Array.from(interpret([out], bindings)[0]!.data));
   });
 });

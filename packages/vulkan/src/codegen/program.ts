@@ -9,7 +9,7 @@ import type { KernelFactory } from "./kernel-factory.ts";
 import { parallelReduceKernels } from "./reduce/parallel.ts";
 import { checkKnownIndices } from "./index-range.ts";
 import { checkLinalgLoopBudget } from "./linalg-units.ts";
-import { checkScanLoopBudget } from "./scan-budget.ts";
+import { checkScanLoopBudget, checkSerialLoopBudget } from "./scan-budget.ts";
 import { renderScan } from "./scan.ts";
 import { knownSegments, segmentConstants } from "./scatter-segments.ts";
 import { laneScatterKernel, segmentLanes } from "./scatter-lanes.ts";
@@ -106,6 +106,7 @@ export function planProgram(given: readonly Node[], limits: RenderLimits, prelud
   checkKnownIndices(outputs);
   checkLinalgLoopBudget(all, limits.maxLoopIterations);
   checkScanLoopBudget(sched.kernels, limits.maxLoopIterations);
+  checkSerialLoopBudget(sched.kernels, limits.maxLoopIterations);
   const tupleUsers = new Map<Node, Node[]>();
   for (const n of sched.order) if (n.op === "tuple_get") tupleUsers.set(n.inputs[0]!, [...(tupleUsers.get(n.inputs[0]!) ?? []), n]);
   // The segment layouts of scatters with indices fixed at build time are read-only buffers of the program.

@@ -1,6 +1,7 @@
 /** The models of ../shared/anchors/numpyro_bench.py, written with this toolkit (same priors and likelihoods). */
-import { add, cast, cumsum, gather, matmul, mul } from "../packages/tensor/src/index.ts";
+import { add, cast, gather, matmul, mul } from "../packages/tensor/src/index.ts";
 import { bernoulliLogit, compileModel, data, halfNormal, model, normal, type CompiledModel } from "../packages/ppl/src/index.ts";
+import randomWalk from "../examples/random_walk.ts";
 
 /** Logistic regression as the NumPyro anchor defines it: beta ~ N(0,1)^D, alpha ~ N(0,1), y ~ Bernoulli(logit = X·beta + alpha). */
 export const anchorLogistic = model({
@@ -35,22 +36,6 @@ export const anchorHier = model({
   },
 });
 
-/**
- * A local-level time series (not one of NumPyro's anchors): a Gaussian random walk of T steps,
- * non-centred, observed with noise: level = cumsum(sigma·z), y ~ N(level, tau). Its gradient is a
- * reverse cumulative sum over the T steps, the shape of long-time-series models.
- */
-export const anchorWalk = model({
-  name: "random_walk",
-  data: { T: data.int({ lower: 1 }), y: data.vector("T") },
-  build(m, d) {
-    const sigma = m.param("sigma", halfNormal(1));
-    const tau = m.param("tau", halfNormal(1));
-    const z = m.param("z", normal(0, 1), { shape: [d.T] });
-    m.observe(d.y, normal(cumsum(mul(sigma, z), 0), tau));
-  },
-});
-
 // Synthetic data of the anchors' shapes, for the benchmarks of kernels (their plans depend on the
 // shapes, not on the values): a fixed wave, every group of hier holding N / J rows.
 const wave = (i: number) => Math.sin(i * 0.7) * 0.5;
@@ -72,7 +57,10 @@ export function syntheticHier(N: number, J: number): CompiledModel {
   });
 }
 
-/** The random walk on synthetic data: T steps of a slow wave. */
+/**
+ * examples/random_walk.ts (not one of NumPyro's anchors) on synthetic data: T steps of a slow
+ * wave. Its gradient is a reverse cumulative sum over the T steps, the shape of long time series.
+ */
 export function syntheticWalk(T: number): CompiledModel {
-  return compileModel(anchorWalk, { T, y: Array.from({ length: T }, (_, t) => Math.sin(t * 1e-3) * 3 + wave(t)) });
+  return compileModel(randomWalk, { T, y: Array.from({ length: T }, (_, t) => Math.sin(t * 1e-3) * 3 + wave(t)) });
 }

@@ -11,7 +11,7 @@
  *     run at the same time through splitRunner and sampleAsync, as --device 0,0,… does)
  *     [--data-precision exact|f16] (f16: float data of ≥ 4096 elements stored in 16 bits on the
  *     device, as `ppl sample --data-precision f16`; run once with each to compare)
- *     [--cases walk] (a random walk of 100k steps, --walk-steps T: its batched gradient alone)
+ *     [--cases walk] (examples/random_walk.ts with 100k steps, --walk-steps T: its batched gradient alone)
  *     [--digest] (a hash of every chain's draws, statistics and adaptation in the JSON: a change
  *     that must keep a seeded run's draws is checked by running before and after it)
  */

@@ -7,6 +7,7 @@ import { monoidFor } from "./reduce/monoid.ts";
 import { reducePartitions } from "./reduce/strategy.ts";
 import { workgroupReduce } from "./reduce/workgroup.ts";
 import { Scope } from "./scope.ts";
+import { stridedLoop } from "./strided-loop.ts";
 import type { KernelPlan, ScratchBuffer } from "./shader.ts";
 
 // A long cumulative sum (a random walk's 100k steps, a cumulative hazard) as a blocked scan over
@@ -73,9 +74,10 @@ export function parallelCumsumKernels(node: Node, partitions: number, f: KernelF
     const main = new Scope(undefined, "");
     head(main);
     main.emit(`${T} acc = ${zero};`);
-    const body = main.child();
-    body.emit(`acc += ${sh.r.value(x, index("s"), body)};`);
-    main.block(`for (int s = p * ${L} + int(gl_LocalInvocationIndex); s < pEnd; s += ${G})`, body);
+    // The loop of a split reduction's slice (strided-loop.ts): several loads in flight a trip,
+    // folded in order, and what does not vary along the line computed before it.
+    const range = { name: "s", start: `p * ${L} + int(gl_LocalInvocationIndex)`, end: "pEnd", stride: G };
+    stridedLoop(main, range, f.limits.loopIterationsInFlight, (body, at) => [`acc += ${sh.r.value(x, index(at), body)};`]);
     const wg = workgroupReduce(sum, ["acc"], G, f.limits.subgroupArithmetic);
     for (const l of wg.lines) main.emit(l);
     main.emit(`if (${wg.leader}) ${sh.bind(blockSums, "write")}[gid] = acc;`);
@@ -112,15 +114,17 @@ export function parallelCumsumKernels(node: Node, partitions: number, f: KernelF
   main.emit(`int s1 = min(pEnd, s0 + ${R});`);
   main.emit(`${T} run = ${zero};`);
   const kept = R <= RUN_IN_REGISTERS;
+  // Loop bodies that name what varies in them, so that what does not vary along the line (a
+  // chain's σ in σ·z) is computed once before the loop (scope.ts).
   const walk = (each: (body: Scope) => void) => {
-    const body = main.child();
     if (kept) {
-      const inRun = body.child();
-      inRun.emit("int s = s0 + i;");
-      each(inRun);
-      body.block("if (s0 + i < s1)", inRun);
+      const body = main.loop(["i", "s"]);
+      body.emit("int s = s0 + i;");
+      body.emit("if (s >= s1) break;");
+      each(body);
       main.block(`for (int i = 0; i < ${R}; i++)`, body);
     } else {
+      const body = main.loop(["s"]);
       each(body);
       main.block("for (int s = s0; s < s1; s++)", body);
     }

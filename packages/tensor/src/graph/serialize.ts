@@ -4,8 +4,8 @@
  * any backend compiles them to the same program: a worker thread computes the same bits.
  */
 import { GraphError } from "../ir/errors.ts";
-import { Node } from "../ir/node.ts";
-import type { Attrs, Op } from "../ir/ops.ts";
+import { Node, type Attrs } from "../ir/node.ts";
+import type { Op } from "../ir/ops.ts";
 import type { DType } from "../ir/dtype.ts";
 
 /** A scan body's attributes with its outputs given as node indices. */

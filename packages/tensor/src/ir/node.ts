@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { DType } from "./dtype.ts";
-import type { Attrs, Op } from "./ops.ts";
+import type { LpdfFamily, Op } from "./ops.ts";
 import type { Shape } from "./shape.ts";
 
 /**
@@ -86,4 +86,56 @@ function attrsKey(attrs: Attrs): string {
     else parts.push(`${k}=${JSON.stringify(v)}`);
   }
   return parts.join(";");
+}
+
+/** The body of a scan: a graph over `arg` leaves. Args: carries, then per-step slices of xs, then consts. */
+export interface ScanBody {
+  /** Carry outputs (same dtype and shape as the carry args), then per-step outputs ys. */
+  readonly outputs: readonly Node[];
+  readonly nCarry: number;
+  readonly nX: number;
+  readonly nConst: number;
+}
+
+/** Attributes by op; ops not listed take none. */
+export interface Attrs {
+  /** param, data: the name a value is bound to at run time. */
+  name?: string;
+  /** const: a scalar filling the shape, or the row-major values. */
+  value?: number | Float64Array;
+  /** arg: position in the enclosing scan body's argument list. */
+  index?: number;
+  /** arg: nesting depth of the scan body the arg belongs to. */
+  depth?: number;
+  /** reductions: sorted, distinct axes. */
+  axes?: readonly number[];
+  /** transpose: output axis i is input axis perm[i]. */
+  perm?: readonly number[];
+  /** slice: per-axis start, stop (exclusive) and positive step. */
+  starts?: readonly number[];
+  stops?: readonly number[];
+  steps?: readonly number[];
+  /** concat, gather, scatter_add, cumsum, argsort: the axis. */
+  axis?: number;
+  /** pad: per-axis [before, after] widths; padValue fills. */
+  widths?: readonly (readonly [number, number])[];
+  padValue?: number;
+  /** cumsum: accumulate from the end. */
+  reverse?: boolean;
+  /** polygamma: the derivative order n of digamma (0 = digamma). */
+  order?: number;
+  /** betainc_grad: the shape the derivative of betainc(a, b, x) is taken in (0: a, 1: b). */
+  wrt?: number;
+  /** triangular_solve: the matrix is lower-triangular; solve with its transpose. */
+  lower?: boolean;
+  transposeA?: boolean;
+  /** scan: the body graph and number of steps. */
+  body?: ScanBody;
+  length?: number;
+  /** scan: iterate from the last step to the first. */
+  reverseScan?: boolean;
+  /** lpdf_sum: the distribution family whose log density is summed. */
+  family?: LpdfFamily;
+  /** scan: dtype and shape of each output (final carries, then stacked ys). */
+  outputs?: readonly { dtype: DType; shape: readonly number[] }[];
 }

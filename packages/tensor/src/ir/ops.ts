@@ -73,15 +73,6 @@ export const isElementwise = (op: Op): boolean =>
   isUnary(op) || isBinary(op) || isCompare(op) || op === "select" || op === "cast" || op === "polygamma" || op === "betainc" ||
   op === "betainc_grad";
 
-/** The body of a scan: a graph over `arg` leaves. Args: carries, then per-step slices of xs, then consts. */
-export interface ScanBody {
-  /** Carry outputs (same dtype and shape as the carry args), then per-step outputs ys. */
-  readonly outputs: readonly import("./node.ts").Node[];
-  readonly nCarry: number;
-  readonly nX: number;
-  readonly nConst: number;
-}
-
 /**
  * The families of lpdf_sum(y, ...params): Σ log p(y | params) over the broadcast of its inputs, one
  * node with hand-written partials (Stan math's operands-and-partials) instead of its expansion.
@@ -90,49 +81,6 @@ export interface ScanBody {
  */
 export const LPDF_FAMILIES = ["normal", "bernoulli_logit", "poisson_log"] as const;
 export type LpdfFamily = (typeof LPDF_FAMILIES)[number];
-
-/** Attributes by op; ops not listed take none. */
-export interface Attrs {
-  /** param, data: the name a value is bound to at run time. */
-  name?: string;
-  /** const: a scalar filling the shape, or the row-major values. */
-  value?: number | Float64Array;
-  /** arg: position in the enclosing scan body's argument list. */
-  index?: number;
-  /** arg: nesting depth of the scan body the arg belongs to. */
-  depth?: number;
-  /** reductions: sorted, distinct axes. */
-  axes?: readonly number[];
-  /** transpose: output axis i is input axis perm[i]. */
-  perm?: readonly number[];
-  /** slice: per-axis start, stop (exclusive) and positive step. */
-  starts?: readonly number[];
-  stops?: readonly number[];
-  steps?: readonly number[];
-  /** concat, gather, scatter_add, cumsum, argsort: the axis. */
-  axis?: number;
-  /** pad: per-axis [before, after] widths; padValue fills. */
-  widths?: readonly (readonly [number, number])[];
-  padValue?: number;
-  /** cumsum: accumulate from the end. */
-  reverse?: boolean;
-  /** polygamma: the derivative order n of digamma (0 = digamma). */
-  order?: number;
-  /** betainc_grad: the shape the derivative of betainc(a, b, x) is taken in (0: a, 1: b). */
-  wrt?: number;
-  /** triangular_solve: the matrix is lower-triangular; solve with its transpose. */
-  lower?: boolean;
-  transposeA?: boolean;
-  /** scan: the body graph and number of steps. */
-  body?: ScanBody;
-  length?: number;
-  /** scan: iterate from the last step to the first. */
-  reverseScan?: boolean;
-  /** lpdf_sum: the distribution family whose log density is summed. */
-  family?: LpdfFamily;
-  /** scan: dtype and shape of each output (final carries, then stacked ys). */
-  outputs?: readonly { dtype: import("./dtype.ts").DType; shape: readonly number[] }[];
-}
 
 /** The leaf ops (graph inputs), as a list for tables that must cover every op. */
 export const LEAF_OPS = ["param", "data", "const", "arg"] as const satisfies readonly LeafOp[];

@@ -1,5 +1,4 @@
-import { Node } from "../ir/node.ts";
-import type { ScanBody } from "../ir/ops.ts";
+import { Node, type ScanBody } from "../ir/node.ts";
 import { toposort } from "../graph/toposort.ts";
 
 /** A scan node with a new body (same inputs, lengths and output types). */

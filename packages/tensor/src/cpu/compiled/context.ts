@@ -1,5 +1,5 @@
 import type { Node } from "../../ir/node.ts";
-import type { Schedule } from "./schedule.ts";
+import type { Schedule } from "./loop-nest.ts";
 
 /** A JS array variable and the expression of the element where a tensor starts in it. */
 export interface ArrayRef {

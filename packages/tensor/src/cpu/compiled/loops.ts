@@ -6,7 +6,7 @@ import type { ArrayRef, RenderContext } from "./context.ts";
 import { scaled, sumExpr } from "./context.ts";
 import { elementwiseExpr, literal, roundExpr, roundValue } from "./expr.ts";
 import { viewLayout, VIEW_OPS, type Layout } from "./layout.ts";
-import type { LoopKernel, Scope } from "./schedule.ts";
+import type { LoopKernel, Scope } from "./loop-nest.ts";
 
 /**
  * Renders a fused loop kernel. First a tree of blocks (one per scope) with every memory access

@@ -9,7 +9,8 @@ import { renderCholesky, renderPerMatrix, renderSolve, renderTriangularSolve } f
 import { renderLoopKernel } from "./loops.ts";
 import { renderMatmul } from "./matmul.ts";
 import { renderScan } from "./scan.ts";
-import { isLeaf, schedule, type Kernel, type Schedule, type Scope } from "./schedule.ts";
+import type { Kernel, Schedule, Scope } from "./loop-nest.ts";
+import { isLeaf, schedule } from "./schedule.ts";
 
 /**
  * Emits the JavaScript of a whole graph: one `run(IN, INOFF, OUT, OUTOFF, T, C)` function whose

@@ -1,7 +1,7 @@
 import type { Node } from "../../ir/node.ts";
 import { sameShape } from "../../ir/shape.ts";
 import { VIEW_OPS } from "./layout.ts";
-import type { Scope } from "./schedule.ts";
+import type { Scope } from "./loop-nest.ts";
 
 /**
  * Sibling reductions share one loop. Reductions computed in the same scope over the same extent

@@ -1,7 +1,7 @@
 import type { Node } from "../../ir/node.ts";
 import { isElementwise, isReduce } from "../../ir/ops.ts";
 import { sameShape } from "../../ir/shape.ts";
-import type { Kernel, LoopKernel, Scope } from "./schedule.ts";
+import type { Kernel, LoopKernel, Scope } from "./loop-nest.ts";
 
 /**
  * Producers move into the loop that reads them. An elementwise loop stores its values only

@@ -127,11 +127,11 @@ export function buildProgram(done: (code: ExitCodeValue) => void): Command {
 
   program
     .command("export")
-    .description("Write a run as ArviZ's InferenceData in netCDF4 (posterior, sample_stats, log_likelihood, posterior_predictive, prior, observed_data): arviz.from_netcdf(FILE).")
+    .description("Write a run as ArviZ's InferenceData in netCDF4 (posterior, sample_stats, log_likelihood, posterior_predictive, prior, observed_data, constant_data; the predictive draws and log-likelihood named after the observed variable): arviz.from_netcdf(FILE).")
     .argument("<dir>", "output directory of `ppl sample` (or a directory of Stan CSV files)")
     .requiredOption("-o, --output <file>", "netCDF file to write (.nc)")
     .option("--prior <dir>", "output directory of `ppl sample --prior`: the prior and prior_predictive groups")
-    .option("--data <file>", "data file for observed_data (default: the one the run's header names)")
+    .option("--data <file>", "data file for observed_data and constant_data (default: the one the run's header names)")
     .option("--quiet", "no informational lines on stderr", false)
     .addHelpText("after", EXIT_CODES_HELP)
     .action((dir: string, opts: { output: string; prior?: string; data?: string; quiet: boolean }) => run(async () => (await import("./commands/export.ts")).exportCommand(dir, opts, processIO))());

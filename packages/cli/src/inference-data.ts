@@ -1,9 +1,12 @@
 /**
  * ArviZ's InferenceData from Stan CSV draws: the groups and variables of `ppl export`, laid out as
- * ArviZ's from_cmdstan lays them out (each variable [chain, draw, …] with dims chain, draw and
- * NAME_dim_K, 0-based integer coords), ready to be written as netCDF4 (see netcdf.ts).
+ * ArviZ's schema and from_cmdstan lay them out (each variable [chain, draw, …] with dims chain,
+ * draw and NAME_dim_K, 0-based int64 coords), ready to be written as netCDF4 (see netcdf.ts). The
+ * observed data, their predictive draws and their log-likelihood share the observed variable's
+ * name, so that ArviZ pairs them with no arguments (plot_ppc, loo_pit).
  */
-import type { ChainDraws, SamplerColumn } from "@ppl/ppl";
+import { LOG_LIK_NAME, PREDICTIVE_SUFFIX, type ChainDraws, type SamplerColumn } from "@ppl/ppl";
+import type { DataLayout, ObservedTerm } from "./data-layout.ts";
 
 /** One variable of a group: its dims, shape (row-major) and values. */
 export interface Variable {
@@ -13,7 +16,7 @@ export interface Variable {
   readonly values: Float64Array;
   /** Stored as 0/1 bytes that xarray decodes to booleans (its "dtype": "bool" encoding). */
   readonly bool?: boolean;
-  /** Stored as 32-bit integers (counts: tree depth, leapfrog steps). */
+  /** Stored as 64-bit integers, as numpy's default int (counts, integer data). */
   readonly int?: boolean;
 }
 
@@ -78,28 +81,51 @@ export function group(name: string, variables: readonly Variable[]): Group {
   return { name, variables, dims };
 }
 
-/** Which group a parameter column of a posterior run belongs to. */
-export type ColumnGroup = "posterior" | "log_likelihood" | "posterior_predictive";
-
-/** log_lik[…] columns are the pointwise log-likelihood, <field>_rep[…] the predictive draws (`ppl sample --log-lik --predictive`), the rest the posterior. */
-export function columnGroup(name: string): ColumnGroup {
-  const { base } = splitName(name);
-  if (base === "log_lik") return "log_likelihood";
-  if (base.endsWith("_rep")) return "posterior_predictive";
-  return "posterior";
+/**
+ * The observe terms of a run: as its header records them, or else (CmdStan's files, older runs)
+ * one per predictive family <name>_rep, shaped as its columns.
+ */
+export function observedTermsOf(draws: ChainDraws, layout: DataLayout): readonly ObservedTerm[] {
+  if (layout.observed !== undefined) return layout.observed;
+  const shapes = new Map<string, number[]>();
+  for (const name of Object.keys(draws.parameters)) {
+    const { base, index } = splitName(name);
+    if (!base.endsWith(PREDICTIVE_SUFFIX) || base.length === PREDICTIVE_SUFFIX.length) continue;
+    const key = base.slice(0, -PREDICTIVE_SUFFIX.length);
+    const shape = shapes.get(key) ?? index.map(() => 0);
+    shapes.set(key, shape.map((n, k) => Math.max(n, index[k] ?? 1)));
+  }
+  return [...shapes].map(([name, pointwise]) => ({ name, field: true, pointwise, event: [] }));
 }
 
-/** The groups of one run's draws: posterior, sample_stats and, when present, log_likelihood and posterior_predictive (or, for a prior run, prior and prior_predictive). */
-export function runGroups(draws: ChainDraws, samplerColumns: readonly string[], prior: boolean): Group[] {
+/**
+ * The groups of one run's draws: posterior, sample_stats and, when present, log_likelihood and
+ * posterior_predictive (or, for a prior run, prior and prior_predictive). Predictive draws and
+ * log-likelihood are named after the observed variable (y_rep → y); draws of an integer
+ * observation are int64.
+ */
+export function runGroups(draws: ChainDraws, samplerColumns: readonly string[], prior: boolean, layout: DataLayout): Group[] {
   const chains = Object.values(draws.columns)[0]?.length ?? 0;
   const n = draws.drawsPerChain;
   const cut = (perChain: readonly Float64Array[]) => perChain.map((c) => c.subarray(0, n));
-  const parts: Record<ColumnGroup, Map<string, readonly Float64Array[]>> = { posterior: new Map(), log_likelihood: new Map(), posterior_predictive: new Map() };
-  for (const [name, perChain] of Object.entries(draws.parameters)) parts[columnGroup(name)].set(name, cut(perChain));
+  const terms = observedTermsOf(draws, layout);
+  const predictive = new Map(terms.map((t) => [t.name + PREDICTIVE_SUFFIX, t]));
+  const parts = { posterior: new Map<string, readonly Float64Array[]>(), predictive: new Map<string, readonly Float64Array[]>(), logLik: new Map<string, readonly Float64Array[]>() };
+  for (const [name, perChain] of Object.entries(draws.parameters)) {
+    const { base } = splitName(name);
+    const part = base === LOG_LIK_NAME ? parts.logLik : predictive.has(base) ? parts.predictive : parts.posterior;
+    part.set(name, cut(perChain));
+  }
   const groups: Group[] = [];
   groups.push(group(prior ? "prior" : "posterior", variablesOf(parts.posterior, chains, n)));
-  if (parts.posterior_predictive.size > 0) groups.push(group(prior ? "prior_predictive" : "posterior_predictive", variablesOf(parts.posterior_predictive, chains, n)));
-  if (!prior && parts.log_likelihood.size > 0) groups.push(group("log_likelihood", variablesOf(parts.log_likelihood, chains, n)));
+  if (parts.predictive.size > 0) {
+    const ints = layout.intData;
+    const variables = variablesOf(parts.predictive, chains, n, (b) => b.slice(0, -PREDICTIVE_SUFFIX.length)).map((v) =>
+      ints?.has(v.name) && predictive.get(v.name + PREDICTIVE_SUFFIX)!.field && v.values.every(Number.isInteger) ? { ...v, int: true } : v,
+    );
+    groups.push(group(prior ? "prior_predictive" : "posterior_predictive", variables));
+  }
+  if (!prior && parts.logLik.size > 0) groups.push(group("log_likelihood", logLikVariables(parts.logLik, terms, chains, n)));
   const stats = samplerColumns.filter((c) => SAMPLE_STATS_NAMES[c] !== undefined && draws.columns[c] !== undefined);
   if (!prior && stats.length > 0) {
     const variables = stats.map((c): Variable => {
@@ -112,16 +138,46 @@ export function runGroups(draws: ChainDraws, samplerColumns: readonly string[], 
   return groups;
 }
 
-/** observed_data from Stan JSON data: every numeric field, each with dims NAME_dim_K (as from_cmdstan with a data file). */
-export function observedGroup(data: Readonly<Record<string, unknown>>): Group {
-  const variables: Variable[] = [];
+// log_lik[1] … log_lik[N] cut into one variable per observe term (in the terms' order, each its
+// pointwise shape), named after the observed variable; one variable log_lik when the terms do not
+// account for the N entries (a run whose header does not say).
+function logLikVariables(columns: ReadonlyMap<string, readonly Float64Array[]>, terms: readonly ObservedTerm[], chains: number, draws: number): Variable[] {
+  const sizes = terms.map((t) => t.pointwise.reduce((a, b) => a * b, 1));
+  if (terms.length === 0 || sizes.reduce((a, b) => a + b, 0) !== columns.size) return variablesOf(columns, chains, draws);
+  const out: Variable[] = [];
+  let offset = 0;
+  terms.forEach((t, k) => {
+    const size = sizes[k]!;
+    const values = new Float64Array(chains * draws * size);
+    for (let j = 0; j < size; j++) {
+      const perChain = columns.get(`${LOG_LIK_NAME}[${offset + j + 1}]`)!;
+      for (let c = 0; c < chains; c++) for (let d = 0; d < draws; d++) values[(c * draws + d) * size + j] = perChain[c]![d]!;
+    }
+    offset += size;
+    out.push({ name: t.name, dims: ["chain", "draw", ...t.pointwise.map((_, i) => `${t.name}_dim_${i}`)], shape: [chains, draws, ...t.pointwise], values });
+  });
+  return out;
+}
+
+/**
+ * observed_data and constant_data from Stan JSON data: the fields that observe terms condition on,
+ * and every other numeric field, each with dims NAME_dim_K (as from_cmdstan with a data file).
+ * Integer fields (as the header records them; else fields whose values are all integers, as numpy
+ * reads JSON) are int64.
+ */
+export function dataGroups(data: Readonly<Record<string, unknown>>, terms: readonly ObservedTerm[], layout: DataLayout): Group[] {
+  const observedNames = new Set(terms.filter((t) => t.field).map((t) => t.name));
+  const observed: Variable[] = [];
+  const constant: Variable[] = [];
   for (const [name, value] of Object.entries(data)) {
     const shape = shapeOf(value);
     if (shape === null) continue;
     const values = Float64Array.from(flatten(value));
-    variables.push({ name, dims: shape.map((_, k) => `${name}_dim_${k}`), shape, values });
+    const int = layout.intData !== undefined ? layout.intData.has(name) : values.every(Number.isInteger);
+    const v: Variable = { name, dims: shape.map((_, k) => `${name}_dim_${k}`), shape, values, ...(int && values.every(Number.isInteger) ? { int: true } : {}) };
+    (observedNames.has(name) ? observed : constant).push(v);
   }
-  return group("observed_data", variables);
+  return [group("observed_data", observed), group("constant_data", constant)];
 }
 
 // The shape of a number or of rectangular nested arrays of numbers; null for anything else.

@@ -34,7 +34,8 @@ export async function writeNetcdf(path: string, groups: readonly Group[], attrs:
       const h = file.create_group(g.name, true);
       for (const [key, value] of Object.entries(attrs)) h.create_attribute(key, value);
       for (const [dim, length] of g.dims) {
-        const scale = h.create_dataset({ name: dim, data: Int32Array.from({ length }, (_, i) => i), shape: [length], dtype: "<i4" });
+        // int64, as numpy's arange gives ArviZ its coords.
+        const scale = h.create_dataset({ name: dim, data: BigInt64Array.from({ length }, (_, i) => BigInt(i)), shape: [length], dtype: "<q" });
         scale.make_scale(dim);
       }
       for (const v of g.variables) writeVariable(h, g.name, v);
@@ -45,23 +46,32 @@ export async function writeNetcdf(path: string, groups: readonly Group[], attrs:
 }
 
 function writeVariable(h: InstanceType<H5["Group"]>, groupName: string, v: Variable): void {
-  const data = v.bool ? Int8Array.from(v.values, (x) => (x !== 0 ? 1 : 0)) : v.int ? Int32Array.from(v.values) : v.values;
-  const ds = h.create_dataset({ name: v.name, data, shape: [...v.shape], dtype: v.bool ? "<b" : v.int ? "<i4" : "<d" });
+  const data = v.bool ? Int8Array.from(v.values, (x) => (x !== 0 ? 1 : 0)) : v.int ? BigInt64Array.from(v.values, (x) => BigInt(x)) : v.values;
+  const ds = h.create_dataset({ name: v.name, data, shape: [...v.shape], dtype: v.bool ? "<b" : v.int ? "<q" : "<d" });
   // xarray's encoding of booleans: int8 values with dtype = "bool".
   if (v.bool) ds.create_attribute("dtype", "bool");
   v.dims.forEach((d, k) => ds.attach_scale(k, `/${groupName}/${d}`));
 }
 
-/** Reads a netCDF4 file's groups back (names, dims, values) through h5wasm, for checks that need no netCDF library. */
-export async function readNetcdf(path: string): Promise<Map<string, Map<string, { shape: number[]; dims: string[]; values: number[] }>>> {
+/** One variable as read back: its shape, dims, values and HDF5 type ("<d", "<q", "<b", …). */
+export interface ReadVariable {
+  readonly shape: number[];
+  readonly dims: string[];
+  readonly values: number[];
+  readonly dtype: string;
+}
+
+/** Reads a netCDF4 file's groups back (names, dims, values, types) and each group's attributes through h5wasm, for checks that need no netCDF library. */
+export async function readNetcdf(path: string): Promise<Map<string, Map<string, ReadVariable>> & { attrs: Map<string, Record<string, string>> }> {
   const { File, Dataset, Group: H5Group } = await h5();
   const file = new File(path, "r");
   try {
-    const out = new Map<string, Map<string, { shape: number[]; dims: string[]; values: number[] }>>();
+    const out = Object.assign(new Map<string, Map<string, ReadVariable>>(), { attrs: new Map<string, Record<string, string>>() });
     for (const name of file.keys()) {
       const g = file.get(name);
       if (!(g instanceof H5Group)) continue;
-      const vars = new Map<string, { shape: number[]; dims: string[]; values: number[] }>();
+      const vars = new Map<string, ReadVariable>();
+      out.attrs.set(name, Object.fromEntries(Object.entries(g.attrs).map(([k, a]) => [k, String(a.value)])));
       for (const key of g.keys()) {
         const ds = g.get(key);
         if (!(ds instanceof Dataset)) continue;
@@ -69,7 +79,7 @@ export async function readNetcdf(path: string): Promise<Map<string, Map<string, 
         const dims = shape.map((_, k) => (ds.get_attached_scales(k)[0] ?? "").replace(/^.*\//, ""));
         const raw = ds.value;
         const values = typeof raw === "number" || typeof raw === "bigint" ? [Number(raw)] : Array.from(raw as ArrayLike<number>, Number);
-        vars.set(key, { shape, dims, values });
+        vars.set(key, { shape, dims, values, dtype: String(ds.dtype) });
       }
       out.set(name, vars);
     }

@@ -2,13 +2,16 @@
  * `ppl export DIR -o run.nc`: a run's Stan CSV files as ArviZ's InferenceData in one netCDF4 file
  * (`az.from_netcdf("run.nc")`): posterior, sample_stats (ArviZ's names), log_likelihood and
  * posterior_predictive from the run's columns, prior and prior_predictive from a `--prior` run,
- * observed_data from the data file.
+ * observed_data (the data observe terms condition on) and constant_data (the other data) from the
+ * data file. The predictive draws and log-likelihood are named after the observed variable, so
+ * `az.plot_ppc(az.from_netcdf("run.nc"))` and `az.loo_pit(idata, y="y")` need no arguments.
  */
 import { existsSync, writeFileSync } from "node:fs";
 import { chainsFromColumns } from "@ppl/ppl";
 import { basename, resolve } from "node:path";
 import { ExitCode, usageError, type ExitCodeValue } from "../exit-codes.ts";
-import { group as makeGroup, observedGroup, runGroups, type Group } from "../inference-data.ts";
+import { readDataLayout } from "../data-layout.ts";
+import { dataGroups, group as makeGroup, observedTermsOf, runGroups, type Group } from "../inference-data.ts";
 import type { CommandIO } from "../io.ts";
 import { loadData } from "../load-data.ts";
 import { writeNetcdf } from "../netcdf.ts";
@@ -22,7 +25,7 @@ export interface ExportCommandOptions {
   readonly output: string;
   /** The output directory of `ppl sample --prior` for the prior groups. */
   readonly prior?: string;
-  /** Data file for observed_data; by default the one the run's header names. */
+  /** Data file for observed_data and constant_data; by default the one the run's header names. */
   readonly data?: string;
   readonly quiet: boolean;
 }
@@ -34,29 +37,29 @@ const isPriorRun = (run: Run): boolean => run.files[0]!.config["prior"] === "1";
 export async function exportCommand(dir: string, opts: ExportCommandOptions, io: CommandIO): Promise<ExitCodeValue> {
   const run = readRun([dir]);
   const prior = isPriorRun(run);
-  const groups: Group[] = runGroups(run.chains, samplerColumnsOf(run), prior);
+  const layout = readDataLayout(run.files[0]!.config);
+  const groups: Group[] = runGroups(run.chains, samplerColumnsOf(run), prior, layout);
   // Warmup draws saved with --save-warmup: ArviZ's warmup_posterior, warmup_sample_stats, ….
   if (!prior && run.files.every((f) => (f.warmupDraws[0]?.length ?? 0) > 0)) {
     const warmup = chainsFromColumns(run.files[0]!.columns, run.files.map((f) => f.warmupDraws));
-    groups.push(...runGroups(warmup, samplerColumnsOf(run), false).map((g) => ({ ...g, name: `warmup_${g.name}` })));
+    groups.push(...runGroups(warmup, samplerColumnsOf(run), false, layout).map((g) => ({ ...g, name: `warmup_${g.name}` })));
   }
   if (opts.prior !== undefined) {
     const priorRun = readRun([opts.prior]);
     if (!isPriorRun(priorRun)) throw usageError(`--prior '${opts.prior}' is not the output of \`ppl sample --prior\`; give the directory of a prior run`);
     if (prior) throw usageError(`'${dir}' is itself a prior run; give the posterior run's directory, with --prior '${opts.prior}'`);
-    groups.push(...runGroups(priorRun.chains, [], true));
+    groups.push(...runGroups(priorRun.chains, [], true, readDataLayout(priorRun.files[0]!.config)));
   }
   // The data the run sampled, as the header names it (absent for a model without data).
   const recorded = run.files[0]!.config["data.file"] || undefined;
   const dataFile = opts.data ?? (recorded !== undefined && existsSync(recorded) ? recorded : undefined);
   if (opts.data === undefined && recorded !== undefined && dataFile === undefined && !opts.quiet) {
-    io.stderr.write(`note: the run's data file '${recorded}' is not there; observed_data is left out (give --data FILE)\n`);
+    io.stderr.write(`note: the run's data file '${recorded}' is not there; observed_data and constant_data are left out (give --data FILE)\n`);
   }
   if (dataFile !== undefined) {
     const data = loadData(dataFile);
     if (typeof data === "object" && data !== null && !Array.isArray(data)) {
-      const observed = observedGroup(data as Record<string, unknown>);
-      if (observed.variables.length > 0) groups.push(observed);
+      groups.push(...dataGroups(data as Record<string, unknown>, observedTermsOf(run.chains, layout), layout));
     }
   }
   const attrs = {

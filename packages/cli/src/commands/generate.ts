@@ -16,6 +16,7 @@ import { compileWithData } from "../compile.ts";
 import { ExitCode, usageError, type ExitCodeValue } from "../exit-codes.ts";
 import { generatedColumns, type GeneratedColumns } from "../generated-columns.ts";
 import type { CommandIO } from "../io.ts";
+import { dataLayoutKeys, layoutNodes } from "../data-layout.ts";
 import { loadData } from "../load-data.ts";
 import { firstLine, loadModel } from "../load-model.ts";
 import { logLikColumns } from "../log-lik-columns.ts";
@@ -87,7 +88,10 @@ export async function generateCommand(modelPath: string, opts: GenerateCommandOp
   try {
     files = new ChainFiles(
       dir, chains, [...reported, ...generated.names, ...logLik.names],
-      (c) => generateConfig(opts, compiled.name, modelPath, run.paths[c]!, seeds[c]!, ids[c]!, started, join(dir, `chain-${c + 1}.csv`), draws, run.maxTreeDepth),
+      (c) => [
+        ...generateConfig(opts, compiled.name, modelPath, run.paths[c]!, seeds[c]!, ids[c]!, started, join(dir, `chain-${c + 1}.csv`), draws, run.maxTreeDepth),
+        ...layoutNodes(dataLayoutKeys(model, compiled)),
+      ],
       samplerColumns,
     );
   } catch (e) {

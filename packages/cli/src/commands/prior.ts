@@ -16,6 +16,7 @@ import { compileWithData } from "../compile.ts";
 import { ExitCode, modelError, usageError, type ExitCodeValue } from "../exit-codes.ts";
 import { generatedColumns } from "../generated-columns.ts";
 import type { CommandIO } from "../io.ts";
+import { dataLayoutKeys, layoutNodes } from "../data-layout.ts";
 import { loadData } from "../load-data.ts";
 import { firstLine, loadModel } from "../load-model.ts";
 import { logLikColumns } from "../log-lik-columns.ts";
@@ -55,7 +56,8 @@ export async function priorCommand(modelPath: string, opts: SampleCommandOptions
   try {
     files = new ChainFiles(
       dir, opts.chains, [...compiled.constrainedNames(), ...generated.names, ...logLik.names],
-      (c) => priorConfig(opts, compiled.name, modelPath, seed, started, c, join(dir, `chain-${c + 1}.csv`)), PRIOR_SAMPLER_COLUMNS,
+      (c) => [...priorConfig(opts, compiled.name, modelPath, seed, started, c, join(dir, `chain-${c + 1}.csv`)), ...layoutNodes(dataLayoutKeys(model, compiled))],
+      PRIOR_SAMPLER_COLUMNS,
     );
   } catch (e) {
     throw usageError(`cannot write into the output directory '${opts.output}': ${firstLine(e)}; choose another with --output`);

@@ -13,6 +13,7 @@ import { chooseBackend, openDensity, runPlan, type BackendChoice, type BackendRe
 import { compileWithData } from "../compile.ts";
 import { deviceError, ExitCode, modelError, usageError, type ExitCodeValue } from "../exit-codes.ts";
 import type { CommandIO } from "../io.ts";
+import { dataLayoutKeys } from "../data-layout.ts";
 import { loadData } from "../load-data.ts";
 import { generatedColumns } from "../generated-columns.ts";
 import { logLikColumns } from "../log-lik-columns.ts";
@@ -124,7 +125,7 @@ export async function sampleCommand(modelPath: string, opts: SampleCommandOption
   let files: ChainFiles;
   try {
     files = new ChainFiles(dir, opts.chains, [...compiled.constrainedNames(), ...generated.names, ...logLik.names], (c) =>
-      headerConfig(opts, choice, compiled.name, modelPath, seed, started, first + c, join(dir, `chain-${first + c + 1}.csv`), dataHash),
+      headerConfig(opts, choice, compiled.name, modelPath, seed, started, first + c, join(dir, `chain-${first + c + 1}.csv`), dataHash, dataLayoutKeys(model, compiled)),
     SAMPLER_COLUMNS, first);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
@@ -290,7 +291,7 @@ export function pendingLine(d: PendingRunnerDecision, dtype: "f32" | "f64"): str
 
 function headerConfig(
   opts: SampleCommandOptions, choice: BackendChoice, name: string, modelPath: string, seed: number, started: string, chain: number, outputFile: string,
-  dataHash: string,
+  dataHash: string, layout: Readonly<Record<string, string>>,
 ): ConfigNode[] {
   return sampleConfig({
     model: name,
@@ -320,6 +321,8 @@ function headerConfig(
       ...(opts.dataPrecision === "f16" ? { data_precision: "f16" } : {}),
       backend_requested: opts.backend,
       data_hash: dataHash,
+      // What `ppl export` reads to lay the data out as ArviZ expects (see data-layout.ts).
+      ...layout,
     },
   });
 }

@@ -1,7 +1,8 @@
 // @ppl/vulkan/internals: the code generator's building blocks, for packages that render kernels
 // of their own (the GPU sampler in @ppl/ppl-vulkan), the tests and the benchmarks. Not a user API.
 export { kernelPrelude } from "./codegen/kernel-prelude.ts";
-export { renderCooperative, type CooperativeLayout, type CooperativeProgram } from "./codegen/cooperative.ts";
+export { renderCooperative, type CooperativeProgram } from "./codegen/cooperative.ts";
+export type { CooperativeLayout } from "./codegen/cooperative-merge.ts";
 export { cooperativeRowPasses } from "./codegen/cooperative-row-pass.ts";
 export { glslType, bufferType, literal, convert } from "./codegen/glsl.ts";
 export { flatten, unflatten, broadcastIndex } from "./codegen/index-math.ts";

@@ -7,8 +7,7 @@ import { findRowPassesWithin, WIDE_TERMS, type RowPass } from "./row-pass.ts";
 import { schedule } from "./schedule.ts";
 import type { Scope } from "./scope.ts";
 import type { Storage } from "./storage.ts";
-import type { CooperativeLayout } from "./cooperative.ts";
-import { mergeStates } from "./cooperative.ts";
+import { mergeStates, type CooperativeLayout } from "./cooperative-merge.ts";
 
 // A row pass for one chain's workgroup (execution shape 2: codegen/cooperative.ts). A regression's
 // gradient, rendered node by node, is about ten passes over the rows, each behind a barrier: η =
@@ -17,7 +16,7 @@ import { mergeStates } from "./cooperative.ts";
 // threads can take the rows in turn (thread t rows t, t + W, …) and, for each, read the row of X
 // into registers, form η, the row's terms and their contribution to every sum and to Xᵀ·r, with no
 // barrier and nothing stored between them; one merge at the end adds the threads' sums, in a fixed
-// order (cooperative.ts's mergeStates), so the result is the same on every run.
+// order (cooperative-merge.ts's mergeStates), so the result is the same on every run.
 
 /** The row passes of one chain's graph that a workgroup renders (one column of η, X's row in registers). */
 export function findCooperativeRowPasses(order: readonly Node[], outputs: readonly Node[], kernels: readonly Node[], isStored: (n: Node) => boolean): RowPass[] {

@@ -6,7 +6,8 @@ import type { KernelFactory } from "./kernel-factory.ts";
 import { isAlwaysMaterialized } from "./schedule.ts";
 import { Scope } from "./scope.ts";
 import { bufferDeclaration, type Binding, type KernelPlan, type ScratchBuffer } from "./shader.ts";
-import { sliceSumRead, type SlicedValue } from "./inline-slices.ts";
+import type { SlicedValue } from "./kernel-plan.ts";
+import { sliceSumRead } from "./slice-read.ts";
 import type { Storage } from "./storage.ts";
 
 // The kernel of a program's outputs, when all it does is compute them element by element from values

@@ -1,10 +1,7 @@
 import { isElementwise } from "@ppl/tensor/internals";
 import type { Node } from "@ppl/tensor";
-import { glslType } from "./glsl.ts";
-import { flatten } from "./index-math.ts";
-import type { Scope } from "./scope.ts";
+import type { SlicedValue } from "./kernel-plan.ts";
 import { sliceScratch } from "./slice-sum.ts";
-import type { ScratchBuffer } from "./shader.ts";
 
 // A row pass leaves each of its sums as partials, one a workgroup, and a merge kernel adds them; a
 // split reduction's last workgroup counts the others done and adds them (reduce/parallel.ts).
@@ -13,11 +10,6 @@ import type { ScratchBuffer } from "./shader.ts";
 // elements it reads itself, in workgroup order: the merge's dispatch, a dependent one (about 2 µs
 // on an H200; the 1024-chain gradient went 20.7 → 17.9 µs without its merge), is saved.
 
-/** A node held as `slices` partial sums in a scratch buffer (slice p of element e at p·size + e). */
-export interface SlicedValue {
-  readonly scratch: ScratchBuffer;
-  readonly slices: number;
-}
 
 /** Most partials a reader adds per element it reads. */
 export const INLINE_SLICES = 64;
@@ -71,25 +63,3 @@ export function inlinedSliceSums(
   return out;
 }
 
-/**
- * Statements in `scope` adding `node`'s partials at `idx`; the sum's variable. Every partial is
- * loaded before any is added (straight-line code: a loop's loads waited for one another, 49
- * partials in 3.4 µs on an H100), and they are added pairwise in a fixed tree.
- */
-export function sliceSumRead(bind: (b: ScratchBuffer) => string, node: Node, v: SlicedValue, idx: readonly string[], scope: Scope, name: string): string {
-  const at = `${name}_at`;
-  scope.emit(`int ${at} = ${flatten(node.shape, idx)};`);
-  const array = bind(v.scratch);
-  const T = glslType(node.dtype);
-  const parts = Array.from({ length: v.slices }, (_, q) => `${name}_${q}`);
-  parts.forEach((p, q) => scope.emit(`${T} ${p} = ${array}[${q === 0 ? "" : `${q * node.size} + `}${at}];`));
-  scope.emit(`${T} ${name} = ${pairwise(parts)};`);
-  return name;
-}
-
-// The terms added as a balanced tree, halves first: (a + b) + (c + d).
-function pairwise(terms: readonly string[]): string {
-  if (terms.length === 1) return terms[0]!;
-  const half = Math.ceil(terms.length / 2);
-  return `(${pairwise(terms.slice(0, half))} + ${pairwise(terms.slice(half))})`;
-}

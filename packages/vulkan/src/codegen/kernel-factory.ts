@@ -1,5 +1,5 @@
 import type { Node } from "@ppl/tensor";
-import type { SlicedValue } from "./inline-slices.ts";
+import type { SlicedValue } from "./kernel-plan.ts";
 import type { RenderLimits } from "./limits.ts";
 import type { KernelPlan, ShaderBuilder, ShaderParts } from "./shader.ts";
 

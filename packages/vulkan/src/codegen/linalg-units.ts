@@ -3,7 +3,7 @@ import { glslType, literal } from "./glsl.ts";
 import { broadcastIndex, flatten, unflatten } from "./index-math.ts";
 import type { Scope } from "./scope.ts";
 import { selfRead } from "./storage.ts";
-import type { UnitWriter } from "./units.ts";
+import type { UnitWriter } from "./unit-writer.ts";
 
 /**
  * General linear algebra as GLSL units, a line-by-line port of @ppl/tensor's cpu/linalg.ts (the

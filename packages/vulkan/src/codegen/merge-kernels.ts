@@ -1,6 +1,7 @@
 import type { DType, Node } from "@ppl/tensor";
 import type { RenderLimits } from "./limits.ts";
-import { bufferDeclaration, HALF_STORAGE_EXTENSION, type Access, type Binding, type KernelPlan, type ShaderParts } from "./shader.ts";
+import type { Access, Binding, KernelPlan, ShaderParts } from "./kernel-plan.ts";
+import { bufferDeclaration, HALF_STORAGE_EXTENSION } from "./shader.ts";
 
 // Horizontal fusion. A small model's gradient is a chain of tiny kernels, and on a GPU each
 // dispatch and the barrier after it cost a few microseconds whatever the kernel does (an H200 ran
@@ -8,14 +9,6 @@ import { bufferDeclaration, HALF_STORAGE_EXTENSION, type Access, type Binding, t
 // touch no buffer another of them writes can run as one dispatch: each workgroup runs one of them,
 // picked by its workgroup index. The program then costs its dependency depth in dispatches rather
 // than its kernel count.
-
-/** What assemble keeps of a kernel so that it can be merged with others later. */
-export interface MergePieces {
-  readonly parts: ShaderParts;
-  /** How the kernel uses each of its bindings, in binding order. */
-  readonly access: readonly Access[];
-  readonly dtypes: ReadonlySet<DType>;
-}
 
 /**
  * Merge the kernels of a program (in run order) that may run at the same time into single

@@ -4,7 +4,7 @@ import { flatten, plus, unflatten } from "./index-math.ts";
 import { knownSegments } from "./scatter-segments.ts";
 import type { Scope } from "./scope.ts";
 import { selfRead } from "./storage.ts";
-import type { UnitContext, UnitWriter } from "./units.ts";
+import type { UnitContext, UnitWriter } from "./unit-writer.ts";
 
 /** How a kernel reads a segment layout (see SegmentLayout): GLSL int expressions of offsets[j] and order[s]. */
 export interface SegmentReader {

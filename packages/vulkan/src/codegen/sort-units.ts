@@ -4,7 +4,7 @@ import { glslType } from "./glsl.ts";
 import { flatten, unflatten } from "./index-math.ts";
 import type { Scope } from "./scope.ts";
 import { selfRead } from "./storage.ts";
-import type { UnitWriter } from "./units.ts";
+import type { UnitWriter } from "./unit-writer.ts";
 
 /**
  * argsort: one line per unit, heapsorted in place in the output (the permutation itself), so

@@ -1,7 +1,7 @@
 import { type Node } from "@ppl/tensor";
 import { sizeOf } from "@ppl/tensor/internals";
 import { unflatten } from "../index-math.ts";
-import type { UnitWriter } from "../units.ts";
+import type { UnitWriter } from "../unit-writer.ts";
 import { reduceMonoid } from "./monoid.ts";
 
 /** One thread per output element folding all of its reduced elements in order: short reductions, and inside single-thread programs. */

@@ -57,12 +57,13 @@ describe("checkData accepts Stan JSON data", () => {
     expect(dataError({ n: data.intVector(2) }, { n: Float32Array.of(1, 2.5) }).message).toBe("'n[2]' is 2.5, but 'n' holds integers; give a whole number");
   });
   test("a Float32Array's entries and bounds are checked at the entry's position", () => {
+    // NaN and ±∞ are data in an unbounded real field (as Stan reads them), every entry checked past them.
     const X = new Float32Array(12);
     X[1 * 3 + 2] = Infinity;
-    expect(dataError(blr, { ...blrData(4, 3), X }).message).toBe("'X[2,3]' is Infinity; data must be finite numbers — remove or impute the entry");
-    X[1 * 3 + 2] = NaN;
-    expect(dataError(blr, { ...blrData(4, 3), X }).message).toBe("'X[2,3]' is NaN; data must be finite numbers — remove or impute the entry");
+    X[2 * 3] = NaN;
+    expect(Array.from(checkData(blr, { ...blrData(4, 3), X }).X!.data.slice(5, 7))).toEqual([Infinity, NaN]);
     const sigma = Float32Array.from(good().sigma);
+    sigma[1] = Infinity;
     sigma[4] = -1;
     expect(dataError(eight, { ...good(), sigma }).message).toBe("'sigma[5]' is -1, below the lower bound 0 of 'sigma'");
   });
@@ -71,7 +72,8 @@ describe("checkData accepts Stan JSON data", () => {
     expect(dataError(eight, { ...good(), y: new Float64Array(7) }).message).toBe("'y' is a typed array of 7 values; the model expects J=8");
     const X = new Float64Array(12);
     X[1 * 3 + 2] = NaN; // row 2, column 3
-    expect(dataError(blr, { ...blrData(4, 3), X }).message).toBe("'X[2,3]' is NaN; data must be finite numbers — remove or impute the entry");
+    expect(checkData(blr, { ...blrData(4, 3), X }).X!.data[5]).toBeNaN();
+    expect(dataError({ n: data.intVector(2) }, { n: Float64Array.of(1, NaN) }).message).toBe("'n[2]' is NaN, but 'n' holds integers; give a whole number");
     const sigma = Float64Array.from(good().sigma);
     sigma[4] = -1;
     expect(dataError(eight, { ...good(), sigma }).message).toBe("'sigma[5]' is -1, below the lower bound 0 of 'sigma'");
@@ -99,9 +101,12 @@ describe("DataError for each kind of bad data, naming the key, what was expected
     ["missing key", eight, { J: 8, y: good().y }, "sigma", "'sigma' is missing; the model expects a vector of J reals ≥ 0. Add it to the data file"],
     ["missing key with a likely misspelling", eight, { J: 8, y: good().y, sigmas: good().sigma }, "sigma", "'sigma' is missing; the model expects a vector of J reals ≥ 0 (the data has undeclared key 'sigmas' — a misspelling?). Add it to the data file"],
     ["wrong length", eight, { ...good(), y: good().y.slice(0, 7) }, "y", "'y' has 7 entries, the model expects J=8"],
-    ["NaN given as Stan's string", eight, { ...good(), y: [1, 2, "NaN", 4, 5, 6, 7, 8] }, "y", "'y[3]' is NaN; data must be finite numbers — remove or impute the entry"],
-    ["infinity in a JS object", eight, { ...good(), sigma: [1, Infinity, 1, 1, 1, 1, 1, 1] }, "sigma", "'sigma[2]' is Infinity; data must be finite numbers — remove or impute the entry"],
-    ["NaN number", eight, { ...good(), y: [NaN, 2, 3, 4, 5, 6, 7, 8] }, "y", "'y[1]' is NaN; data must be finite numbers — remove or impute the entry"],
+    ["NaN in a bounded field", eight, { ...good(), sigma: [1, 1, "NaN", 1, 1, 1, 1, 1] }, "sigma", "'sigma[3]' is NaN, but the entries of 'sigma' must be ≥ 0 and NaN is on no side of a bound; remove or impute the entry"],
+    ["-Inf below a lower bound", eight, { ...good(), sigma: [1, "-Inf", 1, 1, 1, 1, 1, 1] }, "sigma", "'sigma[2]' is -Infinity, below the lower bound 0 of 'sigma'"],
+    ["infinity in an integer field", eight, { ...good(), J: "Inf" }, "J", "'J' is Infinity, but 'J' holds integers; give a whole number"],
+    ["NaN in an integer vector", { n: data.intVector(2) }, { n: [1, NaN] }, "n", "'n[2]' is NaN, but 'n' holds integers; give a whole number"],
+    ["a spelling Stan does not read", eight, { ...good(), y: [1, "NA", 3, 4, 5, 6, 7, 8] }, "y", "'y[2]' should be a number at this position (a vector of J reals), got the string \"NA\""],
+    ["above a bound given by another field", { G: data.int(), g: data.intVector(2, { lower: 1, upper: "G" }) }, { G: 3, g: [1, 4] }, "g", "'g[2]' is 4, above the upper bound G = 3 of 'g'"],
     ["integer field with a fraction", eight, { ...good(), J: 8.5 }, "J", "'J' is 8.5, but 'J' holds integers; give a whole number"],
     ["below a lower bound", eight, { ...good(), sigma: [-1, 1, 1, 1, 1, 1, 1, 1] }, "sigma", "'sigma[1]' is -1, below the lower bound 0 of 'sigma'"],
     ["above an upper bound", { p: data.real({ upper: 1 }) }, { p: 2 }, "p", "'p' is 2, above the upper bound 1 of 'p'"],
@@ -125,6 +130,31 @@ describe("DataError for each kind of bad data, naming the key, what was expected
       expect(String(e)).toBe(`DataError: ${message}`);
     });
   }
+  test("NaN and ±∞ in Stan's JSON spellings (and CmdStan's) are data of an unbounded real field", () => {
+    const spellings = ["NaN", "nan", "Inf", "inf", "Infinity", "+inf", "-Inf", "-inf", "-Infinity", NaN, -Infinity];
+    const out = checkData({ v: data.vector(spellings.length) }, { v: spellings });
+    expect(Array.from(out.v!.data)).toEqual([NaN, NaN, Infinity, Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity, NaN, -Infinity]);
+    // Within bounds, ±∞ is data too (Stan's real<lower=0> takes inf).
+    expect(checkData({ s: data.real({ lower: 0 }) }, { s: "Inf" }).s!.data[0]).toBe(Infinity);
+  });
+  test("a bound may name an int or real scalar field, declared before or after it (Stan's int<upper=G>)", () => {
+    const spec: DataSpec = { g: data.intVector("N", { lower: 1, upper: "G" }), N: data.int(), G: data.int({ lower: "one" }), one: data.int() };
+    expect(Array.from(checkData(spec, { N: 2, G: 3, one: 1, g: [1, 3] }).g!.data)).toEqual([1, 3]);
+    expect(dataError(spec, { N: 2, G: 0, one: 1, g: [1, 3] }).message).toBe("'G' is 0, below the lower bound one = 1 of 'G'");
+    expect(() => checkData({ a: data.real({ upper: "b" }), b: data.real({ upper: "a" }) }, { a: 1, b: 2 })).toThrow(/bound each other in a cycle/);
+    expect(() => checkData({ v: data.vector(2), w: data.vector(2, { upper: "v" }) }, { v: [1, 2], w: [1, 2] })).toThrow(ModelError);
+  });
+  test("the declarations check their arguments", () => {
+    const bad: [() => unknown, RegExp][] = [
+      [() => data.intVector("N", { lower: 1, upper: ["G"] as unknown as string }), /data\.intVector: 'upper' must be a number or the name of a scalar data field \(such as "G"\), got an array of 1/],
+      [() => data.vector(2.5), /data\.vector: a size must be a non-negative integer or the name of an int data field, got number 2\.5/],
+      [() => data.int(5 as unknown as object), /data\.int: the options must be an object such as \{ lower: 0 \}, got number 5/],
+      [() => data.real({ lowr: 0 } as object), /data\.real: unknown option 'lowr'; the options are lower, upper/],
+      [() => data.array(2, { int: "yes" as unknown as boolean }), /data\.array: 'int' must be true or false, got the string "yes"/],
+      [() => data.matrix(2, 2, { lower: 3, upper: 1 }), /data\.matrix: lower \(3\) is above upper \(1\)/],
+    ];
+    for (const [f, message] of bad) expect(thrownBy(f, ModelError).message).toMatch(message);
+  });
   test("a size naming a field that is not an int is a ModelError", () => {
     expect(() => checkData({ r: data.real(), v: data.vector("r") }, { r: 2, v: [1, 2] })).toThrow(ModelError);
   });

@@ -2,18 +2,20 @@ import { constant, log, logsumexp, mul, square, sub, sum, exp, type Node, type O
 import { lift } from "@ppl/tensor/internals";
 import { ModelError } from "../model/errors.ts";
 import type { Distribution } from "./distribution.ts";
-import { logMassAtLevel } from "./helpers.ts";
+import { logMassAtLevel, checkOperand } from "./helpers.ts";
 import { sampleEvents } from "./sampling.ts";
 import { categoricalVariate } from "./variates.ts";
 
 /** Categorical over 1..K (1-based, as Stan) with probabilities `probs` (last axis K). */
 export function categorical(probs: Operand): Distribution {
+  checkOperand("categorical", "probs", probs);
   const p = vectorParam("categorical", "probs", probs);
   return categoricalOf("categorical", p, log(p), p);
 }
 
 /** Categorical over 1..K with unnormalized log-probabilities `logits` (last axis K). */
 export function categoricalLogit(logits: Operand): Distribution {
+  checkOperand("categoricalLogit", "logits", logits);
   const l = vectorParam("categoricalLogit", "logits", logits);
   const logp = sub(l, logsumexp(l, -1, true));
   return categoricalOf("categorical_logit", l, logp, exp(logp));
@@ -43,6 +45,7 @@ function categoricalOf(name: string, param: Node, logp: Node, p: Node): Distribu
 
 /** A parameter that must have a last (category) axis. */
 export function vectorParam(dist: string, name: string, x: Operand): Node {
+  checkOperand(dist, name, x);
   const n = lift(x);
   if (n.rank === 0) throw new ModelError(`${dist}: ${name} must be a vector (last axis = categories), got a scalar; pass a vector node or constant([...], [K])`);
   return n;

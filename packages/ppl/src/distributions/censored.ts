@@ -2,7 +2,7 @@ import { add, ge, le, mul, or, select, sub, type Node } from "@ppl/tensor";
 import { broadcastShapes, lift, sizeOf } from "@ppl/tensor/internals";
 import { ModelError } from "../model/errors.ts";
 import type { Distribution, Support } from "./distribution.ts";
-import { checkOptions, shapeOf } from "./helpers.ts";
+import { checkOperand, checkOptions, shapeOf } from "./helpers.ts";
 import { broadcastValues, evalOperands, sampleToShape } from "./sampling.ts";
 import type { TruncationBounds } from "./truncated-normal.ts";
 
@@ -16,6 +16,8 @@ import type { TruncationBounds } from "./truncated-normal.ts";
  */
 export function censored(dist: Distribution, bounds: TruncationBounds): Distribution {
   checkOptions("observeCensored", bounds, ["lower", "upper"]);
+  if (bounds.lower !== undefined) checkOperand("observeCensored", "lower", bounds.lower);
+  if (bounds.upper !== undefined) checkOperand("observeCensored", "upper", bounds.upper);
   const { lower, upper } = bounds;
   const lcdf = dist.lcdf?.bind(dist), lccdf = dist.lccdf?.bind(dist);
   if (dist.eventShape.length !== 0 || !lcdf || !lccdf) {

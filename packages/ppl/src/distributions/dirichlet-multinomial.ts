@@ -4,6 +4,7 @@ import { vectorParam } from "./categorical.ts";
 import type { Distribution } from "./distribution.ts";
 import { sampleEvents } from "./sampling.ts";
 import { binomialVariate, logGammaVariate } from "./variates.ts";
+import { checkOperand } from "./helpers.ts";
 
 /**
  * Stan's dirichlet_multinomial(alpha): count vectors (last axis K) whose category probabilities are
@@ -11,6 +12,7 @@ import { binomialVariate, logGammaVariate } from "./variates.ts";
  * N = Σ n_k, α₀ = Σ α_k. `n`, the number of trials, is needed only to sample and for the moments.
  */
 export function dirichletMultinomial(alpha: Operand, n?: number): Distribution {
+  checkOperand("dirichletMultinomial", "alpha", alpha);
   const a = vectorParam("dirichletMultinomial", "alpha", alpha);
   if (n !== undefined && !(Number.isInteger(n) && n >= 0)) throw new ModelError(`dirichletMultinomial: n must be a non-negative integer, got ${n}`);
   const k = a.shape[a.rank - 1]!;

@@ -1,12 +1,13 @@
 import { add, div, lgamma, mul, square, sub, sum, type Operand } from "@ppl/tensor";
 import { vectorParam } from "./categorical.ts";
 import type { Distribution } from "./distribution.ts";
-import { xlogy } from "./helpers.ts";
+import { xlogy, checkOperand } from "./helpers.ts";
 import { sampleEvents } from "./sampling.ts";
 import { logGammaVariate } from "./variates.ts";
 
 /** Dirichlet with concentrations `alpha` (last axis K) over the K-simplex. */
 export function dirichlet(alpha: Operand): Distribution {
+  checkOperand("dirichlet", "alpha", alpha);
   const a = vectorParam("dirichlet", "alpha", alpha);
   const k = a.shape[a.rank - 1]!;
   const batchShape = a.shape.slice(0, -1);

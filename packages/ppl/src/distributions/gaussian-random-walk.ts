@@ -2,12 +2,13 @@ import { concat, mul, reshape, slice, square, sub, sum, constant, type Node, typ
 import { lift } from "@ppl/tensor/internals";
 import { ModelError } from "../model/errors.ts";
 import type { Distribution } from "./distribution.ts";
-import { batchShapeOf, checkParam, isPositive } from "./helpers.ts";
+import { batchShapeOf, checkParam, isPositive, checkOperand } from "./helpers.ts";
 import { normalLogpdf } from "./normal.ts";
 import { sampleEvents } from "./sampling.ts";
 
 /** Gaussian random walk of `steps` values: x[1] ~ Normal(0, sigma), x[t] − x[t−1] ~ Normal(0, sigma). */
 export function gaussianRandomWalk(sigma: Operand, steps: number): Distribution {
+  checkOperand("gaussianRandomWalk", "sigma", sigma);
   if (!Number.isInteger(steps) || steps < 1) throw new ModelError(`gaussianRandomWalk: steps must be a positive integer, got ${steps}`);
   checkParam("gaussianRandomWalk", "sigma", sigma, isPositive, "positive");
   const batchShape = batchShapeOf("gaussianRandomWalk", { sigma });

@@ -3,7 +3,10 @@ import {
   type Shape,
 } from "@ppl/tensor";
 import { broadcastShapes, lift } from "@ppl/tensor/internals";
+import { checkOperand, describeValue } from "../model/arguments.ts";
 import { ModelError } from "../model/errors.ts";
+
+export { checkCount, checkOperand, isOperand } from "../model/arguments.ts";
 
 /** log(2π) / 2. */
 export const HALF_LOG_TWO_PI = 0.5 * Math.log(2 * Math.PI);
@@ -18,6 +21,7 @@ export function shapeOf(x: Operand): Shape {
 
 /** Broadcast shape of several parameters; a mismatch is a ModelError naming the distribution. */
 export function batchShapeOf(dist: string, params: Record<string, Operand>): Shape {
+  for (const [k, v] of Object.entries(params)) checkOperand(dist, k, v);
   try {
     return broadcastShapes(dist, ...Object.values(params).map(shapeOf));
   } catch {
@@ -26,11 +30,36 @@ export function batchShapeOf(dist: string, params: Record<string, Operand>): Sha
   }
 }
 
-/** Check a parameter given as a plain number at build time (node-valued parameters are checked by the sampler's rejection of NaN). */
+/**
+ * Check a parameter: a plain number against its support now, at build time; a node's support is
+ * recorded (supportChecksOf), so that a log density found −∞ or NaN at run time can say which
+ * argument left its support.
+ */
 export function checkParam(dist: string, name: string, value: Operand, ok: (v: number) => boolean, what: string): void {
-  if (typeof value === "number" && !(ok(value) && !Number.isNaN(value))) {
-    throw new ModelError(`${dist}: ${name} must be ${what}, got ${value}; pass a value that is ${what}`);
+  checkOperand(dist, name, value);
+  if (typeof value === "number") {
+    if (!(ok(value) && !Number.isNaN(value))) throw new ModelError(`${dist}: ${name} must be ${what}, got ${value}; pass a value that is ${what}`);
+    return;
   }
+  const list = SUPPORT_CHECKS.get(value);
+  const check = { dist, name, ok, what };
+  if (list === undefined) SUPPORT_CHECKS.set(value, [check]);
+  else if (!list.some((c) => c.dist === dist && c.name === name)) list.push(check);
+}
+
+/** A distribution argument's support, recorded by checkParam for a node-valued argument. */
+export interface SupportCheck {
+  readonly dist: string;
+  readonly name: string;
+  readonly ok: (v: number) => boolean;
+  readonly what: string;
+}
+
+const SUPPORT_CHECKS = new WeakMap<Node, SupportCheck[]>();
+
+/** The supports that distributions built so far require of `node` as an argument (empty if none). */
+export function supportChecksOf(node: Node): readonly SupportCheck[] {
+  return SUPPORT_CHECKS.get(node) ?? [];
 }
 
 /** Checks for literal parameters, used with checkParam. */
@@ -41,7 +70,10 @@ export const isNonNegativeInt = (v: number) => Number.isInteger(v) && v >= 0;
 
 /** Reject option keys a distribution does not know (a typo would otherwise be silently ignored). */
 export function checkOptions(dist: string, opts: object | undefined, known: readonly string[]): void {
-  if (!opts) return;
+  if (opts === undefined) return;
+  if (typeof opts !== "object" || opts === null || Array.isArray(opts)) {
+    throw new ModelError(`${dist}: the options must be an object such as { ${known[0] ?? "name"}: … }, got ${describeValue(opts)}`);
+  }
   for (const k of Object.keys(opts)) {
     if (!known.includes(k)) throw new ModelError(`${dist}: unknown argument '${k}'; the arguments are ${known.join(", ")}`);
   }

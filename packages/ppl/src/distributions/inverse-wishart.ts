@@ -2,12 +2,14 @@ import { add, diagonal, div, gt, mul, reshape, select, square, sub, type Node, t
 import { lmgamma } from "./composed-special.ts";
 import { choleskyNumbers } from "./dense.ts";
 import type { Distribution } from "./distribution.ts";
-import { LOG_TWO } from "./helpers.ts";
+import { LOG_TWO, checkOperand } from "./helpers.ts";
 import { bartlettFactor, logdetOfFactor, lowerInverse, matMulNumbers, outerSelf, transposeNumbers, traceSolve } from "./matrix-numbers.ts";
 import { wishartFamily } from "./wishart-family.ts";
 
 /** Stan's inv_wishart(nu, S): X whose inverse is Wishart(nu, S⁻¹); nu > K − 1, mean S/(nu − K − 1). */
 export function inverseWishart(nu: Operand, S: Operand): Distribution {
+  checkOperand("inverseWishart", "nu", nu);
+  checkOperand("inverseWishart", "S", S);
   return wishartFamily({
     fn: "inverseWishart",
     name: "inv_wishart",

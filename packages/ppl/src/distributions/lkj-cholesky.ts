@@ -2,7 +2,7 @@ import { add, constant, diagonal, log, mul, neg, reshape, slice, sub, sum, type 
 import { lift } from "@ppl/tensor/internals";
 import { ModelError } from "../model/errors.ts";
 import type { Distribution } from "./distribution.ts";
-import { batchShapeOf, checkParam, isPositive, lbeta, LOG_TWO } from "./helpers.ts";
+import { batchShapeOf, checkParam, isPositive, lbeta, LOG_TWO, checkOperand } from "./helpers.ts";
 import { sampleEvents } from "./sampling.ts";
 import { betaVariate } from "./variates.ts";
 
@@ -11,6 +11,7 @@ import { betaVariate } from "./variates.ts";
  * (Stan's lkj_corr_cholesky): log p(L) = Σ_{i=2..K} (K − i + 2η − 2) log L_ii + log c_K(η).
  */
 export function lkjCholesky(k: number, eta: Operand): Distribution {
+  checkOperand("lkjCholesky", "eta", eta);
   if (!Number.isInteger(k) || k < 2) throw new ModelError(`lkjCholesky: K must be an integer ≥ 2, got ${k}`);
   checkParam("lkjCholesky", "eta", eta, isPositive, "positive");
   const batchShape = batchShapeOf("lkjCholesky", { eta });

@@ -1,7 +1,7 @@
 import { add, and, broadcastTo, constant, div, eq, logdetSpd, mul, reshape, sub, type Operand } from "@ppl/tensor";
 import { lift } from "@ppl/tensor/internals";
 import type { Distribution } from "./distribution.ts";
-import { restrict } from "./helpers.ts";
+import { restrict, checkOperand } from "./helpers.ts";
 import { lkjCholesky, lkjLogConstant } from "./lkj-cholesky.ts";
 import { hasUnitDiagonal, isSymmetric, outerSelf } from "./matrix-numbers.ts";
 
@@ -10,6 +10,7 @@ import { hasUnitDiagonal, isSymmetric, outerSelf } from "./matrix-numbers.ts";
  * the same normalizing constant as lkjCholesky (the two differ by the Jacobian of Σ = L Lᵀ only).
  */
 export function lkjCorr(k: number, eta: Operand): Distribution {
+  checkOperand("lkjCorr", "eta", eta);
   // lkjCholesky checks K and eta and supplies the draws' factors.
   const factor = lkjCholesky(k, eta);
   const { batchShape } = factor;

@@ -5,7 +5,7 @@ import {
 import { lift } from "@ppl/tensor/internals";
 import { ModelError } from "../model/errors.ts";
 import type { Distribution } from "./distribution.ts";
-import { checkParam, isPositive, restrict } from "./helpers.ts";
+import { checkParam, isPositive, restrict, checkOperand } from "./helpers.ts";
 import { lkjCholesky, lkjLogConstant } from "./lkj-cholesky.ts";
 import { normalLogpdf } from "./normal.ts";
 import { isSymmetric, outerSelf } from "./matrix-numbers.ts";
@@ -20,6 +20,9 @@ import { sampleEvents } from "./sampling.ts";
  * mean and variance give. mu and sigma are vectors of K or scalars; eta is a scalar.
  */
 export function lkjCov(mu: Operand, sigma: Operand, eta: Operand, k: number): Distribution {
+  checkOperand("lkjCov", "mu", mu);
+  checkOperand("lkjCov", "sigma", sigma);
+  checkOperand("lkjCov", "eta", eta);
   if (!Number.isInteger(k) || k < 2) throw new ModelError(`lkjCov: K must be an integer ≥ 2, got ${k}`);
   checkParam("lkjCov", "sigma", sigma, isPositive, "positive");
   checkParam("lkjCov", "eta", eta, isPositive, "positive");

@@ -5,7 +5,7 @@ import { lift } from "@ppl/tensor/internals";
 import { ModelError } from "../model/errors.ts";
 import { choleskyNumbers } from "./dense.ts";
 import type { Distribution } from "./distribution.ts";
-import { HALF_LOG_TWO_PI } from "./helpers.ts";
+import { HALF_LOG_TWO_PI, checkOperand } from "./helpers.ts";
 import { lowerInverse, squareMatrix, transposeNumbers } from "./matrix-numbers.ts";
 import { sampleEvents } from "./sampling.ts";
 
@@ -14,6 +14,9 @@ import { sampleEvents } from "./sampling.ts";
  * column precision D (N×N); log p(y) = −MN log √(2π) + N/2 log det Sigma + M/2 log det D − tr(D (y − Mu)ᵀ Sigma (y − Mu))/2.
  */
 export function matrixNormalPrecision(Mu: Operand, Sigma: Operand, D: Operand): Distribution {
+  checkOperand("matrixNormalPrecision", "Mu", Mu);
+  checkOperand("matrixNormalPrecision", "Sigma", Sigma);
+  checkOperand("matrixNormalPrecision", "D", D);
   const mu = lift(Mu), s = lift(Sigma), d = lift(D);
   const m = squareMatrix("matrixNormalPrecision", "Sigma", s);
   const n = squareMatrix("matrixNormalPrecision", "D", d);

@@ -1,7 +1,9 @@
 import { add, broadcastTo, log, logsumexp, mul, reshape, square, stack, sub, sum, type Node, type Operand } from "@ppl/tensor";
 import { broadcastIndex, broadcastShapes, lift } from "@ppl/tensor/internals";
 import { ModelError } from "../model/errors.ts";
-import type { Distribution } from "./distribution.ts";
+import { isDistribution, type Distribution } from "./distribution.ts";
+import { checkOperand } from "./helpers.ts";
+import { describeValue } from "../model/arguments.ts";
 import { evalOperands } from "./sampling.ts";
 import { categoricalVariate } from "./variates.ts";
 
@@ -10,6 +12,14 @@ import { categoricalVariate } from "./variates.ts";
  * distributions, or one scalar distribution whose last batch axis indexes the components.
  */
 export function mixture(weights: Operand | readonly Operand[], components: Distribution | readonly Distribution[]): Distribution {
+  if (Array.isArray(weights) && weights.length === 0) throw new ModelError("mixture: give one weight per component, got an empty list");
+  if (Array.isArray(weights)) (weights as readonly unknown[]).forEach((x, i) => checkOperand("mixture", `weights[${i + 1}]`, x));
+  else checkOperand("mixture", "weights", weights);
+  if (Array.isArray(components)) {
+    (components as readonly unknown[]).forEach((c, i) => {
+      if (!isDistribution(c)) throw new ModelError(`mixture: components[${i + 1}] must be a distribution such as normal(0, 1), got ${describeValue(c)}`);
+    });
+  } else if (!isDistribution(components)) throw new ModelError(`mixture: components must be a distribution or a list of distributions, got ${describeValue(components)}`);
   const w = Array.isArray(weights) ? stack((weights as readonly Operand[]).map((x) => lift(x)), -1) : lift(weights as Operand);
   if (w.rank === 0) throw new ModelError("mixture: weights must be a vector (one per component); pass [w1, w2, ...] or a vector node");
   const k = w.shape[w.rank - 1]!;

@@ -5,7 +5,7 @@ import { lift } from "@ppl/tensor/internals";
 import { ModelError } from "../model/errors.ts";
 import { lowerTimes } from "./dense.ts";
 import type { Distribution } from "./distribution.ts";
-import { HALF_LOG_TWO_PI } from "./helpers.ts";
+import { HALF_LOG_TWO_PI, checkOperand } from "./helpers.ts";
 import { solveVectors, squareMatrix } from "./matrix-numbers.ts";
 import { sampleEvents } from "./sampling.ts";
 
@@ -14,11 +14,15 @@ import { sampleEvents } from "./sampling.ts";
  * an N×N kernel matrix Sigma and K positive inverse scales w (Stan's functional data over shared inputs).
  */
 export function multiGP(sigma: Operand, w: Operand): Distribution {
+  checkOperand("multiGP", "sigma", sigma);
+  checkOperand("multiGP", "w", w);
   return multiGaussianProcess("multi_gp", "multiGP", lift(sigma), lift(w), false);
 }
 
 /** Stan's multi_gp_cholesky(L, w): multi_gp with the kernel matrix given by its lower Cholesky factor L. */
 export function multiGPCholesky(L: Operand, w: Operand): Distribution {
+  checkOperand("multiGPCholesky", "L", L);
+  checkOperand("multiGPCholesky", "w", w);
   return multiGaussianProcess("multi_gp_cholesky", "multiGPCholesky", lift(L), lift(w), true);
 }
 

@@ -4,7 +4,7 @@ import {
 import { lift } from "@ppl/tensor/internals";
 import { ModelError } from "../model/errors.ts";
 import type { Distribution } from "./distribution.ts";
-import { checkParam, isPositive, LOG_PI, logOf } from "./helpers.ts";
+import { checkParam, isPositive, LOG_PI, logOf, checkOperand } from "./helpers.ts";
 import { lowerTimes } from "./dense.ts";
 import { solveVectors, squareMatrix } from "./matrix-numbers.ts";
 import { sampleEvents } from "./sampling.ts";
@@ -12,11 +12,17 @@ import { gammaVariate } from "./variates.ts";
 
 /** Stan's multi_student_t(nu, mu, Sigma): multivariate Student's t with nu degrees of freedom, location mu (last axis K) and scale matrix Sigma [K,K]. */
 export function multiStudentT(nu: Operand, mu: Operand, sigma: Operand): Distribution {
+  checkOperand("multiStudentT", "nu", nu);
+  checkOperand("multiStudentT", "mu", mu);
+  checkOperand("multiStudentT", "sigma", sigma);
   return multiT("multi_student_t", "multiStudentT", nu, mu, lift(sigma), false);
 }
 
 /** Stan's multi_student_t_cholesky(nu, mu, L): multivariate Student's t whose scale matrix is L Lᵀ, for a lower Cholesky factor L. */
 export function multiStudentTCholesky(nu: Operand, mu: Operand, L: Operand): Distribution {
+  checkOperand("multiStudentTCholesky", "nu", nu);
+  checkOperand("multiStudentTCholesky", "mu", mu);
+  checkOperand("multiStudentTCholesky", "L", L);
   return multiT("multi_student_t_cholesky", "multiStudentTCholesky", nu, mu, lift(L), true);
 }
 

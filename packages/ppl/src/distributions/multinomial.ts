@@ -2,12 +2,14 @@ import { add, lgamma, mul, sub, sum, type Operand } from "@ppl/tensor";
 import { ModelError } from "../model/errors.ts";
 import { vectorParam } from "./categorical.ts";
 import type { Distribution } from "./distribution.ts";
-import { xlogy } from "./helpers.ts";
+import { xlogy, checkOperand, checkCount } from "./helpers.ts";
 import { sampleEvents } from "./sampling.ts";
 import { binomialVariate } from "./variates.ts";
 
 /** Multinomial over count vectors with category probabilities `probs` (last axis K); `n`, the number of trials, is needed only to sample. */
 export function multinomial(probs: Operand, n?: number): Distribution {
+  checkOperand("multinomial", "probs", probs);
+  if (n !== undefined) checkCount("multinomial", "n", n);
   const p = vectorParam("multinomial", "probs", probs);
   const k = p.shape[p.rank - 1]!;
   const batchShape = p.shape.slice(0, -1);

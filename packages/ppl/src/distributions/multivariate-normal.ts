@@ -6,23 +6,29 @@ import { lift } from "@ppl/tensor/internals";
 import { ModelError } from "../model/errors.ts";
 import type { Distribution } from "./distribution.ts";
 import { choleskyNumbers, lowerTimes, lowerTransposeSolve } from "./dense.ts";
-import { HALF_LOG_TWO_PI } from "./helpers.ts";
+import { HALF_LOG_TWO_PI, checkOperand } from "./helpers.ts";
 import { sampleEvents } from "./sampling.ts";
 
 type Form = "covariance" | "precision" | "cholesky";
 
 /** Multivariate normal with mean mu (last axis K, or a scalar) and covariance matrix cov [K,K]. */
 export function multivariateNormal(mu: Operand, cov: Operand): Distribution {
+  checkOperand("multivariateNormal", "mu", mu);
+  checkOperand("multivariateNormal", "cov", cov);
   return mvn("multi_normal", mu, lift(cov), "covariance");
 }
 
 /** Multivariate normal with mean mu and precision (inverse covariance) matrix [K,K]. */
 export function multivariateNormalPrecision(mu: Operand, precision: Operand): Distribution {
+  checkOperand("multivariateNormalPrecision", "mu", mu);
+  checkOperand("multivariateNormalPrecision", "precision", precision);
   return mvn("multi_normal_prec", mu, lift(precision), "precision");
 }
 
 /** Multivariate normal with mean mu and the lower Cholesky factor L [K,K] of its covariance. */
 export function multivariateNormalCholesky(mu: Operand, L: Operand): Distribution {
+  checkOperand("multivariateNormalCholesky", "mu", mu);
+  checkOperand("multivariateNormalCholesky", "L", L);
   return mvn("multi_normal_cholesky", mu, lift(L), "cholesky");
 }
 

@@ -7,7 +7,7 @@ import { ModelError } from "../model/errors.ts";
 import type { Rng } from "../random/rng.ts";
 import type { Distribution } from "./distribution.ts";
 import { eventBatchShape } from "./helpers-events.ts";
-import { logMassAtLevel, shapeOf } from "./helpers.ts";
+import { logMassAtLevel, shapeOf, checkOperand } from "./helpers.ts";
 import { sampleEvents } from "./sampling.ts";
 
 /**
@@ -15,6 +15,8 @@ import { sampleEvents } from "./sampling.ts";
  * cutpoints c (last axis); −∞ where the cutpoints are not strictly increasing.
  */
 export function orderedLogistic(eta: Operand, cutpoints: Operand): Distribution {
+  checkOperand("orderedLogistic", "eta", eta);
+  checkOperand("orderedLogistic", "cutpoints", cutpoints);
   return orderedOf("ordered_logistic", "orderedLogistic", eta, cutpoints, {
     lowest: (d) => logSigmoid(neg(d)),
     highest: (d) => logSigmoid(d),

@@ -4,7 +4,7 @@ import {
 } from "@ppl/tensor";
 import { vectorParam } from "./categorical.ts";
 import type { Distribution } from "./distribution.ts";
-import { logMassAtLevel } from "./helpers.ts";
+import { logMassAtLevel, checkOperand } from "./helpers.ts";
 import { logMassSum } from "./mass-sums.ts";
 import { sampleEvents } from "./sampling.ts";
 
@@ -17,6 +17,7 @@ const LOG_ZERO = -1e30;
  * log P_i(k) = logaddexp(log P_{i−1}(k) + log(1 − θ_i), log P_{i−1}(k − 1) + log θ_i), in logs, as a scan.
  */
 export function poissonBinomial(theta: Operand): Distribution {
+  checkOperand("poissonBinomial", "theta", theta);
   const t = vectorParam("poissonBinomial", "theta", theta);
   const n = t.shape[t.rank - 1]!;
   const batchShape = t.shape.slice(0, -1);

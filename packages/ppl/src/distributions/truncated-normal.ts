@@ -4,7 +4,7 @@ import {
 import normalCdf from "@stdlib/stats-base-dists-normal-cdf";
 import normalQuantile from "@stdlib/stats-base-dists-normal-quantile";
 import type { Distribution, Support } from "./distribution.ts";
-import { batchShapeOf, checkOptions, checkParam, full, HALF_LOG_TWO_PI, isFiniteNumber, isPositive, restrict } from "./helpers.ts";
+import { batchShapeOf, checkOperand, checkOptions, checkParam, full, HALF_LOG_TWO_PI, isFiniteNumber, isPositive, restrict } from "./helpers.ts";
 import { normal, normalLogpdf } from "./normal.ts";
 import { truncated } from "./truncated.ts";
 import { sampleScalar } from "./sampling.ts";
@@ -22,6 +22,8 @@ const SQRT1_2 = Math.SQRT1_2;
 /** Normal(mu, sigma) truncated to [lower, upper] and renormalized; its support gives a parameter the matching bound transform. */
 export function truncatedNormal(mu: Operand, sigma: Operand, bounds: TruncationBounds = {}): Distribution {
   checkOptions("truncatedNormal", bounds, ["lower", "upper"]);
+  if (bounds.lower !== undefined) checkOperand("truncatedNormal", "lower", bounds.lower);
+  if (bounds.upper !== undefined) checkOperand("truncatedNormal", "upper", bounds.upper);
   const { lower, upper } = bounds;
   checkParam("truncatedNormal", "mu", mu, isFiniteNumber, "finite");
   checkParam("truncatedNormal", "sigma", sigma, isPositive, "positive");

@@ -5,8 +5,9 @@ import { broadcastShapes, sizeOf } from "@ppl/tensor/internals";
 import { ModelError } from "../model/errors.ts";
 import type { Rng } from "../random/rng.ts";
 import { boundOrderFix } from "../transforms/transform.ts";
-import type { Distribution, Support, ValuesAt } from "./distribution.ts";
-import { checkOptions, restrict, shapeOf } from "./helpers.ts";
+import { isDistribution, type Distribution, type Support, type ValuesAt } from "./distribution.ts";
+import { checkOperand, checkOptions, restrict, shapeOf } from "./helpers.ts";
+import { describeValue } from "../model/arguments.ts";
 import type { TruncationBounds } from "./truncated-normal.ts";
 import { broadcastValues, evalOperands, sampleToShape } from "./sampling.ts";
 
@@ -23,7 +24,11 @@ const ROUNDS = 10000;
  * distribution's own sampler (the same Philox stream), which needs the kept mass not to be tiny.
  */
 export function truncated(dist: Distribution, bounds: TruncationBounds): Distribution {
+  if (!isDistribution(dist)) throw new ModelError(`truncated: the first argument must be a distribution such as normal(0, 1), got ${describeValue(dist)}`);
+  if (bounds === undefined) throw new ModelError("truncated: give the bounds as the second argument, e.g. truncated(normal(0, 1), { lower: 0 })");
   checkOptions("truncated", bounds, ["lower", "upper"]);
+  if (bounds.lower !== undefined) checkOperand("truncated", "lower", bounds.lower);
+  if (bounds.upper !== undefined) checkOperand("truncated", "upper", bounds.upper);
   const { lower, upper } = bounds;
   const lcdf = dist.lcdf?.bind(dist), lccdf = dist.lccdf?.bind(dist);
   if (dist.eventShape.length !== 0 || !lcdf || !lccdf) {

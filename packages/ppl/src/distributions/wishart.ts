@@ -1,12 +1,14 @@
 import { add, diagonal, mul, reshape, square, sub, type Node, type Operand } from "@ppl/tensor";
 import { lmgamma } from "./composed-special.ts";
 import type { Distribution } from "./distribution.ts";
-import { LOG_TWO } from "./helpers.ts";
+import { LOG_TWO, checkOperand } from "./helpers.ts";
 import { bartlettFactor, logdetOfFactor, matMulNumbers, outerSelf, traceSolve } from "./matrix-numbers.ts";
 import { wishartFamily } from "./wishart-family.ts";
 
 /** Stan's wishart(nu, S): symmetric positive-definite K×K matrices, nu > K − 1 degrees of freedom, scale matrix S; mean nu·S. */
 export function wishart(nu: Operand, S: Operand): Distribution {
+  checkOperand("wishart", "nu", nu);
+  checkOperand("wishart", "S", S);
   return wishartFamily({
     fn: "wishart",
     name: "wishart",

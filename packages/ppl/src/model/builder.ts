@@ -7,6 +7,7 @@ import { holdsDraws, sampleToShape } from "../distributions/sampling.ts";
 import { constraintOfSupport } from "../transforms/from-support.ts";
 import { real } from "../transforms/identity.ts";
 import { isConstraint, type Transform } from "../transforms/transform.ts";
+import { checkOperand, describeValue } from "./arguments.ts";
 import { ModelError } from "./errors.ts";
 import type { GeneratedFunction, GeneratedOptions } from "./generated.ts";
 import { isValidName, type ModelBuilder, type ParamOptions } from "./model.ts";
@@ -42,6 +43,18 @@ export interface DeclaredObservation {
   readonly label: string;
 }
 
+/** One term of the log density as declared: what messages call it, its value and where build declared it. */
+export interface DeclaredTerm {
+  /** The term as messages name it: observe(y, normal), the prior of parameter 'sigma'. */
+  readonly label: string;
+  /** Its (scalar) contribution to the log density. */
+  readonly value: Node;
+  /** For an observe term, the log density of each observed element. */
+  readonly pointwise?: Node;
+  /** Made where build declared the term: its stack names the line of the model file. */
+  readonly site: Error;
+}
+
 /**
  * Observations of at least this many elements are summed by their distribution's fused node
  * (logpdfSum) in the log density the CPU evaluates. Below it the saving is within the noise
@@ -57,6 +70,8 @@ export class Recorder implements ModelBuilder {
   readonly params: DeclaredParam[] = [];
   readonly deterministics: { name: string; value: Node }[] = [];
   readonly terms: Node[] = [];
+  /** The terms with their labels and declaration sites (parallel to `terms`). */
+  readonly declaredTerms: DeclaredTerm[] = [];
   /** Fused replacements of some of `terms` (by index): long observations summed by one lpdf_sum node. */
   readonly fusedTerms = new Map<number, Node>();
   /** The log density of each observed element, one node per observe term (its sum is in `terms`). */
@@ -76,6 +91,12 @@ export class Recorder implements ModelBuilder {
   param(name: string, priorOrOpts?: Distribution | ParamOptions, maybeOpts?: ParamOptions): Node {
     this.claim(name, "parameter");
     const prior = isDistribution(priorOrOpts) ? priorOrOpts : undefined;
+    if (priorOrOpts !== undefined && !prior && !isPlainObject(priorOrOpts)) {
+      throw new ModelError(`parameter '${name}': the second argument must be a distribution (the prior) or an options object such as { shape: [3] }, got ${describeValue(priorOrOpts)}`);
+    }
+    if (maybeOpts !== undefined && !isPlainObject(maybeOpts)) {
+      throw new ModelError(`parameter '${name}': the options must be an object such as { shape: [3] }, got ${describeValue(maybeOpts)}`);
+    }
     if (priorOrOpts !== undefined && !prior && maybeOpts !== undefined) {
       throw new ModelError(`parameter '${name}': the second argument must be a distribution (the prior); write m.param("${name}", prior, options) or m.param("${name}", options)`);
     }
@@ -100,25 +121,29 @@ export class Recorder implements ModelBuilder {
     }
     const leaf = paramLeaf(`u:${name}`, [transform.unconstrainedSize]);
     const value = transform.forward(leaf);
-    this.terms.push(transform.logJacobian(leaf));
-    if (prior) this.terms.push(this.logpdfSum(`the prior of parameter '${name}'`, prior, value));
+    const site = new Error("declared here");
+    this.addTerm({ label: `the constraint of parameter '${name}' (${transform.name})`, value: transform.logJacobian(leaf), site });
+    if (prior) this.addTerm({ label: `the prior of parameter '${name}' (${prior.name})`, value: this.logpdfSum(`the prior of parameter '${name}'`, prior, value), site });
     this.params.push({ name, shape, transform, prior, explicitConstraint: opts.constraint !== undefined, leaf, value });
     return value;
   }
 
   deterministic(name: string, value: Operand): Node {
     this.claim(name, "deterministic");
+    checkOperand(`deterministic '${name}'`, "value", value);
     const node = lift(value);
     this.deterministics.push({ name, value: node });
     return node;
   }
 
   observe(value: Operand, dist: Distribution): void {
-    if (!isDistribution(dist)) throw new ModelError("observe: the second argument must be a distribution, e.g. m.observe(d.y, normal(mu, sigma))");
+    checkOperand("observe", "value", value);
+    if (!isDistribution(dist)) throw new ModelError(`observe: the second argument must be a distribution, e.g. m.observe(d.y, normal(mu, sigma)), got ${describeValue(dist)}`);
     this.record(`observe(${describe(value)}, ${dist.name})`, dist, value);
   }
 
   observeCensored(value: Operand, dist: Distribution, bounds: TruncationBounds): void {
+    checkOperand("observeCensored", "value", value);
     if (!isDistribution(dist)) throw new ModelError("observeCensored: the second argument must be a distribution, e.g. m.observeCensored(d.t, weibull(k, s), { upper: d.c })");
     if (typeof bounds !== "object" || bounds === null) throw new ModelError("observeCensored: the third argument gives the limits, e.g. { upper: d.c }");
     // The censored distribution stands in for dist everywhere an observe term is read: its
@@ -132,14 +157,21 @@ export class Recorder implements ModelBuilder {
     const pointwise = this.logpdf(label, dist, value);
     this.observed.push(pointwise);
     this.observations.push({ value: lift(value), distribution: dist, shape: [...pointwise.shape, ...dist.eventShape], label });
-    this.terms.push(sum(pointwise));
+    this.addTerm({ label, value: sum(pointwise), pointwise, site: new Error("declared here") });
     const fused = pointwise.size >= FUSED_MIN_ENTRIES && dist.logpdfSum ? dist.logpdfSum(value) : undefined;
     if (fused) this.fusedTerms.set(this.terms.length - 1, fused);
   }
 
   factor(term: Operand): void {
-    this.factors.push(`m.factor(${describe(term)})`);
-    this.terms.push(sum(lift(term)));
+    checkOperand("m.factor", "term", term);
+    const label = `m.factor(${describe(term)})`;
+    this.factors.push(label);
+    this.addTerm({ label, value: sum(lift(term)), site: new Error("declared here") });
+  }
+
+  private addTerm(t: DeclaredTerm): void {
+    this.terms.push(t.value);
+    this.declaredTerms.push(t);
   }
 
   generated(name: string, quantity: Distribution | GeneratedFunction, opts: GeneratedOptions = {}): void {
@@ -241,6 +273,10 @@ export class Recorder implements ModelBuilder {
       throw e;
     }
   }
+}
+
+function isPlainObject(x: unknown): x is object {
+  return typeof x === "object" && x !== null && !Array.isArray(x);
 }
 
 function describe(x: Operand): string {

@@ -29,16 +29,14 @@ export function checkData(spec: DataSpec, json: unknown, opts: CheckDataOptions 
   // Own keys only: `k in spec` would take 'constructor' or '__proto__' for declared fields.
   const extra = unusedDataKeys(spec, input);
   const out: Record<string, TensorValue> = {};
-  // Scalars first: sizes of the other fields come from int scalars.
-  const order = [...declared.filter((k) => spec[k]!.dims.length === 0), ...declared.filter((k) => spec[k]!.dims.length > 0)];
-  for (const key of order) {
+  for (const key of checkOrder(spec)) {
     const f = spec[key]!;
     if (!Object.hasOwn(input, key)) {
       const hint = extra.length > 0 ? ` (the data has undeclared key${extra.length > 1 ? "s" : ""} ${extra.map((e) => `'${e}'`).join(", ")} — a misspelling?)` : "";
       throw new DataError(key, `'${key}' is missing; the model expects ${describeField(f)}${hint}. Add it to the data file`);
     }
     const dims = f.dims.map((d) => resolveSize(spec, out, key, d));
-    out[key] = checkField(key, f, dims, input[key]);
+    out[key] = checkField(key, resolveBounds(spec, out, key, f), dims, input[key]);
   }
   // Even where extra keys are allowed, a key that names a property of every object (constructor,
   // __proto__, toString) is refused: code that reads the data as a plain object would find it.
@@ -55,6 +53,50 @@ export function unusedDataKeys(spec: DataSpec, json: unknown): string[] {
   return Object.keys(json).filter((k) => !Object.hasOwn(spec, k));
 }
 
+// Scalars first (sizes and bounds of the other fields come from them), each field after the
+// fields that size or bound it; a cycle of bounds is a ModelError.
+function checkOrder(spec: DataSpec): string[] {
+  const order: string[] = [];
+  const state = new Map<string, "visiting" | "done">();
+  const visit = (key: string, path: readonly string[]): void => {
+    if (state.get(key) === "done") return;
+    if (state.get(key) === "visiting") throw new ModelError(`data fields ${[...path, key].map((k) => `'${k}'`).join(" → ")} bound each other in a cycle; give one of them a number`);
+    state.set(key, "visiting");
+    const f = spec[key]!;
+    for (const d of [...f.dims, f.lower, f.upper]) if (typeof d === "string" && Object.hasOwn(spec, d)) visit(d, [...path, key]);
+    state.set(key, "done");
+    order.push(key);
+  };
+  const keys = Object.keys(spec);
+  for (const key of [...keys.filter((k) => spec[k]!.dims.length === 0), ...keys.filter((k) => spec[k]!.dims.length > 0)]) visit(key, []);
+  return order;
+}
+
+/** A field whose bounds are numbers, with the names of the data fields that gave them (for messages). */
+interface ResolvedField extends DataField {
+  readonly lower?: number;
+  readonly upper?: number;
+  readonly boundNames?: { readonly lower?: string; readonly upper?: string };
+}
+
+function resolveBounds(spec: DataSpec, out: Record<string, TensorValue>, key: string, f: DataField): ResolvedField {
+  if (typeof f.lower !== "string" && typeof f.upper !== "string") return f as ResolvedField;
+  const names: { lower?: string; upper?: string } = {};
+  const resolved: { lower?: number; upper?: number } = {};
+  for (const side of ["lower", "upper"] as const) {
+    const b = f[side];
+    if (typeof b === "number") resolved[side] = b;
+    if (typeof b !== "string") continue;
+    const source = spec[b];
+    if (!Object.hasOwn(spec, b) || (source!.kind !== "int" && source!.kind !== "real")) {
+      throw new ModelError(`data field '${key}' has ${side} bound '${b}', which is not an int or real scalar data field; declare ${b}: data.int() or give a number`);
+    }
+    resolved[side] = out[b]!.data[0]!;
+    names[side] = b;
+  }
+  return { ...f, lower: resolved.lower, upper: resolved.upper, boundNames: names };
+}
+
 function resolveSize(spec: DataSpec, out: Record<string, TensorValue>, key: string, d: Size): number {
   if (typeof d === "number") return d;
   const sizeField = spec[d];
@@ -66,7 +108,7 @@ function resolveSize(spec: DataSpec, out: Record<string, TensorValue>, key: stri
   return v;
 }
 
-function checkField(key: string, f: DataField, dims: readonly number[], value: unknown): TensorValue {
+function checkField(key: string, f: ResolvedField, dims: readonly number[], value: unknown): TensorValue {
   if (dims.length > 0 && isNumericArray(value)) return checkFlat(key, f, dims, value);
   // The nesting is checked before the values are stored: a size such as J = 1e10 is then
   // reported against the array it sizes, rather than as an allocation that fails.
@@ -85,7 +127,7 @@ function isNumericArray(v: unknown): v is NumericArray {
 
 // A field given as one typed array, its entries in row-major order (data read from a binary file,
 // such as a design matrix of millions of entries, without nesting it into arrays of rows first).
-function checkFlat(key: string, f: DataField, dims: readonly number[], v: NumericArray): TensorValue {
+function checkFlat(key: string, f: ResolvedField, dims: readonly number[], v: NumericArray): TensorValue {
   const size = dims.reduce((a, b) => a * b, 1);
   if (v.length !== size) {
     const expect = dims.map((d, i) => (typeof f.dims[i] === "string" ? `${f.dims[i]}=${d}` : `${d}`)).join(" × ");
@@ -99,8 +141,9 @@ function checkFlat(key: string, f: DataField, dims: readonly number[], v: Numeri
   // and converting 10M entries cost more than the rest of preparing a run (bench/RESULTS.md).
   // Kept as a copy: the caller may reuse its array.
   if (v instanceof Float32Array && !integer) {
-    const bad = firstOutside(v, lower, upper);
-    if (bad >= 0) checkEntry(key, locate(key, flatPosition(dims, bad)), f, v[bad]!);
+    for (let bad = firstOutside(v, lower, upper, 0); bad >= 0; bad = firstOutside(v, lower, upper, bad + 1)) {
+      checkEntry(key, locate(key, flatPosition(dims, bad)), f, v[bad]!);
+    }
     return lazyF64({ dtype: "f64", shape: dims, f32: v.slice() });
   }
   // Converted in one native copy, then checked over the Float64Array: a loop reading each kind of
@@ -114,11 +157,12 @@ function checkFlat(key: string, f: DataField, dims: readonly number[], v: Numeri
   return { dtype: "f64", shape: dims, data };
 }
 
-// The first entry that is not finite or lies outside [lower, upper], or -1. A function of its own
-// that only ever sees a Float32Array: inlined in checkFlat, whose array is any kind of typed array,
-// the loop's loads stayed polymorphic and took several times as long (10M entries: 50 ms).
-function firstOutside(v: Float32Array, lower: number, upper: number): number {
-  for (let i = 0, n = v.length; i < n; i++) {
+// The first entry from `start` on that is not finite or lies outside [lower, upper], or -1. A
+// function of its own that only ever sees a Float32Array: inlined in checkFlat, whose array is any
+// kind of typed array, the loop's loads stayed polymorphic and took several times as long (10M
+// entries: 50 ms).
+function firstOutside(v: Float32Array, lower: number, upper: number, start: number): number {
+  for (let i = start, n = v.length; i < n; i++) {
     const e = v[i]!;
     if (!(e >= lower && e <= upper && e - e === 0)) return i;
   }
@@ -149,7 +193,7 @@ function flatPosition(dims: readonly number[], i: number): number[] {
 const locate = (key: string, idx: readonly number[]) => (idx.length > 0 ? `${key}[${idx.join(",")}]` : key);
 
 // Walk the nested arrays, checking each level's length (not the entries).
-function checkNesting(key: string, f: DataField, dims: readonly number[], v: unknown, level: number, idx: number[]): void {
+function checkNesting(key: string, f: ResolvedField, dims: readonly number[], v: unknown, level: number, idx: number[]): void {
   if (level === dims.length) return;
   const sizeName = f.dims[level]!;
   const expectLen = dims[level]!;
@@ -176,7 +220,7 @@ function checkNesting(key: string, f: DataField, dims: readonly number[], v: unk
 
 // Walk the nested arrays (their nesting already checked), checking and storing each entry. The
 // location string of an entry is built only for an error: data can hold millions of entries.
-function collect(key: string, f: DataField, dims: readonly number[], v: unknown, level: number, idx: number[], out: { data: Float64Array; n: number }): void {
+function collect(key: string, f: ResolvedField, dims: readonly number[], v: unknown, level: number, idx: number[], out: { data: Float64Array; n: number }): void {
   if (level === dims.length) {
     out.data[out.n++] = checkEntry(key, locate(key, idx), f, v);
     return;
@@ -206,24 +250,40 @@ function collect(key: string, f: DataField, dims: readonly number[], v: unknown,
   }
 }
 
-const NON_FINITE = new Set(["NaN", "nan", "Inf", "inf", "-Inf", "-inf", "Infinity", "-Infinity", "+Infinity", "+inf"]);
+// Stan's JSON spellings of the values JSON has no numbers for, as CmdStan reads them.
+const NON_FINITE: ReadonlyMap<string, number> = new Map([
+  ["NaN", NaN], ["nan", NaN],
+  ["Inf", Infinity], ["inf", Infinity], ["Infinity", Infinity], ["+Infinity", Infinity], ["+inf", Infinity],
+  ["-Inf", -Infinity], ["-inf", -Infinity], ["-Infinity", -Infinity],
+]);
 
-function checkEntry(key: string, where: string, f: DataField, v: unknown): number {
-  if (typeof v === "string" && NON_FINITE.has(v)) {
-    throw new DataError(key, `'${where}' is ${v}; data must be finite numbers — remove or impute the entry`);
-  }
+// An entry as a number, or a DataError. NaN and ±∞ are data as in Stan (a missing value, a limit
+// of censoring): an integer field refuses them, and a bounded field refuses NaN (it is on no side
+// of a bound); a density that reads a NaN is found once the model is built (compile.ts).
+function checkEntry(key: string, where: string, f: ResolvedField, given: unknown): number {
+  const v = typeof given === "string" ? NON_FINITE.get(given) : given;
   if (typeof v !== "number") {
     const shape = f.dims.length === 0 ? "a number" : "a number at this position";
-    throw new DataError(key, `'${where}' should be ${shape} (${describeField(f)}), got ${kindOf(v)}`);
+    throw new DataError(key, `'${where}' should be ${shape} (${describeField(f)}), got ${kindOf(given)}`);
   }
-  if (!Number.isFinite(v)) throw new DataError(key, `'${where}' is ${v}; data must be finite numbers — remove or impute the entry`);
+  if (f.integer && !Number.isFinite(v)) throw new DataError(key, `'${where}' is ${v}, but '${key}' holds integers; give a whole number`);
   if (f.integer && !Number.isInteger(v)) throw new DataError(key, `'${where}' is ${v}, but '${key}' holds integers; give a whole number`);
   if (f.integer && !Number.isSafeInteger(v)) {
     throw new DataError(key, `'${where}' is ${v}, beyond the integers a double holds exactly (±9007199254740991, 2^53 − 1); give a smaller integer`);
   }
-  if (f.lower !== undefined && v < f.lower) throw new DataError(key, `'${where}' is ${v}, below the lower bound ${f.lower} of '${key}'`);
-  if (f.upper !== undefined && v > f.upper) throw new DataError(key, `'${where}' is ${v}, above the upper bound ${f.upper} of '${key}'`);
+  if (Number.isNaN(v) && (f.lower !== undefined || f.upper !== undefined)) {
+    const range = [f.lower !== undefined ? `≥ ${boundText(f, "lower")}` : "", f.upper !== undefined ? `≤ ${boundText(f, "upper")}` : ""].filter((t) => t !== "").join(" and ");
+    throw new DataError(key, `'${where}' is NaN, but the entries of '${key}' must be ${range} and NaN is on no side of a bound; remove or impute the entry`);
+  }
+  if (f.lower !== undefined && v < f.lower) throw new DataError(key, `'${where}' is ${v}, below the lower bound ${boundText(f, "lower")} of '${key}'`);
+  if (f.upper !== undefined && v > f.upper) throw new DataError(key, `'${where}' is ${v}, above the upper bound ${boundText(f, "upper")} of '${key}'`);
   return v;
+}
+
+// A bound as messages show it: 1, or G = 8 where the data field G gave it.
+function boundText(f: ResolvedField, side: "lower" | "upper"): string {
+  const name = f.boundNames?.[side];
+  return name === undefined ? String(f[side]) : `${name} = ${f[side]}`;
 }
 
 function kindOf(v: unknown): string {

@@ -3,7 +3,9 @@ import {
 } from "@ppl/tensor";
 import { substitute } from "@ppl/tensor/internals";
 import { checkData, type CheckDataOptions, type CheckedData } from "./check-data.ts";
-import { Recorder, type DeclaredObservation, type DeclaredParam, type DeclaredQuantity } from "./builder.ts";
+import { Recorder, type DeclaredObservation, type DeclaredParam, type DeclaredQuantity, type DeclaredTerm } from "./builder.ts";
+import { checkDataIndices } from "./check-indices.ts";
+import { checkNanData } from "./check-nan-data.ts";
 import type { DataSpec, DataValues } from "./data-spec.ts";
 import { ModelError } from "./errors.ts";
 import { isModel, type Model } from "./model.ts";
@@ -41,6 +43,8 @@ export interface RecordedModel {
   /** Each m.factor term as messages name it. */
   readonly factors: readonly string[];
   readonly quantities: readonly DeclaredQuantity[];
+  /** The terms of the log density as declared, in order: labels, values over the parameters' own leaves, declaration sites. */
+  readonly terms: readonly DeclaredTerm[];
   /**
    * Each parameter's constrained value node → its entries of `constrainedParams`, reshaped:
    * substituted into any node of the model, it makes the node read a stored draw.
@@ -146,6 +150,9 @@ export function compileModel<S extends DataSpec>(m: Model<S>, json: unknown, opt
   const generatedInfo = reported.map(({ name, shape, kind }) => ({ name, shape, kind }));
   const { constrainedParams, atConstrained } = constrainedLeaf(rec.params);
   const logLik = rec.observed.length === 0 ? undefined : logLikAt(rec.observed, atConstrained);
+  // Data the model reads as indices, or reads as NaN, are checked now that the reading is known.
+  checkDataIndices([logDensity!, fusedLogDensity!, generatedFlat, ...(logLik ? [logLik] : [])], m.data, checked, dataBindings);
+  checkNanData(rec.declaredTerms, rec.params, dataBindings);
   const bindingsWith = (qv: ArrayLike<number>) => ({ ...dataBindings, q: { dtype: "f64" as const, shape: [dim], data: Float64Array.from(qv) } });
 
   return {
@@ -168,6 +175,7 @@ export function compileModel<S extends DataSpec>(m: Model<S>, json: unknown, opt
       observations: rec.observations,
       factors: rec.factors,
       quantities: rec.quantities,
+      terms: rec.declaredTerms,
       atConstrained,
     },
     constrainedNames: () => generatedInfo.flatMap((g) => stanNames(g.name, g.shape)),

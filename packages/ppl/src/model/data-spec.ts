@@ -1,12 +1,17 @@
 import type { Node } from "@ppl/tensor";
+import { describeValue } from "./arguments.ts";
+import { ModelError } from "./errors.ts";
 
 /** A size: a number, or the name of an int data field whose value gives it. */
 export type Size = string | number;
 
-/** Optional bounds checked on every entry of a data field. */
+/**
+ * Optional bounds checked on every entry of a data field: a number, or the name of an int or real
+ * scalar data field whose value gives it (Stan's `int<lower=1, upper=G>`).
+ */
 export interface DataBounds {
-  lower?: number;
-  upper?: number;
+  lower?: number | string;
+  upper?: number | string;
 }
 
 /** The kinds of data field. */
@@ -35,16 +40,43 @@ export interface ArrayOptions extends DataBounds {
   int?: boolean;
 }
 
-function field<K extends DataKind>(kind: K, dims: readonly Size[], integer: boolean, bounds: DataBounds = {}): DataField<K> {
-  return { kind, dims: [...dims], integer, ...pickBounds(bounds) };
+// The declarations are called from model files, where nothing type-checks them: each argument is
+// checked here, so that a mistake is a ModelError at the declaration's line, not a bound or size
+// silently ignored.
+function field<K extends DataKind>(kind: K, dims: readonly Size[], integer: boolean, bounds: DataBounds = {}, known: readonly string[] = ["lower", "upper"]): DataField<K> {
+  const what = `data.${DECLARATION[kind]}`;
+  for (const d of dims) {
+    if (typeof d === "string" ? d.length === 0 : !(typeof d === "number" && Number.isInteger(d) && d >= 0)) {
+      throw new ModelError(`${what}: a size must be a non-negative integer or the name of an int data field, got ${describeValue(d)}`);
+    }
+  }
+  if (typeof bounds !== "object" || bounds === null || Array.isArray(bounds)) {
+    throw new ModelError(`${what}: the options must be an object such as { lower: 0 }, got ${describeValue(bounds)}`);
+  }
+  for (const k of Object.keys(bounds)) {
+    if (!known.includes(k)) throw new ModelError(`${what}: unknown option '${k}'; the options are ${known.join(", ")}`);
+  }
+  return { kind, dims: [...dims], integer, ...pickBounds(what, bounds) };
 }
 
-function pickBounds(b: DataBounds): DataBounds {
+const DECLARATION: Readonly<Record<DataKind, string>> = { int: "int", real: "real", vector: "vector", int_vector: "intVector", matrix: "matrix", array: "array" };
+
+function pickBounds(what: string, b: DataBounds): DataBounds {
   const out: DataBounds = {};
-  if (b.lower !== undefined) out.lower = b.lower;
-  if (b.upper !== undefined) out.upper = b.upper;
+  for (const side of ["lower", "upper"] as const) {
+    const v: unknown = b[side];
+    if (v === undefined) continue;
+    if (!((typeof v === "number" && !Number.isNaN(v)) || (typeof v === "string" && v.length > 0))) {
+      throw new ModelError(`${what}: '${side}' must be a number or the name of a scalar data field (such as "G"), got ${describeValue(v)}`);
+    }
+    out[side] = v;
+  }
+  if (typeof out.lower === "number" && typeof out.upper === "number" && out.lower > out.upper) {
+    throw new ModelError(`${what}: lower (${out.lower}) is above upper (${out.upper})`);
+  }
   return out;
 }
+
 
 /** Data field declarations, Stan's data block in TypeScript. */
 export const data = {
@@ -62,8 +94,10 @@ export const data = {
   array: (...args: (Size | ArrayOptions)[]): DataField<"array"> => {
     const last = args[args.length - 1];
     const opts: ArrayOptions = typeof last === "object" && last !== null ? last : {};
-    const dims = (typeof last === "object" ? args.slice(0, -1) : args) as Size[];
-    return field("array", dims, opts.int ?? false, opts);
+    const dims = (typeof last === "object" && last !== null ? args.slice(0, -1) : args) as Size[];
+    if (opts.int !== undefined && typeof opts.int !== "boolean") throw new ModelError(`data.array: 'int' must be true or false, got ${describeValue(opts.int)}`);
+    const bounds = Object.fromEntries(Object.entries(opts).filter(([k]) => k !== "int")) as DataBounds;
+    return field("array", dims, opts.int ?? false, bounds, ["lower", "upper", "int"]);
   },
 };
 

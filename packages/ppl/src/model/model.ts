@@ -82,6 +82,12 @@ export function model<S extends DataSpec>(def: ModelDefinition<S>): Model<S> {
       }
       if (typeof d === "number" && !(Number.isInteger(d) && d >= 0)) throw new ModelError(`model '${def.name}': data field '${key}' has size ${d}; sizes are non-negative integers`);
     }
+    for (const side of ["lower", "upper"] as const) {
+      const b = f[side];
+      if (typeof b === "string" && spec[b]?.kind !== "int" && spec[b]?.kind !== "real") {
+        throw new ModelError(`model '${def.name}': data field '${key}' has ${side} bound '${b}', which is not an int or real scalar data field; declare ${b}: data.int() or give a number`);
+      }
+    }
   }
   return { name: def.name, data: spec, build: def.build, brand: MODEL_BRAND };
 }

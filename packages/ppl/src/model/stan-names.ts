@@ -17,6 +17,17 @@ export function stanNames(name: string, shape: Shape): string[] {
   return out;
 }
 
+/** The name of the entry at row-major position `flat` of a value of `shape`, 1-based as in Stan: y[3], X[2,1]. */
+export function entryName(name: string, shape: readonly number[], flat: number): string {
+  if (shape.length === 0) return name;
+  const idx = new Array<number>(shape.length);
+  for (let a = shape.length - 1; a >= 0; a--) {
+    idx[a] = (flat % shape[a]!) + 1;
+    flat = Math.floor(flat / shape[a]!);
+  }
+  return `${name}[${idx.join(",")}]`;
+}
+
 /** A value flattened in Stan's output order (first index fastest), as a vector. */
 export function flattenStanOrder(x: Node): Node {
   if (x.rank <= 1) return reshape(x, [x.size]);

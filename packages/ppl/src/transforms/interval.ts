@@ -1,10 +1,13 @@
 import { add, broadcastTo, log, logSigmoid, mul, neg, reshape, sigmoid, sub, sum, type Operand, type Shape } from "@ppl/tensor";
 import { sizeOf } from "@ppl/tensor/internals";
+import { checkOperand } from "../model/arguments.ts";
 import { ModelError } from "../model/errors.ts";
 import { boundOrderFix, checkBound, type Constraint, type Transform } from "./transform.ts";
 
 /** a < x < b through x = a + (b − a)·sigmoid(u); either bound may be a node (garch's beta1 < 1 − alpha1). */
 export function interval(a: Operand, b: Operand): Constraint {
+  checkOperand("interval", "a", a);
+  checkOperand("interval", "b", b);
   if (typeof a === "number" && typeof b === "number" && !(a < b)) {
     throw new ModelError(`interval: the lower bound ${a} must be below the upper bound ${b}; ${boundOrderFix(a, b)}`);
   }

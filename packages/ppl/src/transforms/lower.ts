@@ -1,9 +1,11 @@
 import { add, exp, log, reshape, sub, sum, type Operand, type Shape } from "@ppl/tensor";
 import { sizeOf } from "@ppl/tensor/internals";
+import { checkOperand } from "../model/arguments.ts";
 import { checkBound, type Constraint, type Transform } from "./transform.ts";
 
 /** x > a through x = a + exp(u); a may be a node (a bound that depends on other parameters). */
 export function lower(a: Operand): Constraint {
+  checkOperand("lower", "a", a);
   return {
     name: "lower",
     bind(shape: Shape): Transform {

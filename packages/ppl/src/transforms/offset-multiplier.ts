@@ -1,5 +1,6 @@
 import { add, broadcastTo, div, log, mul, reshape, sub, sum, type Operand, type Shape } from "@ppl/tensor";
 import { sizeOf } from "@ppl/tensor/internals";
+import { checkOperand } from "../model/arguments.ts";
 import { ModelError } from "../model/errors.ts";
 import { checkBound, type Constraint, type Transform } from "./transform.ts";
 
@@ -9,6 +10,8 @@ import { checkBound, type Constraint, type Transform } from "./transform.ts";
  * with offsetMultiplier(mu, tau); the multiplier must be positive.
  */
 export function offsetMultiplier(offset: Operand = 0, multiplier: Operand = 1): Constraint {
+  checkOperand("offsetMultiplier", "offset", offset);
+  checkOperand("offsetMultiplier", "multiplier", multiplier);
   if (typeof multiplier === "number" && !(multiplier > 0 && Number.isFinite(multiplier))) {
     throw new ModelError(`offsetMultiplier: the multiplier ${multiplier} must be positive and finite`);
   }

@@ -1,9 +1,11 @@
 import { exp, log, reshape, sub, sum, type Operand, type Shape } from "@ppl/tensor";
 import { sizeOf } from "@ppl/tensor/internals";
+import { checkOperand } from "../model/arguments.ts";
 import { checkBound, type Constraint, type Transform } from "./transform.ts";
 
 /** x < b through x = b − exp(u); b may be a node. */
 export function upper(b: Operand): Constraint {
+  checkOperand("upper", "b", b);
   return {
     name: "upper",
     bind(shape: Shape): Transform {

@@ -1,0 +1,3 @@
+export { checkStan, type CheckedProgram } from "./check.ts";
+export { binaryType } from "./operators.ts";
+export { type SType, type Base, showType } from "./types.ts";

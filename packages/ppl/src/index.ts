@@ -46,6 +46,9 @@ export {
   splitRunner, chainGroupSizes, type RunnerGroup, type RunnerFallback, type FallbackDecision, cpuGradientLowerBound, dataElementCount,
   type PendingRunner, type PendingRunnerDecision, type ReadyRunner,
 } from "./sampler/index.ts";
+// Why a log density is not finite at a point (the message of an initialization that failed)
+export { nonFiniteTerm, type NonFiniteTerm } from "./model/explain-density.ts";
+export { lastInitialPoint } from "./sampler/last-initial-point.ts";
 // Diagnostics
 export {
   mean, variance, sd, quantile, median, mad, autocovariance, averageRanks, rankNormalize, essBasic, essBulk, essTail, essQuantile, essMean, rhat,

@@ -11,6 +11,7 @@ import type * as Vulkan from "@ppl/vulkan";
 import { ChainFiles } from "../chain-files.ts";
 import { chooseBackend, openDensity, runPlan, type BackendChoice, type BackendRequest, type PendingGpu } from "../choose-backend.ts";
 import { compileWithData } from "../compile.ts";
+import { explainInitFailure } from "../init-failure.ts";
 import { deviceError, ExitCode, modelError, usageError, type ExitCodeValue } from "../exit-codes.ts";
 import type { CommandIO } from "../io.ts";
 import { dataLayoutKeys } from "../data-layout.ts";
@@ -195,7 +196,8 @@ export async function sampleCommand(modelPath: string, opts: SampleCommandOption
   } catch (e) {
     progress.finish();
     files.close();
-    throw samplingError(e, compiled.name, opts.output, vulkan);
+    const settings = { seed, initRadius: typeof opts.init === "number" ? opts.init : 2, given: initValues?.perChain, firstChain: first };
+    throw samplingError(e, compiled.name, opts.output, vulkan, (err) => explainInitFailure(err, compiled, modelPath, settings));
   } finally {
     releaseSignals();
     opened.dispose();
@@ -259,13 +261,13 @@ function removeStaleChains(dir: string, chains: number, info: (line: string) => 
 
 // The sampler's typed errors come from the model (a log density that is not finite, a posterior the
 // step size cannot follow), so they are model errors with a hint at the fix.
-function samplingError(e: unknown, name: string, output: string, vulkan: typeof Vulkan | undefined): unknown {
+function samplingError(e: unknown, name: string, output: string, vulkan: typeof Vulkan | undefined, explain: (e: InitializationError) => string): unknown {
   // A device that fails mid-run (lost, out of memory) is the device's fault, not a bug of ppl.
   if (vulkan !== undefined && e instanceof vulkan.VulkanError) {
     return deviceError(`the Vulkan device failed while sampling: ${firstLine(e)}; the CSV files in ${output} end at the last draw written; run again, or use --backend cpu`);
   }
   if (e instanceof InitializationError) {
-    return modelError(`model '${name}': ${e.message}. Check that the log density is finite somewhere near 0 on the unconstrained scale (priors, constraints, data), or try a smaller --init`);
+    return modelError(`model '${name}': ${e.message}.${explain(e)} Check that the log density is finite somewhere near 0 on the unconstrained scale (priors, constraints, data), or try a smaller --init`);
   }
   if (e instanceof StepSizeError || e instanceof AdaptationError) {
     return modelError(`model '${name}': ${e.message}. The posterior may be improper or badly scaled; check priors, or try --adapt-delta 0.95`);

@@ -73,8 +73,12 @@ export class InitialPointSearch implements GradientStepper {
       this.q.set(this.given);
       return;
     }
-    streamUniforms(this.key, this.id, 0, Purpose.Init, this.attempt, this.q);
-    const r = this.radius;
-    for (let i = 0; i < this.q.length; i++) this.q[i] = r * (2 * this.q[i]! - 1);
+    initialCandidate(this.key, this.id, this.attempt, this.radius, this.q);
   }
+}
+
+/** Writes into `out` the point a chain tries at `attempt` (0-based): uniform in (−radius, radius) from the Init stream. */
+export function initialCandidate(key: SeedKey, chainId: number, attempt: number, radius: number, out: Float64Array): void {
+  streamUniforms(key, chainId, 0, Purpose.Init, attempt, out);
+  for (let i = 0; i < out.length; i++) out[i] = radius * (2 * out[i]! - 1);
 }

@@ -74,6 +74,7 @@ export function buildProgram(done: (code: ExitCodeValue) => void): Command {
     .option("--log-lik", "also write log_lik columns: the pointwise log-likelihood of every observed element (for `ppl loo`)", false)
     .option("--predictive", "also write predictive draws of every observed variable: y_rep.1 … for an observe of data field y", false)
     .option("--prior", "draw from the prior without MCMC (exact draws of each parameter's prior; observations replaced by predictive draws)", false)
+    .option("-v, --variables <names>", "comma-separated variables for the printed summary, as Stan selects them: a name selects all its elements (theta), theta[2] one element (default: all but the per-observation log_lik and <field>_rep, which the CSV files always hold)", nameList)
     .addHelpText("after", EXIT_CODES_HELP)
     .action((model: string, opts: SampleCommandOptions) => run(async () => (await import("./commands/sample.ts")).sampleCommand(model, opts, processIO))());
 
@@ -96,17 +97,19 @@ export function buildProgram(done: (code: ExitCodeValue) => void): Command {
     .argument("<files...>", "Stan CSV files, or directories holding them")
     .option("--json", "print JSON keyed by parameter name", false)
     .option("--percentiles <list>", "comma-separated percentiles for the quantile columns, as stansummary's (default 5,50,95)", percentileList)
+    .option("-v, --variables <names>", "comma-separated variables to summarize: a name selects all its elements (theta), theta[2] one element (default: all)", nameList)
     .addHelpText("after", EXIT_CODES_HELP)
-    .action((files: string[], opts: { json: boolean; percentiles?: number[] }) => run(async () => (await import("./commands/summary.ts")).summaryCommand(files, opts, processIO))());
+    .action((files: string[], opts: { json: boolean; percentiles?: number[]; variables?: string[] }) => run(async () => (await import("./commands/summary.ts")).summaryCommand(files, opts, processIO))());
 
   program
     .command("report")
     .description("Write a self-contained HTML report (summary, warnings, trace, rank, pair, energy and autocorrelation plots).")
     .argument("<dirs...>", "output directory of `ppl sample` (or a directory of Stan CSV files); several: chain groups of one run (--first-chain), merged")
     .option("-o, --output <file>", "HTML file to write", "report.html")
-    .option("--pairs <names>", "comma-separated parameters for the pair plot (default: the first six)", nameList)
+    .option("--pairs <names>", "comma-separated variables for the pair plot, as --variables selects them (tau,theta: tau and every theta[j]); at most six (default: the first six)", nameList)
+    .option("-v, --variables <names>", "comma-separated variables to plot and tabulate: a name selects all its elements (theta), theta[2] one element (default: all but the per-observation log_lik and <field>_rep)", nameList)
     .addHelpText("after", EXIT_CODES_HELP)
-    .action((dirs: string[], opts: { output: string; pairs?: string[] }) => run(async () => (await import("./commands/report.ts")).reportCommand(dirs, opts, processIO))());
+    .action((dirs: string[], opts: { output: string; pairs?: string[]; variables?: string[] }) => run(async () => (await import("./commands/report.ts")).reportCommand(dirs, opts, processIO))());
 
   program
     .command("merge")
@@ -132,9 +135,10 @@ export function buildProgram(done: (code: ExitCodeValue) => void): Command {
     .requiredOption("-o, --output <file>", "netCDF file to write (.nc)")
     .option("--prior <dir>", "output directory of `ppl sample --prior`: the prior and prior_predictive groups")
     .option("--data <file>", "data file for observed_data and constant_data (default: the one the run's header names)")
+    .option("-v, --variables <names>", "comma-separated variables to write, whole (theta, log_lik, y_rep; default: all); sample_stats and the data are always written", nameList)
     .option("--quiet", "no informational lines on stderr", false)
     .addHelpText("after", EXIT_CODES_HELP)
-    .action((dir: string, opts: { output: string; prior?: string; data?: string; quiet: boolean }) => run(async () => (await import("./commands/export.ts")).exportCommand(dir, opts, processIO))());
+    .action((dir: string, opts: { output: string; prior?: string; data?: string; quiet: boolean; variables?: string[] }) => run(async () => (await import("./commands/export.ts")).exportCommand(dir, opts, processIO))());
 
   program
     .command("devices")

@@ -40,11 +40,12 @@ export function summaryRows(summary: Summary, percentiles?: PercentileColumns): 
   return [header, ...rows];
 }
 
-/** The summary as text: the table, the sampler diagnostics and the warnings. */
-export function formatSummary(summary: Summary, percentiles?: PercentileColumns): string {
+/** The summary as text: the table (then `note`, a line saying what it leaves out), the sampler diagnostics and the warnings. */
+export function formatSummary(summary: Summary, percentiles?: PercentileColumns, note?: string): string {
   const rows = summaryRows(summary, percentiles);
   const widths = rows[0]!.map((_, j) => Math.max(...rows.map((r) => r[j]!.length)));
   const lines = rows.map((r) => r.map((cell, j) => (j === 0 ? cell.padEnd(widths[j]!) : cell.padStart(widths[j]!))).join("  ").trimEnd());
+  if (note !== undefined) lines.push(note);
   lines.push("", ...samplerLines(summary), "", ...warningLines(summary));
   return lines.join("\n") + "\n";
 }

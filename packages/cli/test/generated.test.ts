@@ -99,9 +99,11 @@ describe("ppl sample --predictive", () => {
       expect(f.columns).toEqual([...SAMPLER_COLUMNS, ...PARAMS, "theta_new", "z", ...school("y_rep"), ...school("log_lik")]);
       expect(f.draws[0]!.length).toBe(1000);
     }
-    // The summary covers the generated columns like any other.
-    expect(cpuRun.stdout).toMatch(/^y_rep\[8\] /m);
+    // The printed summary covers the generated quantities like any other; the per-observation
+    // y_rep and log_lik only when --variables asks for them.
     expect(cpuRun.stdout).toMatch(/^theta_new /m);
+    expect(cpuRun.stdout).not.toMatch(/^y_rep\[8\] /m);
+    expect(cpuRun.stdout).toMatch(/^16 per-observation rows not shown \(y_rep: 8, log_lik: 8\)/m);
   });
 
   it("eight schools' posterior predictive check: y_rep's mean and sd per school agree with draws made independently from the written theta", () => {

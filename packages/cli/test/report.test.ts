@@ -260,6 +260,6 @@ describe("ppl report", () => {
   it("rejects --pairs naming an unknown parameter", async () => {
     const r = await runCli(["report", join(dir, "run"), "-o", join(dir, "x.html"), "--pairs", "mu,nope"]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/^ppl: --pairs: 'nope' is not a parameter of this run \(parameters: mu, tau/);
+    expect(r.stderr).toMatch(/^ppl: --pairs: 'nope' is not a variable of this run \(variables: mu, tau, theta_trans \(8\), theta \(8\)\)\n$/);
   });
 });

@@ -24,6 +24,7 @@ import { prepareOutputDir } from "../output-dir.ts";
 import { summarizeDraws } from "../read-runs.ts";
 import { stopExitCode, stopOnSignals, stoppedBy } from "../stop-signals.ts";
 import { formatSummary } from "../summary-text.ts";
+import { filterSummary, hiddenNote, selectVariables } from "../variable-filter.ts";
 import type { SampleCommandOptions } from "./sample.ts";
 
 /** The leading columns of a prior draw's row, as CmdStan's fixed_param sampler writes them. */
@@ -50,6 +51,7 @@ export async function priorCommand(modelPath: string, opts: SampleCommandOptions
   }
   const generated = generatedColumns(compiled, seed, true);
   const logLik = logLikColumns(compiled, opts.logLik ?? false);
+  const shown = selectVariables([...compiled.constrainedNames(), ...generated.names, ...logLik.names], opts.variables, true);
   info(`drawing ${opts.draws} exact prior draws per chain on the host (no MCMC; --warmup and the sampler and backend options are not used)`);
   const started = new Date().toISOString();
   let files: ChainFiles;
@@ -104,7 +106,7 @@ export async function priorCommand(modelPath: string, opts: SampleCommandOptions
     io.stderr.write(`interrupted by ${signal}: ${done} of ${opts.draws} prior draws per chain are in ${files.paths.length} valid CSV files in ${opts.output}, summarized in summary.json\n`);
     return stopExitCode(signal);
   }
-  io.stdout.write(formatSummary(summary));
+  io.stdout.write(formatSummary(filterSummary(summary, shown), undefined, hiddenNote(summary, shown)));
   info(`wrote ${files.paths.map((p) => basename(p)).join(", ")} and summary.json to ${opts.output} (seed ${seed}, ${seconds.toFixed(1)}s)`);
   if (opts.strict && summary.warnings.length > 0) {
     io.stderr.write(`--strict: the diagnostics gave ${summary.warnings.length} warning${summary.warnings.length === 1 ? "" : "s"}; exiting with code 1\n`);

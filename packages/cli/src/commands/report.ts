@@ -1,31 +1,37 @@
 /** `ppl report DIR`: one self-contained HTML file with the summary, warnings and SVG plots. */
 import { writeFileSync } from "node:fs";
-import { renderReport } from "../report/html.ts";
+import { MAX_PAIRS, renderReport } from "../report/html.ts";
 import { ExitCode, usageError, type ExitCodeValue } from "../exit-codes.ts";
 import type { CommandIO } from "../io.ts";
 import { firstLine } from "../load-model.ts";
 import { readRun, summarizeRun } from "../read-runs.ts";
 import { runNotes } from "../run-notes.ts";
+import { hiddenNote, pickParameters, selectVariables } from "../variable-filter.ts";
 
 /** Options of `ppl report`. */
 export interface ReportCommandOptions {
   /** The HTML file to write. */
   readonly output: string;
-  /** Parameters of the pair plot. */
+  /** Parameters of the pair plot, by Stan's rules (a base name selects all its elements). */
   readonly pairs?: string[];
+  /** The variables the report shows (Stan's rules); by default all but log_lik and <field>_rep. */
+  readonly variables?: readonly string[];
 }
 
 /** Writes the report of the run in `dir` (or of the chain groups of one run in several directories); returns the exit code. */
 export function reportCommand(dirs: string | readonly string[], opts: ReportCommandOptions, io: CommandIO): ExitCodeValue {
   const list = typeof dirs === "string" ? [dirs] : dirs;
-  const run = readRun(list);
-  for (const note of runNotes(run)) io.stderr.write(note + "\n");
-  const known = Object.keys(run.chains.parameters);
-  const unknown = (opts.pairs ?? []).filter((p) => !(p in run.chains.parameters));
-  if (unknown.length > 0) {
-    throw usageError(`--pairs: ${unknown.map((u) => `'${u}'`).join(", ")} ${unknown.length > 1 ? "are not parameters" : "is not a parameter"} of this run (parameters: ${known.slice(0, 20).join(", ")}${known.length > 20 ? ", …" : ""})`);
-  }
-  const html = renderReport(run, summarizeRun(run), { source: list.join(", "), ...(opts.pairs ? { pairs: opts.pairs } : {}) });
+  const all = readRun(list);
+  for (const note of runNotes(all)) io.stderr.write(note + "\n");
+  const names = Object.keys(all.chains.parameters);
+  const shown = selectVariables(names, opts.variables, true);
+  const run = { ...all, chains: pickParameters(all.chains, shown) };
+  const pairs = opts.pairs === undefined ? undefined : pairNames(names, shown.names, opts.pairs, io);
+  const summary = summarizeRun(run);
+  // The note counts the warnings about what it leaves out, so it reads the whole run's summary only then.
+  const note = shown.hidden.size > 0 ? hiddenNote(summarizeRun(all), shown) : undefined;
+  if (note !== undefined) io.stderr.write(`note: ${note}\n`);
+  const html = renderReport(run, summary, { source: list.join(", "), ...(pairs ? { pairs } : {}), ...(note !== undefined ? { note } : {}) });
   try {
     writeFileSync(opts.output, html);
   } catch (e) {
@@ -33,4 +39,17 @@ export function reportCommand(dirs: string | readonly string[], opts: ReportComm
   }
   io.stderr.write(`wrote ${opts.output} (${(Buffer.byteLength(html) / 1024).toFixed(0)} KiB)\n`);
   return ExitCode.ok;
+}
+
+// --pairs by Stan's rules (tau,theta: tau and every theta[j]), among the variables the report shows; beyond MAX_PAIRS, the first ones, said on stderr.
+function pairNames(all: readonly string[], shown: readonly string[], wanted: readonly string[], io: CommandIO): string[] {
+  const picked = selectVariables(all, wanted, false, "--pairs").names;
+  const visible = new Set(shown);
+  const out = picked.filter((n) => visible.has(n));
+  if (out.length < picked.length) {
+    const left = picked.filter((n) => !visible.has(n));
+    throw usageError(`--pairs: ${left.slice(0, 3).join(", ")}${left.length > 3 ? ", …" : ""} ${left.length > 1 ? "are" : "is"} left out of the report; add ${left.length > 1 ? "them" : "it"} to --variables`);
+  }
+  if (out.length > MAX_PAIRS) io.stderr.write(`note: --pairs selects ${out.length} variables; the pair plot shows the first ${MAX_PAIRS} (${out.slice(0, MAX_PAIRS).join(", ")})\n`);
+  return out.slice(0, MAX_PAIRS);
 }

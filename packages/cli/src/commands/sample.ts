@@ -24,6 +24,7 @@ import { Progress } from "../progress.ts";
 import { summarizeDraws } from "../read-runs.ts";
 import { stopExitCode, stopOnSignals, stoppedBy } from "../stop-signals.ts";
 import { formatSummary } from "../summary-text.ts";
+import { filterSummary, hiddenNote, selectVariables } from "../variable-filter.ts";
 import { readInitFile, readInvMetricFile } from "../start-values.ts";
 import { priorCommand } from "./prior.ts";
 
@@ -65,6 +66,8 @@ export interface SampleCommandOptions extends BackendRequest {
   readonly refresh?: number;
   /** 0-based id of the first chain: chains and their random streams are numbered from it (files chain-(K+1).csv …). */
   readonly firstChain?: number;
+  /** What the printed summary shows (Stan's rules: a base name selects all its elements); by default all but log_lik and <field>_rep. */
+  readonly variables?: readonly string[];
 }
 
 /** Runs `ppl sample`; returns the exit code (0, 1 with --strict and failed diagnostics, 130 when interrupted). */
@@ -102,6 +105,7 @@ export async function sampleCommand(modelPath: string, opts: SampleCommandOption
   const dir = await prepareOutputDir(opts.output, { first, count: opts.chains });
   const logLik = logLikColumns(compiled, opts.logLik ?? false);
   const generated = generatedColumns(compiled, seed, opts.predictive ?? false);
+  const shown = selectVariables([...compiled.constrainedNames(), ...generated.names, ...logLik.names], opts.variables, true);
   const plan = runPlan(opts, choice);
   let opened;
   try {
@@ -226,7 +230,7 @@ export async function sampleCommand(modelPath: string, opts: SampleCommandOption
 
   const summary = summarizeDraws(files.draws(), plan.maxDepth);
   writeFileSync(join(dir, "summary.json"), writeSummaryJson(summary));
-  io.stdout.write(formatSummary(summary));
+  io.stdout.write(formatSummary(filterSummary(summary, shown), undefined, hiddenNote(summary, shown)));
   const total = result.timing.warmupSeconds + result.timing.samplingSeconds;
   info(`wrote ${files.paths.map((p) => basename(p)).join(", ")} and summary.json to ${opts.output} (seed ${seed}, ${total.toFixed(1)}s)`);
   if (opts.strict && summary.warnings.length > 0) {

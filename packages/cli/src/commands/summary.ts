@@ -6,17 +6,21 @@ import { readRun, summarizeRun } from "../read-runs.ts";
 import { runNotes } from "../run-notes.ts";
 import { formatSummary } from "../summary-text.ts";
 import { percentileColumns, withPercentiles } from "../percentiles.ts";
+import { pickParameters, selectVariables } from "../variable-filter.ts";
 
 /** Options of `ppl summary`. */
 export interface SummaryCommandOptions {
   readonly json: boolean;
   /** Percentiles for the quantile columns in place of 5, 50, 95 (stansummary's --percentiles). */
   readonly percentiles?: readonly number[];
+  /** The variables shown (Stan's rules: a base name selects all its elements); all by default. */
+  readonly variables?: readonly string[];
 }
 
 /** Prints the summary of the files or directories given; returns the exit code. */
 export function summaryCommand(paths: readonly string[], opts: SummaryCommandOptions, io: CommandIO): ExitCodeValue {
-  const run = readRun(paths);
+  const all = readRun(paths);
+  const run = { ...all, chains: pickParameters(all.chains, selectVariables(Object.keys(all.chains.parameters), opts.variables, false)) };
   const summary = summarizeRun(run);
   for (const note of runNotes(run)) io.stderr.write(note + "\n");
   const quantiles = opts.percentiles !== undefined ? percentileColumns(run.chains, opts.percentiles) : undefined;

@@ -25,6 +25,8 @@ export interface ReportOptions {
   readonly pairs?: readonly string[];
   /** Where the draws came from, shown in the header. */
   readonly source: string;
+  /** What the report leaves out (per-observation families, by default), said above the summary. */
+  readonly note?: string;
 }
 
 /** Most parameters in the pair plot: beyond six the panels get too small to read. */
@@ -100,7 +102,7 @@ export function renderReport(run: Run, summary: Summary, opts: ReportOptions): s
 <h2>Warnings</h2>
 ${warningsHtml(summary)}
 <h2>Summary</h2>
-${summaryTable(summary)}
+${opts.note !== undefined ? `<p class="note" id="hidden-variables">${escapeXml(opts.note)}</p>\n` : ""}${summaryTable(summary)}
 <pre class="sampler">${escapeXml(samplerLines(summary).join("\n"))}</pre>
 <h2>Forest</h2>
 <p class="note">Every parameter on one axis: median (dot), central 50% (thick) and 90% (thin) intervals; R-hat on the right, in red above ${THRESHOLDS.rhat}.</p>

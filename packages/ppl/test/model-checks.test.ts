@@ -41,6 +41,18 @@ describe("indices read from data are checked when the model is built", () => {
     expect(() => compileModel(mm, { K: 3, idx: [[1, 2], [3, 1]] })).not.toThrow();
     expect(thrownBy(() => compileModel(mm, { K: 3, idx: [[1, 2], [3, 7]] }), DataError).message).toMatch(/^'idx\[2,2\]' is 7, but it indexes K = 3 entries, so it must lie in 1\.\.3/);
   });
+  test("an index read by a generated quantity's distribution is checked too", () => {
+    const gm = model({
+      name: "g",
+      data: { G: data.int(), M: data.int(), newGroup: data.intVector("M") },
+      build(m, d) {
+        const a = m.param("a", normal(0, 1), { shape: [d.G] });
+        m.generated("y_new", normal(a.at(d.newGroup), 1));
+      },
+    });
+    expect(() => compileModel(gm, { G: 2, M: 2, newGroup: [2, 1] })).not.toThrow();
+    expect(thrownBy(() => compileModel(gm, { G: 2, M: 2, newGroup: [2, 3] }), DataError).message).toMatch(/^'newGroup\[2\]' is 3, but it indexes G = 2 entries, so it must lie in 1\.\.2/);
+  });
   test("an index computed from parameters is left to the backends", () => {
     const pm = model({
       name: "p",

@@ -82,6 +82,11 @@ export class Recorder implements ModelBuilder {
   readonly factors: string[] = [];
   /** The generated quantities, in declaration order. */
   readonly quantities: DeclaredQuantity[] = [];
+  /**
+   * Nodes of the generated quantities' distributions (their means): what they read from data is
+   * checked with the rest of the model (indices), though they are evaluated only when drawn.
+   */
+  readonly quantityNodes: Node[] = [];
   private readonly names: Set<string>;
 
   constructor(private readonly modelName: string, dataNames: readonly string[]) {
@@ -188,6 +193,8 @@ export class Recorder implements ModelBuilder {
         throw new ModelError(`generated quantity '${name}': its distribution ${quantity.name} has shape [${own.join(",")}], which does not fit the shape [${shape.join(",")}]; give a shape that ends with [${own.join(",")}], or leave it out`);
       }
       this.quantities.push({ name, shape, compute: (draw, rng) => sampleToShape(quantity, shape, rng, draw)! });
+      const mean = meanOf(quantity);
+      if (mean !== undefined) this.quantityNodes.push(mean);
       return;
     }
     if (typeof quantity !== "function") {
@@ -272,6 +279,15 @@ export class Recorder implements ModelBuilder {
       }
       throw e;
     }
+  }
+}
+
+// A distribution's mean as a node, or undefined where it has none (a probe of what it reads, not a value used).
+function meanOf(d: Distribution): Node | undefined {
+  try {
+    return d.mean?.();
+  } catch {
+    return undefined;
   }
 }
 

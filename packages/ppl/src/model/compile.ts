@@ -151,7 +151,7 @@ export function compileModel<S extends DataSpec>(m: Model<S>, json: unknown, opt
   const { constrainedParams, atConstrained } = constrainedLeaf(rec.params);
   const logLik = rec.observed.length === 0 ? undefined : logLikAt(rec.observed, atConstrained);
   // Data the model reads as indices, or reads as NaN, are checked now that the reading is known.
-  checkDataIndices([logDensity!, fusedLogDensity!, generatedFlat, ...(logLik ? [logLik] : [])], m.data, checked, dataBindings);
+  checkDataIndices([logDensity!, fusedLogDensity!, generatedFlat, ...(logLik ? [logLik] : []), ...rec.quantityNodes], m.data, checked, dataBindings);
   checkNanData(rec.declaredTerms, rec.params, dataBindings);
   const bindingsWith = (qv: ArrayLike<number>) => ({ ...dataBindings, q: { dtype: "f64" as const, shape: [dim], data: Float64Array.from(qv) } });
 

@@ -8,12 +8,12 @@
 import "./index.ts";
 // The IR's op tables and predicates
 export {
-  UNARY_OPS, BINARY_OPS, INTEGER_BINARY_OPS, COMPARE_OPS, REDUCE_OPS, LEAF_OPS, STRUCT_OPS, ALL_OPS, isUnary, isBinary,
-  isIntegerBinary, isCompare, isReduce, isElementwise, type UnaryOp, type BinaryOp, type IntegerBinaryOp, type CompareOp,
-  type ReduceOp, type LeafOp, type StructOp, type Op, LPDF_FAMILIES, type LpdfFamily,
+  UNARY_OPS, BINARY_OPS, INTEGER_BINARY_OPS, COMPARE_OPS, REDUCE_OPS, LEAF_OPS, STRUCT_OPS, LOOP_OPS, ALL_OPS, isUnary, isBinary,
+  isIntegerBinary, isCompare, isReduce, isElementwise, isLoop, isView, isCheap, type UnaryOp, type BinaryOp, type IntegerBinaryOp,
+  type CompareOp, type ReduceOp, type LeafOp, type StructOp, type LoopOp, type Op, OP_TRAITS, type OpTraits, type OpClass,
+  type LoopBudget, LPDF_FAMILIES, type LpdfFamily,
 } from "./ir/ops.ts";
 export type { ScanBody, Attrs } from "./ir/node.ts";
-export { isCheap } from "./ir/cheap.ts";
 export { DTYPES, isFloat, promote, floatOf } from "./ir/dtype.ts";
 export { sizeOf, stridesOf, fmt, broadcastShapes, normalizeAxes, sameShape } from "./ir/shape.ts";
 // Generic op builders and the ops that only gradients use

@@ -1,7 +1,7 @@
 import { floatOf, isFloat, promote, type DType } from "../ir/dtype.ts";
 import { DTypeError } from "../ir/errors.ts";
 import { Node } from "../ir/node.ts";
-import { isIntegerBinary, type BinaryOp, type CompareOp, type UnaryOp } from "../ir/ops.ts";
+import { isIntegerBinary, OP_TRAITS, type BinaryOp, type CompareOp, type UnaryOp } from "../ir/ops.ts";
 import { broadcastShapes } from "../ir/shape.ts";
 import { lift, type Operand } from "./leaves.ts";
 
@@ -18,13 +18,8 @@ function operands(a: Operand, b: Operand): [Node, Node] {
   return [a, b];
 }
 
-const FLOAT_ONLY_UNARY = new Set<UnaryOp>([
-  "exp", "expm1", "log", "log1p", "sqrt", "rsqrt", "reciprocal", "sin", "cos", "tanh", "sigmoid",
-  "softplus", "log_sigmoid", "erf", "erfc", "lgamma", "inv_phi", "floor", "ceil",
-]);
-
-// Binary ops that are defined on reals only: integer operands are computed in f64.
-const FLOAT_ONLY_BINARY = new Set<BinaryOp>(["div", "pow", "atan2", "gamma_p", "gamma_q", "gamma_p_da", "owens_t"]);
+// Ops defined on reals only (their trait `computes` is "float"): integer operands are computed in f64.
+const floatOnly = (op: UnaryOp | BinaryOp): boolean => OP_TRAITS[op].computes === "float";
 
 /** An elementwise op of one input. */
 export function unary(op: UnaryOp, x: Operand): Node {
@@ -34,7 +29,7 @@ export function unary(op: UnaryOp, x: Operand): Node {
     return Node.make(op, "bool", n.shape, [n]);
   }
   if (op === "is_nan" || op === "is_finite") return Node.make(op, "bool", n.shape, [isFloat(n.dtype) ? n : cast(n, "f64")]);
-  if (FLOAT_ONLY_UNARY.has(op)) n = cast(n, floatOf(n.dtype));
+  if (floatOnly(op)) n = cast(n, floatOf(n.dtype));
   else if (n.dtype === "bool") n = cast(n, "i32");
   return Node.make(op, n.dtype, n.shape, [n]);
 }
@@ -44,7 +39,7 @@ export function binary(op: BinaryOp, a: Operand, b: Operand): Node {
   let [x, y] = operands(a, b);
   let dt = promote(x.dtype, y.dtype);
   if (dt === "bool") dt = "i32";
-  if (FLOAT_ONLY_BINARY.has(op) && !isFloat(dt)) dt = "f64";
+  if (floatOnly(op) && !isFloat(dt)) dt = "f64";
   x = cast(x, dt);
   y = cast(y, dt);
   const shape = broadcastShapes(op, x.shape, y.shape);

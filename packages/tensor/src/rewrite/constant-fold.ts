@@ -1,7 +1,7 @@
 import { constant } from "../api/leaves.ts";
 import { interpret } from "../cpu/reference/interpret.ts";
 import { Node } from "../ir/node.ts";
-import { isElementwise } from "../ir/ops.ts";
+import { isElementwise, isView } from "../ir/ops.ts";
 import { rebuild } from "../graph/substitute.ts";
 import { fillValue, remake } from "./rule.ts";
 
@@ -11,9 +11,6 @@ import { fillValue, remake } from "./rule.ts";
  * and in every graph hash, while the op that makes it costs nothing.
  */
 export const FOLD_LIMIT = 1 << 16;
-
-// Ops whose result is a fill whenever their inputs are fills: elementwise ops and pure data movement.
-const FILL_PRESERVING = new Set(["reshape", "broadcast_to", "transpose", "slice"]);
 
 /** Replace every node whose inputs are all constants by the constant it computes (reference interpreter semantics). */
 export function constantFold(outputs: readonly Node[]): Node[] {
@@ -44,7 +41,8 @@ export function fold(node: Node): Node | undefined {
 
 // The scalar an op over fill constants produces, computed on one element so huge fills stay cheap.
 function foldFill(node: Node): number | undefined {
-  if (FILL_PRESERVING.has(node.op)) return fillValue(node.inputs[0]!);
+  // A view of a fill, and an elementwise op of fills, is a fill.
+  if (isView(node.op)) return fillValue(node.inputs[0]!);
   if (!isElementwise(node.op)) return undefined;
   const scalars = node.inputs.map((x) => Node.make("const", x.dtype, [], [], { value: fillValue(x)! }));
   return interpret([Node.make(node.op, node.dtype, [], scalars, node.attrs)], {})[0]!.data[0];

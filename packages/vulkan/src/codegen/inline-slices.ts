@@ -1,4 +1,4 @@
-import { isElementwise } from "@ppl/tensor/internals";
+import { isElementwise, OP_TRAITS } from "@ppl/tensor/internals";
 import type { Node } from "@ppl/tensor";
 import type { SlicedValue } from "./kernel-plan.ts";
 import { sliceScratch } from "./slice-sum.ts";
@@ -18,10 +18,9 @@ export const INLINE_SLICES = 64;
 const READER_RATIO = 16;
 
 // Ops through which a reader may reach the sum: those that read each input a bounded number of
-// times per output element (elementwise, and the movements and selections the gradient's assembly
-// is made of), never a loop over an axis.
-const MOVEMENTS: ReadonlySet<string> = new Set(["reshape", "broadcast_to", "transpose", "slice", "pad", "concat", "gather"]);
-const boundedReads = (n: Node) => isElementwise(n.op) || MOVEMENTS.has(n.op);
+// times per output element (elementwise ops, views and movements: the gradient's assembly is made
+// of them), never a loop over an axis.
+const boundedReads = (n: Node) => isElementwise(n.op) || OP_TRAITS[n.op].class === "view" || OP_TRAITS[n.op].class === "movement";
 
 /**
  * The sums whose readers add their partials themselves. `candidates` maps each sum held as

@@ -1,5 +1,5 @@
 import { GraphError, type Node } from "@ppl/tensor";
-import { isReduce, sizeOf } from "@ppl/tensor/internals";
+import { isLoop, isReduce, OP_TRAITS, sizeOf, type LoopOp } from "@ppl/tensor/internals";
 import { linalgLoopIterations } from "./linalg-units.ts";
 import { schedule } from "./schedule.ts";
 import { unitWriter } from "./units.ts";
@@ -57,36 +57,41 @@ export function sequentialLoopIterations(outputs: readonly Node[]): number {
   return total;
 }
 
-// Loop iterations one unit of a materialized node runs itself (the cases of units.ts's unitWriter).
+// Loop iterations one unit of a materialized node runs itself (the cases of units.ts's unitWriter):
+// a reduction loops over the elements reduced into one output, an elementwise map has no loop.
 function unitLoops(node: Node): number {
-  const x = node.inputs[0]!;
-  switch (node.op) {
-    case "matmul": return x.shape[x.rank - 1]!;
-    case "cumsum": return node.shape[node.attrs.axis!]!;
-    case "argsort": {
-      // The identity written (n), then heapsort: n/2 + n − 1 steps, each sifting down at most
-      // log2(n) levels and one more iteration to stop.
-      const n = node.shape[node.attrs.axis!]!;
-      return n + (Math.floor(n / 2) + n - 1) * (1 + Math.ceil(Math.log2(Math.max(2, n))));
-    }
-    case "cholesky": {
-      const n = node.shape[node.rank - 1]!;
-      let loops = (n * (n - 1)) / 2 + n;
-      for (let j = 0; j < n; j++) loops += 1 + j + (n - 1 - j) * (1 + j);
-      return loops;
-    }
-    case "triangular_solve": {
-      const n = x.shape[x.rank - 1]!;
-      return n + (n * (n - 1)) / 2;
-    }
-    case "solve": case "slogdet": case "eigh": return linalgLoopIterations(node);
-    case "scan": return scanLoopIterations(node);
-    case "scatter_add": return 0;
-    default:
-      // A reduction loops over the elements reduced into one output; an elementwise map has no loop.
-      return isReduce(node.op) ? x.size / Math.max(1, node.size) : 0;
-  }
+  if (isLoop(node.op)) return LOOP_ITERATIONS[node.op](node);
+  return isReduce(node.op) ? node.inputs[0]!.size / Math.max(1, node.size) : 0;
 }
+
+// The loop iterations of one unit of each loop op, as units.ts renders it. Typed by op: a loop op
+// added to the IR without its count here fails to compile.
+const LOOP_ITERATIONS: Record<LoopOp, (node: Node) => number> = {
+  matmul: (node) => node.inputs[0]!.shape[node.inputs[0]!.rank - 1]!,
+  cumsum: (node) => node.shape[node.attrs.axis!]!,
+  argsort: (node) => {
+    // The identity written (n), then heapsort: n/2 + n − 1 steps, each sifting down at most
+    // log2(n) levels and one more iteration to stop.
+    const n = node.shape[node.attrs.axis!]!;
+    return n + (Math.floor(n / 2) + n - 1) * (1 + Math.ceil(Math.log2(Math.max(2, n))));
+  },
+  cholesky: (node) => {
+    const n = node.shape[node.rank - 1]!;
+    let loops = (n * (n - 1)) / 2 + n;
+    for (let j = 0; j < n; j++) loops += 1 + j + (n - 1 - j) * (1 + j);
+    return loops;
+  },
+  triangular_solve: (node) => {
+    const n = node.inputs[0]!.shape[node.inputs[0]!.rank - 1]!;
+    return n + (n * (n - 1)) / 2;
+  },
+  solve: linalgLoopIterations,
+  slogdet: linalgLoopIterations,
+  eigh: linalgLoopIterations,
+  scan: scanLoopIterations,
+  // Its one-thread pass is counted apart (scatterLoops).
+  scatter_add: () => 0,
+};
 
 // A scatter_add in one thread: the output zeroed, then one pass over the updates.
 function scatterLoops(node: Node): number {
@@ -117,9 +122,6 @@ export function checkScanLoopBudget(kernels: readonly Node[], maxLoopIterations:
   }
 }
 
-/** The ops rendered as one thread a unit whose own loops grow faster than their output: checked below. */
-const SERIAL_OPS = new Set(["argsort", "cholesky", "triangular_solve"]);
-
 /**
  * Refuse, at plan time, an argsort, Cholesky factor or triangular solve whose one thread a line
  * (or matrix, or right-hand column) could run past the driver's cap on loop iterations (llvmpipe
@@ -130,7 +132,8 @@ const SERIAL_OPS = new Set(["argsort", "cholesky", "triangular_solve"]);
 export function checkSerialLoopBudget(kernels: readonly Node[], maxLoopIterations: number): void {
   if (!Number.isFinite(maxLoopIterations)) return;
   for (const n of kernels) {
-    if (!SERIAL_OPS.has(n.op)) continue;
+    // The ops rendered as one thread a unit whose own loops grow faster than their output.
+    if (OP_TRAITS[n.op].loopBudget !== "serial") continue;
     const loops = unitLoops(n);
     if (loops <= maxLoopIterations) continue;
     const x = n.inputs[0]!;

@@ -1,28 +1,9 @@
 import { type Node } from "@ppl/tensor";
-import { isElementwise, toposort, userCounts } from "@ppl/tensor/internals";
+import { OP_TRAITS, toposort, userCounts, type Op } from "@ppl/tensor/internals";
 
-/** Ops whose values are always computed by a kernel of their own into storage. */
-const ALWAYS_MATERIALIZED = new Set<string>([
-  "reduce_sum", "reduce_prod", "reduce_max", "reduce_min", "reduce_logsumexp",
-  "matmul", "cumsum", "argsort", "scatter_add", "cholesky", "triangular_solve", "solve", "slogdet", "eigh",
-]);
-
-/** Whether nodes of an op always get a kernel and storage of their own (reductions, products, factorisations, …). */
-export function isAlwaysMaterialized(op: string): boolean {
-  return ALWAYS_MATERIALIZED.has(op);
-}
-
-// The general linear algebra (linalg-units.ts) reads its inputs once per right-hand column or per entry pair.
-const LINALG_OPS = new Set<string>(["solve", "slogdet", "eigh"]);
-
-/** Rough cost of evaluating one element of an op inline, so shared or broadcast work is not recomputed. */
-function opCost(n: Node): number {
-  switch (n.op) {
-    case "lgamma": case "polygamma": case "erf": case "erfc": case "pow": case "atan2": return 20;
-    case "exp": case "log": case "expm1": case "log1p": case "tanh": case "sigmoid": case "softplus":
-    case "log_sigmoid": case "sin": case "cos": return 6;
-    default: return isElementwise(n.op) ? 1 : 0;
-  }
+/** Whether nodes of an op always get a kernel and storage of their own (reductions, products, factorisations, …): its trait `materialized`. */
+export function isAlwaysMaterialized(op: Op): boolean {
+  return OP_TRAITS[op].materialized;
 }
 
 /** The nodes of a graph, and which of them get storage (a buffer or local array) rather than being inlined. */
@@ -80,7 +61,7 @@ export function schedule(outputs: readonly Node[], options: ScheduleOptions = {}
   for (const n of order) {
     for (const x of n.inputs) {
       reads.set(x, (reads.get(x) ?? 0) + Math.max(n.size, x.size));
-      if (n.op === "matmul" || n.op === "triangular_solve" || n.op === "cholesky" || LINALG_OPS.has(n.op)) reRead.add(x);
+      if (OP_TRAITS[n.op].rereads) reRead.add(x);
       if (x.size < n.size || reRead.has(x)) broadcast.add(x);
     }
     // A scan's consts are read at every one of its steps: computed inline, their work is paid
@@ -107,11 +88,11 @@ export function schedule(outputs: readonly Node[], options: ScheduleOptions = {}
       kernels.push(n); // one kernel runs the whole recurrence and writes every tuple_get
       continue;
     }
-    const cost = opCost(n) + n.inputs.reduce((s, x) => s + (stored.has(x) ? 0 : inlineCost.get(x) ?? 0), 0);
+    const cost = OP_TRAITS[n.op].cost + n.inputs.reduce((s, x) => s + (stored.has(x) ? 0 : inlineCost.get(x) ?? 0), 0);
     inlineCost.set(n, cost);
     const shared = (users.get(n) ?? 0) > 1 || broadcast.has(n);
     const cheapToRecompute = budget > 0 && !reRead.has(n) && cost * (reads.get(n) ?? 0) <= budget;
-    if (ALWAYS_MATERIALIZED.has(n.op) || outs.has(n) || materialize.has(n) || (shared && cost >= 6 && !cheapToRecompute)) {
+    if (OP_TRAITS[n.op].materialized || outs.has(n) || materialize.has(n) || (shared && cost >= 6 && !cheapToRecompute)) {
       if (n.op === "const") {
         continue; // a scalar fill output is written by its own trivial kernel below
       }

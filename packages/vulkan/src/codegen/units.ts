@@ -1,5 +1,5 @@
 import { GraphError, type Node } from "@ppl/tensor";
-import { isReduce, sizeOf } from "@ppl/tensor/internals";
+import { isLoop, isReduce, sizeOf, type LoopOp } from "@ppl/tensor/internals";
 import { reduceUnits } from "./reduce/serial.ts";
 import { glslType, literal } from "./glsl.ts";
 import { broadcastIndex, flatten, unflatten } from "./index-math.ts";
@@ -16,29 +16,27 @@ export type { UnitContext, UnitWriter } from "./unit-writer.ts";
 export function unitWriter(node: Node): UnitWriter {
   if (isElementMap(node)) return mapUnits(node);
   if (isReduce(node.op)) return reduceUnits(node);
-  switch (node.op) {
-    case "matmul": return matmulUnits(node);
-    case "cumsum": return cumsumUnits(node);
-    case "argsort": return argsortUnits(node);
-    case "scatter_add": return scatterAddUnits(node);
-    case "cholesky": return choleskyUnits(node);
-    case "triangular_solve": return triangularSolveUnits(node);
-    case "solve": return solveUnits(node);
-    case "slogdet": return slogdetUnits(node);
-    case "eigh": return eighUnits(node);
-    case "scan": return { units: 1, emit: (_u, scope, ctx) => ctx.scan(node, scope) };
-    default: throw new GraphError(`codegen: no unit writer for ${node.op}`);
-  }
+  if (isLoop(node.op)) return LOOP_UNITS[node.op](node);
+  throw new GraphError(`codegen: no unit writer for ${node.op}`);
 }
 
-// The materialized ops whose units loop (over terms, a line, a matrix, a recurrence): the cases above.
-const LOOPING_OPS: ReadonlySet<string> = new Set([
-  "matmul", "cumsum", "argsort", "scatter_add", "cholesky", "triangular_solve", "solve", "slogdet", "eigh", "scan",
-]);
+// The units of each loop op. Typed by op: a loop op added to the IR without its writer here fails to compile.
+const LOOP_UNITS: Record<LoopOp, (node: Node) => UnitWriter> = {
+  matmul: matmulUnits,
+  cumsum: cumsumUnits,
+  argsort: argsortUnits,
+  scatter_add: scatterAddUnits,
+  cholesky: choleskyUnits,
+  triangular_solve: triangularSolveUnits,
+  solve: solveUnits,
+  slogdet: slogdetUnits,
+  eigh: eighUnits,
+  scan: (node) => ({ units: 1, emit: (_u, scope, ctx) => ctx.scan(node, scope) }),
+};
 
-/** True when a node's unit is one output element computed by one expression of its inputs (no loop). */
+/** True when a node's unit is one output element computed by one expression of its inputs (no loop): neither a reduction nor a loop op. */
 export function isElementMap(node: Node): boolean {
-  return !isReduce(node.op) && !LOOPING_OPS.has(node.op);
+  return !isReduce(node.op) && !isLoop(node.op);
 }
 
 function mapUnits(node: Node): UnitWriter {

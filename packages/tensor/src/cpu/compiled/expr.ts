@@ -1,7 +1,7 @@
 import type { DType } from "../../ir/dtype.ts";
 import { GraphError } from "../../ir/errors.ts";
 import type { Node } from "../../ir/node.ts";
-import { isBinary, isCompare, isUnary } from "../../ir/ops.ts";
+import { isBinary, isCompare, isUnary, OP_TRAITS, type BinaryOp, type CompareOp, type Op, type UnaryOp } from "../../ir/ops.ts";
 
 /**
  * JavaScript expressions for every elementwise op. Each must compute exactly what the matching
@@ -18,7 +18,8 @@ export function literal(v: number): string {
   return v < 0 ? `(${String(v)})` : String(v);
 }
 
-const UNARY_JS: Record<string, (a: string) => string> = {
+// Typed by op: an op added to the IR without its JavaScript here fails to compile.
+const UNARY_JS: Record<UnaryOp, (a: string) => string> = {
   neg: (a) => `-${a}`,
   abs: (a) => `Math.abs(${a})`,
   sign: (a) => `(${a} > 0 ? 1 : ${a} < 0 ? -1 : ${a})`,
@@ -48,7 +49,7 @@ const UNARY_JS: Record<string, (a: string) => string> = {
   stop_gradient: (a) => a,
 };
 
-const BINARY_JS: Record<string, (a: string, b: string) => string> = {
+const BINARY_JS: Record<BinaryOp | CompareOp, (a: string, b: string) => string> = {
   add: (a, b) => `${a} + ${b}`,
   sub: (a, b) => `${a} - ${b}`,
   mul: (a, b) => `${a} * ${b}`,
@@ -83,8 +84,8 @@ const BINARY_JS: Record<string, (a: string, b: string) => string> = {
 export function elementwiseExpr(node: Node, args: readonly string[]): string {
   const op = node.op;
   const [a, b, c] = args as [string, string, string];
-  if (isUnary(op)) return UNARY_JS[op]!(a);
-  if (isBinary(op) || isCompare(op)) return BINARY_JS[op]!(a, b);
+  if (isUnary(op)) return UNARY_JS[op](a);
+  if (isBinary(op) || isCompare(op)) return BINARY_JS[op](a, b);
   if (op === "select") return `(${a} ? ${b} : ${c})`;
   if (op === "cast") return a;
   if (op === "polygamma") return `F.polygamma(${node.attrs.order!}, ${a})`;
@@ -94,11 +95,11 @@ export function elementwiseExpr(node: Node, args: readonly string[]): string {
 }
 
 /** Round an expression to what `dtype` holds, as roundInPlace does in the reference (ops that already yield 0/1 are left alone). */
-export function roundExpr(dtype: DType, e: string, op = ""): string {
+export function roundExpr(dtype: DType, e: string, op?: Op): string {
   switch (dtype) {
     case "f32": return `Math.fround(${e})`;
     case "i32": return `(${e}) | 0`;
-    case "bool": return isCompare(op as Node["op"]) || op === "not" || op === "is_nan" || op === "is_finite" ? e : `(${e} ? 1 : 0)`;
+    case "bool": return op !== undefined && OP_TRAITS[op].computes === "bool" ? e : `(${e} ? 1 : 0)`;
     default: return e;
   }
 }

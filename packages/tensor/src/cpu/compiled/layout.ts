@@ -1,5 +1,6 @@
 import { GraphError } from "../../ir/errors.ts";
 import type { Node } from "../../ir/node.ts";
+import { isView } from "../../ir/ops.ts";
 import { stridesOf } from "../../ir/shape.ts";
 
 /**
@@ -11,9 +12,6 @@ export type Layout =
   | { readonly kind: "buf"; readonly source: Node; readonly start: number; readonly shape: readonly number[]; readonly strides: readonly number[] }
   | { readonly kind: "lit"; readonly value: number; readonly shape: readonly number[] };
 
-/** Ops that only re-index another node's buffer. */
-export const VIEW_OPS: ReadonlySet<string> = new Set(["reshape", "transpose", "broadcast_to", "slice"]);
-
 /** True when the node is a scalar-filled constant (it becomes a literal in code). */
 export function isFillConst(n: Node): boolean {
   return n.op === "const" && typeof n.attrs.value === "number";
@@ -23,7 +21,7 @@ export function isFillConst(n: Node): boolean {
 export function layoutOf(n: Node, hasBuffer: (n: Node) => boolean): Layout {
   if (isFillConst(n)) return { kind: "lit", value: n.attrs.value as number, shape: n.shape };
   if (hasBuffer(n)) return { kind: "buf", source: n, start: 0, shape: n.shape, strides: stridesOf(n.shape) };
-  if (VIEW_OPS.has(n.op)) return viewLayout(n, layoutOf(n.inputs[0]!, hasBuffer));
+  if (isView(n.op)) return viewLayout(n, layoutOf(n.inputs[0]!, hasBuffer));
   throw new GraphError(`compiled CPU: ${n} has no buffer (scheduler bug)`);
 }
 

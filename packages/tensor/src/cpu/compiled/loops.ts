@@ -1,11 +1,11 @@
 import type { Node } from "../../ir/node.ts";
-import { isElementwise, isReduce } from "../../ir/ops.ts";
+import { isElementwise, isReduce, isView } from "../../ir/ops.ts";
 import { stridesOf } from "../../ir/shape.ts";
 import { reduceIdentity } from "../reduce-identity.ts";
 import type { ArrayRef, RenderContext } from "./context.ts";
 import { scaled, sumExpr } from "./context.ts";
 import { elementwiseExpr, literal, roundExpr, roundValue } from "./expr.ts";
-import { viewLayout, VIEW_OPS, type Layout } from "./layout.ts";
+import { viewLayout, type Layout } from "./layout.ts";
 import type { LoopKernel, Scope } from "./loop-nest.ts";
 
 /**
@@ -133,7 +133,7 @@ export function renderLoopKernel(k: LoopKernel, ctx: RenderContext): string[] {
         stmts.push({ kind: "pad", node: n, axis: dims[dims.length - 1], from: before, to: before + x.shape[0]!, value, fill });
       } else {
         // A leaf or view copied into its own buffer: read it through the view's window.
-        const l = VIEW_OPS.has(n.op) ? viewLayout(n, schedule.layout(n.inputs[0]!)) : schedule.layout(n);
+        const l = isView(n.op) ? viewLayout(n, schedule.layout(n.inputs[0]!)) : schedule.layout(n);
         stmts.push({ kind: "compute", node: n, args: [load(l, dims)] });
       }
       if (schedule.written.has(n)) stmts.push({ kind: "store", node: n, addr: storeAt(n, dims) });

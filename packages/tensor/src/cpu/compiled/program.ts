@@ -1,8 +1,8 @@
 import { IndexRangeError } from "../../ir/errors.ts";
-import { BINARY, UNARY, polygamma, sigmoid, softplus } from "../scalar.ts";
+import { BINARY, UNARY, polygamma } from "../scalar.ts";
 import { eighMatrix, luSolveMatrix, slogdetMatrix } from "../linalg.ts";
 import { argsortLines } from "../sort.ts";
-import { betainc, betaincGrad, gammaP, gammaPDa, gammaQ, invPhi, owensT } from "../special.ts";
+import { betainc, betaincGrad } from "../special.ts";
 import type { ProgramPlan } from "./render.ts";
 import type { WasmKernels } from "./wasm.ts";
 
@@ -31,25 +31,16 @@ export interface Instance {
 }
 
 // Special functions and helpers the generated code calls: the very functions the reference uses.
+// Every unary and binary op's scalar function is bound by its camel-cased name (inv_phi: F.invPhi),
+// so that an op whose JavaScript calls its reference function needs no line here.
+const camel = (op: string) => op.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());
 const F = {
-  sigmoid,
-  softplus,
+  ...Object.fromEntries([...Object.entries(UNARY), ...Object.entries(BINARY)].map(([op, f]) => [camel(op), f])),
   polygamma,
-  erf: UNARY.erf,
-  erfc: UNARY.erfc,
-  lgamma: UNARY.lgamma,
-  mod: BINARY.mod,
   argsortLines,
   luSolveMatrix,
   slogdetMatrix,
   eighMatrix,
-  quotient: BINARY.quotient,
-  remainder: BINARY.remainder,
-  invPhi,
-  gammaP,
-  gammaQ,
-  gammaPDa,
-  owensT,
   betainc,
   betaincGrad,
   indexError(op: string, j: number, d: number, entry: number): never {

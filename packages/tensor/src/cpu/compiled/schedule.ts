@@ -1,9 +1,8 @@
 import type { Node } from "../../ir/node.ts";
-import { isCheap } from "../../ir/cheap.ts";
-import { isElementwise, isReduce } from "../../ir/ops.ts";
+import { isCheap, isElementwise, isReduce, isView } from "../../ir/ops.ts";
 import { sizeOf } from "../../ir/shape.ts";
 import { toposort } from "../../graph/toposort.ts";
-import { isContiguous, layoutOf, VIEW_OPS } from "./layout.ts";
+import { isContiguous, layoutOf } from "./layout.ts";
 import type { Kernel, LoopKernel, Schedule, Scope } from "./loop-nest.ts";
 import { shareSiblingLoops } from "./siblings.ts";
 import { sinkProducers } from "./sink.ts";
@@ -101,7 +100,7 @@ export function schedule(outputs: readonly Node[]): Schedule {
       kernels.push({ kind: "op", root: n });
     } else if (n.op === "tuple_get") {
       written.add(n); // the scan kernel writes it
-    } else if (isLeaf(n) || VIEW_OPS.has(n.op)) {
+    } else if (isLeaf(n) || isView(n.op)) {
       // An output must be a fresh contiguous array: copy it.
       if (isOutput.has(n)) {
         place(n, newLoop(n, n.shape).main);
@@ -138,7 +137,7 @@ export function schedule(outputs: readonly Node[]): Schedule {
   };
   for (const n of order) {
     if (n.op === "reshape") needContiguous(n.inputs[0]!);
-    else if (!isLeaf(n) && !VIEW_OPS.has(n.op) && !isFusible(n) && n.op !== "matmul" && n.op !== "tuple_get") n.inputs.forEach(needContiguous);
+    else if (!isLeaf(n) && !isView(n.op) && !isFusible(n) && n.op !== "matmul" && n.op !== "tuple_get") n.inputs.forEach(needContiguous);
   }
 
   for (const s of scopes) s.nodes.sort((a, b) => position.get(a)! - position.get(b)!);
@@ -170,12 +169,12 @@ function mergeLoops(kernels: Kernel[], scopes: Scope[], scopeOf: Map<Node, Scope
     const direct = new Set<Node>();
     const viewed = new Set<Node>();
     const visit = (x: Node, through: boolean): void => {
-      if (own.has(x) && !VIEW_OPS.has(x.op)) return;
+      if (own.has(x) && !isView(x.op)) return;
       // A view copied into a buffer of its own (needContiguous) is read from that buffer, which its copy kernel writes.
-      if (VIEW_OPS.has(x.op) && !(written.has(x) && !own.has(x))) return x.inputs.forEach((i) => visit(i, true));
+      if (isView(x.op) && !(written.has(x) && !own.has(x))) return x.inputs.forEach((i) => visit(i, true));
       (through ? viewed : direct).add(x);
     };
-    for (const n of own) n.inputs.forEach((i) => visit(i, VIEW_OPS.has(n.op) || !(isElementwise(n.op) || isReduce(n.op))));
+    for (const n of own) n.inputs.forEach((i) => visit(i, isView(n.op) || !(isElementwise(n.op) || isReduce(n.op))));
     return { direct, viewed };
   };
   const writes = (k: Kernel): Node[] => {

@@ -1,6 +1,6 @@
 import type { Node } from "../../ir/node.ts";
 import { sameShape } from "../../ir/shape.ts";
-import { VIEW_OPS } from "./layout.ts";
+import { isView } from "../../ir/ops.ts";
 import type { Scope } from "./loop-nest.ts";
 
 /**
@@ -73,7 +73,7 @@ function readsOwnKernel(inner: Scope, scopes: readonly Scope[], scopeOf: Readonl
     }
   }
   const computed = (x: Node): Scope | undefined => {
-    while (!scopeOf.has(x) && VIEW_OPS.has(x.op)) x = x.inputs[0]!;
+    while (!scopeOf.has(x) && isView(x.op)) x = x.inputs[0]!;
     return scopeOf.get(x);
   };
   for (const c of within) {

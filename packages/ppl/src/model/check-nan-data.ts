@@ -12,7 +12,7 @@ import { entryName } from "./stan-names.ts";
  * its NaN entries (select(isNan(y), 0, …)) passes.
  */
 export function checkNanData(terms: readonly DeclaredTerm[], params: readonly DeclaredParam[], bindings: Readonly<Record<string, TensorValue>>): void {
-  const withNan = Object.keys(bindings).filter((k) => bindings[k]!.data.some(Number.isNaN));
+  const withNan = Object.keys(bindings).filter((k) => holdsNan(bindings[k]!));
   if (withNan.length === 0) return;
   // The point: every unconstrained coordinate at 0.
   const point: Record<string, TensorValue> = {};
@@ -29,6 +29,14 @@ export function checkNanData(terms: readonly DeclaredTerm[], params: readonly De
     if (interpret([node], { ...bindings, ...cleaned, ...point })[0]!.data.some(Number.isNaN)) continue;
     throw nanError(term, node, read, bindings, firstNan);
   }
+}
+
+// A plain loop over the values as stored: a field kept in 32 bits is not converted to 64 (a design
+// matrix of millions of entries that a GPU run uploads as it is).
+function holdsNan(v: TensorValue): boolean {
+  const values = v.f32 ?? v.data;
+  for (let i = 0, n = values.length; i < n; i++) if (values[i] !== values[i]) return true;
+  return false;
 }
 
 function nanError(term: DeclaredTerm, node: Node, read: readonly Node[], bindings: Readonly<Record<string, TensorValue>>, at: number): DataError {

@@ -140,6 +140,70 @@ describe("odeRK45 sensitivities", () => {
   });
 });
 
+describe("odeRK45 states that decay far below atol", () => {
+  // A random initial point of the Lotka–Volterra posterior (Stan's uniform(−2, 2) on the log scale,
+  // seed 1's fourth chain): the prey falls as e^(−15t) from 0.25 to ~1e-21 and recovers. With the
+  // error scaled by atol + rtol·|y| alone the prey came out 1e-6 … 1e-9 (no significant digit), and
+  // the gradient of Σ log z had the wrong sign in 5 of 6 coordinates against central differences.
+  const th = T.param("th", [4]), z0 = T.param("z0", [2]);
+  const times = Array.from({ length: 20 }, (_, i) => i + 1);
+  const at = { th: [0.743, 5.47, 0.268, 0.246], z0: [0.251, 2.78] };
+  const solve = (maxSteps: number) => T.odeRK45Solve(lotkaVolterra, z0, 0, T.constant(times, [20]), [th], { rtol: 1e-6, atol: 1e-5, maxSteps });
+
+  // RK4 on log u, log v (their equations are d log u = α − βv, d log v = −γ + δu): exact relative values down to any size.
+  function logSpaceRk4(p: readonly number[], y0: readonly number[], h: number): number[][] {
+    const [a, b, g, d] = p as [number, number, number, number];
+    const f = (L: readonly number[]) => [a - b * Math.exp(L[1]!), -g + d * Math.exp(L[0]!)];
+    let L = y0.map(Math.log), t = 0;
+    return times.map((target) => {
+      const n = Math.ceil((target - t) / h), s = (target - t) / n;
+      for (let i = 0; i < n; i++) {
+        const k1 = f(L), k2 = f(L.map((x, j) => x + (s / 2) * k1[j]!)), k3 = f(L.map((x, j) => x + (s / 2) * k2[j]!)), k4 = f(L.map((x, j) => x + s * k3[j]!));
+        L = L.map((x, j) => x + (s / 6) * (k1[j]! + 2 * k2[j]! + 2 * k3[j]! + k4[j]!));
+      }
+      t = target;
+      return L.map(Math.exp);
+    });
+  }
+
+  it("keep rtol's relative digits however small, where the solve has the attempts; fail (NaN) where it has not", () => {
+    // Constant inputs: no sensitivities to compile.
+    const fixed = (maxSteps: number) => T.odeRK45Solve(lotkaVolterra, T.constant(at.z0, [2]), 0, T.constant(times, [20]), [T.constant(at.th, [4])], { rtol: 1e-6, atol: 1e-5, maxSteps });
+    const long = fixed(1000), short = fixed(30);
+    const [y, ok, y30, ok30] = run([long.states, long.ok, short.states, short.ok], {});
+    expect(ok).toEqual([1]);
+    const want = logSpaceRk4(at.th, at.z0, 1e-4);
+    expect(Math.min(...want.map((r) => r[0]!))).toBeLessThan(1e-20);
+    want.forEach((r, i) => r.forEach((v, k) => expect(Math.abs(y![2 * i + k]! / v - 1), `z[${i}, ${k}] = ${y![2 * i + k]} against ${v}`).toBeLessThan(1e-4)));
+    // The example's budget of 30 attempts an interval cannot resolve the fall: no state rather than a wrong one.
+    expect(ok30).toEqual([0]);
+    expect(y30!.every(Number.isNaN)).toBe(true);
+  });
+
+  it("give Σ log z a gradient equal to its central differences", () => {
+    const L = T.sum(T.log(solve(1000).states));
+    const value = cpu.compileSync([L]), gradient = cpu.compileSync(T.grad(L, [th, z0]));
+    const f = (t: readonly number[], z: readonly number[]) => value.runSync({ th: [...t], z0: [...z] })[0]!.data[0]!;
+    const [gth, gz0] = gradient.runSync(at).map((v) => Array.from(v.data));
+    const fd = (x: readonly number[], i: number, g: (x: number[]) => number) => {
+      const h = 1e-6 * Math.abs(x[i]!);
+      const up = [...x], down = [...x];
+      up[i]! += h;
+      down[i]! -= h;
+      return (g(up) - g(down)) / (up[i]! - down[i]!);
+    };
+    // The states carry ~1e-6 relative error that varies with the attempt sequence; over a step of 1e-6 that is up to ~1 in a derivative of ~1e3–1e5.
+    at.th.forEach((_, i) => {
+      const want = fd(at.th, i, (x) => f(x, at.z0));
+      expect(Math.abs(gth![i]! - want), `d/d theta[${i}]: ${gth![i]} against ${want}`).toBeLessThan(1e-3 * Math.abs(want) + 1);
+    });
+    at.z0.forEach((_, i) => {
+      const want = fd(at.z0, i, (x) => f(at.th, x));
+      expect(Math.abs(gz0![i]! - want), `d/d z0[${i}]: ${gz0![i]} against ${want}`).toBeLessThan(1e-3 * Math.abs(want) + 1);
+    });
+  });
+});
+
 describe("scans without xs and ys stop at a fixed point of their carries", () => {
   it("give the values of the full-length loop on the compiled path and the interpreter, NaN and −0 carries included", () => {
     const x = T.param("x", [3]);

@@ -6,7 +6,7 @@ import { GraphError } from "../ir/errors.ts";
 import type { Node } from "../ir/node.ts";
 import { fmt, sameShape, sizeOf } from "../ir/shape.ts";
 import {
-  add, and, cast, ge, isFinite, le, lt, maximum, minimum, mul, not, or, pow, select, sqrt, square, stopGradient, sub, abs, div,
+  add, and, cast, ge, gt, isFinite, le, lt, maximum, minimum, mul, not, or, pow, select, sqrt, square, stopGradient, sub, abs, div,
 } from "./elementwise.ts";
 import { constant, lift, param, type Operand } from "./leaves.ts";
 import { matmul } from "./linalg.ts";
@@ -21,7 +21,11 @@ export type OdeRhs = (t: Node, y: Node, theta: Node[]) => Node;
 export interface OdeOptions {
   /** Relative tolerance of the local error test (1e-6, Stan's default). */
   rtol?: number;
-  /** Absolute tolerance of the local error test (1e-6, Stan's default). */
+  /**
+   * Absolute tolerance of the local error test (1e-6, Stan's default), for a state that changes
+   * sign or touches zero within a step; a state that keeps its sign is held to rtol relative to its
+   * own magnitude however small it is (see errorScale in ode.ts).
+   */
   atol?: number;
   /**
    * Step attempts (accepted or rejected) between two output times before the solve counts as
@@ -86,14 +90,16 @@ export function odeRK45(rhs: OdeRhs, y0: Node, t0: Operand, ts: Node, theta: rea
  *
  * How it works. One scan per output interval, of length maxSteps; each iteration attempts one step
  * from t with h clipped to the interval's output time, accepts it when the local error (RMS over
- * the state, scaled by atol + rtol·|y|) is ≤ 1, and proposes the next h; the interval ends when a
+ * the state, scaled by errorScale: relative for a state that keeps its sign) is ≤ 1, and proposes the next h; the interval ends when a
  * step lands on its output time, and the next interval's scan starts from its carries. Only the
  * current state is carried, so a scan's step does the same work whatever the number of outputs.
  * The state carries the sensitivities S = ∂y/∂(y0, theta) too, integrated by the same Runge–Kutta
  * stages along dS/dt = J_y·S + J_θ (the Jacobians' columns are jvps of the rhs), so each step's S is the exact
  * derivative of that step's map at fixed h. Only y enters the error test (CVODES's default): the
  * step sequence then does not depend on how S is scaled, and any deterministic gradient keeps HMC
- * exact, since the log density itself is evaluated exactly as solved.
+ * exact, since the log density itself is evaluated exactly as solved. Only a gradient close to the
+ * density's own derivative keeps HMC efficient, though: S at fixed h is that derivative only where
+ * the states are resolved, which is why small states are resolved relative to themselves (errorScale).
  *
  * The scans themselves are never differentiated: they read y0, theta and ts through stopGradient, so no
  * gradient flows through h or the accept/reject choices. The returned states are
@@ -212,7 +218,7 @@ interface IntervalSolver {
  * The steps from carry (t, Y, F, h, reached, attempts) to the output time `target`, where
  * Y = [y | S] and F = [f | J_y·S + J_θ] ([n, 1 + P]): a scan of maxSteps attempts, each one step from
  * t with h clipped to the target, accepted when the local error (RMS over the state, scaled by
- * atol + rtol·|y|) is ≤ 1, with the next h proposed. Once the target is reached (reached = 1) a step
+ * errorScale) is ≤ 1, with the next h proposed. Once the target is reached (reached = 1) a step
  * changes nothing, so the backends stop the scan there; attempts counts on from the earlier intervals'.
  */
 function odeInterval(c: readonly Node[], target: Node, thS: readonly Node[], s: IntervalSolver) {
@@ -240,8 +246,7 @@ function odeInterval(c: readonly Node[], target: Node, thS: readonly Node[], s: 
         Ks.push(kS);
       }
       const err = mul(hs, weighted(E, ks)!);
-      const sc = add(atol, mul(rtol, maximum(abs(y), abs(y5))));
-      const en = rms(div(err, sc));
+      const en = rms(div(err, errorScale(y, y5, rtol, atol)));
       const finite = isFinite(en);
       const accept = and(and(le(en, 1), finite), not(done));
       const factor = select(finite, minimum(maximum(mul(SAFETY, pow(en, -0.2)), MIN_FACTOR), MAX_FACTOR), MIN_FACTOR);
@@ -265,6 +270,37 @@ function odeInterval(c: readonly Node[], target: Node, thS: readonly Node[], s: 
     [target, ...thS],
     { length: s.maxSteps },
   );
+}
+
+/**
+ * The local error test's per-state scale over a step from y to y5: rtol·max(|y|, |y5|) for a state
+ * that keeps its sign over the step, atol + rtol·max(|y|, |y5|) for one that changes sign or is zero
+ * at either end.
+ *
+ * Why not atol + rtol·|y| throughout (Hairer's scale, Stan's). Below atol that scale controls a
+ * state's error absolutely, so a state that decays towards zero keeps no significant digit: a prey
+ * population that falls as e^(−15t) from 0.25 comes out near 1e-6 … 1e-9 where it is 1e-11 … 1e-21,
+ * and the attempt sequence, not the parameters, decides which. A log density that reads such a
+ * state through a log (populations, concentrations, counts' rates) then has a value that is smooth
+ * between attempt-sequence changes but whose derivative, through the sequence, the sensitivities do
+ * not see: the gradient is unrelated to the density (wrong in sign at such a Lotka–Volterra point),
+ * the sampler's step size collapses and the chain stays where it started. A state that keeps its
+ * sign has a scale of its own, its magnitude, so relative control is well defined there, and it is
+ * what a log-scale reading needs: the state then has rtol's digits however small it is, its
+ * sensitivities (integrated by the same steps) with it, and the density's gradient is its
+ * derivative. Where resolving the decay takes more than maxSteps attempts the solve fails (NaN
+ * states), a rejected initial point or a divergent transition, as Stan's solver's negative states
+ * there make its likelihood throw. atol still bounds the error where a state crosses or touches zero
+ * (a state that starts at 0, an oscillation), where relative control has no scale; there, as
+ * before, a step's error is at most atol. The cost is in states that decay far below atol and keep
+ * their sign: they are now resolved where they were left unresolved (more attempts per interval),
+ * while states well above atol/rtol are controlled as before.
+ */
+function errorScale(y: Node, y5: Node, rtol: number, atol: number): Node {
+  const relative = mul(rtol, maximum(abs(y), abs(y5)));
+  // Compared by sign, not by y·y5 > 0, which underflows for small states.
+  const keeps = or(and(gt(y, 0), gt(y5, 0)), and(lt(y, 0), lt(y5, 0)));
+  return select(keeps, relative, add(atol, relative));
 }
 
 // [y | S] as one [n, 1 + P] array (just y as [n, 1] without sensitivities).

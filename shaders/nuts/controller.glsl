@@ -1,4 +1,4 @@
-// NUTS controller of the whole-device shape (execution shape 3 of DESIGN.md), included after
+// NUTS controller of the whole-device shape (execution shape 3, docs/gpu-sampler.md), included after
 // common.glsl. The log density and gradient of all chains are separate kernels (the batched
 // gradient, which reads the data once for every chain); this kernel runs between two of them,
 // a workgroup per chain, or a thread per chain for small models. Each call takes the gradient just computed at the position it asked

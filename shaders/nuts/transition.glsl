@@ -1,4 +1,4 @@
-// NUTS transitions of one chain per thread (execution shape 1 of DESIGN.md) or per workgroup
+// NUTS transitions of one chain per thread (execution shape 1, docs/gpu-sampler.md) or per workgroup
 // (shape 2), included after common.glsl: whole iterative transitions in one dispatch, the log
 // density and gradient computed in place at every leapfrog by LOGP(), a statement that sets lp and
 // g[] (owned slots) from q[] (owned slots), run by all of the chain's threads together.

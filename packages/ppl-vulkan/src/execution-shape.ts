@@ -1,7 +1,7 @@
 import { type Node } from "@ppl/tensor";
 import { toposort } from "@ppl/tensor/internals";
 
-/** How the chains' transitions are laid out on the device (DESIGN.md, "The sampler on the GPU"). */
+/** How the chains' transitions are laid out on the device (docs/gpu-sampler.md). */
 export type ExecutionShape = "thread" | "workgroup" | "device";
 
 /**

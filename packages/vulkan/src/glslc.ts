@@ -1,5 +1,5 @@
 // GLSL -> SPIR-V through the `glslc` executable (shaderc). Debian's
-// libshaderc cannot be linked into the addon (see DESIGN.md), and the
+// libshaderc cannot be linked into the addon (docs/shader-compilation.md), and the
 // executable costs ~0.1-0.25 s per kernel, so results are cached on disk by
 // the sha256 of (source, options, glslc version): a second run compiles nothing.
 import { spawn } from "node:child_process";

@@ -23,8 +23,8 @@ export interface CooperativeProgram {
 }
 
 /**
- * Render a whole graph for ONE workgroup that computes it together (execution shape 2 of
- * DESIGN.md, workgroup per chain): each materialized node's units are spread over the threads
+ * Render a whole graph for ONE workgroup that computes it together (the workgroup-per-chain
+ * execution shape, docs/gpu-sampler.md): each materialized node's units are spread over the threads
  * (thread i takes units i, i+W, …) and written to the workgroup's slice of a scratch buffer, with a
  * barrier after every node; reductions (and matmuls) with few outputs but many terms are computed
  * by the whole workgroup — strided partial states per thread for several outputs in one pass, then

@@ -17,7 +17,7 @@ export type { ScanBody, Attrs } from "./ir/node.ts";
 export { DTYPES, isFloat, promote, floatOf } from "./ir/dtype.ts";
 export { sizeOf, stridesOf, fmt, broadcastShapes, normalizeAxes, sameShape } from "./ir/shape.ts";
 // Generic op builders and the ops that only gradients use
-export { arg, lift } from "./api/leaves.ts";
+export { arg, lift, isOperand } from "./api/leaves.ts";
 export { unary, binary, compare, betaincGrad, gammaPDa } from "./api/elementwise.ts";
 export { reduce } from "./api/reduce.ts";
 export { lpdfSumExpansion, lpdfSumPartials, LPDF_ARITY } from "./api/lpdf-sum.ts";

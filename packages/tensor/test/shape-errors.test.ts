@@ -107,3 +107,35 @@ describe("shape errors at trace time", () => {
     expectShapeError(() => T.constant([1, 2, 3], [2, 2]), "constant:", "[2,2]");
   });
 });
+
+// A model file may run without a type check: an operand that is neither a number nor a node is a
+// DTypeError naming the op and what came, not a TypeError from inside the graph builder.
+describe("operands that are not numbers or tensors", () => {
+  const x = T.param("x", [3]);
+  const wrong: unknown[] = ["1", undefined, null, [1, 2], {}, true];
+  it.each(wrong.map((w) => [w]))("%j into a binary op, a comparison, a select, a unary op and a fluent method", (w) => {
+    const cases: [() => unknown, RegExp][] = [
+      [() => T.add(x, w as number), /^add: expected a number or a tensor, got /],
+      [() => T.mul(w as number, x), /^mul: expected a number or a tensor, got /],
+      [() => T.lt(x, w as number), /^lt: expected a number or a tensor, got /],
+      [() => T.select(T.gt(x, 0), w as number, x), /^select: expected a number or a tensor, got /],
+      [() => T.exp(w as number), /^exp: expected a number or a tensor, got /],
+      [() => x.sub(w as number), /^sub: expected a number or a tensor, got /],
+      [() => TI.lift(w as number), /^an operand: expected a number or a tensor, got /],
+    ];
+    for (const [f, message] of cases) {
+      let err: unknown;
+      try {
+        f();
+      } catch (e) {
+        err = e;
+      }
+      expect(err).toBeInstanceOf(T.DTypeError);
+      expect((err as Error).message).toMatch(message);
+    }
+  });
+  it("names a string and an array as such", () => {
+    expect(() => T.add(x, "1" as unknown as number)).toThrow('add: expected a number or a tensor, got the string "1"');
+    expect(() => T.add(x, [1, 2] as unknown as number)).toThrow("add: expected a number or a tensor, got an array of 2 (make it a tensor with constant([...], [n]))");
+  });
+});

@@ -6,7 +6,7 @@ import { broadcastShapes, lift } from "@ppl/tensor/internals";
 import { checkOperand, describeValue } from "../model/arguments.ts";
 import { ModelError } from "../model/errors.ts";
 
-export { checkCount, checkOperand, isOperand } from "../model/arguments.ts";
+export { checkCount, checkOperand } from "../model/arguments.ts";
 
 /** log(2π) / 2. */
 export const HALF_LOG_TWO_PI = 0.5 * Math.log(2 * Math.PI);

@@ -1,4 +1,5 @@
 import type { Operand } from "@ppl/tensor";
+import { isOperand } from "@ppl/tensor/internals";
 import { ModelError } from "./errors.ts";
 
 // The checks of arguments given to the functions a model file calls. A model file is often run
@@ -14,17 +15,6 @@ export function describeValue(v: unknown): string {
   if (typeof v === "function") return "a function";
   if (typeof v === "object") return "an object";
   return `${typeof v} ${String(v)}`;
-}
-
-/**
- * True for a number or a tensor node. Nodes are recognised by their fields rather than by class: a
- * model file may load its own copy of the tensor package.
- */
-export function isOperand(x: unknown): x is Operand {
-  if (typeof x === "number") return true;
-  if (typeof x !== "object" || x === null) return false;
-  const n = x as { op?: unknown; shape?: unknown; dtype?: unknown };
-  return typeof n.op === "string" && Array.isArray(n.shape) && typeof n.dtype === "string";
 }
 
 /** Throws a ModelError unless `value` is a number or a tensor: `normal: 'mu' must be a number or a tensor, got the string "0"`. */

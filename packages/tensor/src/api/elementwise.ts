@@ -3,7 +3,7 @@ import { DTypeError } from "../ir/errors.ts";
 import { Node } from "../ir/node.ts";
 import { isIntegerBinary, OP_TRAITS, type BinaryOp, type CompareOp, type UnaryOp } from "../ir/ops.ts";
 import { broadcastShapes } from "../ir/shape.ts";
-import { lift, type Operand } from "./leaves.ts";
+import { checkOperand, lift, type Operand } from "./leaves.ts";
 
 /** Convert a node to another dtype (identity when it already has it). */
 export function cast(x: Node, dtype: DType): Node {
@@ -11,7 +11,9 @@ export function cast(x: Node, dtype: DType): Node {
 }
 
 // A bare number takes the dtype of the node it meets, as a weakly typed scalar does in JAX.
-function operands(a: Operand, b: Operand): [Node, Node] {
+function operands(op: string, a: Operand, b: Operand): [Node, Node] {
+  checkOperand(op, a);
+  checkOperand(op, b);
   if (typeof a === "number" && typeof b === "number") return [lift(a), lift(b)];
   if (typeof a === "number") return [lift(a, (b as Node).dtype === "bool" ? "f64" : (b as Node).dtype), b as Node];
   if (typeof b === "number") return [a, lift(b, a.dtype === "bool" ? "f64" : a.dtype)];
@@ -23,6 +25,7 @@ const floatOnly = (op: UnaryOp | BinaryOp): boolean => OP_TRAITS[op].computes ==
 
 /** An elementwise op of one input. */
 export function unary(op: UnaryOp, x: Operand): Node {
+  checkOperand(op, x);
   let n = lift(x);
   if (op === "not") {
     if (n.dtype !== "bool") throw new DTypeError(`not: expects bool, got ${n.dtype}`);
@@ -36,7 +39,7 @@ export function unary(op: UnaryOp, x: Operand): Node {
 
 /** An arithmetic elementwise op of two inputs with NumPy broadcasting. */
 export function binary(op: BinaryOp, a: Operand, b: Operand): Node {
-  let [x, y] = operands(a, b);
+  let [x, y] = operands(op, a, b);
   let dt = promote(x.dtype, y.dtype);
   if (dt === "bool") dt = "i32";
   if (floatOnly(op) && !isFloat(dt)) dt = "f64";
@@ -49,7 +52,7 @@ export function binary(op: BinaryOp, a: Operand, b: Operand): Node {
 
 /** A comparison or logical op; returns bool. */
 export function compare(op: CompareOp, a: Operand, b: Operand): Node {
-  let [x, y] = operands(a, b);
+  let [x, y] = operands(op, a, b);
   if (op === "and" || op === "or") {
     if (x.dtype !== "bool" || y.dtype !== "bool") throw new DTypeError(`${op}: expects bool operands, got ${x.dtype} and ${y.dtype}`);
   } else {
@@ -63,7 +66,7 @@ export function compare(op: CompareOp, a: Operand, b: Operand): Node {
 /** Elementwise choice: cond ? a : b, with broadcasting of all three. */
 export function select(cond: Node, a: Operand, b: Operand): Node {
   if (cond.dtype !== "bool") throw new DTypeError(`select: condition must be bool, got ${cond.dtype}`);
-  let [x, y] = operands(a, b);
+  let [x, y] = operands("select", a, b);
   const dt = promote(x.dtype, y.dtype);
   x = cast(x, dt);
   y = cast(y, dt);

@@ -1,5 +1,5 @@
 import type { DType } from "../ir/dtype.ts";
-import { ShapeError } from "../ir/errors.ts";
+import { DTypeError, ShapeError } from "../ir/errors.ts";
 import { Node } from "../ir/node.ts";
 import { fmt, sizeOf, type Shape } from "../ir/shape.ts";
 
@@ -35,7 +35,28 @@ export function arg(index: number, shape: Shape, dtype: DType, depth = 0): Node 
 
 /** Turn an operand into a node; numbers become scalar constants of `dtype`. */
 export function lift(x: Operand, dtype: DType = "f64"): Node {
-  return typeof x === "number" ? constant(x, [], dtype) : x;
+  if (typeof x === "number") return constant(x, [], dtype);
+  checkOperand("an operand", x);
+  return x;
+}
+
+/** True for a number or a node (recognised by its fields, so that a node of another copy of this package counts). */
+export function isOperand(x: unknown): x is Operand {
+  if (typeof x === "number") return true;
+  if (typeof x !== "object" || x === null) return false;
+  const n = x as { op?: unknown; shape?: unknown; dtype?: unknown };
+  return typeof n.op === "string" && Array.isArray(n.shape) && typeof n.dtype === "string";
+}
+
+/**
+ * Throws a DTypeError unless `x` is a number or a node: model files often run without a type
+ * check, and a string or an array passed where a tensor goes would otherwise fail deep inside with
+ * a TypeError. Nodes are recognised by their fields: a model file may load its own copy of this package.
+ */
+export function checkOperand(op: string, x: unknown): asserts x is Operand {
+  if (isOperand(x)) return;
+  const what = x === null ? "null" : x === undefined ? "undefined" : typeof x === "string" ? `the string ${JSON.stringify(x.length > 20 ? `${x.slice(0, 20)}…` : x)}` : Array.isArray(x) ? `an array of ${x.length} (make it a tensor with constant([...], [n]))` : typeof x === "object" ? "an object" : `${typeof x} ${String(x)}`;
+  throw new DTypeError(`${op}: expected a number or a tensor, got ${what}`);
 }
 
 function roundTo(dtype: DType, v: number): number {

@@ -7,11 +7,11 @@
  * `az.plot_ppc(az.from_netcdf("run.nc"))` and `az.loo_pit(idata, y="y")` need no arguments.
  */
 import { existsSync, writeFileSync } from "node:fs";
-import { chainsFromColumns } from "@ppl/ppl";
+import { chainsFromColumns, fromStanCsvName, type ChainDraws } from "@ppl/ppl";
 import { basename, resolve } from "node:path";
 import { ExitCode, usageError, type ExitCodeValue } from "../exit-codes.ts";
 import { readDataLayout } from "../data-layout.ts";
-import { dataGroups, group as makeGroup, observedTermsOf, runGroups, type Group } from "../inference-data.ts";
+import { dataGroups, group as makeGroup, observedTermsOf, runGroups, splitName, type Group } from "../inference-data.ts";
 import type { CommandIO } from "../io.ts";
 import { loadData } from "../load-data.ts";
 import { writeNetcdf } from "../netcdf.ts";
@@ -19,6 +19,7 @@ import { readRun, type Run } from "../read-runs.ts";
 import { describeFsError } from "../read-file.ts";
 import { PPL_VERSION } from "../version.ts";
 import { firstLine } from "../load-model.ts";
+import { selectVariables } from "../variable-filter.ts";
 
 /** Options of `ppl export`. */
 export interface ExportCommandOptions {
@@ -28,6 +29,22 @@ export interface ExportCommandOptions {
   /** Data file for observed_data and constant_data; by default the one the run's header names. */
   readonly data?: string;
   readonly quiet: boolean;
+  /** The variables written (whole variables by base name: theta, log_lik, y_rep); all by default. The sampler's statistics and the data always are. */
+  readonly variables?: readonly string[];
+}
+
+// --variables for a file of whole variables: the base names it selects (undefined: all); an element is refused.
+function keptBases(names: readonly string[], wanted: readonly string[] | undefined): ReadonlySet<string> | undefined {
+  if (wanted === undefined) return undefined;
+  const element = wanted.find((w) => splitName(fromStanCsvName(w.trim())).index.length > 0);
+  if (element !== undefined) throw usageError(`--variables: export writes whole variables; give '${splitName(fromStanCsvName(element.trim())).base}', not '${element}'`);
+  return new Set(selectVariables(names, wanted, false).names.map((n) => splitName(n).base));
+}
+
+// The draws with only the parameters of the kept base names (the sampler's columns stay).
+function onlyBases(chains: ChainDraws, keep: ReadonlySet<string> | undefined): ChainDraws {
+  if (keep === undefined) return chains;
+  return { ...chains, parameters: Object.fromEntries(Object.entries(chains.parameters).filter(([n]) => keep.has(splitName(n).base))) };
 }
 
 const samplerColumnsOf = (run: Run): string[] => run.files[0]!.columns.filter((c) => c.endsWith("__"));
@@ -35,20 +52,22 @@ const isPriorRun = (run: Run): boolean => run.files[0]!.config["prior"] === "1";
 
 /** Writes the InferenceData file; returns the exit code. */
 export async function exportCommand(dir: string, opts: ExportCommandOptions, io: CommandIO): Promise<ExitCodeValue> {
-  const run = readRun([dir]);
+  const read = readRun([dir]);
+  const keep = keptBases(Object.keys(read.chains.parameters), opts.variables);
+  const run = { ...read, chains: onlyBases(read.chains, keep) };
   const prior = isPriorRun(run);
   const layout = readDataLayout(run.files[0]!.config);
   const groups: Group[] = runGroups(run.chains, samplerColumnsOf(run), prior, layout);
   // Warmup draws saved with --save-warmup: ArviZ's warmup_posterior, warmup_sample_stats, ….
   if (!prior && run.files.every((f) => (f.warmupDraws[0]?.length ?? 0) > 0)) {
-    const warmup = chainsFromColumns(run.files[0]!.columns, run.files.map((f) => f.warmupDraws));
+    const warmup = onlyBases(chainsFromColumns(run.files[0]!.columns, run.files.map((f) => f.warmupDraws)), keep);
     groups.push(...runGroups(warmup, samplerColumnsOf(run), false, layout).map((g) => ({ ...g, name: `warmup_${g.name}` })));
   }
   if (opts.prior !== undefined) {
     const priorRun = readRun([opts.prior]);
     if (!isPriorRun(priorRun)) throw usageError(`--prior '${opts.prior}' is not the output of \`ppl sample --prior\`; give the directory of a prior run`);
     if (prior) throw usageError(`'${dir}' is itself a prior run; give the posterior run's directory, with --prior '${opts.prior}'`);
-    groups.push(...runGroups(priorRun.chains, [], true, readDataLayout(priorRun.files[0]!.config)));
+    groups.push(...runGroups(onlyBases(priorRun.chains, keep), [], true, readDataLayout(priorRun.files[0]!.config)));
   }
   // The data the run sampled, as the header names it (absent for a model without data).
   const recorded = run.files[0]!.config["data.file"] || undefined;

@@ -87,6 +87,7 @@ export function buildProgram(done: (code: ExitCodeValue) => void): Command {
     .option("--output <dir>", "output directory", "generated")
     .option("--seed <n>", "random seed of the generated quantities (default: the fit's, so a run's own generated columns come out again)", integer(0))
     .option("--log-lik", "also write log_lik columns", false)
+    .option("--force", "run over a fit that sampled other data than --data (its header's data_hash differs): a warning instead of a usage error, for predictions on new data", false)
     .option("--quiet", "no informational lines on stderr", false)
     .addHelpText("after", EXIT_CODES_HELP)
     .action((model: string, opts: GenerateCommandOptions) => run(async () => (await import("./commands/generate.ts")).generateCommand(model, opts, processIO))());
@@ -125,8 +126,9 @@ export function buildProgram(done: (code: ExitCodeValue) => void): Command {
     .argument("<dirs...>", "output directory of `ppl sample --log-lik` (several with --compare)")
     .option("--compare", "compare the runs in the directories (models of the same data), best first, as loo_compare", false)
     .option("--json", "print JSON", false)
+    .option("--force", "with --compare, compare runs whose recorded data differ (a warning instead of a usage error)", false)
     .addHelpText("after", EXIT_CODES_HELP)
-    .action((dirs: string[], opts: { compare: boolean; json: boolean }) => run(async () => (await import("./commands/loo.ts")).looCommand(dirs, opts, processIO))());
+    .action((dirs: string[], opts: { compare: boolean; json: boolean; force: boolean }) => run(async () => (await import("./commands/loo.ts")).looCommand(dirs, opts, processIO))());
 
   program
     .command("export")

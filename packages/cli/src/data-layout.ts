@@ -8,6 +8,7 @@
  *   # observed = y[8] obs2~[4|3]  a second term observing an expression: 4 pointwise entries, events of 3
  *   # int_data = J,N
  */
+import { hashObserved } from "./data-hash.ts";
 import { PREDICTIVE_SUFFIX, predictiveNames, type CompiledModel, type ConfigNode, type Model } from "@ppl/ppl";
 
 /** One observe term of a model: its name (the data field it observes, or obsK), whether that is a whole data field, and its shapes. */
@@ -28,8 +29,11 @@ export interface DataLayout {
   readonly intData?: ReadonlySet<string>;
 }
 
-/** The header keys of a run: `observed` (every observe term) and `int_data` (the integer data fields). */
-export function dataLayoutKeys(model: Model, compiled: CompiledModel): { observed: string; int_data: string } {
+/**
+ * The header keys of a run: `observed` (every observe term), `int_data` (the integer data fields)
+ * and, when every observe term observes a whole data field, `observed_hash` (see data-hash.ts).
+ */
+export function dataLayoutKeys(model: Model, compiled: CompiledModel): { observed: string; int_data: string; observed_hash?: string } {
   const names = predictiveNames(compiled).map((n) => n.slice(0, -PREDICTIVE_SUFFIX.length));
   const terms = compiled.recorded.observations.map((o, k): ObservedTerm => {
     const event = o.distribution.eventShape;
@@ -41,7 +45,8 @@ export function dataLayoutKeys(model: Model, compiled: CompiledModel): { observe
     };
   });
   const ints = Object.entries(model.data).filter(([, f]) => f.integer).map(([k]) => k);
-  return { observed: terms.map(formatTerm).join(" "), int_data: ints.join(",") };
+  const fields = terms.every((t) => t.field && compiled.data[t.name] !== undefined) ? terms.map((t) => ({ name: t.name, value: compiled.data[t.name]! })) : undefined;
+  return { observed: terms.map(formatTerm).join(" "), int_data: ints.join(","), ...(fields !== undefined && fields.length > 0 ? { observed_hash: hashObserved(fields) } : {}) };
 }
 
 /** The header keys as config lines, for a header built node by node. */

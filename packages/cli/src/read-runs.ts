@@ -13,15 +13,30 @@ export interface Run {
   readonly maxTreeDepth: number;
   /** The model name from the header, or null. */
   readonly model: string | null;
+  /** CSV files of the directories given that are not chains of the run, each with why (see runNotes). */
+  readonly skipped: readonly SkippedFile[];
 }
 
+/** A CSV file in a run's directory left out of the run, and why. */
+export interface SkippedFile {
+  readonly path: string;
+  readonly reason: string;
+}
+
+/** What `ppl sample` names its chain files: chain-1.csv … */
+const CHAIN_FILE = /^chain-\d+\.csv$/;
+
 /**
- * The CSV files named by `args`: files as given, directories expanded to their *.csv files in
- * natural order (chain-2 before chain-10). Missing paths and empty directories are usage errors.
+ * The CSV files named by `args`: files as given, directories expanded to their chain files in
+ * natural order (chain-2 before chain-10): chain-N.csv where there are any (the other CSV files
+ * are skipped, and named), else every *.csv (CmdStan's names). Missing paths and empty
+ * directories are usage errors. `fromDirectory` holds the paths found by listing a directory.
  */
-export function csvPaths(args: readonly string[]): string[] {
+export function csvPaths(args: readonly string[]): { paths: string[]; fromDirectory: Set<string>; skipped: SkippedFile[] } {
   if (args.length === 0) throw usageError("give at least one Stan CSV file or a directory holding them");
   const out: string[] = [];
+  const fromDirectory = new Set<string>();
+  const skipped: SkippedFile[] = [];
   for (const a of args) {
     let isDir: boolean;
     try {
@@ -37,22 +52,42 @@ export function csvPaths(args: readonly string[]): string[] {
       .filter((n) => n.toLowerCase().endsWith(".csv"))
       .sort((x, y) => x.localeCompare(y, "en", { numeric: true }));
     if (names.length === 0) throw usageError(`directory '${a}' holds no .csv files; give the output directory of \`ppl sample\` or CSV files`);
-    out.push(...names.map((n) => join(a, n)));
+    const chains = names.filter((n) => CHAIN_FILE.test(n));
+    const taken = chains.length > 0 ? chains : names;
+    for (const n of names) if (!taken.includes(n)) skipped.push({ path: join(a, n), reason: "not a chain-N.csv file of the run" });
+    for (const n of taken) fromDirectory.add(join(a, n));
+    out.push(...taken.map((n) => join(a, n)));
   }
-  return out;
+  return { paths: out, fromDirectory, skipped };
 }
 
 /** Reads and parses the Stan CSV files named by `args`; a file that is not Stan CSV is a usage error naming it. */
 export function readRun(args: readonly string[]): Run {
-  const paths = csvPaths(args);
-  const files = paths.map((p) => {
+  const found = csvPaths(args);
+  const skipped = [...found.skipped];
+  const paths: string[] = [];
+  const files: StanCsv[] = [];
+  for (const p of found.paths) {
     const text = readTextFile(p, "Stan CSV file");
+    let csv: StanCsv;
     try {
-      return readStanCsv(text);
+      csv = readStanCsv(text);
     } catch (e) {
-      throw usageError(`'${p}' is not a valid Stan CSV file: ${e instanceof Error ? e.message : String(e)}`);
+      const why = e instanceof Error ? e.message : String(e);
+      // A stray CSV file beside CmdStan's chain files is skipped; one named on the command line is an error.
+      if (!found.fromDirectory.has(p)) throw usageError(`'${p}' is not a valid Stan CSV file: ${why}`);
+      skipped.push({ path: p, reason: `not a Stan CSV file: ${why}` });
+      continue;
     }
-  });
+    // Every chain file, ours or CmdStan's, leads with lp__; a table of something else may still parse.
+    if (found.fromDirectory.has(p) && !csv.columns.includes("lp__")) {
+      skipped.push({ path: p, reason: "no lp__ column, so not a chain's draws" });
+      continue;
+    }
+    files.push(csv);
+    paths.push(p);
+  }
+  if (files.length === 0) throw usageError(`no Stan CSV files among ${skipped.map((s) => `'${s.path}'`).slice(0, 3).join(", ")}${skipped.length > 3 ? ", …" : ""} (${skipped[0]!.reason}); give the output directory of \`ppl sample\` or CSV files`);
   checkOneRun(paths, files);
   let chains: ChainDraws;
   try {
@@ -68,7 +103,7 @@ export function readRun(args: readonly string[]): Run {
   if (Object.keys(chains.parameters).length === 0) throw usageError(`'${paths[0]}' has no parameter columns; nothing to summarize`);
   const depth = Number(files[0]!.config["max_depth"]);
   const model = files[0]!.config["model"] ?? null;
-  return { paths, files, chains, maxTreeDepth: Number.isInteger(depth) && depth > 0 ? depth : 10, model };
+  return { paths, files, chains, maxTreeDepth: Number.isInteger(depth) && depth > 0 ? depth : 10, model, skipped };
 }
 
 /** The diagnostics summary of a run: every parameter, and the sampler when its columns are present. */

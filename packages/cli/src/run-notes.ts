@@ -5,8 +5,8 @@
  */
 import type { Run } from "./read-runs.ts";
 
-/** One line per kind of problem, each naming the files it concerns; none for a finished run. */
-export function runNotes(run: Pick<Run, "paths" | "files">): string[] {
+/** One line per kind of problem, each naming the files it concerns, and one per CSV file skipped; none for a finished run. */
+export function runNotes(run: Pick<Run, "paths" | "files"> & Partial<Pick<Run, "skipped">>): string[] {
   const cut: string[] = [];
   const noFooter: string[] = [];
   const short: string[] = [];
@@ -21,7 +21,9 @@ export function runNotes(run: Pick<Run, "paths" | "files">): string[] {
     const held = f.draws[0]?.length ?? 0;
     if (asked !== null && held < asked) short.push(`${quote(path)} (${held} of ${asked})`);
   });
-  const notes: string[] = [];
+  const skipped = run.skipped ?? [];
+  const notes = skipped.slice(0, 5).map((s) => `note: skipped '${s.path}': ${s.reason}`);
+  if (skipped.length > 5) notes.push(`note: skipped ${skipped.length - 5} more CSV files that are not chains of the run`);
   if (cut.length > 0) notes.push(`note: the last row of ${list(cut)} was cut off mid-write and is left out`);
   if (noFooter.length > 0) {
     notes.push(`note: ${list(noFooter)} ${noFooter.length > 1 ? "have" : "has"} no timing footer: the run that wrote ${noFooter.length > 1 ? "them" : "it"} did not finish (it was killed, or is still running); the summary covers the draws written so far`);

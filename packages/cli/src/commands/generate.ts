@@ -16,6 +16,7 @@ import { compileWithData } from "../compile.ts";
 import { ExitCode, usageError, type ExitCodeValue } from "../exit-codes.ts";
 import { generatedColumns, type GeneratedColumns } from "../generated-columns.ts";
 import type { CommandIO } from "../io.ts";
+import { hashDataFile, shortHash } from "../data-hash.ts";
 import { dataLayoutKeys, layoutNodes } from "../data-layout.ts";
 import { loadData } from "../load-data.ts";
 import { firstLine, loadModel } from "../load-model.ts";
@@ -36,6 +37,8 @@ export interface GenerateCommandOptions {
   readonly quiet: boolean;
   /** Also write the log_lik columns. */
   readonly logLik?: boolean;
+  /** Run over a fit that sampled other data (a warning instead of a usage error). */
+  readonly force?: boolean;
 }
 
 /** Runs `ppl generate`; returns the exit code. */
@@ -61,6 +64,7 @@ export async function generateCommand(modelPath: string, opts: GenerateCommandOp
     const shown = missing.slice(0, 3).map(toStanCsvName).join(", ");
     throw usageError(`the fit '${opts.fit}' has no column${missing.length > 1 ? "s" : ""} ${shown}${missing.length > 3 ? ", …" : ""} of model '${compiled.name}'; give --fit the output directory of a run of this model`);
   }
+  const dataHash = checkFitData(run.files[0]!.config, opts, io);
   const columns = reported.map((n) => run.chains.parameters[n]!);
   const samplerColumns = run.files[0]!.columns.filter((c) => c.endsWith("__"));
   const samplerValues = samplerColumns.map((c) => run.chains.columns[c]!);
@@ -90,7 +94,7 @@ export async function generateCommand(modelPath: string, opts: GenerateCommandOp
       dir, chains, [...reported, ...generated.names, ...logLik.names],
       (c) => [
         ...generateConfig(opts, compiled.name, modelPath, run.paths[c]!, seeds[c]!, ids[c]!, started, join(dir, `chain-${c + 1}.csv`), draws, run.maxTreeDepth),
-        ...layoutNodes(dataLayoutKeys(model, compiled)),
+        ...layoutNodes({ data_hash: dataHash, ...dataLayoutKeys(model, compiled) }),
       ],
       samplerColumns,
     );
@@ -121,6 +125,19 @@ export async function generateCommand(modelPath: string, opts: GenerateCommandOp
   const seedText = [...new Set(seeds)].join(", ");
   info(`wrote ${files.paths.map((p) => basename(p)).join(", ")} and summary.json to ${opts.output} (${draws} draws per chain of ${opts.fit}, seed ${seedText})`);
   return ExitCode.ok;
+}
+
+// The data file's hash, checked against the one the fit's header records: other data than the
+// fit sampled is a usage error, or with --force a loud warning (predictions for new covariates).
+function checkFitData(config: Readonly<Record<string, string>>, opts: GenerateCommandOptions, io: CommandIO): string {
+  const hash = hashDataFile(opts.data);
+  const recorded = config["data_hash"];
+  if (recorded === undefined || recorded === hash) return hash;
+  const given = opts.data !== undefined ? `--data '${opts.data}'` : "no --data";
+  const msg = `${given} is not the data the fit '${opts.fit}' sampled (data_hash ${shortHash(recorded)} in its header${config["data.file"] ? `, from '${config["data.file"]}'` : ""}; ${shortHash(hash)} given)`;
+  if (!opts.force) throw usageError(`${msg}; give the fit's data file, or --force to generate with these data (predictions for new data)`);
+  io.stderr.write(`WARNING: ${msg}; generating with these data anyway (--force)\n`);
+  return hash;
 }
 
 // The seed in a fit's header, which the streams of its generated quantities were keyed by.

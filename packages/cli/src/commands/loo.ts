@@ -7,6 +7,7 @@ import { LOG_LIK_NAME, loo, looCompare } from "@ppl/ppl";
 import { ExitCode, modelError, usageError, type ExitCodeValue } from "../exit-codes.ts";
 import type { CommandIO } from "../io.ts";
 import { formatLoo, formatLooCompare, looJson } from "../loo-text.ts";
+import { compareDataHashes, shortHash } from "../data-hash.ts";
 import { readRun } from "../read-runs.ts";
 import { runNotes } from "../run-notes.ts";
 
@@ -14,6 +15,8 @@ import { runNotes } from "../run-notes.ts";
 export interface LooCommandOptions {
   readonly compare: boolean;
   readonly json: boolean;
+  /** Compare runs whose recorded data differ (a loud warning instead of a usage error). */
+  readonly force?: boolean;
 }
 
 /** One run's log-likelihood, [observation][chain][draw], and where it came from. */
@@ -22,6 +25,8 @@ interface RunLogLik {
   readonly logLik: Float64Array[][];
   readonly chains: number;
   readonly drawsPerChain: number;
+  /** The header of its first file (data_hash, observed_hash). */
+  readonly config: Readonly<Record<string, string>>;
 }
 
 /** Prints PSIS-LOO of one run, or the comparison of several; returns the exit code. */
@@ -29,6 +34,7 @@ export function looCommand(dirs: readonly string[], opts: LooCommandOptions, io:
   if (opts.compare && dirs.length < 2) throw usageError("--compare needs at least two directories: ppl loo --compare DIR1 DIR2 …");
   if (!opts.compare && dirs.length !== 1) throw usageError(`give one directory (got ${dirs.length}); to compare runs, use ppl loo --compare ${dirs.join(" ")}`);
   const runs = dirs.map((d) => readLogLik(d, io));
+  if (opts.compare) checkSameData(runs, opts.force ?? false, io);
   const results = runs.map((r) => loo(r.logLik));
   if (!opts.compare) {
     const [run, result] = [runs[0]!, results[0]!];
@@ -80,5 +86,27 @@ function readLogLik(dir: string, io: CommandIO): RunLogLik {
       }
     }),
   );
-  return { dir, logLik, chains: logLik[0]!.length, drawsPerChain };
+  return { dir, logLik, chains: logLik[0]!.length, drawsPerChain, config: run.files[0]!.config };
+}
+
+/**
+ * Refuses (or, with --force, warns loudly about) runs fitted to other observations than the first
+ * run's: loo_compare's differences compare models of the same data. The observed values' hash is
+ * compared where both runs record it, else the data file's; a run that records neither is noted.
+ */
+function checkSameData(runs: readonly RunLogLik[], force: boolean, io: CommandIO): void {
+  const [first, ...rest] = runs;
+  for (const r of rest) {
+    const c = compareDataHashes(first!.config, r.config, ["observed_hash", "data_hash"]);
+    if (c === undefined) {
+      const which = [first!, r].filter((x) => x.config["data_hash"] === undefined).map((x) => `'${x.dir}'`).join(" and ");
+      io.stderr.write(`note: ${which} record${which.includes(" and ") ? "" : "s"} no data hash (not written by ppl sample); that '${first!.dir}' and '${r.dir}' were fitted to the same data is not checked\n`);
+      continue;
+    }
+    if (c.same) continue;
+    const what = c.key === "observed_hash" ? "observed data" : "data files";
+    const msg = `'${first!.dir}' and '${r.dir}' were fitted to different ${what} (${c.key} ${shortHash(c.a)} and ${shortHash(c.b)})`;
+    if (!force) throw usageError(`${msg}; loo --compare compares models of the same observations (--force compares them anyway)`);
+    io.stderr.write(`WARNING: ${msg}; compared anyway (--force): the elpd differences below mean nothing unless the observations are the same\n`);
+  }
 }

@@ -16,6 +16,7 @@ import { compileWithData } from "../compile.ts";
 import { ExitCode, modelError, usageError, type ExitCodeValue } from "../exit-codes.ts";
 import { generatedColumns } from "../generated-columns.ts";
 import type { CommandIO } from "../io.ts";
+import { hashDataFile } from "../data-hash.ts";
 import { dataLayoutKeys, layoutNodes } from "../data-layout.ts";
 import { loadData } from "../load-data.ts";
 import { firstLine, loadModel } from "../load-model.ts";
@@ -58,7 +59,7 @@ export async function priorCommand(modelPath: string, opts: SampleCommandOptions
   try {
     files = new ChainFiles(
       dir, opts.chains, [...compiled.constrainedNames(), ...generated.names, ...logLik.names],
-      (c) => [...priorConfig(opts, compiled.name, modelPath, seed, started, c, join(dir, `chain-${c + 1}.csv`)), ...layoutNodes(dataLayoutKeys(model, compiled))],
+      (c) => [...priorConfig(opts, compiled.name, modelPath, seed, started, c, join(dir, `chain-${c + 1}.csv`)), ...layoutNodes({ data_hash: hashDataFile(opts.data), ...dataLayoutKeys(model, compiled) })],
       PRIOR_SAMPLER_COLUMNS,
     );
   } catch (e) {

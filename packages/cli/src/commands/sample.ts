@@ -1,6 +1,5 @@
 /** `ppl sample MODEL.ts`: run NUTS, stream Stan CSV per chain, write summary.json, print the summary. */
-import { createHash } from "node:crypto";
-import { readdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
+import { readdirSync, unlinkSync, writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { basename, join, resolve } from "node:path";
 import {
@@ -14,6 +13,7 @@ import { compileWithData } from "../compile.ts";
 import { explainInitFailure } from "../init-failure.ts";
 import { deviceError, ExitCode, modelError, usageError, type ExitCodeValue } from "../exit-codes.ts";
 import type { CommandIO } from "../io.ts";
+import { hashDataFile } from "../data-hash.ts";
 import { dataLayoutKeys } from "../data-layout.ts";
 import { loadData } from "../load-data.ts";
 import { generatedColumns } from "../generated-columns.ts";
@@ -331,11 +331,4 @@ function headerConfig(
       ...layout,
     },
   });
-}
-
-// What `ppl summary DIR1 DIR2 …` compares to tell that chain groups sampled the same data: the
-// SHA-256 of the data file's bytes (a reformatted file counts as other data), or "none".
-function hashDataFile(path: string | undefined): string {
-  if (path === undefined) return "none";
-  return `sha256:${createHash("sha256").update(readFileSync(path)).digest("hex")}`;
 }

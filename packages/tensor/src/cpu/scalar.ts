@@ -38,67 +38,97 @@ export function mod(a: number, b: number): number {
   return r !== 0 && (r < 0) !== (b < 0) ? r + b : r;
 }
 
-export const UNARY: Record<UnaryOp, (x: number) => number> = {
-  neg: (x) => -x,
-  abs: Math.abs,
-  sign: (x) => (x > 0 ? 1 : x < 0 ? -1 : x),
-  exp: Math.exp,
-  expm1: Math.expm1,
-  log: Math.log,
-  log1p: Math.log1p,
-  sqrt: Math.sqrt,
-  rsqrt: (x) => 1 / Math.sqrt(x),
-  square: (x) => x * x,
-  reciprocal: (x) => 1 / x,
-  sin: Math.sin,
-  cos: Math.cos,
-  tanh: Math.tanh,
-  sigmoid,
-  softplus,
-  log_sigmoid: (x) => -softplus(-x),
-  erf: erfFn,
-  erfc: erfcFn,
-  lgamma: gammaln,
-  inv_phi: invPhi,
-  floor: Math.floor,
-  ceil: Math.ceil,
-  not: (x) => (x ? 0 : 1),
-  is_nan: (x) => (Number.isNaN(x) ? 1 : 0),
-  is_finite: (x) => (Number.isFinite(x) ? 1 : 0),
-  stop_gradient: (x) => x,
+/**
+ * An elementwise op's CPU kernel, written once: its f64 function (what the reference interpreter
+ * calls) and the same computation as a JavaScript expression of its operands' source (what the
+ * compiled path inlines; special functions are called there through `F`, which binds these very
+ * functions by their camel-cased op names). The two forms sit side by side so that they cannot
+ * drift apart; the conformance suite checks the compiled path against the interpreter.
+ */
+interface ScalarKernel<A extends number[]> {
+  readonly f: (...args: A) => number;
+  readonly js: (...args: { [K in keyof A]: string }) => string;
+}
+
+const UNARY_KERNELS: Record<UnaryOp, ScalarKernel<[number]>> = {
+  neg: { f: (x) => -x, js: (a) => `-${a}` },
+  abs: { f: Math.abs, js: (a) => `Math.abs(${a})` },
+  sign: { f: (x) => (x > 0 ? 1 : x < 0 ? -1 : x), js: (a) => `(${a} > 0 ? 1 : ${a} < 0 ? -1 : ${a})` },
+  exp: { f: Math.exp, js: (a) => `Math.exp(${a})` },
+  expm1: { f: Math.expm1, js: (a) => `Math.expm1(${a})` },
+  log: { f: Math.log, js: (a) => `Math.log(${a})` },
+  log1p: { f: Math.log1p, js: (a) => `Math.log1p(${a})` },
+  sqrt: { f: Math.sqrt, js: (a) => `Math.sqrt(${a})` },
+  rsqrt: { f: (x) => 1 / Math.sqrt(x), js: (a) => `1 / Math.sqrt(${a})` },
+  square: { f: (x) => x * x, js: (a) => `${a} * ${a}` },
+  reciprocal: { f: (x) => 1 / x, js: (a) => `1 / ${a}` },
+  sin: { f: Math.sin, js: (a) => `Math.sin(${a})` },
+  cos: { f: Math.cos, js: (a) => `Math.cos(${a})` },
+  tanh: { f: Math.tanh, js: (a) => `Math.tanh(${a})` },
+  sigmoid: { f: sigmoid, js: (a) => `F.sigmoid(${a})` },
+  softplus: { f: softplus, js: (a) => `F.softplus(${a})` },
+  log_sigmoid: { f: (x) => -softplus(-x), js: (a) => `-F.softplus(-${a})` },
+  erf: { f: erfFn, js: (a) => `F.erf(${a})` },
+  erfc: { f: erfcFn, js: (a) => `F.erfc(${a})` },
+  lgamma: { f: gammaln, js: (a) => `F.lgamma(${a})` },
+  inv_phi: { f: invPhi, js: (a) => `F.invPhi(${a})` },
+  floor: { f: Math.floor, js: (a) => `Math.floor(${a})` },
+  ceil: { f: Math.ceil, js: (a) => `Math.ceil(${a})` },
+  not: { f: (x) => (x ? 0 : 1), js: (a) => `(${a} ? 0 : 1)` },
+  is_nan: { f: (x) => (Number.isNaN(x) ? 1 : 0), js: (a) => `(${a} !== ${a} ? 1 : 0)` },
+  is_finite: { f: (x) => (Number.isFinite(x) ? 1 : 0), js: (a) => `(Number.isFinite(${a}) ? 1 : 0)` },
+  stop_gradient: { f: (x) => x, js: (a) => a },
 };
 
-export const BINARY: Record<BinaryOp, (a: number, b: number) => number> = {
-  add: (a, b) => a + b,
-  sub: (a, b) => a - b,
-  mul: (a, b) => a * b,
-  div: (a, b) => a / b,
-  pow: Math.pow,
-  max: (a, b) => (a >= b || Number.isNaN(a) ? a : b),
-  min: (a, b) => (a <= b || Number.isNaN(a) ? a : b),
-  atan2: Math.atan2,
-  mod,
-  gamma_p: gammaP,
-  gamma_q: gammaQ,
-  gamma_p_da: gammaPDa,
-  owens_t: owensT,
+const BINARY_KERNELS: Record<BinaryOp, ScalarKernel<[number, number]>> = {
+  add: { f: (a, b) => a + b, js: (a, b) => `${a} + ${b}` },
+  sub: { f: (a, b) => a - b, js: (a, b) => `${a} - ${b}` },
+  mul: { f: (a, b) => a * b, js: (a, b) => `${a} * ${b}` },
+  div: { f: (a, b) => a / b, js: (a, b) => `${a} / ${b}` },
+  pow: { f: Math.pow, js: (a, b) => `Math.pow(${a}, ${b})` },
+  max: { f: (a, b) => (a >= b || Number.isNaN(a) ? a : b), js: (a, b) => `(${a} >= ${b} || ${a} !== ${a} ? ${a} : ${b})` },
+  min: { f: (a, b) => (a <= b || Number.isNaN(a) ? a : b), js: (a, b) => `(${a} <= ${b} || ${a} !== ${a} ? ${a} : ${b})` },
+  atan2: { f: Math.atan2, js: (a, b) => `Math.atan2(${a}, ${b})` },
+  mod: { f: mod, js: (a, b) => `F.mod(${a}, ${b})` },
+  gamma_p: { f: gammaP, js: (a, b) => `F.gammaP(${a}, ${b})` },
+  gamma_q: { f: gammaQ, js: (a, b) => `F.gammaQ(${a}, ${b})` },
+  gamma_p_da: { f: gammaPDa, js: (a, b) => `F.gammaPDa(${a}, ${b})` },
+  owens_t: { f: owensT, js: (a, b) => `F.owensT(${a}, ${b})` },
   // i32 operands (as doubles) only; `| 0` wraps the one overflow, −2³¹ %/ −1, and turns −0 into 0.
-  quotient: (a, b) => (b === 0 ? 0 : Math.trunc(a / b) | 0),
-  remainder: (a, b) => (b === 0 ? a : (a % b) | 0),
-  bit_and: (a, b) => a & b,
-  bit_or: (a, b) => a | b,
-  bit_xor: (a, b) => a ^ b,
-  shift_left: (a, b) => a << (b & 31),
-  shift_right: (a, b) => a >> (b & 31),
+  quotient: { f: (a, b) => (b === 0 ? 0 : Math.trunc(a / b) | 0), js: (a, b) => `F.quotient(${a}, ${b})` },
+  remainder: { f: (a, b) => (b === 0 ? a : (a % b) | 0), js: (a, b) => `F.remainder(${a}, ${b})` },
+  bit_and: { f: (a, b) => a & b, js: (a, b) => `(${a} & ${b})` },
+  bit_or: { f: (a, b) => a | b, js: (a, b) => `(${a} | ${b})` },
+  bit_xor: { f: (a, b) => a ^ b, js: (a, b) => `(${a} ^ ${b})` },
+  shift_left: { f: (a, b) => a << (b & 31), js: (a, b) => `(${a} << (${b} & 31))` },
+  shift_right: { f: (a, b) => a >> (b & 31), js: (a, b) => `(${a} >> (${b} & 31))` },
 };
 
-export const COMPARE: Record<CompareOp, (a: number, b: number) => number> = {
-  lt: (a, b) => (a < b ? 1 : 0),
-  le: (a, b) => (a <= b ? 1 : 0),
-  gt: (a, b) => (a > b ? 1 : 0),
-  ge: (a, b) => (a >= b ? 1 : 0),
-  eq: (a, b) => (a === b ? 1 : 0),
-  ne: (a, b) => (a !== b ? 1 : 0),
-  and: (a, b) => (a && b ? 1 : 0),
-  or: (a, b) => (a || b ? 1 : 0),
+const COMPARE_KERNELS: Record<CompareOp, ScalarKernel<[number, number]>> = {
+  lt: { f: (a, b) => (a < b ? 1 : 0), js: (a, b) => `(${a} < ${b} ? 1 : 0)` },
+  le: { f: (a, b) => (a <= b ? 1 : 0), js: (a, b) => `(${a} <= ${b} ? 1 : 0)` },
+  gt: { f: (a, b) => (a > b ? 1 : 0), js: (a, b) => `(${a} > ${b} ? 1 : 0)` },
+  ge: { f: (a, b) => (a >= b ? 1 : 0), js: (a, b) => `(${a} >= ${b} ? 1 : 0)` },
+  eq: { f: (a, b) => (a === b ? 1 : 0), js: (a, b) => `(${a} === ${b} ? 1 : 0)` },
+  ne: { f: (a, b) => (a !== b ? 1 : 0), js: (a, b) => `(${a} !== ${b} ? 1 : 0)` },
+  and: { f: (a, b) => (a && b ? 1 : 0), js: (a, b) => `(${a} && ${b} ? 1 : 0)` },
+  or: { f: (a, b) => (a || b ? 1 : 0), js: (a, b) => `(${a} || ${b} ? 1 : 0)` },
 };
+
+const functions = <K extends string, A extends number[]>(kernels: Record<K, ScalarKernel<A>>) =>
+  Object.fromEntries(Object.entries<ScalarKernel<A>>(kernels).map(([op, k]) => [op, k.f])) as Record<K, (...args: A) => number>;
+const sources = <K extends string, A extends number[]>(kernels: Record<K, ScalarKernel<A>>) =>
+  Object.fromEntries(Object.entries<ScalarKernel<A>>(kernels).map(([op, k]) => [op, k.js])) as Record<K, ScalarKernel<A>["js"]>;
+
+/** Each unary op's f64 function. */
+export const UNARY: Record<UnaryOp, (x: number) => number> = functions(UNARY_KERNELS);
+/** Each binary op's f64 function. */
+export const BINARY: Record<BinaryOp, (a: number, b: number) => number> = functions(BINARY_KERNELS);
+/** Each comparison's f64 function (1 or 0). */
+export const COMPARE: Record<CompareOp, (a: number, b: number) => number> = functions(COMPARE_KERNELS);
+
+/** Each unary op's JavaScript expression of its operand's source (the compiled path's UNARY_JS). */
+export const UNARY_SOURCES: Record<UnaryOp, (a: string) => string> = sources(UNARY_KERNELS);
+/** Each binary op's and comparison's JavaScript expression of its operands' sources. */
+export const BINARY_SOURCES: Record<BinaryOp | CompareOp, (a: string, b: string) => string> = { ...sources(BINARY_KERNELS), ...sources(COMPARE_KERNELS) };
+

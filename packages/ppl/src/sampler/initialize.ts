@@ -2,7 +2,9 @@
  * Finding a starting point per chain: uniform draws in (−R, R) on the
  * unconstrained scale (Init stream, sub = attempt number, one uniform per
  * coordinate) until the log density and its gradient are finite, at most 100
- * attempts — or the user's point, which must be finite.
+ * attempts — or the user's point, which must be finite. A chain re-initialised
+ * during warmup (a stuck chain, warmup/stuck-chains.ts) searches the same way
+ * from the stream of the iteration it restarts at; the first search's is 0.
  */
 
 import type { ChainBatch, GradientStepper } from "./batch.ts";
@@ -23,10 +25,13 @@ export class InitialPointSearch implements GradientStepper {
   private readonly given: Float64Array | null;
   private readonly q: Float64Array;
   private readonly grad: Float64Array;
+  private readonly iteration: number;
   private attempt = 0;
   private sawFiniteDensity = false;
 
-  constructor(batch: ChainBatch, slot: ChainSlot, key: SeedKey, radius: number, given: Float64Array | null) {
+  /** `iteration`: the Init stream's iteration, 0 for a run's first points, the restart's iteration for a re-initialised chain. */
+  constructor(batch: ChainBatch, slot: ChainSlot, key: SeedKey, radius: number, given: Float64Array | null, iteration = 0) {
+    this.iteration = iteration;
     this.batch = batch;
     this.row = slot.row;
     this.id = slot.id;
@@ -73,12 +78,12 @@ export class InitialPointSearch implements GradientStepper {
       this.q.set(this.given);
       return;
     }
-    initialCandidate(this.key, this.id, this.attempt, this.radius, this.q);
+    initialCandidate(this.key, this.id, this.attempt, this.radius, this.q, this.iteration);
   }
 }
 
-/** Writes into `out` the point a chain tries at `attempt` (0-based): uniform in (−radius, radius) from the Init stream. */
-export function initialCandidate(key: SeedKey, chainId: number, attempt: number, radius: number, out: Float64Array): void {
-  streamUniforms(key, chainId, 0, Purpose.Init, attempt, out);
+/** Writes into `out` the point a chain tries at `attempt` (0-based): uniform in (−radius, radius) from the Init stream of `iteration` (0: the run's first points). */
+export function initialCandidate(key: SeedKey, chainId: number, attempt: number, radius: number, out: Float64Array, iteration = 0): void {
+  streamUniforms(key, chainId, iteration, Purpose.Init, attempt, out);
   for (let i = 0; i < out.length; i++) out[i] = radius * (2 * out[i]! - 1);
 }

@@ -11,10 +11,11 @@ export interface InitSettings {
 }
 
 /**
- * Which term of the log density was −∞ or NaN at the last point the failing chain tried, where the
- * model file declares it, and the distribution argument outside its support there, as a sentence
+ * Which term of the log density was −∞ or NaN (or had a gradient that was not finite) at the last
+ * point the failing chain tried, where the model file declares it, and the distribution argument
+ * outside its support there, as a sentence
  * ("At the last point tried, the prior of parameter 'sigma' (normal), line 9, is -Infinity: normal:
- * sigma is -9.5, but must be positive."); "" when every term is finite there (the gradient was not).
+ * sigma is -9.5, but must be positive."); "" when every term and gradient is finite there.
  */
 export function explainInitFailure(e: InitializationError, compiled: CompiledModel, modelPath: string, s: InitSettings): string {
   const given = s.given?.[e.chain - s.firstChain];
@@ -31,5 +32,8 @@ export function explainInitFailure(e: InitializationError, compiled: CompiledMod
   const where = at === null ? "" : `, line ${at.line}${at.text === "" ? "" : ` (${at.text})`},`;
   const why = found.argument === undefined ? "" : `: ${found.argument}`;
   const point = given !== undefined ? "the given initial point" : "the last point tried";
+  if (found.gradient !== undefined) {
+    return ` At ${point}, ${found.term.label}${where} is ${found.value}, but its gradient with respect to ${found.gradient.wrt} is ${found.gradient.value}${why}.`;
+  }
   return ` At ${point}, ${found.term.label}${where} is ${found.value}${why}.`;
 }

@@ -7,7 +7,7 @@ import { describe, expect, test } from "vitest";
 import { constant, param, scatterAdd, sub, cast, type Node } from "@ppl/tensor";
 import { thrownBy } from "@ppl/tensor/testing";
 import * as ppl from "../src/index.ts";
-import { compileModel, data, DataError, halfNormal, model, ModelError, normal } from "../src/index.ts";
+import { compileModel, data, DataError, halfNormal, lastInitialPoint, model, ModelError, nonFiniteTerm, normal } from "../src/index.ts";
 
 const hierarchical = model({
   name: "h",
@@ -84,6 +84,42 @@ describe("a NaN datum read by a term of the log density", () => {
       },
     });
     expect(() => compileModel(masked, { N: 3, y: [1, "NaN", 2], unused: ["NaN", 1, 1] })).not.toThrow();
+  });
+});
+
+describe("nonFiniteTerm: which term is not finite at a point, and why", () => {
+  const scaled = model({
+    name: "scaled",
+    data: { y: data.vector(3) },
+    build(m, d) {
+      const mu = m.param("mu", normal(0, 1));
+      const s = m.param("s", normal(0, 1));
+      m.observe(d.y, normal(mu, s.sub(10)));
+      m.factor(mu.mul(0).sqrt());
+    },
+  });
+  const c = compileModel(scaled, { y: [1, 2, 3] });
+  test("the first term that is −∞ or NaN, the argument out of support, the declaration's line", () => {
+    const found = nonFiniteTerm(c, [0.5, 0.5])!;
+    expect(found.term.label).toBe("observe(y, normal)");
+    expect(found.value).toBeNaN();
+    expect(found.argument).toBe("normal: sigma is -9.5, but must be positive");
+    expect(found.gradient).toBeUndefined();
+    // The site's stack points at the observe call in this file.
+    expect(found.term.site.stack).toMatch(/model-checks\.test\.ts:\d+/);
+  });
+  test("every term finite but a gradient not: the term and the coordinate", () => {
+    const found = nonFiniteTerm(c, [0.5, 20])!;
+    expect(found.term.label).toBe("m.factor(sqrt[])");
+    expect(found.value).toBe(0);
+    expect(found.gradient).toEqual({ wrt: "mu", value: NaN });
+  });
+  test("lastInitialPoint: the given point, or the last uniform draw in (−R, R)", () => {
+    expect(Array.from(lastInitialPoint(2, 0, { seed: 1, initRadius: 2, given: [3, 4] }))).toEqual([3, 4]);
+    const q = lastInitialPoint(2, 0, { seed: 1, initRadius: 0.5 });
+    expect(q.every((x) => Math.abs(x) < 0.5)).toBe(true);
+    expect(Array.from(lastInitialPoint(2, 0, { seed: 1, initRadius: 0.5 }))).toEqual(Array.from(q));
+    expect(Array.from(lastInitialPoint(2, 1, { seed: 1, initRadius: 0.5 }))).not.toEqual(Array.from(q));
   });
 });
 

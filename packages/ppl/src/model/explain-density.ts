@@ -1,4 +1,4 @@
-import { interpret, type Node, type TensorValue } from "@ppl/tensor";
+import { grad, interpret, type Node, type TensorValue } from "@ppl/tensor";
 import { toposort } from "@ppl/tensor/internals";
 import { supportChecksOf } from "../distributions/helpers.ts";
 import type { DeclaredTerm } from "./builder.ts";
@@ -13,12 +13,15 @@ export interface NonFiniteTerm {
   readonly value: number;
   /** The first distribution argument outside its support, as Stan says it: "normal: sigma is -9.5, but must be positive". */
   readonly argument: string | undefined;
+  /** Where the term is finite but its gradient is not: the parameter coordinate ("sigma", "theta (unconstrained coordinate 3)") and the gradient's value there. */
+  readonly gradient?: { readonly wrt: string; readonly value: number };
 }
 
 /**
  * The first term of `compiled`'s log density (in declaration order) that is −∞, +∞ or NaN at the
  * unconstrained point `q`, with the first argument of a distribution in it that lies outside its
- * support there; undefined when every term is finite (a gradient that is not, a device's rounding).
+ * support there; where every term is finite, the first whose gradient is not, and the coordinate;
+ * undefined when all are finite (a device's rounding).
  */
 export function nonFiniteTerm(compiled: CompiledModel, q: ArrayLike<number>): NonFiniteTerm | undefined {
   const bindings: Record<string, TensorValue> = { ...compiled.dataBindings };
@@ -31,6 +34,19 @@ export function nonFiniteTerm(compiled: CompiledModel, q: ArrayLike<number>): No
     const value = interpret([term.value], bindings)[0]!.data[0]!;
     if (Number.isFinite(value)) continue;
     return { term, value, argument: argumentOutOfSupport(term.value, bindings) };
+  }
+  const leaves = compiled.recorded.params.map((p) => p.leaf);
+  for (const term of compiled.recorded.terms) {
+    const grads = interpret(grad(term.value, leaves), bindings);
+    for (let i = 0; i < grads.length; i++) {
+      const g = grads[i]!.data;
+      const bad = g.findIndex((x) => !Number.isFinite(x));
+      if (bad < 0) continue;
+      const p = compiled.recorded.params[i]!;
+      const wrt = g.length === 1 ? p.name : `${p.name} (unconstrained coordinate ${bad + 1})`;
+      const value = interpret([term.value], bindings)[0]!.data[0]!;
+      return { term, value, argument: argumentOutOfSupport(term.value, bindings), gradient: { wrt, value: g[bad]! } };
+    }
   }
   return undefined;
 }

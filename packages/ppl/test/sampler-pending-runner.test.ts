@@ -14,7 +14,8 @@ import {
 import { secondHalfSecondsPerGradient } from "../src/sampler/fallback.ts";
 import { firstMetricUpdate, runSecondsPerGradient } from "../src/sampler/pending-runner.ts";
 import { ProgressPace } from "../src/sampler/pace.ts";
-import { sampleThreads, stopSamplerThreads } from "../src/sampler/threads/pool.ts";
+import { stopSamplerThreads } from "../src/sampler/threads/pool.ts";
+import { sampleThreads } from "../src/sampler/threads/threaded-run.ts";
 import eightSchools from "../../../examples/posteriordb/eight_schools-eight_schools_noncentered.ts";
 
 const schools = { J: 8, y: [28, 8, -3, 7, -1, 1, 18, 12], sigma: [15, 10, 16, 11, 9, 11, 10, 18] };

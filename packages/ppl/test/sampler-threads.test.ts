@@ -10,8 +10,10 @@ import { compileModel, modelDensity, type ModelDensity } from "../src/index.ts";
 import {
   InitializationError, resolveSettings, sample, sampleAsync, SamplerOptionError, SamplingRun, type DrawInfo, type SampleOptions, type SampleResult,
 } from "../src/sampler/index.ts";
-import { chainRangeOptions } from "../src/sampler/run.ts";
-import { sampleThreads, sampleThreadsPausable, stopSamplerThreads } from "../src/sampler/threads/pool.ts";
+import type { RunState } from "../src/sampler/run-state.ts";
+import { chainRangeOptions } from "../src/sampler/settings.ts";
+import { stopSamplerThreads } from "../src/sampler/threads/pool.ts";
+import { sampleThreads, sampleThreadsPausable } from "../src/sampler/threads/threaded-run.ts";
 import eightSchools from "../../../examples/posteriordb/eight_schools-eight_schools_noncentered.ts";
 
 const schools = { J: 8, y: [28, 8, -3, 7, -1, 1, 18, 12], sigma: [15, 10, 16, 11, 9, 11, 10, 18] };
@@ -112,7 +114,7 @@ describe("threaded sampling", () => {
     const opts: SampleOptions = { chains: 5, warmup: 2000, draws: 150, seed: 31 };
     const want = sample(d, opts);
     const s = resolveSettings(opts);
-    const finish = (state: import("../src/sampler/run.ts").RunState): SampleResult => {
+    const finish = (state: RunState): SampleResult => {
       const run = new SamplingRun(d, opts);
       run.restore(state);
       while (!run.done) run.step();
@@ -143,7 +145,7 @@ describe("threaded sampling", () => {
     // A long warmup, so that the workers are far from their end when the pause comes.
     const six: SampleOptions = { ...opts, chains: 6, warmup: 3000 };
     const wantSix = sample(d, six);
-    const finishSix = (state: import("../src/sampler/run.ts").RunState): SampleResult => {
+    const finishSix = (state: RunState): SampleResult => {
       const run = new SamplingRun(d, six);
       run.restore(state);
       while (!run.done) run.step();

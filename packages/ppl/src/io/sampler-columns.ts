@@ -1,4 +1,4 @@
-import type { DrawInfo } from "../sampler/run.ts";
+import type { DrawInfo } from "../sampler/result.ts";
 
 /** The sampler's own columns, in Stan's order, ahead of the parameters. */
 export const SAMPLER_COLUMNS = [

@@ -5,16 +5,16 @@
  * block (fallbackIteration); then the CPU
  * density's gradient is timed at the chains' current points, and when the CPU sampler would run
  * a gradient of every chain clearly faster than the runner did, the chains move to it with where
- * they stand (SamplingRun.handOver) and the run goes on there. A long time series' recurrence
+ * they stand (SamplingRun.handOver) and the run goes on there (drivers/runner-fallback.ts). A long time series' recurrence
  * (one thread's serial loop on the GPU) is the usual case.
  *
  * The choice reads the clock, so two runs of one seed can differ when the costs are close; the
  * margin keeps that to models where neither backend is clearly faster, and a run that must draw
  * the same bits every time pins its backend.
  */
-import type { BatchedDensity } from "./density.ts";
-import type { ChainState, ChainStats, RunState } from "./run.ts";
+import type { RunnerFallback } from "./options.ts";
 import { secondHalf } from "./pace.ts";
+import type { FallbackDecision } from "./result.ts";
 
 /**
  * How many times faster the CPU must take a gradient, spread over its threads, for a run to use
@@ -24,47 +24,6 @@ import { secondHalf } from "./pace.ts";
  * (the margin at 2) ran 2× slower than on the CPU (36 s against 18).
  */
 export const DEFAULT_MARGIN = 1.5;
-
-/** What a run may fall back to, and when it decides. */
-export interface RunnerFallback {
-  /** The CPU density the rest of the run would use (the one its draws are then computed with). */
-  readonly density: BatchedDensity;
-  /** Threads the CPU sampler would spread the chains over (sampleAsync; sample() uses one). */
-  readonly threads: number;
-  /** Decide after this many iterations (default: see fallbackIteration). */
-  readonly after?: number;
-  /** With `after`: time the runner from this iteration on (default 0). */
-  readonly measureFrom?: number;
-  /** The CPU must be this many times faster to be taken (default DEFAULT_MARGIN). */
-  readonly margin?: number;
-  /** Seconds of trial CPU iterations to time, at least two iterations (default 0.1). */
-  readonly probeSeconds?: number;
-  /**
-   * Seconds below which one chain's gradient on the CPU cannot go (its data read once at the
-   * fastest a core reads them; see cpuGradientLowerBound). When even that is not clearly faster
-   * than the runner, the CPU is not timed: a large-data density's one call can take longer than
-   * the runner's whole first window.
-   */
-  readonly cpuLowerBound?: number;
-  /** Called once the decision is made, moved or not. */
-  readonly onDecision?: (decision: FallbackDecision) => void;
-}
-
-/** What was measured, and whether the run moved. */
-export interface FallbackDecision {
-  /** Iterations the runner ran before the decision. */
-  readonly iteration: number;
-  /** The runner's seconds per gradient of one chain over the measured iterations: its transitions' time over the gradients they took, all chains together. */
-  readonly runnerSecondsPerGradient: number;
-  /** The CPU sampler's seconds per gradient of one chain, spread over its threads (its trial iterations' time over their gradients, / min(threads, chains)). */
-  readonly cpuSecondsPerGradient: number;
-  /** CPU threads the estimate assumes. */
-  readonly threads: number;
-  /** Whether the CPU was timed (false: its lower bound already lost, and cpuSecondsPerGradient is that bound over the threads). */
-  readonly timed: boolean;
-  /** Whether the chains moved to the CPU. */
-  readonly switched: boolean;
-}
 
 /**
  * Where the fallback measures the runner and decides: over iterations [from, at), deciding after
@@ -153,15 +112,6 @@ export function secondHalfSecondsPerGradient(times: readonly number[], gradients
   return g > 0 ? seconds / g : Infinity;
 }
 
-/** A state whose draws and statistics are copies: a trial run restored from it writes into its own. */
-export function detached(state: RunState): RunState {
-  const copyStats = (st: ChainStats): ChainStats => ({
-    lp: st.lp.slice(), acceptStat: st.acceptStat.slice(), stepSize: st.stepSize.slice(), treeDepth: st.treeDepth.slice(),
-    nLeapfrog: st.nLeapfrog.slice(), divergent: st.divergent.slice(), energy: st.energy.slice(),
-  });
-  return { ...state, chains: state.chains.map((ch) => ({ ...ch, draws: ch.draws.slice(), stats: copyStats(ch.stats) })) };
-}
-
 /** Elements a CPU core reads a nanosecond at best (well above what the CPU backend reaches), for cpuGradientLowerBound. */
 const ELEMENTS_PER_NANOSECOND = 8;
 
@@ -173,19 +123,4 @@ export function dataElementCount(bindings: Readonly<Record<string, { readonly sh
 /** A lower bound on one chain's gradient on one CPU core: its `dataElements` read once, at ELEMENTS_PER_NANOSECOND. */
 export function cpuGradientLowerBound(dataElements: number): number {
   return (dataElements / ELEMENTS_PER_NANOSECOND) * 1e-9;
-}
-
-/**
- * The state with every chain's log density and gradient evaluated again on `density`: a runner's
- * were computed in its own float type, and between its blocks its gradient may be a block old.
- * The CPU sampler's next transition starts from these.
- */
-export function reevaluated(state: RunState, density: BatchedDensity): RunState {
-  const chains: ChainState[] = state.chains.map((ch) => {
-    const lp = new Float64Array(1);
-    const grad = new Float64Array(ch.q.length);
-    density.logpGrad(ch.q, lp, grad);
-    return { ...ch, lp: lp[0]!, grad, evaluations: ch.evaluations + 1 };
-  });
-  return { ...state, chains };
 }

@@ -1,30 +1,21 @@
 export type { BatchedDensity } from "./density.ts";
-export {
-  sample,
-  sampleAsync,
-  resolveSettings,
-  SamplingRun,
-} from "./run.ts";
+export { sample, sampleAsync } from "./sample.ts";
+export { SamplingRun } from "./sampling-run.ts";
+export { resolveSettings } from "./settings.ts";
 export type {
-  SampleOptions,
-  SampleResult,
-  ChainStats,
-  ChainAdaptationResult,
-  DrawInfo,
-  ResolvedSampleSettings,
-  SamplerKind,
-  RunnerStats,
-  TransitionRunner,
-  TransitionRunnerContext,
-  TransitionRunnerFactory,
-} from "./run.ts";
+  SamplerKind, ResolvedSampleSettings, SettingsOptions, RunLengthOptions, StartOptions, TransitionOptions, AdaptationOptions,
+} from "./settings.ts";
+export type { SampleOptions, OutputOptions, PlacementOptions, RunnerFallback, PendingRunner, ReadyRunner } from "./options.ts";
+export type { SampleResult, ChainStats, ChainAdaptationResult, DrawInfo, FallbackDecision, PendingRunnerDecision } from "./result.ts";
+export type { RunState, ChainState } from "./run-state.ts";
+export type { RunnerStats, RunnerCost, TransitionRunner, TransitionRunnerContext, TransitionRunnerFactory } from "./transition-runner.ts";
 export { registerTransitionRunner, prepareTransitionRunner, transitionRunnerNames } from "./runner-registry.ts";
 export { prestartSamplerThreads, stopSamplerThreads } from "./threads/pool.ts";
 export type { RunPlan, PreparedRunner, RunnerProvider } from "./runner-registry.ts";
-export { cpuGradientLowerBound, cpuIsFaster, DEFAULT_MARGIN, dataElementCount, decideFallback, fallbackIteration, reevaluated, trialSecondsPerGradient } from "./fallback.ts";
-export type { RunnerFallback, FallbackDecision } from "./fallback.ts";
+export { cpuGradientLowerBound, cpuIsFaster, DEFAULT_MARGIN, dataElementCount, decideFallback, fallbackIteration, trialSecondsPerGradient } from "./fallback.ts";
+export { reevaluated } from "./run-state.ts";
 export { firstMetricUpdate, runnerBlock, runSecondsPerGradient } from "./pending-runner.ts";
-export type { PendingRunner, PendingRunnerDecision, ReadyRunner, TrialBlock } from "./pending-runner.ts";
+export type { TrialBlock } from "./pending-runner.ts";
 export { splitRunner, chainGroupSizes, type RunnerGroup } from "./split-runner.ts";
 export { InitializationError, StepSizeError, AdaptationError, SamplerOptionError } from "./errors.ts";
 export { Metric } from "./metric.ts";

@@ -8,7 +8,7 @@ import type { CompiledModel } from "../model/compile.ts";
 import type { BatchedDensity } from "./density.ts";
 import { SamplerOptionError } from "./errors.ts";
 import type { MetricKind } from "./metric.ts";
-import type { TransitionRunnerFactory } from "./run.ts";
+import type { TransitionRunnerFactory } from "./transition-runner.ts";
 
 /** The layout of a run that a transition runner is prepared for. */
 export interface RunPlan {

@@ -8,7 +8,7 @@
 import { ChainBatch } from "./batch.ts";
 import type { BatchedDensity } from "./density.ts";
 import { SamplerOptionError } from "./errors.ts";
-import type { RunnerStats, TransitionRunner, TransitionRunnerContext } from "./run.ts";
+import type { RunnerStats, TransitionRunner, TransitionRunnerContext } from "./transition-runner.ts";
 import type { PreparedRunner } from "./runner-registry.ts";
 
 /** A group of consecutive chains and the runner prepared for exactly that many chains. */

@@ -1,5 +1,5 @@
 /**
- * A sampler worker thread (started by pool.ts): runs the groups of chains it is sent, one at a
+ * A sampler worker thread (of pool.ts, given groups by threaded-run.ts): runs the groups of chains it is sent, one at a
  * time, each as a run of its own (continued from where the calling thread left it, when it ran
  * them first), rebuilding the density when a group comes with a new one.
  */
@@ -7,7 +7,7 @@ import { parentPort } from "node:worker_threads";
 import { sharedDensity } from "../../density/shared-density.ts";
 import type { BatchedDensity } from "../density.ts";
 import { IterationLog } from "../pace.ts";
-import { SamplingRun } from "../run.ts";
+import { SamplingRun } from "../sampling-run.ts";
 import { stateBuffers } from "./state-buffers.ts";
 import { Control, Group, groupWord, Mode, progressWord, RECORD_HEAD, toThreadError, writeRecord, type FromWorker, type RunGroup, type ToWorker } from "./protocol.ts";
 

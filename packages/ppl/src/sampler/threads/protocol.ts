@@ -8,7 +8,9 @@
  * elsewhere). Shared Int32 words per run (controlWords) carry the stops and pauses.
  */
 import type { SharedDensity } from "../../density/shared-density.ts";
-import type { ChainAdaptationResult, DrawInfo, RunState, SampleOptions, SampleResult } from "../run.ts";
+import type { ChainAdaptationResult, DrawInfo, SampleResult } from "../result.ts";
+import type { RunState } from "../run-state.ts";
+import type { SettingsOptions } from "../settings.ts";
 
 /** What a worker is started with. */
 export interface WorkerSetup {
@@ -57,7 +59,7 @@ export interface RunGroup {
   readonly threads: number;
   readonly first: number;
   /** The options of those chains (chainRangeOptions). */
-  readonly options: SampleOptions;
+  readonly options: SettingsOptions;
   /** Where the chains stand, when they ran elsewhere before (SamplingRun.handOver). */
   readonly state?: RunState;
   readonly control: Int32Array;

@@ -1,4 +1,4 @@
-import type { RunState } from "../run.ts";
+import type { RunState } from "../run-state.ts";
 
 /** The buffers of a run state's draws and statistics, to move it to another thread rather than copy it. */
 export function stateBuffers(state: RunState): ArrayBuffer[] {

@@ -1,0 +1,38 @@
+/**
+ * The sampling calls: which driver runs a run. The calling thread runs every chain (drivers/
+ * calling-thread.ts, on the CPU or a transition runner), worker threads share them (threads/), or
+ * the run starts on the CPU while a runner is prepared (drivers/pending.ts).
+ */
+import type { BatchedDensity } from "./density.ts";
+import { sampleInThread, sampleInThreadAsync } from "./drivers/calling-thread.ts";
+import { samplePending } from "./drivers/pending.ts";
+import { SamplerOptionError } from "./errors.ts";
+import type { SampleOptions } from "./options.ts";
+import type { SampleResult } from "./result.ts";
+import { checkInteger } from "./settings.ts";
+import { sampleThreads } from "./threads/threaded-run.ts";
+
+/** Samples C chains together (synchronously); stops between iterations when `signal` aborts. */
+export function sample(density: BatchedDensity, options: SampleOptions = {}): SampleResult {
+  if ((options.threads ?? 1) !== 1) throw new SamplerOptionError(`threads: sample() runs in the calling thread; use sampleAsync() for ${options.threads} threads`);
+  if (options.pendingRunner) throw new SamplerOptionError("pendingRunner: sample() cannot wait for a runner being prepared; use sampleAsync()");
+  return sampleInThread(density, options);
+}
+
+/**
+ * As {@link sample}, but yields to the event loop every `yieldEveryMs`
+ * milliseconds (default 50) so that signal handlers (Ctrl-C) can abort it,
+ * and runs the chains on `threads` threads where asked.
+ */
+export async function sampleAsync(
+  density: BatchedDensity,
+  options: SampleOptions & { yieldEveryMs?: number } = {},
+): Promise<SampleResult> {
+  const threads = checkInteger("threads", options.threads ?? 1, 1, 1024);
+  if (options.pendingRunner) {
+    if (options.transitionRunner) throw new SamplerOptionError("pendingRunner: the run starts on the CPU; leave transitionRunner out");
+    return samplePending(density, options);
+  }
+  if (threads > 1) return sampleThreads(density, options);
+  return sampleInThreadAsync(density, options);
+}

@@ -1,0 +1,393 @@
+/**
+ * One run of C chains advanced together, an iteration at a time: each chain a per-chain state
+ * machine, all gradients of a round served by one batched logpGrad call. Each chain adapts its own
+ * step size and metric, as Stan runs chains independently. Randomness comes only from Philox
+ * streams keyed by (seed, chain id, iteration, purpose), so any chain's run is reproducible on its
+ * own (chain id = firstChain + row). The drivers (drivers/, threads/) advance runs; a run hands its
+ * chains over (handOver/restore) to move them between drivers.
+ */
+import { ChainBatch, driveBatch } from "./batch.ts";
+import type { BatchedDensity } from "./density.ts";
+import { SamplerOptionError } from "./errors.ts";
+import { HmcTransition } from "./hmc.ts";
+import { InitialPointSearch } from "./initialize.ts";
+import { Metric } from "./metric.ts";
+import { NutsTransition } from "./nuts.ts";
+import type { SampleOptions } from "./options.ts";
+import type { ChainAdaptationResult, ChainStats, SampleResult } from "./result.ts";
+import type { ChainState, RunState } from "./run-state.ts";
+import { checkInteger, hostStepsOf, perChain, resolveSettings, type ResolvedSampleSettings } from "./settings.ts";
+import { chainContext, type Transition, type TransitionStats } from "./transition.ts";
+import type { RunnerCost, RunnerStats, TransitionRunner } from "./transition-runner.ts";
+import { ChainAdaptation } from "./warmup/adaptation.ts";
+import { defaultDualAveraging } from "./warmup/dual-averaging.ts";
+import { StepSizeSearch } from "./warmup/stepsize-search.ts";
+import { defaultWindows } from "./warmup/windows.ts";
+import { seedKey } from "../random/streams.ts";
+
+/** A run that can be advanced one iteration at a time (used by sample and sampleAsync). */
+export class SamplingRun {
+  readonly settings: ResolvedSampleSettings;
+  readonly dim: number;
+  private readonly density: BatchedDensity;
+  private readonly options: SampleOptions;
+  private readonly batch: ChainBatch;
+  private readonly updated: Uint8Array;
+  private readonly metrics: Metric[];
+  private readonly transitions: Transition[];
+  private readonly runner: TransitionRunner | null;
+  private readonly runnerStats: RunnerStats[];
+  private readonly searches: StepSizeSearch[];
+  private readonly inits: InitialPointSearch[];
+  private readonly adaptations: ChainAdaptation[];
+  private readonly stepSizes: Float64Array;
+  private readonly draws: Float64Array[];
+  private readonly stats: ChainStats[];
+  private iteration = 0;
+  private started = false;
+  private warmupMs = 0;
+  private samplingMs = 0;
+  private runnerMs = 0;
+  private runnerGradients = 0;
+  /** Warmup iterations after which the host acts itself (metric updates, the final step size), where a runner's warmup blocks end. */
+  readonly hostSteps: readonly number[];
+
+  constructor(density: BatchedDensity, options: SampleOptions = {}) {
+    const s = resolveSettings(options);
+    const dim = density.dim;
+    checkInteger("density.dim", dim, 1);
+    this.settings = s;
+    this.dim = dim;
+    this.density = density;
+    this.options = options;
+    const key = seedKey(s.seed);
+    const metricLength = s.metric === "diag" ? dim : dim * dim;
+    const givenInits = perChain("init", options.init, s.chains, dim);
+    const givenMetrics = perChain("invMetric", options.invMetric, s.chains, metricLength);
+
+    const dualAveraging = { ...defaultDualAveraging, delta: s.adaptDelta };
+    this.batch = new ChainBatch(s.chains, dim);
+    this.updated = new Uint8Array(s.chains);
+    this.metrics = [];
+    this.transitions = [];
+    this.searches = [];
+    this.inits = [];
+    this.adaptations = [];
+    this.stepSizes = new Float64Array(s.chains).fill(s.stepSize);
+    this.draws = [];
+    this.stats = [];
+    this.runnerStats = [];
+    for (let c = 0; c < s.chains; c++) {
+      this.runnerStats.push({ acceptStat: 0, treeDepth: 0, nLeapfrog: 0, divergent: false, energy: 0 });
+      const slot = { row: c, id: s.firstChain + c };
+      const metric = new Metric(s.metric, dim);
+      const given = givenMetrics[c];
+      if (given && !metric.trySet(given)) {
+        throw new SamplerOptionError(`invMetric for chain ${c + 1} is not finite and positive definite`);
+      }
+      this.metrics.push(metric);
+      const chain = chainContext(this.batch, slot, key, metric);
+      // A runner's transitions run elsewhere: the host's machines (a NUTS tree's storage per chain,
+      // a tenth of a second for a thousand chains) would never be used.
+      if (!options.transitionRunner) {
+        this.transitions.push(
+          s.sampler === "nuts"
+            ? new NutsTransition(chain, { maxDepth: s.maxDepth, maxDeltaH: s.maxDeltaH })
+            : new HmcTransition(chain, { steps: s.hmcSteps, maxDeltaH: s.maxDeltaH }),
+        );
+      }
+      this.searches.push(new StepSizeSearch(chain));
+      this.inits.push(new InitialPointSearch(this.batch, slot, key, s.initRadius, givenInits[c] ?? null));
+      this.adaptations.push(
+        new ChainAdaptation(slot.id, metric, s.warmup, s.stepSize, dualAveraging, defaultWindows),
+      );
+      this.draws.push(new Float64Array(s.draws * dim));
+      const n = s.draws;
+      this.stats.push({
+        lp: new Float64Array(n),
+        acceptStat: new Float64Array(n),
+        stepSize: new Float64Array(n),
+        treeDepth: new Float64Array(n),
+        nLeapfrog: new Float64Array(n),
+        divergent: new Float64Array(n),
+        energy: new Float64Array(n),
+      });
+    }
+    const stepSizeAdaptation = {
+      settings: dualAveraging,
+      state: (c: number) => this.adaptations[c]!.dualAveraging.snapshot(),
+      hostSteps: hostStepsOf(s.warmup),
+    };
+    this.hostSteps = stepSizeAdaptation.hostSteps;
+    const blockLimit = options.runnerBlockLimit;
+    this.runner = options.transitionRunner
+      ? options.transitionRunner({ settings: s, dim, metrics: this.metrics, stepSizeAdaptation, ...(blockLimit ? { blockLimit } : {}) })
+      : null;
+  }
+
+  // Statistics of chain c's last transition, wherever it ran.
+  private lastStats(c: number): TransitionStats {
+    return this.runner ? this.runnerStats[c]! : this.transitions[c]!;
+  }
+
+  /** Iterations done so far (warmup first). */
+  get iterationsDone(): number {
+    return this.iteration;
+  }
+
+  /**
+   * The state of rows first … first+count−1 between iterations, for a run of those chains
+   * (chainRangeOptions) to continue with restore(): it then draws what this run would have drawn.
+   * The draws and statistics arrays are this run's own, handed over: this run must not be advanced
+   * afterwards.
+   */
+  handOver(first: number, count: number): RunState {
+    const chains: ChainState[] = [];
+    for (let c = first; c < first + count; c++) {
+      chains.push({
+        q: Float64Array.from(this.batch.qRows[c]!),
+        lp: this.batch.lp[c]!,
+        grad: Float64Array.from(this.batch.gradRows[c]!),
+        evaluations: this.batch.evaluations[c]!,
+        stepSize: this.stepSizes[c]!,
+        metric: this.metrics[c]!.state(),
+        adaptation: this.adaptations[c]!.state(),
+        draws: this.draws[c]!,
+        stats: this.stats[c]!,
+      });
+    }
+    return { iteration: this.iteration, started: this.started, warmupMs: this.warmupMs, samplingMs: this.samplingMs, chains };
+  }
+
+  /** Gradient evaluations so far, all chains together. */
+  get evaluationsDone(): number {
+    let n = 0;
+    for (const e of this.batch.evaluations) n += e;
+    return n;
+  }
+
+  /** Continues from handOver()'s state of as many chains as this run has, before this run's first step. */
+  restore(state: RunState): void {
+    const s = this.settings;
+    if (this.iteration !== 0 || this.started) throw new SamplerOptionError("restore: the run has already stepped");
+    if (state.chains.length !== s.chains) throw new SamplerOptionError(`restore: a state of ${state.chains.length} chains for a run of ${s.chains}`);
+    state.chains.forEach((ch, c) => {
+      this.batch.qRows[c]!.set(ch.q);
+      this.batch.lp[c] = ch.lp;
+      this.batch.gradRows[c]!.set(ch.grad);
+      this.batch.evaluations[c] = ch.evaluations;
+      this.stepSizes[c] = ch.stepSize;
+      this.metrics[c]!.restore(ch.metric);
+      this.adaptations[c]!.restore(ch.adaptation);
+      this.draws[c] = ch.draws;
+      this.stats[c] = ch.stats;
+    });
+    this.iteration = state.iteration;
+    this.started = state.started;
+    this.warmupMs = state.warmupMs;
+    this.samplingMs = state.samplingMs;
+  }
+
+  /** Whether iterations remain. */
+  get done(): boolean {
+    return this.iteration >= this.settings.warmup + this.settings.draws;
+  }
+
+  /** Runs one iteration of every chain (initializing first); returns false when the run is complete. */
+  step(): boolean {
+    if (this.done) return false;
+    const t0 = performance.now();
+    const t = this.beforeTransitions();
+    if (this.runner) {
+      const r0 = performance.now();
+      this.runner.run(t, this.stepSizes, this.batch, this.runnerStats);
+      this.countRunner(r0);
+    } else this.runTransitions(t);
+    return this.afterTransitions(t, t0);
+  }
+
+  /** As step, but a runner that offers runAsync waits for its device without blocking the thread. */
+  async stepAsync(): Promise<boolean> {
+    if (this.done) return false;
+    const t0 = performance.now();
+    const t = this.beforeTransitions();
+    const r0 = performance.now();
+    if (this.runner?.runAsync) await this.runner.runAsync(t, this.stepSizes, this.batch, this.runnerStats);
+    else if (this.runner) this.runner.run(t, this.stepSizes, this.batch, this.runnerStats);
+    else this.runTransitions(t);
+    if (this.runner) this.countRunner(r0);
+    return this.afterTransitions(t, t0);
+  }
+
+  // The runner's time and gradients so far (what the fallback compares the CPU against).
+  private countRunner(r0: number): void {
+    this.runnerMs += performance.now() - r0;
+    for (const st of this.runnerStats) this.runnerGradients += st.nLeapfrog;
+  }
+
+  /** Seconds spent in the transition runner's calls, and the gradients its transitions took (all chains). */
+  get runnerCost(): RunnerCost {
+    return { seconds: this.runnerMs / 1000, gradients: this.runnerGradients };
+  }
+
+  /** Whether the run's transitions can wait for a device without blocking the thread. */
+  get waitsAsync(): boolean {
+    return this.runner?.runAsync !== undefined;
+  }
+
+  // Initialization (first iteration) and the adapted-metric callback; returns the iteration.
+  private beforeTransitions(): number {
+    const s = this.settings;
+    const { batch } = this;
+    if (!this.started) {
+      for (let c = 0; c < s.chains; c++) batch.active[c] = this.inits[c]!.begin() ? 1 : 0;
+      driveBatch(this.density, batch, this.inits);
+      // Stan searches for a first step size whenever it adapts.
+      if (s.warmup > 0) this.searchStepSizes(0, null);
+      this.started = true;
+    }
+    const t = this.iteration;
+    if (t === s.warmup && this.options.onAdapted) {
+      const adaptation = this.adaptation();
+      for (let c = 0; c < s.chains; c++) this.options.onAdapted(c, adaptation[c]!);
+    }
+    return t;
+  }
+
+  // The host's own transitions (no runner): every chain's NUTS or HMC over the batched density.
+  private runTransitions(t: number): void {
+    const { batch } = this;
+    for (let c = 0; c < this.settings.chains; c++) batch.active[c] = this.transitions[c]!.begin(t, this.stepSizes[c]!) ? 1 : 0;
+    driveBatch(this.density, batch, this.transitions);
+  }
+
+  // Records iteration t's draws, adapts in warmup, and advances; returns false when the run is complete.
+  private afterTransitions(t: number, t0: number): boolean {
+    const s = this.settings;
+    const { batch } = this;
+    const warmup = t < s.warmup;
+    this.record(t, warmup);
+
+    if (warmup) {
+      const { updated, adaptations, stepSizes } = this;
+      const qRows = batch.qRows;
+      updated.fill(0);
+      let anyUpdated = false;
+      for (let c = 0; c < s.chains; c++) {
+        const a = adaptations[c]!;
+        stepSizes[c] = a.learnStepSize(this.lastStats(c).acceptStat);
+        if (a.learnMetric(qRows[c]!)) {
+          updated[c] = 1;
+          anyUpdated = true;
+        }
+      }
+      if (anyUpdated) {
+        this.searchStepSizes(t + 1, updated);
+        for (let c = 0; c < s.chains; c++) if (updated[c]) this.adaptations[c]!.restartStepSize(this.stepSizes[c]!);
+      }
+      if (t === s.warmup - 1) {
+        for (let c = 0; c < s.chains; c++) this.stepSizes[c] = this.adaptations[c]!.finalStepSize();
+      }
+    }
+    this.iteration++;
+    const elapsed = performance.now() - t0;
+    if (warmup) this.warmupMs += elapsed;
+    else this.samplingMs += elapsed;
+    return !this.done;
+  }
+
+  /** Step-size search (batched) for the chains marked in `which` (all when null), preceding iteration t. */
+  private searchStepSizes(t: number, which: Uint8Array | null): void {
+    const { batch } = this;
+    for (let c = 0; c < this.settings.chains; c++) {
+      batch.active[c] = which === null || which[c] ? (this.searches[c]!.begin(t, this.stepSizes[c]!) ? 1 : 0) : 0;
+    }
+    driveBatch(this.density, batch, this.searches);
+    for (let c = 0; c < this.settings.chains; c++) {
+      if (which === null || which[c]) this.stepSizes[c] = this.searches[c]!.stepSize;
+    }
+  }
+
+  /** Stores the iteration's draw and statistics and reports them. */
+  private record(t: number, warmup: boolean): void {
+    const s = this.settings;
+    const { batch, dim } = this;
+    const onDraw = this.options.onDraw;
+    // Nothing to store or report in warmup without a callback (a thousand chains' loop per iteration).
+    if (warmup && !onDraw) return;
+    const { draws, stats, stepSizes } = this;
+    const q = batch.q;
+    for (let c = 0; c < s.chains; c++) {
+      const tr = this.lastStats(c);
+      const lp = batch.lp[c]!;
+      const eps = stepSizes[c]!;
+      if (!warmup) {
+        const i = t - s.warmup;
+        // An element loop: TypedArray.set's call costs more than copying a short row.
+        const out = draws[c]!;
+        for (let j = 0, o = i * dim, r = c * dim; j < dim; j++) out[o + j] = q[r + j]!;
+        const st = stats[c]!;
+        st.lp[i] = lp;
+        st.acceptStat[i] = tr.acceptStat;
+        st.stepSize[i] = eps;
+        st.treeDepth[i] = tr.treeDepth;
+        st.nLeapfrog[i] = tr.nLeapfrog;
+        st.divergent[i] = tr.divergent ? 1 : 0;
+        st.energy[i] = tr.energy;
+      }
+      if (onDraw) {
+        onDraw({
+          chain: c,
+          chainId: s.firstChain + c,
+          iteration: t,
+          warmup,
+          position: batch.qRows[c]!,
+          lp,
+          acceptStat: tr.acceptStat,
+          stepSize: eps,
+          treeDepth: tr.treeDepth,
+          nLeapfrog: tr.nLeapfrog,
+          divergent: tr.divergent,
+          energy: tr.energy,
+        });
+      }
+    }
+  }
+
+  // Each chain's step size and inverse metric as they are now.
+  private adaptation(): ChainAdaptationResult[] {
+    return this.metrics.map((m, c) => ({
+      stepSize: this.stepSizes[c]!,
+      metric: m.kind,
+      invMetric: Float64Array.from(m.inverse),
+    }));
+  }
+
+  /** The draws so far (trimmed when the run stopped early). */
+  result(aborted: boolean): SampleResult {
+    const s = this.settings;
+    const drawsDone = Math.max(0, this.iteration - s.warmup);
+    const warmupDone = Math.min(this.iteration, s.warmup);
+    const trim = (a: Float64Array): Float64Array => (drawsDone === s.draws ? a : a.slice(0, drawsDone));
+    return {
+      dim: this.dim,
+      settings: s,
+      draws: this.draws.map((d) => (drawsDone === s.draws ? d : d.slice(0, drawsDone * this.dim))),
+      stats: this.stats.map((st) => ({
+        lp: trim(st.lp),
+        acceptStat: trim(st.acceptStat),
+        stepSize: trim(st.stepSize),
+        treeDepth: trim(st.treeDepth),
+        nLeapfrog: trim(st.nLeapfrog),
+        divergent: trim(st.divergent),
+        energy: trim(st.energy),
+      })),
+      adaptation: this.adaptation(),
+      warmupDone,
+      drawsDone,
+      aborted,
+      gradientEvaluations: Array.from(this.batch.evaluations),
+      timing: { warmupSeconds: this.warmupMs / 1000, samplingSeconds: this.samplingMs / 1000 },
+    };
+  }
+}

@@ -18,4 +18,5 @@ export {
   countTreeDepthHits,
 } from "./sampler.ts";
 export { type DiagnosticWarning, type WarningKind, THRESHOLDS, nonFiniteWarnings, parameterWarnings, samplerWarnings } from "./warnings.ts";
-export { type ParameterSummary, type Summary, type SummarizeOptions, summarizeParameter, summarize } from "./summary.ts";
+export type { ParameterSummary } from "./parameter-summary.ts";
+export { type Summary, type SummarizeOptions, summarizeParameter, summarize } from "./summary.ts";

@@ -3,30 +3,10 @@ import { essBasicOf, essBulkOf, essQuantileOf, essTailFrom } from "./ess.ts";
 import { madOf } from "./mad.ts";
 import { mcseMeanFrom, mcseQuantileFrom, mcseSdOf } from "./mcse.ts";
 import { ParameterDraws } from "./parameter-draws.ts";
+import type { ParameterSummary } from "./parameter-summary.ts";
 import { rhatBasicOf, rhatOf } from "./rhat.ts";
 import { type SamplerDiagnostics, type SamplerDraws, samplerDiagnostics } from "./sampler.ts";
 import { type DiagnosticWarning, nonFiniteWarnings, parameterWarnings, samplerWarnings } from "./warnings.ts";
-
-/** All statistics of one parameter; NaN stands for posterior's NA. */
-export interface ParameterSummary {
-  readonly name: string;
-  readonly mean: number;
-  readonly sd: number;
-  readonly median: number;
-  readonly mad: number;
-  readonly q5: number;
-  readonly q50: number;
-  readonly q95: number;
-  readonly rhat: number;
-  readonly rhat_basic: number;
-  readonly ess_bulk: number;
-  readonly ess_tail: number;
-  readonly ess_basic: number;
-  readonly mcse_mean: number;
-  readonly mcse_sd: number;
-  readonly mcse_q5: number;
-  readonly mcse_q95: number;
-}
 
 /** Summary of a whole run: per-parameter statistics, sampler diagnostics, warnings. */
 export interface Summary {

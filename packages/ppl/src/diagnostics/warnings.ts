@@ -1,5 +1,5 @@
 import type { SamplerDiagnostics } from "./sampler.ts";
-import type { ParameterSummary } from "./summary.ts";
+import type { ParameterSummary } from "./parameter-summary.ts";
 
 /** The usual thresholds for flagging a run. */
 export const THRESHOLDS = {

@@ -6,16 +6,14 @@ import normalQuantile from "@stdlib/stats-base-dists-normal-quantile";
 import type { Distribution, Support } from "./distribution.ts";
 import { batchShapeOf, checkOperand, checkOptions, checkParam, full, HALF_LOG_TWO_PI, isFiniteNumber, isPositive, restrict } from "./helpers.ts";
 import { normal, normalLogpdf } from "./normal.ts";
+import type { TruncationBounds } from "./truncation-bounds.ts";
 import { truncated } from "./truncated.ts";
 import { sampleScalar } from "./sampling.ts";
 import { ModelError } from "../model/errors.ts";
 import { boundOrderFix } from "../transforms/transform.ts";
 
-/** Bounds of a truncation (truncatedNormal, truncated) or limits of a censoring (observeCensored); either may be left out. */
-export interface TruncationBounds {
-  lower?: Operand;
-  upper?: Operand;
-}
+// The bounds' type is a module of its own: truncated.ts reads it too, and this file reads truncated.ts.
+export type { TruncationBounds } from "./truncation-bounds.ts";
 
 const SQRT1_2 = Math.SQRT1_2;
 

@@ -8,7 +8,7 @@ import { boundOrderFix } from "../transforms/transform.ts";
 import { isDistribution, type Distribution, type Support, type ValuesAt } from "./distribution.ts";
 import { checkOperand, checkOptions, restrict, shapeOf } from "./helpers.ts";
 import { describeValue } from "../model/arguments.ts";
-import type { TruncationBounds } from "./truncated-normal.ts";
+import type { TruncationBounds } from "./truncation-bounds.ts";
 import { broadcastValues, evalOperands, sampleToShape } from "./sampling.ts";
 
 

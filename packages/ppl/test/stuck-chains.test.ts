@@ -10,7 +10,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { sample, type DrawInfo } from "../src/index.ts";
 import { seedKey } from "../src/random/index.ts";
-import { ChainBatch, driveBatch, InitialPointSearch, windowEnds, type BatchedDensity } from "../src/sampler/index.ts";
+import { ChainAdaptation, ChainBatch, defaultWindows, driveBatch, InitialPointSearch, Metric, windowEnds, type BatchedDensity } from "../src/sampler/index.ts";
+import { defaultDualAveraging } from "../src/sampler/warmup/dual-averaging.ts";
 import {
   chainsToReinitialise, defaultReinitialisationPolicy, findStuckChains, reinitialisedNote, stuckWarning, WindowEvidence, type ChainWindowEvidence,
 } from "../src/sampler/warmup/stuck-chains.ts";
@@ -97,6 +98,28 @@ describe("WindowEvidence and the re-initialisation policy", () => {
       "chain 3: its step size collapsed to 4.0e-5 (the other chains' median 0.12), 0% of its trees at the maximum depth by warmup iteration 100; re-initialised from a fresh random point, its adaptation restarted for the remaining warmup",
     );
     expect(stuckWarning(s!, 3)).toMatch(/^chain 3 looks stuck: its step size collapsed to 4\.0e-5 .*--init 0\.5/);
+  });
+});
+
+describe("ChainAdaptation.restart", () => {
+  it("returns to the metric the chain started with, drops the draws towards the next estimate and the step-size history, and keeps the run's windows", () => {
+    const metric = new Metric("diag", 2, Float64Array.of(2, 3));
+    const a = new ChainAdaptation(0, metric, 300, 1, defaultDualAveraging, defaultWindows);
+    const fresh = new ChainAdaptation(0, new Metric("diag", 2, Float64Array.of(2, 3)), 300, 1, defaultDualAveraging, defaultWindows);
+    let closed = -1;
+    for (let t = 0; t < 110 && closed < 0; t++) {
+      a.learnStepSize(0.3);
+      if (a.learnMetric(Float64Array.of(Math.sin(t), 10 * Math.cos(t)))) closed = t;
+    }
+    expect(closed).toBe(windowEnds(300)[0]);
+    expect(Array.from(metric.inverse)).not.toEqual([2, 3]);
+    const windows = a.state().windows;
+    a.restart();
+    expect(Array.from(metric.inverse)).toEqual([2, 3]);
+    const { dualAveraging, welford } = a.state();
+    expect(welford).toEqual(fresh.state().welford);
+    expect({ ...dualAveraging, mu: 0 }).toEqual({ ...fresh.state().dualAveraging, mu: 0 });
+    expect(a.state().windows).toEqual(windows);
   });
 });
 

@@ -28,6 +28,8 @@ export class ChainAdaptation {
   private readonly diag: WelfordDiag | null;
   private readonly dense: WelfordDense | null;
   private readonly estimate: Float64Array;
+  // The metric the chain started with (unit, or the user's), what a restart returns to.
+  private readonly initialInverse: Float64Array;
 
   constructor(
     chainId: number,
@@ -45,6 +47,21 @@ export class ChainAdaptation {
     this.diag = metric.kind === "diag" ? new WelfordDiag(metric.dim) : null;
     this.dense = metric.kind === "dense" ? new WelfordDense(metric.dim) : null;
     this.estimate = new Float64Array(metric.inverse.length);
+    this.initialInverse = Float64Array.from(metric.inverse);
+  }
+
+  /**
+   * Forgets what the chain learned, for a chain re-initialised from a fresh point at a window's end
+   * (a stuck chain, stuck-chains.ts): the metric it started with, no draws towards the next
+   * estimate, and a fresh dual-averaging history. The window schedule goes on with the run's, so
+   * that every chain's metric updates stay at the same iterations (where a runner's warmup blocks
+   * end); the caller then searches a step size from the new point and calls restartStepSize.
+   */
+  restart(): void {
+    this.metric.set(this.initialInverse);
+    if (this.diag) this.diag.reset();
+    else this.dense!.reset();
+    this.dualAveraging.restart();
   }
 
   /** Step size for the next iteration from this iteration's accept_stat. */

@@ -6,3 +6,5 @@ export { StanError, SourceFile, type Position, type Span, type StanErrorKind } f
 export type {
   Program, Stmt, Expr, Index, VarDecl, DeclType, Bounds, BaseKind, BinaryOp, AssignOp, LValue, FunDef, FunType, BlockName, Located,
 } from "./syntax/ast.ts";
+export { checkStan, type CheckedProgram, type SType, type Base, showType } from "./check/index.ts";
+export { compileStan, checkedStan } from "./compile/compile-stan.ts";

@@ -1,4 +1,4 @@
-import type { BlockName, DeclType, Expr, FunDef, FunType, Index, Program, Stmt, VarDecl } from "../syntax/ast.ts";
+import type { BlockName, DeclType, Expr, FunDef, FunType, Index, LValue, Program, Stmt, VarDecl } from "../syntax/ast.ts";
 import { SourceFile, type Span, type StanError } from "../syntax/source.ts";
 import { DENSITY_SUFFIX, DISTRIBUTIONS } from "../library/distributions.ts";
 import { FUNCTIONS, KNOWN_UNSUPPORTED } from "../library/functions.ts";
@@ -14,6 +14,8 @@ export interface CheckedProgram {
   readonly source: SourceFile;
   readonly types: ReadonlyMap<Expr, SType>;
   readonly functions: ReadonlyMap<string, FunDef>;
+  /** The type of each assignment's target place (the variable's type, indexed). */
+  readonly targets: ReadonlyMap<LValue, SType>;
 }
 
 const BLOCK_ORDER: readonly Exclude<BlockName, "functions">[] = ["data", "transformed data", "parameters", "transformed parameters", "model", "generated quantities"];
@@ -38,6 +40,7 @@ class Checker {
   private readonly scopes = new Scopes();
   private readonly types = new Map<Expr, SType>();
   private readonly functions = new Map<string, FunDef>();
+  private readonly targets = new Map<LValue, SType>();
   /** Expressions found to depend on parameters (not data only). */
   private readonly dependsOnParams = new Set<Expr>();
 
@@ -56,7 +59,7 @@ class Checker {
       const ctx: Context = { block, loops: 0 };
       for (const s of body) this.stmt(s, ctx);
     }
-    return { program, source: this.src, types: this.types, functions: this.functions };
+    return { program, source: this.src, types: this.types, functions: this.functions, targets: this.targets };
   }
 
   // ------------------------------------------------------------ functions
@@ -219,6 +222,7 @@ class Checker {
       if (typeof r === "string") throw this.err(s.target.span, `${r} in the assignment to '${v.name}'`);
       t = r;
     }
+    this.targets.set(s.target, t);
     const vt = this.expr(s.value, ctx);
     if (s.op !== "=") {
       const op = s.op.slice(0, -1) as "+" | "-" | "*" | "/" | ".*" | "./";

@@ -3,7 +3,7 @@ import {
   eigenvectorsSym, erf, erfc, exp, expm1, floor, ceil, gpExpQuadCov, index, inverse, invPhi, isFinite, isNan, lgamma, log, log10,
   log1mExp, log1p, logDeterminant, logDiffExp, logsumexp, logSigmoid, matmul, max, maximum, mean, min, minimum, mod, mT, mul, neg, Phi,
   pow, prod, quadForm, quadFormDiag, reciprocal, reshape, rep, rsqrt, select, sigmoid, sin, slice, softplus, sqrt, square, stack,
-  sub, sum, tanh, triangularSolve, trigamma, lt, gt, cast, type Node,
+  sub, sum, tanh, triangularSolve, trigamma, lt, gt, cast, gpMatern32Cov, gpPeriodicCov, type Node,
 } from "@ppl/tensor";
 import { INT, MATRIX, REAL, ROW_VECTOR, VECTOR, isContainer, isInt, isNumeric, isScalar, isUnknown, showType, ty, UNKNOWN, type SType } from "../check/types.ts";
 
@@ -14,6 +14,8 @@ export type Arg = number | Node;
 export interface Builtin {
   readonly type: (args: readonly SType[]) => SType | string;
   readonly impl?: (args: readonly Arg[], types: readonly SType[]) => Arg;
+  /** True when, on scalar arguments, the implementation is elementwise: a loop over scalars may then run it on vectors of them (compile/vectorize.ts). */
+  readonly elementwise?: boolean;
 }
 
 const node = (x: Arg): Node => (typeof x === "number" ? constant(x) : x);
@@ -23,6 +25,7 @@ const count = (n: number, args: readonly SType[]) => (args.length === n ? undefi
 // One argument, elementwise: int becomes real; f is used for numbers too (through a constant node).
 function unary(f: (x: Node) => Node, onNumber?: (x: number) => number): Builtin {
   return {
+    elementwise: true,
     type: (a) => count(1, a) ?? (isNumeric(a[0]!) || isUnknown(a[0]!) ? realOf(a[0]!) : `takes numbers, got ${showType(a[0]!)}`),
     impl: ([x]) => (typeof x === "number" && onNumber ? onNumber(x) : f(node(x!))),
   };
@@ -31,6 +34,7 @@ function unary(f: (x: Node) => Node, onNumber?: (x: number) => number): Builtin 
 // Two arguments, elementwise with broadcasting of scalars.
 function binary(f: (a: Node, b: Node) => Node, onNumbers?: (a: number, b: number) => number): Builtin {
   return {
+    elementwise: true,
     type: (a) => {
       const err = count(2, a);
       if (err) return err;
@@ -69,6 +73,7 @@ function logMix(theta: Arg, a: Arg, b: Arg): Node {
 // The two-argument min and max: on ints they stay ints known while tracing.
 function extremum(pick: (a: Node, b: Node) => Node, reduce: (x: Node) => Node, onNumbers: (a: number, b: number) => number): Builtin {
   return {
+    elementwise: true,
     type: (a) => (a.length === 2 ? (isInt(a[0]!) && isInt(a[1]!) ? INT : REAL) : a.length === 1 && isContainer(a[0]!) ? (a[0]!.base === "int" ? INT : REAL) : "takes two scalars or one container"),
     impl: (args) => (args.length === 2 ? (typeof args[0] === "number" && typeof args[1] === "number" ? onNumbers(args[0], args[1]) : pick(node(args[0]!), node(args[1]!))) : reduce(node(args[0]!))),
   };
@@ -139,7 +144,7 @@ export const FUNCTIONS: Readonly<Record<string, Builtin>> = {
   inv: unary(reciprocal, (x) => 1 / x), inv_sqrt: unary(rsqrt), inv_square: unary((x) => reciprocal(square(x))),
   log2: unary((x) => div(log(x), Math.LN2), Math.log2), exp2: unary((x) => exp(mul(x, Math.LN2)), (x) => 2 ** x),
   Phi_approx: unary((x) => sigmoid(add(mul(0.07056, pow(x, 3)), mul(1.5976, x)))),
-  abs: { type: (a) => count(1, a) ?? a[0]!, impl: ([x]) => (typeof x === "number" ? Math.abs(x) : abs(x!)) },
+  abs: { elementwise: true, type: (a) => count(1, a) ?? a[0]!, impl: ([x]) => (typeof x === "number" ? Math.abs(x) : abs(x!)) },
   step: unary((x) => select(lt(x, 0), constant(0), constant(1)), (x) => (x < 0 ? 0 : 1)),
   int_step: { type: (a) => count(1, a) ?? INT, impl: ([x]) => (typeof x === "number" ? (x > 0 ? 1 : 0) : cast(gt(x!, 0), "f64")) },
   is_inf: { type: (a) => count(1, a) ?? INT, impl: ([x]) => (typeof x === "number" ? (Math.abs(x) === Infinity ? 1 : 0) : cast(isFinite(x!), "f64").mul(-1).add(1).sub(cast(isNan(x!), "f64"))) },
@@ -150,8 +155,9 @@ export const FUNCTIONS: Readonly<Record<string, Builtin>> = {
   lchoose: binary((n, k) => sub(lgamma(add(n, 1)), add(lgamma(add(k, 1)), lgamma(add(sub(n, k), 1))))),
   binomial_coefficient_log: binary((n, k) => sub(lgamma(add(n, 1)), add(lgamma(add(k, 1)), lgamma(add(sub(n, k), 1))))),
   lbeta: binary((a, b) => sub(add(lgamma(a), lgamma(b)), lgamma(add(a, b)))),
-  log_mix: { type: (a) => count(3, a) ?? REAL, impl: ([t, a, b]) => logMix(t!, a!, b!) },
+  log_mix: { elementwise: true, type: (a) => count(3, a) ?? REAL, impl: ([t, a, b]) => logMix(t!, a!, b!) },
   log_sum_exp: {
+    elementwise: true,
     type: (a) => (a.length === 2 || (a.length === 1 && isContainer(a[0]!)) ? REAL : "takes two scalars or one container"),
     impl: (args) => (args.length === 2 ? logsumexp(stack([node(args[0]!), node(args[1]!)]), 0) : logsumexp(node(args[0]!))),
   },
@@ -188,7 +194,7 @@ export const FUNCTIONS: Readonly<Record<string, Builtin>> = {
   quad_form: { type: (a) => count(2, a) ?? (a[1]!.base === "vector" ? REAL : MATRIX), impl: ([m, b]) => quadForm(node(m!), node(b!)) },
   mdivide_left_tri_low: { type: (a) => count(2, a) ?? a[1]!, impl: ([l, b]) => triangularSolve(node(l!), node(b!), { lower: true }) },
   mdivide_right_tri_low: { type: (a) => count(2, a) ?? a[0]!, impl: ([b, l]) => mT(triangularSolve(node(l!), mT(node(b!)), { lower: true, transposeA: true })) },
-  gp_exp_quad_cov: { type: (a) => (a.length === 3 ? MATRIX : "takes (x, alpha, rho)"), impl: ([x, al, rho]) => gpExpQuadCov(node(x!), node(x!), al!, rho!) },
+  gp_exp_quad_cov: gpCov(gpExpQuadCov), gp_matern32_cov: gpCov(gpMatern32Cov), gp_periodic_cov: gpCov(gpPeriodicCov, 4),
   append_row: { type: (a) => count(2, a) ?? (a[0]!.base === "matrix" || a[1]!.base === "matrix" || a[0]!.base === "row_vector" ? MATRIX : VECTOR), impl: ([a, b], [ta, tb]) => appendRow(a!, b!, ta!, tb!) },
   append_col: { type: (a) => count(2, a) ?? (a[0]!.base === "matrix" || a[1]!.base === "matrix" || a[0]!.base === "vector" ? MATRIX : ROW_VECTOR), impl: ([a, b], [ta, tb]) => appendCol(a!, b!, ta!, tb!) },
   head: { type: (a) => count(2, a) ?? a[0]!, impl: ([x, n]) => slice(node(x!), [{ start: 0, stop: staticInt(n!) }]) },
@@ -205,6 +211,22 @@ export const FUNCTIONS: Readonly<Record<string, Builtin>> = {
   pi: constantFn(Math.PI), e: constantFn(Math.E), sqrt2: constantFn(Math.SQRT2), not_a_number: constantFn(NaN),
   negative_infinity: constantFn(-Infinity), positive_infinity: constantFn(Infinity), machine_precision: constantFn(Number.EPSILON),
 };
+
+// Stan's GP covariance functions: (x, alpha, rho[, period]) or (x1, x2, alpha, rho[, period]).
+function gpCov(f: typeof gpExpQuadCov | typeof gpPeriodicCov, params = 3): Builtin {
+  // The library's functions take the points first, the kernel's parameters, then the second points.
+  const g = f as unknown as (...a: (Arg | undefined)[]) => Node;
+  return {
+    type: (a) => (a.length === params || a.length === params + 1 ? MATRIX : `takes ${params} or ${params + 1} arguments`),
+    impl: (args) => {
+      const two = args.length === params + 1;
+      const x1 = node(args[0]!);
+      const x2 = two ? node(args[1]!) : undefined;
+      const rest = args.slice(two ? 2 : 1);
+      return g(x1, ...rest, x2);
+    },
+  };
+}
 
 // L Lᵀ of the lower triangle of m (the entries above the diagonal are ignored, as in Stan).
 function lowerSelfTranspose(m: Node): Node {
@@ -224,7 +246,7 @@ export const KNOWN_UNSUPPORTED = new Set<string>([
   "cholesky_factor", "singular_values", "svd_U", "svd_V", "qr_Q", "qr_R", "qr_thin_Q", "qr_thin_R", "tgamma", "round", "trunc", "cbrt",
   "sinh", "cosh", "asin", "acos", "atan", "tan", "asinh", "acosh", "atanh", "hypot", "inc_beta", "choose", "falling_factorial", "rising_factorial",
   "log_falling_factorial", "log_rising_factorial", "bessel_first_kind", "modified_bessel_first_kind", "owens_t", "gamma_p", "gamma_q",
-  "log_modified_bessel_first_kind", "fma", "norm1", "norm2", "append_array", "gp_matern32_cov", "gp_periodic_cov",
+  "log_modified_bessel_first_kind", "fma", "norm1", "norm2", "append_array",
   "gp_dot_prod_cov", "gp_exponential_cov", "cov_exp_quad", "add_diag", "symmetrize_from_lower_tri", "hmm_marginal",
   "std_normal_log_qf", "std_normal_qf", "logical_negation", "get_lp", "target",
 ]);

@@ -1,0 +1,283 @@
+import {
+  add, and, cast, div, eq, ge, gt, le, lt, matmul, mod, mT, mul, ne, neg, or, pow, quotient, reshape, select, solve, sub, sum,
+  type Node,
+} from "@ppl/tensor";
+import type { Distribution } from "@ppl/ppl";
+import type { BinaryOp, Expr, FunDef, Index, Stmt } from "../syntax/ast.ts";
+import type { SourceFile, Span } from "../syntax/source.ts";
+import { StanError } from "../syntax/source.ts";
+import type { CheckedProgram } from "../check/check.ts";
+import { UNKNOWN, type SType } from "../check/types.ts";
+import { DENSITY_SUFFIX, DISTRIBUTIONS } from "../library/distributions.ts";
+import { FUNCTIONS, StaticValueError, type Arg } from "../library/functions.ts";
+import { IndexRangeError, readIndex, type IndexVal } from "./indexing.ts";
+import { copyVal, isCells, materialize, type Val } from "./values.ts";
+
+/** `return` inside a user-defined function, carrying its value up to the call. */
+export class ReturnSignal {
+  constructor(readonly value: Val | undefined) {}
+}
+
+const MAX_CALL_DEPTH = 200;
+
+/**
+ * Evaluates expressions of a checked program while its model is traced: numbers known now stay
+ * numbers (so that sizes, loop bounds and branches on them are decided here), everything else
+ * becomes graph nodes. Statements are the subclass's (tracer.ts).
+ */
+export abstract class Evaluator {
+  protected readonly frames: Map<string, Val>[] = [new Map()];
+  private depth = 0;
+  /** True while a vectorized loop's body is traced: every scalar is a vector over the iterations, and density calls stay pointwise. */
+  protected batched = false;
+
+  constructor(protected readonly checked: CheckedProgram, protected readonly src: SourceFile) {}
+
+  /** Runs one statement (the subclass's). */
+  protected abstract exec(s: Stmt): void;
+
+  /** A StanError at `span`: an unsupported construct or a mistake found while tracing. */
+  protected fail(kind: "semantic" | "unsupported", span: Span, msg: string): StanError {
+    return this.src.error(kind, span.start, msg);
+  }
+
+  /** Runs f, placing errors it raises at `span` (errors already placed pass through). */
+  protected at<T>(span: Span, what: string, f: () => T): T {
+    try {
+      return f();
+    } catch (e) {
+      if (e instanceof StanError || e instanceof ReturnSignal || (typeof e === "object" && e !== null && "loop" in e)) throw e;
+      if (e instanceof StaticValueError) throw this.fail("unsupported", span, `${what}: ${e.message}`);
+      if (e instanceof IndexRangeError) throw this.fail("semantic", span, `${what}: ${e.message}`);
+      throw this.fail("semantic", span, `${what}: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+
+  protected lookup(name: string, span: Span): Val {
+    for (let i = this.frames.length - 1; i >= 0; i--) {
+      const v = this.frames[i]!.get(name);
+      if (v !== undefined) return v;
+    }
+    throw this.fail("unsupported", span, `'${name}' has no value here (a function passed by name is not supported)`);
+  }
+
+  protected setVar(name: string, v: Val): void {
+    for (let i = this.frames.length - 1; i >= 0; i--) {
+      if (this.frames[i]!.has(name)) {
+        this.frames[i]!.set(name, v);
+        return;
+      }
+    }
+    this.frames[this.frames.length - 1]!.set(name, v);
+  }
+
+  protected within<T>(f: () => T): T {
+    this.frames.push(new Map());
+    try {
+      return f();
+    } finally {
+      this.frames.pop();
+    }
+  }
+
+  protected typeOf(e: Expr): SType {
+    return this.checked.types.get(e) ?? UNKNOWN;
+  }
+
+  /** A number that must be known while tracing: a size, a loop bound, a condition. */
+  protected staticNumber(e: Expr, what: string): number {
+    const v = this.eval(e);
+    if (typeof v === "number") return v;
+    const n = materialize(v);
+    if (n.op === "const" && typeof n.attrs.value === "number") return n.attrs.value;
+    throw this.fail("unsupported", e.span, `${what} must be known before sampling (from int data, transformed data or a loop index), but it depends on parameters or on the entries of a data array`);
+  }
+
+  /** The value of an expression. */
+  eval(e: Expr): Val {
+    switch (e.kind) {
+      case "int":
+      case "real": return e.value;
+      case "string": throw this.fail("unsupported", e.span, "a string outside print, reject and fatal_error");
+      case "imag": throw this.fail("unsupported", e.span, "complex numbers are not supported");
+      case "paren": return this.eval(e.inner);
+      case "var": return this.lookup(e.name, e.span);
+      case "unary": return this.at(e.span, `unary '${e.op}'`, () => unaryOp(e.op, this.eval(e.operand)));
+      case "transpose": {
+        const v = this.eval(e.operand);
+        return this.at(e.span, "transpose", () => (this.typeOf(e.operand).base === "matrix" ? mT(materialize(v)) : v));
+      }
+      case "binary": return this.binary(e);
+      case "cond": return this.conditional(e);
+      case "index": {
+        const target = this.eval(e.target);
+        const idx = this.indexVals(e.indices);
+        return this.at(e.span, "indexing", () => readIndex(target, idx));
+      }
+      case "array":
+      case "rowvector": {
+        const cells = e.elements.map((x) => copyVal(this.eval(x)));
+        const first = cells[0]!;
+        const cellShape = typeof first === "number" ? [] : isCells(first) ? [first.cells.length, ...first.cellShape] : first.shape;
+        return { cells, cellShape };
+      }
+      case "call": return this.call(e);
+    }
+  }
+
+  protected indexVals(list: readonly Index[]): IndexVal[] {
+    return list.map((i): IndexVal => {
+      if (i.kind === "range") {
+        return { kind: "range", lower: i.lower ? this.staticNumber(i.lower, "a range's lower end") : undefined, upper: i.upper ? this.staticNumber(i.upper, "a range's upper end") : undefined };
+      }
+      const v = this.eval(i.expr);
+      if (typeof v === "number") return { kind: "single", at: v };
+      const n = materialize(v);
+      return n.rank === 0 ? { kind: "single", at: n } : { kind: "multi", at: n };
+    });
+  }
+
+  private binary(e: Expr & { kind: "binary" }): Val {
+    const l = this.eval(e.left);
+    // && and || skip their right side when the left decides, as Stan does.
+    if (typeof l === "number" && ((e.op === "&&" && l === 0) || (e.op === "||" && l !== 0))) return e.op === "||" ? 1 : 0;
+    const r = this.eval(e.right);
+    return this.at(e.span, `'${e.op}'`, () => binaryOp(e.op, l, r, this.typeOf(e.left), this.typeOf(e.right)));
+  }
+
+  private conditional(e: Expr & { kind: "cond" }): Val {
+    const t = this.eval(e.test);
+    if (typeof t === "number") return this.eval(t !== 0 ? e.then : e.else);
+    const [a, b] = [this.eval(e.then), this.eval(e.else)];
+    return this.at(e.span, "?:", () => select(ne(materialize(t), 0), materialize(a), materialize(b)));
+  }
+
+  private call(e: Expr & { kind: "call" }): Val {
+    const user = this.checked.functions.get(e.name);
+    if (user) return this.callUser(user, e.args.map((a) => this.eval(a)), e.span);
+    const m = DENSITY_SUFFIX.exec(e.name);
+    if (m && DISTRIBUTIONS[m[1]!]) return this.density(e, m[1]!, m[2]!);
+    const f = FUNCTIONS[e.name];
+    if (!f?.impl) throw this.fail("unsupported", e.span, `the function '${e.name}' is not supported yet`);
+    const args = e.args.map((a) => arg(this.eval(a)));
+    return this.at(e.span, `'${e.name}'`, () => f.impl!(args, e.args.map((a) => this.typeOf(a))));
+  }
+
+  /** A distribution of the library for a density call or a ~ statement. */
+  protected distribution(name: string, args: readonly Expr[], outcome: Node, span: Span): Distribution {
+    const d = DISTRIBUTIONS[name]!;
+    const vals = args.map((a) => arg(this.eval(a)));
+    return this.at(span, `'${name}'`, () => d.make(vals, outcome));
+  }
+
+  private density(e: Expr & { kind: "call" }, dist: string, suffix: string): Val {
+    if (suffix === "rng") throw this.fail("unsupported", e.span, `random draws ('${e.name}') are not supported yet`);
+    const y = materialize(this.eval(e.args[0]!));
+    const d = this.distribution(dist, e.args.slice(1), y, e.span);
+    return this.at(e.span, `'${e.name}'`, () => {
+      switch (suffix) {
+        case "lcdf":
+        case "cdf": {
+          if (!d.lcdf) throw new StaticValueError();
+          const s = sum(d.lcdf(y));
+          return suffix === "cdf" ? s.exp() : s;
+        }
+        case "lccdf":
+          if (!d.lccdf) throw new StaticValueError();
+          return sum(d.lccdf(y));
+        default: return this.batched ? d.logpdf(y) : sum(d.logpdf(y));
+      }
+    });
+  }
+
+  /** A call of a user-defined function, traced inline (recursion ends where its condition is known while tracing). */
+  protected callUser(f: FunDef, args: readonly Val[], span: Span): Val {
+    if (!f.body) throw this.fail("semantic", span, `function '${f.name}' is declared but never defined`);
+    if (this.depth >= MAX_CALL_DEPTH) throw this.fail("unsupported", span, `recursion of '${f.name}' deeper than ${MAX_CALL_DEPTH} calls (its condition to stop must be known while tracing)`);
+    const frame = new Map<string, Val>(f.args.map((a, i) => [a.name, copyVal(args[i]!)]));
+    const saved = this.frames.splice(1);
+    this.frames.push(frame);
+    this.depth++;
+    try {
+      this.exec(f.body);
+      return 0;
+    } catch (e) {
+      if (e instanceof ReturnSignal) return e.value ?? 0;
+      throw e;
+    } finally {
+      this.depth--;
+      this.frames.splice(1, this.frames.length - 1, ...saved);
+    }
+  }
+}
+
+function arg(v: Val): Arg {
+  return typeof v === "number" ? v : materialize(v);
+}
+
+const bool = (n: Node) => cast(n, "f64");
+
+function unaryOp(op: "-" | "+" | "!", v: Val): Val {
+  if (typeof v === "number") return op === "-" ? -v : op === "+" ? v : v === 0 ? 1 : 0;
+  const n = materialize(v);
+  return op === "-" ? neg(n) : op === "+" ? n : bool(eq(n, 0));
+}
+
+function numbers(op: BinaryOp, a: number, b: number, ints: boolean): number {
+  switch (op) {
+    case "+": return a + b;
+    case "-": return a - b;
+    case "*": case ".*": return a * b;
+    case "/": case "./": return ints ? Math.trunc(a / b) : a / b;
+    case "%": return a % b;
+    case "%/%": return Math.trunc(a / b);
+    case "^": case ".^": return a ** b;
+    case "<": return a < b ? 1 : 0;
+    case "<=": return a <= b ? 1 : 0;
+    case ">": return a > b ? 1 : 0;
+    case ">=": return a >= b ? 1 : 0;
+    case "==": return a === b ? 1 : 0;
+    case "!=": return a !== b ? 1 : 0;
+    case "&&": return a !== 0 && b !== 0 ? 1 : 0;
+    case "||": return a !== 0 || b !== 0 ? 1 : 0;
+    case "\\": throw new Error("left division of numbers");
+  }
+}
+
+/** a op b with Stan's meaning for the operand types (matrix products, integer division, elementwise ops). */
+export function binaryOp(op: BinaryOp, a: Val, b: Val, ta: SType, tb: SType): Val {
+  const ints = ta.base === "int" && tb.base === "int" && ta.dims === 0 && tb.dims === 0;
+  if (typeof a === "number" && typeof b === "number") return numbers(op, a, b, ints);
+  const x = materialize(a), y = materialize(b);
+  switch (op) {
+    case "+": return add(x, y);
+    case "-": return sub(x, y);
+    case ".*": return mul(x, y);
+    case "./": return div(x, y);
+    case "*": return product(x, y, ta, tb);
+    case "/":
+      if (ints) return quotient(x, y);
+      if (tb.base === "matrix" && tb.dims === 0) return mT(solve(mT(y), mT(x))); // a / B = a B⁻¹
+      return div(x, y);
+    case "\\": return solve(x, y);
+    case "%": return mod(x, y);
+    case "%/%": return quotient(x, y);
+    case "^": case ".^": return pow(x, y);
+    case "<": return bool(lt(x, y));
+    case "<=": return bool(le(x, y));
+    case ">": return bool(gt(x, y));
+    case ">=": return bool(ge(x, y));
+    case "==": return bool(eq(x, y));
+    case "!=": return bool(ne(x, y));
+    case "&&": return bool(and(ne(x, 0), ne(y, 0)));
+    case "||": return bool(or(ne(x, 0), ne(y, 0)));
+  }
+}
+
+function product(x: Node, y: Node, ta: SType, tb: SType): Node {
+  const scalar = (t: SType) => t.dims === 0 && (t.base === "int" || t.base === "real");
+  if (scalar(ta) || scalar(tb)) return mul(x, y);
+  // vector * row_vector is an outer product; NumPy's rule for two 1-D operands would take the inner one.
+  if (ta.base === "vector" && tb.base === "row_vector") return matmul(reshape(x, [x.size, 1]), reshape(y, [1, y.size]));
+  return matmul(x, y);
+}

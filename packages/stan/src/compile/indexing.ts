@@ -1,0 +1,87 @@
+import { cast, gather, index, putSlice, reshape, slice, sub, type Node } from "@ppl/tensor";
+import { StaticValueError } from "../library/functions.ts";
+import { isCells, materialize, shapeOf, toCells, type Val } from "./values.ts";
+
+/** An index as evaluated: one position (known now or a node of data), a range with known ends, or positions in an int array. */
+export type IndexVal =
+  | { readonly kind: "single"; readonly at: number | Node }
+  | { readonly kind: "range"; readonly lower: number | undefined; readonly upper: number | undefined }
+  | { readonly kind: "multi"; readonly at: Node };
+
+/** An index out of its range, found while tracing: Stan's message, which the compiler places at the expression. */
+export class IndexRangeError extends Error {}
+
+function checkRange(i: number, size: number, axis: number): number {
+  if (!Number.isInteger(i) || i < 1 || i > size) throw new IndexRangeError(`index ${i} out of range; expecting an index between 1 and ${size} (axis ${axis + 1})`);
+  return i - 1;
+}
+
+const zeroBasedNode = (at: Node) => cast(sub(at, 1), "i32");
+
+/** x[indices] with Stan's semantics: single indices drop their axis, ranges and int arrays keep it. */
+export function readIndex(v: Val, idx: readonly IndexVal[]): Val {
+  if (idx.length === 0) return v;
+  const [first, ...rest] = idx;
+  if (isCells(v) && first!.kind === "single" && typeof first!.at === "number") {
+    return readIndex(v.cells[checkRange(first!.at, v.cells.length, 0)]!, rest);
+  }
+  let node = materialize(v);
+  if (node.rank < idx.length) throw new IndexRangeError(`${idx.length} indices for a value of ${node.rank} dimensions`);
+  let axis = 0;
+  for (const i of idx) {
+    const size = node.shape[axis]!;
+    if (i.kind === "single") {
+      node = typeof i.at === "number" ? index(node, checkRange(i.at, size, axis), axis) : gather(node, zeroBasedNode(i.at), axis);
+    } else if (i.kind === "multi") {
+      node = gather(node, zeroBasedNode(i.at), axis);
+      axis += i.at.rank;
+    } else {
+      const lo = i.lower ?? 1;
+      const hi = i.upper ?? size;
+      if (hi >= lo) {
+        checkRange(lo, size, axis);
+        checkRange(hi, size, axis);
+      }
+      const specs = [];
+      specs[axis] = { start: lo - 1, stop: Math.max(lo - 1, hi) };
+      node = slice(node, specs);
+      axis++;
+    }
+  }
+  return node;
+}
+
+/** x with x[indices] replaced by `value`: entry by entry along the first axis where the index is known, else as a block. */
+export function assignIndex(v: Val, idx: readonly IndexVal[], value: Val): Val {
+  if (idx.length === 0) return value;
+  const [first, ...rest] = idx;
+  if (first!.kind === "single" && typeof first!.at === "number") {
+    const cells = toCells(v);
+    const k = checkRange(first!.at, cells.cells.length, 0);
+    cells.cells[k] = assignIndex(cells.cells[k]!, rest, value);
+    return cells;
+  }
+  const node = materialize(v);
+  const starts: number[] = [];
+  const block: number[] = [];
+  node.shape.forEach((size, axis) => {
+    const i = idx[axis];
+    if (i === undefined) {
+      starts.push(0);
+      block.push(size);
+    } else if (i.kind === "single") {
+      if (typeof i.at !== "number") throw new StaticValueError();
+      starts.push(checkRange(i.at, size, axis));
+      block.push(1);
+    } else if (i.kind === "range") {
+      const lo = i.lower ?? 1;
+      const hi = i.upper ?? size;
+      starts.push(lo - 1);
+      block.push(Math.max(0, hi - lo + 1));
+    } else throw new StaticValueError();
+  });
+  const vn = materialize(value);
+  const want = block.reduce((a, b) => a * b, 1);
+  if (vn.size !== want) throw new IndexRangeError(`the assigned value has shape [${shapeOf(value).join(",")}], the indexed block has ${want} entries`);
+  return putSlice(node, reshape(vn, block), starts);
+}

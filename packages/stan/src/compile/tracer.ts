@@ -1,0 +1,319 @@
+import { all, and, constant, ge, le, ne, select, sum, type Node, type Operand } from "@ppl/tensor";
+import { truncated, type ModelBuilder } from "@ppl/ppl";
+import type { Stmt, VarDecl } from "../syntax/ast.ts";
+import type { SourceFile, Span } from "../syntax/source.ts";
+import type { CheckedProgram } from "../check/check.ts";
+import { UNKNOWN, type SType } from "../check/types.ts";
+import { DISTRIBUTIONS } from "../library/distributions.ts";
+import { constraintOf, declaredShape, type BoundVals } from "./constraints.ts";
+import { Evaluator, ReturnSignal } from "./evaluate.ts";
+import { vectorizable } from "./vectorize.ts";
+import { assignIndex, readIndex, type IndexVal } from "./indexing.ts";
+import { binaryOp } from "./evaluate.ts";
+import { copyVal, filled, isCells, materialize, readsParams, shapeOf, toCells, type Val } from "./values.ts";
+
+/** break and continue, unwinding to their loop. */
+class LoopSignal {
+  constructor(readonly loop: "break" | "continue") {}
+}
+
+const MAX_WHILE = 10_000_000;
+
+// The value a condition picks from two branches' values: entries that differ are selected, the others kept.
+function merge(cond: Node, a: Val, b: Val): Val {
+  if (a === b) return a;
+  if (typeof a === "number" && typeof b === "number" && Object.is(a, b)) return a;
+  // Where either side is held entry by entry, so is the result: only the entries that differ are selected.
+  if ((isCells(a) || isCells(b)) && shapeOf(a).length > 0 && shapeOf(a)[0] === shapeOf(b)[0]) {
+    const [ca, cb] = [toCells(a), toCells(b)];
+    return { cells: ca.cells.map((c, k) => merge(cond, c, cb.cells[k]!)), cellShape: ca.cellShape };
+  }
+  return select(cond, materialize(a), materialize(b));
+}
+
+// The number a constant node of one value holds, or undefined.
+function constValue(n: Node): number | undefined {
+  return n.op === "const" && typeof n.attrs.value === "number" ? n.attrs.value : undefined;
+}
+
+/**
+ * Runs a checked program's blocks against a model builder: data from `d`, parameters declared with
+ * their constraints, transformed parameters and generated quantities reported as deterministics,
+ * and every ~ and target += added to the log density. Loops and branches whose bounds and
+ * conditions are known while tracing are unrolled; the model's graph is what they compute.
+ */
+export class Tracer extends Evaluator {
+  private block = "";
+  /** Set while a branch under a condition known only at run time is traced: the density may not change there. */
+  private inBranch: Span | undefined;
+
+  constructor(checked: CheckedProgram, src: SourceFile, private readonly m: ModelBuilder) {
+    super(checked, src);
+  }
+
+  /** Traces every block in order. */
+  run(d: Readonly<Record<string, number | Node>>): void {
+    const blocks = this.checked.program.blocks;
+    for (const s of blocks.data ?? []) if (s.kind === "decl") this.frames[0]!.set(s.name, d[s.name]!);
+    this.block = "transformed data";
+    for (const s of blocks["transformed data"] ?? []) this.exec(s);
+    this.block = "parameters";
+    for (const s of blocks.parameters ?? []) if (s.kind === "decl") this.param(s);
+    this.block = "transformed parameters";
+    this.reported(blocks["transformed parameters"] ?? [], true);
+    this.block = "model";
+    this.within(() => (blocks.model ?? []).forEach((s) => this.exec(s)));
+    this.block = "generated quantities";
+    this.reported(blocks["generated quantities"] ?? [], false);
+  }
+
+  // Runs a block whose top-level variables are reported with the draws; a transformed parameter
+  // outside its bounds makes the log density −∞ (Stan rejects the draw).
+  private reported(body: readonly Stmt[], checkBounds: boolean): void {
+    for (const s of body) this.exec(s);
+    for (const s of body) {
+      if (s.kind !== "decl") continue;
+      const node = materialize(this.lookup(s.name, s.span));
+      this.at(s.span, `'${s.name}'`, () => this.m.deterministic(s.name, node));
+      if (checkBounds && s.type.bounds.kind === "range") {
+        const b = this.boundVals(s);
+        if (b.kind !== "range") continue;
+        const inside = [b.lower !== undefined ? all(ge(node, b.lower)) : undefined, b.upper !== undefined ? all(le(node, b.upper)) : undefined].filter((x) => x !== undefined);
+        if (inside.length > 0) this.m.factor(select(inside.length === 2 ? and(inside[0]!, inside[1]!) : inside[0]!, constant(0), constant(-Infinity)));
+      }
+    }
+  }
+
+  private boundVals(s: VarDecl): BoundVals {
+    const b = s.type.bounds;
+    const opt = (e: typeof b extends never ? never : Parameters<Tracer["eval"]>[0] | undefined): Operand | undefined => (e ? this.operand(this.eval(e)) : undefined);
+    if (b.kind === "range") return { kind: "range", lower: opt(b.lower), upper: opt(b.upper) };
+    if (b.kind === "affine") return { kind: "affine", offset: opt(b.offset), multiplier: opt(b.multiplier) };
+    return { kind: "none" };
+  }
+
+  private operand(v: Val): Operand {
+    return typeof v === "number" ? v : materialize(v);
+  }
+
+  private shapeOfDecl(s: VarDecl): number[] {
+    const arrayDims = s.type.arrayDims.map((e) => this.staticNumber(e, "an array size"));
+    const sizes = s.type.sizes.map((e) => this.staticNumber(e, "a size"));
+    return declaredShape(s.type.base, arrayDims, sizes);
+  }
+
+  private param(s: VarDecl): void {
+    const shape = this.shapeOfDecl(s);
+    const constraint = constraintOf(s.type.base, this.boundVals(s));
+    const value = this.at(s.span, `parameter '${s.name}'`, () => this.m.param(s.name, { shape, constraint }));
+    this.frames[0]!.set(s.name, value);
+  }
+
+  // ------------------------------------------------------------ statements
+
+  protected exec(s: Stmt): void {
+    switch (s.kind) {
+      case "decl": {
+        const shape = this.shapeOfDecl(s);
+        const v = s.init ? copyVal(this.eval(s.init)) : filled(shape, s.type.base === "int" ? -2147483648 : NaN);
+        this.frames[this.frames.length - 1]!.set(s.name, v);
+        return;
+      }
+      case "assign": return this.assign(s);
+      case "tilde": return this.tilde(s);
+      case "target": {
+        this.noBranch(s.span);
+        const v = this.eval(s.value);
+        return this.at(s.span, "target +=", () => this.m.factor(sum(materialize(v))));
+      }
+      case "for": return this.forLoop(s);
+      case "foreach": return this.foreach(s);
+      case "while": {
+        for (let k = 0; this.staticNumber(s.test, "a while loop's condition") !== 0; k++) {
+          if (k > MAX_WHILE) throw this.fail("unsupported", s.span, `a while loop that ran ${MAX_WHILE} times while tracing`);
+          if (this.loopBody(s.body) === "break") break;
+        }
+        return;
+      }
+      case "if": return this.ifStatement(s);
+      case "break":
+      case "continue": throw new LoopSignal(s.kind);
+      case "return": throw new ReturnSignal(s.value ? this.eval(s.value) : undefined);
+      case "print": return; // printing while tracing would print once, not at each evaluation: print is skipped.
+      case "reject":
+      case "fatal_error": throw this.fail("semantic", s.span, `${s.kind} is reached for every parameter value (it lies on a path decided while tracing)`);
+      case "call": {
+        const v = this.eval(s.call);
+        void v;
+        return;
+      }
+      case "block":
+      case "profile": return this.within(() => s.body.forEach((b) => this.exec(b)));
+      case "empty": return;
+    }
+  }
+
+  private ifStatement(s: Stmt & { kind: "if" }): void {
+    const test = this.eval(s.test);
+    const known = typeof test === "number" ? test : constValue(materialize(test));
+    if (known !== undefined) {
+      if (known !== 0) this.within(() => this.exec(s.then));
+      else if (s.else) this.within(() => this.exec(s.else!));
+      return;
+    }
+    // A condition that depends on parameters (or on data entries): both branches are traced, and
+    // each variable they assign takes the value of the branch the condition picks (a select).
+    const cond = ne(materialize(test), 0);
+    const before = this.snapshot();
+    this.branch(s.then, s.span);
+    const afterThen = this.snapshot();
+    this.restore(before);
+    if (s.else) this.branch(s.else, s.span);
+    const afterElse = this.snapshot();
+    this.frames.forEach((frame, i) => {
+      for (const [name, v] of afterThen[i]!) {
+        const w = afterElse[i]!.get(name)!;
+        frame.set(name, this.at(s.span, `'${name}' assigned under a condition`, () => merge(cond, v, w)));
+      }
+    });
+  }
+
+  // A branch under a condition known only at run time: it may assign variables, nothing else that has effects.
+  private branch(body: Stmt, span: Span): void {
+    const saved = this.inBranch;
+    this.inBranch = span;
+    try {
+      this.within(() => this.exec(body));
+    } catch (e) {
+      if (e instanceof LoopSignal || e instanceof ReturnSignal) throw this.fail("unsupported", span, "break, continue or return under a condition that depends on parameters");
+      throw e;
+    } finally {
+      this.inBranch = saved;
+    }
+  }
+
+  private snapshot(): Map<string, Val>[] {
+    return this.frames.map((f) => new Map([...f].map(([k, v]) => [k, copyVal(v)])));
+  }
+
+  private restore(s: readonly Map<string, Val>[]): void {
+    s.forEach((f, i) => {
+      this.frames[i]!.clear();
+      for (const [k, v] of f) this.frames[i]!.set(k, copyVal(v));
+    });
+  }
+
+  // Runs a loop's body in its own scope; returns "break" when the loop must stop.
+  private loopBody(body: Stmt): "break" | undefined {
+    try {
+      this.within(() => this.exec(body));
+    } catch (e) {
+      if (e instanceof LoopSignal) return e.loop === "break" ? "break" : undefined;
+      throw e;
+    }
+    return undefined;
+  }
+
+  private forLoop(s: Stmt & { kind: "for" }): void {
+    const lo = this.staticNumber(s.lower, "a loop's lower bound");
+    const hi = this.staticNumber(s.upper, "a loop's upper bound");
+    if (hi - lo >= 1 && !this.batched && vectorizable(s, this.checked)) {
+      // The loop pass: one trace of the body with the index bound to all its values (vectorize.ts).
+      const all = constant(Array.from({ length: hi - lo + 1 }, (_, k) => lo + k), [hi - lo + 1]);
+      this.batched = true;
+      try {
+        this.within(() => {
+          this.frames[this.frames.length - 1]!.set(s.variable, all);
+          this.exec(s.body);
+        });
+      } finally {
+        this.batched = false;
+      }
+      return;
+    }
+    for (let i = lo; i <= hi; i++) {
+      const stop = this.within(() => {
+        this.frames[this.frames.length - 1]!.set(s.variable, i);
+        return this.loopBody(s.body);
+      });
+      if (stop === "break") break;
+    }
+  }
+
+  private foreach(s: Stmt & { kind: "foreach" }): void {
+    const c = this.eval(s.collection);
+    const t = this.typeOf(s.collection);
+    const shape = shapeOf(c);
+    // Over an array: its elements; over a vector or matrix: every entry (a matrix in column-major order).
+    const flat = t.dims > 0 ? c : t.base === "matrix" ? materialize(c).mT().reshape([shape[0]! * shape[1]!]) : c;
+    const n = shapeOf(flat)[0] ?? 0;
+    for (let i = 1; i <= n; i++) {
+      const item = readIndex(flat, [{ kind: "single", at: i }]);
+      const stop = this.within(() => {
+        this.frames[this.frames.length - 1]!.set(s.variable, item);
+        return this.loopBody(s.body);
+      });
+      if (stop === "break") break;
+    }
+  }
+
+  private assign(s: Stmt & { kind: "assign" }): void {
+    const name = s.target.name;
+    const idx: IndexVal[] = s.target.indices.flatMap((l) => this.indexVals(l));
+    if (s.target.indices.slice(0, -1).some((l) => l.some((i) => i.kind === "range"))) {
+      throw this.fail("unsupported", s.target.span, "an assignment through a range followed by more brackets (x[a:b][i])");
+    }
+    let value = this.eval(s.value);
+    const current = this.lookup(name, s.target.span);
+    if (s.op !== "=") {
+      const op = s.op.slice(0, -1) as "+" | "-" | "*" | "/" | ".*" | "./";
+      const old = readIndex(current, idx);
+      const tt = this.targetType(s);
+      value = this.at(s.span, `'${s.op}'`, () => binaryOp(op, old, value, tt, this.typeOf(s.value)));
+    }
+    const v = value;
+    this.setVar(name, this.at(s.span, `the assignment to '${name}'`, () => assignIndex(current, idx, copyVal(v))));
+  }
+
+  private targetType(s: Stmt & { kind: "assign" }): SType {
+    return this.checked.targets.get(s.target) ?? UNKNOWN;
+  }
+
+  private noBranch(span: Span): void {
+    if (this.inBranch) throw this.fail("unsupported", span, `a change of the log density under the condition at line ${this.inBranch.start.line}, which depends on parameters or on the entries of a data array`);
+  }
+
+  private tilde(s: Stmt & { kind: "tilde" }): void {
+    this.noBranch(s.span);
+    const y = this.eval(s.value);
+    const user = this.checked.functions.get(`${s.dist}_lpdf`) ?? this.checked.functions.get(`${s.dist}_lpmf`);
+    if (user) {
+      const lp = this.callUser(user, [y, ...s.args.map((a) => this.eval(a))], s.span);
+      this.at(s.span, "~", () => this.m.factor(materialize(lp)));
+      return;
+    }
+    if (!DISTRIBUTIONS[s.dist]) throw this.fail("unsupported", s.distSpan, `the distribution '${s.dist}' is not supported yet`);
+    const yn = materialize(y);
+    let dist = this.distribution(s.dist, s.args, yn, s.distSpan);
+    if (s.truncation) {
+      const lo = s.truncation.lower ? this.operand(this.eval(s.truncation.lower)) : undefined;
+      const hi = s.truncation.upper ? this.operand(this.eval(s.truncation.upper)) : undefined;
+      const base = dist;
+      dist = this.at(s.span, "the truncation T[,]", () => truncated(base, { ...(lo !== undefined ? { lower: lo } : {}), ...(hi !== undefined ? { upper: hi } : {}) }));
+    }
+    const d = dist;
+    // Data observed (no parameter in the outcome) are observations: their pointwise log density is
+    // the log-likelihood and they have predictive draws. Otherwise the statement is a term of the density.
+    this.at(s.span, `~ ${s.dist}`, () => (readsParams(yn) ? this.m.factor(sum(d.logpdf(yn))) : this.m.observe(yn, d)));
+  }
+
+  /** The block being traced, for messages. */
+  get currentBlock(): string {
+    return this.block;
+  }
+
+  /** Where a statement is, for messages. */
+  where(span: Span): string {
+    return `${this.src.name}:${span.start.line}`;
+  }
+}

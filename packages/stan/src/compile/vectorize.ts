@@ -1,0 +1,109 @@
+import type { Expr, Index, Stmt } from "../syntax/ast.ts";
+import type { CheckedProgram } from "../check/check.ts";
+import { isScalar, isUnknown } from "../check/types.ts";
+import { DENSITY_SUFFIX, DISTRIBUTIONS } from "../library/distributions.ts";
+import { FUNCTIONS } from "../library/functions.ts";
+
+/**
+ * The loop pass: whether a `for` loop may run as one vectorized pass, its index bound to the vector
+ * of all its values, rather than unrolled into one traced copy of its body per iteration.
+ *
+ * That is exact when every iteration computes scalars only, independently of the others: the body
+ * holds target +=, ~ of a univariate distribution, declarations of scalar locals and assignments to
+ * them, and loops over bounds that do not involve the index; every expression in it is a scalar (a
+ * container appears only indexed down to a scalar), every function it calls acts elementwise on
+ * scalars, and the index is never needed as a number known while tracing (a size, a range's end,
+ * a loop bound, a condition). Each scalar then becomes a vector over the iterations, indexing by the
+ * index a gather, a density call its pointwise log density, and target += the sum over the loop.
+ */
+export function vectorizable(loop: Stmt & { kind: "for" }, c: CheckedProgram): boolean {
+  const locals = new Set<string>();
+  return body(loop.body, loop.variable, locals, c);
+}
+
+function body(s: Stmt, index: string, locals: Set<string>, c: CheckedProgram): boolean {
+  switch (s.kind) {
+    case "block": return s.body.every((b) => body(b, index, locals, c));
+    case "empty": return true;
+    case "decl":
+      if (s.type.base !== "real" && s.type.base !== "int") return false;
+      if (s.type.arrayDims.length > 0) return false;
+      locals.add(s.name);
+      return s.init === undefined || scalarExpr(s.init, index, c);
+    case "assign":
+      // Only locals of the body: a variable from outside would carry state between iterations.
+      return locals.has(s.target.name) && s.target.indices.length === 0 && scalarExpr(s.value, index, c);
+    case "target": return scalarExpr(s.value, index, c);
+    case "tilde": {
+      const d = DISTRIBUTIONS[s.dist];
+      if (!d || d.draw !== undefined || s.truncation) return false;
+      return scalarExpr(s.value, index, c) && s.args.every((a) => scalarExpr(a, index, c));
+    }
+    case "for":
+      if (mentions(s.lower, index) || mentions(s.upper, index)) return false;
+      return body(s.body, index, locals, c);
+    default: return false;
+  }
+}
+
+// Whether an expression names a variable.
+function mentions(e: Expr, name: string): boolean {
+  switch (e.kind) {
+    case "var": return e.name === name;
+    case "binary": return mentions(e.left, name) || mentions(e.right, name);
+    case "unary":
+    case "transpose": return mentions(e.operand, name);
+    case "paren": return mentions(e.inner, name);
+    case "cond": return mentions(e.test, name) || mentions(e.then, name) || mentions(e.else, name);
+    case "call": return e.args.some((a) => mentions(a, name));
+    case "index": return mentions(e.target, name) || e.indices.some((i) => indexMentions(i, name));
+    case "array":
+    case "rowvector": return e.elements.some((a) => mentions(a, name));
+    default: return false;
+  }
+}
+
+function indexMentions(i: Index, name: string): boolean {
+  return i.kind === "single" ? mentions(i.expr, name) : [i.lower, i.upper].some((x) => x !== undefined && mentions(x, name));
+}
+
+// A scalar expression whose every part is a scalar, computed elementwise.
+function scalarExpr(e: Expr, index: string, c: CheckedProgram): boolean {
+  const t = c.types.get(e);
+  if (!t || isUnknown(t) || !isScalar(t)) return false;
+  switch (e.kind) {
+    case "int":
+    case "real":
+    case "var": return true;
+    case "paren": return scalarExpr(e.inner, index, c);
+    case "unary": return scalarExpr(e.operand, index, c);
+    case "binary": return scalarExpr(e.left, index, c) && scalarExpr(e.right, index, c);
+    case "cond": return false;
+    case "index":
+      // A container indexed down to a scalar by scalar indices (the loop's index, or expressions of it).
+      return (e.target.kind === "var" || e.target.kind === "index") && indexedDown(e, index, c);
+    case "call": {
+      if (!e.args.every((a) => scalarExpr(a, index, c))) return false;
+      if (c.functions.has(e.name)) return false;
+      const m = DENSITY_SUFFIX.exec(e.name);
+      if (m) {
+        const d = DISTRIBUTIONS[m[1]!];
+        return d !== undefined && d.draw === undefined && /^(lpdf|lupdf|lpmf|lupmf)$/.test(m[2]!);
+      }
+      return FUNCTIONS[e.name]?.elementwise === true;
+    }
+    default: return false;
+  }
+}
+
+function indexedDown(e: Expr & { kind: "index" }, index: string, c: CheckedProgram): boolean {
+  if (!e.indices.every((i) => i.kind === "single" && scalarIndex(i.expr, index, c))) return false;
+  return e.target.kind === "var" || (e.target.kind === "index" && indexedDown(e.target, index, c));
+}
+
+// An index: a scalar int expression (of the loop index, of data, of literals).
+function scalarIndex(e: Expr, index: string, c: CheckedProgram): boolean {
+  const t = c.types.get(e);
+  if (!t || t.base !== "int" || t.dims !== 0) return false;
+  return e.kind === "index" ? indexedDown(e, index, c) : e.kind === "var" || e.kind === "int" || (e.kind === "binary" && scalarIndex(e.left, index, c) && scalarIndex(e.right, index, c)) || (e.kind === "paren" && scalarIndex(e.inner, index, c));
+}

@@ -45,6 +45,8 @@ export {
   type RunnerProvider, type MetricKind, type DualAveragingSettings, type DualAveragingState,
   splitRunner, chainGroupSizes, type RunnerGroup, type RunnerFallback, type FallbackDecision, cpuGradientLowerBound, dataElementCount,
   type PendingRunner, type PendingRunnerDecision, type ReadyRunner,
+  type RunLengthOptions, type StartOptions, type TransitionOptions, type AdaptationOptions, type OutputOptions, type PlacementOptions,
+  type SamplingMethod, type AdaptationMethod, type MethodSettings,
 } from "./sampler/index.ts";
 // Why a log density is not finite at a point (the message of an initialization that failed)
 export { nonFiniteTerm, type NonFiniteTerm } from "./model/explain-density.ts";

@@ -8,6 +8,7 @@ export type {
 export type { SampleOptions, OutputOptions, PlacementOptions, RunnerFallback, PendingRunner, ReadyRunner } from "./options.ts";
 export type { SampleResult, ChainStats, ChainAdaptationResult, DrawInfo, FallbackDecision, PendingRunnerDecision } from "./result.ts";
 export type { RunState, ChainState } from "./run-state.ts";
+export type { SamplingMethod, AdaptationMethod, MethodSettings } from "./methods/method.ts";
 export type { RunnerStats, RunnerCost, TransitionRunner, TransitionRunnerContext, TransitionRunnerFactory } from "./transition-runner.ts";
 export { registerTransitionRunner, prepareTransitionRunner, transitionRunnerNames } from "./runner-registry.ts";
 export { prestartSamplerThreads, stopSamplerThreads } from "./threads/pool.ts";

@@ -15,7 +15,8 @@ export interface ChainState {
   readonly evaluations: number;
   readonly stepSize: number;
   readonly metric: MetricState;
-  readonly adaptation: ChainAdaptationState;
+  /** Warmup's adaptation state (absent for a method without adaptation). */
+  readonly adaptation?: ChainAdaptationState;
   /** The run's whole draws array and statistics of the chain (filled up to the iterations done). */
   readonly draws: Float64Array;
   readonly stats: ChainStats;

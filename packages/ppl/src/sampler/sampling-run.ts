@@ -9,20 +9,19 @@
 import { ChainBatch, driveBatch } from "./batch.ts";
 import type { BatchedDensity } from "./density.ts";
 import { SamplerOptionError } from "./errors.ts";
-import { HmcTransition } from "./hmc.ts";
 import { InitialPointSearch } from "./initialize.ts";
 import { Metric } from "./metric.ts";
-import { NutsTransition } from "./nuts.ts";
+import { methodOf } from "./methods/builtin.ts";
+import type { AdaptationMethod, SamplingMethod } from "./methods/method.ts";
 import type { SampleOptions } from "./options.ts";
 import type { ChainAdaptationResult, ChainStats, SampleResult } from "./result.ts";
 import type { ChainState, RunState } from "./run-state.ts";
 import { checkInteger, hostStepsOf, perChain, resolveSettings, type ResolvedSampleSettings } from "./settings.ts";
-import { chainContext, type Transition, type TransitionStats } from "./transition.ts";
+import { chainContext, type TransitionStats } from "./transition.ts";
 import type { RunnerCost, RunnerStats, TransitionRunner } from "./transition-runner.ts";
-import { ChainAdaptation } from "./warmup/adaptation.ts";
-import { defaultDualAveraging } from "./warmup/dual-averaging.ts";
+import type { GradientStepper } from "./batch.ts";
+import { dualAveragingOf } from "./methods/windowed-adaptation.ts";
 import { StepSizeSearch } from "./warmup/stepsize-search.ts";
-import { defaultWindows } from "./warmup/windows.ts";
 import { seedKey } from "../random/streams.ts";
 
 /** A run that can be advanced one iteration at a time (used by sample and sampleAsync). */
@@ -34,12 +33,17 @@ export class SamplingRun {
   private readonly batch: ChainBatch;
   private readonly updated: Uint8Array;
   private readonly metrics: Metric[];
-  private readonly transitions: Transition[];
+  private readonly method: SamplingMethod<unknown>;
+  // Each chain's state of the method, and its steppers for the batched gradients.
+  private readonly states: unknown[];
+  private readonly steppers: GradientStepper[];
   private readonly runner: TransitionRunner | null;
   private readonly runnerStats: RunnerStats[];
   private readonly searches: StepSizeSearch[];
   private readonly inits: InitialPointSearch[];
-  private readonly adaptations: ChainAdaptation[];
+  // Warmup's adaptation (the method's; none for a method without one) and each chain's state of it.
+  private readonly adapt: AdaptationMethod<unknown> | null;
+  private readonly adaptations: unknown[];
   private readonly stepSizes: Float64Array;
   private readonly draws: Float64Array[];
   private readonly stats: ChainStats[];
@@ -65,11 +69,17 @@ export class SamplingRun {
     const givenInits = perChain("init", options.init, s.chains, dim);
     const givenMetrics = perChain("invMetric", options.invMetric, s.chains, metricLength);
 
-    const dualAveraging = { ...defaultDualAveraging, delta: s.adaptDelta };
+    const method = methodOf(options.method ?? s.sampler);
+    if (options.transitionRunner && options.method !== undefined && method.name !== s.sampler) {
+      throw new SamplerOptionError(`method: a transition runner runs the sampler it was prepared for (${s.sampler}); leave method out, or the runner`);
+    }
+    this.method = method;
+    this.adapt = method.adaptation;
     this.batch = new ChainBatch(s.chains, dim);
     this.updated = new Uint8Array(s.chains);
     this.metrics = [];
-    this.transitions = [];
+    this.states = [];
+    this.steppers = [];
     this.searches = [];
     this.inits = [];
     this.adaptations = [];
@@ -90,17 +100,13 @@ export class SamplingRun {
       // A runner's transitions run elsewhere: the host's machines (a NUTS tree's storage per chain,
       // a tenth of a second for a thousand chains) would never be used.
       if (!options.transitionRunner) {
-        this.transitions.push(
-          s.sampler === "nuts"
-            ? new NutsTransition(chain, { maxDepth: s.maxDepth, maxDeltaH: s.maxDeltaH })
-            : new HmcTransition(chain, { steps: s.hmcSteps, maxDeltaH: s.maxDeltaH }),
-        );
+        const state = method.init(chain, s);
+        this.states.push(state);
+        this.steppers.push({ advance: () => method.advance(state) });
       }
       this.searches.push(new StepSizeSearch(chain));
       this.inits.push(new InitialPointSearch(this.batch, slot, key, s.initRadius, givenInits[c] ?? null));
-      this.adaptations.push(
-        new ChainAdaptation(slot.id, metric, s.warmup, s.stepSize, dualAveraging, defaultWindows),
-      );
+      if (this.adapt) this.adaptations.push(this.adapt.init(slot, metric, s));
       this.draws.push(new Float64Array(s.draws * dim));
       const n = s.draws;
       this.stats.push({
@@ -114,8 +120,8 @@ export class SamplingRun {
       });
     }
     const stepSizeAdaptation = {
-      settings: dualAveraging,
-      state: (c: number) => this.adaptations[c]!.dualAveraging.snapshot(),
+      settings: dualAveragingOf(s),
+      state: (c: number) => this.adapt!.dualAveraging(this.adaptations[c]),
       hostSteps: hostStepsOf(s.warmup),
     };
     this.hostSteps = stepSizeAdaptation.hostSteps;
@@ -127,7 +133,7 @@ export class SamplingRun {
 
   // Statistics of chain c's last transition, wherever it ran.
   private lastStats(c: number): TransitionStats {
-    return this.runner ? this.runnerStats[c]! : this.transitions[c]!;
+    return this.runner ? this.runnerStats[c]! : this.method.info(this.states[c]);
   }
 
   /** Iterations done so far (warmup first). */
@@ -151,7 +157,7 @@ export class SamplingRun {
         evaluations: this.batch.evaluations[c]!,
         stepSize: this.stepSizes[c]!,
         metric: this.metrics[c]!.state(),
-        adaptation: this.adaptations[c]!.state(),
+        ...(this.adapt ? { adaptation: this.adapt.save(this.adaptations[c]) } : {}),
         draws: this.draws[c]!,
         stats: this.stats[c]!,
       });
@@ -178,7 +184,7 @@ export class SamplingRun {
       this.batch.evaluations[c] = ch.evaluations;
       this.stepSizes[c] = ch.stepSize;
       this.metrics[c]!.restore(ch.metric);
-      this.adaptations[c]!.restore(ch.adaptation);
+      if (this.adapt && ch.adaptation) this.adapt.restore(this.adaptations[c], ch.adaptation);
       this.draws[c] = ch.draws;
       this.stats[c] = ch.stats;
     });
@@ -243,7 +249,7 @@ export class SamplingRun {
       for (let c = 0; c < s.chains; c++) batch.active[c] = this.inits[c]!.begin() ? 1 : 0;
       driveBatch(this.density, batch, this.inits);
       // Stan searches for a first step size whenever it adapts.
-      if (s.warmup > 0) this.searchStepSizes(0, null);
+      if (s.warmup > 0 && this.adapt) this.searchStepSizes(0, null);
       this.started = true;
     }
     const t = this.iteration;
@@ -257,8 +263,9 @@ export class SamplingRun {
   // The host's own transitions (no runner): every chain's NUTS or HMC over the batched density.
   private runTransitions(t: number): void {
     const { batch } = this;
-    for (let c = 0; c < this.settings.chains; c++) batch.active[c] = this.transitions[c]!.begin(t, this.stepSizes[c]!) ? 1 : 0;
-    driveBatch(this.density, batch, this.transitions);
+    const { method, states, stepSizes } = this;
+    for (let c = 0; c < this.settings.chains; c++) batch.active[c] = method.begin(states[c], t, stepSizes[c]!) ? 1 : 0;
+    driveBatch(this.density, batch, this.steppers);
   }
 
   // Records iteration t's draws, adapts in warmup, and advances; returns false when the run is complete.
@@ -268,32 +275,38 @@ export class SamplingRun {
     const warmup = t < s.warmup;
     this.record(t, warmup);
 
-    if (warmup) {
-      const { updated, adaptations, stepSizes } = this;
-      const qRows = batch.qRows;
-      updated.fill(0);
-      let anyUpdated = false;
-      for (let c = 0; c < s.chains; c++) {
-        const a = adaptations[c]!;
-        stepSizes[c] = a.learnStepSize(this.lastStats(c).acceptStat);
-        if (a.learnMetric(qRows[c]!)) {
-          updated[c] = 1;
-          anyUpdated = true;
-        }
-      }
-      if (anyUpdated) {
-        this.searchStepSizes(t + 1, updated);
-        for (let c = 0; c < s.chains; c++) if (updated[c]) this.adaptations[c]!.restartStepSize(this.stepSizes[c]!);
-      }
-      if (t === s.warmup - 1) {
-        for (let c = 0; c < s.chains; c++) this.stepSizes[c] = this.adaptations[c]!.finalStepSize();
-      }
-    }
+    if (warmup && this.adapt) this.adaptStep(t, this.adapt);
     this.iteration++;
     const elapsed = performance.now() - t0;
     if (warmup) this.warmupMs += elapsed;
     else this.samplingMs += elapsed;
     return !this.done;
+  }
+
+  // Warmup's adaptation after iteration t: every chain's update, a step-size search where the metric
+  // changed, and at warmup's end the step size to sample with.
+  private adaptStep(t: number, adapt: AdaptationMethod<unknown>): void {
+    const s = this.settings;
+    const { updated, adaptations, stepSizes } = this;
+    const qRows = this.batch.qRows;
+    updated.fill(0);
+    let anyUpdated = false;
+    for (let c = 0; c < s.chains; c++) {
+      const a = adaptations[c];
+      const metricChanged = adapt.update(a, this.lastStats(c), qRows[c]!);
+      stepSizes[c] = adapt.stepSize(a);
+      if (metricChanged) {
+        updated[c] = 1;
+        anyUpdated = true;
+      }
+    }
+    if (anyUpdated) {
+      this.searchStepSizes(t + 1, updated);
+      for (let c = 0; c < s.chains; c++) if (updated[c]) adapt.restart(adaptations[c], stepSizes[c]!);
+    }
+    if (t === s.warmup - 1) {
+      for (let c = 0; c < s.chains; c++) stepSizes[c] = adapt.final(adaptations[c]);
+    }
   }
 
   /** Step-size search (batched) for the chains marked in `which` (all when null), preceding iteration t. */

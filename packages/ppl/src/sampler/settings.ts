@@ -5,6 +5,7 @@
  */
 import { SamplerOptionError } from "./errors.ts";
 import { Metric, type MetricKind } from "./metric.ts";
+import type { SamplingMethod } from "./methods/method.ts";
 import { defaultNutsSettings } from "./nuts.ts";
 import { defaultWindows, windowEnds } from "./warmup/windows.ts";
 
@@ -37,6 +38,12 @@ export interface StartOptions {
 export interface TransitionOptions {
   /** Transition kernel ("nuts"). */
   sampler?: SamplerKind;
+  /**
+   * A sampling method of the inference layer (methods/), in place of `sampler`: a shipped one by
+   * name ("nuts", "hmc", "random-walk") or a method itself (which runs in the calling thread only;
+   * worker threads find methods by name).
+   */
+  method?: SamplingMethod<unknown> | string;
   /** NUTS maximum tree depth (10). */
   maxDepth?: number;
   /** Energy error H − H0 beyond which a transition is divergent (Stan's 1000). */
@@ -152,6 +159,8 @@ export function chainRangeOptions(options: SettingsOptions, s: ResolvedSampleSet
     chains: count, warmup: s.warmup, draws: s.draws, seed: s.seed, firstChain: s.firstChain + first, metric: s.metric,
     adaptDelta: s.adaptDelta, maxDepth: s.maxDepth, maxDeltaH: s.maxDeltaH, initRadius: s.initRadius, stepSize: s.stepSize,
     sampler: s.sampler, hmcSteps: s.hmcSteps, ...(init ? { init } : {}), ...(invMetric ? { invMetric } : {}),
+    // By name: the options may go to a worker thread, where the name finds the method.
+    ...(options.method !== undefined ? { method: typeof options.method === "string" ? options.method : options.method.name } : {}),
   };
 }
 

@@ -1,0 +1,13 @@
+// @ppl/ppl/inference: the inference layer. A sampling method is pure functions over one chain's
+// explicit state (init, then begin/advance a transition around the gradients it asks for, info)
+// with its warmup as an AdaptationMethod; the shipped methods (NUTS, static HMC, random-walk
+// Metropolis), one chain stepped by hand, and what a new method is written from. A run takes a
+// method through SampleOptions.method, by name in any thread or as itself in the calling thread.
+export {
+  builtinMethods, methodOf, nuts, staticHmc, randomWalk, windowedAdaptation, oneChain, stepOnce,
+  type SamplingMethod, type AdaptationMethod, type MethodSettings, type RandomWalkState, type WindowedState,
+} from "./sampler/methods/index.ts";
+export {
+  drawMomentum, rowCopy, saveRow, restoreRow, Purpose, streamUniform,
+  type ChainContext, type ChainSlot, type TransitionStats, type RowCopy,
+} from "./sampler/methods/layer.ts";

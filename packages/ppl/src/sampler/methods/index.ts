@@ -1,0 +1,10 @@
+// The inference layer: a method is pure functions over one chain's explicit state (method.ts);
+// the shipped ones by name (builtin.ts); one chain stepped by hand (step.ts). Drivers (../drivers,
+// ../threads) run any method over many chains.
+export type { SamplingMethod, AdaptationMethod, MethodSettings } from "./method.ts";
+export { builtinMethods, methodOf } from "./builtin.ts";
+export { nuts } from "./nuts.ts";
+export { staticHmc } from "./static-hmc.ts";
+export { randomWalk, type RandomWalkState } from "./random-walk.ts";
+export { windowedAdaptation, type WindowedState } from "./windowed-adaptation.ts";
+export { oneChain, stepOnce } from "./step.ts";

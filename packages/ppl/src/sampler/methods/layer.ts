@@ -1,0 +1,11 @@
+/**
+ * The inference layer's surface for writing a method: the method and adaptation interfaces, the
+ * chain context a method works in, and the tools a transition is built from (its random stream,
+ * momentum draws, copies of the chain's row). A method written against this file alone runs in
+ * every CPU driver: the calling thread, worker threads (when it is one of methods/builtin.ts),
+ * and through step.ts one chain at a time.
+ */
+export type { SamplingMethod, AdaptationMethod, MethodSettings } from "./method.ts";
+export type { ChainContext, ChainSlot, TransitionStats, RowCopy } from "../transition.ts";
+export { drawMomentum, rowCopy, saveRow, restoreRow } from "../transition.ts";
+export { Purpose, streamUniform } from "../../random/streams.ts";

@@ -1,0 +1,68 @@
+/**
+ * What a sampling method is: pure functions over one chain's explicit state, as BlackJAX writes
+ * its kernels. `init` makes a chain's state; a transition is `begin` (from the chain's current
+ * point, with its random stream at `iteration`) and then `advance` after each gradient it asks
+ * for, because the driver serves the gradients of all chains of a round in one batched density
+ * call; `info` reads the transition's statistics. step.ts runs one whole transition against a
+ * density, BlackJAX's `step(state, key) → (state, info)`. A method's warmup is its own
+ * AdaptationMethod (`init/update/final`), or none.
+ */
+import type { Metric } from "../metric.ts";
+import type { ChainContext, ChainSlot, TransitionStats } from "../transition.ts";
+import type { ChainAdaptationState } from "../warmup/adaptation.ts";
+import type { DualAveragingState } from "../warmup/dual-averaging.ts";
+
+/** The run's settings that a method and its adaptation read (a run's resolved settings have them all). */
+export interface MethodSettings {
+  readonly warmup: number;
+  /** The initial step size. */
+  readonly stepSize: number;
+  /** Target accept statistic of the step size's adaptation. */
+  readonly adaptDelta: number;
+  readonly maxDepth: number;
+  readonly maxDeltaH: number;
+  readonly hmcSteps: number;
+}
+
+/**
+ * A transition kernel over one chain's state S. The chain context holds the chain's rows of the
+ * batch (q, lp, grad: the current point, and where a gradient is asked for), its Philox key and
+ * id, and its metric; the state holds everything else the method keeps between gradients.
+ */
+export interface SamplingMethod<S> {
+  /** The name a run asks for it by (SampleOptions.method), also in worker threads. */
+  readonly name: string;
+  /** Warmup's adaptation of the step size (and metric); null: warmup only runs the transitions. */
+  readonly adaptation: AdaptationMethod<unknown> | null;
+  /** The state of a chain's transitions, allocated once per chain. */
+  init(chain: ChainContext, settings: MethodSettings): S;
+  /** Starts the transition of `iteration` with step size `stepSize`; true when it needs the gradient at chain.q. */
+  begin(state: S, iteration: number, stepSize: number): boolean;
+  /** Takes the gradient just computed at chain.q (lp in the batch, chain.grad); true when it needs another. */
+  advance(state: S): boolean;
+  /** The statistics of the state's last transition. */
+  info(state: S): TransitionStats;
+}
+
+/**
+ * Warmup's adaptation of a chain: `init`, then `update` after every warmup transition, and `final`
+ * for the step size to sample with. When `update` replaced the metric the driver searches a step
+ * size from the chain's point (Stan's heuristic) and hands it to `restart`.
+ */
+export interface AdaptationMethod<A> {
+  /** A chain's adaptation state, over the chain's metric (adapted in place). */
+  init(chain: ChainSlot, metric: Metric, settings: MethodSettings): A;
+  /** Learns from a warmup transition's statistics and draw q; true when the metric was replaced. */
+  update(state: A, info: TransitionStats, q: Float64Array): boolean;
+  /** The step size for the next iteration, as the last update left it. */
+  stepSize(state: A): number;
+  /** After the step-size search that follows a metric update. */
+  restart(state: A, stepSize: number): void;
+  /** The step size to sample with, at warmup's end. */
+  final(state: A): number;
+  /** The state as data, to continue elsewhere (another thread), and back. */
+  save(state: A): ChainAdaptationState;
+  restore(state: A, saved: ChainAdaptationState): void;
+  /** The step size's dual-averaging state, for a transition runner that carries warmup on by itself. */
+  dualAveraging(state: A): DualAveragingState;
+}

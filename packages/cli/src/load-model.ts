@@ -1,6 +1,7 @@
-import { statSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { isModel, type Model } from "@ppl/ppl";
+import { compileStan, StanError } from "@ppl/stan";
 import { modelError, usageError } from "./exit-codes.ts";
 import { bundleModel } from "./model-bundle.ts";
 import { describeFsError } from "./read-file.ts";
@@ -20,6 +21,7 @@ export async function loadModel(path: string): Promise<Model> {
     throw usageError(`model file '${path}' ${describeFsError(e)}; check the path`);
   }
   if (!isFile) throw usageError(`model file '${path}' is not a file; give the path of a .ts file that default-exports a model`);
+  if (abs.endsWith(".stan")) return loadStan(path, abs);
 
   let ns: Record<string, unknown>;
   try {
@@ -36,6 +38,23 @@ export async function loadModel(path: string): Promise<Model> {
   throw modelError(
     `model file '${path}' ${what}; it must end with \`export default model({ name, data, build })\` (model from the ppl package)`,
   );
+}
+
+// A Stan program, compiled by @ppl/stan; its errors name the file, line and column, as Stan's do.
+function loadStan(path: string, abs: string): Model {
+  let text: string;
+  try {
+    text = readFileSync(abs, "utf8");
+  } catch (e) {
+    throw usageError(`model file '${path}' ${describeFsError(e)}; check the path`);
+  }
+  try {
+    return compileStan(text, path);
+  } catch (e) {
+    // One line, as every error of ppl: file:line:column, what is wrong and what was expected.
+    if (e instanceof StanError) throw modelError(e.message, e);
+    throw e;
+  }
 }
 
 // A model written as CommonJS (module.exports = …) has its exports object as the default export.

@@ -4,7 +4,7 @@
  */
 import { Command, CommanderError, Option } from "commander";
 import type { GenerateCommandOptions } from "./commands/generate.ts";
-import type { SampleCommandOptions } from "./commands/sample.ts";
+import type { SampleCommandOptions } from "./commands/sample-options.ts";
 import { CliError, ExitCode, type ExitCodeValue } from "./exit-codes.ts";
 import { deviceSelection } from "./device-option.ts";
 import { processIO } from "./io.ts";

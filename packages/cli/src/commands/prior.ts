@@ -26,7 +26,7 @@ import { summarizeDraws } from "../read-runs.ts";
 import { stopExitCode, stopOnSignals, stoppedBy } from "../stop-signals.ts";
 import { formatSummary } from "../summary-text.ts";
 import { filterSummary, hiddenNote, selectVariables } from "../variable-filter.ts";
-import type { SampleCommandOptions } from "./sample.ts";
+import type { SampleCommandOptions } from "./sample-options.ts";
 
 /** The leading columns of a prior draw's row, as CmdStan's fixed_param sampler writes them. */
 export const PRIOR_SAMPLER_COLUMNS = ["lp__", "accept_stat__"] as const satisfies readonly SamplerColumn[];

@@ -8,7 +8,7 @@ import {
 } from "@ppl/ppl";
 import type * as Vulkan from "@ppl/vulkan";
 import { ChainFiles } from "../chain-files.ts";
-import { chooseBackend, openDensity, runPlan, type BackendChoice, type BackendRequest, type PendingGpu } from "../choose-backend.ts";
+import { chooseBackend, openDensity, runPlan, type BackendChoice, type PendingGpu } from "../choose-backend.ts";
 import { compileWithData } from "../compile.ts";
 import { explainInitFailure } from "../init-failure.ts";
 import { deviceError, ExitCode, modelError, usageError, type ExitCodeValue } from "../exit-codes.ts";
@@ -27,48 +27,7 @@ import { formatSummary } from "../summary-text.ts";
 import { filterSummary, hiddenNote, selectVariables } from "../variable-filter.ts";
 import { readInitFile, readInvMetricFile } from "../start-values.ts";
 import { priorCommand } from "./prior.ts";
-
-/** The options of `ppl sample`, as parsed and range-checked by the command line. */
-export interface SampleCommandOptions extends BackendRequest {
-  readonly data?: string;
-  readonly chains: number;
-  /** Threads of the CPU sampler (default: one per core, at most the chains). */
-  readonly threads?: number;
-  readonly warmup: number;
-  readonly draws: number;
-  readonly seed?: number;
-  readonly metric: "diag" | "dense";
-  readonly adaptDelta: number;
-  readonly maxDepth: number;
-  /** The radius of random initial values, or the path of a JSON file of initial values. */
-  readonly init: number | string;
-  readonly output: string;
-  readonly quiet: boolean;
-  readonly strict: boolean;
-  /** Write log_lik columns (the pointwise log-likelihood) after the reported values. */
-  readonly logLik?: boolean;
-  /** Write the predictive draws of every observe term (<field>_rep) after the generated quantities. */
-  readonly predictive?: boolean;
-  /** Draw from the prior without MCMC (see commands/prior.ts). */
-  readonly prior?: boolean;
-  /** Write the warmup draws too, before the adaptation block (CmdStan's save_warmup). */
-  readonly saveWarmup?: boolean;
-  /** Keep every thin-th iteration (1). */
-  readonly thin?: number;
-  /** NUTS (the default) or static HMC with `steps` leapfrog steps. */
-  readonly algorithm?: "nuts" | "hmc";
-  readonly steps?: number;
-  /** The initial step size (1). */
-  readonly stepsize?: number;
-  /** Path of CmdStan's JSON metric file ({"inv_metric": …}). */
-  readonly invMetric?: string;
-  /** Progress every that many iterations (0: none). */
-  readonly refresh?: number;
-  /** 0-based id of the first chain: chains and their random streams are numbered from it (files chain-(K+1).csv …). */
-  readonly firstChain?: number;
-  /** What the printed summary shows (Stan's rules: a base name selects all its elements); by default all but log_lik and <field>_rep. */
-  readonly variables?: readonly string[];
-}
+import type { SampleCommandOptions } from "./sample-options.ts";
 
 /** Runs `ppl sample`; returns the exit code (0, 1 with --strict and failed diagnostics, 130 when interrupted). */
 export async function sampleCommand(modelPath: string, opts: SampleCommandOptions, io: CommandIO): Promise<ExitCodeValue> {

@@ -162,19 +162,18 @@ describe("the fallback's rules", () => {
 
   it("times a trial by its iterations in the second half of its time", () => {
     // Iterations of 10 gradients: the first two slow (10 ms), then 1 ms each; over all 40 ms the
-    // mean would be 1.8e-4 s a gradient, over the second half 1e-4.
+    // mean would be 1.8e-4 s a gradient, over the second half 1e-4. The clock is the test's own:
+    // each iteration moves it on by its cost.
     let k = 0;
-    const wait = (ms: number) => {
-      const until = performance.now() + ms;
-      while (performance.now() < until);
-    };
-    const perGradient = trialSecondsPerGradient(() => (wait(k++ < 2 ? 10 : 1), 10), 0.04);
-    expect(perGradient).toBeGreaterThan(0.9e-4);
-    expect(perGradient).toBeLessThan(1.4e-4);
+    let ms = 0;
+    const clock = () => ms;
+    const wait = (cost: number) => void (ms += cost);
+    const perGradient = trialSecondsPerGradient(() => (wait(k++ < 2 ? 10 : 1), 10), 0.04, clock);
+    expect(perGradient).toBeCloseTo(1e-4, 12);
     // A run that ends first: what it did; none at all: infinitely slow.
     let left = 1;
-    expect(trialSecondsPerGradient(() => (left-- > 0 ? (wait(2), 4) : null), 10)).toBeGreaterThan(4e-4);
-    expect(trialSecondsPerGradient(() => null, 1)).toBe(Infinity);
+    expect(trialSecondsPerGradient(() => (left-- > 0 ? (wait(2), 4) : null), 10, clock)).toBeCloseTo(5e-4, 12);
+    expect(trialSecondsPerGradient(() => null, 1, clock)).toBe(Infinity);
   });
 
   it("bounds a CPU gradient below by its data read once", () => {

@@ -85,16 +85,16 @@ export function decideFallback(
  * iterations run before the JavaScript engine has optimised the CPU code (the HMM's first 200
  * gradients ran 4× slower than later ones), and a long run runs optimised.
  */
-export function trialSecondsPerGradient(step: () => number | null, seconds: number): number {
+export function trialSecondsPerGradient(step: () => number | null, seconds: number, clock: () => number = () => performance.now()): number {
   const times: number[] = [];
   const gradients: number[] = [];
-  const start = performance.now();
+  const start = clock();
   let now = start;
   for (;;) {
     const t0 = now;
     const g = step();
     if (g === null) break;
-    now = performance.now();
+    now = clock();
     times.push((now - t0) / 1000);
     gradients.push(g);
     if (times.length >= 2 && (now - start) / 1000 >= seconds) break;

@@ -33,7 +33,23 @@ export interface DataLayout {
  * The header keys of a run: `observed` (every observe term), `int_data` (the integer data fields)
  * and, when every observe term observes a whole data field, `observed_hash` (see data-hash.ts).
  */
-export function dataLayoutKeys(model: Model, compiled: CompiledModel): { observed: string; int_data: string; observed_hash?: string } {
+export function dataLayoutKeys(model: Model, compiled: CompiledModel): LayoutKeys {
+  // Once per compiled model: the header of every chain asks (2000 chains would hash the data 2000 times).
+  let keys = cache.get(compiled);
+  if (keys === undefined) cache.set(compiled, (keys = layoutKeysOf(model, compiled)));
+  return keys;
+}
+
+/** The header keys of the data layout, as dataLayoutKeys gives them. */
+export interface LayoutKeys {
+  readonly observed: string;
+  readonly int_data: string;
+  readonly observed_hash?: string;
+}
+
+const cache = new WeakMap<CompiledModel, LayoutKeys>();
+
+function layoutKeysOf(model: Model, compiled: CompiledModel): LayoutKeys {
   const names = predictiveNames(compiled).map((n) => n.slice(0, -PREDICTIVE_SUFFIX.length));
   const terms = compiled.recorded.observations.map((o, k): ObservedTerm => {
     const event = o.distribution.eventShape;

@@ -11,3 +11,6 @@ export {
   drawMomentum, rowCopy, saveRow, restoreRow, Purpose, streamUniform,
   type ChainContext, type ChainSlot, type TransitionStats, type RowCopy,
 } from "./sampler/methods/layer.ts";
+// Optimization (L-BFGS, BFGS, Newton with a strong Wolfe line search) and the Laplace
+// approximation at a mode, as pure functions over explicit state.
+export * from "./optimize/index.ts";

@@ -1,9 +1,10 @@
 // `--variables` (-v) on sample, summary, report and export, by Stan's rules (a base name selects
 // every element, theta[2] or theta.2 one element), through the command line; and the default
 // view of `ppl sample` and `ppl report`, which leaves out the per-observation log_lik and y_rep.
-import { readFileSync } from "node:fs";
+import { mkdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { fileSink, sampleConfig, writeStanCsv } from "@ppl/ppl";
 import { readNetcdf } from "../src/netcdf.ts";
 import { runCli, tempDir, type CliResult } from "./helpers.ts";
 
@@ -90,6 +91,29 @@ describe("ppl report", () => {
     const left = await runCli(["report", fit, "-o", only, "-v", "mu,tau", "--pairs", "mu,theta"]);
     expect(left.code).toBe(2);
     expect(left.stderr).toBe("ppl: --pairs: theta[1], theta[2], theta[3], … are left out of the report; add them to --variables\n");
+  });
+});
+
+describe("ppl report of a model with many observations", () => {
+  it("300 observations with log_lik and y_rep: by default the report plots the 2 parameters, not the 600 per-observation columns, and stays small", async () => {
+    const run = join(dir, "many");
+    mkdirSync(run);
+    const names = ["mu", "sigma", ...Array.from({ length: 300 }, (_, i) => `y_rep[${i + 1}]`), ...Array.from({ length: 300 }, (_, i) => `log_lik[${i + 1}]`)];
+    let state = 99;
+    const uniform = (): number => ((state = (state * 1103515245 + 12345) % 2 ** 31) + 0.5) / 2 ** 31;
+    for (let c = 0; c < 2; c++) {
+      const w = writeStanCsv(fileSink(join(run, `chain-${c + 1}.csv`)), { config: sampleConfig({ model: "many", numSamples: 200, numWarmup: 200, seed: 1, chainId: c + 1 }), parameters: names });
+      w.writeAdaptation({ stepsize: 0.5, inverseMetric: [1, 1] });
+      for (let i = 0; i < 200; i++) w.writeDraw([-10 - uniform(), uniform(), 0.5, 3, 7, 0, 12, ...names.map(() => uniform())]);
+      w.close({ warmup: 1, sampling: 1 });
+    }
+    const out = join(dir, "many.html");
+    const r = await runCli(["report", run, "-o", out]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/^note: 600 per-observation rows not shown \(y_rep: 300, log_lik: 300\)/m);
+    const html = readFileSync(out, "utf8");
+    expect(html.match(/<svg class="trace"/g)).toHaveLength(2);
+    expect(statSync(out).size).toBeLessThan(512 * 1024);
   });
 });
 

@@ -37,7 +37,7 @@ export {
 // Sampling
 export {
   sample, sampleAsync, SamplingRun, registerTransitionRunner, prepareTransitionRunner, transitionRunnerNames,
-  prestartSamplerThreads, stopSamplerThreads,
+  prestartSamplerThreads, stopSamplerThreads, findStuckChains, samplingEvidence, stuckWarning, type StuckChain, type ChainWindowEvidence,
   InitializationError, StepSizeError, AdaptationError, SamplerOptionError, Metric, ChainBatch,
   type BatchedDensity, type SampleOptions, type SampleResult, type ChainStats, type ChainAdaptationResult,
   type DrawInfo, type ResolvedSampleSettings, type SamplerKind, type RunnerStats, type TransitionRunner,

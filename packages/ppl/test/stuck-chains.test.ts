@@ -13,7 +13,7 @@ import { seedKey } from "../src/random/index.ts";
 import { ChainAdaptation, ChainBatch, defaultWindows, driveBatch, InitialPointSearch, Metric, windowEnds, type BatchedDensity } from "../src/sampler/index.ts";
 import { defaultDualAveraging } from "../src/sampler/warmup/dual-averaging.ts";
 import {
-  chainsToReinitialise, defaultReinitialisationPolicy, findStuckChains, reinitialisedNote, stuckWarning, WindowEvidence, type ChainWindowEvidence,
+  chainsToReinitialise, defaultReinitialisationPolicy, findStuckChains, reinitialisedNote, samplingEvidence, stuckWarning, WindowEvidence, type ChainWindowEvidence,
 } from "../src/sampler/warmup/stuck-chains.ts";
 
 const healthy = (stepSize: number, movement = 2): ChainWindowEvidence => ({ stepSize, iterations: 100, maxDepthShare: 0, movement });
@@ -177,6 +177,9 @@ describe("a chain forced to start where the gradient is noise", () => {
     for (const t of ends) expect(findStuckChains(run.atEnds.get(t)!).map((s) => [s.chain, s.reason]), `window ending at ${t}`).toEqual([[0, "step size"]]);
     const atRunEnd = findStuckChains(run.sampling());
     expect(atRunEnd.map((s) => s.chain)).toEqual([0]);
+    // From the result alone (step sizes and tree depths), as the end of a run sees it.
+    const fromResult = findStuckChains(samplingEvidence(r.adaptation.map((a) => a.stepSize), r.stats.map((s) => s.treeDepth), maxDepth));
+    expect(fromResult.map((s) => [s.chain, s.reason])).toEqual([[0, "step size"]]);
     expect(stuckWarning(atRunEnd[0]!, 1)).toMatch(/^chain 1 looks stuck: its step size collapsed to \d\.\de-\d+ \(the other chains. median 0\.\d+\), \d+% of its trees at the maximum depth/);
 
     // At the first window's end the policy re-initialises it.

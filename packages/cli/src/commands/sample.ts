@@ -3,7 +3,7 @@ import { readdirSync, unlinkSync, writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { basename, join, resolve } from "node:path";
 import {
-  AdaptationError, InitializationError, SAMPLER_COLUMNS, sampleAsync, sampleConfig, StepSizeError, writeSummaryJson, type ConfigNode,
+  AdaptationError, findStuckChains, InitializationError, SAMPLER_COLUMNS, sampleAsync, sampleConfig, samplingEvidence, StepSizeError, stuckWarning, writeSummaryJson, type ConfigNode,
   type PendingRunnerDecision, type SampleResult,
 } from "@ppl/ppl";
 import type * as Vulkan from "@ppl/vulkan";
@@ -190,6 +190,9 @@ export async function sampleCommand(modelPath: string, opts: SampleCommandOption
   const summary = summarizeDraws(files.draws(), plan.maxDepth);
   writeFileSync(join(dir, "summary.json"), writeSummaryJson(summary));
   io.stdout.write(formatSummary(filterSummary(summary, shown), undefined, hiddenNote(summary, shown)));
+  // A chain whose step size collapsed far below the others' sat in one place: said after the table, as the diagnostics are.
+  const stuck = findStuckChains(samplingEvidence(result.adaptation.map((a) => a.stepSize), result.stats.map((s) => s.treeDepth), plan.maxDepth));
+  for (const s of stuck) io.stderr.write(`warning: ${stuckWarning(s, first + s.chain + 1)}\n`);
   const total = result.timing.warmupSeconds + result.timing.samplingSeconds;
   info(`wrote ${files.paths.map((p) => basename(p)).join(", ")} and summary.json to ${opts.output} (seed ${seed}, ${total.toFixed(1)}s)`);
   if (opts.strict && summary.warnings.length > 0) {

@@ -56,3 +56,8 @@ export { WelfordDiag, WelfordDense, regularize } from "./warmup/welford.ts";
 export { WindowSchedule, defaultWindows, windowEnds } from "./warmup/windows.ts";
 export type { WindowSettings } from "./warmup/windows.ts";
 export { ChainAdaptation } from "./warmup/adaptation.ts";
+export {
+  findStuckChains, samplingEvidence, WindowEvidence, chainsToReinitialise, reinitialisedNote, stuckWarning,
+  defaultStuckChainSettings, defaultReinitialisationPolicy,
+} from "./warmup/stuck-chains.ts";
+export type { ChainWindowEvidence, StuckChain, StuckChainSettings, StuckReason, ReinitialisationPolicy } from "./warmup/stuck-chains.ts";

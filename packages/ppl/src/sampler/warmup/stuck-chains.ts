@@ -78,6 +78,20 @@ export function findStuckChains(evidence: readonly ChainWindowEvidence[], settin
   return stuck;
 }
 
+/**
+ * The evidence of a finished run's sampling draws, for the end-of-run check: each chain's step size
+ * and the share of its trees at the maximum depth. The movement is not measured (NaN), so only the
+ * step-size test applies: a run's result need not keep its draws.
+ */
+export function samplingEvidence(stepSizes: readonly number[], treeDepths: readonly ArrayLike<number>[], maxDepth: number): ChainWindowEvidence[] {
+  return stepSizes.map((stepSize, c) => {
+    const depths = treeDepths[c] ?? [];
+    let atMax = 0;
+    for (let i = 0; i < depths.length; i++) if (depths[i]! >= maxDepth) atMax++;
+    return { stepSize, iterations: depths.length, maxDepthShare: depths.length > 0 ? atMax / depths.length : 0, movement: NaN };
+  });
+}
+
 /** Collects one chain's {@link ChainWindowEvidence} iteration by iteration; reset at each window's start. */
 export class WindowEvidence {
   private readonly low: Float64Array;

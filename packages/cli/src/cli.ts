@@ -5,6 +5,7 @@
 import { Command, CommanderError, Option } from "commander";
 import type { GenerateCommandOptions } from "./commands/generate.ts";
 import type { SampleCommandOptions } from "./commands/sample-options.ts";
+import { addApproximationCommands } from "./approximation-commands.ts";
 import { CliError, ExitCode, type ExitCodeValue } from "./exit-codes.ts";
 import { deviceSelection } from "./device-option.ts";
 import { processIO } from "./io.ts";
@@ -141,6 +142,8 @@ export function buildProgram(done: (code: ExitCodeValue) => void): Command {
     .option("--quiet", "no informational lines on stderr", false)
     .addHelpText("after", EXIT_CODES_HELP)
     .action((dir: string, opts: { output: string; prior?: string; data?: string; quiet: boolean; variables?: string[] }) => run(async () => (await import("./commands/export.ts")).exportCommand(dir, opts, processIO))());
+
+  addApproximationCommands(program, run);
 
   program
     .command("devices")

@@ -7,6 +7,9 @@
  * 3   model or data error: a model file that does not load or does not default-export a model,
  *     data that do not fit the model, a log density that cannot be initialized
  * 4   device error: a Vulkan backend requested where none is usable
+ * 5   an approximation that did not succeed: `ppl optimize` hit --iter or its line search made no
+ *     progress (optimize.csv holds the last iterate, marked as not converged), or `ppl laplace`
+ *     met a Hessian that is not negative definite at the mode (no laplace.csv)
  * 70  an internal error (a bug in ppl, not in the input): the message asks for PPL_DEBUG=1
  * 129 stopped by SIGHUP (the terminal closed), 130 by SIGINT (Ctrl-C), 143 by SIGTERM (timeout,
  *     docker stop, Slurm): 128 + the signal's number, as a shell reports a process the signal
@@ -19,6 +22,7 @@ export const ExitCode = {
   usage: 2,
   modelOrData: 3,
   device: 4,
+  notConverged: 5,
   internal: 70,
   hangup: 129,
   interrupted: 130,

@@ -51,15 +51,15 @@ export interface IterationChange {
   readonly iteration: number;
 }
 
-/** The criterion an iteration met, in the order Stan's BFGS tests them, or null to go on. */
+/** The criterion an iteration met, in the order Stan's BFGS tests them (absolute tests, the iteration limit, then relative ones), or null to go on. */
 export function convergenceTest(c: IterationChange, opts: ConvergenceOptions): Termination | null {
   const df = Math.abs(c.f - c.fPrev);
   const scale = Math.max(Math.abs(c.f), Math.abs(c.fPrev), 1);
   if (df < opts.tolObj) return "tol-obj";
   if (c.gradNorm < opts.tolGrad) return "tol-grad";
-  if (df / scale < opts.tolRelObj * Number.EPSILON) return "tol-rel-obj";
-  if (Math.abs(c.scaledGrad) / Math.max(Math.abs(c.f), 1) < opts.tolRelGrad * Number.EPSILON) return "tol-rel-grad";
   if (c.stepNorm < opts.tolParam) return "tol-param";
   if (c.iteration >= opts.iter) return "max-iterations";
+  if (df / scale < opts.tolRelObj * Number.EPSILON) return "tol-rel-obj";
+  if (Math.abs(c.scaledGrad) / Math.max(Math.abs(c.f), 1) < opts.tolRelGrad * Number.EPSILON) return "tol-rel-grad";
   return null;
 }

@@ -1,0 +1,58 @@
+/**
+ * The commands of the approximations at a mode, `ppl optimize` and `ppl laplace`, added to the
+ * program; their modules load when they run, as every command's do.
+ */
+import { Option, type Command } from "commander";
+import type { ExitCodeValue } from "./exit-codes.ts";
+import type { LaplaceCommandOptions } from "./commands/laplace.ts";
+import type { OptimizeCommandOptions } from "./commands/optimize.ts";
+import { processIO } from "./io.ts";
+import { initOption, integer, nonNegative, positive } from "./options.ts";
+
+type Runner = (action: () => Promise<ExitCodeValue> | ExitCodeValue) => () => Promise<void>;
+
+const EXIT_CODES = `
+Exit codes: 0 success; 2 usage error; 3 model or data error (a density not finite at the initial
+point included); 5 did not converge (optimize: --iter reached or the line search made no progress,
+optimize.csv holds the last iterate; laplace: the Hessian at the mode is not negative definite, no
+laplace.csv is written); 70 internal error.`;
+
+/** Adds `optimize` and `laplace` to the program. */
+export function addApproximationCommands(program: Command, run: Runner): void {
+  program
+    .command("optimize")
+    .description("Find the posterior mode (L-BFGS by default) as CmdStan's optimize; writes DIR/optimize.csv (lp__ and the constrained values) and prints the estimates.")
+    .argument("<model>", "TypeScript or Stan file of the model")
+    .option("--data <file>", "data file in Stan's JSON format")
+    .addOption(new Option("--algorithm <name>", "lbfgs, bfgs (dense inverse Hessian) or newton (finite-difference Hessian)").choices(["lbfgs", "bfgs", "newton"]).default("lbfgs"))
+    .option("--jacobian", "include the log-Jacobian of the constraints: the MAP on the unconstrained scale (default: the mode of the constrained density, as CmdStan)", false)
+    .option("--iter <n>", "most iterations", integer(1, 2 ** 31), 2000)
+    .option("--tol-obj <x>", "converged when the objective changes by less than this", nonNegative, 1e-12)
+    .option("--tol-rel-obj <x>", "converged when its relative change is below this times machine epsilon", nonNegative, 1e4)
+    .option("--tol-grad <x>", "converged when the gradient's norm is below this", nonNegative, 1e-8)
+    .option("--tol-rel-grad <x>", "converged when the gradient scaled by the inverse Hessian estimate is below this times machine epsilon", nonNegative, 1e7)
+    .option("--tol-param <x>", "converged when the unconstrained parameters move by less than this", nonNegative, 1e-8)
+    .option("--history-size <n>", "L-BFGS's number of correction pairs", integer(1, 1000), 5)
+    .option("--init-alpha <x>", "first step length of the line search", positive, 0.001)
+    .option("--init <r>", "a number r: the initial point uniform in (-r, r) on the unconstrained scale; or a JSON file of constrained initial values", initOption, 2)
+    .option("--seed <n>", "random seed of the initial point and generated quantities", integer(0))
+    .option("--output <dir>", "output directory", "output")
+    .option("--quiet", "no informational lines on stderr", false)
+    .addHelpText("after", EXIT_CODES)
+    .action((model: string, opts: OptimizeCommandOptions) => run(async () => (await import("./commands/optimize.ts")).optimizeCommand(model, opts, processIO))());
+
+  program
+    .command("laplace")
+    .description("Draw from the normal approximation at the mode (Hessian by finite differences of the gradient) as CmdStan's laplace; writes DIR/laplace.csv with log_p__ and log_g__.")
+    .argument("<model>", "TypeScript or Stan file of the model")
+    .option("--data <file>", "data file in Stan's JSON format")
+    .option("--mode <file>", "the mode: optimize.csv of `ppl optimize` (or CmdStan), or a JSON file of constrained values (default: found by L-BFGS)")
+    .option("--draws <n>", "number of draws", integer(1, 2 ** 31), 1000)
+    .option("--no-jacobian", "approximate the density without the log-Jacobian (the mode of `ppl optimize` without --jacobian); default: with it, as CmdStan")
+    .option("--init <r>", "initial point of the mode search, as for optimize", initOption, 2)
+    .option("--seed <n>", "random seed", integer(0))
+    .option("--output <dir>", "output directory", "output")
+    .option("--quiet", "no informational lines on stderr", false)
+    .addHelpText("after", EXIT_CODES)
+    .action((model: string, opts: LaplaceCommandOptions) => run(async () => (await import("./commands/laplace.ts")).laplaceCommand(model, opts, processIO))());
+}

@@ -1,0 +1,91 @@
+/**
+ * What `ppl optimize` and `ppl laplace` share: the model compiled against its data, the density
+ * with or without the log-Jacobian, the initial point (CmdStan's: uniform in (−r, r) on the
+ * unconstrained scale, up to 100 tries for a finite density, or constrained values from a file),
+ * the mode found by an optimizer, and a one-row-per-point Stan CSV file in CmdStan's layout.
+ */
+import { closeSync, openSync, writeSync } from "node:fs";
+import { formatNumber, philoxRng, renderConfig, toStanCsvName, type CompiledModel, type ConfigNode, type Model } from "@ppl/ppl";
+import { minimize, objectiveOf, optimizationDensity, OptimizationError, type Objective, type OptimizeOptions, type OptimizeResult } from "@ppl/ppl/inference";
+import { compileWithData } from "./compile.ts";
+import { modelError } from "./exit-codes.ts";
+import type { CommandIO } from "./io.ts";
+import { loadData } from "./load-data.ts";
+import { firstLine, loadModel } from "./load-model.ts";
+import { readInitFile } from "./start-values.ts";
+
+/** A model ready for an approximation: compiled, its objective (−log density) and the density's reported values. */
+export interface ApproximationModel {
+  readonly model: Model;
+  readonly compiled: CompiledModel;
+  readonly objective: Objective;
+  /** Constrained parameters and deterministics at an unconstrained point. */
+  generated(q: Float64Array): Float64Array;
+}
+
+/** Loads and compiles the model and builds its objective, with the log-Jacobian or without. */
+export async function approximationModel(modelPath: string, dataPath: string | undefined, jacobian: boolean, io: CommandIO): Promise<ApproximationModel> {
+  const model = await loadModel(modelPath);
+  const compiled = compileWithData(model, loadData(dataPath), modelPath, dataPath, (line) => io.stderr.write(line + "\n"));
+  let density;
+  try {
+    density = await optimizationDensity(compiled, jacobian);
+  } catch (e) {
+    throw modelError(`model '${compiled.name}': its log density could not be compiled: ${firstLine(e)}`, e);
+  }
+  return { model, compiled, objective: objectiveOf(density), generated: (q) => density.generated(q) };
+}
+
+/** The initial unconstrained point: from `--init FILE` (constrained values), else uniform in (−r, r), retried until the density is finite. */
+export function initialPoint(m: ApproximationModel, init: number | string, seed: number): Float64Array {
+  if (typeof init === "string") return readInitFile(init, m.compiled, 1, seed).perChain[0]!;
+  const grad = new Float64Array(m.compiled.dim);
+  let q = new Float64Array(m.compiled.dim);
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const rng = philoxRng(seed, attempt);
+    q = Float64Array.from({ length: q.length }, () => init * (2 * rng.uniform() - 1));
+    if (Number.isFinite(m.objective.evaluate(q, grad)) && grad.every(Number.isFinite)) return q;
+  }
+  throw modelError(`model '${m.compiled.name}': the log density is not finite at 100 random initial points uniform in (−${init}, ${init}); give initial values with --init FILE.json, or a smaller --init radius`);
+}
+
+/** Runs the optimizer; a start where the density is not finite is a model error (exit 3). */
+export function findMode(m: ApproximationModel, q0: Float64Array, opts: OptimizeOptions): OptimizeResult {
+  try {
+    return minimize(m.objective, q0, opts);
+  } catch (e) {
+    if (e instanceof OptimizationError) throw modelError(`model '${m.compiled.name}': ${e.message}`, e);
+    throw e;
+  }
+}
+
+/** Writes a Stan CSV file whole: settings, header, rows, then comment lines (CmdStan puts timing there). */
+export function writeCsvFile(path: string, config: readonly ConfigNode[], columns: readonly string[], rows: readonly ArrayLike<number>[], trailer: readonly string[] = []): void {
+  const lines = [...renderConfig(config), columns.map(toStanCsvName).join(",")];
+  for (const r of rows) lines.push(Array.from(r, formatNumber).join(","));
+  for (const t of trailer) lines.push(`# ${t}`);
+  const fd = openSync(path, "w");
+  try {
+    writeSync(fd, lines.join("\n") + "\n");
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The settings CmdStan writes after the method's own: id, data file, init, seed, output file. */
+export function commonConfig(dataPath: string | undefined, init: number | string, seed: number, seedGiven: boolean, output: string): ConfigNode[] {
+  return [
+    { key: "id", value: 1, isDefault: true },
+    { key: "data", children: [{ key: "file", value: dataPath ?? "", isDefault: dataPath === undefined }] },
+    { key: "init", value: init, isDefault: init === 2 },
+    { key: "random", children: [{ key: "seed", value: seed, isDefault: !seedGiven }] },
+    { key: "output", children: [{ key: "file", value: output }] },
+  ];
+}
+
+/** Prints name/value pairs as two aligned columns. */
+export function printEstimates(io: CommandIO, names: readonly string[], values: ArrayLike<number>): void {
+  const width = Math.max(8, ...names.map((n) => n.length));
+  io.stdout.write(`${"variable".padEnd(width)}  estimate\n`);
+  names.forEach((n, i) => io.stdout.write(`${n.padEnd(width)}  ${formatNumber(values[i]!)}\n`));
+}

@@ -10,7 +10,7 @@ import "./index.ts";
 export {
   UNARY_OPS, BINARY_OPS, INTEGER_BINARY_OPS, COMPARE_OPS, REDUCE_OPS, LEAF_OPS, STRUCT_OPS, LOOP_OPS, ALL_OPS, isUnary, isBinary,
   isIntegerBinary, isCompare, isReduce, isElementwise, isLoop, isView, isCheap, type UnaryOp, type BinaryOp, type IntegerBinaryOp,
-  type CompareOp, type ReduceOp, type LeafOp, type StructOp, type LoopOp, type Op, OP_TRAITS, type OpTraits, type OpClass,
+  type CompareOp, type ReduceOp, type LeafOp, type StructOp, type LoopOp, type MovementOp, type Op, OP_TRAITS, type OpTraits, type OpClass,
   type LoopBudget, LPDF_FAMILIES, type LpdfFamily,
 } from "./ir/ops.ts";
 export type { ScanBody, Attrs } from "./ir/node.ts";

@@ -63,7 +63,7 @@ function elementwise(cost: number, computes: OpTraits["computes"], cheap = false
 const CHEAP = true;
 const LEAF: OpTraits = { class: "leaf", ...NO_LOOP, cost: 0, cheap: false, computes: "operand" };
 
-function structural(cls: "view" | "movement" | "tuple" | "composite"): OpTraits {
+function structural<const C extends "view" | "movement" | "tuple" | "composite">(cls: C): OpTraits & { readonly class: C } {
   return { class: cls, ...NO_LOOP, cost: 0, cheap: false, computes: "operand" };
 }
 
@@ -156,8 +156,11 @@ const STRUCT = {
 
 export type LeafOp = keyof typeof LEAVES;
 export type StructOp = keyof typeof STRUCT;
+type StructOpOf<C extends OpClass> = { [K in StructOp]: (typeof STRUCT)[K]["class"] extends C ? K : never }[StructOp];
 /** The ops whose units run loops of their own (class "loop"): each backend renders each of them its own way. */
-export type LoopOp = { [K in StructOp]: (typeof STRUCT)[K]["class"] extends "loop" ? K : never }[StructOp];
+export type LoopOp = StructOpOf<"loop">;
+/** The movements (class "movement"): concat, pad, gather. */
+export type MovementOp = StructOpOf<"movement">;
 
 export type Op = LeafOp | UnaryOp | BinaryOp | CompareOp | ReduceOp | StructOp;
 

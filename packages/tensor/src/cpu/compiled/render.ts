@@ -1,5 +1,6 @@
 import { GraphError } from "../../ir/errors.ts";
 import type { Node } from "../../ir/node.ts";
+import { isLoop, OP_TRAITS, type LoopOp, type MovementOp, type Op } from "../../ir/ops.ts";
 import { fmt, stridesOf } from "../../ir/shape.ts";
 import { sumExpr, type ArrayRef, type RenderContext, type StridedRef } from "./context.ts";
 import { isContiguous } from "./layout.ts";
@@ -151,22 +152,29 @@ function fail(msg: string): never {
 function kernelLines(k: Kernel, ctx: RenderContext, users: readonly Node[]): string[] {
   if (k.kind === "loop") return renderLoopKernel(k, ctx);
   const n = k.root;
-  switch (n.op) {
-    case "matmul": return renderMatmul(n, ctx);
-    case "cholesky": return renderCholesky(n, ctx);
-    case "triangular_solve": return renderTriangularSolve(n, ctx);
-    case "solve": return renderSolve(n, ctx);
-    case "slogdet": case "eigh": return renderPerMatrix(n, ctx);
-    case "gather": return renderGather(n, ctx);
-    case "scatter_add": return renderScatterAdd(n, ctx);
-    case "cumsum": return renderCumsum(n, ctx);
-    case "argsort": return renderArgsort(n, ctx);
-    case "concat": return renderConcat(n, ctx);
-    case "pad": return renderPad(n, ctx);
-    case "scan": return renderScan(n, ctx, users);
-    default: throw new GraphError(`compiled CPU: no kernel for op '${n.op}'`);
-  }
+  if (isLoop(n.op) || isMovement(n.op)) return OP_KERNELS[n.op](n, ctx, users);
+  throw new GraphError(`compiled CPU: no kernel for op '${n.op}'`);
 }
+
+// The op kernels: each loop op's and movement's hand-written loops. Typed by op: a loop op or
+// movement added to the IR without its kernel here fails to compile.
+const OP_KERNELS: Record<LoopOp | MovementOp, (n: Node, ctx: RenderContext, users: readonly Node[]) => string[]> = {
+  matmul: renderMatmul,
+  cholesky: renderCholesky,
+  triangular_solve: renderTriangularSolve,
+  solve: renderSolve,
+  slogdet: renderPerMatrix,
+  eigh: renderPerMatrix,
+  gather: renderGather,
+  scatter_add: renderScatterAdd,
+  cumsum: renderCumsum,
+  argsort: renderArgsort,
+  concat: renderConcat,
+  pad: renderPad,
+  scan: renderScan,
+};
+
+const isMovement = (op: Op): op is MovementOp => OP_TRAITS[op].class === "movement";
 
 // "loop over [N]; fuses n3 exp, n4 add" — what a reader needs to match code to graph.
 function kernelTitle(k: Kernel, sched: Schedule, describe: (n: Node) => string, id: (n: Node) => number): string {

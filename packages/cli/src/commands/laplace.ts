@@ -37,7 +37,10 @@ export async function laplaceCommand(modelPath: string, opts: LaplaceCommandOpti
   let mode: Float64Array;
   if (opts.mode !== undefined) mode = readModeFile(opts.mode, m.compiled);
   else {
-    const found = findMode(m, initialPoint(m, opts.init, seed), {});
+    // L-BFGS gets near the mode; Newton's steps (the Hessian is needed anyway) then finish it,
+    // where an ill-conditioned posterior stops L-BFGS's relative tests early (kidiq's regression).
+    const near = findMode(m, initialPoint(m, opts.init, seed), {});
+    const found = near.converged ? findMode(m, near.x, { algorithm: "newton" }) : near;
     if (!found.converged) throw new CliError(`laplace: the mode was not found: ${found.message}; find it with \`ppl optimize${opts.jacobian ? " --jacobian" : ""}\` (raise --iter) and pass its optimize.csv with --mode`, ExitCode.notConverged);
     mode = found.x;
   }

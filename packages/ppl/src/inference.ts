@@ -7,6 +7,12 @@ export {
   builtinMethods, methodOf, nuts, staticHmc, randomWalk, windowedAdaptation, oneChain, stepOnce,
   type SamplingMethod, type AdaptationMethod, type MethodSettings, type RandomWalkState, type WindowedState,
 } from "./sampler/methods/index.ts";
+// ChEES-HMC: many chains in lockstep with one step size and trajectory length adapted across
+// chains (a RunAdaptationMethod: warmup over every chain of a run at once).
+export {
+  chees, cheesUniform, cheesMethod, cheesAdaptation, cheesGradient, cheesJitter, halton, CHEES_TARGET_ACCEPT,
+  type RunAdaptationMethod, type CheesState, type CheesJitter, type CheesAdaptationState,
+} from "./sampler/methods/index.ts";
 export {
   drawMomentum, rowCopy, saveRow, restoreRow, Purpose, streamUniform,
   type ChainContext, type ChainSlot, type TransitionStats, type RowCopy,

@@ -9,6 +9,7 @@ import { samplePending } from "./drivers/pending.ts";
 import { SamplerOptionError } from "./errors.ts";
 import type { SampleOptions } from "./options.ts";
 import type { SampleResult } from "./result.ts";
+import { methodOf } from "./methods/builtin.ts";
 import { checkInteger } from "./settings.ts";
 import { sampleThreads } from "./threads/threaded-run.ts";
 
@@ -33,6 +34,8 @@ export async function sampleAsync(
     if (options.transitionRunner) throw new SamplerOptionError("pendingRunner: the run starts on the CPU; leave transitionRunner out");
     return samplePending(density, options);
   }
-  if (threads > 1) return sampleThreads(density, options);
-  return sampleInThreadAsync(density, options);
+  // A method that adapts across chains (ChEES) runs them in lockstep, in one thread.
+  const acrossChains = options.method !== undefined && methodOf(options.method).runAdaptation !== undefined;
+  if (threads > 1 && !acrossChains) return sampleThreads(density, options);
+  return sampleInThreadAsync(density, acrossChains ? { ...options, threads: 1 } : options);
 }

@@ -12,7 +12,7 @@ import { SamplerOptionError } from "./errors.ts";
 import { InitialPointSearch } from "./initialize.ts";
 import { Metric } from "./metric.ts";
 import { methodOf } from "./methods/builtin.ts";
-import type { AdaptationMethod, SamplingMethod } from "./methods/method.ts";
+import type { AdaptationMethod, RunAdaptationMethod, SamplingMethod } from "./methods/method.ts";
 import type { SampleOptions } from "./options.ts";
 import type { ChainAdaptationResult, ChainStats, SampleResult } from "./result.ts";
 import type { ChainState, RunState } from "./run-state.ts";
@@ -44,6 +44,9 @@ export class SamplingRun {
   // Warmup's adaptation (the method's; none for a method without one) and each chain's state of it.
   private readonly adapt: AdaptationMethod<unknown> | null;
   private readonly adaptations: unknown[];
+  // Warmup's adaptation over all chains at once (a method's runAdaptation), and its state.
+  private readonly runAdapt: RunAdaptationMethod<unknown, unknown> | null;
+  private readonly runAdaptState: unknown;
   private readonly stepSizes: Float64Array;
   private readonly draws: Float64Array[];
   private readonly stats: ChainStats[];
@@ -129,6 +132,9 @@ export class SamplingRun {
     this.runner = options.transitionRunner
       ? options.transitionRunner({ settings: s, dim, metrics: this.metrics, stepSizeAdaptation, ...(blockLimit ? { blockLimit } : {}) })
       : null;
+    this.runAdapt = method.runAdaptation ?? null;
+    if (this.runAdapt && this.runner) throw new SamplerOptionError(`method: ${method.name} adapts across chains on the host; leave the transition runner out`);
+    this.runAdaptState = this.runAdapt ? this.runAdapt.init(this.metrics, s) : null;
   }
 
   // Statistics of chain c's last transition, wherever it ran.
@@ -250,6 +256,10 @@ export class SamplingRun {
       driveBatch(this.density, batch, this.inits);
       // Stan searches for a first step size whenever it adapts.
       if (s.warmup > 0 && this.adapt) this.searchStepSizes(0, null);
+      if (s.warmup > 0 && this.runAdapt) {
+        this.searchStepSizes(0, null);
+        this.runAdapt.start(this.runAdaptState, this.states, this.stepSizes);
+      }
       this.started = true;
     }
     const t = this.iteration;
@@ -276,6 +286,10 @@ export class SamplingRun {
     this.record(t, warmup);
 
     if (warmup && this.adapt) this.adaptStep(t, this.adapt);
+    if (warmup && this.runAdapt) {
+      this.runAdapt.update(this.runAdaptState, this.states, this.batch.qRows, this.stepSizes);
+      if (t === s.warmup - 1) this.runAdapt.final(this.runAdaptState, this.states, this.stepSizes);
+    }
     this.iteration++;
     const elapsed = performance.now() - t0;
     if (warmup) this.warmupMs += elapsed;

@@ -4,6 +4,7 @@
  */
 import { SamplerOptionError } from "../errors.ts";
 import type { SamplingMethod } from "./method.ts";
+import { chees, cheesUniform } from "./chees.ts";
 import { nuts } from "./nuts.ts";
 import { randomWalk } from "./random-walk.ts";
 import { staticHmc } from "./static-hmc.ts";
@@ -13,6 +14,8 @@ export const builtinMethods: Readonly<Record<string, SamplingMethod<unknown>>> =
   [nuts.name]: nuts,
   [staticHmc.name]: staticHmc,
   [randomWalk.name]: randomWalk,
+  [chees.name]: chees,
+  [cheesUniform.name]: cheesUniform,
 };
 
 /** A method given by name or as itself; a name must be a shipped method's. */

@@ -5,7 +5,7 @@
  * every CPU driver: the calling thread, worker threads (when it is one of methods/builtin.ts),
  * and through step.ts one chain at a time.
  */
-export type { SamplingMethod, AdaptationMethod, MethodSettings } from "./method.ts";
+export type { SamplingMethod, AdaptationMethod, RunAdaptationMethod, MethodSettings } from "./method.ts";
 export type { ChainContext, ChainSlot, TransitionStats, RowCopy } from "../transition.ts";
 export { drawMomentum, rowCopy, saveRow, restoreRow } from "../transition.ts";
 export { Purpose, streamUniform } from "../../random/streams.ts";

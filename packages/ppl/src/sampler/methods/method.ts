@@ -34,6 +34,12 @@ export interface SamplingMethod<S> {
   readonly name: string;
   /** Warmup's adaptation of the step size (and metric); null: warmup only runs the transitions. */
   readonly adaptation: AdaptationMethod<unknown> | null;
+  /**
+   * Warmup's adaptation over all chains of the run at once (ChEES: one step size and trajectory
+   * length learnt from every chain's transition), in place of a per-chain `adaptation`. A run with
+   * one runs its chains in one thread, in lockstep.
+   */
+  readonly runAdaptation?: RunAdaptationMethod<unknown, S>;
   /** The state of a chain's transitions, allocated once per chain. */
   init(chain: ChainContext, settings: MethodSettings): S;
   /** Starts the transition of `iteration` with step size `stepSize`; true when it needs the gradient at chain.q. */
@@ -65,4 +71,20 @@ export interface AdaptationMethod<A> {
   restore(state: A, saved: ChainAdaptationState): void;
   /** The step size's dual-averaging state, for a transition runner that carries warmup on by itself. */
   dualAveraging(state: A): DualAveragingState;
+}
+
+/**
+ * Warmup's adaptation over every chain of a run, updated once per iteration with every chain's
+ * method state (what its transition saw). It writes the step size of every chain (the same for
+ * all, or not) and may adapt the chains' metrics and method states in place.
+ */
+export interface RunAdaptationMethod<R, S> {
+  /** The run's adaptation state, over the chains' metrics (adapted in place). */
+  init(metrics: readonly Metric[], settings: MethodSettings): R;
+  /** Before the first warmup transition, with each chain's searched step size in stepSizes (rewritten). */
+  start(state: R, chains: readonly S[], stepSizes: Float64Array): void;
+  /** Learns from warmup iteration's transitions of every chain; writes the next step sizes. */
+  update(state: R, chains: readonly S[], q: readonly Float64Array[], stepSizes: Float64Array): void;
+  /** At warmup's end: writes the step sizes to sample with and fixes the chains' parameters. */
+  final(state: R, chains: readonly S[], stepSizes: Float64Array): void;
 }

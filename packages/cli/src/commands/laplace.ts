@@ -39,8 +39,11 @@ export async function laplaceCommand(modelPath: string, opts: LaplaceCommandOpti
   else {
     // L-BFGS gets near the mode; Newton's steps (the Hessian is needed anyway) then finish it,
     // where an ill-conditioned posterior stops L-BFGS's relative tests early (kidiq's regression).
+    // A Newton step that cannot decrease the objective further (a line search failing at the
+    // mode to rounding) leaves L-BFGS's point, which converged.
     const near = findMode(m, initialPoint(m, opts.init, seed), {});
-    const found = near.converged ? findMode(m, near.x, { algorithm: "newton" }) : near;
+    const polished = near.converged ? findMode(m, near.x, { algorithm: "newton" }) : near;
+    const found = polished.f <= near.f ? { ...polished, converged: near.converged } : near;
     if (!found.converged) throw new CliError(`laplace: the mode was not found: ${found.message}; find it with \`ppl optimize${opts.jacobian ? " --jacobian" : ""}\` (raise --iter) and pass its optimize.csv with --mode`, ExitCode.notConverged);
     mode = found.x;
   }

@@ -41,11 +41,12 @@ export function dataLayoutKeys(model: Model, compiled: CompiledModel): LayoutKey
 }
 
 /** The header keys of the data layout, as dataLayoutKeys gives them. */
-export interface LayoutKeys {
+// A type alias, not an interface: it is handed on as the header's string record of keys.
+export type LayoutKeys = {
   readonly observed: string;
   readonly int_data: string;
   readonly observed_hash?: string;
-}
+};
 
 const cache = new WeakMap<CompiledModel, LayoutKeys>();
 

@@ -58,6 +58,8 @@ export {
   type ChainMatrix, type SamplerDraws, type SamplerDiagnostics, type DiagnosticWarning, type WarningKind,
   type ParameterSummary, type Summary, type SummarizeOptions,
 } from "./diagnostics/index.ts";
+// Nested R-hat over superchains (many short chains, groups started from one point)
+export { rhatNested, rhatNestedOfMatrix, contiguousSuperchains, SuperchainError } from "./diagnostics/index.ts";
 // Stan CSV and JSON
 export {
   toStanCsvName, fromStanCsvName, formatNumber, parseNumber, SAMPLE_DEFAULTS, sampleConfig, renderConfig,

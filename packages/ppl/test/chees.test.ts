@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { mcseMean, sample, type BatchedDensity, type SampleResult } from "../src/index.ts";
-import { chees, cheesUniform, halton } from "../src/inference.ts";
+import { chees, cheesUniform, halton, type SamplingMethod } from "../src/inference.ts";
 
 // A 2-D Gaussian with means MU, sds SD and correlation RHO, and an independent N(0, 10²) third coordinate.
 const MU = [1, -2, 0];
@@ -86,5 +86,16 @@ describe("ChEES-HMC", () => {
 
   it("Halton's base-2 sequence is the van der Corput sequence", () => {
     expect([1, 2, 3, 4, 5, 6, 7].map(halton)).toEqual([0.5, 0.25, 0.75, 0.125, 0.625, 0.375, 0.875]);
+  });
+
+  it("superchains: the chains of a group start from one point, the groups from different points, whatever the chain range", () => {
+    // A method that never moves: its draws are the chains' initial points.
+    const still: SamplingMethod<null> = { name: "still", adaptation: null, init: () => null, begin: () => false, advance: () => false, info: () => ({ acceptStat: 1, treeDepth: 0, nLeapfrog: 0, divergent: false, energy: 0 }) };
+    const base = { chains: 8, warmup: 0, draws: 1, seed: 9, method: still, superchainSize: 4 };
+    const r = sample(gaussian, base);
+    for (let c = 1; c < 8; c++) expect(Array.from(r.draws[c]!), `chain ${c}`).toEqual(Array.from(r.draws[c < 4 ? 0 : 4]!));
+    expect(Array.from(r.draws[4]!)).not.toEqual(Array.from(r.draws[0]!));
+    const upper = sample(gaussian, { ...base, chains: 2, firstChain: 6 });
+    expect(Array.from(upper.draws[0]!)).toEqual(Array.from(r.draws[4]!));
   });
 });

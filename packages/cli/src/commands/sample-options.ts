@@ -29,8 +29,10 @@ export interface SampleCommandOptions extends BackendRequest {
   readonly saveWarmup?: boolean;
   /** Keep every thin-th iteration (1). */
   readonly thin?: number;
-  /** NUTS (the default) or static HMC with `steps` leapfrog steps. */
-  readonly algorithm?: "nuts" | "hmc";
+  /** NUTS (the default), static HMC with `steps` leapfrog steps, or ChEES-HMC (many chains adapted together). */
+  readonly algorithm?: "nuts" | "hmc" | "chees";
+  /** Superchains for nested R-hat: groups of chains started from one initial point (must divide the chains). */
+  readonly superchains?: number;
   readonly steps?: number;
   /** The initial step size (1). */
   readonly stepsize?: number;

@@ -24,6 +24,7 @@ import { Progress } from "../progress.ts";
 import { summarizeDraws } from "../read-runs.ts";
 import { stopExitCode, stopOnSignals, stoppedBy } from "../stop-signals.ts";
 import { formatSummary } from "../summary-text.ts";
+import { nestedRhatLines, nestedRhats } from "../nested-rhat-lines.ts";
 import { filterSummary, hiddenNote, selectVariables } from "../variable-filter.ts";
 import { readInitFile, readInvMetricFile } from "../start-values.ts";
 import { priorCommand } from "./prior.ts";
@@ -39,16 +40,22 @@ export async function sampleCommand(modelPath: string, opts: SampleCommandOption
   };
   // Only look for devices when Vulkan is an option: --backend cpu never loads the native addon.
   const hmc = (opts.algorithm ?? "nuts") === "hmc";
+  // ChEES adapts across chains on the host, in lockstep: a CPU method, as static HMC is.
+  const chees = opts.algorithm === "chees";
+  const cpuOnly = hmc || chees;
+  if (opts.superchains !== undefined && opts.chains % opts.superchains !== 0) {
+    throw usageError(`--superchains ${opts.superchains} does not divide --chains ${opts.chains} into equal groups; pick a divisor of ${opts.chains}`);
+  }
   if (opts.steps !== undefined && !hmc) throw usageError("--steps is the number of leapfrog steps of --algorithm hmc; NUTS chooses its own (drop --steps, or add --algorithm hmc)");
   // The GPU sampler runs NUTS only; static HMC runs on the CPU, which `auto` then takes.
-  if (hmc && opts.backend === "vulkan") throw usageError("--algorithm hmc runs on the CPU only (the GPU sampler runs NUTS); use --backend cpu, or --algorithm nuts on the GPU");
-  const request = hmc ? { ...opts, backend: "cpu" as const } : opts;
+  if (cpuOnly && opts.backend === "vulkan") throw usageError(`--algorithm ${opts.algorithm} runs on the CPU only (the GPU sampler runs NUTS); use --backend cpu, or --algorithm nuts on the GPU`);
+  const request = cpuOnly ? { ...opts, backend: "cpu" as const } : opts;
   if (opts.threads !== undefined && request.backend === "vulkan") throw usageError("--threads spreads the CPU sampler's chains over threads; the GPU sampler runs every chain itself (drop --threads, or use --backend cpu)");
   // @ppl/vulkan (and its native addon) is loaded only then too, so that --backend cpu starts without it.
   const vulkan = request.backend === "cpu" ? undefined : await import("@ppl/vulkan");
   const listing = vulkan === undefined ? { devices: [], reason: null } : vulkan.listDevices();
   const picked = chooseBackend(request, listing);
-  const choice = hmc && opts.backend === "auto" ? { ...picked, note: `backend: cpu (${picked.dtype}): --algorithm hmc runs on the CPU only` } : picked;
+  const choice = cpuOnly && opts.backend === "auto" ? { ...picked, note: `backend: cpu (${picked.dtype}): --algorithm ${opts.algorithm} runs on the CPU only` } : picked;
   const threads = choice.backend === "cpu" ? Math.min(opts.threads ?? availableParallelism(), opts.chains) : 1;
 
   const model = await loadModel(modelPath);
@@ -121,6 +128,8 @@ export async function sampleCommand(modelPath: string, opts: SampleCommandOption
       stepSize: opts.stepsize ?? 1,
       sampler: hmc ? "hmc" : "nuts",
       hmcSteps: opts.steps ?? 10,
+      ...(chees ? { method: "chees" } : {}),
+      ...(opts.superchains !== undefined ? { superchainSize: opts.chains / opts.superchains } : {}),
       threads,
       signal: controller.signal,
       ...(opened.transitionRunner ? { transitionRunner: opened.transitionRunner } : {}),
@@ -187,9 +196,11 @@ export async function sampleCommand(modelPath: string, opts: SampleCommandOption
     return stopExitCode(signal);
   }
 
-  const summary = summarizeDraws(files.draws(), plan.maxDepth);
+  const drawn = files.draws();
+  const summary = summarizeDraws(drawn, plan.maxDepth);
   writeFileSync(join(dir, "summary.json"), writeSummaryJson(summary));
   io.stdout.write(formatSummary(filterSummary(summary, shown), undefined, hiddenNote(summary, shown)));
+  if (opts.superchains !== undefined) io.stdout.write(nestedRhatLines(nestedRhats(drawn.parameters, shown.names, opts.superchains), opts.superchains, opts.chains));
   // A chain whose step size collapsed far below the others' sat in one place: said after the table, as the diagnostics are.
   const stuck = findStuckChains(samplingEvidence(result.adaptation.map((a) => a.stepSize), result.stats.map((s) => s.treeDepth), plan.maxDepth));
   for (const s of stuck) io.stderr.write(`warning: ${stuckWarning(s, first + s.chain + 1)}\n`);
@@ -288,6 +299,9 @@ function headerConfig(
       dtype: choice.dtype,
       ...(opts.dataPrecision === "f16" ? { data_precision: "f16" } : {}),
       backend_requested: opts.backend,
+      // Stan's own `algorithm` and `engine` keys say hmc/nuts; the method that ran is this key.
+      ...(opts.algorithm === "chees" ? { sampling_method: "chees" } : {}),
+      ...(opts.superchains !== undefined ? { superchains: opts.superchains } : {}),
       data_hash: dataHash,
       // What `ppl export` reads to lay the data out as ArviZ expects (see data-layout.ts).
       ...layout,

@@ -71,6 +71,7 @@ export class SamplingRun {
     const metricLength = s.metric === "diag" ? dim : dim * dim;
     const givenInits = perChain("init", options.init, s.chains, dim);
     const givenMetrics = perChain("invMetric", options.invMetric, s.chains, metricLength);
+    const superchainSize = checkInteger("superchainSize", options.superchainSize ?? 1, 1);
 
     const method = methodOf(options.method ?? s.sampler);
     if (options.transitionRunner && options.method !== undefined && method.name !== s.sampler) {
@@ -108,7 +109,7 @@ export class SamplingRun {
         this.steppers.push({ advance: () => method.advance(state) });
       }
       this.searches.push(new StepSizeSearch(chain));
-      this.inits.push(new InitialPointSearch(this.batch, slot, key, s.initRadius, givenInits[c] ?? null));
+      this.inits.push(new InitialPointSearch(this.batch, { row: c, id: initStreamOf(slot.id, superchainSize) }, key, s.initRadius, givenInits[c] ?? null));
       if (this.adapt) this.adaptations.push(this.adapt.init(slot, metric, s));
       this.draws.push(new Float64Array(s.draws * dim));
       const n = s.draws;
@@ -417,4 +418,9 @@ export class SamplingRun {
       timing: { warmupSeconds: this.warmupMs / 1000, samplingSeconds: this.samplingMs / 1000 },
     };
   }
+}
+
+/** The chain id whose Init stream chain `id` searches its initial point with: its superchain's first chain's. */
+export function initStreamOf(id: number, superchainSize: number): number {
+  return id - (id % superchainSize);
 }

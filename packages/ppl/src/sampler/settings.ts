@@ -32,6 +32,11 @@ export interface StartOptions {
   initRadius?: number;
   /** Initial unconstrained point, shared by all chains or one per chain. */
   init?: Float64Array | readonly Float64Array[];
+  /**
+   * Chains per superchain (nested R-hat): chains with ids k·size … (k+1)·size − 1 search their
+   * initial point with the stream of the superchain's first chain, so they start from one point.
+   */
+  superchainSize?: number;
 }
 
 /** The transition: which kernel, and its own settings. */
@@ -159,6 +164,7 @@ export function chainRangeOptions(options: SettingsOptions, s: ResolvedSampleSet
     chains: count, warmup: s.warmup, draws: s.draws, seed: s.seed, firstChain: s.firstChain + first, metric: s.metric,
     adaptDelta: s.adaptDelta, maxDepth: s.maxDepth, maxDeltaH: s.maxDeltaH, initRadius: s.initRadius, stepSize: s.stepSize,
     sampler: s.sampler, hmcSteps: s.hmcSteps, ...(init ? { init } : {}), ...(invMetric ? { invMetric } : {}),
+    ...(options.superchainSize !== undefined ? { superchainSize: options.superchainSize } : {}),
     // By name: the options may go to a worker thread, where the name finds the method.
     ...(options.method !== undefined ? { method: typeof options.method === "string" ? options.method : options.method.name } : {}),
   };

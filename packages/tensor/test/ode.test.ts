@@ -175,7 +175,7 @@ describe("odeRK45 states that decay far below atol", () => {
     const want = logSpaceRk4(at.th, at.z0, 1e-4);
     expect(Math.min(...want.map((r) => r[0]!))).toBeLessThan(1e-20);
     want.forEach((r, i) => r.forEach((v, k) => expect(Math.abs(y![2 * i + k]! / v - 1), `z[${i}, ${k}] = ${y![2 * i + k]} against ${v}`).toBeLessThan(1e-4)));
-    // The example's budget of 30 attempts an interval cannot resolve the fall: no state rather than a wrong one.
+    // A budget of 30 attempts an interval cannot resolve the fall: no state rather than a wrong one.
     expect(ok30).toEqual([0]);
     expect(y30!.every(Number.isNaN)).toBe(true);
   });

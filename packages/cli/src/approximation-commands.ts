@@ -1,10 +1,13 @@
 /**
- * The commands of the approximations at a mode, `ppl optimize` and `ppl laplace`, added to the
- * program; their modules load when they run, as every command's do.
+ * The commands that evaluate a model's density outside sampling, added to the program: the
+ * approximations at a mode (`ppl optimize`, `ppl laplace`) and the density checks (`ppl diagnose`,
+ * `ppl log-prob`); their modules load when they run, as every command's do.
  */
 import { Option, type Command } from "commander";
 import type { ExitCodeValue } from "./exit-codes.ts";
+import type { DiagnoseCommandOptions } from "./commands/diagnose.ts";
 import type { LaplaceCommandOptions } from "./commands/laplace.ts";
+import type { LogProbCommandOptions } from "./commands/log-prob.ts";
 import type { OptimizeCommandOptions } from "./commands/optimize.ts";
 import { processIO } from "./io.ts";
 import { initOption, integer, nonNegative, positive } from "./options.ts";
@@ -17,7 +20,7 @@ point included); 5 did not converge (optimize: --iter reached or the line search
 optimize.csv holds the last iterate; laplace: the Hessian at the mode is not negative definite, no
 laplace.csv is written); 70 internal error.`;
 
-/** Adds `optimize` and `laplace` to the program. */
+/** Adds `optimize`, `laplace`, `diagnose` and `log-prob` to the program. */
 export function addApproximationCommands(program: Command, run: Runner): void {
   program
     .command("optimize")
@@ -55,4 +58,28 @@ export function addApproximationCommands(program: Command, run: Runner): void {
     .option("--quiet", "no informational lines on stderr", false)
     .addHelpText("after", EXIT_CODES)
     .action((model: string, opts: LaplaceCommandOptions) => run(async () => (await import("./commands/laplace.ts")).laplaceCommand(model, opts, processIO))());
+
+  program
+    .command("diagnose")
+    .description("Check the model's gradient against finite differences at an initial point, as CmdStan's diagnose; exits 1 when a coordinate's error exceeds --error.")
+    .argument("<model>", "TypeScript or Stan file of the model")
+    .option("--data <file>", "data file in Stan's JSON format")
+    .option("--epsilon <x>", "finite-difference step", positive, 1e-6)
+    .option("--error <x>", "largest |gradient - finite difference| that passes", positive, 1e-6)
+    .option("--init <r>", "the point: uniform in (-r, r) on the unconstrained scale, or a JSON file of constrained values", initOption, 2)
+    .option("--seed <n>", "random seed of the point", integer(0))
+    .addHelpText("after", "\nExit codes: 0 every coordinate within --error; 1 some are not; 2 usage error; 3 model or data error; 70 internal error.")
+    .action((model: string, opts: DiagnoseCommandOptions) => run(async () => (await import("./commands/diagnose.ts")).diagnoseCommand(model, opts, processIO))());
+
+  program
+    .command("log-prob")
+    .description("The log density and its gradient (unconstrained scale) at given constrained values, as CmdStan's log_prob; writes DIR/log_prob.csv.")
+    .argument("<model>", "TypeScript or Stan file of the model")
+    .option("--data <file>", "data file in Stan's JSON format")
+    .requiredOption("--params <file>", "constrained values: a JSON object, or a Stan CSV file (one point per row)")
+    .option("--no-jacobian", "leave out the log-Jacobian of the constraints (default: included, as CmdStan)")
+    .option("--output <dir>", "output directory", "output")
+    .option("--quiet", "no informational lines on stderr", false)
+    .addHelpText("after", "\nExit codes: 0 success; 2 usage error (a params file that does not fit the model); 3 model or data error; 70 internal error.")
+    .action((model: string, opts: LogProbCommandOptions) => run(async () => (await import("./commands/log-prob.ts")).logProbCommand(model, opts, processIO))());
 }

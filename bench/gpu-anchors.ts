@@ -18,9 +18,8 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import {
-  chainGroupSizes, compileModel, essBulk, modelDensity, sample, sampleAsync, splitRunner, type CompiledModel,
-} from "../packages/ppl/src/index.ts";
+import { compileModel, essBulk, modelDensity, sample, sampleAsync, type CompiledModel } from "../packages/ppl/src/index.ts";
+import { chainGroupSizes, splitRunner } from "../packages/ppl/src/runner.ts";
 import { limitsOf, usableDevices, VulkanManager, type RenderLimits } from "../packages/vulkan/src/index.ts";
 import { batchedGradient, closeIdleDevices, prepareGpuNuts, roundedDataModel, type DataPrecision, type ExecutionShape, type GpuNuts } from "../packages/ppl-vulkan/src/index.ts";
 import { anchorHier, anchorLogistic, syntheticWalk } from "./anchor-models.ts";

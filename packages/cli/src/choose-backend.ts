@@ -3,10 +3,10 @@
  * to a density (and, on a GPU, to the fused NUTS kernel that runs the transitions).
  */
 import { castFloats } from "@ppl/tensor/internals";
+import { modelDensity, type CompiledModel, type ModelDensity } from "@ppl/ppl";
 import {
-  modelDensity, prepareTransitionRunner, chainGroupSizes, splitRunner, type CompiledModel, type ModelDensity, type PreparedRunner, type RunPlan,
-  type ReadyRunner, type TransitionRunnerFactory,
-} from "@ppl/ppl";
+  prepareTransitionRunner, chainGroupSizes, splitRunner, type PreparedRunner, type RunPlan, type ReadyRunner, type TransitionRunnerFactory,
+} from "@ppl/ppl/runner";
 import type { DeviceInfo, DeviceListing } from "@ppl/vulkan";
 // The GPU sampler (@ppl/ppl-vulkan) is imported where a run needs it, so that --backend cpu starts without it.
 import type { ExecutionShape } from "@ppl/ppl-vulkan";

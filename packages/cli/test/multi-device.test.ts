@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { thrownBy } from "@ppl/tensor/testing";
 import { InvalidArgumentError } from "commander";
-import { chainGroupSizes } from "@ppl/ppl";
+import { chainGroupSizes } from "@ppl/ppl/runner";
 import { usableDevices, type DeviceInfo, type DeviceListing } from "@ppl/vulkan";
 import { chooseBackend, devicesForAll } from "../src/choose-backend.ts";
 import { deviceSelection } from "../src/device-option.ts";

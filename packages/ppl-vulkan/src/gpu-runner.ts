@@ -1,4 +1,5 @@
-import { gradientGraph, type PreparedRunner, type RunPlan } from "@ppl/ppl";
+import { gradientGraph } from "@ppl/ppl";
+import type { PreparedRunner, RunPlan } from "@ppl/ppl/runner";
 import type { VulkanBuffer, VulkanManager } from "@ppl/vulkan";
 import { openDevice, releaseDevice } from "./device-pool.ts";
 import { deviceEngine } from "./device-engine.ts";

@@ -4,7 +4,8 @@
  * held: upload the chains' state, run k transitions on the device (the only part that waits for
  * it), read the block's stats and draws back; each iteration then reports from the block held.
  */
-import type { BatchedDensity, ChainBatch, RunnerStats, TransitionRunner, TransitionRunnerContext } from "@ppl/ppl";
+import type { BatchedDensity } from "@ppl/ppl";
+import type { ChainBatch, RunnerStats, TransitionRunner, TransitionRunnerContext } from "@ppl/ppl/runner";
 import type { BlockLayout, BlockReadback } from "./block-readback.ts";
 import { realArray } from "./block-readback.ts";
 import type { Engine, StateBuffers } from "./engine.ts";

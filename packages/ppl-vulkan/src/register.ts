@@ -1,4 +1,5 @@
-import { registerTransitionRunner, SamplerOptionError, type RunPlan } from "@ppl/ppl";
+import { SamplerOptionError } from "@ppl/ppl";
+import { registerTransitionRunner, type RunPlan } from "@ppl/ppl/runner";
 import { prepareGpuNuts, type ExecutionShape } from "./gpu-runner.ts";
 
 const SHAPES: readonly string[] = ["thread", "workgroup", "device"] satisfies readonly ExecutionShape[];

@@ -3,7 +3,8 @@
 // the draws before the move are the GPU run's, those after it carry the CPU density's exact lps.
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { compileModel, modelDensity, sample, sampleAsync, type FallbackDecision, type SampleResult } from "@ppl/ppl";
+import { compileModel, modelDensity, sample, sampleAsync, type SampleResult } from "@ppl/ppl";
+import type { FallbackDecision } from "@ppl/ppl/runner";
 import { usableDevices } from "@ppl/vulkan";
 import { prepareGpuNuts, type ExecutionShape } from "../src/index.ts";
 import eightSchools from "../../../examples/posteriordb/eight_schools-eight_schools_noncentered.ts";

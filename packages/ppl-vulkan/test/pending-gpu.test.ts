@@ -4,7 +4,8 @@
 // beats only runs its trial.
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { compileModel, modelDensity, sample, sampleAsync, type BatchedDensity, type ReadyRunner, type SampleResult } from "@ppl/ppl";
+import { compileModel, modelDensity, sample, sampleAsync, type BatchedDensity, type SampleResult } from "@ppl/ppl";
+import type { ReadyRunner } from "@ppl/ppl/runner";
 import { usableDevices } from "@ppl/vulkan";
 import { prepareGpuNuts, type ExecutionShape, type GpuNuts } from "../src/index.ts";
 import eightSchools from "../../../examples/posteriordb/eight_schools-eight_schools_noncentered.ts";

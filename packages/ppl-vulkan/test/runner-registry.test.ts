@@ -2,7 +2,8 @@
 // the "vulkan" transition runner, prepared from ppl's run plan.
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { compileModel, modelDensity, prepareTransitionRunner, sample, SamplerOptionError, transitionRunnerNames } from "@ppl/ppl";
+import { compileModel, modelDensity, sample, SamplerOptionError } from "@ppl/ppl";
+import { prepareTransitionRunner, transitionRunnerNames } from "@ppl/ppl/runner";
 import { usableDevices } from "@ppl/vulkan";
 import { prepareGpuNuts } from "../src/index.ts";
 import eightSchools from "../../../examples/eight_schools.ts";

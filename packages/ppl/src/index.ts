@@ -1,8 +1,9 @@
-// @ppl/ppl: the user API — models and data, distributions, constraints, sampling (and the transition
-// runner interface a GPU sampler plugs into), diagnostics, Stan CSV/JSON, the log density, PSIS-LOO,
-// generated quantities with predictive and prior draws.
-// The sampler's and diagnostics' building blocks, the random streams and the posteriordb runner are
-// in "@ppl/ppl/internals", for tests, benchmarks and packages that extend the sampler.
+// @ppl/ppl: the user API — models and data, distributions, constraints, sampling, diagnostics, Stan
+// CSV/JSON, the log density, PSIS-LOO, generated quantities with predictive and prior draws.
+// The transition runner interface a GPU sampler plugs into, the run plan and the placement hooks
+// are in "@ppl/ppl/runner"; the inference layer's methods in "@ppl/ppl/inference". The sampler's
+// and diagnostics' building blocks, the random streams and the posteriordb runner are in
+// "@ppl/ppl/internals", for tests, benchmarks and packages that extend the sampler.
 // Models and data
 export {
   ModelError, DataError, data, model, isModel, compileModel, unusedDataKeys, type DataSpec, type DataField, type DataKind,
@@ -36,15 +37,11 @@ export {
 } from "./transforms/index.ts";
 // Sampling
 export {
-  sample, sampleAsync, SamplingRun, registerTransitionRunner, prepareTransitionRunner, transitionRunnerNames,
+  sample, sampleAsync, SamplingRun,
   prestartSamplerThreads, stopSamplerThreads, findStuckChains, samplingEvidence, stuckWarning, type StuckChain, type ChainWindowEvidence,
-  InitializationError, StepSizeError, AdaptationError, SamplerOptionError, Metric, ChainBatch,
+  InitializationError, StepSizeError, AdaptationError, SamplerOptionError, Metric,
   type BatchedDensity, type SampleOptions, type SampleResult, type ChainStats, type ChainAdaptationResult,
-  type DrawInfo, type ResolvedSampleSettings, type SamplerKind, type RunnerStats, type TransitionRunner,
-  type TransitionRunnerContext, type TransitionRunnerFactory, type RunPlan, type PreparedRunner,
-  type RunnerProvider, type MetricKind, type DualAveragingSettings, type DualAveragingState,
-  splitRunner, chainGroupSizes, type RunnerGroup, type RunnerFallback, type FallbackDecision, cpuGradientLowerBound, dataElementCount,
-  type PendingRunner, type PendingRunnerDecision, type ReadyRunner,
+  type DrawInfo, type ResolvedSampleSettings, type SamplerKind, type MetricKind,
   type RunLengthOptions, type StartOptions, type TransitionOptions, type AdaptationOptions, type OutputOptions, type PlacementOptions,
   type SamplingMethod, type AdaptationMethod, type MethodSettings,
 } from "./sampler/index.ts";

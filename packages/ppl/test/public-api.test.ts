@@ -5,6 +5,7 @@ import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import * as publicApi from "../src/index.ts";
 import * as internals from "../src/internals.ts";
+import * as runner from "../src/runner.ts";
 import * as tensorApi from "../../tensor/src/index.ts";
 import * as tensorInternals from "../../tensor/src/internals.ts";
 
@@ -18,6 +19,15 @@ describe("public API", () => {
       expect(name in publicApi, name).toBe(false);
       expect(name in internals, name).toBe(true);
     }
+  });
+
+  it("@ppl/ppl exports no name of @ppl/ppl/runner: the runner plumbing is on its subpath", () => {
+    expect(Object.keys(runner).filter((name) => name in publicApi)).toEqual([]);
+    for (const name of ["splitRunner", "chainGroupSizes", "cpuGradientLowerBound", "dataElementCount", "registerTransitionRunner", "prepareTransitionRunner", "ChainBatch"]) {
+      expect(name in publicApi, name).toBe(false);
+      expect(name in runner, name).toBe(true);
+    }
+    for (const name of ["sample", "sampleAsync", "SamplerOptionError", "Metric"]) expect(name in publicApi, name).toBe(true);
   });
 
   it("@ppl/tensor exports no name of @ppl/tensor/internals, and keeps the tracing API, autodiff and evaluation", () => {
@@ -38,7 +48,7 @@ describe("public API", () => {
   });
 
   it("every exported function and class of each package's entry has a doc comment", () => {
-    const entries = [entry("tensor"), entry("tensor", "internals.ts"), entry("vulkan"), entry("ppl"), entry("ppl", "internals.ts"), entry("ppl", "inference.ts"), entry("ppl-vulkan")];
+    const entries = [entry("tensor"), entry("tensor", "internals.ts"), entry("vulkan"), entry("ppl"), entry("ppl", "internals.ts"), entry("ppl", "inference.ts"), entry("ppl", "runner.ts"), entry("ppl-vulkan")];
     const program = ts.createProgram(entries, {
       allowImportingTsExtensions: true, noEmit: true, strict: true, skipLibCheck: true,
       module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, target: ts.ScriptTarget.ES2022,

@@ -4,8 +4,9 @@ import { availableParallelism } from "node:os";
 import { basename, join, resolve } from "node:path";
 import {
   AdaptationError, findStuckChains, InitializationError, SAMPLER_COLUMNS, sampleAsync, sampleConfig, samplingEvidence, StepSizeError, stuckWarning, writeSummaryJson, type ConfigNode,
-  type PendingRunnerDecision, type SampleResult,
+  type SampleResult,
 } from "@ppl/ppl";
+import type { PendingRunnerDecision } from "@ppl/ppl/runner";
 import type * as Vulkan from "@ppl/vulkan";
 import { ChainFiles } from "../chain-files.ts";
 import { chooseBackend, openDensity, runPlan, type BackendChoice, type PendingGpu } from "../choose-backend.ts";

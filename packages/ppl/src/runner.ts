@@ -1,0 +1,12 @@
+// @ppl/ppl/runner: the plumbing a package that runs transitions somewhere else (a GPU) plugs into
+// the sampler with, and that a caller who places a run (the CLI) uses: the transition runner
+// interface and its registry, the run plan, the chain batch a runner reads and writes, several
+// runners as one (splitRunner, chainGroupSizes), and the CPU fallback and pending-runner hooks of
+// sampleAsync with the decisions they report.
+export {
+  registerTransitionRunner, prepareTransitionRunner, transitionRunnerNames, ChainBatch,
+  type RunnerStats, type TransitionRunner, type TransitionRunnerContext, type TransitionRunnerFactory,
+  type RunPlan, type PreparedRunner, type RunnerProvider, type DualAveragingSettings, type DualAveragingState,
+  splitRunner, chainGroupSizes, type RunnerGroup, type RunnerFallback, type FallbackDecision, cpuGradientLowerBound, dataElementCount,
+  type PendingRunner, type PendingRunnerDecision, type ReadyRunner,
+} from "./sampler/index.ts";

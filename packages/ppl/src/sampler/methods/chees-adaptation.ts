@@ -8,7 +8,11 @@
  *   Metropolis test, q̄ the means over chains and h the iteration's jitter; each update clipped;
  * - a diagonal inverse metric: the variance over chains of their current points (Welford over the
  *   chains), smoothed over iterations and regularised as Stan's, shared by every chain.
- * At warmup's end ε and T are the averaged iterates (weights k^−0.5) and stay fixed.
+ * T stays one step for the first tenth of warmup: while the chains still travel from their initial
+ * points to the typical set the criterion's gradient is large and positive whatever T, and Adam,
+ * carried by it, settles past the criterion's first maximum (on N(0, I) near T ≈ 8.6, not 2.2;
+ * docs/many-chain-hmc.md). At warmup's end ε and T are the averaged iterates (weights k^−0.5) and
+ * stay fixed.
  */
 import { DualAveraging, defaultDualAveraging } from "../warmup/dual-averaging.ts";
 import type { Metric } from "../metric.ts";
@@ -26,6 +30,8 @@ const LOG_UPDATE_CLIP = Math.log(2) / 2;
 const AVERAGE_DECAY = 0.5;
 // The metric's smoothing: the newest estimate's weight falls as 1/k to this floor.
 const METRIC_WEIGHT_FLOOR = 0.1;
+// The share of warmup before T adapts.
+const TRAJECTORY_DELAY = 0.1;
 
 /** The run's ChEES adaptation: the dual averaging, Adam's state, the averages, the shared metric. */
 export interface CheesAdaptationState {
@@ -37,6 +43,9 @@ export interface CheesAdaptationState {
   logTBar: number;
   adamV: number;
   count: number;
+  /** Warmup iterations before T adapts, and T's updates so far. */
+  readonly trajectoryStart: number;
+  trajectoryCount: number;
   readonly variance: Float64Array;
   readonly mean: Float64Array;
   readonly m2: Float64Array;
@@ -103,11 +112,11 @@ function updateTrajectory(a: CheesAdaptationState, chains: readonly CheesState[]
   const g = cheesGradient(chains);
   // Adam without momentum (β₁ = 0): the step is g / √v̂, bias-corrected.
   a.adamV = ADAM_BETA2 * a.adamV + (1 - ADAM_BETA2) * g * g;
-  const vHat = a.adamV / (1 - ADAM_BETA2 ** a.count);
+  const vHat = a.adamV / (1 - ADAM_BETA2 ** a.trajectoryCount);
   const step = (ADAM_RATE * g) / (Math.sqrt(vHat) + ADAM_EPS);
   if (Number.isFinite(step)) a.logT += Math.max(-LOG_UPDATE_CLIP, Math.min(LOG_UPDATE_CLIP, step));
   a.logT = clampLogT(a, a.logT, a.stepSize);
-  const weight = a.count ** -AVERAGE_DECAY;
+  const weight = a.trajectoryCount ** -AVERAGE_DECAY;
   a.logTBar = (1 - weight) * a.logTBar + weight * a.logT;
 }
 
@@ -148,7 +157,7 @@ export const cheesAdaptation: RunAdaptationMethod<CheesAdaptationState, CheesSta
     const dim = metrics[0]?.dim ?? 0;
     return {
       metrics, da: new DualAveraging(Math.log(10 * s.stepSize), { ...defaultDualAveraging, delta: CHEES_TARGET_ACCEPT }),
-      maxSteps: 2 ** s.maxDepth, stepSize: s.stepSize, logT: Math.log(s.stepSize), logTBar: 0, adamV: 0, count: 0,
+      maxSteps: 2 ** s.maxDepth, stepSize: s.stepSize, logT: Math.log(s.stepSize), logTBar: 0, adamV: 0, count: 0, trajectoryStart: Math.floor(TRAJECTORY_DELAY * s.warmup), trajectoryCount: 0,
       variance: new Float64Array(dim), mean: new Float64Array(dim), m2: new Float64Array(dim), metricUpdates: 0,
     };
   },
@@ -166,7 +175,10 @@ export const cheesAdaptation: RunAdaptationMethod<CheesAdaptationState, CheesSta
   update(a, chains, q, stepSizes) {
     a.count++;
     a.stepSize = a.da.learn(harmonicMeanAccept(chains));
-    updateTrajectory(a, chains);
+    if (a.count > a.trajectoryStart) {
+      a.trajectoryCount++;
+      updateTrajectory(a, chains);
+    } else a.logT = Math.log(a.stepSize);
     updateMetric(a, q);
     const t = Math.exp(a.logT);
     for (const c of chains) c.trajectoryLength = t;
@@ -174,7 +186,7 @@ export const cheesAdaptation: RunAdaptationMethod<CheesAdaptationState, CheesSta
   },
   final(a, chains, stepSizes) {
     const eps = a.count > 0 ? a.da.finalStepSize() : a.stepSize;
-    const t = a.count > 0 ? Math.exp(clampLogT(a, a.logTBar, eps)) : Math.exp(a.logT);
+    const t = a.trajectoryCount > 0 ? Math.exp(clampLogT(a, a.logTBar, eps)) : Math.exp(a.logT);
     for (const c of chains) c.trajectoryLength = t;
     stepSizes.fill(eps);
   },

@@ -24,6 +24,21 @@ describe("ppl sample with a .stan model", () => {
     }
   });
 
+  it("draws generated quantities with _rng per kept draw", async () => {
+    const dir = "../shared/stan-corpus/Rate_4_data-Rate_4_model";
+    const out = tempDir();
+    const r = await runCli(["sample", `${dir}/model.stan`, "--data", `${dir}/data.json`, "--chains", "2", "--seed", "5", "--output", out, "--quiet"]);
+    expect(r.code, r.stderr).toBe(0);
+    const csv = readFileSync(join(out, "chain-1.csv"), "utf8").split("\n").filter((l) => l !== "" && !l.startsWith("#"));
+    const header = csv[0]!.split(",");
+    const draws = csv.slice(1).map((l) => Number(l.split(",")[header.indexOf("postpredk")]));
+    // binomial_rng(n = 15, theta): whole numbers from 0 to 15.
+    expect(draws.every((k) => Number.isInteger(k) && k >= 0 && k <= 15)).toBe(true);
+    // Its mean is 15 times theta's, within the Monte Carlo error of both.
+    const s = JSON.parse(readFileSync(join(out, "summary.json"), "utf8")) as Summary;
+    expect(Math.abs(s["postpredk"]!.mean - 15 * s["theta"]!.mean)).toBeLessThanOrEqual(4 * Math.hypot(s["postpredk"]!.mcse_mean, 15 * s["theta"]!.mcse_mean));
+  });
+
   it("reports a Stan program's error with its file, line and column (exit 3)", async () => {
     const file = join(tempDir(), "bad.stan");
     writeFileSync(file, "parameters {\n  real mu;\n}\nmodel {\n  mu ~ normal(0, sigma);\n}\n");

@@ -65,7 +65,7 @@ model { for (n in 1:N) y[n] ~ normal(shift(a[g[n]], 3), 1); }`;
   });
 
   it.each([
-    ["random draws", `${HEAD}model { y ~ normal(mu, sigma); }\ngenerated quantities { real z = normal_rng(mu, sigma); }`, "t.stan:4:33: not supported: random draws ('normal_rng') are not supported yet"],
+    ["random draws in transformed data", "transformed data { real z = normal_rng(0, 1); }\nparameters { real mu; }", "t.stan:1:29: not supported: random draws ('normal_rng') outside generated quantities are not supported yet"],
     ["an ODE solver", `${HEAD}model { target += integrate_ode_rk45(mu, sigma); }`, "t.stan:3:19: not supported: the function 'integrate_ode_rk45' is not supported yet"],
     ["a loop bound from a data array's entry", "data { int N; array[N] int k; }\nparameters { real mu; }\nmodel { for (i in 1:k[1]) mu ~ normal(0, 1); }", "t.stan:3:21: not supported: a loop's upper bound must be known before sampling"],
     ["the density changed under a parameter's condition", `${HEAD}model { if (mu > 0) target += mu; }`, "t.stan:3:21: not supported: a change of the log density under the condition at line 3"],

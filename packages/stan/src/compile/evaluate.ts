@@ -1,5 +1,5 @@
 import {
-  add, and, cast, div, eq, ge, gt, le, lt, matmul, mod, mT, mul, ne, neg, or, pow, quotient, reshape, select, solve, sub, sum,
+  add, and, cast, constant, data as dataLeaf, div, eq, ge, gt, le, lt, matmul, mod, mT, mul, ne, neg, or, pow, quotient, reshape, select, solve, sub, sum,
   type Node,
 } from "@ppl/tensor";
 import type { Distribution } from "@ppl/ppl";
@@ -12,6 +12,15 @@ import { DENSITY_SUFFIX, DISTRIBUTIONS } from "../library/distributions.ts";
 import { FUNCTIONS, StaticValueError, type Arg } from "../library/functions.ts";
 import { IndexRangeError, readIndex, type IndexVal } from "./indexing.ts";
 import { copyVal, isCells, materialize, type Val } from "./values.ts";
+
+/** A random draw of generated quantities: the leaf that stands for it, its distribution's arguments (nodes, possibly of earlier draws) and how to make it. */
+export interface RngCall {
+  readonly leaf: Node;
+  readonly args: readonly Node[];
+  readonly make: (args: readonly Node[]) => Distribution;
+  readonly shape: readonly number[];
+  readonly span: Span;
+}
 
 /** `return` inside a user-defined function, carrying its value up to the call. */
 export class ReturnSignal {
@@ -30,6 +39,8 @@ export abstract class Evaluator {
   private depth = 0;
   /** True while a vectorized loop's body is traced: every scalar is a vector over the iterations, and density calls stay pointwise. */
   protected batched = false;
+  /** Set while generated quantities are traced: each _rng call becomes a leaf drawn per kept draw (generated.ts). */
+  protected rngCalls: RngCall[] | undefined;
 
   constructor(protected readonly checked: CheckedProgram, protected readonly src: SourceFile) {}
 
@@ -171,7 +182,7 @@ export abstract class Evaluator {
   }
 
   private density(e: Expr & { kind: "call" }, dist: string, suffix: string): Val {
-    if (suffix === "rng") throw this.fail("unsupported", e.span, `random draws ('${e.name}') are not supported yet`);
+    if (suffix === "rng") return this.rngCall(e, dist);
     const y = materialize(this.eval(e.args[0]!));
     const d = this.distribution(dist, e.args.slice(1), y, e.span);
     return this.at(e.span, `'${e.name}'`, () => {
@@ -188,6 +199,18 @@ export abstract class Evaluator {
         default: return this.batched ? d.logpdf(y) : sum(d.logpdf(y));
       }
     });
+  }
+
+  // A random draw: a leaf standing for it, with what its distribution is made of, drawn per kept draw.
+  private rngCall(e: Expr & { kind: "call" }, dist: string): Node {
+    if (!this.rngCalls) throw this.fail("unsupported", e.span, `random draws ('${e.name}') outside generated quantities are not supported yet`);
+    const args = e.args.map((a) => materialize(this.eval(a)));
+    const d = DISTRIBUTIONS[dist]!;
+    const probe = this.at(e.span, `'${e.name}'`, () => d.make(args, args[0] ?? constant(0)));
+    const shape = [...probe.batchShape, ...probe.eventShape];
+    const leaf = dataLeaf(`rng:${this.rngCalls.length}`, shape);
+    this.rngCalls.push({ leaf, args, make: (xs) => d.make(xs, xs[0] ?? constant(0)), shape, span: e.span });
+    return leaf;
   }
 
   /** A call of a user-defined function, traced inline (recursion ends where its condition is known while tracing). */

@@ -19,10 +19,7 @@ export function refuseUnsupported(c: CheckedProgram): void {
         e.args.forEach(expr);
         if (c.functions.has(e.name)) return;
         const m = DENSITY_SUFFIX.exec(e.name);
-        if (m && DISTRIBUTIONS[m[1]!]) {
-          if (m[2] === "rng") fail(e, `random draws ('${e.name}') are not supported yet`);
-          return;
-        }
+        if (m && DISTRIBUTIONS[m[1]!]) return;
         if (!FUNCTIONS[e.name]?.impl) fail(e, `the function '${e.name}' is not supported yet`);
         return;
       }

@@ -8,6 +8,7 @@ import { DISTRIBUTIONS } from "../library/distributions.ts";
 import { constraintOf, declaredShape, type BoundVals } from "./constraints.ts";
 import { Evaluator, ReturnSignal } from "./evaluate.ts";
 import { vectorizable } from "./vectorize.ts";
+import { declareRandomQuantities } from "./generated.ts";
 import { assignIndex, readIndex, type IndexVal } from "./indexing.ts";
 import { binaryOp } from "./evaluate.ts";
 import { copyVal, filled, isCells, materialize, readsParams, shapeOf, toCells, type Val } from "./values.ts";
@@ -64,6 +65,7 @@ export class Tracer extends Evaluator {
     this.block = "model";
     this.within(() => (blocks.model ?? []).forEach((s) => this.exec(s)));
     this.block = "generated quantities";
+    this.rngCalls = [];
     this.reported(blocks["generated quantities"] ?? [], false);
   }
 
@@ -71,6 +73,12 @@ export class Tracer extends Evaluator {
   // outside its bounds makes the log density −∞ (Stan rejects the draw).
   private reported(body: readonly Stmt[], checkBounds: boolean): void {
     for (const s of body) this.exec(s);
+    if (this.rngCalls && this.rngCalls.length > 0) {
+      // Quantities that draw random numbers are computed per kept draw on the host (generated.ts).
+      const outputs = body.flatMap((s) => (s.kind === "decl" ? [{ name: s.name, value: materialize(this.lookup(s.name, s.span)) }] : []));
+      declareRandomQuantities(this.m, outputs, this.rngCalls);
+      return;
+    }
     for (const s of body) {
       if (s.kind !== "decl") continue;
       const node = materialize(this.lookup(s.name, s.span));

@@ -38,12 +38,15 @@ describe("ppl sample --algorithm chees", () => {
     expect(readFileSync(join(out, "chain-256.csv"), "utf8")).toContain("sampling_method = chees");
   });
 
-  it("refuses superchains that do not divide the chains, and the GPU backend", async () => {
+  it("refuses superchains that do not divide the chains, the GPU backend and a dense metric", async () => {
     const r = await runCli(["sample", `${POSTERIOR}/model.stan`, "--data", `${POSTERIOR}/data.json`, "--algorithm", "chees", "--chains", "10", "--superchains", "4", "--output", tempDir(), "--quiet"]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("--superchains 4 does not divide --chains 10");
     const g = await runCli(["sample", `${POSTERIOR}/model.stan`, "--data", `${POSTERIOR}/data.json`, "--algorithm", "chees", "--backend", "vulkan", "--output", tempDir(), "--quiet"]);
     expect(g.stderr).toContain("--algorithm chees runs on the CPU only");
+    const d = await runCli(["sample", `${POSTERIOR}/model.stan`, "--data", `${POSTERIOR}/data.json`, "--algorithm", "chees", "--metric", "dense", "--output", tempDir(), "--quiet"]);
+    expect(d.code).toBe(2);
+    expect(d.stderr).toContain("drop --metric dense");
   });
 
   it.runIf(LONG)("1024 chains of eight_schools_noncentered meet the posteriordb rule (PPL_LONG=1)", async () => {

@@ -44,6 +44,7 @@ export async function sampleCommand(modelPath: string, opts: SampleCommandOption
   // ChEES adapts across chains on the host, in lockstep: a CPU method, as static HMC is.
   const chees = opts.algorithm === "chees";
   const cpuOnly = hmc || chees;
+  if (chees && opts.metric === "dense") throw usageError("--algorithm chees adapts a diagonal metric from the variance over chains; drop --metric dense");
   if (opts.superchains !== undefined && opts.chains % opts.superchains !== 0) {
     throw usageError(`--superchains ${opts.superchains} does not divide --chains ${opts.chains} into equal groups; pick a divisor of ${opts.chains}`);
   }

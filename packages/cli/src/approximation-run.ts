@@ -4,8 +4,7 @@
  * unconstrained scale, up to 100 tries for a finite density, or constrained values from a file),
  * the mode found by an optimizer, and a one-row-per-point Stan CSV file in CmdStan's layout.
  */
-import { closeSync, openSync, writeSync } from "node:fs";
-import { formatNumber, philoxRng, renderConfig, toStanCsvName, type CompiledModel, type ConfigNode, type Model } from "@ppl/ppl";
+import { fileSink, formatNumber, philoxRng, writeStanCsv, type CompiledModel, type ConfigNode, type Model } from "@ppl/ppl";
 import { minimize, objectiveOf, optimizationDensity, OptimizationError, type Objective, type OptimizeOptions, type OptimizeResult } from "@ppl/ppl/inference";
 import { compileWithData } from "./compile.ts";
 import { modelError } from "./exit-codes.ts";
@@ -59,16 +58,18 @@ export function findMode(m: ApproximationModel, q0: Float64Array, opts: Optimize
   }
 }
 
-/** Writes a Stan CSV file whole: settings, header, rows, then comment lines (CmdStan puts timing there). */
-export function writeCsvFile(path: string, config: readonly ConfigNode[], columns: readonly string[], rows: readonly ArrayLike<number>[], trailer: readonly string[] = []): void {
-  const lines = [...renderConfig(config), columns.map(toStanCsvName).join(",")];
-  for (const r of rows) lines.push(Array.from(r, formatNumber).join(","));
-  for (const t of trailer) lines.push(`# ${t}`);
-  const fd = openSync(path, "w");
+/**
+ * Writes a Stan CSV file whole through the library's writer: settings, header (`lead` columns as
+ * given, then the variables' dotted names), rows, comment lines, and CmdStan's timing footer
+ * (`seconds` as the sampling time, no warmup), so that the files read back as finished runs.
+ */
+export function writeCsvFile(path: string, config: readonly ConfigNode[], lead: readonly string[], names: readonly string[], rows: readonly ArrayLike<number>[], seconds: number, trailer: readonly string[] = []): void {
+  const writer = writeStanCsv(fileSink(path), { config, parameters: names, samplerColumns: lead });
   try {
-    writeSync(fd, lines.join("\n") + "\n");
+    for (const r of rows) writer.writeDraw(r);
+    for (const t of trailer) writer.writeComment(t);
   } finally {
-    closeSync(fd);
+    writer.close({ warmup: 0, sampling: seconds });
   }
 }
 

@@ -87,6 +87,8 @@ describe("ppl laplace", () => {
     expect(r.code, r.stderr).toBe(0);
     const csv = readCsv(join(out, "laplace.csv"));
     expect(csv.columns).toEqual(["log_p__", "log_g__", "mu", "twice"]);
+    // CmdStan's timing footer: the file reads back as a finished run.
+    expect(csv.timing).toBeDefined();
     expect(csv.config["method"]).toBe("laplace");
     const mu = csv.draws[2]!;
     expect(mu.length).toBe(draws);

@@ -79,7 +79,7 @@ export async function laplaceCommand(modelPath: string, opts: LaplaceCommandOpti
     },
     ...commonConfig(opts.data, opts.init, seed, opts.seed !== undefined, path),
   ];
-  writeCsvFile(path, config, ["log_p__", "log_g__", ...names], rows, [`Elapsed Time: ${(performance.now() - t0) / 1000} seconds`]);
+  writeCsvFile(path, config, ["log_p__", "log_g__"], names, rows, (performance.now() - t0) / 1000);
   if (!opts.quiet) io.stderr.write(`wrote ${opts.draws} draws from the normal approximation at the mode to ${path} (seed ${seed})\n`);
   return ExitCode.ok;
 }

@@ -28,6 +28,7 @@ export async function logProbCommand(modelPath: string, opts: LogProbCommandOpti
   const points = readConstrainedPoints(opts.params, m.compiled, "params file");
   const dim = m.compiled.dim;
   const grad = new Float64Array(dim);
+  const t0 = performance.now();
   const rows = points.map((q) => {
     const f = m.objective.evaluate(q, grad);
     return [-f, ...Array.from(grad, (g) => -g)];
@@ -43,7 +44,7 @@ export async function logProbCommand(modelPath: string, opts: LogProbCommandOpti
     ] }] },
     ...commonConfig(opts.data, 2, 0, false, path).filter((n) => n.key !== "init" && n.key !== "random"),
   ];
-  writeCsvFile(path, config, columns, rows);
+  writeCsvFile(path, config, columns, [], rows, (performance.now() - t0) / 1000);
   io.stdout.write(columns.join(",") + "\n" + rows.map((r) => r.map(formatNumber).join(",")).join("\n") + "\n");
   if (!opts.quiet) io.stderr.write(`wrote the log density and gradient at ${rows.length} point${rows.length === 1 ? "" : "s"} to ${path}\n`);
   return ExitCode.ok;

@@ -56,7 +56,7 @@ export async function optimizeCommand(modelPath: string, opts: OptimizeCommandOp
     { key: "method", value: "optimize", children: [{ key: "optimize", children: optimizeSettings(opts) }] },
     ...commonConfig(opts.data, opts.init, seed, opts.seed !== undefined, path),
   ];
-  writeCsvFile(path, config, ["lp__", ...names], [[-result.f, ...values]], trailer(result, seconds));
+  writeCsvFile(path, config, ["lp__"], names, [[-result.f, ...values]], seconds, trailer(result));
   printEstimates(io, ["lp__", ...names], [-result.f, ...values]);
   if (!opts.quiet) io.stderr.write(`${result.message}; ${result.iterations} iterations, ${result.evaluations} gradient evaluations; wrote ${path}\n`);
   if (result.converged) return ExitCode.ok;
@@ -81,10 +81,9 @@ function optimizeSettings(o: OptimizeCommandOptions): ConfigNode[] {
   ];
 }
 
-function trailer(r: OptimizeResult, seconds: number): string[] {
+function trailer(r: OptimizeResult): string[] {
   return [
     r.converged ? `Optimization terminated normally: ${r.message}` : `Optimization did not converge: ${r.message}`,
     `Iterations: ${r.iterations}, gradient evaluations: ${r.evaluations}`,
-    `Elapsed Time: ${seconds} seconds`,
   ];
 }

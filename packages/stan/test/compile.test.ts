@@ -26,6 +26,18 @@ describe("compileStan", () => {
     for (const q of [[0.1, 0.2, 0.3], [-1, 2, -0.5]]) expect(loop.logDensityAt(q)).toBeCloseTo(vec.logDensityAt(q), 10);
   });
 
+  it("runs a loop that fills a vector declared outside it (a map) as one vectorized assignment", () => {
+    const map = compile(`${HEAD}model {\n  vector[N] m;\n  for (n in 1:N) m[n] = mu + beta * x[n];\n  y ~ normal(m, sigma);\n}`, DATA);
+    const vec = compile(`${HEAD}model { y ~ normal(mu + beta * x, sigma); }`, DATA);
+    expect(map.logDensityAt([0.2, -0.4, 0.3])).toBeCloseTo(vec.logDensityAt([0.2, -0.4, 0.3]), 10);
+    // A loop that reads what it fills carries state and is unrolled: the same density either way.
+    const carried = compile(`${HEAD}model {\n  vector[N] m;\n  m[1] = mu;\n  for (n in 2:N) m[n] = m[n - 1] + beta * x[n];\n  y ~ normal(m, sigma);\n}`, DATA);
+    const cum = [0.2];
+    for (let n = 1; n < 5; n++) cum.push(cum[n - 1]! - 0.4 * DATA.x[n]!);
+    const want = DATA.y.reduce((a, v, i) => a - 0.5 * ((v - cum[i]!) / Math.exp(0.3)) ** 2 - 0.3 - 0.5 * Math.log(2 * Math.PI), 0) + 0.3;
+    expect(carried.logDensityAt([0.2, -0.4, 0.3])).toBeCloseTo(want, 8);
+  });
+
   it("unrolls a loop that carries state, with the same density as its closed form", () => {
     const carried = compile(`${HEAD}model {\n  real acc = 0;\n  for (n in 1:N) acc += normal_lpdf(y[n] | mu + beta * x[n], sigma);\n  target += acc;\n}`, DATA);
     const closed = compile(`${HEAD}model { target += normal_lpdf(y | mu + beta * x, sigma); }`, DATA);

@@ -7,7 +7,7 @@ import { UNKNOWN, type SType } from "../check/types.ts";
 import { DISTRIBUTIONS } from "../library/distributions.ts";
 import { constraintOf, declaredShape, type BoundVals } from "./constraints.ts";
 import { Evaluator, ReturnSignal } from "./evaluate.ts";
-import { vectorizable } from "./vectorize.ts";
+import { isMapAssignment, vectorizable } from "./vectorize.ts";
 import { declareRandomQuantities } from "./generated.ts";
 import { assignIndex, readIndex, type IndexVal } from "./indexing.ts";
 import { binaryOp } from "./evaluate.ts";
@@ -47,6 +47,8 @@ export class Tracer extends Evaluator {
   private block = "";
   /** Set while a branch under a condition known only at run time is traced: the density may not change there. */
   private inBranch: Span | undefined;
+  /** The vectorized loop being traced: x[i] = … by its index fills x[lo:hi]. */
+  private batchRange: { variable: string; lo: number; hi: number } | undefined;
 
   constructor(checked: CheckedProgram, src: SourceFile, private readonly m: ModelBuilder) {
     super(checked, src);
@@ -229,6 +231,7 @@ export class Tracer extends Evaluator {
       // The loop pass: one trace of the body with the index bound to all its values (vectorize.ts).
       const all = constant(Array.from({ length: hi - lo + 1 }, (_, k) => lo + k), [hi - lo + 1]);
       this.batched = true;
+      this.batchRange = { variable: s.variable, lo, hi };
       try {
         this.within(() => {
           this.frames[this.frames.length - 1]!.set(s.variable, all);
@@ -236,6 +239,7 @@ export class Tracer extends Evaluator {
         });
       } finally {
         this.batched = false;
+        this.batchRange = undefined;
       }
       return;
     }
@@ -267,7 +271,8 @@ export class Tracer extends Evaluator {
 
   private assign(s: Stmt & { kind: "assign" }): void {
     const name = s.target.name;
-    const idx: IndexVal[] = s.target.indices.flatMap((l) => this.indexVals(l));
+    const r = this.batchRange;
+    const idx: IndexVal[] = r && isMapAssignment(s, r.variable) ? [{ kind: "range", lower: r.lo, upper: r.hi }] : s.target.indices.flatMap((l) => this.indexVals(l));
     if (s.target.indices.slice(0, -1).some((l) => l.some((i) => i.kind === "range"))) {
       throw this.fail("unsupported", s.target.span, "an assignment through a range followed by more brackets (x[a:b][i])");
     }

@@ -18,21 +18,65 @@ import { FUNCTIONS } from "../library/functions.ts";
  */
 export function vectorizable(loop: Stmt & { kind: "for" }, c: CheckedProgram): boolean {
   const locals = new Set<string>();
-  return body(loop.body, loop.variable, locals, c);
+  return body(loop.body, loop.variable, locals, c, loop.body);
 }
 
-function body(s: Stmt, index: string, locals: Set<string>, c: CheckedProgram): boolean {
+/** Whether `s` is x[i] = value for the loop index i, x declared outside the loop: the loop fills x[lo:hi] (a map). */
+export function isMapAssignment(s: Stmt, index: string): s is Stmt & { kind: "assign" } {
+  if (s.kind !== "assign" || s.op !== "=" || s.target.indices.length !== 1) return false;
+  const [list] = s.target.indices;
+  return list!.length === 1 && list![0]!.kind === "single" && list![0]!.expr.kind === "var" && list![0]!.expr.name === index;
+}
+
+// Whether the loop's body reads the variable other than as x[i] of its own iteration (a map's
+// target read at another place would carry state between iterations).
+function reads(s: Stmt, name: string, index: string): boolean {
+  const m = (e: Expr) => mentions(ownEntryHidden(e, name, index), name);
   switch (s.kind) {
-    case "block": return s.body.every((b) => body(b, index, locals, c));
+    case "block": return s.body.some((b) => reads(b, name, index));
+    case "decl": return s.init !== undefined && m(s.init);
+    case "assign": return m(s.value) || s.target.indices.flat().some((i) => indexMentions(i, name));
+    case "target": return m(s.value);
+    case "tilde": return [s.value, ...s.args].some(m);
+    case "for": return mentions(s.lower, name) || mentions(s.upper, name) || reads(s.body, name, index);
+    default: return true;
+  }
+}
+
+// The expression with every x[i] (x the name, i the loop index) replaced by a literal, so that only other reads of x remain.
+function ownEntryHidden(e: Expr, name: string, index: string): Expr {
+  const own = (x: Expr): boolean =>
+    x.kind === "index" && x.target.kind === "var" && x.target.name === name && x.indices.length === 1 && x.indices[0]!.kind === "single" && x.indices[0]!.expr.kind === "var" && x.indices[0]!.expr.name === index;
+  const go = (x: Expr): Expr => {
+    if (own(x)) return { kind: "int", value: 0, text: "0", span: x.span };
+    switch (x.kind) {
+      case "binary": return { ...x, left: go(x.left), right: go(x.right) };
+      case "unary": return { ...x, operand: go(x.operand) };
+      case "paren": return { ...x, inner: go(x.inner) };
+      case "call": return { ...x, args: x.args.map(go) };
+      case "cond": return { ...x, test: go(x.test), then: go(x.then), else: go(x.else) };
+      default: return x;
+    }
+  };
+  return go(e);
+}
+
+function body(s: Stmt, index: string, locals: Set<string>, c: CheckedProgram, whole: Stmt): boolean {
+  switch (s.kind) {
+    case "block": return s.body.every((b) => body(b, index, locals, c, whole));
     case "empty": return true;
     case "decl":
       if (s.type.base !== "real" && s.type.base !== "int") return false;
       if (s.type.arrayDims.length > 0) return false;
       locals.add(s.name);
       return s.init === undefined || scalarExpr(s.init, index, c);
-    case "assign":
-      // Only locals of the body: a variable from outside would carry state between iterations.
-      return locals.has(s.target.name) && s.target.indices.length === 0 && scalarExpr(s.value, index, c);
+    case "assign": {
+      // Locals of the body, or x[i] = … into a variable from outside that the body never reads
+      // (reading it would carry state between iterations).
+      if (locals.has(s.target.name) && s.target.indices.length === 0) return scalarExpr(s.value, index, c);
+      const t = c.targets.get(s.target);
+      return isMapAssignment(s, index) && !locals.has(s.target.name) && t !== undefined && isScalar(t) && !reads(whole, s.target.name, index) && scalarExpr(s.value, index, c);
+    }
     case "target": return scalarExpr(s.value, index, c);
     case "tilde": {
       const d = DISTRIBUTIONS[s.dist];
@@ -41,7 +85,7 @@ function body(s: Stmt, index: string, locals: Set<string>, c: CheckedProgram): b
     }
     case "for":
       if (mentions(s.lower, index) || mentions(s.upper, index)) return false;
-      return body(s.body, index, locals, c);
+      return body(s.body, index, locals, c, whole);
     default: return false;
   }
 }

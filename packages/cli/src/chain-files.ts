@@ -1,18 +1,20 @@
 import { join } from "node:path";
-import { chainsFromColumns, SAMPLER_COLUMNS, samplerValues, writeStanCsv, type ChainDraws, type ChainAdaptationResult, type ConfigNode, type DrawInfo, type StanCsvWriter } from "@ppl/ppl";
+import { fromStanCsvName, SAMPLER_COLUMNS, samplerValues, writeStanCsv, type ChainDraws, type ChainAdaptationResult, type ConfigNode, type DrawInfo, type StanCsvWriter } from "@ppl/ppl";
+import { ColumnSpill } from "./column-spill.ts";
 import { FilePool } from "./file-pool.ts";
 
 /**
  * One Stan CSV file per chain (DIR/chain-1.csv …), each draw written the moment it is made, and
- * kept in memory too, so that the run's summary needs no second reading of the files.
+ * spilled with its exact bits to a columnar file beside them (see column-spill.ts), so that the
+ * run's summary reads one column at a time and no draw is kept in memory.
  */
 export class ChainFiles {
   /** Paths of the files, chain 1 first. */
   readonly paths: string[];
   private readonly writers: StanCsvWriter[];
   private readonly row: Float64Array;
-  // Per chain, the rows written so far (sampler values, then the reported values), back to back.
-  private readonly kept: GrowingRows[];
+  // Per chain, the rows written so far (sampler values, then the reported values).
+  private readonly kept: ColumnSpill;
 
   /**
    * `samplerColumns` lead each row: NUTS's by default, others for draws that no sampler made (`ppl sample --prior`, `ppl generate`).
@@ -30,8 +32,14 @@ export class ChainFiles {
       throw e;
     }
     this.row = new Float64Array(samplerColumns.length + parameters.length);
-    this.kept = Array.from({ length: chains }, () => new GrowingRows(this.row.length));
+    this.kept = new ColumnSpill(join(dir, `.draws-${firstChain + 1}.spill`), chains, this.row.length);
+    // A run that ends by an error or a signal leaves no spill behind (only a SIGKILL does).
+    const release = (): void => this.kept.remove();
+    process.once("exit", release);
+    this.unhook = () => process.removeListener("exit", release);
   }
+
+  private readonly unhook: () => void;
 
   /** Writes each chain's adapted step size and inverse metric, between warmup and sampling (adaptation[i] is row first + i's). */
   writeAdaptation(adaptation: readonly ChainAdaptationResult[], first = 0): void {
@@ -55,7 +63,7 @@ export class ChainFiles {
     samplerValues(d, r);
     r.set(generated, SAMPLER_COLUMNS.length);
     this.writers[d.chain]!.writeDraw(r);
-    this.kept[d.chain]!.push(r);
+    this.kept.push(d.chain, r);
   }
 
   /** Appends one warmup draw (--save-warmup): written to the file, not kept, so that the run's summary covers the sampling draws only. */
@@ -71,42 +79,43 @@ export class ChainFiles {
     if (row.length !== this.row.length) throw new Error(`a row has ${row.length} values but the files have ${this.row.length} columns`);
     this.row.set(row);
     this.writers[chain]!.writeDraw(this.row);
-    this.kept[chain]!.push(this.row);
+    this.kept.push(chain, this.row);
   }
 
-  /** Every draw written so far, regrouped per column as `collectChains` does with the files read back. */
+  /**
+   * Every draw written so far, regrouped per column as `collectChains` does with the files read
+   * back; each column is read from the spill when it is asked for, so take one at a time.
+   */
   draws(): ChainDraws {
     const names = this.writers[0]!.columns;
-    return chainsFromColumns(names, this.kept.map((k) => k.columns()));
+    const chains = this.writers.length;
+    let length = Infinity;
+    for (let c = 0; c < chains; c++) length = Math.min(length, this.kept.rows(c));
+    const n = chains === 0 ? 0 : length;
+    const columns: Record<string, Float64Array[]> = {};
+    const parameters: Record<string, Float64Array[]> = {};
+    names.forEach((name, k) => {
+      const get = { get: () => this.kept.column(k, n), enumerable: true };
+      Object.defineProperty(columns, name, get);
+      if (!name.endsWith("__")) Object.defineProperty(parameters, fromStanCsvName(name), get);
+    });
+    const has = ["divergent__", "treedepth__", "energy__"].every((c) => names.includes(c));
+    const sampler = has ? {
+      get divergent() { return columns["divergent__"]!; },
+      get treedepth() { return columns["treedepth__"]!; },
+      get energy() { return columns["energy__"]!; },
+    } : undefined;
+    return { parameters, columns, ...(sampler !== undefined ? { sampler } : {}), drawsPerChain: n };
+  }
+
+  /** Deletes the spill that `draws()` reads: once the summary is made (also done when the process exits). */
+  release(): void {
+    this.kept.remove();
+    this.unhook();
   }
 
   /** Writes the timing footer and closes every file. */
   close(timing?: { warmup: number; sampling: number }): void {
     for (const w of this.writers) w.close(timing);
-  }
-}
-
-// Rows of a fixed width appended one at a time, read back as columns.
-class GrowingRows {
-  private data: Float64Array;
-  private rows = 0;
-  constructor(private readonly width: number) {
-    this.data = new Float64Array(width * 64);
-  }
-  push(row: Float64Array): void {
-    if ((this.rows + 1) * this.width > this.data.length) {
-      const bigger = new Float64Array(this.data.length * 2);
-      bigger.set(this.data);
-      this.data = bigger;
-    }
-    this.data.set(row, this.rows * this.width);
-    this.rows++;
-  }
-  columns(): Float64Array[] {
-    return Array.from({ length: this.width }, (_, c) => {
-      const col = new Float64Array(this.rows);
-      for (let i = 0; i < this.rows; i++) col[i] = this.data[i * this.width + c]!;
-      return col;
-    });
   }
 }

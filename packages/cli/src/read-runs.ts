@@ -1,6 +1,6 @@
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { collectChains, readStanCsv, summarize, type ChainDraws, type StanCsv, type Summary } from "@ppl/ppl/diagnostics";
+import { collectChains, readStanCsv, summarizeEach, type ChainDraws, type StanCsv, type Summary } from "@ppl/ppl/diagnostics";
 import { usageError } from "./exit-codes.ts";
 import { describeFsError, readTextFile } from "./read-file.ts";
 
@@ -111,10 +111,11 @@ export function summarizeRun(run: Run): Summary {
   return summarizeDraws(run.chains, run.maxTreeDepth);
 }
 
-/** The diagnostics summary of draws regrouped per column (read from files, or kept by the sampler's writer). */
+/** The diagnostics summary of draws regrouped per column (read from files, or spilled by the sampler's writer): one parameter at a time. */
 export function summarizeDraws(chains: ChainDraws, maxTreeDepth: number): Summary {
   const { parameters, sampler } = chains;
-  return summarize(parameters, { ...(sampler !== undefined ? { sampler } : {}), maxTreeDepth });
+  // By name, so that draws that are read when asked for (ChainFiles.draws) are read one parameter at a time.
+  return summarizeEach(Object.keys(parameters), (name) => parameters[name]!, { ...(sampler !== undefined ? { sampler } : {}), maxTreeDepth });
 }
 
 /**

@@ -12,6 +12,7 @@ export {
   type DiagnosticWarning,
   type WarningKind,
   summarize,
+  summarizeEach,
   mean,
   sd,
   quantile,

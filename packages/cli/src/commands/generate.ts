@@ -120,6 +120,7 @@ export async function generateCommand(modelPath: string, opts: GenerateCommandOp
     files.close({ warmup: 0, sampling: (performance.now() - t0) / 1000 });
   }
   const summary = summarizeDraws(files.draws(), run.maxTreeDepth);
+  files.release();
   writeFileSync(join(dir, "summary.json"), writeSummaryJson(summary));
   io.stdout.write(formatSummary(summary));
   const seedText = [...new Set(seeds)].join(", ");

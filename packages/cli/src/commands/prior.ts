@@ -101,6 +101,7 @@ export async function priorCommand(modelPath: string, opts: SampleCommandOptions
     return stopExitCode(stoppedBy(controller.signal));
   }
   const summary = summarizeDraws(files.draws(), opts.maxDepth);
+  files.release();
   writeFileSync(join(dir, "summary.json"), writeSummaryJson(summary));
   if (controller.signal.aborted) {
     const signal = stoppedBy(controller.signal);

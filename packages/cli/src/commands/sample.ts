@@ -134,6 +134,8 @@ export async function sampleCommand(modelPath: string, opts: SampleCommandOption
       ...(opts.superchains !== undefined ? { superchainSize: opts.chains / opts.superchains } : {}),
       threads,
       signal: controller.signal,
+      // The draws go to the files (and their spill) only: the memory used does not grow with --draws.
+      keepDraws: false,
       ...(opened.transitionRunner ? { transitionRunner: opened.transitionRunner } : {}),
       // A GPU that `auto` took on its own: the run starts on the CPU backend while the GPU's kernel
       // is built, and moves to the GPU when it is ready and measures faster.
@@ -170,6 +172,7 @@ export async function sampleCommand(modelPath: string, opts: SampleCommandOption
   } catch (e) {
     progress.finish();
     files.close();
+    files.release();
     const settings = { seed, initRadius: typeof opts.init === "number" ? opts.init : 2, given: initValues?.perChain, firstChain: first };
     throw samplingError(e, compiled.name, opts.output, vulkan, (err) => explainInitFailure(err, compiled, modelPath, settings));
   } finally {
@@ -191,6 +194,7 @@ export async function sampleCommand(modelPath: string, opts: SampleCommandOption
     // The draws so far are summarized as a finished run's are, so that a job stopped by its time
     // limit leaves summary.json next to its CSV files.
     writeFileSync(join(dir, "summary.json"), writeSummaryJson(summarizeDraws(files.draws(), plan.maxDepth)));
+    files.release();
     io.stderr.write(
       `interrupted by ${signal}: ${result.drawsDone} of ${opts.draws} draws per chain (after ${result.warmupDone} of ${opts.warmup} warmup iterations) ` +
         `are in ${files.paths.length} valid CSV files in ${opts.output}, summarized in summary.json; \`ppl summary ${opts.output}\` prints the summary\n`,
@@ -204,8 +208,9 @@ export async function sampleCommand(modelPath: string, opts: SampleCommandOption
   io.stdout.write(formatSummary(filterSummary(summary, shown), undefined, hiddenNote(summary, shown)));
   if (opts.superchains !== undefined) io.stdout.write(nestedRhatLines(nestedRhats(drawn.parameters, shown.names, opts.superchains), opts.superchains, opts.chains));
   // A chain whose step size collapsed far below the others' sat in one place: said after the table, as the diagnostics are.
-  const stuck = findStuckChains(samplingEvidence(result.adaptation.map((a) => a.stepSize), result.stats.map((s) => s.treeDepth), plan.maxDepth));
+  const stuck = findStuckChains(samplingEvidence(result.adaptation.map((a) => a.stepSize), drawn.columns["treedepth__"]!, plan.maxDepth));
   for (const s of stuck) io.stderr.write(`warning: ${stuckWarning(s, first + s.chain + 1)}\n`);
+  files.release();
   const total = result.timing.warmupSeconds + result.timing.samplingSeconds;
   info(`wrote ${files.paths.map((p) => basename(p)).join(", ")} and summary.json to ${opts.output} (seed ${seed}, ${total.toFixed(1)}s)`);
   if (opts.strict && summary.warnings.length > 0) {

@@ -64,12 +64,31 @@ export function summarize(
   parameters: Readonly<Record<string, Draws>> | ReadonlyMap<string, Draws>,
   options: SummarizeOptions = {},
 ): Summary {
-  const entries = parameters instanceof Map ? [...parameters.entries()] : Object.entries(parameters);
-  const summaries = entries.map(([name, draws]) => summarizeParameter(name, draws));
-  const first = entries[0]?.[1];
-  const chains = first?.length ?? options.sampler?.energy.length ?? 0;
-  const drawsPerChain = first?.[0]?.length ?? 0;
-  const warnings = [...nonFiniteWarnings(entries), ...parameterWarnings(summaries, chains)];
+  const names = parameters instanceof Map ? [...parameters.keys()] : Object.keys(parameters);
+  const get = parameters instanceof Map ? (n: string) => parameters.get(n)! : (n: string) => (parameters as Readonly<Record<string, Draws>>)[n]!;
+  return summarizeEach(names, get, options);
+}
+
+/**
+ * `summarize` over parameters loaded one at a time by `load` (e.g. from a file): each one's draws
+ * are dropped before the next is loaded, so that the memory used is one parameter's draws.
+ */
+export function summarizeEach(names: readonly string[], load: (name: string) => Draws, options: SummarizeOptions = {}): Summary {
+  const summaries: ParameterSummary[] = [];
+  const nonFinite: DiagnosticWarning[] = [];
+  let chains = -1;
+  let drawsPerChain = 0;
+  for (const name of names) {
+    const draws = load(name);
+    summaries.push(summarizeParameter(name, draws));
+    nonFinite.push(...nonFiniteWarnings([[name, draws]]));
+    if (chains < 0) {
+      chains = draws.length;
+      drawsPerChain = draws[0]?.length ?? 0;
+    }
+  }
+  if (chains < 0) chains = options.sampler?.energy.length ?? 0;
+  const warnings = [...nonFinite, ...parameterWarnings(summaries, chains)];
   if (options.sampler === undefined) return { chains, drawsPerChain, parameters: summaries, warnings };
   const sampler = samplerDiagnostics(options.sampler, options.maxTreeDepth ?? 10);
   return { chains, drawsPerChain, parameters: summaries, sampler, warnings: [...warnings, ...samplerWarnings(sampler)] };

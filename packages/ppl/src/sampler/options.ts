@@ -13,6 +13,11 @@ import type { TransitionRunnerFactory } from "./transition-runner.ts";
 export interface OutputOptions {
   /** Called for every chain after every iteration, e.g. to stream CSV. */
   onDraw?: (draw: DrawInfo) => void;
+  /**
+   * false: every draw goes to onDraw only, and the result's draws and statistics are empty, so that
+   * the memory used does not grow with the run (a caller that writes the draws out keeps them there).
+   */
+  keepDraws?: boolean;
   /** Called for every chain once its warmup is over, before its first sampling draw (chain = row in this run). */
   onAdapted?: (chain: number, adaptation: ChainAdaptationResult) => void;
   /** Stops cleanly between iterations, keeping what was drawn. */

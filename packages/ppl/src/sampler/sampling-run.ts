@@ -111,8 +111,9 @@ export class SamplingRun {
       this.searches.push(new StepSizeSearch(chain));
       this.inits.push(new InitialPointSearch(this.batch, { row: c, id: initStreamOf(slot.id, superchainSize) }, key, s.initRadius, givenInits[c] ?? null));
       if (this.adapt) this.adaptations.push(this.adapt.init(slot, metric, s));
-      this.draws.push(new Float64Array(s.draws * dim));
-      const n = s.draws;
+      // Without keepDraws, onDraw is the only record: nothing grows with the run.
+      const n = options.keepDraws === false ? 0 : s.draws;
+      this.draws.push(new Float64Array(n * dim));
       this.stats.push({
         lp: new Float64Array(n),
         acceptStat: new Float64Array(n),
@@ -344,12 +345,13 @@ export class SamplingRun {
     // Nothing to store or report in warmup without a callback (a thousand chains' loop per iteration).
     if (warmup && !onDraw) return;
     const { draws, stats, stepSizes } = this;
+    const keep = this.options.keepDraws !== false;
     const q = batch.q;
     for (let c = 0; c < s.chains; c++) {
       const tr = this.lastStats(c);
       const lp = batch.lp[c]!;
       const eps = stepSizes[c]!;
-      if (!warmup) {
+      if (!warmup && keep) {
         const i = t - s.warmup;
         // An element loop: TypedArray.set's call costs more than copying a short row.
         const out = draws[c]!;

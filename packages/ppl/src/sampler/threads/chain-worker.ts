@@ -46,6 +46,7 @@ async function runGroup(m: RunGroup): Promise<void> {
     const first = m.first;
     const run = new SamplingRun(density, {
       ...m.options,
+      ...(m.keepDraws ? {} : { keepDraws: false }),
       ...(m.draws
         ? {
             onDraw: (d) => {

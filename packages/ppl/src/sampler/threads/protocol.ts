@@ -65,6 +65,8 @@ export interface RunGroup {
   readonly control: Int32Array;
   /** Whether the caller wants every iteration's draw (onDraw). */
   readonly draws: boolean;
+  /** false: the result's draws and statistics stay empty (OutputOptions.keepDraws). */
+  readonly keepDraws: boolean;
   /** The group pauses the run (MODE PAUSE) on reaching this iteration, where every thread then stops. */
   readonly pauseAt?: number;
 }

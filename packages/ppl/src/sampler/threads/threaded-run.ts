@@ -320,7 +320,7 @@ class ThreadedRun {
       this.busy++;
       this.used.add(slot);
       const message: ToWorker = {
-        kind: "run", densityId: this.id, threads: this.controlThreads, control: this.control, draws: onDraw !== undefined, ...g,
+        kind: "run", densityId: this.id, threads: this.controlThreads, control: this.control, draws: onDraw !== undefined, keepDraws: this.options.keepDraws !== false, ...g,
         ...(slot.holds === this.id ? {} : { density: this.spec }),
         ...(this.layout.pauseAt !== undefined ? { pauseAt: this.layout.pauseAt } : {}),
       };
@@ -443,6 +443,7 @@ class ThreadedRun {
   private ownRun(first: number, count: number, state: RunState | undefined): SamplingRun {
     const { onDraw, onAdapted } = this.options;
     const output: OutputOptions = {
+      ...(this.options.keepDraws === false ? { keepDraws: false } : {}),
       ...(onDraw ? { onDraw: (d) => onDraw(first === 0 ? d : { ...d, chain: first + d.chain }) } : {}),
       ...(onAdapted ? { onAdapted: (c, a) => onAdapted(first + c, a) } : {}),
     };
@@ -496,7 +497,7 @@ class ThreadedRun {
 
   // A run of rows first … of a paused group, to end it as a stopped one.
   private stoppedRun(first: number, state: RunState): SamplingRun {
-    const run = new SamplingRun(this.density, chainRangeOptions(this.options, this.s, first, state.chains.length));
+    const run = new SamplingRun(this.density, { ...chainRangeOptions(this.options, this.s, first, state.chains.length), ...(this.options.keepDraws === false ? { keepDraws: false } : {}) });
     run.restore(state);
     return run;
   }

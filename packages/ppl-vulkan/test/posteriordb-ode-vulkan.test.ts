@@ -8,10 +8,13 @@
 // (RenderLimits.maxLoopIterations), nested loops included. The solver is one scan per output
 // interval, each a one-thread kernel of its own, so a thread runs at most maxSteps steps of the
 // current state of every chain; planProgram refuses a scan that could pass the cap
-// (ScanLoopBudgetError), and both models' maxSteps fit with 4 chains.
+// (ScanLoopBudgetError). one_comp's maxSteps fits with its 4 chains in one gradient;
+// Lotka–Volterra's 100 attempts an interval fit one chain a gradient only, so there its chains
+// run as groups of one (splitRunner, the route of --device 0,1), each with its own Philox stream.
 import { describe, expect, it } from "vitest";
 import { usableDevices } from "@ppl/vulkan";
 import { failureLines, runPosterior, type PosteriorReport } from "@ppl/ppl/internals";
+import { chainGroupSizes, splitRunner } from "@ppl/ppl/runner";
 import { prepareGpuNuts } from "../src/index.ts";
 
 // As in packages/ppl/test/posteriordb-ode.test.ts, which shows why: one_comp's K_m and V_m have
@@ -19,10 +22,20 @@ import { prepareGpuNuts } from "../src/index.ts";
 // reference's (10 × 10,000 iterations), as it does for Stan's own chains; their means must pass.
 const HEAVY_TAILED: Readonly<Record<string, readonly string[]>> = { "one_comp_mm_elim_abs-one_comp_mm_elim_abs": ["K_m", "V_m"] };
 
+// Chains a gradient, where the solver's loops would pass llvmpipe's cap with all of them.
+const CHAINS_A_GRADIENT: Readonly<Record<string, number>> = { "hudson_lynx_hare-lotka_volterra": 1 };
+
 async function onDevice(name: string): Promise<PosteriorReport> {
   const report = await runPosterior(name, {
-    runner: (compiled, settings) =>
-      prepareGpuNuts(compiled, { chains: settings.chains, maxDepth: settings.maxDepth, dtype: settings.precision, shape: "device", metric: settings.metric }),
+    runner: async (compiled, settings) => {
+      const prepare = (chains: number) =>
+        prepareGpuNuts(compiled, { chains, maxDepth: settings.maxDepth, dtype: settings.precision, shape: "device", metric: settings.metric });
+      const perGradient = CHAINS_A_GRADIENT[name];
+      if (perGradient === undefined) return prepare(settings.chains);
+      const counts = chainGroupSizes(settings.chains, Math.ceil(settings.chains / perGradient));
+      const groups = await Promise.all(counts.map(async (chains) => ({ chains, runner: await prepare(chains) })));
+      return splitRunner(groups);
+    },
   });
   console.log(`${name} on Vulkan: worst |z| ${report.worstZ.value.toFixed(2)} (${report.worstZ.name}), sd ratio ${report.worstSdRatio.value.toFixed(3)} (${report.worstSdRatio.name}), ${report.divergences} divergences, ${report.wallSeconds.toFixed(0)} s`);
   return report;

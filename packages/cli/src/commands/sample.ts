@@ -21,6 +21,7 @@ import { generatedColumns } from "../generated-columns.ts";
 import { logLikColumns } from "../log-lik-columns.ts";
 import { firstLine, loadModel } from "../load-model.ts";
 import { prepareOutputDir } from "../output-dir.ts";
+import { lockOutputDir } from "../output-lock.ts";
 import { Progress } from "../progress.ts";
 import { summarizeDraws } from "../read-runs.ts";
 import { stopExitCode, stopOnSignals, stoppedBy } from "../stop-signals.ts";
@@ -71,6 +72,8 @@ export async function sampleCommand(modelPath: string, opts: SampleCommandOption
   // behind), before the density is built for a device and anything is sampled: a path that cannot
   // hold the run fails now.
   const dir = await prepareOutputDir(opts.output, { first, count: opts.chains });
+  // One writer per directory: a second run into it is refused while this one writes (released on exit).
+  lockOutputDir(dir, (line) => io.stderr.write(line + "\n"));
   const logLik = logLikColumns(compiled, opts.logLik ?? false);
   const generated = generatedColumns(compiled, seed, opts.predictive ?? false);
   const shown = selectVariables([...compiled.constrainedNames(), ...generated.names, ...logLik.names], opts.variables, true);

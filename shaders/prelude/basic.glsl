@@ -20,6 +20,16 @@ REAL ppl_rsqrt(REAL x) { return R(1.0) / sqrt(x); }
 REAL ppl_max(REAL a, REAL b) { return (a >= b || ppl_isnan(a)) ? a : b; }
 REAL ppl_min(REAL a, REAL b) { return (a <= b || ppl_isnan(a)) ? a : b; }
 
+// trunc by rounding through 2^52 (2^23 for f32): llvmpipe's f64 trunc returns 2885850131105109.5
+// unchanged (it treats values past 2^51 as integers), which made mod wrong by b/2 there.
+REAL ppl_trunc(REAL x) {
+  REAL ax = abs(x);
+  if (!(ax < PPL_ALL_INTEGERS)) return x;  // integral already, or NaN/inf
+  precise REAL t = (ax + PPL_ALL_INTEGERS) - PPL_ALL_INTEGERS;  // nearest integer to |x|
+  if (t > ax) t -= R(1.0);
+  return x < R(0.0) ? -t : t;
+}
+
 // Python-style remainder (sign of the divisor), as the CPU's mod: r = a - trunc(a/b)*b with the
 // product formed exactly (Dekker), then one correction step for a rounded-up quotient and the
 // shift by b when the signs of r and b differ. Exact while |a/b| < 2^52 (2^23 for f32); for larger
@@ -27,7 +37,7 @@ REAL ppl_min(REAL a, REAL b) { return (a <= b || ppl_isnan(a)) ? a : b; }
 REAL ppl_mod(REAL a, REAL b) {
   if (ppl_isnan(a) || ppl_isnan(b) || ppl_isinf(a) || b == R(0.0)) return PPL_NAN;
   if (ppl_isinf(b)) return (a != R(0.0) && (a < R(0.0)) != (b < R(0.0))) ? b : a;
-  precise REAL q = trunc(a / b);
+  precise REAL q = ppl_trunc(a / b);
   REAL p, e;
   ppl_two_prod(q, b, p, e);
   precise REAL r = (a - p) - e;

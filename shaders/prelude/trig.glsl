@@ -70,7 +70,7 @@ REAL ppl_cos(REAL x) {
 REAL ppl_sinpi(REAL x) {
   if (ppl_isnan(x) || ppl_isinf(x)) return PPL_NAN;
   const REAL PI = R(3.141592653589793116);
-  precise REAL r = x - R(2.0) * trunc(x * R(0.5));  // x mod 2 with the sign of x, exact
+  precise REAL r = x - R(2.0) * ppl_trunc(x * R(0.5));  // x mod 2 with the sign of x, exact
   REAL ar = abs(r);
   REAL sg = r < R(0.0) ? R(-1.0) : R(1.0);
   if (ar == R(0.0) || ar == R(1.0)) return sg * R(0.0);
@@ -85,7 +85,7 @@ REAL ppl_sinpi(REAL x) {
 REAL ppl_cospi(REAL x) {
   if (ppl_isnan(x) || ppl_isinf(x)) return PPL_NAN;
   const REAL PI = R(3.141592653589793116);
-  REAL ar = abs(x - R(2.0) * trunc(x * R(0.5)));  // |x| mod 2, exact
+  REAL ar = abs(x - R(2.0) * ppl_trunc(x * R(0.5)));  // |x| mod 2, exact
   if (ar == R(0.5) || ar == R(1.5)) return R(0.0);
   if (ar < R(0.25)) return ppl_cos(PI * ar);
   if (ar < R(0.75)) return ppl_sin(PI * (R(0.5) - ar));

@@ -20,3 +20,8 @@ export {
 // Optimization (L-BFGS, BFGS, Newton with a strong Wolfe line search) and the Laplace
 // approximation at a mode, as pure functions over explicit state.
 export * from "./optimize/index.ts";
+// ADVI (meanfield and fullrank Gaussians fitted by stochastic gradient ascent on the ELBO), as
+// Stan's variational method.
+export * from "./variational/index.ts";
+// Pathfinder (single- and multi-path, PSIS importance resampling), as Stan's pathfinder.
+export * from "./pathfinder/index.ts";

@@ -101,8 +101,9 @@ export function buildProgram(done: (code: ExitCodeValue) => void): Command {
     .option("--json", "print JSON keyed by parameter name", false)
     .option("--percentiles <list>", "comma-separated percentiles for the quantile columns, as stansummary's (default 5,50,95)", percentileList)
     .option("-v, --variables <names>", "comma-separated variables to summarize: a name selects all its elements (theta), theta[2] one element (default: all)", nameList)
+    .option("--superchains <k>", "nested R-hat over k contiguous groups of chains (default: the superchains of `ppl sample --superchains`, from the files' header)", integer(2, 2 ** 31))
     .addHelpText("after", EXIT_CODES_HELP)
-    .action((files: string[], opts: { json: boolean; percentiles?: number[]; variables?: string[] }) => run(async () => (await import("./commands/summary.ts")).summaryCommand(files, opts, processIO))());
+    .action((files: string[], opts: { json: boolean; percentiles?: number[]; variables?: string[]; superchains?: number }) => run(async () => (await import("./commands/summary.ts")).summaryCommand(files, opts, processIO))());
 
   program
     .command("report")

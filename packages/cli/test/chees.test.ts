@@ -35,6 +35,9 @@ describe("ppl sample --algorithm chees", () => {
     const tau = /^ {2}tau +(\d\.\d{4})$/m.exec(r.stdout);
     expect(tau, r.stdout).not.toBeNull();
     expect(Number(tau![1])).toBeLessThan(1.01);
+    // summary.json carries the same value as rhat_nested.
+    const json = JSON.parse(readFileSync(join(out, "summary.json"), "utf8")) as Record<string, { rhat_nested?: number }>;
+    expect(json["tau"]!.rhat_nested!.toFixed(4)).toBe(tau![1]);
     expect(readFileSync(join(out, "chain-256.csv"), "utf8")).toContain("sampling_method = chees");
   });
 

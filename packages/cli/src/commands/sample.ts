@@ -3,7 +3,7 @@ import { readdirSync, unlinkSync, writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { basename, join, resolve } from "node:path";
 import {
-  AdaptationError, findStuckChains, InitializationError, SAMPLER_COLUMNS, sampleAsync, sampleConfig, samplingEvidence, StepSizeError, stuckWarning, writeSummaryJson, type ConfigNode,
+  AdaptationError, findStuckChains, reinitialisedNote, InitializationError, SAMPLER_COLUMNS, sampleAsync, sampleConfig, samplingEvidence, StepSizeError, stuckWarning, summaryToJson, writeSummaryJson, type ConfigNode,
   type SampleResult,
 } from "@ppl/ppl";
 import type { PendingRunnerDecision } from "@ppl/ppl/runner";
@@ -26,7 +26,7 @@ import { Progress } from "../progress.ts";
 import { summarizeDraws } from "../read-runs.ts";
 import { stopExitCode, stopOnSignals, stoppedBy } from "../stop-signals.ts";
 import { formatSummary } from "../summary-text.ts";
-import { nestedRhatLines, nestedRhats } from "../nested-rhat-lines.ts";
+import { nestedRhatLines, nestedRhats, withNestedRhat } from "../nested-rhat-lines.ts";
 import { filterSummary, hiddenNote, selectVariables } from "../variable-filter.ts";
 import { readInitFile, readInvMetricFile } from "../start-values.ts";
 import { priorCommand } from "./prior.ts";
@@ -161,6 +161,12 @@ export async function sampleCommand(modelPath: string, opts: SampleCommandOption
           },
         },
       } : {}),
+      // A stuck chain started afresh: said on stderr as it happens, and in its CSV where its draws stand.
+      onReinitialised: (r) => {
+        const note = reinitialisedNote(r.stuck, first + r.chain + 1, r.iteration);
+        io.stderr.write(note + "\n");
+        files.writeChainComment(r.chain, note);
+      },
       // Each chain's adapted step size and metric go into its CSV between the warmup and the sampling draws.
       onAdapted: (chain, adaptation) => files.writeAdaptation([adaptation], chain),
       onDraw: (d) => {
@@ -207,9 +213,11 @@ export async function sampleCommand(modelPath: string, opts: SampleCommandOption
 
   const drawn = files.draws();
   const summary = summarizeDraws(drawn, plan.maxDepth);
-  writeFileSync(join(dir, "summary.json"), writeSummaryJson(summary));
+  const k = opts.superchains;
+  const nested = k === undefined ? [] : nestedRhats(drawn.parameters, summary.parameters.map((p) => p.name), k);
+  writeFileSync(join(dir, "summary.json"), JSON.stringify(withNestedRhat(summaryToJson(summary), nested), null, 2) + "\n");
   io.stdout.write(formatSummary(filterSummary(summary, shown), undefined, hiddenNote(summary, shown)));
-  if (opts.superchains !== undefined) io.stdout.write(nestedRhatLines(nestedRhats(drawn.parameters, shown.names, opts.superchains), opts.superchains, opts.chains));
+  if (k !== undefined) io.stdout.write(nestedRhatLines(nested.filter((v) => shown.names.includes(v.name)), k, opts.chains));
   // A chain whose step size collapsed far below the others' sat in one place: said after the table, as the diagnostics are.
   const stuck = findStuckChains(samplingEvidence(result.adaptation.map((a) => a.stepSize), drawn.columns["treedepth__"]!, plan.maxDepth));
   for (const s of stuck) io.stderr.write(`warning: ${stuckWarning(s, first + s.chain + 1)}\n`);

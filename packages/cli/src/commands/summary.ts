@@ -7,6 +7,7 @@ import { runNotes } from "../run-notes.ts";
 import { formatSummary } from "../summary-text.ts";
 import { percentileColumns, withPercentiles } from "../percentiles.ts";
 import { pickParameters, selectVariables } from "../variable-filter.ts";
+import { nestedRhatLines, nestedRhats, runSuperchains, withNestedRhat } from "../nested-rhat-lines.ts";
 
 /** Options of `ppl summary`. */
 export interface SummaryCommandOptions {
@@ -15,6 +16,8 @@ export interface SummaryCommandOptions {
   readonly percentiles?: readonly number[];
   /** The variables shown (Stan's rules: a base name selects all its elements); all by default. */
   readonly variables?: readonly string[];
+  /** Superchains for nested R-hat (contiguous groups of chains); by default the files' header's (`ppl sample --superchains`). */
+  readonly superchains?: number;
 }
 
 /** Prints the summary of the files or directories given; returns the exit code. */
@@ -24,8 +27,10 @@ export function summaryCommand(paths: readonly string[], opts: SummaryCommandOpt
   const summary = summarizeRun(run);
   for (const note of runNotes(run)) io.stderr.write(note + "\n");
   const quantiles = opts.percentiles !== undefined ? percentileColumns(run.chains, opts.percentiles) : undefined;
+  const k = runSuperchains(run.files, summary.chains, opts.superchains);
+  const nested = k === undefined ? [] : nestedRhats(run.chains.parameters, summary.parameters.map((p) => p.name), k);
   if (opts.json) {
-    const json = summaryToJson(summary);
+    const json = withNestedRhat(summaryToJson(summary), nested);
     io.stdout.write(JSON.stringify(quantiles ? withPercentiles(json, summary, quantiles) : json, null, 2) + "\n");
     return ExitCode.ok;
   }
@@ -34,5 +39,6 @@ export function summaryCommand(paths: readonly string[], opts: SummaryCommandOpt
     io.stderr.write(`note: the chains have ${lengths.join(", ")} draws; each is cut to the shortest (${run.chains.drawsPerChain})\n`);
   }
   io.stdout.write(formatSummary(summary, quantiles));
+  if (k !== undefined) io.stdout.write(nestedRhatLines(nested, k, summary.chains));
   return ExitCode.ok;
 }

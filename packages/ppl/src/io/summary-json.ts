@@ -15,6 +15,8 @@ export interface ParameterSummaryJson {
   ess_bulk: number | null;
   ess_tail: number | null;
   rhat: number | null;
+  /** Nested R-hat over the run's superchains (`ppl sample --superchains`); absent for runs without them. */
+  rhat_nested?: number | null;
 }
 
 /** The sampler-diagnostics block of the JSON summary. */

@@ -38,11 +38,14 @@ import { boxMullerCos, boxMullerSin, exponentialFromUniform, uniformFromWords } 
  * | Predictive | kept draw (0-based, per chain) | observe term k (declaration order) | 0, 1, … (StreamRng) | the predictive draw of that term |
  * | Prior    | prior draw (0-based, per chain) | parameter k (declaration order) | 0, 1, … (StreamRng) | the parameter's draw from its prior |
  * | Standalone | 0                             | 0            | 0, 1, … (StreamRng)    | philoxRng(seed, stream): draws outside a run (chain = stream) |
+ * | Pathfinder | L-BFGS iteration t (≥ 1); 0 for the resampling | draw k; 0 for the resampling | 0 … ceil(dim/2)−1 | chain = path: normals → draw k of the approximation at t; chain 0, iteration 0: uniforms → draw i of the PSIS resampling (block ⌊i/2⌋, variate i mod 2) |
  *
  * The step-size search before the first iteration uses iteration 0; the one
- * after a metric window that closes at iteration t uses t + 1. The last four
- * are drawn on the host only, from the constrained draws, so they do not
- * depend on the backend that sampled.
+ * after a metric window that closes at iteration t uses t + 1. Generated,
+ * Predictive, Prior and Standalone are drawn on the host only, from the
+ * constrained draws, so they do not depend on the backend that sampled;
+ * Pathfinder's are addressed per path and iteration so that paths run as
+ * batched chains draw the same numbers.
  */
 export const Purpose = {
   Init: 1,
@@ -55,6 +58,7 @@ export const Purpose = {
   Predictive: 8,
   Prior: 9,
   Standalone: 10,
+  Pathfinder: 11,
 } as const;
 
 /** One of the {@link Purpose} codes. */

@@ -1,5 +1,5 @@
 import { type Node } from "@ppl/tensor";
-import { toposort } from "@ppl/tensor/internals";
+import { toposort } from "@ppl/tensor/ir";
 
 /** How the chains' transitions are laid out on the device (docs/gpu-sampler.md). */
 export type ExecutionShape = "thread" | "workgroup" | "device";

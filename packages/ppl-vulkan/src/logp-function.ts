@@ -1,5 +1,5 @@
 import type { Node } from "@ppl/tensor";
-import { lowerLogisticFunctions, lowerLpdfSums } from "@ppl/tensor/internals";
+import { lowerLogisticFunctions, lowerLpdfSums } from "@ppl/tensor/passes";
 import { cooperativeRowPasses, renderCooperative, glslType, flatten, halfRead, HALF_STORAGE_EXTENSION, Scope, renderSequential, type LeafReader } from "@ppl/vulkan/internals";
 import { threadSumSource, workgroupSumShared, workgroupSumSource } from "./workgroup-sum.ts";
 

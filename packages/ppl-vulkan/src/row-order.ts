@@ -1,5 +1,6 @@
 import { interpret, type Node, type TensorValue } from "@ppl/tensor";
-import { permutableRows, toposort } from "@ppl/tensor/internals";
+import { toposort } from "@ppl/tensor/ir";
+import { permutableRows } from "@ppl/tensor/passes";
 import { segmentLayout } from "@ppl/vulkan/internals";
 
 /** The data bound to a batched gradient: each leaf's values, by name. */

@@ -8,6 +8,9 @@ import * as internals from "../src/internals.ts";
 import * as runner from "../src/runner.ts";
 import * as tensorApi from "../../tensor/src/index.ts";
 import * as tensorInternals from "../../tensor/src/internals.ts";
+import * as tensorIr from "../../tensor/src/ir-entry.ts";
+import * as tensorPasses from "../../tensor/src/passes-entry.ts";
+import * as tensorBackend from "../../tensor/src/backend-entry.ts";
 
 const entry = (pkg: string, file = "index.ts") => fileURLToPath(new URL(`../../${pkg}/src/${file}`, import.meta.url));
 
@@ -41,6 +44,22 @@ describe("public API", () => {
     }
   });
 
+  it("@ppl/tensor/ir, /passes and /backend are named parts of @ppl/tensor/internals, apart from one another and from the user API", () => {
+    const parts = { ir: tensorIr, passes: tensorPasses, backend: tensorBackend };
+    const seen = new Map<string, string>();
+    for (const [part, mod] of Object.entries(parts)) {
+      for (const name of Object.keys(mod)) {
+        expect(name in tensorInternals, `${part}: ${name}`).toBe(true);
+        expect(name in tensorApi, `${part}: ${name}`).toBe(false);
+        expect(seen.get(name), `${name} in ${part}`).toBeUndefined();
+        seen.set(name, part);
+      }
+    }
+    for (const name of ["OP_TRAITS", "isUnary", "toposort", "sizeOf", "serializeGraph"]) expect(seen.get(name), name).toBe("ir");
+    for (const name of ["optimize", "castFloats", "lowerLpdfSums", "permutableRows"]) expect(seen.get(name), name).toBe("passes");
+    for (const name of ["registerBackend", "boundValues", "compiledBackend", "Arena"]) expect(seen.get(name), name).toBe("backend");
+  });
+
   it("keeps what a user needs: models, distributions, constraints, sampling, diagnostics, IO, LOO", () => {
     for (const name of ["model", "data", "compileModel", "normal", "lower", "sample", "summarize", "essBulk", "rhat", "readStanCsv", "writeStanCsv", "loo", "modelDensity"]) {
       expect(name in publicApi, name).toBe(true);
@@ -48,7 +67,7 @@ describe("public API", () => {
   });
 
   it("every exported function and class of each package's entry has a doc comment", () => {
-    const entries = [entry("tensor"), entry("tensor", "internals.ts"), entry("vulkan"), entry("ppl"), entry("ppl", "internals.ts"), entry("ppl", "inference.ts"), entry("ppl", "runner.ts"), entry("ppl-vulkan")];
+    const entries = [entry("tensor"), entry("tensor", "internals.ts"), entry("tensor", "ir-entry.ts"), entry("tensor", "passes-entry.ts"), entry("tensor", "backend-entry.ts"), entry("vulkan"), entry("ppl"), entry("ppl", "internals.ts"), entry("ppl", "inference.ts"), entry("ppl", "runner.ts"), entry("ppl-vulkan")];
     const program = ts.createProgram(entries, {
       allowImportingTsExtensions: true, noEmit: true, strict: true, skipLibCheck: true,
       module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, target: ts.ScriptTarget.ES2022,

@@ -1,5 +1,5 @@
 import type { Backend, Bindings, DType, Executable, Node, TensorValue } from "@ppl/tensor";
-import { boundValues } from "@ppl/tensor/internals";
+import { boundValues } from "@ppl/tensor/backend";
 import { limitsOf, type RenderLimits } from "./codegen/limits.ts";
 import { checkIndexRange, indexLeaves } from "./codegen/index-range.ts";
 import { planProgram, type ProgramPlan } from "./codegen/program.ts";

@@ -22,7 +22,7 @@ export { limitsOf, type RenderLimits } from "./codegen/limits.ts";
 export { ScanLoopBudgetError, scanLoopIterations } from "./codegen/scan-budget.ts";
 export { float16Bits, float16Value, roundToFloat16, toFloat16Bytes, FLOAT16_MAX, FLOAT16_EPSILON } from "./half.ts";
 
-import { registerBackend } from "@ppl/tensor/internals";
+import { registerBackend } from "@ppl/tensor/backend";
 import { vulkanBackend } from "./backend.ts";
 // Registered lazily: nothing touches Vulkan until a caller asks for the backend by name.
 registerBackend("vulkan", () => vulkanBackend());

@@ -1,5 +1,6 @@
 import { valueAndGrad, vmap, type Node } from "@ppl/tensor";
-import { castFloats, lowerLpdfSums, optimize, toposort } from "@ppl/tensor/internals";
+import { toposort } from "@ppl/tensor/ir";
+import { castFloats, lowerLpdfSums, optimize } from "@ppl/tensor/passes";
 import type { CompiledModel } from "../model/compile.ts";
 import { fusedDensityOf } from "../model/fused-density.ts";
 

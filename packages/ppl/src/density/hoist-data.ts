@@ -1,5 +1,5 @@
 import { data as dataLeaf, type Backend, type Bindings, type Node, type TensorValue } from "@ppl/tensor";
-import { isCheap, isElementwise, isReduce, substitute, toposort } from "@ppl/tensor/internals";
+import { isCheap, isElementwise, isReduce, substitute, toposort } from "@ppl/tensor/ir";
 
 // The most cheap ops a loop recomputes in place of reading one stored data-only value.
 const RECOMPUTE_OPS = 4;

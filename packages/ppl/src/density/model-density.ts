@@ -1,5 +1,6 @@
 import { getBackend, type Backend, type Bindings, type Node, type TensorValue } from "@ppl/tensor";
-import { optimize, type Arena } from "@ppl/tensor/internals";
+import { optimize } from "@ppl/tensor/passes";
+import type { Arena } from "@ppl/tensor/backend";
 import type { CompiledModel } from "../model/compile.ts";
 import type { BatchedDensity } from "../sampler/density.ts";
 import { gradientGraph } from "./gradient-graph.ts";

@@ -1,5 +1,5 @@
 import type { Backend, Node } from "@ppl/tensor";
-import { compiledBackend, type CompiledExecutable } from "@ppl/tensor/internals";
+import { compiledBackend, type CompiledExecutable } from "@ppl/tensor/backend";
 import type { CompiledModel } from "../model/compile.ts";
 import { modelDensity, type ModelDensity } from "./model-density.ts";
 

@@ -1,5 +1,6 @@
 import { getBackend, type Backend, type Bindings, type Executable, type Node, type TensorValue } from "@ppl/tensor";
-import { Arena, deserializeGraph, serializeGraph, toposort, type SerializedGraph } from "@ppl/tensor/internals";
+import { deserializeGraph, serializeGraph, toposort, type SerializedGraph } from "@ppl/tensor/ir";
+import { Arena } from "@ppl/tensor/backend";
 import type { BatchedDensity } from "../sampler/density.ts";
 
 /**

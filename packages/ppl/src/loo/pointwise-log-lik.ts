@@ -5,7 +5,9 @@
  * Stan's convention).
  */
 import { type Bindings, type TensorValue } from "@ppl/tensor";
-import { compiledBackend, optimize, toposort } from "@ppl/tensor/internals";
+import { toposort } from "@ppl/tensor/ir";
+import { optimize } from "@ppl/tensor/passes";
+import { compiledBackend } from "@ppl/tensor/backend";
 import type { Draws } from "../diagnostics/draws.ts";
 import { hoistData } from "../density/hoist-data.ts";
 import { compileModel, type CompiledModel } from "../model/compile.ts";

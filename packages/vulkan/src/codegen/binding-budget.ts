@@ -1,5 +1,5 @@
 import { GraphError, Node } from "@ppl/tensor";
-import { isReduce, toposort } from "@ppl/tensor/internals";
+import { isReduce, toposort } from "@ppl/tensor/ir";
 import type { RenderLimits } from "./limits.ts";
 import { schedule, type Schedule } from "./schedule.ts";
 import type { KernelPlan } from "./shader.ts";

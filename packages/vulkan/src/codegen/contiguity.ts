@@ -1,5 +1,5 @@
 import type { Node } from "@ppl/tensor";
-import { isBinary, isCompare, isUnary } from "@ppl/tensor/internals";
+import { isBinary, isCompare, isUnary } from "@ppl/tensor/ir";
 
 /**
  * True when reading `node` at consecutive positions of its last axis reads consecutive addresses

@@ -1,5 +1,5 @@
 import { type Node } from "@ppl/tensor";
-import { isReduce, sizeOf } from "@ppl/tensor/internals";
+import { isReduce, sizeOf } from "@ppl/tensor/ir";
 import { ExprRenderer } from "./expr.ts";
 import { convert } from "./glsl.ts";
 import { broadcastIndex, flatten, unflatten } from "./index-math.ts";

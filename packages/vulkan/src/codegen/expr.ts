@@ -1,5 +1,5 @@
 import { GraphError, type Node } from "@ppl/tensor";
-import { isBinary, isCompare, isUnary, sizeOf } from "@ppl/tensor/internals";
+import { isBinary, isCompare, isUnary, sizeOf } from "@ppl/tensor/ir";
 import { binaryGlsl, compareGlsl, unaryGlsl } from "./functions.ts";
 import { convert, glslType, literal } from "./glsl.ts";
 import { broadcastIndex, flatten, plus, times, unflatten } from "./index-math.ts";

@@ -1,5 +1,5 @@
 import type { DType } from "@ppl/tensor";
-import type { BinaryOp, CompareOp, UnaryOp } from "@ppl/tensor/internals";
+import type { BinaryOp, CompareOp, UnaryOp } from "@ppl/tensor/ir";
 
 /**
  * GLSL for each elementwise op, as a function of rendered operands. Float math goes through the

@@ -1,5 +1,5 @@
 import { type Shape } from "@ppl/tensor";
-import { stridesOf } from "@ppl/tensor/internals";
+import { stridesOf } from "@ppl/tensor/ir";
 
 /** Multiply an index expression by a constant, folding the trivial cases. */
 export function times(e: string, k: number): string {

@@ -1,4 +1,4 @@
-import { isElementwise, OP_TRAITS } from "@ppl/tensor/internals";
+import { isElementwise, OP_TRAITS } from "@ppl/tensor/ir";
 import type { Node } from "@ppl/tensor";
 import type { SlicedValue } from "./kernel-plan.ts";
 import { sliceScratch } from "./slice-sum.ts";

@@ -1,5 +1,5 @@
 import { type DType, type Node } from "@ppl/tensor";
-import { sizeOf } from "@ppl/tensor/internals";
+import { sizeOf } from "@ppl/tensor/ir";
 import { glslType, literal } from "./glsl.ts";
 import { broadcastIndex, unflatten } from "./index-math.ts";
 import type { RenderLimits } from "./limits.ts";

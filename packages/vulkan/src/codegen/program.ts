@@ -1,5 +1,6 @@
 import { GraphError, type DType, type Node } from "@ppl/tensor";
-import { isReduce, lowerLogisticFunctions, lowerLpdfSums, sizeOf, sumScattersOverRows } from "@ppl/tensor/internals";
+import { isReduce, sizeOf } from "@ppl/tensor/ir";
+import { lowerLogisticFunctions, lowerLpdfSums, sumScattersOverRows } from "@ppl/tensor/passes";
 import type { RenderLimits } from "./limits.ts";
 import { isStreamable, streamKernel } from "./elementwise-stream.ts";
 import { skinnyMatmulKernels } from "./matmul-skinny.ts";

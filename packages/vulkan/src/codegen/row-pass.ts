@@ -1,5 +1,5 @@
 import { type Node } from "@ppl/tensor";
-import { isElementwise } from "@ppl/tensor/internals";
+import { isElementwise } from "@ppl/tensor/ir";
 import { ExprRenderer } from "./expr.ts";
 import { glslType, literal } from "./glsl.ts";
 import { unflatten } from "./index-math.ts";

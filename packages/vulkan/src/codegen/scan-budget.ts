@@ -1,5 +1,5 @@
 import { GraphError, type Node } from "@ppl/tensor";
-import { isLoop, isReduce, OP_TRAITS, sizeOf, type LoopOp } from "@ppl/tensor/internals";
+import { isLoop, isReduce, OP_TRAITS, sizeOf, type LoopOp } from "@ppl/tensor/ir";
 import { linalgLoopIterations } from "./linalg-units.ts";
 import { schedule } from "./schedule.ts";
 import { unitWriter } from "./units.ts";

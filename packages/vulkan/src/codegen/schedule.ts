@@ -1,5 +1,5 @@
 import { type Node } from "@ppl/tensor";
-import { OP_TRAITS, toposort, userCounts, type Op } from "@ppl/tensor/internals";
+import { OP_TRAITS, toposort, userCounts, type Op } from "@ppl/tensor/ir";
 
 /** Whether nodes of an op always get a kernel and storage of their own (reductions, products, factorisations, …): its trait `materialized`. */
 export function isAlwaysMaterialized(op: Op): boolean {

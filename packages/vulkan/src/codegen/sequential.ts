@@ -1,5 +1,5 @@
 import type { DType, Node } from "@ppl/tensor";
-import { sizeOf, stridesOf } from "@ppl/tensor/internals";
+import { sizeOf, stridesOf } from "@ppl/tensor/ir";
 import { ExprRenderer } from "./expr.ts";
 import { convert, glslType } from "./glsl.ts";
 import { flatten } from "./index-math.ts";

@@ -1,5 +1,5 @@
 import { type DType, type Node } from "@ppl/tensor";
-import { toposort } from "@ppl/tensor/internals";
+import { toposort } from "@ppl/tensor/ir";
 import { ExprRenderer } from "./expr.ts";
 import { bufferType, glslType } from "./glsl.ts";
 import { flatten } from "./index-math.ts";

@@ -1,5 +1,5 @@
 import { type Node } from "@ppl/tensor";
-import { isFloat, sizeOf } from "@ppl/tensor/internals";
+import { isFloat, sizeOf } from "@ppl/tensor/ir";
 import { glslType } from "./glsl.ts";
 import { flatten, unflatten } from "./index-math.ts";
 import type { Scope } from "./scope.ts";

@@ -1,5 +1,5 @@
 import { GraphError, type Node } from "@ppl/tensor";
-import { isLoop, isReduce, sizeOf, type LoopOp } from "@ppl/tensor/internals";
+import { isLoop, isReduce, sizeOf, type LoopOp } from "@ppl/tensor/ir";
 import { reduceUnits } from "./reduce/serial.ts";
 import { glslType, literal } from "./glsl.ts";
 import { broadcastIndex, flatten, unflatten } from "./index-math.ts";

@@ -1,5 +1,5 @@
 import { type Node } from "@ppl/tensor";
-import { sizeOf } from "@ppl/tensor/internals";
+import { sizeOf } from "@ppl/tensor/ir";
 import { unflatten } from "../index-math.ts";
 import type { KernelFactory } from "../kernel-factory.ts";
 import { reduceMonoid, type ReduceMonoid } from "./monoid.ts";

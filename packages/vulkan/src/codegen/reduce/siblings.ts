@@ -1,5 +1,5 @@
 import { type Node } from "@ppl/tensor";
-import { sizeOf } from "@ppl/tensor/internals";
+import { sizeOf } from "@ppl/tensor/ir";
 import type { KernelFactory } from "../kernel-factory.ts";
 import type { RenderLimits } from "../limits.ts";
 import type { KernelPlan } from "../shader.ts";

@@ -7,7 +7,7 @@
  * run's own generated columns.
  */
 import { type Operand, type Shape, type TensorValue } from "@ppl/tensor";
-import { sizeOf } from "@ppl/tensor/internals";
+import { sizeOf } from "@ppl/tensor/ir";
 import type { Distribution } from "../distributions/distribution.ts";
 import { sampleToShape } from "../distributions/sampling.ts";
 import type { CompiledModel } from "../model/compile.ts";

@@ -20,7 +20,7 @@
  * sum-to-zero vector (its prior restricted to the hyperplane).
  */
 import { constant, param as paramLeaf, type Node, type TensorValue } from "@ppl/tensor";
-import { sizeOf, substitute, toposort } from "@ppl/tensor/internals";
+import { sizeOf, substitute, toposort } from "@ppl/tensor/ir";
 import type { Distribution } from "../distributions/distribution.ts";
 import { dirichlet } from "../distributions/dirichlet.ts";
 import { lkjCholesky } from "../distributions/lkj-cholesky.ts";

@@ -1,5 +1,5 @@
 import { add, slice, sub, type Node } from "@ppl/tensor";
-import { substitute } from "@ppl/tensor/internals";
+import { substitute } from "@ppl/tensor/ir";
 import { modelDensity, type ModelDensity } from "../density/model-density.ts";
 import type { CompiledModel } from "../model/compile.ts";
 import { fusedDensityOf, registerFusedDensity } from "../model/fused-density.ts";

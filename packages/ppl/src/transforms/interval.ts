@@ -1,5 +1,5 @@
 import { add, broadcastTo, log, logSigmoid, mul, neg, reshape, sigmoid, sub, sum, type Operand, type Shape } from "@ppl/tensor";
-import { sizeOf } from "@ppl/tensor/internals";
+import { sizeOf } from "@ppl/tensor/ir";
 import { checkOperand } from "../model/arguments.ts";
 import { ModelError } from "../model/errors.ts";
 import { boundOrderFix, checkBound, type Constraint, type Transform } from "./transform.ts";

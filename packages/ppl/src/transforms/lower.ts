@@ -1,5 +1,5 @@
 import { add, exp, log, reshape, sub, sum, type Operand, type Shape } from "@ppl/tensor";
-import { sizeOf } from "@ppl/tensor/internals";
+import { sizeOf } from "@ppl/tensor/ir";
 import { checkOperand } from "../model/arguments.ts";
 import { checkBound, type Constraint, type Transform } from "./transform.ts";
 

@@ -1,5 +1,5 @@
 import { add, broadcastTo, div, log, mul, reshape, sub, sum, type Operand, type Shape } from "@ppl/tensor";
-import { sizeOf } from "@ppl/tensor/internals";
+import { sizeOf } from "@ppl/tensor/ir";
 import { checkOperand } from "../model/arguments.ts";
 import { ModelError } from "../model/errors.ts";
 import { checkBound, type Constraint, type Transform } from "./transform.ts";

@@ -57,6 +57,11 @@ export class ChainFiles {
     for (const w of this.writers) w.writeComment(text);
   }
 
+  /** Writes a comment line into one chain's file (row of the run), where its draws stand now. */
+  writeChainComment(chain: number, text: string): void {
+    this.writers[chain]!.writeComment(text);
+  }
+
   /** Appends one sampling draw: Stan's sampler columns, then the reported (constrained) values. */
   writeDraw(d: DrawInfo, generated: ArrayLike<number>): void {
     const r = this.row;

@@ -38,7 +38,7 @@ export {
 // Sampling
 export {
   sample, sampleAsync, SamplingRun,
-  prestartSamplerThreads, stopSamplerThreads, findStuckChains, samplingEvidence, stuckWarning, type StuckChain, type ChainWindowEvidence,
+  prestartSamplerThreads, stopSamplerThreads, findStuckChains, samplingEvidence, stuckWarning, reinitialisedNote, type StuckChain, type ChainWindowEvidence, type Reinitialisation,
   InitializationError, StepSizeError, AdaptationError, SamplerOptionError, Metric,
   type BatchedDensity, type SampleOptions, type SampleResult, type ChainStats, type ChainAdaptationResult,
   type DrawInfo, type ResolvedSampleSettings, type SamplerKind, type MetricKind,

@@ -12,6 +12,12 @@ import { sample, type DrawInfo } from "../src/index.ts";
 import { seedKey } from "../src/random/index.ts";
 import { ChainAdaptation, ChainBatch, defaultWindows, driveBatch, InitialPointSearch, Metric, windowEnds, type BatchedDensity } from "../src/sampler/index.ts";
 import { defaultDualAveraging } from "../src/sampler/warmup/dual-averaging.ts";
+import { nuts, windowedAdaptation, type SamplingMethod } from "../src/sampler/methods/index.ts";
+import { SamplingRun } from "../src/sampler/sampling-run.ts";
+import { chainRangeOptions } from "../src/sampler/settings.ts";
+import { controlWords, Control, Mode } from "../src/sampler/threads/protocol.ts";
+import { evidenceBuffers, SharedEvidenceExchange } from "../src/sampler/threads/stuck-exchange.ts";
+import type { ChainCheck, EvidenceExchange, Reinitialisation } from "../src/sampler/warmup/stuck-watch.ts";
 import {
   chainsToReinitialise, defaultReinitialisationPolicy, findStuckChains, reinitialisedNote, samplingEvidence, stuckWarning, WindowEvidence, type ChainWindowEvidence,
 } from "../src/sampler/warmup/stuck-chains.ts";
@@ -142,6 +148,10 @@ const noisyWhereFar: BatchedDensity = {
   },
 };
 
+// NUTS with Stan's warmup but without re-initialising stuck chains: a chain left alone.
+const { reinitialise: _unused, ...adaptationWithout } = windowedAdaptation;
+const nutsWithout: SamplingMethod<unknown> = { ...(nuts as SamplingMethod<unknown>), name: "nuts-without-reinitialisation", adaptation: adaptationWithout };
+
 // Each chain's evidence at each window's end of a run, from its draws.
 function evidenceAtWindowEnds(chains: number, warmup: number, maxDepth: number) {
   const ends = new Set(windowEnds(warmup));
@@ -169,7 +179,7 @@ describe("a chain forced to start where the gradient is noise", () => {
 
   it("is detected at every window's end and at the run's end, and a fresh start with a fresh adaptation samples like the others", () => {
     const run = evidenceAtWindowEnds(4, warmup, maxDepth);
-    const r = sample(noisyWhereFar, { chains: 4, warmup, draws: 100, seed, maxDepth, init: inits, onDraw: run.onDraw });
+    const r = sample(noisyWhereFar, { chains: 4, warmup, draws: 100, seed, maxDepth, init: inits, onDraw: run.onDraw, method: nutsWithout });
     // Left alone it stays where it started for the whole run.
     expect(Math.abs(r.draws[0]![0]! - 8)).toBeLessThan(0.1);
     const ends = windowEnds(warmup);
@@ -203,9 +213,109 @@ describe("a chain forced to start where the gradient is noise", () => {
 
     // Restarted there with a fresh adaptation for the remaining warmup, next to healthy chains.
     const rest = evidenceAtWindowEnds(4, warmup - first - 1, maxDepth);
-    const again = sample(noisyWhereFar, { chains: 4, warmup: warmup - first - 1, draws: 100, seed: seed + 1, maxDepth, init: [q, ...inits.slice(1)], onDraw: rest.onDraw });
+    const again = sample(noisyWhereFar, { chains: 4, warmup: warmup - first - 1, draws: 100, seed: seed + 1, maxDepth, init: [q, ...inits.slice(1)], onDraw: rest.onDraw, method: nutsWithout });
     expect(findStuckChains(rest.sampling())).toEqual([]);
     const steps = again.stats.map((s) => s.stepSize[0]!);
     expect(steps[0]! / Math.max(...steps.slice(1))).toBeGreaterThan(0.1);
+  });
+});
+
+describe("the driver re-initialises a stuck chain at a window's end", () => {
+  const seed = 11, warmup = 300, maxDepth = 10;
+  const inits = [Float64Array.of(8, 0.5), Float64Array.of(0.3, -0.4), Float64Array.of(-1, 1.2), Float64Array.of(0.9, 0.1)];
+  const healthyInits = [Float64Array.of(-0.2, 0.5), ...inits.slice(1)];
+  const opts = { chains: 4, warmup, draws: 100, seed, maxDepth };
+
+  it("names it at the first window's end, starts it afresh, and leaves the other chains' draws as they were", () => {
+    const notes: Reinitialisation[] = [];
+    const r = sample(noisyWhereFar, { ...opts, init: inits, onReinitialised: (x) => notes.push(x) });
+    const first = windowEnds(warmup)[0]!;
+    expect(r.reinitialisations.map((x) => [x.chain, x.chainId, x.iteration, x.stuck.reason])).toEqual([[0, 0, first, "step size"]]);
+    expect(notes).toEqual(r.reinitialisations);
+    expect(r.reinitialisations[0]!.stuck.stepSize).toBeLessThan(1e-3 * r.reinitialisations[0]!.stuck.othersStepSize);
+    // Afresh, it samples like the others: a step size like theirs, away from where it was stuck.
+    const steps = r.adaptation.map((a) => a.stepSize);
+    expect(steps[0]! / Math.max(...steps.slice(1))).toBeGreaterThan(0.1);
+    expect(findStuckChains(samplingEvidence(steps, r.stats.map((s) => s.treeDepth), maxDepth))).toEqual([]);
+    expect(Math.max(...r.draws[0]!.filter((_, i) => i % 2 === 0))).toBeLessThan(6);
+    // Chains are independent streams: the others drew exactly what they draw without the check.
+    const before = sample(noisyWhereFar, { ...opts, init: inits, method: nutsWithout });
+    expect(before.reinitialisations).toEqual([]);
+    for (const c of [1, 2, 3]) expect(Array.from(r.draws[c]!)).toEqual(Array.from(before.draws[c]!));
+    expect(Array.from(r.draws[0]!)).not.toEqual(Array.from(before.draws[0]!));
+    // Reproducible: the fresh point comes from the chain's Init stream of iteration first + 1.
+    const again = sample(noisyWhereFar, { ...opts, init: inits });
+    expect(Array.from(again.draws[0]!)).toEqual(Array.from(r.draws[0]!));
+  }, 30_000);
+
+  it("changes no draw when no chain is stuck", () => {
+    const r = sample(noisyWhereFar, { ...opts, init: healthyInits });
+    const before = sample(noisyWhereFar, { ...opts, init: healthyInits, method: nutsWithout });
+    expect(r.reinitialisations).toEqual([]);
+    for (let c = 0; c < 4; c++) {
+      expect(Array.from(r.draws[c]!)).toEqual(Array.from(before.draws[c]!));
+      expect(Array.from(r.stats[c]!.stepSize)).toEqual(Array.from(before.stats[c]!.stepSize));
+    }
+  }, 30_000);
+
+  it("decides the same over chain ranges that share their evidence (as threads do) as over the whole run", () => {
+    // The whole run's evidence at each window's end, recorded; each range gets it back from its exchange.
+    const recorded = new Map<number, readonly ChainCheck[]>();
+    const recorder: EvidenceExchange = { firstChain: 0, share: (t, own) => (recorded.set(t, own.map((o) => ({ ...o }))), own) };
+    const whole = new SamplingRun(noisyWhereFar, { ...opts, init: inits });
+    whole.shareStuckEvidence(recorder);
+    while (whole.step());
+    const w = whole.result(false);
+    expect(w.reinitialisations.map((x) => x.chain)).toEqual([0]);
+    const s = w.settings;
+    for (const [first, count] of [[0, 1], [1, 3], [0, 2], [2, 2]] as const) {
+      const part = new SamplingRun(noisyWhereFar, chainRangeOptions({ ...opts, init: inits }, s, first, count));
+      part.shareStuckEvidence({
+        firstChain: 0,
+        share: (t, own) => {
+          const all = recorded.get(t)!;
+          expect(own).toEqual(all.slice(first, first + count));
+          return all;
+        },
+      });
+      while (part.step());
+      const p = part.result(false);
+      expect(p.reinitialisations.map((x) => [first + x.chain, x.chainId])).toEqual(w.reinitialisations.filter((x) => x.chain >= first && x.chain < first + count).map((x) => [x.chain, x.chainId]));
+      for (let c = 0; c < count; c++) expect(Array.from(p.draws[c]!), `chain ${first + c} of range ${first}+${count}`).toEqual(Array.from(w.draws[first + c]!));
+    }
+  }, 30_000);
+
+  it("carries a chain's window evidence and re-initialisations when its run is handed over between iterations", () => {
+    const whole = sample(noisyWhereFar, { ...opts, init: inits });
+    for (const at of [50, 99, 100, 180]) {
+      const run = new SamplingRun(noisyWhereFar, { ...opts, init: inits });
+      while (run.iterationsDone < at) run.step();
+      const next = new SamplingRun(noisyWhereFar, { ...opts, init: inits });
+      next.restore(run.handOver(0, 4));
+      while (next.step());
+      const r = next.result(false);
+      expect(r.reinitialisations, `handed over at ${at}`).toEqual(whole.reinitialisations);
+      for (let c = 0; c < 4; c++) expect(Array.from(r.draws[c]!)).toEqual(Array.from(whole.draws[c]!));
+    }
+  }, 30_000);
+});
+
+describe("SharedEvidenceExchange", () => {
+  const check = (stepSize: number, reinitialised = 0): ChainCheck => ({ evidence: { stepSize, iterations: 25, maxDepthShare: 0.5, movement: 1 }, reinitialised });
+
+  it("gives every chain's evidence in run order once all are in; a thread that waits while the run stops leaves without", () => {
+    const warmup = 300;
+    const buffers = evidenceBuffers(4, warmup);
+    const control = controlWords(3);
+    const t = windowEnds(warmup)[1]!;
+    // Rows 0-1 arrive first while the run is stopping: the others may never come, so no decision.
+    Atomics.store(control, Control.MODE, Mode.STOP);
+    expect(new SharedEvidenceExchange(buffers, 7, 0, 4, warmup, control).share(t, [check(0.1), check(2e-6, 1)])).toBeNull();
+    // Rows 2-3 complete the window: everyone's evidence, in run order, whatever the mode.
+    const all = new SharedEvidenceExchange(buffers, 7, 2, 4, warmup, control).share(t, [check(0.3), check(0.2)]);
+    expect(all).toEqual([check(0.1), check(2e-6, 1), check(0.3), check(0.2)]);
+    // Another window has slots of its own; an iteration that closes no window decides nothing.
+    expect(new SharedEvidenceExchange(buffers, 7, 0, 4, warmup, control).share(windowEnds(warmup)[0]!, [check(1), check(1), check(1), check(1)])).toEqual([check(1), check(1), check(1), check(1)]);
+    expect(new SharedEvidenceExchange(buffers, 7, 0, 4, warmup, control).share(t + 1, [check(1)])).toBeNull();
   });
 });

@@ -61,3 +61,5 @@ export {
   defaultStuckChainSettings, defaultReinitialisationPolicy,
 } from "./warmup/stuck-chains.ts";
 export type { ChainWindowEvidence, StuckChain, StuckChainSettings, StuckReason, ReinitialisationPolicy } from "./warmup/stuck-chains.ts";
+export { StuckWatch } from "./warmup/stuck-watch.ts";
+export type { Reinitialisation, ChainCheck, EvidenceExchange, StuckWatchState } from "./warmup/stuck-watch.ts";

@@ -8,6 +8,7 @@ import type { BatchedDensity } from "./density.ts";
 import type { ChainAdaptationResult, DrawInfo, FallbackDecision, PendingRunnerDecision } from "./result.ts";
 import type { SettingsOptions } from "./settings.ts";
 import type { TransitionRunnerFactory } from "./transition-runner.ts";
+import type { Reinitialisation } from "./warmup/stuck-watch.ts";
 
 /** What a run reports as it goes, and how it is stopped. */
 export interface OutputOptions {
@@ -20,6 +21,8 @@ export interface OutputOptions {
   keepDraws?: boolean;
   /** Called for every chain once its warmup is over, before its first sampling draw (chain = row in this run). */
   onAdapted?: (chain: number, adaptation: ChainAdaptationResult) => void;
+  /** Called when a stuck chain is re-initialised at a warmup window's end (chain = row in this run), before its next draw. */
+  onReinitialised?: (r: Reinitialisation) => void;
   /** Stops cleanly between iterations, keeping what was drawn. */
   signal?: AbortSignal;
 }

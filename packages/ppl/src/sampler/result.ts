@@ -5,6 +5,7 @@
  */
 import type { MetricKind } from "./metric.ts";
 import type { ResolvedSampleSettings } from "./settings.ts";
+import type { Reinitialisation } from "./warmup/stuck-watch.ts";
 
 /** One iteration of one chain, handed to `onDraw` (warmup and sampling alike). */
 export interface DrawInfo {
@@ -59,6 +60,8 @@ export interface SampleResult {
   readonly aborted: boolean;
   /** Gradient evaluations per chain (init, step-size searches and transitions). */
   readonly gradientEvaluations: number[];
+  /** Stuck chains re-initialised during warmup (warmup/stuck-chains.ts), in the order they were (chain = row of the run). */
+  readonly reinitialisations: readonly Reinitialisation[];
   /** With threads: the wall time of the run, split between warmup and sampling as the chains' own times are. */
   readonly timing: { readonly warmupSeconds: number; readonly samplingSeconds: number };
   /** Where the chains ran, for runs with more than one thread: the thread of each chain (0 = the calling thread, −1 = not started). */

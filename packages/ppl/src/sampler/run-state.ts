@@ -6,6 +6,7 @@ import type { BatchedDensity } from "./density.ts";
 import type { MetricState } from "./metric.ts";
 import type { ChainStats } from "./result.ts";
 import type { ChainAdaptationState } from "./warmup/adaptation.ts";
+import type { StuckWatchState } from "./warmup/stuck-watch.ts";
 
 /** All that one chain of a run carries from one iteration to the next, and what it has drawn. */
 export interface ChainState {
@@ -17,6 +18,8 @@ export interface ChainState {
   readonly metric: MetricState;
   /** Warmup's adaptation state (absent for a method without adaptation). */
   readonly adaptation?: ChainAdaptationState;
+  /** The current warmup window's stuck-chain evidence and the chain's re-initialisations (absent: none yet). */
+  readonly stuck?: StuckWatchState;
   /** The run's whole draws array and statistics of the chain (filled up to the iterations done). */
   readonly draws: Float64Array;
   readonly stats: ChainStats;

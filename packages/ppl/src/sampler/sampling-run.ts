@@ -22,6 +22,7 @@ import type { RunnerCost, RunnerStats, TransitionRunner } from "./transition-run
 import type { GradientStepper } from "./batch.ts";
 import { dualAveragingOf } from "./methods/windowed-adaptation.ts";
 import { StepSizeSearch } from "./warmup/stepsize-search.ts";
+import { StuckWatch, type EvidenceExchange } from "./warmup/stuck-watch.ts";
 import { seedKey } from "../random/streams.ts";
 
 /** A run that can be advanced one iteration at a time (used by sample and sampleAsync). */
@@ -48,6 +49,8 @@ export class SamplingRun {
   private readonly runAdapt: RunAdaptationMethod<unknown, unknown> | null;
   private readonly runAdaptState: unknown;
   private readonly stepSizes: Float64Array;
+  // Each chain's evidence over the current warmup window, for re-initialising stuck chains.
+  private readonly stuck: StuckWatch;
   private readonly draws: Float64Array[];
   private readonly stats: ChainStats[];
   private iteration = 0;
@@ -88,6 +91,7 @@ export class SamplingRun {
     this.inits = [];
     this.adaptations = [];
     this.stepSizes = new Float64Array(s.chains).fill(s.stepSize);
+    this.stuck = new StuckWatch(s.chains, dim);
     this.draws = [];
     this.stats = [];
     this.runnerStats = [];
@@ -166,6 +170,7 @@ export class SamplingRun {
         stepSize: this.stepSizes[c]!,
         metric: this.metrics[c]!.state(),
         ...(this.adapt ? { adaptation: this.adapt.save(this.adaptations[c]) } : {}),
+        stuck: this.stuck.state(c),
         draws: this.draws[c]!,
         stats: this.stats[c]!,
       });
@@ -193,6 +198,7 @@ export class SamplingRun {
       this.stepSizes[c] = ch.stepSize;
       this.metrics[c]!.restore(ch.metric);
       if (this.adapt && ch.adaptation) this.adapt.restore(this.adaptations[c], ch.adaptation);
+      if (ch.stuck) this.stuck.restore(c, ch.stuck);
       this.draws[c] = ch.draws;
       this.stats[c] = ch.stats;
     });
@@ -315,13 +321,48 @@ export class SamplingRun {
         updated[c] = 1;
         anyUpdated = true;
       }
+      this.stuck.add(c, qRows[c]!, this.lastStats(c).treeDepth, s.maxDepth);
     }
+    // A window closes at the same iteration for every chain: the stuck ones start afresh before the
+    // step-size search that follows it.
+    if (anyUpdated && adapt.reinitialise) this.reinitialiseStuck(t, adapt);
     if (anyUpdated) {
       this.searchStepSizes(t + 1, updated);
       for (let c = 0; c < s.chains; c++) if (updated[c]) adapt.restart(adaptations[c], stepSizes[c]!);
     }
     if (t === s.warmup - 1) {
       for (let c = 0; c < s.chains; c++) stepSizes[c] = adapt.final(adaptations[c]);
+    }
+  }
+
+  /** Shares the stuck-chain evidence with the run's chains in other threads (threads/stuck-exchange.ts). */
+  shareStuckEvidence(exchange: EvidenceExchange): void {
+    this.stuck.shareThrough(exchange);
+  }
+
+  // At the end of the window closed by warmup iteration t: each stuck chain (stuck-chains.ts) gets a
+  // fresh initial point, searched as the first one was but from the Init stream of iteration t + 1
+  // (reproducible, and unlike the first), and forgets its adaptation; it is marked `updated`, so
+  // that the step-size search that follows starts it from the run's initial step size.
+  private reinitialiseStuck(t: number, adapt: AdaptationMethod<unknown>): void {
+    const s = this.settings;
+    const chosen = this.stuck.check(t, s.warmup, this.stepSizes, s.firstChain);
+    if (chosen.length === 0) return;
+    const { batch } = this;
+    const key = seedKey(s.seed);
+    const steppers: InitialPointSearch[] = [...this.inits];
+    batch.active.fill(0);
+    for (const { row } of chosen) {
+      const search = new InitialPointSearch(batch, { row, id: s.firstChain + row }, key, s.initRadius, null, t + 1);
+      steppers[row] = search;
+      batch.active[row] = search.begin() ? 1 : 0;
+    }
+    driveBatch(this.density, batch, steppers);
+    for (const { row, stuck } of chosen) {
+      adapt.reinitialise!(this.adaptations[row]);
+      this.stepSizes[row] = s.stepSize;
+      this.updated[row] = 1;
+      this.options.onReinitialised?.({ chain: row, chainId: s.firstChain + row, iteration: t, stuck });
     }
   }
 
@@ -417,6 +458,7 @@ export class SamplingRun {
       drawsDone,
       aborted,
       gradientEvaluations: Array.from(this.batch.evaluations),
+      reinitialisations: this.stuck.reinitialisations(),
       timing: { warmupSeconds: this.warmupMs / 1000, samplingSeconds: this.samplingMs / 1000 },
     };
   }

@@ -64,6 +64,13 @@ export interface AdaptationMethod<A> {
   stepSize(state: A): number;
   /** After the step-size search that follows a metric update. */
   restart(state: A, stepSize: number): void;
+  /**
+   * Forgets what the chain learned, for a stuck chain re-initialised at a window's end
+   * (warmup/stuck-chains.ts): the metric it started with, a fresh step-size history; the driver
+   * then searches a step size from the new point and calls `restart`. Without it, a chain is not
+   * re-initialised.
+   */
+  reinitialise?(state: A): void;
   /** The step size to sample with, at warmup's end. */
   final(state: A): number;
   /** The state as data, to continue elsewhere (another thread), and back. */

@@ -33,6 +33,9 @@ export const windowedAdaptation: AdaptationMethod<WindowedState> = {
   restart(a, stepSize) {
     a.chain.restartStepSize(stepSize);
   },
+  reinitialise(a) {
+    a.chain.restart();
+  },
   final: (a) => a.chain.finalStepSize(),
   save: (a) => a.chain.state(),
   restore(a, saved) {

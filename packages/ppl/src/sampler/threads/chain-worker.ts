@@ -9,7 +9,8 @@ import type { BatchedDensity } from "../density.ts";
 import { IterationLog } from "../pace.ts";
 import { SamplingRun } from "../sampling-run.ts";
 import { stateBuffers } from "./state-buffers.ts";
-import { Control, Group, groupWord, Mode, progressWord, RECORD_HEAD, toThreadError, writeRecord, type FromWorker, type RunGroup, type ToWorker } from "./protocol.ts";
+import { SharedEvidenceExchange } from "./stuck-exchange.ts";
+import { abortRun, Control, Group, groupWord, Mode, progressWord, RECORD_HEAD, toThreadError, writeRecord, type FromWorker, type RunGroup, type ToWorker } from "./protocol.ts";
 
 // Draws go to the calling thread in batches: at most this often, or when the buffer is full.
 const FLUSH_MS = 25;
@@ -56,6 +57,10 @@ async function runGroup(m: RunGroup): Promise<void> {
             },
           }
         : {}),
+      onReinitialised: (r) => {
+        flush();
+        post({ kind: "reinitialised", reinitialisation: { ...r, chain: first + r.chain } });
+      },
       onAdapted: (c, adaptation) => {
         // After the draws before it, so that the calling thread sees each chain's events in order.
         flush();
@@ -63,6 +68,8 @@ async function runGroup(m: RunGroup): Promise<void> {
       },
     });
     if (m.state) run.restore(m.state);
+    const s = run.settings;
+    run.shareStuckEvidence(new SharedEvidenceExchange(m.stuck, s.firstChain - first, first, m.totalChains, s.warmup, control));
     Atomics.store(control, progressAt, run.iterationsDone);
     let aborted = false;
     // Each iteration's seconds and gradients, for the group's pace at a pause.
@@ -102,6 +109,8 @@ async function runGroup(m: RunGroup): Promise<void> {
     // The draws move to the calling thread rather than being copied (each chain's array has its own buffer).
     post({ kind: "done", first, result }, result.draws.map((d) => d.buffer as ArrayBuffer));
   } catch (e) {
+    // The other threads may be waiting for this one's chains at a window's end (stuck-exchange.ts).
+    abortRun(control);
     Atomics.store(control, groupAt, Group.FINISHED);
     post({ kind: "error", error: toThreadError(e) });
   }

@@ -11,7 +11,7 @@ import type { FromWorker, RunGroup, WorkerSetup } from "./protocol.ts";
 import { workerScript } from "./worker-script.ts";
 
 /** Sends a group of chains to a worker, with the buffers that move rather than being copied. */
-export type StartFn = (g: Omit<RunGroup, "kind" | "densityId" | "density" | "threads" | "control" | "draws" | "keepDraws">, transfer: ArrayBuffer[]) => void;
+export type StartFn = (g: Omit<RunGroup, "kind" | "densityId" | "density" | "threads" | "control" | "stuck" | "totalChains" | "draws" | "keepDraws">, transfer: ArrayBuffer[]) => void;
 
 /** One worker thread of the process-wide pool. */
 export interface Slot {

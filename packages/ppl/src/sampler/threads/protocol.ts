@@ -11,6 +11,8 @@ import type { SharedDensity } from "../../density/shared-density.ts";
 import type { ChainAdaptationResult, DrawInfo, SampleResult } from "../result.ts";
 import type { RunState } from "../run-state.ts";
 import type { SettingsOptions } from "../settings.ts";
+import type { Reinitialisation } from "../warmup/stuck-watch.ts";
+import type { EvidenceBuffers } from "./stuck-exchange.ts";
 
 /** What a worker is started with. */
 export interface WorkerSetup {
@@ -38,6 +40,13 @@ export function controlWords(threads: number): Int32Array {
   return words;
 }
 
+/** Stops every thread of the run now (MODE ABORT), waking those that wait for a common stop. */
+export function abortRun(control: Int32Array): void {
+  Atomics.store(control, Control.MODE, Mode.ABORT);
+  Atomics.compareExchange(control, Control.STOP_AT, -1, 0);
+  Atomics.notify(control, Control.STOP_AT);
+}
+
 /** Index of thread g's GROUP word. */
 export function groupWord(threads: number, g: number): number {
   return Control.POSITION + threads + g;
@@ -63,6 +72,10 @@ export interface RunGroup {
   /** Where the chains stand, when they ran elsewhere before (SamplingRun.handOver). */
   readonly state?: RunState;
   readonly control: Int32Array;
+  /** Where the run's threads meet at warmup windows' ends to find stuck chains (stuck-exchange.ts). */
+  readonly stuck: EvidenceBuffers;
+  /** Chains of the whole run. */
+  readonly totalChains: number;
   /** Whether the caller wants every iteration's draw (onDraw). */
   readonly draws: boolean;
   /** false: the result's draws and statistics stay empty (OutputOptions.keepDraws). */
@@ -87,6 +100,8 @@ export type FromWorker =
   | { readonly kind: "ready" }
   | { readonly kind: "draws"; readonly records: Float64Array; readonly count: number }
   | { readonly kind: "adapted"; readonly chain: number; readonly adaptation: ChainAdaptationResult }
+  /** A stuck chain re-initialised (chain = row of the whole run). */
+  | { readonly kind: "reinitialised"; readonly reinitialisation: Reinitialisation }
   | { readonly kind: "done"; readonly first: number; readonly result: SampleResult }
   | { readonly kind: "paused"; readonly first: number; readonly state: RunState; readonly pace: { readonly seconds: number; readonly gradients: number } }
   | { readonly kind: "error"; readonly error: ThreadError };

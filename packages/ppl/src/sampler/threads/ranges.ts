@@ -74,6 +74,10 @@ export function mergeRanges(s: ResolvedSampleSettings, dim: number, ranges: read
     drawsDone,
     aborted: aborted || !started || ranges.some((r) => r.result.aborted),
     gradientEvaluations: perChain.map((p) => (p ? p.result.gradientEvaluations[p.row]! : 0)),
+    // Each chain's history moved with it (ChainState.stuck): the range that ended it has all of it.
+    reinitialisations: ranges
+      .flatMap((r) => r.result.reinitialisations.map((x) => ({ ...x, chain: r.first + x.chain })))
+      .sort((a, b) => a.iteration - b.iteration || a.chain - b.chain),
     timing: { warmupSeconds: wallSeconds * warmupShare, samplingSeconds: wallSeconds * (1 - warmupShare) },
     threads: { used: new Set(ranges.map((r) => r.thread)).size, chainThread: perChain.map((p) => (p ? p.thread : -1)) },
   };

@@ -23,7 +23,8 @@ import type { RunState } from "../run-state.ts";
 import { SamplingRun } from "../sampling-run.ts";
 import { chainRangeOptions, checkChainOptions, resolveSettings, type ResolvedSampleSettings } from "../settings.ts";
 import { densityIdOf, prestartSamplerThreads, slots, type Slot, type StartFn } from "./pool.ts";
-import { Control, controlWords, Group, groupWord, Mode, progressWord, readRecord, RECORD_HEAD, type ThreadError, type ToWorker } from "./protocol.ts";
+import { evidenceBuffers, SharedEvidenceExchange, type EvidenceBuffers } from "./stuck-exchange.ts";
+import { abortRun, Control, controlWords, Group, groupWord, Mode, progressWord, readRecord, RECORD_HEAD, type ThreadError, type ToWorker } from "./protocol.ts";
 import { fromThreadError, mergeRanges, splitRows, type RangeResult } from "./ranges.ts";
 import { stateBuffers } from "./state-buffers.ts";
 
@@ -134,6 +135,8 @@ class ThreadedRun {
   // Thread 0 is the calling thread; workers are 1 … workerCount.
   private readonly controlThreads: number;
   private readonly control: Int32Array;
+  // Where the threads meet at warmup windows' ends to find stuck chains.
+  private readonly stuck: EvidenceBuffers;
   private readonly t0 = performance.now();
   private readonly ranges: RangeResult[] = [];
   // Groups paused (handBack): where their chains stand, and each thread's pace over the second
@@ -171,6 +174,7 @@ class ThreadedRun {
     this.every = options.yieldEveryMs ?? 50;
     this.controlThreads = this.workerCount + 1;
     this.control = controlWords(this.controlThreads);
+    this.stuck = evidenceBuffers(s.chains, s.warmup);
   }
 
   /** Runs the run to its end (or pause) and returns what it came to. */
@@ -232,11 +236,8 @@ class ThreadedRun {
   }
 
   private abort(): void {
-    const { control } = this;
-    Atomics.store(control, Control.MODE, Mode.ABORT);
     // Workers waiting for a common stop wake up and stop.
-    Atomics.compareExchange(control, Control.STOP_AT, -1, 0);
-    Atomics.notify(control, Control.STOP_AT);
+    abortRun(this.control);
   }
 
   private fail(e: ThreadError): void {
@@ -290,6 +291,9 @@ class ThreadedRun {
         case "adapted":
           options.onAdapted?.(m.chain, m.adaptation);
           return;
+        case "reinitialised":
+          options.onReinitialised?.(m.reinitialisation);
+          return;
         case "done":
           this.ranges.push({ first: m.first, thread, result: m.result });
           return finished();
@@ -320,7 +324,7 @@ class ThreadedRun {
       this.busy++;
       this.used.add(slot);
       const message: ToWorker = {
-        kind: "run", densityId: this.id, threads: this.controlThreads, control: this.control, draws: onDraw !== undefined, keepDraws: this.options.keepDraws !== false, ...g,
+        kind: "run", densityId: this.id, threads: this.controlThreads, control: this.control, stuck: this.stuck, totalChains: this.s.chains, draws: onDraw !== undefined, keepDraws: this.options.keepDraws !== false, ...g,
         ...(slot.holds === this.id ? {} : { density: this.spec }),
         ...(this.layout.pauseAt !== undefined ? { pauseAt: this.layout.pauseAt } : {}),
       };
@@ -441,14 +445,16 @@ class ThreadedRun {
 
   // A run of the calling thread over rows first … first+count−1, continued from `state` when given.
   private ownRun(first: number, count: number, state: RunState | undefined): SamplingRun {
-    const { onDraw, onAdapted } = this.options;
+    const { onDraw, onAdapted, onReinitialised } = this.options;
     const output: OutputOptions = {
       ...(this.options.keepDraws === false ? { keepDraws: false } : {}),
       ...(onDraw ? { onDraw: (d) => onDraw(first === 0 ? d : { ...d, chain: first + d.chain }) } : {}),
       ...(onAdapted ? { onAdapted: (c, a) => onAdapted(first + c, a) } : {}),
+      ...(onReinitialised ? { onReinitialised: (r) => onReinitialised({ ...r, chain: first + r.chain }) } : {}),
     };
     const run = new SamplingRun(this.density, { ...chainRangeOptions(this.options, this.s, first, count), ...output });
     if (state) run.restore(state);
+    run.shareStuckEvidence(new SharedEvidenceExchange(this.stuck, this.s.firstChain, first, this.s.chains, this.s.warmup, this.control));
     return run;
   }
 

@@ -122,6 +122,19 @@ export class WindowEvidence {
     return { stepSize, iterations: this.count, maxDepthShare: this.count > 0 ? this.atMax / this.count : 0, movement: this.count > 0 ? movement : NaN };
   }
 
+  /** The window so far as data, to continue it elsewhere (another thread). */
+  state(): { readonly low: Float64Array; readonly high: Float64Array; readonly count: number; readonly atMax: number } {
+    return { low: Float64Array.from(this.low), high: Float64Array.from(this.high), count: this.count, atMax: this.atMax };
+  }
+
+  /** Continues from a state that state() gave (of the same dimension). */
+  restore(s: { readonly low: ArrayLike<number>; readonly high: ArrayLike<number>; readonly count: number; readonly atMax: number }): void {
+    this.low.set(s.low);
+    this.high.set(s.high);
+    this.count = s.count;
+    this.atMax = s.atMax;
+  }
+
   /** Starts a new window. */
   reset(): void {
     this.count = 0;

@@ -1,6 +1,6 @@
 /**
  * The commands that evaluate a model's density outside sampling, added to the program: the
- * approximations at a mode (`ppl optimize`, `ppl laplace`) and the density checks (`ppl diagnose`,
+ * approximations (`ppl optimize`, `ppl laplace`, `ppl variational`) and the density checks (`ppl diagnose`,
  * `ppl log-prob`); their modules load when they run, as every command's do.
  */
 import { Option, type Command } from "commander";
@@ -9,6 +9,7 @@ import type { DiagnoseCommandOptions } from "./commands/diagnose.ts";
 import type { LaplaceCommandOptions } from "./commands/laplace.ts";
 import type { LogProbCommandOptions } from "./commands/log-prob.ts";
 import type { OptimizeCommandOptions } from "./commands/optimize.ts";
+import type { VariationalCommandOptions } from "./commands/variational.ts";
 import { processIO } from "./io.ts";
 import { initOption, integer, nonNegative, positive } from "./options.ts";
 
@@ -20,7 +21,7 @@ point included); 5 did not converge (optimize: --iter reached or the line search
 optimize.csv holds the last iterate; laplace: the Hessian at the mode is not negative definite, no
 laplace.csv is written); 70 internal error.`;
 
-/** Adds `optimize`, `laplace`, `diagnose` and `log-prob` to the program. */
+/** Adds `optimize`, `laplace`, `variational`, `diagnose` and `log-prob` to the program. */
 export function addApproximationCommands(program: Command, run: Runner): void {
   program
     .command("optimize")
@@ -58,6 +59,33 @@ export function addApproximationCommands(program: Command, run: Runner): void {
     .option("--quiet", "no informational lines on stderr", false)
     .addHelpText("after", EXIT_CODES)
     .action((model: string, opts: LaplaceCommandOptions) => run(async () => (await import("./commands/laplace.ts")).laplaceCommand(model, opts, processIO))());
+
+  program
+    .command("variational")
+    .description("Fit a Gaussian approximation to the posterior by ADVI (meanfield or fullrank, on the unconstrained scale) as CmdStan's variational; writes DIR/variational.csv (lp__, log_p__, log_g__, the approximation's mean as the first row, then the draws).")
+    .argument("<model>", "TypeScript or Stan file of the model")
+    .option("--data <file>", "data file in Stan's JSON format")
+    .addOption(new Option("--algorithm <name>", "meanfield (diagonal covariance) or fullrank (dense, by its Cholesky factor)").choices(["meanfield", "fullrank"]).default("meanfield"))
+    .option("--iter <n>", "most iterations of stochastic gradient ascent", integer(1, 2 ** 31), 10000)
+    .option("--grad-samples <n>", "draws per Monte Carlo ELBO gradient", integer(1, 2 ** 31), 1)
+    .option("--elbo-samples <n>", "draws per ELBO estimate", integer(1, 2 ** 31), 100)
+    .option("--eta <x>", "step-size scale (used as given with --no-adapt-engaged)", positive, 1)
+    .option("--adapt-engaged", "choose eta by trying 100, 10, 1, 0.1, 0.01 for --adapt-iter iterations each (default)", true)
+    .option("--no-adapt-engaged", "use --eta as given")
+    .option("--adapt-iter <n>", "iterations per eta tried by the adaptation", integer(1, 2 ** 31), 50)
+    .option("--tol-rel-obj <x>", "converged when the mean or median relative ELBO change falls below this", positive, 0.01)
+    .option("--eval-elbo <n>", "iterations between ELBO estimates (and convergence checks)", integer(1, 2 ** 31), 100)
+    .option("--draws <n>", "draws from the approximation written after its mean (CmdStan's output_samples)", integer(1, 2 ** 31), 1000)
+    .option("--init <r>", "initial mean: uniform in (-r, r) on the unconstrained scale, or a JSON file of constrained values", initOption, 2)
+    .option("--seed <n>", "random seed", integer(0))
+    .option("-o, --output <dir>", "output directory", "output")
+    .option("--quiet", "no informational lines on stderr", false)
+    .addHelpText("after", `
+Exit codes: 0 converged; 2 usage error; 3 model or data error (a density not finite at the initial
+point included); 5 did not converge: --iter reached before the relative ELBO test passed
+(variational.csv holds draws from the last iterate, marked as not converged), or the ELBO could not
+be estimated or improved by any step size (no variational.csv is written); 70 internal error.`)
+    .action((model: string, opts: VariationalCommandOptions) => run(async () => (await import("./commands/variational.ts")).variationalCommand(model, opts, processIO))());
 
   program
     .command("diagnose")

@@ -9,7 +9,9 @@
  * 4   device error: a Vulkan backend requested where none is usable
  * 5   an approximation that did not succeed: `ppl optimize` hit --iter or its line search made no
  *     progress (optimize.csv holds the last iterate, marked as not converged), or `ppl laplace`
- *     met a Hessian that is not negative definite at the mode (no laplace.csv)
+ *     met a Hessian that is not negative definite at the mode (no laplace.csv), or `ppl variational`
+ *     hit --iter before its relative ELBO test passed (variational.csv holds draws from the last
+ *     iterate, marked as not converged) or could not estimate or improve the ELBO (no variational.csv)
  * 70  an internal error (a bug in ppl, not in the input): the message asks for PPL_DEBUG=1
  * 129 stopped by SIGHUP (the terminal closed), 130 by SIGINT (Ctrl-C), 143 by SIGTERM (timeout,
  *     docker stop, Slurm): 128 + the signal's number, as a shell reports a process the signal

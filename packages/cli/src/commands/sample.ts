@@ -3,7 +3,7 @@ import { readdirSync, unlinkSync, writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { basename, join, resolve } from "node:path";
 import {
-  AdaptationError, findStuckChains, reinitialisedNote, reinitialisedNote, InitializationError, SAMPLER_COLUMNS, sampleAsync, sampleConfig, samplingEvidence, StepSizeError, stuckWarning, summaryToJson, writeSummaryJson, type ConfigNode,
+  AdaptationError, findStuckChains, reinitialisedNote, InitializationError, SAMPLER_COLUMNS, sampleAsync, sampleConfig, samplingEvidence, StepSizeError, stuckWarning, summaryToJson, writeSummaryJson, type ConfigNode,
   type SampleResult,
 } from "@ppl/ppl";
 import type { PendingRunnerDecision } from "@ppl/ppl/runner";
@@ -161,12 +161,6 @@ export async function sampleCommand(modelPath: string, opts: SampleCommandOption
           },
         },
       } : {}),
-      // A stuck chain started afresh: said on stderr as it happens, and in its CSV where its draws stand.
-      onReinitialised: (r) => {
-        const note = reinitialisedNote(r.stuck, first + r.chain + 1, r.iteration);
-        io.stderr.write(note + "\n");
-        files.writeChainComment(r.chain, note);
-      },
       // A stuck chain started afresh: said on stderr as it happens, and in its CSV where its draws stand.
       onReinitialised: (r) => {
         const note = reinitialisedNote(r.stuck, first + r.chain + 1, r.iteration);

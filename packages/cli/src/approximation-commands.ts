@@ -10,6 +10,7 @@ import type { LaplaceCommandOptions } from "./commands/laplace.ts";
 import type { LogProbCommandOptions } from "./commands/log-prob.ts";
 import type { OptimizeCommandOptions } from "./commands/optimize.ts";
 import type { VariationalCommandOptions } from "./commands/variational.ts";
+import type { PathfinderCommandOptions } from "./commands/pathfinder.ts";
 import { processIO } from "./io.ts";
 import { initOption, integer, nonNegative, positive } from "./options.ts";
 
@@ -19,9 +20,9 @@ const EXIT_CODES = `
 Exit codes: 0 success; 2 usage error; 3 model or data error (a density not finite at the initial
 point included); 5 did not converge (optimize: --iter reached or the line search made no progress,
 optimize.csv holds the last iterate; laplace: the Hessian at the mode is not negative definite, no
-laplace.csv is written); 70 internal error.`;
+laplace.csv is written; pathfinder: every path failed, no pathfinder.csv is written); 70 internal error.`;
 
-/** Adds `optimize`, `laplace`, `variational`, `diagnose` and `log-prob` to the program. */
+/** Adds `optimize`, `laplace`, `pathfinder`, `variational`, `diagnose` and `log-prob` to the program. */
 export function addApproximationCommands(program: Command, run: Runner): void {
   program
     .command("optimize")
@@ -59,6 +60,25 @@ export function addApproximationCommands(program: Command, run: Runner): void {
     .option("--quiet", "no informational lines on stderr", false)
     .addHelpText("after", EXIT_CODES)
     .action((model: string, opts: LaplaceCommandOptions) => run(async () => (await import("./commands/laplace.ts")).laplaceCommand(model, opts, processIO))());
+
+  program
+    .command("pathfinder")
+    .description("Approximate the posterior by Pathfinder as CmdStan's pathfinder (L-BFGS paths, a normal approximation at each iterate, the best by ELBO, PSIS importance resampling over paths); writes DIR/pathfinder.csv with lp_approx__ and lp__.")
+    .argument("<model>", "TypeScript or Stan file of the model")
+    .option("--data <file>", "data file in Stan's JSON format")
+    .option("--num-paths <n>", "independent paths", integer(1, 4096), 4)
+    .option("--draws <n>", "draws per path, and draws after resampling", integer(1, 2 ** 24 - 1), 1000)
+    .option("--psis-resample", "resample the pooled draws by their Pareto-smoothed importance weights", true)
+    .option("--no-psis-resample", "write every path's draws, not resampled")
+    .option("--num-elbo-draws <n>", "draws for each ELBO estimate", integer(1, 2 ** 24 - 1), 25)
+    .option("--history-size <n>", "L-BFGS's number of correction pairs", integer(1, 1000), 5)
+    .option("--max-lbfgs-iters <n>", "most L-BFGS iterations of a path", integer(1, 2 ** 31), 1000)
+    .option("--init <r>", "a number r: each path starts uniform in (-r, r) on the unconstrained scale; or a JSON file of constrained initial values (one object shared, or one per path)", initOption, 2)
+    .option("--seed <n>", "random seed", integer(0))
+    .option("--output <dir>", "output directory", "output")
+    .option("--quiet", "no informational lines on stderr", false)
+    .addHelpText("after", EXIT_CODES)
+    .action((model: string, opts: PathfinderCommandOptions) => run(async () => (await import("./commands/pathfinder.ts")).pathfinderCommand(model, opts, processIO))());
 
   program
     .command("variational")

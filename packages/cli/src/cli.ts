@@ -61,7 +61,7 @@ export function buildProgram(done: (code: ExitCodeValue) => void): Command {
     )
     .option("--adapt-delta <x>", "target acceptance statistic, in (0, 1)", openInterval(0, 1), 0.8)
     .option("--max-depth <n>", "maximum NUTS tree depth", integer(1, 30), 10)
-    .option("--init <r>", "a number r: initial values uniform in (-r, r) on the unconstrained scale; or a JSON file of constrained initial values in Stan's format (one object shared, or an array of one per chain)", initOption, 2)
+    .option("--init <r>", "a number r: initial values uniform in (-r, r) on the unconstrained scale; or a JSON file of constrained initial values in Stan's format (one object shared, or an array of one per chain); or `pathfinder`: each chain starts at a draw of multi-path Pathfinder (./pathfinder for a file of that name)", initOption, 2)
     .option("--save-warmup", "also write the warmup draws to the CSV files (before the adaptation block, as CmdStan does)", false)
     .option("--thin <n>", "keep every n-th draw (warmup draws too, with --save-warmup)", integer(1, 2 ** 31), 1)
     .addOption(new Option("--algorithm <name>", "nuts, hmc (static HMC with --steps leapfrog steps; runs on the CPU), or chees (ChEES-HMC: many chains sharing one step size and trajectory length adapted across them, in lockstep; runs on the CPU)").choices(["nuts", "hmc", "chees"]).default("nuts"))

@@ -25,7 +25,7 @@ export function poolDraws(paths: readonly SinglePathResult[]): ApproximateDraws 
 /** The output draws and the Pareto k of their importance weights. */
 export interface PooledDraws {
   readonly draws: ApproximateDraws;
-  /** Pareto k of the smoothed weights' tail (Infinity when the tail was too short to fit). */
+  /** Pareto k of the smoothed weights' tail (Infinity when the tail was too short to fit, NaN when every weight is the same). */
   readonly paretoK: number;
   readonly resampled: boolean;
 }

@@ -12,14 +12,29 @@ import { Purpose, streamUniform, type SeedKey } from "../random/streams.ts";
 /** Normalized importance weights (0 for a draw whose log ratio is not finite) and the Pareto k of their tail. */
 export interface ImportanceWeights {
   readonly weights: Float64Array;
+  /**
+   * The fitted tail shape; NaN when every finite log ratio is the same to rounding (the
+   * approximation is the density up to its constant: equal weights, no tail to fit), Infinity when
+   * the tail is too short to fit.
+   */
   readonly paretoK: number;
 }
+
+/** Log ratios within this of each other (relative to their size, at least 1) count as equal. */
+const EQUAL_RATIOS = 1e-9;
 
 /** PSIS weights of the log importance ratios; null when no ratio is finite. */
 export function psisWeights(logRatios: Float64Array): ImportanceWeights | null {
   const finite: number[] = [];
   for (let i = 0; i < logRatios.length; i++) if (Number.isFinite(logRatios[i]!)) finite.push(i);
   if (finite.length === 0) return null;
+  const lo = Math.min(...finite.map((i) => logRatios[i]!));
+  const hi = Math.max(...finite.map((i) => logRatios[i]!));
+  if (hi - lo <= EQUAL_RATIOS * Math.max(1, Math.abs(hi))) {
+    const weights = new Float64Array(logRatios.length);
+    for (const i of finite) weights[i] = 1 / finite.length;
+    return { weights, paretoK: NaN };
+  }
   const smoothed = psis(finite.map((i) => logRatios[i]!), 1);
   let max = -Infinity;
   for (const lw of smoothed.logWeights) max = Math.max(max, lw);

@@ -88,6 +88,7 @@ export function singlePath(obj: Objective, x0: Float64Array, path: number, key: 
   if (termination === "line-search" && state.iteration < 2) {
     return failed(path, state.iteration, evaluations, termination, `L-BFGS could not start (${terminationMessage(termination, settings)} at iteration ${state.iteration + 1})`);
   }
+  if (state.iteration === 0) return failed(path, 0, evaluations, termination, `L-BFGS made no step from the initial point (${terminationMessage(termination, settings)}): the density is flat or not finite around it`);
   if (best === null) return failed(path, state.iteration, evaluations, termination, `no iterate of the ${state.iteration} L-BFGS iterations gave a finite ELBO (the density was not finite at the approximations' draws)`);
   const more = approximateDraws(obj, best.approx, { key, path, iteration: best.iteration }, settings.numElboDraws, settings.numDraws);
   const elboDraws = settings.numDraws < settings.numElboDraws ? head(best.draws, settings.numDraws) : best.draws;

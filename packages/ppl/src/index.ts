@@ -37,7 +37,7 @@ export {
 } from "./transforms/index.ts";
 // Sampling
 export {
-  sample, sampleAsync, SamplingRun,
+  sampleAsync, SamplingRun,
   prestartSamplerThreads, stopSamplerThreads, findStuckChains, samplingEvidence, stuckWarning, reinitialisedNote, type StuckChain, type ChainWindowEvidence, type Reinitialisation,
   InitializationError, StepSizeError, AdaptationError, SamplerOptionError, Metric,
   type BatchedDensity, type SampleOptions, type SampleResult, type ChainStats, type ChainAdaptationResult,
@@ -45,6 +45,8 @@ export {
   type RunLengthOptions, type StartOptions, type TransitionOptions, type AdaptationOptions, type OutputOptions, type PlacementOptions,
   type SamplingMethod, type AdaptationMethod, type MethodSettings,
 } from "./sampler/index.ts";
+// Sampling a model with its data: a Fit of named, constrained draws (`sample` also takes a batched density)
+export { sample, sampleModel, Fit, FitError, type FitOptions, type VariableDraws, type FitParts } from "./fit/index.ts";
 // Why a log density is not finite at a point (the message of an initialization that failed)
 export { nonFiniteTerm, type NonFiniteTerm } from "./model/explain-density.ts";
 export { lastInitialPoint } from "./sampler/last-initial-point.ts";

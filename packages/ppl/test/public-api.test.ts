@@ -84,4 +84,25 @@ describe("public API", () => {
     }
     expect(undocumented).toEqual([]);
   });
+
+  it("every export of @ppl/ppl (the user's entry: types, interfaces and constants too) and every public member of Fit has a doc comment", () => {
+    const file = entry("ppl");
+    const program = ts.createProgram([file], {
+      allowImportingTsExtensions: true, noEmit: true, strict: true, skipLibCheck: true,
+      module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, target: ts.ScriptTarget.ES2022,
+    });
+    const checker = program.getTypeChecker();
+    const doc = (s: ts.Symbol): string => ts.displayPartsToString(s.getDocumentationComment(checker)).trim();
+    const exports = checker.getExportsOfModule(checker.getSymbolAtLocation(program.getSourceFile(file)!)!);
+    const target = (s: ts.Symbol): ts.Symbol => (s.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(s) : s);
+    expect(exports.length).toBeGreaterThan(200);
+    expect(exports.filter((s) => doc(target(s)) === "").map((s) => s.name)).toEqual([]);
+    const fit = target(exports.find((s) => s.name === "Fit")!);
+    const members = [...(fit.members?.values() ?? [])].filter((m) => {
+      const mods = ts.getCombinedModifierFlags(m.declarations![0]! as ts.Declaration);
+      return !(mods & ts.ModifierFlags.Private) && m.name !== "__constructor";
+    });
+    expect(members.map((m) => m.name)).toContain("summary");
+    expect(members.filter((m) => doc(m) === "").map((m) => m.name)).toEqual([]);
+  });
 });

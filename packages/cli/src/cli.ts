@@ -71,6 +71,10 @@ export function buildProgram(done: (code: ExitCodeValue) => void): Command {
     .option("--inv-metric <file>", "initial inverse metric in CmdStan's JSON ({\"inv_metric\": [...]}: a vector for diag, rows for dense)")
     .option("--refresh <n>", "progress every n iterations (0: none); off a terminal, one line per update", integer(0, 2 ** 31))
     .option("--output <dir>", "output directory", "output")
+    .addOption(
+      new Option("--output-format <f>", "chains: a Stan CSV file per chain (DIR/chain-N.csv); single: one Stan CSV file of every chain, DIR/draws.csv, each row led by its chain in a chain__ column, written in blocks; auto: single beyond 256 chains")
+        .choices(["auto", "chains", "single"]).default("auto"),
+    )
     .option("--quiet", "no progress or informational lines on stderr", false)
     .option("--strict", "exit with code 1 when the diagnostics give warnings", false)
     .option("--log-lik", "also write log_lik columns: the pointwise log-likelihood of every observed element (for `ppl loo`)", false)

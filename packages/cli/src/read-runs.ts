@@ -1,7 +1,8 @@
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { collectChains, readStanCsv, summarizeEach, type ChainDraws, type StanCsv, type Summary } from "@ppl/ppl/diagnostics";
-import { usageError } from "./exit-codes.ts";
+import { CliError, usageError } from "./exit-codes.ts";
+import { isDrawsFile, readDrawsFile } from "./read-draws-file.ts";
 import { describeFsError, readTextFile } from "./read-file.ts";
 
 /** Stan CSV files read from disk, one chain each, with their draws regrouped per column. */
@@ -23,8 +24,8 @@ export interface SkippedFile {
   readonly reason: string;
 }
 
-/** What `ppl sample` names its chain files: chain-1.csv … */
-const CHAIN_FILE = /^chain-\d+\.csv$/;
+/** What `ppl sample` names its chain files: chain-1.csv …, or draws.csv holding every chain (--output-format single). */
+const CHAIN_FILE = /^(chain-\d+|draws)\.csv$/;
 
 /**
  * The CSV files named by `args`: files as given, directories expanded to their chain files in
@@ -68,11 +69,18 @@ export function readRun(args: readonly string[]): Run {
   const paths: string[] = [];
   const files: StanCsv[] = [];
   for (const p of found.paths) {
-    const text = readTextFile(p, "Stan CSV file");
     let csv: StanCsv;
     try {
-      csv = readStanCsv(text);
+      if (isDrawsFile(p)) {
+        // One file of every chain (--output-format single): a StanCsv per chain, named by its chain.
+        const chains = readDrawsFile(p);
+        files.push(...chains);
+        paths.push(...chains.map((c) => `${p} (chain ${c.config["id"]})`));
+        continue;
+      }
+      csv = readStanCsv(readTextFile(p, "Stan CSV file"));
     } catch (e) {
+      if (e instanceof CliError) throw e;
       const why = e instanceof Error ? e.message : String(e);
       // A stray CSV file beside CmdStan's chain files is skipped; one named on the command line is an error.
       if (!found.fromDirectory.has(p)) throw usageError(`'${p}' is not a valid Stan CSV file: ${why}`);

@@ -33,6 +33,8 @@ export interface SampleCommandOptions extends BackendRequest {
   readonly algorithm?: "nuts" | "hmc" | "chees";
   /** Superchains for nested R-hat: groups of chains started from one initial point (must divide the chains). */
   readonly superchains?: number;
+  /** chain-N.csv per chain, one draws.csv with a chain__ column (single), or single beyond ONE_FILE_CHAINS chains (auto, the default). */
+  readonly outputFormat?: "auto" | "chains" | "single";
   readonly steps?: number;
   /** The initial step size (1). */
   readonly stepsize?: number;

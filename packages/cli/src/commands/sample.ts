@@ -9,6 +9,7 @@ import {
 import type { PendingRunnerDecision } from "@ppl/ppl/runner";
 import type * as Vulkan from "@ppl/vulkan";
 import { ChainFiles } from "../chain-files.ts";
+import { DRAWS_FILE, DrawsFile } from "../draws-file.ts";
 import { chooseBackend, openDensity, runPlan, type BackendChoice, type PendingGpu } from "../choose-backend.ts";
 import { compileWithData } from "../compile.ts";
 import { explainInitFailure } from "../init-failure.ts";
@@ -50,6 +51,9 @@ export async function sampleCommand(modelPath: string, opts: SampleCommandOption
   if (opts.superchains !== undefined && opts.chains % opts.superchains !== 0) {
     throw usageError(`--superchains ${opts.superchains} does not divide --chains ${opts.chains} into equal groups; pick a divisor of ${opts.chains}`);
   }
+  // Beyond ONE_FILE_CHAINS chains (or when asked) every chain goes into one draws.csv: one open file, not thousands.
+  const single = opts.outputFormat === "single" || ((opts.outputFormat ?? "auto") === "auto" && opts.chains > ONE_FILE_CHAINS);
+  if (single && opts.saveWarmup) throw usageError("--save-warmup writes warmup draws before each chain's adaptation block, which one draws.csv of every chain cannot hold; add --output-format chains, or drop --save-warmup");
   if (opts.steps !== undefined && !hmc) throw usageError("--steps is the number of leapfrog steps of --algorithm hmc; NUTS chooses its own (drop --steps, or add --algorithm hmc)");
   // The GPU sampler runs NUTS only; static HMC runs on the CPU, which `auto` then takes.
   if (cpuOnly && opts.backend === "vulkan") throw usageError(`--algorithm ${opts.algorithm} runs on the CPU only (the GPU sampler runs NUTS); use --backend cpu, or --algorithm nuts on the GPU`);
@@ -97,14 +101,16 @@ export async function sampleCommand(modelPath: string, opts: SampleCommandOption
   info(opened.pendingGpu !== undefined ? `${choice.note}; the run starts on the CPU backend (${choice.cpuFallback?.dtype ?? "f64"}), builds the GPU's kernel meanwhile if the run is long enough to gain from it, and moves there if it measures faster` : choice.note);
   if (opened.detail) info(opened.detail);
   if (opened.warning) io.stderr.write(opened.warning + "\n");
-  removeStaleChains(dir, first + opts.chains, info);
+  removeStaleChains(dir, first + opts.chains, single, info);
   const dataHash = hashDataFile(opts.data);
   const started = new Date().toISOString();
-  let files: ChainFiles;
+  let files: ChainFiles | DrawsFile;
   try {
-    files = new ChainFiles(dir, opts.chains, [...compiled.constrainedNames(), ...generated.names, ...logLik.names], (c) =>
-      headerConfig(opts, choice, compiled.name, modelPath, seed, started, first + c, join(dir, `chain-${first + c + 1}.csv`), dataHash, dataLayoutKeys(model, compiled)),
-    SAMPLER_COLUMNS, first);
+    const columns = [...compiled.constrainedNames(), ...generated.names, ...logLik.names];
+    const config = (c: number, file: string): ConfigNode[] => headerConfig(opts, choice, compiled.name, modelPath, seed, started, first + c, join(dir, file), dataHash, dataLayoutKeys(model, compiled), single);
+    files = single
+      ? new DrawsFile(dir, opts.chains, columns, config(0, DRAWS_FILE), first)
+      : new ChainFiles(dir, opts.chains, columns, (c) => config(c, `chain-${first + c + 1}.csv`), SAMPLER_COLUMNS, first);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === "EMFILE" || code === "ENFILE") throw usageError(`the system's limit on open files was reached (${code}); raise it (ulimit -n) or run fewer --chains`);
@@ -245,15 +251,20 @@ function keptIndex(t: number, warmup: number, thin: number, saveWarmup: boolean)
   return s % thin === 0 ? s / thin : null;
 }
 
-// chain-K.csv files left by an earlier run with more chains would be read as part of this run by
-// `ppl summary DIR` and `ppl report DIR`; they are this tool's own outputs, so they go.
-function removeStaleChains(dir: string, chains: number, info: (line: string) => void): void {
+/** Chains beyond which `--output-format auto` writes one draws.csv. */
+export const ONE_FILE_CHAINS = 256;
+
+// chain-K.csv files left by an earlier run with more chains, or written in the other output
+// format, would be read as part of this run by `ppl summary DIR` and `ppl report DIR`; they are
+// this tool's own outputs, so they go.
+function removeStaleChains(dir: string, chains: number, single: boolean, info: (line: string) => void): void {
   const stale = readdirSync(dir).filter((n) => {
+    if (n === DRAWS_FILE) return !single;
     const m = /^chain-(\d+)\.csv$/.exec(n);
-    return m !== null && Number(m[1]) > chains;
+    return m !== null && (single || Number(m[1]) > chains);
   });
   for (const n of stale) unlinkSync(join(dir, n));
-  if (stale.length > 0) info(`removed ${stale.join(", ")} left in the output directory by an earlier run with more chains`);
+  if (stale.length > 0) info(`removed ${stale.length > 5 ? `${stale.slice(0, 5).join(", ")} and ${stale.length - 5} more` : stale.join(", ")} left in the output directory by an earlier run (more chains, or the other --output-format)`);
 }
 
 // The sampler's typed errors come from the model (a log density that is not finite, a posterior the
@@ -290,7 +301,7 @@ export function pendingLine(d: PendingRunnerDecision, dtype: "f32" | "f64"): str
 
 function headerConfig(
   opts: SampleCommandOptions, choice: BackendChoice, name: string, modelPath: string, seed: number, started: string, chain: number, outputFile: string,
-  dataHash: string, layout: Readonly<Record<string, string>>,
+  dataHash: string, layout: Readonly<Record<string, string>>, single: boolean,
 ): ConfigNode[] {
   return sampleConfig({
     model: name,
@@ -322,6 +333,7 @@ function headerConfig(
       // Stan's own `algorithm` and `engine` keys say hmc/nuts; the method that ran is this key.
       ...(opts.algorithm === "chees" ? { sampling_method: "chees" } : {}),
       ...(opts.superchains !== undefined ? { superchains: opts.superchains } : {}),
+      ...(single ? { output_format: "single" } : {}),
       data_hash: dataHash,
       // What `ppl export` reads to lay the data out as ArviZ expects (see data-layout.ts).
       ...layout,

@@ -1,0 +1,141 @@
+// --output-format single: every chain in one DIR/draws.csv (a chain__ column leads each row),
+// read back by the commands as one Stan CSV file per chain would be.
+import { spawn } from "node:child_process";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { sampleConfig, type DrawInfo } from "@ppl/ppl";
+import { ChainFiles } from "../src/chain-files.ts";
+import { DRAWS_FILE, DrawsFile } from "../src/draws-file.ts";
+import { readRun } from "../src/read-runs.ts";
+import { summaryCommand } from "../src/commands/summary.ts";
+import { MAIN, ROOT, runCli, tempDir } from "./helpers.ts";
+
+const LONG = process.env["PPL_LONG"] === "1";
+
+// Runs `ppl ARGS` under GNU time; its exit code and peak resident set in MB.
+function peakRss(args: readonly string[]): Promise<{ code: number | null; mb: number; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn("/usr/bin/time", ["-v", process.execPath, "--import", "tsx", MAIN, ...args], { cwd: ROOT, stdio: ["ignore", "ignore", "pipe"] });
+    let stderr = "";
+    child.stderr.on("data", (b: Buffer) => (stderr += b.toString()));
+    child.on("error", reject);
+    child.on("close", (code) => {
+      const m = /Maximum resident set size \(kbytes\): (\d+)/.exec(stderr);
+      if (m === null) reject(new Error(`no peak resident set in GNU time's output: ${stderr.slice(-2000)}`));
+      else resolve({ code, mb: Number(m[1]) / 1024, stderr });
+    });
+  });
+}
+
+const POSTERIOR = "../shared/posteriordb/eight_schools-eight_schools_noncentered";
+
+function draw(chain: number, i: number, values: readonly number[]): DrawInfo {
+  return {
+    chain, chainId: chain, iteration: 10 + i, warmup: false, position: Float64Array.from(values), lp: values[0]! - 1, acceptStat: 0.5, stepSize: 0.25,
+    treeDepth: 2, nLeapfrog: 3, divergent: i % 3 === 0, energy: values[1]! + 2,
+  } as DrawInfo;
+}
+
+const config = (chain: number) => sampleConfig({ model: "m", numSamples: 4, numWarmup: 10, seed: 1, chainId: chain + 1, numChains: 3, extra: { data_hash: "x" } });
+
+describe("draws.csv", () => {
+  it("reads back, chain by chain, bit for bit what chain-N.csv files hold, with each chain's adaptation", () => {
+    const value = fc.double({ noNaN: true, min: -1e300, max: 1e300 });
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.integer({ min: 0, max: 2 }), value, value), { minLength: 3, maxLength: 40 }), (rows) => {
+        const a = tempDir();
+        const b = tempDir();
+        const perChain = new ChainFiles(a, 3, ["x", "y"], config);
+        const one = new DrawsFile(b, 3, ["x", "y"], config(0));
+        const adaptation = [0, 1, 2].map((c) => ({ stepSize: 0.1 * (c + 1), metric: "diag" as const, invMetric: Float64Array.of(c + 1, 0.5) }));
+        adaptation.forEach((x, c) => {
+          perChain.writeAdaptation([x], c);
+          one.writeAdaptation([x], c);
+        });
+        // Every chain at least one draw; rows interleaved across chains as the sampler's threads make them.
+        const all: Array<[number, number, number]> = [[0, 1, 2], [1, 3, 4], [2, 5, 6], ...rows];
+        const counts = [0, 0, 0];
+        for (const [c, x, y] of all) {
+          const d = draw(c, counts[c]!++, [x, y]);
+          perChain.writeDraw(d, [x, y]);
+          one.writeDraw(d, [x, y]);
+        }
+        for (const f of [perChain, one]) {
+          f.close({ warmup: 1, sampling: 2 });
+          f.release();
+        }
+        expect(readdirSync(b).sort()).toEqual([DRAWS_FILE]);
+        const ra = readRun([a]);
+        const rb = readRun([b]);
+        expect(rb.files.length).toBe(3);
+        rb.files.forEach((f, c) => {
+          const g = ra.files[c]!;
+          expect(f.columns).toEqual(g.columns);
+          expect(f.draws.map((col) => Array.from(col))).toEqual(g.draws.map((col) => Array.from(col)));
+          expect(f.config["id"]).toBe(String(c + 1));
+          expect(f.adaptation).toEqual({ stepsize: 0.1 * (c + 1), inverseMetric: [c + 1, 0.5] });
+          expect(f.timing).toEqual(g.timing);
+        });
+        expect(rb.chains.drawsPerChain).toBe(ra.chains.drawsPerChain);
+      }),
+      { numRuns: 10 },
+    );
+  });
+
+  it("drops a last row cut mid-write, and says so", () => {
+    const dir = tempDir();
+    const f = new DrawsFile(dir, 2, ["x"], config(0));
+    for (let i = 0; i < 3; i++) for (const c of [0, 1]) f.writeDraw(draw(c, i, [i + c, 0]), [i + c]);
+    // The draws are kept for the summary in the columnar spill on disk, not in memory.
+    expect(existsSync(join(dir, ".draws-1.spill"))).toBe(true);
+    f.close();
+    f.release();
+    expect(existsSync(join(dir, ".draws-1.spill"))).toBe(false);
+    const path = join(dir, DRAWS_FILE);
+    writeFileSync(path, readFileSync(path, "utf8") + "1,0.5,0.9");
+    const run = readRun([dir]);
+    expect(run.files.map((x) => x.truncated)).toEqual([true, true]);
+    expect(run.files.map((x) => Array.from(x.draws[x.columns.indexOf("x")]!))).toEqual([[0, 1, 2], [1, 2, 3]]);
+  });
+
+  it("1024 chains × 20 draws of ChEES through ppl sample write one file, which ppl summary reads", async () => {
+    const out = tempDir();
+    const r = await runCli([
+      "sample", `${POSTERIOR}/model.stan`, "--data", `${POSTERIOR}/data.json`, "--algorithm", "chees", "--chains", "1024", "--superchains", "32",
+      "--warmup", "10", "--draws", "20", "--seed", "5", "--output", out, "--quiet",
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    // One draws file (auto beyond 256 chains) and the summary; the columnar spill that held the draws is gone.
+    expect(readdirSync(out).filter((n) => !n.startsWith(".ppl")).sort()).toEqual([DRAWS_FILE, "summary.json"]);
+    let stdout = "";
+    const io = { stdout: { write: (s: string) => (stdout += s) }, stderr: { write: () => true } };
+    expect(summaryCommand([out], { json: true }, io)).toBe(0);
+    const read = JSON.parse(stdout) as Record<string, { mean: number; rhat_nested?: number; chains?: number; draws_per_chain?: number }>;
+    const written = JSON.parse(readFileSync(join(out, "summary.json"), "utf8")) as typeof read;
+    expect(read["sampler__"]!.chains).toBe(1024);
+    expect(read["sampler__"]!.draws_per_chain).toBe(20);
+    // The summary from the file equals the one the run made from its spill (the file's numbers are exact).
+    expect(read["tau"]).toEqual(written["tau"]);
+    expect(read["theta[1]"]!.rhat_nested).toBe(written["theta[1]"]!.rhat_nested);
+    expect(existsSync(join(out, "chain-1.csv"))).toBe(false);
+  }, 120_000);
+
+  // 1024 chains × 1000 draws of 17 columns are 140 MB as float64: held in memory, the peak would
+  // grow by that much over the run of 20 draws; streamed to draws.csv and the spill it does not
+  // (40 MB of margin for the garbage collector).
+  it.runIf(LONG && existsSync("/usr/bin/time"))("the peak memory of 1024 chains does not grow between 20 and 1000 draws (PPL_LONG=1)", async () => {
+    const rss: number[] = [];
+    for (const draws of [20, 1000]) {
+      const out = tempDir();
+      const r = await peakRss([
+        "sample", `${POSTERIOR}/model.stan`, "--data", `${POSTERIOR}/data.json`, "--algorithm", "chees", "--chains", "1024", "--superchains", "32",
+        "--warmup", "10", "--draws", String(draws), "--seed", "5", "--output", out, "--quiet", "--refresh", "0",
+      ]);
+      expect(r.code, r.stderr).toBe(0);
+      rss.push(r.mb);
+    }
+    expect(rss[1]! - rss[0]!).toBeLessThan(40);
+  }, 900_000);
+});

@@ -20,5 +20,9 @@ export default defineConfig({
     // Hooks sample through the CLI too (a fit that several tests read), as slow as a test on a loaded 2-core machine.
     hookTimeout: 120_000,
     pool: "forks",
+    // Vitest's default is one worker fewer than the cores: on CI's 2 cores, one file at a time,
+    // with the second core idle while a file waits on lavapipe's shader builds or a child process.
+    // Two workers; PPL_TEST_WORKERS overrides (1 to reproduce a serial run).
+    maxWorkers: Number(process.env["PPL_TEST_WORKERS"] ?? 2),
   },
 });

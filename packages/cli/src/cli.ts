@@ -6,6 +6,7 @@ import { Command, CommanderError, Option } from "commander";
 import type { GenerateCommandOptions } from "./commands/generate.ts";
 import type { SampleCommandOptions } from "./commands/sample-options.ts";
 import { addApproximationCommands } from "./approximation-commands.ts";
+import { addProjectCommands } from "./project-commands.ts";
 import { CliError, ExitCode, type ExitCodeValue } from "./exit-codes.ts";
 import { deviceSelection } from "./device-option.ts";
 import { processIO } from "./io.ts";
@@ -150,6 +151,7 @@ export function buildProgram(done: (code: ExitCodeValue) => void): Command {
     .action((dir: string, opts: { output: string; prior?: string; data?: string; quiet: boolean; variables?: string[] }) => run(async () => (await import("./commands/export.ts")).exportCommand(dir, opts, processIO))());
 
   addApproximationCommands(program, run);
+  addProjectCommands(program, run, EXIT_CODES_HELP);
 
   program
     .command("devices")

@@ -119,7 +119,7 @@ export function compileModel<S extends DataSpec>(m: Model<S>, json: unknown, opt
     }
   }
   const rec = new Recorder(m.name, Object.keys(m.data));
-  m.build(rec, guardData(m.name, values) as DataValues<S>);
+  m.build(rec, guardData(m.name, values) as DataValues<S>, checked);
   if (rec.params.length === 0) throw new ModelError(`model '${m.name}': build declared no parameters; declare at least one with m.param(name, prior)`);
 
   let offset = 0;

@@ -3,6 +3,7 @@ import type { Distribution } from "../distributions/distribution.ts";
 import type { TruncationBounds } from "../distributions/truncated-normal.ts";
 import type { Constraint } from "../transforms/transform.ts";
 import type { DataSpec, DataValues } from "./data-spec.ts";
+import type { CheckedData } from "./check-data.ts";
 import { ModelError } from "./errors.ts";
 import type { GeneratedFunction, GeneratedOptions } from "./generated.ts";
 
@@ -47,7 +48,12 @@ export interface ModelBuilder {
 export interface ModelDefinition<S extends DataSpec> {
   name: string;
   data: S;
-  build(m: ModelBuilder, d: DataValues<S>): void;
+  /**
+   * Declares the model. `values` holds every data field's checked values, for a build that decides
+   * its structure from data values (a Stan program's loop bounds and branches over int arrays);
+   * a graph should read data through `d`, so that the values stay bound, not baked in.
+   */
+  build(m: ModelBuilder, d: DataValues<S>, values: CheckedData): void;
 }
 
 const MODEL_BRAND = "ppl.model/v1";

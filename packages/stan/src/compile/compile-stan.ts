@@ -7,6 +7,7 @@ import { SourceFile } from "../syntax/source.ts";
 import { dataSpecOf } from "./data-spec.ts";
 import { refuseUnsupported } from "./refuse.ts";
 import { Tracer } from "./tracer.ts";
+import { KnownValues } from "./known.ts";
 
 /** Parses and checks a Stan program, refusing what the compiler does not support (each with its line). */
 export function checkedStan(source: string, fileName = "model.stan"): CheckedProgram {
@@ -29,8 +30,8 @@ export function compileStan(source: string, fileName = "model.stan"): Model {
   return model({
     name: basename(fileName).replace(/\.stan$/, "") || "model",
     data: spec,
-    build(m, d) {
-      new Tracer(checked, checked.source, m).run(d as Readonly<Record<string, number | Node>>);
+    build(m, d, values) {
+      new Tracer(checked, checked.source, m, new KnownValues(values)).run(d as Readonly<Record<string, number | Node>>);
     },
   });
 }

@@ -7,11 +7,12 @@ import type { BinaryOp, Expr, FunDef, Index, Stmt } from "../syntax/ast.ts";
 import type { SourceFile, Span } from "../syntax/source.ts";
 import { StanError } from "../syntax/source.ts";
 import type { CheckedProgram } from "../check/check.ts";
-import { UNKNOWN, type SType } from "../check/types.ts";
+import { isScalar, UNKNOWN, type SType } from "../check/types.ts";
 import { DENSITY_SUFFIX, DISTRIBUTIONS } from "../library/distributions.ts";
 import { FUNCTIONS, StaticValueError, type Arg } from "../library/functions.ts";
 import { IndexRangeError, readIndex, type IndexVal } from "./indexing.ts";
 import { copyVal, isCells, materialize, type Val } from "./values.ts";
+import type { KnownValues } from "./known.ts";
 
 /** A random draw of generated quantities: the leaf that stands for it, its distribution's arguments (nodes, possibly of earlier draws) and how to make it. */
 export interface RngCall {
@@ -42,7 +43,16 @@ export abstract class Evaluator {
   /** Set while generated quantities are traced: each _rng call becomes a leaf drawn per kept draw (generated.ts). */
   protected rngCalls: RngCall[] | undefined;
 
-  constructor(protected readonly checked: CheckedProgram, protected readonly src: SourceFile) {}
+  /** @param known the data's values, so that what follows from data alone is decided while tracing (as Stan decides it at run time). */
+  constructor(protected readonly checked: CheckedProgram, protected readonly src: SourceFile, protected readonly known?: KnownValues) {}
+
+  /** A scalar's value when it is known while tracing (a number, or a node of data alone), else undefined. */
+  protected knownScalar(v: Val): number | undefined {
+    if (typeof v === "number") return v;
+    if (isCells(v)) return undefined;
+    if (v.op === "const" && typeof v.attrs.value === "number" && v.rank === 0) return v.attrs.value;
+    return this.known?.scalar(v);
+  }
 
   /** Runs one statement (the subclass's). */
   protected abstract exec(s: Stmt): void;
@@ -101,7 +111,9 @@ export abstract class Evaluator {
     if (typeof v === "number") return v;
     const n = materialize(v);
     if (n.op === "const" && typeof n.attrs.value === "number") return n.attrs.value;
-    throw this.fail("unsupported", e.span, `${what} must be known before sampling (from int data, transformed data or a loop index), but it depends on parameters or on the entries of a data array`);
+    const k = this.knownScalar(n);
+    if (k !== undefined) return k;
+    throw this.fail("unsupported", e.span, `${what} must be known before sampling (from data, transformed data or a loop index), but it depends on parameters`);
   }
 
   /** The value of an expression. */
@@ -144,12 +156,17 @@ export abstract class Evaluator {
       const v = this.eval(i.expr);
       if (typeof v === "number") return { kind: "single", at: v };
       const n = materialize(v);
-      return n.rank === 0 ? { kind: "single", at: n } : { kind: "multi", at: n };
+      // In a vectorized loop, an int index holds one position per iteration.
+      if (n.rank !== 0) return this.batched && isScalar(this.typeOf(i.expr)) ? { kind: "single", at: n } : { kind: "multi", at: n };
+      // An index read from data is a number now: x[g[n]] of cells, or an assignment to it, needs the position.
+      const k = this.knownScalar(n);
+      return { kind: "single", at: k ?? n };
     });
   }
 
   private binary(e: Expr & { kind: "binary" }): Val {
-    const l = this.eval(e.left);
+    const left = this.eval(e.left);
+    const l = e.op === "&&" || e.op === "||" ? (this.knownScalar(left) ?? left) : left;
     // && and || skip their right side when the left decides, as Stan does.
     if (typeof l === "number" && ((e.op === "&&" && l === 0) || (e.op === "||" && l !== 0))) return e.op === "||" ? 1 : 0;
     const r = this.eval(e.right);
@@ -157,7 +174,8 @@ export abstract class Evaluator {
   }
 
   private conditional(e: Expr & { kind: "cond" }): Val {
-    const t = this.eval(e.test);
+    const test = this.eval(e.test);
+    const t = this.knownScalar(test) ?? test;
     if (typeof t === "number") return this.eval(t !== 0 ? e.then : e.else);
     const [a, b] = [this.eval(e.then), this.eval(e.else)];
     return this.at(e.span, "?:", () => select(ne(materialize(t), 0), materialize(a), materialize(b)));
@@ -170,8 +188,15 @@ export abstract class Evaluator {
     if (m && DISTRIBUTIONS[m[1]!]) return this.density(e, m[1]!, m[2]!);
     const f = FUNCTIONS[e.name];
     if (!f?.impl) throw this.fail("unsupported", e.span, `the function '${e.name}' is not supported yet`);
-    const args = e.args.map((a) => arg(this.eval(a)));
+    const args = e.args.map((a) => this.intArg(a));
     return this.at(e.span, `'${e.name}'`, () => f.impl!(args, e.args.map((a) => this.typeOf(a))));
+  }
+
+  // A function's argument; an int scalar known while tracing is passed as a number (a size, a segment's start).
+  private intArg(a: Expr): Arg {
+    const v = this.eval(a);
+    const t = this.typeOf(a);
+    return t.base === "int" && t.dims === 0 ? (this.knownScalar(v) ?? arg(v)) : arg(v);
   }
 
   /** A distribution of the library for a density call or a ~ statement. */

@@ -1,8 +1,12 @@
-import { cast, gather, index, putSlice, reshape, slice, sub, type Node } from "@ppl/tensor";
+import { add, cast, gather, index, iota, mul, putSlice, reshape, slice, sub, type Node } from "@ppl/tensor";
 import { StaticValueError } from "../library/functions.ts";
 import { isCells, materialize, shapeOf, toCells, type Val } from "./values.ts";
 
-/** An index as evaluated: one position (known now or a node of data), a range with known ends, or positions in an int array. */
+/**
+ * An index as evaluated: one position (known now or a node of data), a range with known ends, or
+ * positions in an int array. In a vectorized loop a single index is a vector of one position per
+ * iteration (`at` of rank 1): x[a[n], b[n]] reads one entry per iteration, not their outer product.
+ */
 export type IndexVal =
   | { readonly kind: "single"; readonly at: number | Node }
   | { readonly kind: "range"; readonly lower: number | undefined; readonly upper: number | undefined }
@@ -28,9 +32,16 @@ export function readIndex(v: Val, idx: readonly IndexVal[]): Val {
   let node = materialize(v);
   if (node.rank < idx.length) throw new IndexRangeError(`${idx.length} indices for a value of ${node.rank} dimensions`);
   let axis = 0;
+  // The axis of the iterations, once a vectorized loop's index has gathered along one.
+  let batchAxis: number | undefined;
   for (const i of idx) {
     const size = node.shape[axis]!;
-    if (i.kind === "single") {
+    if (i.kind === "single" && typeof i.at !== "number" && i.at.rank > 0) {
+      if (batchAxis === undefined) {
+        node = gather(node, zeroBasedNode(i.at), axis);
+        batchAxis = axis++;
+      } else node = alongIterations(node, batchAxis, axis, i.at);
+    } else if (i.kind === "single") {
       node = typeof i.at === "number" ? index(node, checkRange(i.at, size, axis), axis) : gather(node, zeroBasedNode(i.at), axis);
     } else if (i.kind === "multi") {
       node = gather(node, zeroBasedNode(i.at), axis);
@@ -49,6 +60,16 @@ export function readIndex(v: Val, idx: readonly IndexVal[]): Val {
     }
   }
   return node;
+}
+
+// Entry at[k] of `axis` for iteration k: the iterations' axis and `axis` (next to it) merge into
+// one, from which one entry per iteration is gathered.
+function alongIterations(node: Node, batchAxis: number, axis: number, at: Node): Node {
+  if (axis !== batchAxis + 1) throw new IndexRangeError("a vectorized loop's indices must be adjacent (x[a[n], b[n]])");
+  const [b, c] = [node.shape[batchAxis]!, node.shape[axis]!];
+  const merged = reshape(node, [...node.shape.slice(0, batchAxis), b * c, ...node.shape.slice(axis + 1)]);
+  const flat = cast(add(mul(iota(b), c), zeroBasedNode(at)), "i32");
+  return gather(merged, flat, batchAxis);
 }
 
 /** x with x[indices] replaced by `value`: entry by entry along the first axis where the index is known, else as a block. */

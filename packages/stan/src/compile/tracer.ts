@@ -1,4 +1,4 @@
-import { all, and, constant, ge, le, ne, select, sum, type Node, type Operand } from "@ppl/tensor";
+import { all, and, broadcastTo, constant, ge, le, ne, select, sum, type Node, type Operand } from "@ppl/tensor";
 import { truncated, type ModelBuilder } from "@ppl/ppl";
 import type { Stmt, VarDecl } from "../syntax/ast.ts";
 import type { SourceFile, Span } from "../syntax/source.ts";
@@ -12,6 +12,7 @@ import { declareRandomQuantities } from "./generated.ts";
 import { assignIndex, readIndex, type IndexVal } from "./indexing.ts";
 import { binaryOp } from "./evaluate.ts";
 import { copyVal, filled, isCells, materialize, readsParams, shapeOf, toCells, type Val } from "./values.ts";
+import type { KnownValues } from "./known.ts";
 
 /** break and continue, unwinding to their loop. */
 class LoopSignal {
@@ -50,8 +51,8 @@ export class Tracer extends Evaluator {
   /** The vectorized loop being traced: x[i] = … by its index fills x[lo:hi]. */
   private batchRange: { variable: string; lo: number; hi: number } | undefined;
 
-  constructor(checked: CheckedProgram, src: SourceFile, private readonly m: ModelBuilder) {
-    super(checked, src);
+  constructor(checked: CheckedProgram, src: SourceFile, private readonly m: ModelBuilder, known?: KnownValues) {
+    super(checked, src, known);
   }
 
   /** Traces every block in order. */
@@ -165,7 +166,7 @@ export class Tracer extends Evaluator {
 
   private ifStatement(s: Stmt & { kind: "if" }): void {
     const test = this.eval(s.test);
-    const known = typeof test === "number" ? test : constValue(materialize(test));
+    const known = this.knownScalar(test) ?? constValue(materialize(test));
     if (known !== undefined) {
       if (known !== 0) this.within(() => this.exec(s.then));
       else if (s.else) this.within(() => this.exec(s.else!));
@@ -272,11 +273,12 @@ export class Tracer extends Evaluator {
   private assign(s: Stmt & { kind: "assign" }): void {
     const name = s.target.name;
     const r = this.batchRange;
-    const idx: IndexVal[] = r && isMapAssignment(s, r.variable) ? [{ kind: "range", lower: r.lo, upper: r.hi }] : s.target.indices.flatMap((l) => this.indexVals(l));
+    const map = r !== undefined && isMapAssignment(s, r.variable);
+    const idx: IndexVal[] = map ? [{ kind: "range", lower: r.lo, upper: r.hi }] : s.target.indices.flatMap((l) => this.indexVals(l));
     if (s.target.indices.slice(0, -1).some((l) => l.some((i) => i.kind === "range"))) {
       throw this.fail("unsupported", s.target.span, "an assignment through a range followed by more brackets (x[a:b][i])");
     }
-    let value = this.eval(s.value);
+    let value = this.intValue(this.eval(s.value), this.targetType(s));
     const current = this.lookup(name, s.target.span);
     if (s.op !== "=") {
       const op = s.op.slice(0, -1) as "+" | "-" | "*" | "/" | ".*" | "./";
@@ -284,8 +286,15 @@ export class Tracer extends Evaluator {
       const tt = this.targetType(s);
       value = this.at(s.span, `'${s.op}'`, () => binaryOp(op, old, value, tt, this.typeOf(s.value)));
     }
-    const v = value;
+    // A map loop's value that does not depend on the index (x[n] = 1.0) is the same for every iteration.
+    const v = map && shapeOf(value).length === 0 ? broadcastTo(materialize(value), [r.hi - r.lo + 1]) : value;
     this.setVar(name, this.at(s.span, `the assignment to '${name}'`, () => assignIndex(current, idx, copyVal(v))));
+  }
+
+  // An int assigned a value known while tracing holds the number (an int array of transformed data
+  // filled from data stays numbers, usable as bounds and indices, and one constant when read whole).
+  private intValue(v: Val, t: SType): Val {
+    return t.base === "int" && typeof v !== "number" && !isCells(v) && v.rank === 0 ? (this.knownScalar(v) ?? v) : v;
   }
 
   private targetType(s: Stmt & { kind: "assign" }): SType {

@@ -76,6 +76,8 @@ export function buildProgram(done: (code: ExitCodeValue) => void): Command {
       new Option("--output-format <f>", "chains: a Stan CSV file per chain (DIR/chain-N.csv); single: one Stan CSV file of every chain, DIR/draws.csv, each row led by its chain in a chain__ column, written in blocks; auto: single beyond 256 chains")
         .choices(["auto", "chains", "single"]).default("auto"),
     )
+    .option("--target-ess <n>", "sample until every shown parameter's bulk ESS reaches n and its R-hat (nested R-hat with --superchains) is below 1.01, checked in blocks, or until --max-draws; the files then end there", integer(1, 2 ** 31))
+    .option("--max-draws <n>", "the cap on draws per chain with --target-ess (default: --draws)", integer(1, 2 ** 31))
     .option("--quiet", "no progress or informational lines on stderr", false)
     .option("--strict", "exit with code 1 when the diagnostics give warnings", false)
     .option("--log-lik", "also write log_lik columns: the pointwise log-likelihood of every observed element (for `ppl loo`)", false)

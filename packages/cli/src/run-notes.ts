@@ -34,6 +34,8 @@ export function runNotes(run: Pick<Run, "paths" | "files"> & Partial<Pick<Run, "
 
 // Draws a finished run writes: num_samples, thinned.
 function expectedDraws(config: Readonly<Record<string, string>>): number | null {
+  // A run with --target-ess stops when it meets the target: num_samples is its cap, not a promise.
+  if (config["target_ess"] !== undefined) return null;
   const n = Number(config["num_samples"]);
   const thin = Number(config["thin"] ?? "1");
   if (!Number.isInteger(n) || n <= 0) return null;

@@ -35,6 +35,10 @@ export interface SampleCommandOptions extends BackendRequest {
   readonly superchains?: number;
   /** chain-N.csv per chain, one draws.csv with a chain__ column (single), or single beyond ONE_FILE_CHAINS chains (auto, the default). */
   readonly outputFormat?: "auto" | "chains" | "single";
+  /** Stop sampling once every shown parameter's bulk ESS reaches this and its (nested) R-hat is below 1.01. */
+  readonly targetEss?: number;
+  /** The cap on draws per chain with targetEss (default: draws). */
+  readonly maxDraws?: number;
   readonly steps?: number;
   /** The initial step size (1). */
   readonly stepsize?: number;

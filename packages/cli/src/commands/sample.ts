@@ -10,6 +10,7 @@ import type { PendingRunnerDecision } from "@ppl/ppl/runner";
 import type * as Vulkan from "@ppl/vulkan";
 import { ChainFiles } from "../chain-files.ts";
 import { DRAWS_FILE, DrawsFile } from "../draws-file.ts";
+import { TargetEss } from "../target-ess.ts";
 import { chooseBackend, openDensity, runPlan, type BackendChoice, type PendingGpu } from "../choose-backend.ts";
 import { compileWithData } from "../compile.ts";
 import { explainInitFailure } from "../init-failure.ts";
@@ -35,7 +36,10 @@ import { priorCommand } from "./prior.ts";
 import type { SampleCommandOptions } from "./sample-options.ts";
 
 /** Runs `ppl sample`; returns the exit code (0, 1 with --strict and failed diagnostics, 130 when interrupted). */
-export async function sampleCommand(modelPath: string, opts: SampleCommandOptions, io: CommandIO): Promise<ExitCodeValue> {
+export async function sampleCommand(modelPath: string, options: SampleCommandOptions, io: CommandIO): Promise<ExitCodeValue> {
+  if (options.maxDraws !== undefined && options.targetEss === undefined) throw usageError("--max-draws caps the draws of --target-ess; give --target-ess N, or set the draws with --draws");
+  // With --target-ess the run samples up to the cap, which the files' header gives as num_samples.
+  const opts = options.targetEss !== undefined ? { ...options, draws: options.maxDraws ?? options.draws } : options;
   const first = opts.firstChain ?? 0;
   if (opts.prior && first !== 0) throw usageError("--first-chain splits NUTS chains over runs; --prior draws exact independent draws, so run it once with all --chains");
   if (opts.prior) return priorCommand(modelPath, opts, io);
@@ -83,6 +87,7 @@ export async function sampleCommand(modelPath: string, opts: SampleCommandOption
   const logLik = logLikColumns(compiled, opts.logLik ?? false);
   const generated = generatedColumns(compiled, seed, opts.predictive ?? false);
   const shown = selectVariables([...compiled.constrainedNames(), ...generated.names, ...logLik.names], opts.variables, true);
+  const target = opts.targetEss !== undefined ? new TargetEss(opts.targetEss, shown.names, opts.chains, opts.superchains) : undefined;
   const plan = runPlan(opts, choice);
   let opened;
   try {
@@ -119,6 +124,7 @@ export async function sampleCommand(modelPath: string, opts: SampleCommandOption
 
   const progress = new Progress(io.stderr, opts.warmup, opts.draws, opts.chains, !opts.quiet, opts.refresh);
   const controller = new AbortController();
+  const targetMet = new AbortController();
   // First Ctrl-C (or SIGTERM, SIGHUP): stop after the current iteration and close the files with
   // their timing. A second one exits at once; every draw already written is a complete line on disk.
   const releaseSignals = stopOnSignals(controller);
@@ -144,7 +150,8 @@ export async function sampleCommand(modelPath: string, opts: SampleCommandOption
       ...(chees ? { method: "chees" } : {}),
       ...(opts.superchains !== undefined ? { superchainSize: opts.chains / opts.superchains } : {}),
       threads,
-      signal: controller.signal,
+      // A met --target-ess stops the sampler as a signal does, without being one (the run is complete).
+      signal: target === undefined ? controller.signal : AbortSignal.any([controller.signal, targetMet.signal]),
       // The draws go to the files (and their spill) only: the memory used does not grow with --draws.
       keepDraws: false,
       ...(opened.transitionRunner ? { transitionRunner: opened.transitionRunner } : {}),
@@ -183,7 +190,12 @@ export async function sampleCommand(modelPath: string, opts: SampleCommandOption
         if (kept === null) return;
         const row = logLik.row(generated.row(d.chainId, kept, density.generated(d.position)));
         if (d.warmup) files.writeWarmupDraw(d, row);
-        else files.writeDraw(d, row);
+        else if (target === undefined) files.writeDraw(d, row);
+        else if (target.wants(d.chain)) {
+          files.writeDraw(d, row);
+          // Met: the run stops after this iteration, and no chain writes past the draws checked.
+          if (target.drawn(d.chain, () => files.draws())) targetMet.abort();
+        }
       },
     });
   } catch (e) {
@@ -199,7 +211,7 @@ export async function sampleCommand(modelPath: string, opts: SampleCommandOption
   progress.finish();
   files.close({ warmup: result.timing.warmupSeconds, sampling: result.timing.samplingSeconds });
 
-  if (result.aborted) {
+  if (result.aborted && target?.stopAt == null) {
     const signal = stoppedBy(controller.signal);
     if (result.drawsDone === 0) {
       io.stderr.write(
@@ -226,6 +238,10 @@ export async function sampleCommand(modelPath: string, opts: SampleCommandOption
   writeFileSync(join(dir, "summary.json"), JSON.stringify(withNestedRhat(summaryToJson(summary), nested), null, 2) + "\n");
   io.stdout.write(formatSummary(filterSummary(summary, shown), undefined, hiddenNote(summary, shown)));
   if (k !== undefined) io.stdout.write(nestedRhatLines(nested.filter((v) => shown.names.includes(v.name)), k, opts.chains));
+  if (target !== undefined) {
+    target.finish(drawn);
+    io.stderr.write(target.line() + "\n");
+  }
   // A chain whose step size collapsed far below the others' sat in one place: said after the table, as the diagnostics are.
   const stuck = findStuckChains(samplingEvidence(result.adaptation.map((a) => a.stepSize), drawn.columns["treedepth__"]!, plan.maxDepth));
   for (const s of stuck) io.stderr.write(`warning: ${stuckWarning(s, first + s.chain + 1)}\n`);
@@ -334,6 +350,7 @@ function headerConfig(
       ...(opts.algorithm === "chees" ? { sampling_method: "chees" } : {}),
       ...(opts.superchains !== undefined ? { superchains: opts.superchains } : {}),
       ...(single ? { output_format: "single" } : {}),
+      ...(opts.targetEss !== undefined ? { target_ess: opts.targetEss } : {}),
       data_hash: dataHash,
       // What `ppl export` reads to lay the data out as ArviZ expects (see data-layout.ts).
       ...layout,

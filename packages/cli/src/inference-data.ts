@@ -5,6 +5,7 @@
  * observed data, their predictive draws and their log-likelihood share the observed variable's
  * name, so that ArviZ pairs them with no arguments (plot_ppc, loo_pit).
  */
+import { APPROXIMATION_STATS_NAMES } from "./approximation-files.ts";
 import { LOG_LIK_NAME, PREDICTIVE_SUFFIX, type ChainDraws, type SamplerColumn } from "@ppl/ppl";
 import type { DataLayout, ObservedTerm } from "./data-layout.ts";
 
@@ -38,8 +39,8 @@ const STATS_NAMES: Readonly<Record<SamplerColumn, string>> = {
   energy__: "energy",
 };
 
-/** Stan's sampler columns under ArviZ's sample_stats names (from_cmdstan's mapping), looked up by a file's column names. */
-export const SAMPLE_STATS_NAMES: Readonly<Record<string, string>> = STATS_NAMES;
+/** Stan's sampler columns, and the approximations' log_p__, log_g__ and lp_approx__, under ArviZ's sample_stats names (from_cmdstan's mapping), looked up by a file's column names. */
+export const SAMPLE_STATS_NAMES: Readonly<Record<string, string>> = { ...STATS_NAMES, ...APPROXIMATION_STATS_NAMES };
 
 /** The base name and 1-based indices of a bracket name: theta[2,1] → theta, [2, 1]. */
 export function splitName(name: string): { base: string; index: number[] } {

@@ -1,6 +1,7 @@
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { collectChains, readStanCsv, summarizeEach, type ChainDraws, type StanCsv, type Summary } from "@ppl/ppl/diagnostics";
+import { approximationMethod, checkOneMethod, drawsOnly } from "./approximation-files.ts";
 import { CliError, usageError } from "./exit-codes.ts";
 import { isDrawsFile, readDrawsFile } from "./read-draws-file.ts";
 import { describeFsError, readTextFile } from "./read-file.ts";
@@ -87,15 +88,17 @@ export function readRun(args: readonly string[]): Run {
       skipped.push({ path: p, reason: `not a Stan CSV file: ${why}` });
       continue;
     }
-    // Every chain file, ours or CmdStan's, leads with lp__; a table of something else may still parse.
-    if (found.fromDirectory.has(p) && !csv.columns.includes("lp__")) {
+    // Every chain file, ours or CmdStan's, leads with lp__ (laplace.csv, with log_p__ and log_g__,
+    // says its method); a table of something else may still parse.
+    if (found.fromDirectory.has(p) && !csv.columns.includes("lp__") && approximationMethod(csv) === undefined) {
       skipped.push({ path: p, reason: "no lp__ column, so not a chain's draws" });
       continue;
     }
-    files.push(csv);
+    files.push(drawsOnly(csv));
     paths.push(p);
   }
   if (files.length === 0) throw usageError(`no Stan CSV files among ${skipped.map((s) => `'${s.path}'`).slice(0, 3).join(", ")}${skipped.length > 3 ? ", …" : ""} (${skipped[0]!.reason}); give the output directory of \`ppl sample\` or CSV files`);
+  checkOneMethod(paths, files);
   checkOneRun(paths, files);
   let chains: ChainDraws;
   try {

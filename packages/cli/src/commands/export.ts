@@ -9,6 +9,7 @@
 import { existsSync, writeFileSync } from "node:fs";
 import { chainsFromColumns, fromStanCsvName, type ChainDraws } from "@ppl/ppl";
 import { basename, resolve } from "node:path";
+import { approximationMethod } from "../approximation-files.ts";
 import { ExitCode, usageError, type ExitCodeValue } from "../exit-codes.ts";
 import { readDataLayout } from "../data-layout.ts";
 import { dataGroups, group as makeGroup, observedTermsOf, runGroups, splitName, type Group } from "../inference-data.ts";
@@ -56,6 +57,7 @@ export async function exportCommand(dir: string, opts: ExportCommandOptions, io:
   const keep = keptBases(Object.keys(read.chains.parameters), opts.variables);
   const run = { ...read, chains: onlyBases(read.chains, keep) };
   const prior = isPriorRun(run);
+  const method = approximationMethod(run.files[0]!);
   const layout = readDataLayout(run.files[0]!.config);
   const groups: Group[] = runGroups(run.chains, samplerColumnsOf(run), prior, layout);
   // Warmup draws saved with --save-warmup: ArviZ's warmup_posterior, warmup_sample_stats, ….
@@ -86,6 +88,8 @@ export async function exportCommand(dir: string, opts: ExportCommandOptions, io:
     inference_library: "ppl",
     inference_library_version: PPL_VERSION,
     ...(run.model !== null ? { model: run.model } : {}),
+    // Draws of optimize, laplace, variational or pathfinder are not MCMC: the file says which.
+    ...(method !== undefined ? { inference_method: method } : {}),
   };
   const output = resolve(opts.output);
   // h5wasm reports a file it cannot create on stderr and goes on; a plain write first turns a bad path into one line.

@@ -2,6 +2,8 @@
 import { summaryToJson } from "@ppl/ppl/diagnostics";
 import { ExitCode, type ExitCodeValue } from "../exit-codes.ts";
 import type { CommandIO } from "../io.ts";
+import { approximationMethod } from "../approximation-files.ts";
+import { printApproximationSummary } from "../approximation-summary.ts";
 import { readRun, summarizeRun } from "../read-runs.ts";
 import { runNotes } from "../run-notes.ts";
 import { formatSummary } from "../summary-text.ts";
@@ -24,6 +26,13 @@ export interface SummaryCommandOptions {
 export function summaryCommand(paths: readonly string[], opts: SummaryCommandOptions, io: CommandIO): ExitCodeValue {
   const all = readRun(paths);
   const run = { ...all, chains: pickParameters(all.chains, selectVariables(Object.keys(all.chains.parameters), opts.variables, false)) };
+  // optimize.csv, laplace.csv, variational.csv, pathfinder.csv: no Markov chain, so no chain diagnostics.
+  const method = approximationMethod(run.files[0]!);
+  if (method !== undefined) {
+    for (const note of runNotes(run)) io.stderr.write(note + "\n");
+    printApproximationSummary(run, method, opts, io);
+    return ExitCode.ok;
+  }
   const summary = summarizeRun(run);
   for (const note of runNotes(run)) io.stderr.write(note + "\n");
   const quantiles = opts.percentiles !== undefined ? percentileColumns(run.chains, opts.percentiles) : undefined;

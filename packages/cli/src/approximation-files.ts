@@ -1,0 +1,51 @@
+/**
+ * The Stan CSV files of the approximations (`ppl optimize`, `laplace`, `variational`,
+ * `pathfinder`, or CmdStan's methods of those names), told apart from chains by the method their
+ * header names: which of their rows are draws (variational.csv's first row is the approximation's
+ * mean), what their leading columns are called in ArviZ, and one method per run read.
+ */
+import type { StanCsv } from "@ppl/ppl/diagnostics";
+import { usageError } from "./exit-codes.ts";
+
+/** The approximation methods whose files `ppl summary` and `ppl export` read. */
+export const APPROXIMATION_METHODS = ["optimize", "laplace", "variational", "pathfinder"] as const;
+
+/** One of APPROXIMATION_METHODS. */
+export type ApproximationMethod = (typeof APPROXIMATION_METHODS)[number];
+
+/** The approximation a file holds (from its header's method), or undefined for MCMC chains. */
+export function approximationMethod(csv: StanCsv): ApproximationMethod | undefined {
+  const m = csv.config["method"];
+  return APPROXIMATION_METHODS.find((a) => a === m);
+}
+
+/** The file with only its draws: variational.csv's first row, the approximation's mean (zeros in lp__, log_p__ and log_g__), set aside. */
+export function drawsOnly(csv: StanCsv): StanCsv {
+  if (approximationMethod(csv) !== "variational") return csv;
+  return { ...csv, draws: csv.draws.map((c) => c.subarray(1)) };
+}
+
+/**
+ * The leading columns of the approximations' files under the names ArviZ's from_cmdstan gives a
+ * sampler column (the name without its trailing "__"); lp__ is the samplers'.
+ */
+export const APPROXIMATION_STATS_NAMES: Readonly<Record<string, string>> = {
+  log_p__: "log_p",
+  log_g__: "log_g",
+  lp_approx__: "lp_approx",
+};
+
+/** Refuses files of several methods read as one run (a directory holding optimize.csv and laplace.csv, say), naming the fix. */
+export function checkOneMethod(paths: readonly string[], files: readonly StanCsv[]): void {
+  const methods = files.map((f) => approximationMethod(f) ?? "sample");
+  const other = methods.findIndex((m) => m !== methods[0]);
+  if (other < 0) return;
+  throw usageError(
+    `'${paths[0]}' holds ${describe(methods[0]!)} but '${paths[other]}' ${describe(methods[other]!)}: they are not one run; ` +
+      `give one file (\`${paths[other]}\`) or a directory holding one method's output`,
+  );
+}
+
+function describe(method: string): string {
+  return method === "sample" ? "MCMC draws" : `the output of ${method}`;
+}

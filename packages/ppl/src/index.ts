@@ -45,6 +45,8 @@ export {
   type RunLengthOptions, type StartOptions, type TransitionOptions, type AdaptationOptions, type OutputOptions, type PlacementOptions,
   type SamplingMethod, type AdaptationMethod, type MethodSettings,
 } from "./sampler/index.ts";
+// Checkpoints of a run (bit-exact text), to resume it with SampleOptions.resume
+export { encodeCheckpoint, decodeCheckpoint, writeCheckpointFile, readCheckpointFile, type Checkpoint, type CheckpointOptions } from "./sampler/index.ts";
 // Sampling a model with its data: a Fit of named, constrained draws (`sample` also takes a batched density)
 export { sample, sampleModel, Fit, FitError, type FitOptions, type VariableDraws, type FitParts } from "./fit/index.ts";
 // Why a log density is not finite at a point (the message of an initialization that failed)

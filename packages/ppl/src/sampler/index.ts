@@ -1,6 +1,7 @@
 export type { BatchedDensity } from "./density.ts";
 export { sample, sampleAsync } from "./sample.ts";
 export { SamplingRun } from "./sampling-run.ts";
+export { encodeCheckpoint, decodeCheckpoint, writeCheckpointFile, readCheckpointFile, type Checkpoint, type CheckpointOptions } from "./checkpoint.ts";
 export { resolveSettings } from "./settings.ts";
 export type {
   SamplerKind, ResolvedSampleSettings, SettingsOptions, RunLengthOptions, StartOptions, TransitionOptions, AdaptationOptions,

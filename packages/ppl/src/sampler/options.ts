@@ -4,6 +4,7 @@
  * chains run (placement: threads, a transition runner, a fallback from it, a runner still being
  * prepared). SampleOptions is all of them in one object.
  */
+import type { Checkpoint, CheckpointOptions } from "./checkpoint.ts";
 import type { BatchedDensity } from "./density.ts";
 import type { ChainAdaptationResult, DrawInfo, FallbackDecision, PendingRunnerDecision } from "./result.ts";
 import type { SettingsOptions } from "./settings.ts";
@@ -25,6 +26,17 @@ export interface OutputOptions {
   onReinitialised?: (r: Reinitialisation) => void;
   /** Stops cleanly between iterations, keeping what was drawn. */
   signal?: AbortSignal;
+  /**
+   * Saves checkpoints as the run goes (checkpoint.ts): every so many iterations or seconds and at
+   * the end of warmup. The run then samples in the calling thread, on the CPU.
+   */
+  checkpoint?: CheckpointOptions;
+  /**
+   * Continues the run that saved this checkpoint (the same settings and density; refused
+   * otherwise): its draws from the checkpoint's iteration on are the bits that run would have
+   * drawn. Needs keepDraws: false (the draws before it are the caller's).
+   */
+  resume?: Checkpoint;
 }
 
 /** Where the chains run: threads, or a transition runner (a GPU) with its fallback, or one still being prepared. */

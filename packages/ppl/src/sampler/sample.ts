@@ -5,6 +5,7 @@
  */
 import type { BatchedDensity } from "./density.ts";
 import { sampleInThread, sampleInThreadAsync } from "./drivers/calling-thread.ts";
+import { usesCheckpoints } from "./drivers/checkpoints.ts";
 import { samplePending } from "./drivers/pending.ts";
 import { SamplerOptionError } from "./errors.ts";
 import type { SampleOptions } from "./options.ts";
@@ -36,6 +37,7 @@ export async function sampleAsync(
   }
   // A method that adapts across chains (ChEES) runs them in lockstep, in one thread.
   const acrossChains = options.method !== undefined && methodOf(options.method).runAdaptation !== undefined;
-  if (threads > 1 && !acrossChains) return sampleThreads(density, options);
-  return sampleInThreadAsync(density, acrossChains ? { ...options, threads: 1 } : options);
+  // Checkpoints are taken and restored in the calling thread (the draws are the same bits).
+  if (threads > 1 && !acrossChains && !usesCheckpoints(options)) return sampleThreads(density, options);
+  return sampleInThreadAsync(density, acrossChains || usesCheckpoints(options) ? { ...options, threads: 1 } : options);
 }

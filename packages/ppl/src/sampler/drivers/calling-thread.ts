@@ -9,16 +9,20 @@ import type { SampleOptions } from "../options.ts";
 import type { SampleResult } from "../result.ts";
 import { SamplingRun } from "../sampling-run.ts";
 import { sampleThreads } from "../threads/threaded-run.ts";
+import { CheckpointSaver, resumeRun } from "./checkpoints.ts";
 import { cpuOptions, FallbackWatch } from "./runner-fallback.ts";
 
 /** Samples every chain in the calling thread, synchronously; stops between iterations when `signal` aborts. */
 export function sampleInThread(density: BatchedDensity, options: SampleOptions): SampleResult {
   let run = new SamplingRun(density, options);
+  resumeRun(run, options);
+  const saver = new CheckpointSaver(options);
   const signal = options.signal;
   const watch = new FallbackWatch(run, options);
   while (!run.done) {
     if (signal?.aborted) return watch.withDecision(run.result(true));
     run.step();
+    saver.after(run);
     const moved = watch.check(run);
     if (moved) {
       run = new SamplingRun(options.fallback!.density, cpuOptions(options));
@@ -31,6 +35,8 @@ export function sampleInThread(density: BatchedDensity, options: SampleOptions):
 /** As sampleInThread, yielding every `yieldEveryMs` (50) and awaiting an asynchronous runner; a fallback may go on over threads. */
 export async function sampleInThreadAsync(density: BatchedDensity, options: SampleOptions & { yieldEveryMs?: number }): Promise<SampleResult> {
   let run = new SamplingRun(density, options);
+  resumeRun(run, options);
+  const saver = new CheckpointSaver(options);
   const signal = options.signal;
   const every = options.yieldEveryMs ?? 50;
   const watch = new FallbackWatch(run, options);
@@ -40,6 +46,7 @@ export async function sampleInThreadAsync(density: BatchedDensity, options: Samp
     // A runner that waits for its devices asynchronously yields at every block it waits for.
     if (run.waitsAsync) await run.stepAsync();
     else run.step();
+    saver.after(run);
     const moved = watch.check(run);
     if (moved) {
       const cpu = { ...cpuOptions(options), threads: options.fallback!.threads };

@@ -8,8 +8,9 @@
  *     data that do not fit the model, a log density that cannot be initialized
  * 4   device error: a Vulkan backend requested where none is usable
  * 5   an approximation that did not succeed: `ppl optimize` hit --iter or its line search made no
- *     progress (optimize.csv holds the last iterate, marked as not converged), or `ppl laplace`
- *     met a Hessian that is not negative definite at the mode (no laplace.csv), or `ppl variational`
+ *     progress (optimize.csv holds the last iterate, marked as not converged), `ppl laplace`
+ *     met a Hessian that is not negative definite at the mode (no laplace.csv), every path of
+ *     `ppl pathfinder` failed (no pathfinder.csv), or `ppl variational`
  *     hit --iter before its relative ELBO test passed (variational.csv holds draws from the last
  *     iterate, marked as not converged) or could not estimate or improve the ELBO (no variational.csv)
  * 70  an internal error (a bug in ppl, not in the input): the message asks for PPL_DEBUG=1

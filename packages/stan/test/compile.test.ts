@@ -78,7 +78,7 @@ model { for (n in 1:N) y[n] ~ normal(shift(a[g[n]], 3), 1); }`;
 
   it.each([
     ["random draws in transformed data", "transformed data { real z = normal_rng(0, 1); }\nparameters { real mu; }", "t.stan:1:29: not supported: random draws ('normal_rng') outside generated quantities are not supported yet"],
-    ["an ODE solver", `${HEAD}model { target += integrate_ode_rk45(mu, sigma); }`, "t.stan:3:19: not supported: the function 'integrate_ode_rk45' is not supported yet"],
+    ["an algebraic solver", `${HEAD}model { target += algebra_solver(mu, sigma); }`, "t.stan:3:19: not supported: the function 'algebra_solver' is not supported yet"],
     ["a loop condition on a parameter", "data { int N; array[N] int k; }\nparameters { real mu; }\nmodel { while (mu > k[1]) mu ~ normal(0, 1); }", "t.stan:3:16: not supported: a while loop's condition must be known before sampling (from data, transformed data or a loop index), but it depends on parameters"],
     ["the density changed under a parameter's condition", `${HEAD}model { if (mu > 0) target += mu; }`, "t.stan:3:21: not supported: a change of the log density under the condition at line 3"],
     ["a data size given by an expression", "data { int N; vector[N - 1] x; }\nparameters { real mu; }", "t.stan:1:22: not supported: a data variable's size must be a number or the name of an int data variable"],

@@ -2,6 +2,7 @@ import type { BlockName, DeclType, Expr, FunDef, FunType, Index, LValue, Program
 import { SourceFile, type Span, type StanError } from "../syntax/source.ts";
 import { DENSITY_SUFFIX, DISTRIBUTIONS } from "../library/distributions.ts";
 import { FUNCTIONS, KNOWN_UNSUPPORTED } from "../library/functions.ts";
+import { ODE_SOLVERS, odeType } from "../library/ode.ts";
 import { Scopes, type Origin, type VarInfo } from "./scope.ts";
 import { binaryType } from "./operators.ts";
 import {
@@ -374,6 +375,13 @@ class Checker {
     if (user) return this.userCall(e, user, args, ctx);
     const m = DENSITY_SUFFIX.exec(e.name);
     if (m) return this.densityCall(e, m[1]!, m[2]!, args, ctx);
+    if (ODE_SOLVERS[e.name]) {
+      const fn = e.args[0];
+      if (fn?.kind !== "var" || !this.functions.has(fn.name)) throw this.err(e.span, `'${e.name}' takes the name of a user-defined function (the right-hand side) first`);
+      const t = odeType(e.name, args);
+      if (typeof t === "string") throw this.err(e.span, `'${e.name}' ${t}`);
+      return t;
+    }
     const f = FUNCTIONS[e.name];
     if (f) {
       const t = f.type(args);

@@ -13,6 +13,8 @@ import { FUNCTIONS, StaticValueError, type Arg } from "../library/functions.ts";
 import { IndexRangeError, readIndex, type IndexVal } from "./indexing.ts";
 import { copyVal, isCells, materialize, type Val } from "./values.ts";
 import type { KnownValues } from "./known.ts";
+import { ODE_SOLVERS } from "../library/ode.ts";
+import { odeCall, type OdeHost } from "./ode-call.ts";
 
 /** A random draw of generated quantities: the leaf that stands for it, its distribution's arguments (nodes, possibly of earlier draws) and how to make it. */
 export interface RngCall {
@@ -186,10 +188,25 @@ export abstract class Evaluator {
     if (user) return this.callUser(user, e.args.map((a) => this.eval(a)), e.span);
     const m = DENSITY_SUFFIX.exec(e.name);
     if (m && DISTRIBUTIONS[m[1]!]) return this.density(e, m[1]!, m[2]!);
+    if (ODE_SOLVERS[e.name]) return odeCall(this.odeHost(), e);
     const f = FUNCTIONS[e.name];
     if (!f?.impl) throw this.fail("unsupported", e.span, `the function '${e.name}' is not supported yet`);
     const args = e.args.map((a) => this.intArg(a));
     return this.at(e.span, `'${e.name}'`, () => f.impl!(args, e.args.map((a) => this.typeOf(a))));
+  }
+
+  private odeHost(): OdeHost {
+    return {
+      eval: (x) => this.eval(x),
+      staticNumber: (x, what) => this.staticNumber(x, what),
+      callUser: (f, args, span) => this.callUser(f, args, span),
+      at: (span, what, f) => this.at(span, what, f),
+      userFunction: (x) => {
+        const f = x.kind === "var" ? this.checked.functions.get(x.name) : undefined;
+        if (!f) throw this.fail("semantic", x.span, "an ODE solver's first argument must name a user-defined function (its right-hand side)");
+        return f;
+      },
+    };
   }
 
   // A function's argument; an int scalar known while tracing is passed as a number (a size, a segment's start).

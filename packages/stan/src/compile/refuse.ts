@@ -2,6 +2,7 @@ import type { Expr, Stmt } from "../syntax/ast.ts";
 import type { CheckedProgram } from "../check/check.ts";
 import { DENSITY_SUFFIX, DISTRIBUTIONS } from "../library/distributions.ts";
 import { FUNCTIONS } from "../library/functions.ts";
+import { ODE_SOLVERS } from "../library/ode.ts";
 
 /**
  * Refuses, before any data are read, the constructs the compiler does not support: each with the
@@ -20,7 +21,7 @@ export function refuseUnsupported(c: CheckedProgram): void {
         if (c.functions.has(e.name)) return;
         const m = DENSITY_SUFFIX.exec(e.name);
         if (m && DISTRIBUTIONS[m[1]!]) return;
-        if (!FUNCTIONS[e.name]?.impl) fail(e, `the function '${e.name}' is not supported yet`);
+        if (!FUNCTIONS[e.name]?.impl && !ODE_SOLVERS[e.name]) fail(e, `the function '${e.name}' is not supported yet`);
         return;
       }
       case "binary": expr(e.left); expr(e.right); return;

@@ -238,7 +238,6 @@ function lowerSelfTranspose(m: Node): Node {
 
 /** Stan's built-in functions that exist but are not implemented here: the checker accepts them, the compiler refuses them by name. */
 export const KNOWN_UNSUPPORTED = new Set<string>([
-  "integrate_ode_rk45", "integrate_ode_bdf", "integrate_ode_adams", "ode_rk45", "ode_bdf", "ode_adams", "ode_ckrk", "ode_rk45_tol", "ode_bdf_tol",
   "algebra_solver", "algebra_solver_newton", "solve_newton", "solve_powell", "integrate_1d", "map_rect", "reduce_sum", "reduce_sum_static",
   "kron_mvprod", "reshape", "to_matrix", "to_array_1d", "to_array_2d", "to_int", "sort_asc", "sort_desc", "sort_indices_asc", "sort_indices_desc",
   "rank", "reverse", "linspaced_vector", "linspaced_array", "one_hot_vector", "zeros_vector", "ones_vector", "block", "sub_matrix", "columns_dot_product",

@@ -13,6 +13,9 @@ export {
   chees, cheesUniform, cheesMethod, cheesAdaptation, cheesGradient, cheesJitter, halton, CHEES_TARGET_ACCEPT,
   type RunAdaptationMethod, type CheesState, type CheesJitter, type CheesAdaptationState,
 } from "./sampler/methods/index.ts";
+// MEADS: generalized HMC with a persistent momentum, its step size, metric and damping adapted
+// per fold of chains from the other folds (a RunAdaptationMethod).
+export { meads, meadsAdaptation, maxEigenvalue, MEADS_FOLDS, type MeadsState, type MeadsAdaptationState } from "./sampler/methods/index.ts";
 export {
   drawMomentum, rowCopy, saveRow, restoreRow, Purpose, streamUniform,
   type ChainContext, type ChainSlot, type TransitionStats, type RowCopy,

@@ -5,6 +5,7 @@
 import { SamplerOptionError } from "../errors.ts";
 import type { SamplingMethod } from "./method.ts";
 import { chees, cheesUniform } from "./chees.ts";
+import { meads } from "./meads.ts";
 import { nuts } from "./nuts.ts";
 import { randomWalk } from "./random-walk.ts";
 import { staticHmc } from "./static-hmc.ts";
@@ -16,6 +17,7 @@ export const builtinMethods: Readonly<Record<string, SamplingMethod<unknown>>> =
   [randomWalk.name]: randomWalk,
   [chees.name]: chees,
   [cheesUniform.name]: cheesUniform,
+  [meads.name]: meads,
 };
 
 /** A method given by name or as itself; a name must be a shipped method's. */

@@ -11,3 +11,6 @@ export { oneChain, stepOnce } from "./step.ts";
 export { chees, cheesUniform, cheesMethod, halton, cheesJitter } from "./chees.ts";
 export type { CheesState, CheesJitter } from "./chees-state.ts";
 export { cheesAdaptation, cheesGradient, CHEES_TARGET_ACCEPT, type CheesAdaptationState } from "./chees-adaptation.ts";
+export { meads } from "./meads.ts";
+export type { MeadsState } from "./meads-state.ts";
+export { meadsAdaptation, maxEigenvalue, MEADS_FOLDS, type MeadsAdaptationState } from "./meads-adaptation.ts";

@@ -100,7 +100,8 @@ function writeDraws(m: ApproximationModel, fit: AdviResult, opts: VariationalCom
       rows.push(row);
       writer.writeDraw([0, -m.objective.evaluate(x, grad), logG, ...row]);
     }
-    writer.writeComment(fit.converged ? `ADVI terminated normally: ${fit.message}` : `ADVI did not converge: ${fit.message}`);
+    // The message says which: "converged: …" or "did not converge: …".
+    writer.writeComment(`ADVI ${fit.message}`);
     writer.writeComment(`Iterations: ${fit.iterations}`);
   } finally {
     writer.close({ warmup: 0, sampling: seconds });

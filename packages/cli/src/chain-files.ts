@@ -1,5 +1,6 @@
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { fromStanCsvName, SAMPLER_COLUMNS, samplerValues, writeStanCsv, type ChainDraws, type ChainAdaptationResult, type ConfigNode, type DrawInfo, type StanCsvWriter } from "@ppl/ppl";
+import { fromStanCsvName, readStanCsv, SAMPLER_COLUMNS, samplerValues, writeStanCsv, type ChainDraws, type TextSink, type ChainAdaptationResult, type ConfigNode, type DrawInfo, type StanCsvWriter } from "@ppl/ppl";
 import { ColumnSpill } from "./column-spill.ts";
 import { FilePool } from "./file-pool.ts";
 
@@ -20,19 +21,28 @@ export class ChainFiles {
    * `samplerColumns` lead each row: NUTS's by default, others for draws that no sampler made (`ppl sample --prior`, `ppl generate`).
    * `firstChain` numbers the files of a chain group (`--first-chain K`: chain-(K+1).csv …).
    */
-  constructor(dir: string, chains: number, parameters: readonly string[], configFor: (chain: number) => ConfigNode[], samplerColumns: readonly string[] = SAMPLER_COLUMNS, firstChain = 0) {
+  constructor(
+    dir: string, chains: number, parameters: readonly string[], configFor: (chain: number) => ConfigNode[], samplerColumns: readonly string[] = SAMPLER_COLUMNS, firstChain = 0,
+    opts: { readonly resume?: boolean } = {},
+  ) {
     this.paths = Array.from({ length: chains }, (_, c) => join(dir, `chain-${firstChain + c + 1}.csv`));
     this.writers = [];
     // Through a pool of open files: one descriptor per chain would exceed the limit on open files.
     const pool = new FilePool();
     try {
-      for (let c = 0; c < chains; c++) this.writers.push(writeStanCsv(pool.sink(this.paths[c]!), { config: configFor(c), parameters, samplerColumns }));
+      for (let c = 0; c < chains; c++) {
+        // A resumed run appends to the files as its checkpoint left them: their header is there already.
+        const sink = opts.resume ? withoutHeader(pool.sink(this.paths[c]!, true)) : pool.sink(this.paths[c]!);
+        this.writers.push(writeStanCsv(sink, { config: configFor(c), parameters, samplerColumns }));
+      }
     } catch (e) {
       this.close();
       throw e;
     }
     this.row = new Float64Array(samplerColumns.length + parameters.length);
     this.kept = new ColumnSpill(join(dir, `.draws-${firstChain + 1}.spill`), chains, this.row.length);
+    // The sampling draws already in the files go into the spill first, so that the summary covers the whole run.
+    if (opts.resume) this.paths.forEach((path, c) => this.keepWritten(path, c));
     // A run that ends by an error or a signal leaves no spill behind (only a SIGKILL does).
     const release = (): void => this.kept.remove();
     process.once("exit", release);
@@ -40,6 +50,17 @@ export class ChainFiles {
   }
 
   private readonly unhook: () => void;
+
+  // The sampling draws of a file written before (a resumed run's), in the spill.
+  private keepWritten(path: string, chain: number): void {
+    const csv = readStanCsv(readFileSync(path, "utf8"));
+    if (csv.columns.length !== this.row.length) throw new Error(`${path} has ${csv.columns.length} columns, the run ${this.row.length}`);
+    const rows = csv.draws[0]?.length ?? 0;
+    for (let r = 0; r < rows; r++) {
+      for (let k = 0; k < this.row.length; k++) this.row[k] = csv.draws[k]![r]!;
+      this.kept.push(chain, this.row);
+    }
+  }
 
   /** Writes each chain's adapted step size and inverse metric, between warmup and sampling (adaptation[i] is row first + i's). */
   writeAdaptation(adaptation: readonly ChainAdaptationResult[], first = 0): void {
@@ -123,4 +144,16 @@ export class ChainFiles {
   close(timing?: { warmup: number; sampling: number }): void {
     for (const w of this.writers) w.close(timing);
   }
+}
+
+// A sink that drops its first write: the header a writer writes on creation, already in a file it appends to.
+function withoutHeader(sink: TextSink): TextSink {
+  let first = true;
+  return {
+    write: (chunk: string): void => {
+      if (first) first = false;
+      else sink.write(chunk);
+    },
+    close: () => sink.close(),
+  };
 }

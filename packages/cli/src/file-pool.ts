@@ -46,9 +46,9 @@ export class FilePool {
     return this.kept.size;
   }
 
-  /** Creates (or truncates) `path` and returns a sink that writes to it through the pool. */
-  sink(path: string): TextSink {
-    const fd = this.open(path, "w");
+  /** Creates (or truncates; with `append`, keeps) `path` and returns a sink that writes to it through the pool. */
+  sink(path: string, append = false): TextSink {
+    const fd = this.open(path, append ? "a" : "w");
     if (this.kept.size < this.limit) this.kept.set(path, fd);
     else closeSync(fd);
     let open = true;

@@ -30,7 +30,7 @@ export interface SampleCommandOptions extends BackendRequest {
   /** Keep every thin-th iteration (1). */
   readonly thin?: number;
   /** NUTS (the default), static HMC with `steps` leapfrog steps, or ChEES-HMC (many chains adapted together). */
-  readonly algorithm?: "nuts" | "hmc" | "chees";
+  readonly algorithm?: "nuts" | "hmc" | "chees" | "meads";
   /** Superchains for nested R-hat: groups of chains started from one initial point (must divide the chains). */
   readonly superchains?: number;
   /** chain-N.csv per chain, one draws.csv with a chain__ column (single), or single beyond ONE_FILE_CHAINS chains (auto, the default). */
@@ -48,6 +48,10 @@ export interface SampleCommandOptions extends BackendRequest {
   readonly refresh?: number;
   /** 0-based id of the first chain: chains and their random streams are numbered from it (files chain-(K+1).csv …). */
   readonly firstChain?: number;
+  /** Save a checkpoint (DIR/checkpoint.json) every N iterations, or N seconds written `Ns`. */
+  readonly checkpointEvery?: string;
+  /** Continue the run in --output from its checkpoint. */
+  readonly resume?: boolean;
   /** What the printed summary shows (Stan's rules: a base name selects all its elements); by default all but log_lik and <field>_rep. */
   readonly variables?: readonly string[];
 }

@@ -32,6 +32,7 @@ import { nestedRhatLines, nestedRhats, withNestedRhat } from "../nested-rhat-lin
 import { filterSummary, hiddenNote, selectVariables } from "../variable-filter.ts";
 import { readInitFile, readInvMetricFile } from "../start-values.ts";
 import { PATHFINDER_INIT, pathfinderInits } from "../pathfinder-init.ts";
+import { checkpointPlan, checkpointSampleOptions, cutFiles } from "../run-checkpoint.ts";
 import { priorCommand } from "./prior.ts";
 import type { SampleCommandOptions } from "./sample-options.ts";
 
@@ -58,10 +59,12 @@ export async function sampleCommand(modelPath: string, options: SampleCommandOpt
   // Beyond ONE_FILE_CHAINS chains (or when asked) every chain goes into one draws.csv: one open file, not thousands.
   const single = opts.outputFormat === "single" || ((opts.outputFormat ?? "auto") === "auto" && opts.chains > ONE_FILE_CHAINS);
   if (single && opts.saveWarmup) throw usageError("--save-warmup writes warmup draws before each chain's adaptation block, which one draws.csv of every chain cannot hold; add --output-format chains, or drop --save-warmup");
+  // --checkpoint-every and --resume (run-checkpoint.ts): the CPU sampler, one file per chain.
+  const checkpoints = checkpointPlan(opts, single);
   if (opts.steps !== undefined && !hmc) throw usageError("--steps is the number of leapfrog steps of --algorithm hmc; NUTS chooses its own (drop --steps, or add --algorithm hmc)");
   // The GPU sampler runs NUTS only; static HMC runs on the CPU, which `auto` then takes.
   if (cpuOnly && opts.backend === "vulkan") throw usageError(`--algorithm ${opts.algorithm} runs on the CPU only (the GPU sampler runs NUTS); use --backend cpu, or --algorithm nuts on the GPU`);
-  const request = cpuOnly ? { ...opts, backend: "cpu" as const } : opts;
+  const request = cpuOnly || checkpoints !== undefined ? { ...opts, backend: "cpu" as const } : opts;
   if (opts.threads !== undefined && request.backend === "vulkan") throw usageError("--threads spreads the CPU sampler's chains over threads; the GPU sampler runs every chain itself (drop --threads, or use --backend cpu)");
   // @ppl/vulkan (and its native addon) is loaded only then too, so that --backend cpu starts without it.
   const vulkan = request.backend === "cpu" ? undefined : await import("@ppl/vulkan");
@@ -72,7 +75,7 @@ export async function sampleCommand(modelPath: string, options: SampleCommandOpt
 
   const model = await loadModel(modelPath);
   const compiled = compileWithData(model, loadData(opts.data), modelPath, opts.data, (line) => io.stderr.write(line + "\n"));
-  const seed = opts.seed ?? Math.floor(Math.random() * 2 ** 32);
+  const seed = opts.seed ?? checkpoints?.resumed?.checkpoint.settings.seed ?? Math.floor(Math.random() * 2 ** 32);
   // Read before the output directory is made, so that a bad file leaves nothing behind.
   const initValues = opts.init === PATHFINDER_INIT ? await pathfinderInits(model, compiled, opts.chains, first, seed, io)
     : typeof opts.init === "string" ? readInitFile(opts.init, compiled, opts.chains, seed, first) : undefined;
@@ -107,6 +110,7 @@ export async function sampleCommand(modelPath: string, options: SampleCommandOpt
   if (opened.detail) info(opened.detail);
   if (opened.warning) io.stderr.write(opened.warning + "\n");
   removeStaleChains(dir, first + opts.chains, single, info);
+  cutFiles(checkpoints, dir, opts.output, Array.from({ length: opts.chains }, (_, c) => join(dir, `chain-${first + c + 1}.csv`)));
   const dataHash = hashDataFile(opts.data);
   const started = new Date().toISOString();
   let files: ChainFiles | DrawsFile;
@@ -115,7 +119,7 @@ export async function sampleCommand(modelPath: string, options: SampleCommandOpt
     const config = (c: number, file: string): ConfigNode[] => headerConfig(opts, choice, compiled.name, modelPath, seed, started, first + c, join(dir, file), dataHash, dataLayoutKeys(model, compiled), single);
     files = single
       ? new DrawsFile(dir, opts.chains, columns, config(0, DRAWS_FILE), first)
-      : new ChainFiles(dir, opts.chains, columns, (c) => config(c, `chain-${first + c + 1}.csv`), SAMPLER_COLUMNS, first);
+      : new ChainFiles(dir, opts.chains, columns, (c) => config(c, `chain-${first + c + 1}.csv`), SAMPLER_COLUMNS, first, { resume: checkpoints?.resumed !== undefined });
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === "EMFILE" || code === "ENFILE") throw usageError(`the system's limit on open files was reached (${code}); raise it (ulimit -n) or run fewer --chains`);
@@ -154,6 +158,7 @@ export async function sampleCommand(modelPath: string, options: SampleCommandOpt
       signal: target === undefined ? controller.signal : AbortSignal.any([controller.signal, targetMet.signal]),
       // The draws go to the files (and their spill) only: the memory used does not grow with --draws.
       keepDraws: false,
+      ...checkpointSampleOptions(checkpoints, dir, files.paths),
       ...(opened.transitionRunner ? { transitionRunner: opened.transitionRunner } : {}),
       // A GPU that `auto` took on its own: the run starts on the CPU backend while the GPU's kernel
       // is built, and moves to the GPU when it is ready and measures faster.

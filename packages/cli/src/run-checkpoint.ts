@@ -92,7 +92,7 @@ export function checkpointPlan(opts: CheckpointCommandOptions, single: boolean):
   if (opts.checkpointEvery === undefined && !opts.resume) return undefined;
   const what = opts.resume ? "--resume" : "--checkpoint-every";
   if (opts.backend === "vulkan") throw usageError(`${what}: checkpoints hold the CPU sampler's state; use --backend cpu (or auto, which then takes the CPU)`);
-  if (opts.algorithm === "chees") throw usageError(`${what}: ChEES adapts across chains, whose state a checkpoint does not hold; use --algorithm nuts or hmc`);
+  if (opts.algorithm === "chees" || opts.algorithm === "meads") throw usageError(`${what}: --algorithm ${opts.algorithm} adapts across chains, whose state a checkpoint does not hold; use --algorithm nuts or hmc`);
   if (opts.targetEss !== undefined) throw usageError(`${what} and --target-ess cannot be combined: the target's checks are not in a checkpoint; drop one`);
   if (single) throw usageError(`${what} works with one CSV file per chain; add --output-format chains`);
   const every = opts.checkpointEvery !== undefined ? parseCheckpointEvery(opts.checkpointEvery) : undefined;

@@ -30,6 +30,19 @@ export function stopOnSignals(controller: AbortController): () => void {
   };
 }
 
+/** Seconds within which a command ends after the first stop signal; its summary gets what is left of them. */
+export const STOP_WITHIN_SECONDS = 2;
+
+/**
+ * Whether `signal` aborted more than `seconds` ago: the deadline of work that is done only if it
+ * fits (a stopped run's summary). False while it has not aborted.
+ */
+export function pastStopDeadline(signal: AbortSignal, seconds: number): () => boolean {
+  let at = signal.aborted ? performance.now() : Infinity;
+  signal.addEventListener("abort", () => (at = performance.now()), { once: true });
+  return () => performance.now() - at > seconds * 1000;
+}
+
 /** The signal that stopped a run (the abort reason set by stopOnSignals), SIGINT when it is unknown. */
 export function stoppedBy(signal: AbortSignal): StopSignal {
   const reason: unknown = signal.reason;

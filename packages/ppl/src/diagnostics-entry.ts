@@ -13,6 +13,7 @@ export {
   type WarningKind,
   summarize,
   summarizeEach,
+  summarizeSteps,
   mean,
   sd,
   quantile,

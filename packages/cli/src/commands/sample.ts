@@ -25,8 +25,9 @@ import { firstLine, loadModel } from "../load-model.ts";
 import { prepareOutputDir } from "../output-dir.ts";
 import { lockOutputDir } from "../output-lock.ts";
 import { Progress } from "../progress.ts";
-import { summarizeDraws } from "../read-runs.ts";
-import { stopExitCode, stopOnSignals, stoppedBy } from "../stop-signals.ts";
+import { pastStopDeadline, STOP_WITHIN_SECONDS, stopExitCode, stopOnSignals, stoppedBy } from "../stop-signals.ts";
+import { phaseTracer, summaryStepDelayMs } from "../phase-trace.ts";
+import { summarizeInTime } from "../summary-in-time.ts";
 import { formatSummary } from "../summary-text.ts";
 import { nestedRhatLines, nestedRhats, withNestedRhat } from "../nested-rhat-lines.ts";
 import { filterSummary, hiddenNote, selectVariables } from "../variable-filter.ts";
@@ -50,9 +51,11 @@ export async function sampleCommand(modelPath: string, options: SampleCommandOpt
   // Only look for devices when Vulkan is an option: --backend cpu never loads the native addon.
   const hmc = (opts.algorithm ?? "nuts") === "hmc";
   // ChEES adapts across chains on the host, in lockstep: a CPU method, as static HMC is.
-  const chees = opts.algorithm === "chees";
-  const cpuOnly = hmc || chees;
-  if (chees && opts.metric === "dense") throw usageError("--algorithm chees adapts a diagonal metric from the variance over chains; drop --metric dense");
+  // ChEES and MEADS adapt across chains on the host, in lockstep: CPU methods, as static HMC is.
+  const manyChain = opts.algorithm === "chees" || opts.algorithm === "meads";
+  const cpuOnly = hmc || manyChain;
+  if (manyChain && opts.metric === "dense") throw usageError(`--algorithm ${opts.algorithm} adapts a diagonal metric from the variance over chains; drop --metric dense`);
+  if (opts.algorithm === "meads" && (opts.chains % 4 !== 0 || opts.chains < 8)) throw usageError(`--algorithm meads splits the chains into 4 folds of at least 2; give --chains a multiple of 4, at least 8 (not ${opts.chains})`);
   if (opts.superchains !== undefined && opts.chains % opts.superchains !== 0) {
     throw usageError(`--superchains ${opts.superchains} does not divide --chains ${opts.chains} into equal groups; pick a divisor of ${opts.chains}`);
   }
@@ -73,6 +76,8 @@ export async function sampleCommand(modelPath: string, options: SampleCommandOpt
   const choice = cpuOnly && opts.backend === "auto" ? { ...picked, note: `backend: cpu (${picked.dtype}): --algorithm ${opts.algorithm} runs on the CPU only` } : picked;
   const threads = choice.backend === "cpu" ? Math.min(opts.threads ?? availableParallelism(), opts.chains) : 1;
 
+  // With --typecheck, the TypeScript compiler first (commands/check.ts): a type error stops the run before it starts.
+  if (opts.typecheck) await (await import("./check.ts")).typecheckBeforeRun(modelPath, io);
   const model = await loadModel(modelPath);
   const compiled = compileWithData(model, loadData(opts.data), modelPath, opts.data, (line) => io.stderr.write(line + "\n"));
   const seed = opts.seed ?? checkpoints?.resumed?.checkpoint.settings.seed ?? Math.floor(Math.random() * 2 ** 32);
@@ -131,7 +136,11 @@ export async function sampleCommand(modelPath: string, options: SampleCommandOpt
   const targetMet = new AbortController();
   // First Ctrl-C (or SIGTERM, SIGHUP): stop after the current iteration and close the files with
   // their timing. A second one exits at once; every draw already written is a complete line on disk.
+  // Signals stay handled until the command ends: the summary after a stop gets what is left of the
+  // STOP_WITHIN_SECONDS a stop allows (a second is kept for writing it out and exiting), else it is left to `ppl summary DIR`.
   const releaseSignals = stopOnSignals(controller);
+  const summaryExpired = pastStopDeadline(controller.signal, STOP_WITHIN_SECONDS - 1);
+  const phase = phaseTracer((line) => io.stderr.write(line));
   // The GPU's sampler once prepared, for a run that starts on the CPU.
   let gpuDetail: PendingGpu | null = null;
   let result: SampleResult;
@@ -151,7 +160,7 @@ export async function sampleCommand(modelPath: string, options: SampleCommandOpt
       stepSize: opts.stepsize ?? 1,
       sampler: hmc ? "hmc" : "nuts",
       hmcSteps: opts.steps ?? 10,
-      ...(chees ? { method: "chees" } : {}),
+      ...(manyChain ? { method: opts.algorithm ?? "nuts" } : {}),
       ...(opts.superchains !== undefined ? { superchainSize: opts.chains / opts.superchains } : {}),
       threads,
       // A met --target-ess stops the sampler as a signal does, without being one (the run is complete).
@@ -190,6 +199,7 @@ export async function sampleCommand(modelPath: string, options: SampleCommandOpt
       // Each chain's adapted step size and metric go into its CSV between the warmup and the sampling draws.
       onAdapted: (chain, adaptation) => files.writeAdaptation([adaptation], chain),
       onDraw: (d) => {
+        phase(d.warmup ? "warmup" : "sampling");
         progress.update(d.chain, d.iteration);
         const kept = keptIndex(d.iteration, opts.warmup, opts.thin ?? 1, opts.saveWarmup ?? false);
         if (kept === null) return;
@@ -207,57 +217,85 @@ export async function sampleCommand(modelPath: string, options: SampleCommandOpt
     progress.finish();
     files.close();
     files.release();
+    releaseSignals();
     const settings = { seed, initRadius: typeof opts.init === "number" ? opts.init : 2, given: initValues?.perChain, firstChain: first };
     throw samplingError(e, compiled.name, opts.output, vulkan, (err) => explainInitFailure(err, compiled, modelPath, settings));
   } finally {
-    releaseSignals();
     opened.dispose();
   }
-  progress.finish();
-  files.close({ warmup: result.timing.warmupSeconds, sampling: result.timing.samplingSeconds });
+  try {
+    return await finishRun();
+  } finally {
+    releaseSignals();
+  }
 
-  if (result.aborted && target?.stopAt == null) {
-    const signal = stoppedBy(controller.signal);
-    if (result.drawsDone === 0) {
+  // The files closed, and the summary of the draws made (from the files), as far as a stop leaves time for it.
+  async function finishRun(): Promise<ExitCodeValue> {
+    progress.finish();
+    files.close({ warmup: result.timing.warmupSeconds, sampling: result.timing.samplingSeconds });
+
+    if (result.aborted && target?.stopAt == null) {
+      const signal = stoppedBy(controller.signal);
+      if (result.drawsDone === 0) {
+        io.stderr.write(
+          `interrupted by ${signal} during warmup (after ${result.warmupDone} of ${opts.warmup} warmup iterations): no sampling draws were made, ` +
+            `so there is nothing to summarize (the ${files.paths.length} CSV files in ${opts.output} hold their headers only); run again, with fewer --warmup iterations to finish sooner\n`,
+        );
+        return stopExitCode(signal);
+      }
+      // The draws so far are summarized as a finished run's are, so that a job stopped by its time
+      // limit leaves summary.json next to its CSV files, when that fits in the time a stop leaves.
+      phase("summary");
+      const partial = await summarizeInTime(files.draws(), plan.maxDepth, summaryExpired, summaryStepDelayMs());
+      if (partial !== null) writeFileSync(join(dir, "summary.json"), writeSummaryJson(partial));
+      files.release();
       io.stderr.write(
-        `interrupted by ${signal} during warmup (after ${result.warmupDone} of ${opts.warmup} warmup iterations): no sampling draws were made, ` +
-          `so there is nothing to summarize (the ${files.paths.length} CSV files in ${opts.output} hold their headers only); run again, with fewer --warmup iterations to finish sooner\n`,
+        `interrupted by ${signal}: ${result.drawsDone} of ${opts.draws} draws per chain (after ${result.warmupDone} of ${opts.warmup} warmup iterations) ` +
+          `are in ${files.paths.length} valid CSV files in ${opts.output}, ` +
+          (partial !== null ? "summarized in summary.json" : `not summarized (there was no time left: a stop ends the command within ${STOP_WITHIN_SECONDS} s)`) +
+          `; \`ppl summary ${opts.output}\` prints the summary\n`,
       );
       return stopExitCode(signal);
     }
-    // The draws so far are summarized as a finished run's are, so that a job stopped by its time
-    // limit leaves summary.json next to its CSV files.
-    writeFileSync(join(dir, "summary.json"), writeSummaryJson(summarizeDraws(files.draws(), plan.maxDepth)));
-    files.release();
-    io.stderr.write(
-      `interrupted by ${signal}: ${result.drawsDone} of ${opts.draws} draws per chain (after ${result.warmupDone} of ${opts.warmup} warmup iterations) ` +
-        `are in ${files.paths.length} valid CSV files in ${opts.output}, summarized in summary.json; \`ppl summary ${opts.output}\` prints the summary\n`,
-    );
-    return stopExitCode(signal);
-  }
 
-  const drawn = files.draws();
-  const summary = summarizeDraws(drawn, plan.maxDepth);
-  const k = opts.superchains;
-  const nested = k === undefined ? [] : nestedRhats(drawn.parameters, summary.parameters.map((p) => p.name), k);
-  writeFileSync(join(dir, "summary.json"), JSON.stringify(withNestedRhat(summaryToJson(summary), nested), null, 2) + "\n");
-  io.stdout.write(formatSummary(filterSummary(summary, shown), undefined, hiddenNote(summary, shown)));
-  if (k !== undefined) io.stdout.write(nestedRhatLines(nested.filter((v) => shown.names.includes(v.name)), k, opts.chains));
-  if (target !== undefined) {
-    target.finish(drawn);
-    io.stderr.write(target.line() + "\n");
+    const drawn = files.draws();
+    phase("summary");
+    const summary = await summarizeInTime(drawn, plan.maxDepth, summaryExpired, summaryStepDelayMs());
+    if (summary === null) {
+      const signal = stoppedBy(controller.signal);
+      files.release();
+      io.stderr.write(
+        `interrupted by ${signal} during the summary: the run is complete and its ${files.paths.length} CSV files in ${opts.output} are valid, ` +
+          `but there was no time left for the summary (a stop ends the command within ${STOP_WITHIN_SECONDS} s); \`ppl summary ${opts.output}\` prints it\n`,
+      );
+      return stopExitCode(signal);
+    }
+    const k = opts.superchains;
+    const nested = k === undefined ? [] : nestedRhats(drawn.parameters, summary.parameters.map((p) => p.name), k);
+    writeFileSync(join(dir, "summary.json"), JSON.stringify(withNestedRhat(summaryToJson(summary), nested), null, 2) + "\n");
+    io.stdout.write(formatSummary(filterSummary(summary, shown), undefined, hiddenNote(summary, shown)));
+    if (k !== undefined) io.stdout.write(nestedRhatLines(nested.filter((v) => shown.names.includes(v.name)), k, opts.chains));
+    if (target !== undefined) {
+      target.finish(drawn);
+      io.stderr.write(target.line() + "\n");
+    }
+    // A chain whose step size collapsed far below the others' sat in one place: said after the table, as the diagnostics are.
+    const stuck = findStuckChains(samplingEvidence(result.adaptation.map((a) => a.stepSize), drawn.columns["treedepth__"]!, plan.maxDepth));
+    for (const s of stuck) io.stderr.write(`warning: ${stuckWarning(s, first + s.chain + 1)}\n`);
+    files.release();
+    const total = result.timing.warmupSeconds + result.timing.samplingSeconds;
+    info(`wrote ${files.paths.map((p) => basename(p)).join(", ")} and summary.json to ${opts.output} (seed ${seed}, ${total.toFixed(1)}s)`);
+    if (controller.signal.aborted) {
+      const signal = stoppedBy(controller.signal);
+      io.stderr.write(`interrupted by ${signal} during the summary, which was made in time: the run, its files and summary.json are complete\n`);
+      return stopExitCode(signal);
+    }
+    if (opts.strict && summary.warnings.length > 0) {
+      io.stderr.write(`--strict: the diagnostics gave ${summary.warnings.length} warning${summary.warnings.length === 1 ? "" : "s"}; exiting with code 1\n`);
+      return ExitCode.diagnosticsFailed;
+    }
+    return ExitCode.ok;
   }
-  // A chain whose step size collapsed far below the others' sat in one place: said after the table, as the diagnostics are.
-  const stuck = findStuckChains(samplingEvidence(result.adaptation.map((a) => a.stepSize), drawn.columns["treedepth__"]!, plan.maxDepth));
-  for (const s of stuck) io.stderr.write(`warning: ${stuckWarning(s, first + s.chain + 1)}\n`);
-  files.release();
-  const total = result.timing.warmupSeconds + result.timing.samplingSeconds;
-  info(`wrote ${files.paths.map((p) => basename(p)).join(", ")} and summary.json to ${opts.output} (seed ${seed}, ${total.toFixed(1)}s)`);
-  if (opts.strict && summary.warnings.length > 0) {
-    io.stderr.write(`--strict: the diagnostics gave ${summary.warnings.length} warning${summary.warnings.length === 1 ? "" : "s"}; exiting with code 1\n`);
-    return ExitCode.diagnosticsFailed;
-  }
-  return ExitCode.ok;
 }
 
 /** Random streams of the generated quantities of saved warmup draws start here, so that the sampling draws' streams are the same with or without --save-warmup. */
@@ -352,7 +390,7 @@ function headerConfig(
       ...(opts.dataPrecision === "f16" ? { data_precision: "f16" } : {}),
       backend_requested: opts.backend,
       // Stan's own `algorithm` and `engine` keys say hmc/nuts; the method that ran is this key.
-      ...(opts.algorithm === "chees" ? { sampling_method: "chees" } : {}),
+      ...(opts.algorithm === "chees" || opts.algorithm === "meads" ? { sampling_method: opts.algorithm } : {}),
       ...(opts.superchains !== undefined ? { superchains: opts.superchains } : {}),
       ...(single ? { output_format: "single" } : {}),
       ...(opts.targetEss !== undefined ? { target_ess: opts.targetEss } : {}),

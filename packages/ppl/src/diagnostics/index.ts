@@ -19,5 +19,5 @@ export {
 } from "./sampler.ts";
 export { type DiagnosticWarning, type WarningKind, THRESHOLDS, nonFiniteWarnings, parameterWarnings, samplerWarnings } from "./warnings.ts";
 export type { ParameterSummary } from "./parameter-summary.ts";
-export { type Summary, type SummarizeOptions, summarizeParameter, summarize, summarizeEach } from "./summary.ts";
+export { type Summary, type SummarizeOptions, summarizeParameter, summarize, summarizeEach, summarizeSteps } from "./summary.ts";
 export { rhatNested, rhatNestedOfMatrix, contiguousSuperchains, SuperchainError } from "./rhat-nested.ts";

@@ -74,6 +74,19 @@ export function summarize(
  * are dropped before the next is loaded, so that the memory used is one parameter's draws.
  */
 export function summarizeEach(names: readonly string[], load: (name: string) => Draws, options: SummarizeOptions = {}): Summary {
+  const steps = summarizeSteps(names, load, options);
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
+/**
+ * `summarizeEach` a parameter at a time: the generator yields each parameter's name once it is
+ * summarized and returns the summary, so that a caller can stop between parameters (a signal, a
+ * deadline) or let other work run.
+ */
+export function* summarizeSteps(names: readonly string[], load: (name: string) => Draws, options: SummarizeOptions = {}): Generator<string, Summary, void> {
   const summaries: ParameterSummary[] = [];
   const nonFinite: DiagnosticWarning[] = [];
   let chains = -1;
@@ -86,6 +99,7 @@ export function summarizeEach(names: readonly string[], load: (name: string) => 
       chains = draws.length;
       drawsPerChain = draws[0]?.length ?? 0;
     }
+    yield name;
   }
   if (chains < 0) chains = options.sampler?.energy.length ?? 0;
   const warnings = [...nonFinite, ...parameterWarnings(summaries, chains)];

@@ -26,6 +26,8 @@ export interface RunPosteriorOptions {
   models?: string;
   /** Overrides of the posterior's settings (e.g. a shorter run while exploring). */
   settings?: Partial<PosteriorSettings>;
+  /** Initial points on the unconstrained scale, one per chain (e.g. Pathfinder's draws); default: uniform in (−2, 2). */
+  init?: readonly Float64Array[];
   /** The model itself, instead of importing examples/posteriordb/<name>.ts (bundled programs). */
   model?: Model;
   /**
@@ -110,7 +112,7 @@ export async function runPosterior(name: string, opts: RunPosteriorOptions = {})
     let pending: Promise<PosteriorRunner> | null = null;
     try {
       result = await sampleAsync(density, {
-        ...settings, seed, threads: Math.min(availableParallelism(), settings.chains),
+        ...settings, seed, ...(opts.init ? { init: opts.init } : {}), threads: Math.min(availableParallelism(), settings.chains),
         pendingRunner: {
           ...(opts.runnerStartAfterSeconds !== undefined ? { startAfterSeconds: opts.runnerStartAfterSeconds } : {}),
           ready: () => {
@@ -129,7 +131,7 @@ export async function runPosterior(name: string, opts: RunPosteriorOptions = {})
   } else {
     const runner = opts.runner ? await opts.runner(compiled, settings) : null;
     try {
-      result = sample(runner?.hostDensity ? runner.hostDensity(density) : density, { ...settings, seed, ...(runner ? { transitionRunner: runner.factory } : {}) });
+      result = sample(runner?.hostDensity ? runner.hostDensity(density) : density, { ...settings, seed, ...(opts.init ? { init: opts.init } : {}), ...(runner ? { transitionRunner: runner.factory } : {}) });
     } finally {
       runner?.dispose();
     }

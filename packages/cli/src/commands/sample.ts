@@ -51,11 +51,9 @@ export async function sampleCommand(modelPath: string, options: SampleCommandOpt
   // Only look for devices when Vulkan is an option: --backend cpu never loads the native addon.
   const hmc = (opts.algorithm ?? "nuts") === "hmc";
   // ChEES adapts across chains on the host, in lockstep: a CPU method, as static HMC is.
-  // ChEES and MEADS adapt across chains on the host, in lockstep: CPU methods, as static HMC is.
-  const manyChain = opts.algorithm === "chees" || opts.algorithm === "meads";
-  const cpuOnly = hmc || manyChain;
-  if (manyChain && opts.metric === "dense") throw usageError(`--algorithm ${opts.algorithm} adapts a diagonal metric from the variance over chains; drop --metric dense`);
-  if (opts.algorithm === "meads" && (opts.chains % 4 !== 0 || opts.chains < 8)) throw usageError(`--algorithm meads splits the chains into 4 folds of at least 2; give --chains a multiple of 4, at least 8 (not ${opts.chains})`);
+  const chees = opts.algorithm === "chees";
+  const cpuOnly = hmc || chees;
+  if (chees && opts.metric === "dense") throw usageError("--algorithm chees adapts a diagonal metric from the variance over chains; drop --metric dense");
   if (opts.superchains !== undefined && opts.chains % opts.superchains !== 0) {
     throw usageError(`--superchains ${opts.superchains} does not divide --chains ${opts.chains} into equal groups; pick a divisor of ${opts.chains}`);
   }
@@ -76,8 +74,6 @@ export async function sampleCommand(modelPath: string, options: SampleCommandOpt
   const choice = cpuOnly && opts.backend === "auto" ? { ...picked, note: `backend: cpu (${picked.dtype}): --algorithm ${opts.algorithm} runs on the CPU only` } : picked;
   const threads = choice.backend === "cpu" ? Math.min(opts.threads ?? availableParallelism(), opts.chains) : 1;
 
-  // With --typecheck, the TypeScript compiler first (commands/check.ts): a type error stops the run before it starts.
-  if (opts.typecheck) await (await import("./check.ts")).typecheckBeforeRun(modelPath, io);
   const model = await loadModel(modelPath);
   const compiled = compileWithData(model, loadData(opts.data), modelPath, opts.data, (line) => io.stderr.write(line + "\n"));
   const seed = opts.seed ?? checkpoints?.resumed?.checkpoint.settings.seed ?? Math.floor(Math.random() * 2 ** 32);
@@ -160,7 +156,7 @@ export async function sampleCommand(modelPath: string, options: SampleCommandOpt
       stepSize: opts.stepsize ?? 1,
       sampler: hmc ? "hmc" : "nuts",
       hmcSteps: opts.steps ?? 10,
-      ...(manyChain ? { method: opts.algorithm ?? "nuts" } : {}),
+      ...(chees ? { method: "chees" } : {}),
       ...(opts.superchains !== undefined ? { superchainSize: opts.chains / opts.superchains } : {}),
       threads,
       // A met --target-ess stops the sampler as a signal does, without being one (the run is complete).
@@ -390,7 +386,7 @@ function headerConfig(
       ...(opts.dataPrecision === "f16" ? { data_precision: "f16" } : {}),
       backend_requested: opts.backend,
       // Stan's own `algorithm` and `engine` keys say hmc/nuts; the method that ran is this key.
-      ...(opts.algorithm === "chees" || opts.algorithm === "meads" ? { sampling_method: opts.algorithm } : {}),
+      ...(opts.algorithm === "chees" ? { sampling_method: "chees" } : {}),
       ...(opts.superchains !== undefined ? { superchains: opts.superchains } : {}),
       ...(single ? { output_format: "single" } : {}),
       ...(opts.targetEss !== undefined ? { target_ess: opts.targetEss } : {}),

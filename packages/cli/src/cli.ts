@@ -80,6 +80,7 @@ export function buildProgram(done: (code: ExitCodeValue) => void): Command {
     .option("--max-draws <n>", "the cap on draws per chain with --target-ess (default: --draws)", integer(1, 2 ** 31))
     .option("--quiet", "no progress or informational lines on stderr", false)
     .option("--strict", "exit with code 1 when the diagnostics give warnings", false)
+    .option("--typecheck", "type-check the model file first, as `ppl check` does; a type error stops the run (exit 3)", false)
     .option("--checkpoint-every <n>", "save the sampler's whole state to DIR/checkpoint.json every n iterations (100) or seconds (60s), and at the end of warmup, for --resume (the CPU sampler, in one thread)")
     .option("--resume", "continue the run in --output from its checkpoint.json, with the options it was started with: the files end as the uninterrupted run's, bit for bit", false)
     .option("--log-lik", "also write log_lik columns: the pointwise log-likelihood of every observed element (for `ppl loo`)", false)

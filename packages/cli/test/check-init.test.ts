@@ -42,6 +42,13 @@ describe("ppl check", () => {
     expect(r.stderr).toMatch(new RegExp(`${file.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}:8:37: error TS2345: Argument of type 'string' is not assignable`));
     expect(r.stderr).toContain(`model file '${file}': 2 type errors`);
     expect(r.stdout).toBe("");
+    // ppl sample --typecheck: the same errors, and the run never starts.
+    const out = join(dir, "out");
+    const s = await runCli(["sample", file, "--typecheck", "--backend", "cpu", "--output", out]);
+    expect(s.code).toBe(3);
+    expect(s.stderr).toContain(`${file}:8:37: error TS2345`);
+    expect(s.stderr).toContain(`ppl: --typecheck: model file '${file}' has 2 type errors (above)`);
+    expect(existsSync(out)).toBe(false);
   }, 240_000);
 });
 

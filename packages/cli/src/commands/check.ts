@@ -46,6 +46,15 @@ export async function checkCommand(modelPath: string, opts: CheckCommandOptions,
   return ExitCode.ok;
 }
 
+/** `ppl sample --typecheck`: the model's type errors on stderr and a model error (exit 3) when it has any; nothing for a .stan program. */
+export async function typecheckBeforeRun(modelPath: string, io: CommandIO): Promise<void> {
+  if (modelPath.endsWith(".stan")) return;
+  const errors = await typeErrors(modelPath);
+  if (errors.length === 0) return;
+  for (const e of errors) io.stderr.write(e + "\n");
+  throw modelError(`--typecheck: model file '${modelPath}' has ${errors.length} type error${errors.length === 1 ? "" : "s"} (above); fix ${errors.length === 1 ? "it" : "them"}, or drop --typecheck to run it as it is`);
+}
+
 /** The type errors of a model file (and of the files of its own that it imports), one `file:line:column: error TSn: text` line each. */
 export async function typeErrors(modelPath: string): Promise<string[]> {
   const abs = resolve(modelPath);

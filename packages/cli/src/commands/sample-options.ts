@@ -48,6 +48,8 @@ export interface SampleCommandOptions extends BackendRequest {
   readonly refresh?: number;
   /** 0-based id of the first chain: chains and their random streams are numbered from it (files chain-(K+1).csv …). */
   readonly firstChain?: number;
+  /** Type-check the model file before the run (as `ppl check`). */
+  readonly typecheck?: boolean;
   /** Save a checkpoint (DIR/checkpoint.json) every N iterations, or N seconds written `Ns`. */
   readonly checkpointEvery?: string;
   /** Continue the run in --output from its checkpoint. */

@@ -74,6 +74,8 @@ export async function sampleCommand(modelPath: string, options: SampleCommandOpt
   const choice = cpuOnly && opts.backend === "auto" ? { ...picked, note: `backend: cpu (${picked.dtype}): --algorithm ${opts.algorithm} runs on the CPU only` } : picked;
   const threads = choice.backend === "cpu" ? Math.min(opts.threads ?? availableParallelism(), opts.chains) : 1;
 
+  // With --typecheck, the TypeScript compiler first (commands/check.ts): a type error stops the run before it starts.
+  if (opts.typecheck) await (await import("./check.ts")).typecheckBeforeRun(modelPath, io);
   const model = await loadModel(modelPath);
   const compiled = compileWithData(model, loadData(opts.data), modelPath, opts.data, (line) => io.stderr.write(line + "\n"));
   const seed = opts.seed ?? checkpoints?.resumed?.checkpoint.settings.seed ?? Math.floor(Math.random() * 2 ** 32);

@@ -12,7 +12,12 @@ import type { ChainAdaptationResult, DrawInfo, SampleResult } from "../result.ts
 import type { RunState } from "../run-state.ts";
 import type { SettingsOptions } from "../settings.ts";
 import type { Reinitialisation } from "../warmup/stuck-watch.ts";
-import type { EvidenceBuffers } from "./stuck-exchange.ts";
+
+/** The shared memory of a run's stuck-chain exchanges (stuck-exchange.ts): a counter per window, and every chain's evidence per window. */
+export interface EvidenceBuffers {
+  readonly arrived: Int32Array;
+  readonly evidence: Float64Array;
+}
 
 /** What a worker is started with. */
 export interface WorkerSetup {

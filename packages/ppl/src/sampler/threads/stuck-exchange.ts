@@ -9,18 +9,12 @@
  */
 import { defaultWindows, windowEnds } from "../warmup/windows.ts";
 import type { ChainCheck, EvidenceExchange } from "../warmup/stuck-watch.ts";
-import { Control, Mode } from "./protocol.ts";
+import { Control, Mode, type EvidenceBuffers } from "./protocol.ts";
 
 // Numbers per chain and window: step size, iterations, share at the maximum depth, movement, re-initialisations.
 const FIELDS = 5;
 // How long a waiting thread sleeps between looks at the run's mode, in milliseconds.
 const LOOK_MS = 20;
-
-/** The shared memory of a run's exchanges: a counter per window, and every chain's evidence per window. */
-export interface EvidenceBuffers {
-  readonly arrived: Int32Array;
-  readonly evidence: Float64Array;
-}
 
 /** The buffers for a run of `chains` chains and `warmup` warmup iterations. */
 export function evidenceBuffers(chains: number, warmup: number): EvidenceBuffers {
@@ -30,6 +24,8 @@ export function evidenceBuffers(chains: number, warmup: number): EvidenceBuffers
     evidence: new Float64Array(new SharedArrayBuffer(8 * windows * chains * FIELDS)),
   };
 }
+
+export type { EvidenceBuffers };
 
 /** One thread's side of the exchange: its group of chains, rows `first` … of the whole run. */
 export class SharedEvidenceExchange implements EvidenceExchange {

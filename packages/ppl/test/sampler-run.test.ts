@@ -105,6 +105,24 @@ describe("sample driver", () => {
     }
   });
 
+  it("hands each chain's one draw record to onDraw, refilled in place (no object a draw), with the draws unchanged", () => {
+    const records = new Map<number, Set<DrawInfo>>();
+    const seen: DrawInfo[] = [];
+    const r = sample(normals([1, 2]), {
+      ...small,
+      chains: 2,
+      onDraw: (d) => {
+        if (!records.has(d.chain)) records.set(d.chain, new Set());
+        records.get(d.chain)!.add(d);
+        if (!d.warmup) seen.push({ ...d, position: Float64Array.from(d.position) });
+      },
+    });
+    expect([records.get(0)!.size, records.get(1)!.size]).toEqual([1, 1]);
+    const plain = sample(normals([1, 2]), { ...small, chains: 2 });
+    for (let c = 0; c < 2; c++) expect(Array.from(r.draws[c]!)).toEqual(Array.from(plain.draws[c]!));
+    for (const d of seen) expect(Array.from(d.position)).toEqual(Array.from(r.draws[d.chain]!.subarray((d.iteration - 150) * 2, (d.iteration - 149) * 2)));
+  });
+
   it("stops cleanly between iterations when aborted, keeping what was drawn", () => {
     const controller = new AbortController();
     const r = sample(normals([1, 2]), {

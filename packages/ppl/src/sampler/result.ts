@@ -7,7 +7,7 @@ import type { MetricKind } from "./metric.ts";
 import type { ResolvedSampleSettings } from "./settings.ts";
 import type { Reinitialisation } from "./warmup/stuck-watch.ts";
 
-/** One iteration of one chain, handed to `onDraw` (warmup and sampling alike). */
+/** One iteration of one chain, handed to `onDraw` (warmup and sampling alike); the record is refilled for the chain's next draw, so copy what is kept. */
 export interface DrawInfo {
   /** Row of the chain in this run (0-based). */
   readonly chain: number;

@@ -14,11 +14,12 @@ import { Metric } from "./metric.ts";
 import { methodOf } from "./methods/builtin.ts";
 import type { AdaptationMethod, RunAdaptationMethod, SamplingMethod } from "./methods/method.ts";
 import type { SampleOptions } from "./options.ts";
+import { drawRecord, type DrawRecord } from "./draw-record.ts";
 import type { ChainAdaptationResult, ChainStats, SampleResult } from "./result.ts";
 import type { ChainState, RunState } from "./run-state.ts";
 import { checkInteger, hostStepsOf, perChain, resolveSettings, type ResolvedSampleSettings } from "./settings.ts";
 import { chainContext, type TransitionStats } from "./transition.ts";
-import type { RunnerCost, RunnerStats, TransitionRunner } from "./transition-runner.ts";
+import { planOwnedOptions, type RunnerCost, type RunnerStats, type TransitionRunner } from "./transition-runner.ts";
 import type { GradientStepper } from "./batch.ts";
 import { dualAveragingOf } from "./methods/windowed-adaptation.ts";
 import { StepSizeSearch } from "./warmup/stepsize-search.ts";
@@ -59,10 +60,13 @@ export class SamplingRun {
   private samplingMs = 0;
   private runnerMs = 0;
   private runnerGradients = 0;
+  // Each chain's draw record, filled in place for every onDraw call: no object a draw (see record).
+  private readonly drawRecords: DrawRecord[] = [];
   /** Warmup iterations after which the host acts itself (metric updates, the final step size), where a runner's warmup blocks end. */
   readonly hostSteps: readonly number[];
 
-  constructor(density: BatchedDensity, options: SampleOptions = {}) {
+  constructor(density: BatchedDensity, given: SampleOptions = {}) {
+    const options = planOwnedOptions(given);
     const s = resolveSettings(options);
     const dim = density.dim;
     checkInteger("density.dim", dim, 1);
@@ -97,6 +101,7 @@ export class SamplingRun {
     this.runnerStats = [];
     for (let c = 0; c < s.chains; c++) {
       this.runnerStats.push({ acceptStat: 0, treeDepth: 0, nLeapfrog: 0, divergent: false, energy: 0 });
+      this.drawRecords.push(drawRecord(c, s.firstChain + c, this.batch.qRows[c]!));
       const slot = { row: c, id: s.firstChain + c };
       const metric = new Metric(s.metric, dim);
       const given = givenMetrics[c];
@@ -136,7 +141,7 @@ export class SamplingRun {
     this.hostSteps = stepSizeAdaptation.hostSteps;
     const blockLimit = options.runnerBlockLimit;
     this.runner = options.transitionRunner
-      ? options.transitionRunner({ settings: s, dim, metrics: this.metrics, stepSizeAdaptation, ...(blockLimit ? { blockLimit } : {}) })
+      ? options.transitionRunner.factory({ settings: s, dim, metrics: this.metrics, stepSizeAdaptation, ...(blockLimit ? { blockLimit } : {}) })
       : null;
     this.runAdapt = method.runAdaptation ?? null;
     if (this.runAdapt && this.runner) throw new SamplerOptionError(`method: ${method.name} adapts across chains on the host; leave the transition runner out`);
@@ -407,20 +412,19 @@ export class SamplingRun {
         st.energy[i] = tr.energy;
       }
       if (onDraw) {
-        onDraw({
-          chain: c,
-          chainId: s.firstChain + c,
-          iteration: t,
-          warmup,
-          position: batch.qRows[c]!,
-          lp,
-          acceptStat: tr.acceptStat,
-          stepSize: eps,
-          treeDepth: tr.treeDepth,
-          nLeapfrog: tr.nLeapfrog,
-          divergent: tr.divergent,
-          energy: tr.energy,
-        });
+        // The chain's one record, refilled: a fresh object per draw was the loop's garbage (DrawInfo
+        // is valid only during the call, as its position view always was).
+        const d = this.drawRecords[c]!;
+        d.iteration = t;
+        d.warmup = warmup;
+        d.lp = lp;
+        d.acceptStat = tr.acceptStat;
+        d.stepSize = eps;
+        d.treeDepth = tr.treeDepth;
+        d.nLeapfrog = tr.nLeapfrog;
+        d.divergent = tr.divergent;
+        d.energy = tr.energy;
+        onDraw(d);
       }
     }
   }

@@ -76,6 +76,14 @@ describe("number format", () => {
     );
     expect(formatNumber(-0)).toBe("-0");
     expect(formatNumber(3)).toBe("3");
+    // Shortest: no decimal with one significant digit fewer reads back as the same double.
+    fc.assert(
+      fc.property(fc.double({ noNaN: true, noDefaultInfinity: true }).filter((x) => x !== 0), (x) => {
+        const digits = formatNumber(x).replace(/^-/, "").replace(/e.*$/, "").replace(".", "").replace(/^0+/, "").replace(/0+$/, "").length;
+        if (digits > 1) expect(Number(x.toPrecision(digits - 1))).not.toBe(x);
+      }),
+      { numRuns: 2000 },
+    );
     expect(formatNumber(NaN)).toBe("NaN");
     expect(formatNumber(-Infinity)).toBe("-inf");
     expect(parseNumber("+inf")).toBe(Infinity);

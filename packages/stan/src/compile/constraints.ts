@@ -1,8 +1,8 @@
 import {
   choleskyCorr, choleskyFactorCov, columnStochastic, corrMatrix, covMatrix, interval, lower, offsetMultiplier, ordered, positiveOrdered,
-  real, rowStochastic, simplex, sumToZero, unitVector, upper, type Constraint,
+  real, rowStochastic, simplex, sumToZero, unitVector, upper, type Constraint, type Transform,
 } from "@ppl/ppl";
-import type { Operand } from "@ppl/tensor";
+import { add, concat, index, reshape, slice, stack, type Node, type Operand, type Shape } from "@ppl/tensor";
 import type { BaseKind } from "../syntax/ast.ts";
 
 /** Evaluated bounds of a declaration. */
@@ -34,6 +34,45 @@ export function constraintOf(base: BaseKind, b: BoundVals): Constraint {
     if (b.upper !== undefined) return upper(b.upper);
   }
   return real();
+}
+
+// The constraints that act on a whole vector or matrix, not entry by entry.
+const STRUCTURED = new Set<BaseKind>([
+  "simplex", "unit_vector", "sum_to_zero_vector", "ordered", "positive_ordered", "cholesky_factor_corr", "cholesky_factor_cov", "corr_matrix",
+  "cov_matrix", "column_stochastic_matrix", "row_stochastic_matrix",
+]);
+
+/** The constraint of a declared parameter: an array of a structured type is one per element (`array[M] simplex[K]`). */
+export function declaredConstraint(base: BaseKind, b: BoundVals, arrayDims: readonly number[]): Constraint {
+  const one = constraintOf(base, b);
+  return arrayDims.length > 0 && STRUCTURED.has(base) ? arrayOf(one, arrayDims) : one;
+}
+
+/**
+ * An array of a constrained type: each element its own transform of its own run of the
+ * unconstrained values, elements in order (row-major over the array's dimensions, Stan's order of
+ * an array's elements); log|J| is the sum of theirs.
+ */
+export function arrayOf(inner: Constraint, arrayDims: readonly number[]): Constraint {
+  return {
+    name: `array of ${inner.name}`,
+    bind(shape: Shape): Transform {
+      const count = arrayDims.reduce((a, b) => a * b, 1);
+      const t = inner.bind(shape.slice(arrayDims.length));
+      const part = (u: Node, e: number) => slice(u, [{ start: e * t.unconstrainedSize, stop: (e + 1) * t.unconstrainedSize }]);
+      const each = <T>(f: (e: number) => T): T[] => Array.from({ length: count }, (_, e) => f(e));
+      const element = (x: Node, e: number) => index(reshape(x, [count, ...t.shape]), e);
+      return {
+        name: t.name,
+        shape,
+        constrainedSize: count * t.constrainedSize,
+        unconstrainedSize: count * t.unconstrainedSize,
+        forward: (u) => reshape(stack(each((e) => t.forward(part(u, e)))), shape),
+        inverse: (x) => concat(each((e) => t.inverse(element(x, e)))),
+        logJacobian: (u) => each((e) => t.logJacobian(part(u, e))).reduce((a, b) => add(a, b)),
+      };
+    },
+  };
 }
 
 /** The shape of a declared value from its array dimensions and the sizes of its base type. */

@@ -5,7 +5,7 @@ import type { SourceFile, Span } from "../syntax/source.ts";
 import type { CheckedProgram } from "../check/check.ts";
 import { UNKNOWN, type SType } from "../check/types.ts";
 import { DISTRIBUTIONS } from "../library/distributions.ts";
-import { constraintOf, declaredShape, type BoundVals } from "./constraints.ts";
+import { declaredConstraint, declaredShape, type BoundVals } from "./constraints.ts";
 import { Evaluator, ReturnSignal } from "./evaluate.ts";
 import { isMapAssignment, vectorizable } from "./vectorize.ts";
 import { declareRandomQuantities } from "./generated.ts";
@@ -115,7 +115,7 @@ export class Tracer extends Evaluator {
 
   private param(s: VarDecl): void {
     const shape = this.shapeOfDecl(s);
-    const constraint = constraintOf(s.type.base, this.boundVals(s));
+    const constraint = declaredConstraint(s.type.base, this.boundVals(s), shape.slice(0, s.type.arrayDims.length));
     const value = this.at(s.span, `parameter '${s.name}'`, () => this.m.param(s.name, { shape, constraint }));
     this.frames[0]!.set(s.name, value);
   }

@@ -140,9 +140,17 @@ export class ChainFiles {
     this.unhook();
   }
 
-  /** Writes the timing footer and closes every file. */
+  /** Writes the timing footer and closes every file; a file that fails (a full disk) does not keep the others open, and the first failure is thrown. */
   close(timing?: { warmup: number; sampling: number }): void {
-    for (const w of this.writers) w.close(timing);
+    let failure: { readonly error: unknown } | null = null;
+    for (const w of this.writers) {
+      try {
+        w.close(timing);
+      } catch (error) {
+        failure ??= { error };
+      }
+    }
+    if (failure !== null) throw failure.error;
   }
 }
 

@@ -8,6 +8,7 @@ import type { SampleCommandOptions } from "./commands/sample-options.ts";
 import { addApproximationCommands } from "./approximation-commands.ts";
 import { addProjectCommands } from "./project-commands.ts";
 import { CliError, ExitCode, type ExitCodeValue } from "./exit-codes.ts";
+import { writeFailureError } from "./write-failure.ts";
 import { deviceSelection } from "./device-option.ts";
 import { processIO } from "./io.ts";
 import { initOption, integer, nameList, openInterval, percentileList, positive } from "./options.ts";
@@ -169,7 +170,7 @@ export function buildProgram(done: (code: ExitCodeValue) => void): Command {
 
 const EXIT_CODES_HELP = `
 Exit codes: 0 success; 1 diagnostics failed with --strict; 2 usage error; 3 model or data error;
-4 device error; 70 internal error; 129, 130, 143 stopped by SIGHUP, SIGINT (Ctrl-C), SIGTERM (the
+4 device error, or a write the disk refused (full, failing); 70 internal error; 129, 130, 143 stopped by SIGHUP, SIGINT (Ctrl-C), SIGTERM (the
 CSV files hold every draw made so far); 141 stdout closed early.`;
 
 /** A message of commander's as one line: "ppl: " for "error: ", lines joined, the pointer to --help at the end. */
@@ -186,6 +187,9 @@ export function reportError(e: unknown): ExitCodeValue {
     if (process.env["PPL_DEBUG"] && e.cause instanceof Error) process.stderr.write(`${e.cause.stack ?? e.cause.message}\n`);
     return e.exitCode;
   }
+  // A write the disk refused (full, failing) is the disk's state, not a bug: exit 4, the file named.
+  const refused = writeFailureError(e);
+  if (refused !== null) return reportError(refused);
   const message = e instanceof Error ? e.message : String(e);
   process.stderr.write(`ppl: internal error: ${oneLine(message)}\n`);
   if (process.env["PPL_DEBUG"]) process.stderr.write(`${e instanceof Error ? e.stack : ""}\n`);

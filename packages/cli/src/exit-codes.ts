@@ -6,7 +6,9 @@
  * 2   usage error: bad option values, unknown options, files that are missing or unreadable
  * 3   model or data error: a model file that does not load or does not default-export a model,
  *     data that do not fit the model, a log density that cannot be initialized
- * 4   device error: a Vulkan backend requested where none is usable
+ * 4   device error: a Vulkan backend requested where none is usable; or a write the disk refused
+ *     (full: ENOSPC, over quota: EDQUOT, EFBIG, an I/O error: EIO), the file and the cause named,
+ *     the files written so far ending at their last complete row (write-failure.ts)
  * 5   an approximation that did not succeed: `ppl optimize` hit --iter or its line search made no
  *     progress (optimize.csv holds the last iterate, marked as not converged), `ppl laplace`
  *     met a Hessian that is not negative definite at the mode (no laplace.csv), every path of
@@ -25,6 +27,8 @@ export const ExitCode = {
   usage: 2,
   modelOrData: 3,
   device: 4,
+  /** A write the disk refused (write-failure.ts): the same code as a device error, the storage being the device. */
+  writeFailed: 4,
   notConverged: 5,
   internal: 70,
   hangup: 129,

@@ -25,6 +25,7 @@ import { firstLine, loadModel } from "../load-model.ts";
 import { prepareOutputDir } from "../output-dir.ts";
 import { lockOutputDir } from "../output-lock.ts";
 import { Progress } from "../progress.ts";
+import { isWriteFailure, writeFailureError } from "../write-failure.ts";
 import { pastStopDeadline, STOP_WITHIN_SECONDS, stopExitCode, stopOnSignals, stoppedBy } from "../stop-signals.ts";
 import { phaseTracer, summaryStepDelayMs } from "../phase-trace.ts";
 import { summarizeInTime } from "../summary-in-time.ts";
@@ -124,6 +125,8 @@ export async function sampleCommand(modelPath: string, options: SampleCommandOpt
       ? new DrawsFile(dir, opts.chains, columns, config(0, DRAWS_FILE), first)
       : new ChainFiles(dir, opts.chains, columns, (c) => config(c, `chain-${first + c + 1}.csv`), SAMPLER_COLUMNS, first, { resume: checkpoints?.resumed !== undefined });
   } catch (e) {
+    const refused = writeFailureError(e);
+    if (refused !== null) throw refused;
     const code = (e as NodeJS.ErrnoException).code;
     if (code === "EMFILE" || code === "ENFILE") throw usageError(`the system's limit on open files was reached (${code}); raise it (ulimit -n) or run fewer --chains`);
     throw usageError(`cannot write into the output directory '${opts.output}': ${firstLine(e)}; choose another with --output`);
@@ -213,7 +216,12 @@ export async function sampleCommand(modelPath: string, options: SampleCommandOpt
     });
   } catch (e) {
     progress.finish();
-    files.close();
+    // A disk that refused a row refuses the footers too: the files stay as they are, ending at their last complete row.
+    try {
+      files.close();
+    } catch (closing) {
+      if (!isWriteFailure(closing)) throw closing;
+    }
     files.release();
     releaseSignals();
     const settings = { seed, initRadius: typeof opts.init === "number" ? opts.init : 2, given: initValues?.perChain, firstChain: first };

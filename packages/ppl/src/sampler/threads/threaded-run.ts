@@ -146,6 +146,9 @@ class ThreadedRun {
   // When the chains went to the threads that hold them now (the run's start, then each hand-over).
   private handedAt = performance.now();
   private failure: ThreadError | null = null;
+  // An error thrown by the caller's callbacks (onDraw writing a file to a full disk) for a worker's
+  // draws: it stops the run and is thrown as it is, as it would be from the calling thread's own.
+  private callbackError: { readonly error: unknown } | null = null;
   // Whether the calling thread is running chains: then it settles a stop itself, at its next
   // iteration boundary; otherwise the stop is settled here, as soon as it is asked for.
   private ownRunning = false;
@@ -211,6 +214,7 @@ class ThreadedRun {
       }
     }
     if (callingError !== null) throw callingError;
+    if (this.callbackError !== null) throw this.callbackError.error;
     if (this.failure) throw fromThreadError(this.failure);
     return this.ended();
   }
@@ -283,16 +287,28 @@ class ThreadedRun {
       running = false;
       this.changed();
     };
+    // The caller's callbacks run here, in the calling thread; one that throws stops the run.
+    const report = (call: () => void): void => {
+      if (this.callbackError !== null) return;
+      try {
+        call();
+      } catch (error) {
+        this.callbackError = { error };
+        this.abort();
+      }
+    };
     slot.owner = (m) => {
       switch (m.kind) {
         case "draws":
-          if (onDraw) for (let i = 0; i < m.count; i++) onDraw(readRecord(m.records, i * recordSize, density.dim, s.firstChain));
+          if (onDraw) report(() => {
+            for (let i = 0; i < m.count; i++) onDraw(readRecord(m.records, i * recordSize, density.dim, s.firstChain));
+          });
           return;
         case "adapted":
-          options.onAdapted?.(m.chain, m.adaptation);
+          report(() => options.onAdapted?.(m.chain, m.adaptation));
           return;
         case "reinitialised":
-          options.onReinitialised?.(m.reinitialisation);
+          report(() => options.onReinitialised?.(m.reinitialisation));
           return;
         case "done":
           this.ranges.push({ first: m.first, thread, result: m.result });

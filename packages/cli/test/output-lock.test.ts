@@ -1,7 +1,7 @@
 // One writer per output directory: a second `ppl sample` into a directory in use is refused; a run
 // killed with SIGKILL leaves CSV files valid up to their last complete row and a stale lock, which
 // the next run takes over.
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
@@ -51,4 +51,26 @@ describe("the output directory's lock", () => {
     expect(third.stderr).toMatch(new RegExp(`took over the stale lock .*\\.ppl\\.lock of a run that is no longer running \\(pid ${child.pid}\\)`));
     expect(existsSync(join(out, ".ppl.lock"))).toBe(false);
   });
+});
+
+describe("ppl sample --prior and ppl generate take the lock too", () => {
+  it("refuse a directory whose lock a live process holds, naming it", async () => {
+    const root = tempDir();
+    const fit = join(root, "fit");
+    const made = await runCli(["sample", ...EIGHT, "--chains", "2", "--warmup", "20", "--draws", "20", "--seed", "3", "--output", fit, "--quiet"]);
+    expect(made.code, made.stderr).toBe(0);
+    // This test's own process is alive: its pid in the lock stands for a run still writing there.
+    const busy = join(root, "busy");
+    mkdirSync(busy);
+    writeFileSync(join(busy, ".ppl.lock"), `${process.pid}\n`);
+    const inUse = new RegExp(`the output directory '.*busy' is in use by another ppl run \\(pid ${process.pid}, lock file .*\\.ppl\\.lock\\)`);
+    const prior = await runCli(["sample", ...EIGHT, "--prior", "--chains", "2", "--draws", "10", "--output", busy, "--quiet"]);
+    expect(prior.code, prior.stderr).toBe(2);
+    expect(prior.stderr).toMatch(inUse);
+    const generated = await runCli(["generate", ...EIGHT, "--fit", fit, "--output", busy, "--quiet"]);
+    expect(generated.code, generated.stderr).toBe(2);
+    expect(generated.stderr).toMatch(inUse);
+    expect(existsSync(join(busy, "chain-1.csv"))).toBe(false);
+    expect(readFileSync(join(busy, ".ppl.lock"), "utf8")).toBe(`${process.pid}\n`);
+  }, 120_000);
 });

@@ -22,6 +22,7 @@ import { loadData } from "../load-data.ts";
 import { firstLine, loadModel } from "../load-model.ts";
 import { logLikColumns } from "../log-lik-columns.ts";
 import { prepareOutputDir } from "../output-dir.ts";
+import { lockOutputDir } from "../output-lock.ts";
 import { readRun, summarizeDraws } from "../read-runs.ts";
 import { runNotes } from "../run-notes.ts";
 import { formatSummary } from "../summary-text.ts";
@@ -55,6 +56,8 @@ export async function generateCommand(modelPath: string, opts: GenerateCommandOp
     throw usageError(`--output '${opts.output}' holds the fit's own files, which the command would overwrite; choose another directory with --output`);
   }
   const dir = await prepareOutputDir(opts.output, chains);
+  // One writer per directory, as ppl sample: a second run into it is refused while this one writes (released on exit).
+  lockOutputDir(dir, (line) => io.stderr.write(line + "\n"));
   const compiled = compileWithData(model, json, modelPath, opts.data, (line) => io.stderr.write(line + "\n"));
 
   // The fit's columns that this model reports, each [chain][draw].

@@ -22,6 +22,7 @@ import { loadData } from "../load-data.ts";
 import { firstLine, loadModel } from "../load-model.ts";
 import { logLikColumns } from "../log-lik-columns.ts";
 import { prepareOutputDir } from "../output-dir.ts";
+import { lockOutputDir } from "../output-lock.ts";
 import { summarizeDraws } from "../read-runs.ts";
 import { stopExitCode, stopOnSignals, stoppedBy } from "../stop-signals.ts";
 import { formatSummary } from "../summary-text.ts";
@@ -39,6 +40,8 @@ export async function priorCommand(modelPath: string, opts: SampleCommandOptions
   const model = await loadModel(modelPath);
   const json = loadData(opts.data);
   const dir = await prepareOutputDir(opts.output, opts.chains);
+  // One writer per directory, as ppl sample: a second run into it is refused while this one writes (released on exit).
+  lockOutputDir(dir, (line) => io.stderr.write(line + "\n"));
   const compiled = compileWithData(model, json, modelPath, opts.data, (line) => io.stderr.write(line + "\n"));
   const seed = opts.seed ?? Math.floor(Math.random() * 2 ** 32);
   let prior: PriorSampler;

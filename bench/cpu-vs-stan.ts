@@ -23,6 +23,14 @@
  *   once, on the float32 data that ../shared/anchors/make_data.py writes into --data-dir: as a Stan
  *   JSON data file they would be 200 MB.
  *
+ * The medium cases of bench/stan-cases.ts (logistic N = 300 and N = 5000 with D = 4, ordered logistic
+ * K = 5 N = 500, Weibull survival with censoring N = 300, hier N = 10k J = 200) run through the API
+ * only, on Stan JSON data files that --write-data writes into --cases-dir (default
+ * /tmp/ppl-stan-cases) for Stan's side to read:
+ *
+ *   npx tsx bench/cpu-vs-stan.ts --write-data && Rscript bench/stan/run-stan.R logistic_n300 …
+ *   npx tsx bench/cpu-vs-stan.ts --case logistic_n300,logistic_n5000,ordered_logistic,weibull_survival,hier_n10k_j200
+ *
  * Stan: bench/stan/results.json, written by `Rscript bench/stan/run-stan.R` (rstan 2.21 on this
  * machine; see that script), so that this bench needs no R. Stan 2.21 measures its Elapsed Time
  * with clock(), the process's CPU time; its chains ran one after another in one process, and "on 2
@@ -42,11 +50,20 @@ import { loadModel } from "../packages/ppl/src/posteriordb/run-posterior.ts";
 import type { Model } from "../packages/ppl/src/index.ts";
 import eightSchools from "../examples/eight_schools.ts";
 import { anchorLogistic } from "./anchor-models.ts";
+import { caseDataFile, STAN_CASES } from "./stan-cases.ts";
 
-const { values } = parseArgs({ options: { reps: { type: "string" }, case: { type: "string" }, "data-dir": { type: "string" } } });
+const { values } = parseArgs({
+  options: { reps: { type: "string" }, case: { type: "string" }, "data-dir": { type: "string" }, "cases-dir": { type: "string" }, "write-data": { type: "boolean" } },
+});
 const reps = Number(values.reps ?? 3);
 const cases = (values.case ?? "eight_schools,kidiq").split(",");
 const dataDir = values["data-dir"] ?? "/tmp/ppl-anchor-data";
+const casesDir = values["cases-dir"] ?? "/tmp/ppl-stan-cases";
+// The medium cases' data files, for Stan's side (bench/stan/run-stan.R reads them), then stop.
+if (values["write-data"]) {
+  for (const name of Object.keys(STAN_CASES)) console.log(caseDataFile(name, casesDir).path);
+  process.exit(0);
+}
 const root = resolve(import.meta.dirname, "..");
 const launcher = join(root, "packages/cli/bin/ppl.js");
 const median = (xs: readonly number[]): number => {
@@ -141,6 +158,7 @@ interface ApiRun {
 async function caseModel(name: string): Promise<{ model: Model; data: unknown }> {
   if (name === "eight_schools") return { model: eightSchools, data: JSON.parse(readFileSync(join(root, "examples/eight_schools.json"), "utf8")) };
   if (name === "kidiq") return { model: await loadModel("kidiq-kidscore_interaction"), data: loadPosterior("kidiq-kidscore_interaction").data };
+  if (name in STAN_CASES) return { model: STAN_CASES[name]!.model, data: caseDataFile(name, casesDir).values };
   const index = JSON.parse(readFileSync(join(dataDir, "index.json"), "utf8")) as Record<string, { N: number; D: number }>;
   const { N, D } = index["logistic_n100k_d100"]!;
   const f32 = (file: string): Float32Array => {
@@ -187,7 +205,7 @@ for (const name of cases) {
   const ours: OurRun[] = [];
   const api: ApiRun[] = [];
   for (let r = 0; r < (name === "logistic" ? 1 : reps); r++) {
-    if (name !== "logistic") ours.push(runCli(name, 1001 + r));
+    if (name in CLI_CASES) ours.push(runCli(name, 1001 + r));
     api.push(await runApi(name, 1001 + r));
   }
   const stan = stanResults[name];

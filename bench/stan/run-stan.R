@@ -5,7 +5,9 @@
 #
 #   Rscript bench/stan/run-stan.R [--reps 3] [--data-dir DIR] [case ...]
 #
-# cases: eight_schools, kidiq, logistic (default: eight_schools kidiq). The logistic case reads the
+# cases: eight_schools, kidiq, logistic, and the medium cases of bench/stan-cases.ts (logistic_n300,
+# logistic_n5000, ordered_logistic, weibull_survival, hier_n10k_j200, read from --cases-dir; default:
+# eight_schools kidiq). The logistic case reads the
 # raw float32 files that ../shared/anchors/make_data.py writes into DIR (python3 make_data.py DIR).
 # Run it from the repository root. Needs rstan (the Debian package r-cran-rstan, rstan 2.21).
 #
@@ -33,6 +35,8 @@ opt <- function(name, default) {
 }
 reps <- as.integer(opt("--reps", "3"))
 data_dir <- opt("--data-dir", "/tmp/ppl-anchor-data")
+# The medium cases' Stan JSON files, written by `npx tsx bench/cpu-vs-stan.ts --write-data` (bench/stan-cases.ts).
+cases_dir <- opt("--cases-dir", "/tmp/ppl-stan-cases")
 cases <- if (length(args) > 0) args else c("eight_schools", "kidiq")
 out_file <- "bench/stan/results.json"
 cache_dir <- Sys.getenv("STAN_CACHE", file.path(tempdir(), "..", "ppl-stan-cache"))
@@ -51,6 +55,8 @@ compiled <- function(stan_file) {
   list(model = sm, compile_s = compile_s)
 }
 
+medium_cases <- c("logistic_n300", "logistic_n5000", "ordered_logistic", "weibull_survival", "hier_n10k_j200")
+
 read_f32 <- function(path, n) readBin(path, what = "numeric", size = 4, n = n, endian = "little")
 
 case_data <- function(name) {
@@ -66,13 +72,23 @@ case_data <- function(name) {
     y <- as.integer(read_f32(file.path(data_dir, "logistic_n100k_d100.y.f32"), N))
     return(list(N = N, D = D, X = X, y = y))
   }
+  if (name %in% medium_cases) {
+    f <- file.path(cases_dir, paste0(name, ".json"))
+    if (!file.exists(f)) stop(f, " is missing: run `npx tsx bench/cpu-vs-stan.ts --write-data` first")
+    return(fromJSON(f))
+  }
   stop("unknown case ", name)
 }
 
 stan_file <- c(
   eight_schools = "bench/stan/eight_schools_noncentered.stan",
   kidiq = "bench/stan/kidscore_interaction.stan",
-  logistic = "bench/stan/logistic.stan"
+  logistic = "bench/stan/logistic.stan",
+  logistic_n300 = "bench/stan/logistic.stan",
+  logistic_n5000 = "bench/stan/logistic.stan",
+  ordered_logistic = "bench/stan/ordered_logistic.stan",
+  weibull_survival = "bench/stan/weibull_survival.stan",
+  hier_n10k_j200 = "bench/stan/hier.stan"
 )
 
 run_once <- function(sm, data, seed, cores) {

@@ -52,9 +52,11 @@ export async function sampleCommand(modelPath: string, options: SampleCommandOpt
   // Only look for devices when Vulkan is an option: --backend cpu never loads the native addon.
   const hmc = (opts.algorithm ?? "nuts") === "hmc";
   // ChEES adapts across chains on the host, in lockstep: a CPU method, as static HMC is.
-  const chees = opts.algorithm === "chees";
-  const cpuOnly = hmc || chees;
-  if (chees && opts.metric === "dense") throw usageError("--algorithm chees adapts a diagonal metric from the variance over chains; drop --metric dense");
+  // ChEES and MEADS adapt across chains on the host, in lockstep: CPU methods, as static HMC is.
+  const manyChain = opts.algorithm === "chees" || opts.algorithm === "meads";
+  const cpuOnly = hmc || manyChain;
+  if (manyChain && opts.metric === "dense") throw usageError(`--algorithm ${opts.algorithm} adapts a diagonal metric from the variance over chains; drop --metric dense`);
+  if (opts.algorithm === "meads" && (opts.chains % 4 !== 0 || opts.chains < 8)) throw usageError(`--algorithm meads splits the chains into 4 folds of at least 2; give --chains a multiple of 4, at least 8 (not ${opts.chains})`);
   if (opts.superchains !== undefined && opts.chains % opts.superchains !== 0) {
     throw usageError(`--superchains ${opts.superchains} does not divide --chains ${opts.chains} into equal groups; pick a divisor of ${opts.chains}`);
   }
@@ -161,7 +163,7 @@ export async function sampleCommand(modelPath: string, options: SampleCommandOpt
       stepSize: opts.stepsize ?? 1,
       sampler: hmc ? "hmc" : "nuts",
       hmcSteps: opts.steps ?? 10,
-      ...(chees ? { method: "chees" } : {}),
+      ...(manyChain ? { method: opts.algorithm ?? "nuts" } : {}),
       ...(opts.superchains !== undefined ? { superchainSize: opts.chains / opts.superchains } : {}),
       threads,
       // A met --target-ess stops the sampler as a signal does, without being one (the run is complete).
@@ -396,7 +398,7 @@ function headerConfig(
       ...(opts.dataPrecision === "f16" ? { data_precision: "f16" } : {}),
       backend_requested: opts.backend,
       // Stan's own `algorithm` and `engine` keys say hmc/nuts; the method that ran is this key.
-      ...(opts.algorithm === "chees" ? { sampling_method: "chees" } : {}),
+      ...(opts.algorithm === "chees" || opts.algorithm === "meads" ? { sampling_method: opts.algorithm } : {}),
       ...(opts.superchains !== undefined ? { superchains: opts.superchains } : {}),
       ...(single ? { output_format: "single" } : {}),
       ...(opts.targetEss !== undefined ? { target_ess: opts.targetEss } : {}),

@@ -97,7 +97,7 @@ async function runCase(name: string, compiled: () => CompiledModel, chains: numb
     const density = await modelDensity(backend === "vulkan" ? roundedDataModel(m, dataPrecision) : m);
     const tDensity = performance.now();
     const settings = { chains, warmup, draws, seed: 1000 + rep, maxDepth: 10 };
-    let runner: Pick<GpuNuts, "factory" | "hostDensity" | "dispose" | "counters" | "shape" | "profile"> | undefined;
+    let runner: Pick<GpuNuts, "plan" | "factory" | "hostDensity" | "dispose" | "counters" | "shape" | "profile"> | undefined;
     let device = "CPU (compiled JavaScript, f64)";
     const prepare = (n: number) =>
       prepareGpuNuts(m, {
@@ -129,7 +129,7 @@ async function runCase(name: string, compiled: () => CompiledModel, chains: numb
       ? sample(density, settings)
       // As `ppl sample` runs it: waiting for the device off the thread, so that sampling blocks
       // run while the host records the block before.
-      : await sampleAsync(runner.hostDensity(density), { ...settings, transitionRunner: runner.factory, yieldEveryMs: 1000 });
+      : await sampleAsync(runner.hostDensity(density), { ...settings, transitionRunner: runner, yieldEveryMs: 1000 });
     const wall = (performance.now() - t0) / 1000;
     const profile = runner?.profile?.();
     if (profile) {

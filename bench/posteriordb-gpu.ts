@@ -70,10 +70,10 @@ for (const name of names) {
         ...(values.workgroup !== undefined ? { workgroup: Number(values.workgroup) } : {}) });
       // Preparation is mostly compiling the kernels (glslc, then the driver), cached on disk after.
       console.error(`${name}: ${gpu.shape} shape, ${used}, prepared in ${((performance.now() - t0) / 1000).toFixed(2)} s${gpu.note ? `; ${gpu.note}` : ""}`);
-      if (dataPrecision === "exact") return { factory: gpu.factory, hostDensity: (host) => gpu.hostDensity(host), blockIterations: gpu.blockIterations, dispose: () => gpu.dispose() };
+      if (dataPrecision === "exact") return { plan: gpu.plan, factory: gpu.factory, hostDensity: (host) => gpu.hostDensity(host), blockIterations: gpu.blockIterations, dispose: () => gpu.dispose() };
       // The host's own evaluations over the data as the device holds them (rounded): one posterior.
       const rounded = await modelDensity(roundedDataModel(compiled, dataPrecision), { backend: "cpu" });
-      return { factory: gpu.factory, hostDensity: () => gpu.hostDensity(rounded), dispose: () => gpu.dispose() };
+      return { plan: gpu.plan, factory: gpu.factory, hostDensity: () => gpu.hostDensity(rounded), dispose: () => gpu.dispose() };
     },
   });
   reports.push(report);

@@ -39,7 +39,7 @@ for (let rep = 0; rep < reps; rep++) {
   let runnerMs = 0;
   const res = sample(density, {
     chains, warmup, draws, seed: 100 + rep,
-    transitionRunner: () => ({
+    transitionRunner: { plan: { chains, maxDepth: 10, metric: "diag", dtype: "f64", shape: "host" }, factory: () => ({
       run(t, _stepSizes, batch, stats) {
         const t1 = performance.now();
         for (let c = 0; c < chains; c++) {
@@ -55,7 +55,7 @@ for (let rep = 0; rep < reps; rep++) {
         }
         runnerMs += performance.now() - t1;
       },
-    }),
+    }) },
   });
   const wall = performance.now() - t0;
   console.log(JSON.stringify({ chains, dim, warmup, draws, rep, wall_ms: +wall.toFixed(1), runner_ms: +runnerMs.toFixed(1), host_ms: +(wall - runnerMs).toFixed(1), warmup_ms: +(res.timing.warmupSeconds * 1e3).toFixed(1), sampling_ms: +(res.timing.samplingSeconds * 1e3).toFixed(1), draws_per_chain: res.draws[0]!.length / dim }));

@@ -1,15 +1,14 @@
 /**
- * Where the sampler runs. This is the one place that maps `--backend`, `--device` and `--dtype`
- * to a density (and, on a GPU, to the fused NUTS kernel that runs the transitions).
+ * The CLI's side of where the sampler runs: `--backend`, `--device`, `--dtype`, `--gpu-shape` and
+ * `--data-precision` against the device listing, to a plan with the line that tells the user why
+ * (and the errors that name the flag to change). The library's prepareRun (@ppl/ppl-vulkan) then
+ * places the run as planned.
  */
-import { castFloats } from "@ppl/tensor/internals";
-import { modelDensity, type CompiledModel, type ModelDensity } from "@ppl/ppl";
-import {
-  prepareTransitionRunner, chainGroupSizes, splitRunner, type PreparedRunner, type RunPlan, type ReadyRunner, type TransitionRunnerFactory,
-} from "@ppl/ppl/runner";
+import type { CompiledModel } from "@ppl/ppl";
+import type { RunPlan } from "@ppl/ppl/runner";
 import type { DeviceInfo, DeviceListing } from "@ppl/vulkan";
 // The GPU sampler (@ppl/ppl-vulkan) is imported where a run needs it, so that --backend cpu starts without it.
-import type { ExecutionShape } from "@ppl/ppl-vulkan";
+import type { ExecutionShape, PendingGpu, PreparedRun } from "@ppl/ppl-vulkan";
 import { deviceError, usageError } from "./exit-codes.ts";
 
 /** What the user asked for. */
@@ -203,131 +202,30 @@ export function runPlan(
   };
 }
 
-/** The compiled density, and on a GPU the runner that takes the sampler's transitions there. */
-export interface OpenedDensity {
-  readonly density: ModelDensity;
-  readonly transitionRunner?: TransitionRunnerFactory;
-  /**
-   * With choice.cpuFallback: starts preparing the GPU's sampler (once; later calls return the same
-   * promise). The run starts on `density` (the CPU backend, in choice.cpuFallback's float type),
-   * starts this once its work left is long enough to gain from a GPU, and moves to the GPU once it
-   * is ready and measures faster (SampleOptions.pendingRunner).
-   */
-  readonly pendingGpu?: () => Promise<PendingGpu>;
-  /** Lines for the log: the GPU kernel's execution shape, and any note on the float type. */
-  readonly detail?: string;
-  /** A line the user must see even with --quiet: a layout that may return wrong draws on this device. */
-  readonly warning?: string;
-  /** Releases the device; with a GPU still being prepared, once it is ready (a GPU never started needs nothing). */
-  dispose(): void;
-}
+/** The compiled density, and on a GPU the runner that takes the sampler's transitions there (the library's PreparedRun). */
+export type OpenedDensity = PreparedRun;
 
 /** The GPU's sampler once prepared, for a run that started on the CPU. */
-export interface PendingGpu {
-  readonly ready: ReadyRunner;
-  /** The log's lines about the kernel (as OpenedDensity.detail). */
-  readonly detail: string;
-  readonly warning?: string;
-}
+export type { PendingGpu };
 
 /**
- * Compiles the model for the chosen backend. On Vulkan the NUTS transitions of all chains, and
- * warmup's step-size adaptation between metric updates, run on the GPU; initialization, step-size
- * searches and metric updates run on the host (on the device's batched kernels in the whole-device
- * shape, else with the f64 CPU density). Where `auto` took the GPU on its own, the run starts on
- * the CPU backend while the GPU's kernel is built (a driver takes a second or more for one it has
- * not built before) and moves there when it is ready and faster.
+ * Prepares the run where the choice placed it: the library's prepareRun (@ppl/ppl-vulkan) decides
+ * the density, the GPU's shape and, where `auto` took the GPU on its own, the start on the CPU and
+ * the move to the GPU. The GPU sampler is imported here, so that --backend cpu starts without the
+ * device listing.
  */
 export async function openDensity(choice: BackendChoice, compiled: CompiledModel, plan: RunPlan): Promise<OpenedDensity> {
-  const hint = await precisionHint(compiled, plan.dtype);
-  if (choice.backend === "vulkan") {
-    // Importing the GPU sampler registers it as ppl's "vulkan" transition runner.
-    const { roundedDataModel } = await import("@ppl/ppl-vulkan");
-    // With --data-precision f16 the host evaluates the rounded data the device holds: one posterior.
-    const density = await modelDensity(roundedDataModel(compiled, plan.dataPrecision ?? "exact"), { backend: "cpu" });
-    const prepare = () => (choice.devices !== undefined && choice.devices.length > 1 ? prepareGroups(compiled, plan, choice.devices) : prepareTransitionRunner("vulkan", compiled, plan));
-    const detailOf = (gpu: PreparedRunner): string => [
-      gpu.shape === "device"
-        ? "GPU NUTS: whole device per gradient (batched gradient kernels and a controller kernel)"
-        : `GPU NUTS kernel: ${gpu.shape} per chain`,
-      ...(choice.devices !== undefined && choice.devices.length > 1 ? [groupsLine(plan.chains, choice.devices)] : []),
-      ...(gpu.note !== undefined ? [gpu.note] : []),
-      ...(hint ? [hint] : []),
-    ].join("\n");
-    if (choice.cpuFallback !== undefined) {
-      const cpuDensity = choice.cpuFallback.dtype === "f32" ? await modelDensity(castModel(compiled, "f32"), { backend: "cpu" }) : density;
-      let prepared: Promise<PreparedRunner> | null = null;
-      let pending: Promise<PendingGpu> | null = null;
-      const pendingGpu = (): Promise<PendingGpu> => {
-        if (pending) return pending;
-        prepared = prepare();
-        // Settled by the run, or by dispose: a failure is the run's to report, never an unhandled rejection.
-        prepared.catch(() => {});
-        pending = prepared.then((gpu): PendingGpu => ({
-          ready: { transitionRunner: gpu.factory, density: gpu.hostDensity(density), ...(gpu.blockIterations !== undefined ? { blockIterations: gpu.blockIterations } : {}) },
-          detail: detailOf(gpu),
-          ...(gpu.warning !== undefined ? { warning: gpu.warning } : {}),
-        }));
-        pending.catch(() => {});
-        return pending;
-      };
-      return { density: cpuDensity, pendingGpu, dispose: () => void prepared?.then((gpu) => gpu.dispose(), () => {}) };
-    }
-    const gpu = await prepare();
-    return {
-      density: gpu.hostDensity(density),
-      transitionRunner: gpu.factory,
-      detail: detailOf(gpu),
-      ...(gpu.warning !== undefined ? { warning: gpu.warning } : {}),
-      dispose: () => gpu.dispose(),
-    };
-  }
-  const density = await modelDensity(plan.dtype === "f32" ? castModel(compiled, "f32") : compiled, { backend: "cpu" });
-  return { density, ...(hint ? { detail: hint } : {}), dispose: () => undefined };
+  const { prepareRun } = await import("@ppl/ppl-vulkan");
+  return prepareRun(compiled, {
+    ...plan,
+    backend: choice.backend,
+    ...(choice.devices !== undefined ? { devices: choice.devices } : {}),
+    ...(choice.cpuFallback !== undefined ? { cpuFallback: choice.cpuFallback } : {}),
+  });
 }
 
-// One GPU sampler per device, each for its group of consecutive chains (its own manager, program
-// and buffers), under one runner. Every group takes the first group's shape, so that the layout
-// does not change with the group's size.
-async function prepareGroups(compiled: CompiledModel, plan: RunPlan, devices: readonly number[]): Promise<PreparedRunner> {
-  const counts = chainGroupSizes(plan.chains, devices.length);
-  const prepared: PreparedRunner[] = [];
-  try {
-    for (let g = 0; g < counts.length; g++) {
-      const shape = plan.shape ?? prepared[0]?.shape;
-      prepared.push(await prepareTransitionRunner("vulkan", compiled, { ...plan, chains: counts[g]!, device: devices[g]!, ...(shape !== undefined ? { shape } : {}) }));
-    }
-  } catch (e) {
-    for (const p of prepared) p.dispose();
-    throw e;
-  }
-  const split = splitRunner(prepared.map((runner, g) => ({ chains: counts[g]!, runner })));
-  // Every group holds the same data the same way: the first group's note says it for all.
-  const note = prepared[0]?.note;
-  return note !== undefined ? { ...split, note } : split;
-}
-
-function groupsLine(chains: number, devices: readonly number[]): string {
-  const counts = chainGroupSizes(chains, devices.length);
-  return `chains split over ${counts.length} devices: ${counts.map((n, g) => `${n} on device ${devices[g]}`).join(", ")} (one after another within each block of iterations)`;
-}
-
-// The model with every float computed in `dtype`; the CPU backend accepts f64 values for f32 leaves,
-// so the bindings stay as they are.
-function castModel(compiled: CompiledModel, dtype: "f32" | "f64"): CompiledModel {
-  const [logDensity, fusedLogDensity, q, generatedFlat] = castFloats([compiled.logDensity, compiled.fusedLogDensity, compiled.q, compiled.generatedFlat], dtype);
-  return { ...compiled, logDensity: logDensity!, fusedLogDensity: fusedLogDensity!, q: q!, generatedFlat: generatedFlat! };
-}
-
-/**
- * A hint for an f32 density that factorises a matrix: an ill-conditioned one (a Gaussian process's
- * kernel matrix) loses all its digits in f32, and the sampler then diverges rather than fails.
- */
+/** The hint for an f32 density that factorises a matrix (the library's precisionHint). */
 export async function precisionHint(compiled: CompiledModel, dtype: "f32" | "f64"): Promise<string | undefined> {
-  if (dtype !== "f32") return undefined;
-  // The GPU sampler's own measure of the matrices a density factorises (its layout choice reads it).
-  const { largestFactorisation } = await import("@ppl/ppl-vulkan");
-  const order = largestFactorisation(compiled.logDensity);
-  if (order === 0) return undefined;
-  return `note: the model factorises a matrix of order ${order} in f32; if it is ill-conditioned (a Gaussian process's kernel matrix often is) most transitions will diverge: use --dtype f64`;
+  const { precisionHint: hint } = await import("@ppl/ppl-vulkan");
+  return hint(compiled, dtype);
 }

@@ -105,6 +105,8 @@ export async function prepareGpuNuts(model: GpuModel, opts: GpuNutsOptions): Pro
   };
   const info = manager.device;
   return {
+    // The run's layout as prepared: a run on this runner takes its chains, depth and metric from here.
+    plan: { chains: opts.chains, maxDepth: opts.maxDepth, metric: layout.metric, dtype, shape, ...(opts.device !== undefined ? { device: opts.device } : {}), ...(dataPrecision === "f16" ? { dataPrecision } : {}) },
     device: `${info.name} (${info.type})`,
     deviceType: info.type,
     dtype,

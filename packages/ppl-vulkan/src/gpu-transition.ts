@@ -44,10 +44,9 @@ interface HeldBlock {
 /** The runner of one run on a prepared device (PreparedRunner.factory). */
 export function gpuTransitionRunner(ctx: TransitionRunnerContext, dev: PreparedDevice): TransitionRunner {
   if (dev.ahead) throw new Error("GPU sampler: an earlier run stopped with a block still on the device; prepare another sampler");
+  // The chains, depth and metric are the layout's: the run took them from this runner's plan.
   const s = ctx.settings;
-  const { metric, chains: C, blockIterations: K } = dev.layout;
-  if (s.metric !== metric) throw new Error(`GPU sampler prepared for a ${metric} metric, the run adapts a ${s.metric} one`);
-  if (s.chains !== C || s.maxDepth !== dev.layout.maxDepth) throw new Error("GPU sampler prepared for other chains/max depth");
+  const K = dev.layout.blockIterations;
   const total = s.warmup + s.draws;
   const held: HeldBlock = { start: -1, count: 0, stats: new Float64Array(0), draws: new Float64Array(0) };
   const upload = blockUpload(ctx, dev);

@@ -2,6 +2,7 @@
 // fused kernel per chain or workgroup, or batched gradient kernels with a controller kernel), built
 // from ppl's compiled model and plugged into ppl's sampler as its transition runner.
 export { largestFactorisation } from "./execution-shape.ts";
+export { prepareRun, precisionHint, type PlacedPlan, type PreparedRun, type PendingGpu } from "./prepare-run.ts";
 export { prepareGpuNuts, chooseShape, chooseStepSizeSearch, type ExecutionShape, type GpuNuts, type GpuNutsOptions, type GpuModel } from "./gpu-runner.ts";
 export { closeIdleDevices, IDLE_DEVICE_MS } from "./device-pool.ts";
 export { chooseControllerMode, type ControllerMode } from "./controller-program.ts";

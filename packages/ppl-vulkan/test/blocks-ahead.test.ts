@@ -27,8 +27,8 @@ describe.runIf(usableDevices().length > 0)("sampling blocks started ahead (sampl
         const gpu = await prepareGpuNuts(model, { chains: settings.chains, maxDepth: 6, dtype: "f32", iterationsPerSubmit: 3, shape });
         try {
           const res = async
-            ? await sampleAsync(gpu.hostDensity(density), { ...settings, transitionRunner: gpu.factory, yieldEveryMs: 0 })
-            : sample(gpu.hostDensity(density), { ...settings, transitionRunner: gpu.factory });
+            ? await sampleAsync(gpu.hostDensity(density), { ...settings, transitionRunner: gpu, yieldEveryMs: 0 })
+            : sample(gpu.hostDensity(density), { ...settings, transitionRunner: gpu });
           runs.push({ ...plain(res), ahead: gpu.counters.blocksAhead });
         } finally {
           gpu.dispose();
@@ -48,7 +48,7 @@ describe.runIf(usableDevices().length > 0)("sampling blocks started ahead (sampl
     // onDraw runs for each chain after its iteration is recorded: the first chain's fifth sampling
     // draw is the second of the second block, whose successor is already on the device.
     const run = sampleAsync(gpu.hostDensity(await modelDensity(model)), {
-      ...settings, transitionRunner: gpu.factory, yieldEveryMs: 0,
+      ...settings, transitionRunner: gpu, yieldEveryMs: 0,
       onDraw: () => { if (++seen === (settings.warmup + 4) * settings.chains + 1) throw stop; },
     });
     await expect(run).rejects.toBe(stop);

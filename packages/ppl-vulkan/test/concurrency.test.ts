@@ -44,7 +44,7 @@ function prepare(r: Run) {
 async function run(r: Run, gpu: Awaited<ReturnType<typeof prepare>>, onDraw?: () => void): Promise<{ draws: number[][]; stats: Record<string, number[]>[]; stepSizes: number[] }> {
   let res: SampleResult;
   try {
-    res = await sampleAsync(await modelDensity(r.model), { chains: r.chains, warmup: 20, draws: 10, seed: r.seed, maxDepth: 6, transitionRunner: gpu.factory, yieldEveryMs: 0, ...(onDraw ? { onDraw } : {}) });
+    res = await sampleAsync(await modelDensity(r.model), { chains: r.chains, warmup: 20, draws: 10, seed: r.seed, maxDepth: 6, transitionRunner: gpu, yieldEveryMs: 0, ...(onDraw ? { onDraw } : {}) });
   } finally {
     gpu.dispose();
   }

@@ -38,7 +38,7 @@ describe.runIf(usableDevices().length > 0)("falling back from the GPU sampler to
         const warmup: number[][] = [];
         try {
           const res = await sampleAsync(gpu.hostDensity(density), {
-            ...settings, transitionRunner: gpu.factory, fallback: { density, threads: 1, margin },
+            ...settings, transitionRunner: gpu, fallback: { density, threads: 1, margin },
             onDraw: (d) => {
               if (d.warmup && d.iteration < 150) warmup.push(Array.from(d.position));
             },
@@ -69,7 +69,7 @@ describe.runIf(usableDevices().length > 0)("falling back from the GPU sampler to
     let res: SampleResult;
     try {
       res = await sampleAsync(gpu.hostDensity(density), {
-        ...settings, transitionRunner: gpu.factory, yieldEveryMs: 0,
+        ...settings, transitionRunner: gpu, yieldEveryMs: 0,
         fallback: { density, threads: 1, margin: 0, after: settings.warmup + 5, onDecision: (d) => decisions.push(d) },
       });
     } finally {
@@ -88,7 +88,7 @@ describe.runIf(usableDevices().length > 0)("falling back from the GPU sampler to
     // A synchronous run decides the same way.
     const gpu2 = await prepareGpuNuts(model, { chains: settings.chains, maxDepth: 6, dtype: "f32", iterationsPerSubmit: 3, shape: "device" });
     try {
-      const syncRes = sample(gpu2.hostDensity(density), { ...settings, transitionRunner: gpu2.factory, fallback: { density, threads: 1, margin: 0, after: settings.warmup + 5 } });
+      const syncRes = sample(gpu2.hostDensity(density), { ...settings, transitionRunner: gpu2, fallback: { density, threads: 1, margin: 0, after: settings.warmup + 5 } });
       expect(syncRes.fallback!.switched).toBe(true);
       expect(syncRes.draws.map((d) => Array.from(d))).toEqual(res.draws.map((d) => Array.from(d)));
     } finally {

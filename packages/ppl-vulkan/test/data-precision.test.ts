@@ -125,7 +125,7 @@ describe.runIf(device !== undefined && device.features.storageBuffer16BitAccess 
       try {
         if (dataPrecision === "f16") expect(gpu.note).toMatch(/^data precision f16: X \[1500×3\] stored in 16 bits/);
         else expect(gpu.note).toBeUndefined();
-        const res = sample(await modelDensity(roundedDataModel(exact, "f16")), { ...opts, transitionRunner: gpu.factory });
+        const res = sample(await modelDensity(roundedDataModel(exact, "f16")), { ...opts, transitionRunner: gpu });
         return { draws: res.draws.map((d) => Array.from(d)), leapfrogs: res.stats.map((s) => Array.from(s.nLeapfrog)) };
       } finally {
         gpu.dispose();
@@ -170,7 +170,7 @@ describe.runIf(device !== undefined)("data given as a Float32Array: the device r
     const run = async (model: typeof f32) => {
       const gpu = await prepareGpuNuts(model, { chains: 2, maxDepth: 5, dtype: "f32", iterationsPerSubmit: 2, shape, workgroup: 32 });
       try {
-        const res = sample(await modelDensity(numbers), { ...opts, transitionRunner: gpu.factory });
+        const res = sample(await modelDensity(numbers), { ...opts, transitionRunner: gpu });
         return res.draws.map((d) => Array.from(d));
       } finally {
         gpu.dispose();

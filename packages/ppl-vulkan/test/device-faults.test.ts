@@ -34,7 +34,7 @@ const many = model({
 async function gpuDraws(): Promise<number[][]> {
   const gpu = await prepareGpuNuts(schools, { chains: OPTS.chains, maxDepth: OPTS.maxDepth, dtype: "f64", iterationsPerSubmit: 2 });
   try {
-    return sample(await modelDensity(schools), { ...OPTS, transitionRunner: gpu.factory }).draws.map((d) => Array.from(d));
+    return sample(await modelDensity(schools), { ...OPTS, transitionRunner: gpu }).draws.map((d) => Array.from(d));
   } finally {
     gpu.dispose();
   }
@@ -72,7 +72,7 @@ describe.runIf(device !== undefined)("device faults in the GPU sampler", () => {
     try {
       // Some submissions in: warmup has started on the device.
       hooks.failCall("vkWaitForFences", "VK_ERROR_DEVICE_LOST", 3);
-      sample(await modelDensity(schools), { ...OPTS, transitionRunner: gpu.factory });
+      sample(await modelDensity(schools), { ...OPTS, transitionRunner: gpu });
     } catch (e) {
       error = e;
     } finally {

@@ -19,7 +19,7 @@ const live = () => (load.ok ? load.addon.testHooks.live() : { contexts: -1, buff
 const prepare = () => prepareGpuNuts(schools, { chains: OPTS.chains, maxDepth: OPTS.maxDepth, dtype: "f64", iterationsPerSubmit: 3 });
 
 async function draws(gpu: Awaited<ReturnType<typeof prepare>>): Promise<number[][]> {
-  return sample(await modelDensity(schools), { ...OPTS, transitionRunner: gpu.factory }).draws.map((d) => Array.from(d));
+  return sample(await modelDensity(schools), { ...OPTS, transitionRunner: gpu }).draws.map((d) => Array.from(d));
 }
 
 beforeEach(() => {

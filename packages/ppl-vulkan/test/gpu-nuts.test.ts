@@ -41,7 +41,7 @@ describe.runIf(device !== undefined)("GPU NUTS in each execution shape against t
     // The device shape's controller computes the gradient's assembly itself (its epilogue).
     if (shape === "device") expect(gpu.source).toContain("#define PPL_EPILOGUE");
     try {
-      const res = sample(await modelDensity(compiled), { ...opts, transitionRunner: gpu.factory });
+      const res = sample(await modelDensity(compiled), { ...opts, transitionRunner: gpu });
       for (let c = 0; c < 4; c++) expect(Array.from(res.stats[c]!.treeDepth)).toEqual(Array.from(cpu.stats[c]!.treeDepth));
       expectSameTransitions(res, cpu, 8, { acceptStat: true });
     } finally {
@@ -58,7 +58,7 @@ describe.runIf(device !== undefined)("GPU NUTS in each execution shape against t
     expect(divergent).toBeGreaterThan(0);
     const gpu = await prepareGpuNuts(compiled, { chains: 4, maxDepth: 10, dtype: "f64", iterationsPerSubmit: 3, shape, controller });
     try {
-      const res = sample(await modelDensity(compiled), { ...tight, transitionRunner: gpu.factory });
+      const res = sample(await modelDensity(compiled), { ...tight, transitionRunner: gpu });
       for (let c = 0; c < 4; c++) expect(Array.from(res.stats[c]!.divergent)).toEqual(Array.from(cpu.stats[c]!.divergent));
       expectSameTransitions(res, cpu, 8);
     } finally {
@@ -70,7 +70,7 @@ describe.runIf(device !== undefined)("GPU NUTS in each execution shape against t
     const cpu = sample(await modelDensity(compiled), opts);
     const gpu = await prepareGpuNuts(compiled, { chains: 4, maxDepth: 10, dtype: "f64", iterationsPerSubmit: 3, shape: "device", controller: { kind: "thread", group: 2 } });
     try {
-      const res = sample(await modelDensity(compiled), { ...opts, transitionRunner: gpu.factory });
+      const res = sample(await modelDensity(compiled), { ...opts, transitionRunner: gpu });
       expect(gpu.source).toContain("layout(local_size_x = 2) in;");
       expectSameTransitions(res, cpu, 8);
     } finally {
@@ -84,7 +84,7 @@ describe.runIf(device !== undefined)("GPU NUTS in each execution shape against t
     const cpu = sample(await modelDensity(compiled), opts);
     const gpu = await prepareGpuNuts(compiled, { chains: 4, maxDepth: 10, dtype: "f64", iterationsPerSubmit: 3, shape, iterationsPerDispatch: "block" });
     try {
-      const res = sample(await modelDensity(compiled), { ...opts, transitionRunner: gpu.factory });
+      const res = sample(await modelDensity(compiled), { ...opts, transitionRunner: gpu });
       expect(gpu.counters.submits).toBe(2);
       expectSameTransitions(res, cpu, 8, { acceptStat: true });
     } finally {
@@ -99,7 +99,7 @@ describe.runIf(device !== undefined)("GPU NUTS in each execution shape against t
     const cpu = sample(await modelDensity(compiled), warm);
     const gpu = await prepareGpuNuts(compiled, { chains: 4, maxDepth: 10, dtype: "f64", shape, controller });
     try {
-      const res = sample(gpu.hostDensity(await modelDensity(compiled)), { ...warm, transitionRunner: gpu.factory });
+      const res = sample(gpu.hostDensity(await modelDensity(compiled)), { ...warm, transitionRunner: gpu });
       if (shape !== "device") expect(gpu.counters.submits).toBe(3);
       // The device shape records a command sequence once per power of two of steps and reuses it.
       if (shape === "device") {
@@ -126,7 +126,7 @@ describe.runIf(device !== undefined)("GPU NUTS in each execution shape against t
     const gpu = await prepareGpuNuts(compiled, { chains: 4, maxDepth: 10, dtype: "f64", shape, stepSizeSearch: "device" });
     try {
       const host = await modelDensity(compiled);
-      const res = sample(gpu.hostDensity(host), { ...warm, transitionRunner: gpu.factory });
+      const res = sample(gpu.hostDensity(host), { ...warm, transitionRunner: gpu });
       expect(host.evaluations).toBe(0);
       // The searches' waits: one a trial step, with no steps of a block.
       expect(gpu.counters.submits).toBe(3);
@@ -153,7 +153,7 @@ describe.runIf(device !== undefined)("GPU NUTS in each execution shape against t
     const cpu = sample(await modelDensity(compiled), dense);
     const gpu = await prepareGpuNuts(compiled, { chains: 4, maxDepth: 10, dtype: "f64", iterationsPerSubmit: 3, shape, controller, metric: "dense" });
     try {
-      const res = sample(await modelDensity(compiled), { ...dense, transitionRunner: gpu.factory });
+      const res = sample(await modelDensity(compiled), { ...dense, transitionRunner: gpu });
       expectSameTransitions(res, cpu, 8);
     } finally {
       gpu.dispose();
@@ -190,7 +190,7 @@ describe.runIf(device !== undefined)("GPU NUTS in each execution shape against t
     const cpu = sample(await modelDensity(compiled), opts);
     const gpu = await prepareGpuNuts(compiled, { chains: 4, maxDepth: 10, dtype: "f32" });
     try {
-      const res = sample(await modelDensity(compiled), { ...opts, transitionRunner: gpu.factory });
+      const res = sample(await modelDensity(compiled), { ...opts, transitionRunner: gpu });
       let close = 0, total = 0;
       for (let c = 0; c < 4; c++) {
         for (let d = 0; d < opts.draws; d++) {
@@ -223,7 +223,7 @@ describe.runIf(device !== undefined)("GPU NUTS, workgroup per chain, with cooper
       // Workgroup: cooperative sums; thread: intermediates spilled to scratch, in shared memory as
       // two chains' slices fit there; device: a controller beside batched kernels.
       expect(gpu.source).toContain({ workgroup: "ppl_red0", thread: "shared double ppl_tscratch[", device: "// ---- batched gradient" }[shape]);
-      const res = sample(await modelDensity(compiled), { ...opts, transitionRunner: gpu.factory });
+      const res = sample(await modelDensity(compiled), { ...opts, transitionRunner: gpu });
       expectSameTransitions(res, cpu, 6);
     } finally {
       gpu.dispose();
@@ -271,7 +271,7 @@ describe.runIf(device !== undefined)("GPU NUTS, whole device, a hierarchical reg
       expect(gpu.source).toMatch(/ppl_prepared\d+\[0\] = subgroupAdd/);
       // A workgroup per chain adds a chain's partials across a subgroup's lanes; a thread per chain alone.
       expect(gpu.source.includes("#define PPL_CHAIN_PER_SUBGROUP")).toBe(controller?.kind === "workgroup");
-      const res = sample(await modelDensity(compiled), { ...opts, transitionRunner: gpu.factory });
+      const res = sample(await modelDensity(compiled), { ...opts, transitionRunner: gpu });
       expectSameTransitions(res, cpu, 6);
     } finally {
       gpu.dispose();
@@ -295,7 +295,7 @@ describe.runIf(device !== undefined)("GPU NUTS on a latent Gaussian process (Cho
     try {
       // Its gradient's last kernel does more than assemble lp and the gradient: the controller reads them.
       if (shape === "device") expect(gpu.source).not.toContain("#define PPL_EPILOGUE");
-      const res = sample(await modelDensity(compiled), { ...opts, transitionRunner: gpu.factory });
+      const res = sample(await modelDensity(compiled), { ...opts, transitionRunner: gpu });
       expectSameTransitions(res, cpu, 8);
     } finally {
       gpu.dispose();

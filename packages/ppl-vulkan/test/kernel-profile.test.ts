@@ -86,7 +86,7 @@ describe.runIf(device?.features.shaderSubgroupClock === true)("a profiled contro
     for (const profile of [false, true]) {
       const gpu = await prepareGpuNuts(model, { chains: settings.chains, maxDepth: 6, dtype: "f32", iterationsPerSubmit: 5, shape: "device", profile });
       try {
-        const res = sample(gpu.hostDensity(density), { ...settings, transitionRunner: gpu.factory });
+        const res = sample(gpu.hostDensity(density), { ...settings, transitionRunner: gpu });
         runs.push({ res, profile: gpu.profile?.(), steps: gpu.counters.steps });
       } finally {
         gpu.dispose();
@@ -120,7 +120,7 @@ describe.runIf(device?.features.shaderSubgroupClock === true)("a profiled contro
         // One iteration a dispatch: lavapipe ends a shader's loops after 65,535 iterations.
         const gpu = await prepareGpuNuts(model, { chains: run.chains, maxDepth: 6, dtype: "f32", iterationsPerSubmit: 5, shape, workgroup: 32, iterationsPerDispatch: 1, profile });
         try {
-          runs.push({ res: sample(gpu.hostDensity(density), { ...run, transitionRunner: gpu.factory }), profile: gpu.profile?.() });
+          runs.push({ res: sample(gpu.hostDensity(density), { ...run, transitionRunner: gpu }), profile: gpu.profile?.() });
         } finally {
           gpu.dispose();
         }

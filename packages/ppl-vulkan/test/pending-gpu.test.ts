@@ -17,7 +17,7 @@ const total = settings.warmup + settings.draws;
 
 const prepare = (shape: ExecutionShape): Promise<GpuNuts> =>
   prepareGpuNuts(model, { chains: settings.chains, maxDepth: 6, dtype: "f32", iterationsPerSubmit: 20, shape });
-const readyOf = (gpu: GpuNuts, density: BatchedDensity): ReadyRunner => ({ transitionRunner: gpu.factory, density: gpu.hostDensity(density), blockIterations: gpu.blockIterations! });
+const readyOf = (gpu: GpuNuts, density: BatchedDensity): ReadyRunner => ({ transitionRunner: gpu, density: gpu.hostDensity(density), blockIterations: gpu.blockIterations! });
 
 // Iterations at which each chain's lp is the f64 CPU density's at its draw (sampling draws only).
 async function exactLps(res: SampleResult): Promise<number> {

@@ -44,7 +44,7 @@ export async function expectCpuTransitions(compiled: CompiledModel, run: Transit
   const cpu = sample(await modelDensity(compiled), opts);
   const gpu = await prepareGpuNuts(compiled, { chains: run.chains, maxDepth: run.maxDepth, dtype: "f64", iterationsPerSubmit: 3, shape });
   try {
-    const res = sample(await modelDensity(compiled), { ...opts, transitionRunner: gpu.factory });
+    const res = sample(await modelDensity(compiled), { ...opts, transitionRunner: gpu });
     for (let c = 0; c < run.chains; c++) {
       expect(Array.from(res.stats[c]!.treeDepth)).toEqual(Array.from(cpu.stats[c]!.treeDepth));
       res.draws[c]!.forEach((v, i) => expect(Math.abs(v - cpu.draws[c]![i]!)).toBeLessThan(1e-9));

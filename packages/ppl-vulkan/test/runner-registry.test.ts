@@ -29,10 +29,12 @@ describe("the GPU sampler as ppl's 'vulkan' transition runner", () => {
     const byName = await prepareTransitionRunner("vulkan", compiled, plan);
     const direct = await prepareGpuNuts(compiled, { ...plan, shape: "device" });
     try {
-      expect(byName.shape).toBe("device");
+      expect(byName.plan).toMatchObject({ ...plan, shape: "device" });
       const host = await modelDensity(compiled);
-      const a = sample(byName.hostDensity(host), { ...opts, transitionRunner: byName.factory });
-      const b = sample(direct.hostDensity(host), { ...opts, transitionRunner: direct.factory });
+      // The run's chains, depth and metric come from the runner's plan alone.
+      const a = sample(byName.hostDensity(host), { warmup: opts.warmup, draws: opts.draws, seed: opts.seed, transitionRunner: byName });
+      expect(a.settings).toMatchObject({ chains: plan.chains, maxDepth: plan.maxDepth, metric: plan.metric });
+      const b = sample(direct.hostDensity(host), { ...opts, transitionRunner: direct });
       expect(a.draws.map((d) => Array.from(d))).toEqual(b.draws.map((d) => Array.from(d)));
     } finally {
       byName.dispose();

@@ -55,7 +55,7 @@ describe.runIf(usableDevices().length > 0)(`${RUNS} short GPU runs in one proces
     for (let i = 1; i <= RUNS; i++) {
       const gpu = await prepareGpuNuts(schools, { chains: 2, maxDepth: 6, dtype: "f64", iterationsPerSubmit: 2 });
       try {
-        const res = sample(await modelDensity(schools), { chains: 2, warmup: 5, draws: 5, seed: i, maxDepth: 6, transitionRunner: gpu.factory });
+        const res = sample(await modelDensity(schools), { chains: 2, warmup: 5, draws: 5, seed: i, maxDepth: 6, transitionRunner: gpu });
         if (res.draws.every((d) => d.every(Number.isFinite))) finite++;
       } finally {
         gpu.dispose();

@@ -37,7 +37,7 @@ describe.runIf(device !== undefined)("GPU NUTS, thread per chain, a scan's stack
     try {
       expect(gpu.source).toMatch(/shared double ppl_tscratch\[\d+\];/);
       expect(gpu.source).not.toContain("PPL_SCRATCH_BASE");
-      const res = sample(await modelDensity(compiled), { ...opts, transitionRunner: gpu.factory });
+      const res = sample(await modelDensity(compiled), { ...opts, transitionRunner: gpu });
       for (let c = 0; c < 2; c++) {
         expect(Array.from(res.stats[c]!.nLeapfrog)).toEqual(Array.from(cpu.stats[c]!.nLeapfrog));
         res.draws[c]!.forEach((v, i) => expect(v).toBeCloseTo(cpu.draws[c]![i]!, 8));

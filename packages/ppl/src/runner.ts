@@ -6,7 +6,7 @@
 export {
   registerTransitionRunner, prepareTransitionRunner, transitionRunnerNames, ChainBatch,
   type RunnerStats, type TransitionRunner, type TransitionRunnerContext, type TransitionRunnerFactory,
-  type RunPlan, type PreparedRunner, type RunnerProvider, type DualAveragingSettings, type DualAveragingState,
+  type RunPlan, type PreparedRunner, type PreparedPlan, type PlannedRunner, planOwnedOptions, type RunnerProvider, type DualAveragingSettings, type DualAveragingState,
   splitRunner, chainGroupSizes, type RunnerGroup, type RunnerFallback, type FallbackDecision, cpuGradientLowerBound, dataElementCount,
   type PendingRunner, type PendingRunnerDecision, type ReadyRunner,
 } from "./sampler/index.ts";

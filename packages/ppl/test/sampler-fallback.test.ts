@@ -8,7 +8,7 @@ import { compileModel, modelDensity, type ModelDensity } from "../src/index.ts";
 import { seedKey } from "../src/random/streams.ts";
 import {
   ChainBatch, SamplingRun, cpuGradientLowerBound, cpuIsFaster, driveBatch, trialSecondsPerGradient, fallbackIteration, NutsTransition, sample, sampleAsync, chainContext,
-  type BatchedDensity, type FallbackDecision, type SampleOptions, type SampleResult, type TransitionRunnerFactory,
+  type BatchedDensity, type FallbackDecision, type SampleOptions, type SampleResult, type PlannedRunner,
 } from "../src/sampler/index.ts";
 import { stopSamplerThreads } from "../src/sampler/threads/pool.ts";
 import eightSchools from "../../../examples/posteriordb/eight_schools-eight_schools_noncentered.ts";
@@ -25,8 +25,11 @@ afterAll(() => stopSamplerThreads());
  * rounded to f32 between calls (keeping the true ones for its own next transition), and waits
  * `delayMs` a call as a slow device would. `calls` counts its calls.
  */
-function hostRunner(density: BatchedDensity, delayMs: number, calls: { n: number }): TransitionRunnerFactory {
-  return (ctx) => {
+function hostRunner(density: BatchedDensity, delayMs: number, calls: { n: number }): PlannedRunner {
+  // The plan of the runs below (opts: 4 chains, the default depth and metric), which the run takes.
+  return {
+    plan: { chains: 4, maxDepth: 10, metric: "diag", dtype: "f64", shape: "host" },
+    factory: (ctx) => {
     const s = ctx.settings;
     let transitions: NutsTransition[] | null = null;
     let lp = new Float64Array(0), grad = new Float64Array(0);
@@ -51,7 +54,7 @@ function hostRunner(density: BatchedDensity, delayMs: number, calls: { n: number
         while (performance.now() < until);
       },
     };
-  };
+  } };
 }
 
 function expectSameDraws(got: SampleResult, want: SampleResult): void {

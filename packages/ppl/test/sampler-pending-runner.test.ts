@@ -9,7 +9,7 @@ import { compileModel, modelDensity, type ModelDensity } from "../src/index.ts";
 import { seedKey } from "../src/random/streams.ts";
 import {
   chainContext, driveBatch, NutsTransition, runnerBlock, sample, sampleAsync, SamplingRun,
-  type BatchedDensity, type PendingRunnerDecision, type ReadyRunner, type SampleOptions, type SampleResult, type TransitionRunnerFactory,
+  type BatchedDensity, type PendingRunnerDecision, type ReadyRunner, type SampleOptions, type SampleResult, type PlannedRunner,
 } from "../src/sampler/index.ts";
 import { secondHalfSecondsPerGradient } from "../src/sampler/fallback.ts";
 import { firstMetricUpdate, runSecondsPerGradient } from "../src/sampler/pending-runner.ts";
@@ -29,8 +29,11 @@ afterAll(() => stopSamplerThreads());
  * CPU run's bits, waiting `delayMs` a call as a slow device would. `calls` records the iterations
  * it was called for.
  */
-function cpuLikeRunner(density: BatchedDensity, delayMs: number, calls: number[]): TransitionRunnerFactory {
-  return (ctx) => {
+function cpuLikeRunner(density: BatchedDensity, delayMs: number, calls: number[]): PlannedRunner {
+  // The plan of the runs below (opts: 4 chains, the default depth and metric), which the run takes.
+  return {
+    plan: { chains: 4, maxDepth: 10, metric: "diag", dtype: "f64", shape: "host" },
+    factory: (ctx) => {
     const s = ctx.settings;
     let transitions: NutsTransition[] | null = null;
     return {
@@ -45,7 +48,7 @@ function cpuLikeRunner(density: BatchedDensity, delayMs: number, calls: number[]
         while (performance.now() < until);
       },
     };
-  };
+  } };
 }
 
 function expectSameDraws(got: SampleResult, want: SampleResult): void {

@@ -28,7 +28,7 @@ function fakeRunner(name: string, log: string[], async: boolean): PreparedRunner
     }
   };
   return {
-    shape: name,
+    plan: { chains: 0, maxDepth: 10, metric: "diag", dtype: "f64", shape: name },
     factory(ctx) {
       const first = ctx.settings.firstChain;
       return {
@@ -59,7 +59,7 @@ describe("splitRunner", () => {
   it("through sampleAsync runs the groups at the same time, each waiting for its own device", async () => {
     const log: string[] = [];
     const split = splitRunner([{ chains: 3, runner: fakeRunner("a", log, true) }, { chains: 2, runner: fakeRunner("b", log, true) }]);
-    await sampleAsync(density, { ...settings, transitionRunner: split.factory });
+    await sampleAsync(density, { ...settings, transitionRunner: split });
     for (let t = 0; t < 5; t++) {
       const at = log.filter((e) => e.endsWith(` ${t}`));
       // Both groups start before either ends: their waits overlap.
@@ -70,9 +70,9 @@ describe("splitRunner", () => {
   it("through sample() runs them one after another, with the same draws", async () => {
     const log: string[] = [];
     const make = (l: string[]) => splitRunner([{ chains: 3, runner: fakeRunner("a", l, true) }, { chains: 2, runner: fakeRunner("b", l, true) }]);
-    const sync = sample(density, { ...settings, transitionRunner: make(log).factory });
+    const sync = sample(density, { ...settings, transitionRunner: make(log) });
     expect(log.slice(0, 4)).toEqual(["a run 0", "b run 0", "a run 1", "b run 1"]);
-    const async = await sampleAsync(density, { ...settings, transitionRunner: make([]).factory });
+    const async = await sampleAsync(density, { ...settings, transitionRunner: make([]) });
     for (let c = 0; c < 5; c++) expect(Array.from(async.draws[c]!)).toEqual(Array.from(sync.draws[c]!));
     // Chain 4 is the second group's second chain: its draws carry its run-wide number.
     expect(sync.draws[4]![0]).toBeCloseTo(5 * 0.01 * 4, 12);
@@ -81,7 +81,7 @@ describe("splitRunner", () => {
   it("waits synchronously when any group's runner cannot wait asynchronously", async () => {
     const log: string[] = [];
     const split = splitRunner([{ chains: 3, runner: fakeRunner("a", log, true) }, { chains: 2, runner: fakeRunner("b", log, false) }]);
-    await sampleAsync(density, { ...settings, transitionRunner: split.factory });
+    await sampleAsync(density, { ...settings, transitionRunner: split });
     expect(log.slice(0, 4)).toEqual(["a run 0", "b run 0", "a run 1", "b run 1"]);
   });
 });

@@ -8,7 +8,7 @@ import { compileModel, type CompiledModel } from "../model/compile.ts";
 import { isModel, type Model } from "../model/model.ts";
 import type { PendingRunnerDecision } from "../sampler/result.ts";
 import { sample, sampleAsync } from "../sampler/sample.ts";
-import type { TransitionRunnerFactory } from "../sampler/transition-runner.ts";
+import type { PlannedRunner } from "../sampler/transition-runner.ts";
 import { checkParameter, type ParameterCheck } from "./pass-rule.ts";
 import { folderOf, loadPosterior, modelsDir } from "./reference.ts";
 import { posteriorSettings, type PosteriorSettings } from "./settings.ts";
@@ -48,8 +48,7 @@ export interface RunPosteriorOptions {
 }
 
 /** Where a posterior's transitions run when not on the CPU sampler. */
-export interface PosteriorRunner {
-  factory: TransitionRunnerFactory;
+export interface PosteriorRunner extends PlannedRunner {
   hostDensity?(host: ModelDensity): ModelDensity;
   /** Most iterations the runner computes in one call (PreparedRunner.blockIterations). */
   blockIterations?: number;
@@ -120,7 +119,7 @@ export async function runPosterior(name: string, opts: RunPosteriorOptions = {})
             // Settled by the run; a failure is its decision's to report.
             pending.catch(() => {});
             return pending.then((r) => ({
-              transitionRunner: r.factory, density: r.hostDensity ? r.hostDensity(density) : density, ...(r.blockIterations !== undefined ? { blockIterations: r.blockIterations } : {}),
+              transitionRunner: r, density: r.hostDensity ? r.hostDensity(density) : density, ...(r.blockIterations !== undefined ? { blockIterations: r.blockIterations } : {}),
             }));
           },
         },
@@ -131,7 +130,7 @@ export async function runPosterior(name: string, opts: RunPosteriorOptions = {})
   } else {
     const runner = opts.runner ? await opts.runner(compiled, settings) : null;
     try {
-      result = sample(runner?.hostDensity ? runner.hostDensity(density) : density, { ...settings, seed, ...(opts.init ? { init: opts.init } : {}), ...(runner ? { transitionRunner: runner.factory } : {}) });
+      result = sample(runner?.hostDensity ? runner.hostDensity(density) : density, { ...settings, seed, ...(opts.init ? { init: opts.init } : {}), ...(runner ? { transitionRunner: runner } : {}) });
     } finally {
       runner?.dispose();
     }

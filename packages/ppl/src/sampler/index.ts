@@ -10,7 +10,8 @@ export type { SampleOptions, OutputOptions, PlacementOptions, RunnerFallback, Pe
 export type { SampleResult, ChainStats, ChainAdaptationResult, DrawInfo, FallbackDecision, PendingRunnerDecision } from "./result.ts";
 export type { RunState, ChainState } from "./run-state.ts";
 export type { SamplingMethod, AdaptationMethod, MethodSettings } from "./methods/method.ts";
-export type { RunnerStats, RunnerCost, TransitionRunner, TransitionRunnerContext, TransitionRunnerFactory } from "./transition-runner.ts";
+export type { RunnerStats, RunnerCost, TransitionRunner, TransitionRunnerContext, TransitionRunnerFactory, PlannedRunner, PreparedPlan } from "./transition-runner.ts";
+export { planOwnedOptions } from "./transition-runner.ts";
 export { registerTransitionRunner, prepareTransitionRunner, transitionRunnerNames } from "./runner-registry.ts";
 export { prestartSamplerThreads, stopSamplerThreads } from "./threads/pool.ts";
 export type { RunPlan, PreparedRunner, RunnerProvider } from "./runner-registry.ts";

@@ -8,7 +8,7 @@ import type { Checkpoint, CheckpointOptions } from "./checkpoint.ts";
 import type { BatchedDensity } from "./density.ts";
 import type { ChainAdaptationResult, DrawInfo, FallbackDecision, PendingRunnerDecision } from "./result.ts";
 import type { SettingsOptions } from "./settings.ts";
-import type { TransitionRunnerFactory } from "./transition-runner.ts";
+import type { PlannedRunner } from "./transition-runner.ts";
 import type { Reinitialisation } from "./warmup/stuck-watch.ts";
 
 /** What a run reports as it goes, and how it is stopped. */
@@ -51,11 +51,12 @@ export interface PlacementOptions {
    */
   threads?: number;
   /**
-   * Runs the transitions somewhere else (a GPU): given the run's settings and metrics, returns a
-   * runner that advances every chain one iteration. Initialization, step-size searches and
-   * adaptation stay here and use `density`.
+   * Runs the transitions somewhere else (a GPU): a runner prepared for its plan (a PreparedRunner),
+   * whose factory, given the run's settings and metrics, returns a runner that advances every chain
+   * one iteration. The run's chains, tree depth and metric are the plan's (planOwnedOptions).
+   * Initialization, step-size searches and adaptation stay here and use `density`.
    */
-  transitionRunner?: TransitionRunnerFactory;
+  transitionRunner?: PlannedRunner;
   /**
    * With a transition runner: after its first iterations, time trial iterations of the CPU sampler
    * on `fallback.density`, and move the chains to it when it takes a gradient clearly faster (see
@@ -105,7 +106,7 @@ export interface RunnerFallback {
 
 /** A transition runner that is ready to run, with the density its run uses. */
 export interface ReadyRunner {
-  readonly transitionRunner: TransitionRunnerFactory;
+  readonly transitionRunner: PlannedRunner;
   /** The density of the run on the runner (a GPU's host density: initialization, step-size searches). */
   readonly density: BatchedDensity;
   /** Most iterations the runner computes in one call (its block; default 100): the trial runs whole blocks. */

@@ -7,34 +7,16 @@
 import type { CompiledModel } from "../model/compile.ts";
 import type { BatchedDensity } from "./density.ts";
 import { SamplerOptionError } from "./errors.ts";
-import type { MetricKind } from "./metric.ts";
-import type { TransitionRunnerFactory } from "./transition-runner.ts";
+import type { PlannedRunner, RunPlan } from "./transition-runner.ts";
 
-/** The layout of a run that a transition runner is prepared for. */
-export interface RunPlan {
-  readonly chains: number;
-  readonly maxDepth: number;
-  readonly metric: MetricKind;
-  /** Float type of the density the runner evaluates. */
-  readonly dtype: "f32" | "f64";
-  /** Device index, for runners that run on one (default: the runner's best device). */
-  readonly device?: number;
-  /** How the runner lays chains out (the GPU sampler: thread, workgroup or device); default: its own choice. */
-  readonly shape?: string;
-  /**
-   * How large float data are stored on the runner's device: "exact" (default, in the dtype) or
-   * "f16", rounded to 16-bit floats and computed in the dtype (the GPU sampler, on a device with
-   * 16-bit storage); the CPU runs ignore it.
-   */
-  readonly dataPrecision?: "exact" | "f16";
-}
+export type { RunPlan } from "./transition-runner.ts";
 
-/** A runner prepared for one model and plan. */
-export interface PreparedRunner {
-  /** Plugs into SampleOptions.transitionRunner. */
-  readonly factory: TransitionRunnerFactory;
-  /** The layout the runner chose (e.g. "thread"), for the log. */
-  readonly shape: string;
+/**
+ * A runner prepared for one model and plan. It plugs into SampleOptions.transitionRunner as it is:
+ * its `plan` (the plan it was given, with the shape it chose, e.g. "thread") is the run's chains,
+ * tree depth, metric, float type and shape, and `factory` makes the run's runner.
+ */
+export interface PreparedRunner extends PlannedRunner {
   /** A line the user must see: a layout that may return wrong draws on this device. */
   readonly warning?: string;
   /** A line for the log: what the runner did to the data (e.g. which it stores in 16 bits). */

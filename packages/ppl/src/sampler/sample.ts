@@ -13,9 +13,12 @@ import type { SampleResult } from "./result.ts";
 import { methodOf } from "./methods/builtin.ts";
 import { checkInteger } from "./settings.ts";
 import { sampleThreads } from "./threads/threaded-run.ts";
+import { planOwnedOptions } from "./transition-runner.ts";
 
 /** Samples C chains together (synchronously); stops between iterations when `signal` aborts. */
-export function sample(density: BatchedDensity, options: SampleOptions = {}): SampleResult {
+export function sample(density: BatchedDensity, given: SampleOptions = {}): SampleResult {
+  // A transition runner's plan gives the run's chains, tree depth and metric, for every driver alike.
+  const options = planOwnedOptions(given);
   if ((options.threads ?? 1) !== 1) throw new SamplerOptionError(`threads: sample() runs in the calling thread; use sampleAsync() for ${options.threads} threads`);
   if (options.pendingRunner) throw new SamplerOptionError("pendingRunner: sample() cannot wait for a runner being prepared; use sampleAsync()");
   return sampleInThread(density, options);
@@ -28,8 +31,9 @@ export function sample(density: BatchedDensity, options: SampleOptions = {}): Sa
  */
 export async function sampleAsync(
   density: BatchedDensity,
-  options: SampleOptions & { yieldEveryMs?: number } = {},
+  given: SampleOptions & { yieldEveryMs?: number } = {},
 ): Promise<SampleResult> {
+  const options = planOwnedOptions(given);
   const threads = checkInteger("threads", options.threads ?? 1, 1, 1024);
   if (options.pendingRunner) {
     if (options.transitionRunner) throw new SamplerOptionError("pendingRunner: the run starts on the CPU; leave transitionRunner out");

@@ -36,17 +36,17 @@ export function splitRunner(groups: readonly RunnerGroup[]): PreparedRunner {
     offsets.push(total);
     total += g.chains;
   }
-  const shapes = [...new Set(groups.map((g) => g.runner.shape))];
+  const shapes = [...new Set(groups.map((g) => g.runner.plan.shape))];
   const warning = groups.find((g) => g.runner.warning !== undefined)?.runner.warning;
   // Groups split the same iterations into blocks alike; the smallest block bounds them all.
   const blocks = groups.map((g) => g.runner.blockIterations).filter((b): b is number => b !== undefined);
+  // The groups' plans as one: every chain, each group's shape.
+  const plan = { ...groups[0]!.runner.plan, chains: total, shape: shapes.join("+") };
   return {
-    shape: shapes.join("+"),
+    plan,
     ...(warning !== undefined ? { warning } : {}),
     ...(blocks.length > 0 ? { blockIterations: Math.min(...blocks) } : {}),
     factory(ctx) {
-      const s = ctx.settings;
-      if (s.chains !== total) throw new SamplerOptionError(`the split runner was prepared for ${total} chains, the run has ${s.chains}`);
       const parts = groups.map((g, i) => groupPart(ctx, offsets[i]!, g.chains, g.runner));
       const concurrent = parts.every((p) => p.runAsync !== undefined);
       return {

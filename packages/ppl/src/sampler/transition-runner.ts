@@ -3,8 +3,9 @@
  * one iteration, while initialization, step-size searches and adaptation stay on the host.
  */
 import type { ChainBatch } from "./batch.ts";
-import type { Metric } from "./metric.ts";
-import type { ResolvedSampleSettings } from "./settings.ts";
+import { SamplerOptionError } from "./errors.ts";
+import type { Metric, MetricKind } from "./metric.ts";
+import type { ResolvedSampleSettings, SettingsOptions } from "./settings.ts";
 import type { DualAveragingSettings, DualAveragingState } from "./warmup/dual-averaging.ts";
 
 /** Seconds spent in a transition runner's calls, and the gradients its transitions took (all chains). */
@@ -56,3 +57,56 @@ export interface TransitionRunnerContext {
 
 /** Makes the transition runner of a run. */
 export type TransitionRunnerFactory = (ctx: TransitionRunnerContext) => TransitionRunner;
+
+/** The layout of a run that a transition runner is prepared for. */
+export interface RunPlan {
+  readonly chains: number;
+  readonly maxDepth: number;
+  readonly metric: MetricKind;
+  /** Float type of the density the runner evaluates. */
+  readonly dtype: "f32" | "f64";
+  /** Device index, for runners that run on one (default: the runner's best device). */
+  readonly device?: number;
+  /** How the runner lays chains out (the GPU sampler: thread, workgroup or device); default: its own choice. */
+  readonly shape?: string;
+  /**
+   * How large float data are stored on the runner's device: "exact" (default, in the dtype) or
+   * "f16", rounded to 16-bit floats and computed in the dtype (the GPU sampler, on a device with
+   * 16-bit storage); the CPU runs ignore it.
+   */
+  readonly dataPrecision?: "exact" | "f16";
+}
+
+/** The plan a runner was prepared for, its shape chosen: the one owner of a run's chains, tree depth, metric, float type and shape. */
+export interface PreparedPlan extends RunPlan {
+  readonly shape: string;
+}
+
+/**
+ * A transition runner on the plan it was prepared for (a PreparedRunner is one): what
+ * SampleOptions.transitionRunner takes. A run on it takes its chains, tree depth and metric from
+ * the plan, so the runner's factory never sees other ones.
+ */
+export interface PlannedRunner {
+  readonly plan: PreparedPlan;
+  readonly factory: TransitionRunnerFactory;
+}
+
+/**
+ * The options with the chains, tree depth and metric of their transition runner's plan, which owns
+ * them (options without a runner are returned as they are). A value the caller gives that differs
+ * from the plan's is refused: the runner's buffers and kernels are laid out for the plan's.
+ */
+export function planOwnedOptions<O extends SettingsOptions & { readonly transitionRunner?: PlannedRunner }>(options: O): O {
+  const runner = options.transitionRunner;
+  if (!runner) return options;
+  const { chains, maxDepth, metric } = runner.plan;
+  const owned = { chains, maxDepth, metric } as const;
+  for (const name of ["chains", "maxDepth", "metric"] as const) {
+    const given = options[name];
+    if (given !== undefined && given !== owned[name]) {
+      throw new SamplerOptionError(`${name}: the transition runner was prepared for ${name} ${owned[name]}, the options ask for ${given}; leave ${name} out (the runner's plan gives it), or prepare the runner for ${given}`);
+    }
+  }
+  return { ...options, ...owned };
+}

@@ -1,0 +1,159 @@
+/**
+ * Where a run samples, as one call: prepareRun turns a placed plan (the run's layout with the
+ * backend and devices chosen) into the density the sampler evaluates and, on a GPU, the prepared
+ * runner that owns the plan (its chains, depth, metric, dtype and shape), or the GPU's runner to
+ * move to later. The placement policy lives here: which shape several devices share, which float
+ * type the CPU computes in, when a run that may use the GPU starts on the CPU and moves.
+ */
+import { modelDensity, type CompiledModel, type ModelDensity } from "@ppl/ppl";
+import { chainGroupSizes, splitRunner, type PreparedRunner, type ReadyRunner, type RunPlan } from "@ppl/ppl/runner";
+import { castFloats } from "@ppl/tensor/passes";
+import { roundedDataModel } from "./data-precision.ts";
+import { largestFactorisation } from "./execution-shape.ts";
+import { prepareGpuNuts } from "./gpu-runner.ts";
+import { gpuNutsOptions } from "./register.ts";
+
+/** A run's layout and where it runs: the plan the caller (the CLI's flags) places. */
+export interface PlacedPlan extends RunPlan {
+  readonly backend: "cpu" | "vulkan";
+  /** Every device the chains are split over, when there are several (one manager each; an index may repeat). */
+  readonly devices?: readonly number[];
+  /**
+   * Set when the GPU was taken without being asked for: the run starts on the CPU backend in this
+   * float type while the GPU's sampler is prepared, and moves there once it is ready and faster.
+   */
+  readonly cpuFallback?: { readonly dtype: "f32" | "f64" };
+}
+
+/** The GPU's sampler once prepared, for a run that started on the CPU. */
+export interface PendingGpu {
+  readonly ready: ReadyRunner;
+  /** The log's lines about the kernel (as PreparedRun.detail). */
+  readonly detail: string;
+  readonly warning?: string;
+}
+
+/** A placed run: the density the sampler evaluates, and on a GPU the runner that takes its transitions there. */
+export interface PreparedRun {
+  readonly density: ModelDensity;
+  /** The prepared runner (SampleOptions.transitionRunner): the run takes its chains, depth and metric from its plan. */
+  readonly transitionRunner?: PreparedRunner;
+  /**
+   * With plan.cpuFallback: starts preparing the GPU's sampler (once; later calls return the same
+   * promise). The run starts on `density` (the CPU backend, in cpuFallback's float type), calls
+   * this once its work left is long enough to gain from a GPU, and moves to the GPU once it is
+   * ready and measures faster (SampleOptions.pendingRunner).
+   */
+  readonly pendingGpu?: () => Promise<PendingGpu>;
+  /** Lines for the log: the GPU kernel's execution shape, and any note on the float type. */
+  readonly detail?: string;
+  /** A line the user must see: a layout that may return wrong draws on this device. */
+  readonly warning?: string;
+  /** Releases the device; with a GPU still being prepared, once it is ready (a GPU never started needs nothing). */
+  dispose(): void;
+}
+
+/**
+ * Prepares a run as placed. On Vulkan the NUTS transitions of all chains, and warmup's step-size
+ * adaptation between metric updates, run on the GPU; initialization, step-size searches and
+ * metric updates run on the host (on the device's batched kernels in the whole-device shape, else
+ * with the f64 CPU density). With cpuFallback the run starts on the CPU backend while the GPU's
+ * kernel is built (a driver takes a second or more for one it has not built before).
+ */
+export async function prepareRun(compiled: CompiledModel, plan: PlacedPlan): Promise<PreparedRun> {
+  const hint = precisionHint(compiled, plan.dtype);
+  if (plan.backend === "cpu") {
+    const density = await modelDensity(plan.dtype === "f32" ? castModel(compiled, "f32") : compiled, { backend: "cpu" });
+    return { density, ...(hint ? { detail: hint } : {}), dispose: () => undefined };
+  }
+  // With --data-precision f16 the host evaluates the rounded data the device holds: one posterior.
+  const density = await modelDensity(roundedDataModel(compiled, plan.dataPrecision ?? "exact"), { backend: "cpu" });
+  const several = plan.devices !== undefined && plan.devices.length > 1 ? plan.devices : undefined;
+  const prepare = (): Promise<PreparedRunner> => (several ? prepareGroups(compiled, plan, several) : prepareGpuNuts(compiled, gpuNutsOptions(plan)));
+  const detailOf = (gpu: PreparedRunner): string => [
+    gpu.plan.shape === "device" ? "GPU NUTS: whole device per gradient (batched gradient kernels and a controller kernel)" : `GPU NUTS kernel: ${gpu.plan.shape} per chain`,
+    ...(several ? [groupsLine(plan.chains, several)] : []),
+    ...(gpu.note !== undefined ? [gpu.note] : []),
+    ...(hint ? [hint] : []),
+  ].join("\n");
+  if (plan.cpuFallback !== undefined) return startOnCpu(compiled, plan.cpuFallback.dtype, density, prepare, detailOf);
+  const gpu = await prepare();
+  return {
+    density: gpu.hostDensity(density),
+    transitionRunner: gpu,
+    detail: detailOf(gpu),
+    ...(gpu.warning !== undefined ? { warning: gpu.warning } : {}),
+    dispose: () => gpu.dispose(),
+  };
+}
+
+// A run that starts on the CPU backend and prepares the GPU's sampler when the run asks for it.
+async function startOnCpu(
+  compiled: CompiledModel,
+  dtype: "f32" | "f64",
+  density: ModelDensity,
+  prepare: () => Promise<PreparedRunner>,
+  detailOf: (gpu: PreparedRunner) => string,
+): Promise<PreparedRun> {
+  const cpuDensity = dtype === "f32" ? await modelDensity(castModel(compiled, "f32"), { backend: "cpu" }) : density;
+  let prepared: Promise<PreparedRunner> | null = null;
+  let pending: Promise<PendingGpu> | null = null;
+  const pendingGpu = (): Promise<PendingGpu> => {
+    if (pending) return pending;
+    prepared = prepare();
+    // Settled by the run, or by dispose: a failure is the run's to report, never an unhandled rejection.
+    prepared.catch(() => {});
+    pending = prepared.then((gpu): PendingGpu => ({
+      ready: { transitionRunner: gpu, density: gpu.hostDensity(density), ...(gpu.blockIterations !== undefined ? { blockIterations: gpu.blockIterations } : {}) },
+      detail: detailOf(gpu),
+      ...(gpu.warning !== undefined ? { warning: gpu.warning } : {}),
+    }));
+    pending.catch(() => {});
+    return pending;
+  };
+  return { density: cpuDensity, pendingGpu, dispose: () => void prepared?.then((gpu) => gpu.dispose(), () => {}) };
+}
+
+// One GPU sampler per device, each for its group of consecutive chains (its own manager, program
+// and buffers), under one runner. Every group takes the first group's shape, so that the layout
+// does not change with the group's size.
+async function prepareGroups(compiled: CompiledModel, plan: RunPlan, devices: readonly number[]): Promise<PreparedRunner> {
+  const counts = chainGroupSizes(plan.chains, devices.length);
+  const prepared: PreparedRunner[] = [];
+  try {
+    for (let g = 0; g < counts.length; g++) {
+      const shape = plan.shape ?? prepared[0]?.plan.shape;
+      prepared.push(await prepareGpuNuts(compiled, gpuNutsOptions({ ...plan, chains: counts[g]!, device: devices[g]!, ...(shape !== undefined ? { shape } : {}) })));
+    }
+  } catch (e) {
+    for (const p of prepared) p.dispose();
+    throw e;
+  }
+  const split = splitRunner(prepared.map((runner, g) => ({ chains: counts[g]!, runner })));
+  // Every group holds the same data the same way: the first group's note says it for all.
+  const note = prepared[0]?.note;
+  return note !== undefined ? { ...split, note } : split;
+}
+
+function groupsLine(chains: number, devices: readonly number[]): string {
+  const counts = chainGroupSizes(chains, devices.length);
+  return `chains split over ${counts.length} devices: ${counts.map((n, g) => `${n} on device ${devices[g]}`).join(", ")} (one after another within each block of iterations)`;
+}
+
+// The model with every float computed in `dtype`; the CPU backend accepts f64 values for f32 leaves,
+// so the bindings stay as they are.
+function castModel(compiled: CompiledModel, dtype: "f32" | "f64"): CompiledModel {
+  const [logDensity, fusedLogDensity, q, generatedFlat] = castFloats([compiled.logDensity, compiled.fusedLogDensity, compiled.q, compiled.generatedFlat], dtype);
+  return { ...compiled, logDensity: logDensity!, fusedLogDensity: fusedLogDensity!, q: q!, generatedFlat: generatedFlat! };
+}
+
+/**
+ * A hint for an f32 density that factorises a matrix: an ill-conditioned one (a Gaussian process's
+ * kernel matrix) loses all its digits in f32, and the sampler then diverges rather than fails.
+ */
+export function precisionHint(compiled: CompiledModel, dtype: "f32" | "f64"): string | undefined {
+  if (dtype !== "f32") return undefined;
+  const order = largestFactorisation(compiled.logDensity);
+  if (order === 0) return undefined;
+  return `note: the model factorises a matrix of order ${order} in f32; if it is ill-conditioned (a Gaussian process's kernel matrix often is) most transitions will diverge: use --dtype f64`;
+}

@@ -319,23 +319,3 @@ describe("SharedEvidenceExchange", () => {
     expect(new SharedEvidenceExchange(buffers, 7, 0, 4, warmup, control).share(t + 1, [check(1)])).toBeNull();
   });
 });
-
-describe("a stuck chain in a run spread over worker threads", () => {
-  afterAll(() => stopSamplerThreads());
-
-  it("is re-initialised at the same window as on one thread, every chain drawing the same bits", async () => {
-    const d = await modelDensity(compileModel(eightSchools, { J: 8, y: [28, 8, -3, 7, -1, 1, 18, 12], sigma: [15, 10, 16, 11, 9, 11, 10, 18] }), { backend: "cpu" });
-    // Chain 2 starts with an inverse metric 1e12 times the unit one: its step size collapses by six orders of magnitude.
-    const unit = new Float64Array(d.dim).fill(1);
-    const opts = { chains: 4, warmup: 300, draws: 50, seed: 21, invMetric: [unit, unit, new Float64Array(d.dim).fill(1e12), unit] };
-    const one = sample(d, opts);
-    expect(one.reinitialisations.map((x) => [x.chain, x.iteration, x.stuck.reason])[0]).toEqual([2, windowEnds(300)[0], "step size"]);
-    const notes: Reinitialisation[] = [];
-    // The calling thread hands chains to two workers before the first window's end: the evidence meets in shared memory.
-    const many = await sampleThreads(d, { ...opts, threads: 3, onReinitialised: (x) => notes.push(x) }, { handOverAt: 40 });
-    expect(new Set(many.threads!.chainThread).size).toBe(3);
-    expect(many.reinitialisations).toEqual(one.reinitialisations);
-    expect(notes).toEqual(one.reinitialisations);
-    for (let c = 0; c < 4; c++) expect(Array.from(many.draws[c]!), `chain ${c}`).toEqual(Array.from(one.draws[c]!));
-  }, 60_000);
-});

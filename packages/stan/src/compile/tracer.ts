@@ -7,7 +7,7 @@ import { UNKNOWN, type SType } from "../check/types.ts";
 import { DISTRIBUTIONS } from "../library/distributions.ts";
 import { declaredConstraint, declaredShape, type BoundVals } from "./constraints.ts";
 import { Evaluator, ReturnSignal } from "./evaluate.ts";
-import { isMapAssignment, vectorizable, whyNotVectorized } from "./vectorize.ts";
+import { isMapAssignment, vectorizable } from "./vectorize.ts";
 import { declareRandomQuantities } from "./generated.ts";
 import { assignIndex, readIndex, type IndexVal } from "./indexing.ts";
 import { binaryOp } from "./evaluate.ts";
@@ -20,8 +20,6 @@ class LoopSignal {
 }
 
 const MAX_WHILE = 10_000_000;
-/** Iterations traced one by one (outside transformed data, whose loops compute data) before a program is refused. */
-const MAX_UNROLLED = 20_000;
 
 // The value a condition picks from two branches' values: entries that differ are selected, the others kept.
 function merge(cond: Node, a: Val, b: Val): Val {
@@ -52,9 +50,6 @@ export class Tracer extends Evaluator {
   private inBranch: Span | undefined;
   /** The vectorized loop being traced: x[i] = … by its index fills x[lo:hi]. */
   private batchRange: { variable: string; lo: number; hi: number } | undefined;
-  /** The outermost loop being unrolled, and how many iterations have been traced one by one. */
-  private unrolling: Stmt | undefined;
-  private unrolled = 0;
 
   constructor(checked: CheckedProgram, src: SourceFile, private readonly m: ModelBuilder, known?: KnownValues) {
     super(checked, src, known);
@@ -75,7 +70,6 @@ export class Tracer extends Evaluator {
     this.block = "generated quantities";
     this.rngCalls = [];
     this.reported(blocks["generated quantities"] ?? [], false);
-    if (process.env["CALIB"]) console.error("CALIB unrolled", this.unrolled);
   }
 
   // Runs a block whose top-level variables are reported with the draws; a transformed parameter
@@ -250,29 +244,13 @@ export class Tracer extends Evaluator {
       }
       return;
     }
-    const outermost = this.unrolling === undefined;
-    if (outermost) this.unrolling = s;
-    try {
-      for (let i = lo; i <= hi; i++) {
-        this.countIteration();
-        const stop = this.within(() => {
-          this.frames[this.frames.length - 1]!.set(s.variable, i);
-          return this.loopBody(s.body);
-        });
-        if (stop === "break") break;
-      }
-    } finally {
-      if (outermost) this.unrolling = undefined;
+    for (let i = lo; i <= hi; i++) {
+      const stop = this.within(() => {
+        this.frames[this.frames.length - 1]!.set(s.variable, i);
+        return this.loopBody(s.body);
+      });
+      if (stop === "break") break;
     }
-  }
-
-  // One more iteration traced one by one: beyond MAX_UNROLLED the graph would be too long to
-  // compile and run well, and the program is refused, naming the outermost such loop and why it
-  // could not run vectorized.
-  private countIteration(): void {
-    if (this.block === "transformed data" || ++this.unrolled <= MAX_UNROLLED) return;
-    const loop = this.unrolling!;
-    throw this.fail("unsupported", loop.span, `a loop traced one iteration at a time beyond ${MAX_UNROLLED} iterations in all (this one cannot run vectorized: ${whyNotVectorized(loop as Stmt & { kind: "for" }, this.checked)}); write its body with vector operations, or keep the loop's body to scalar statements`);
   }
 
   private foreach(s: Stmt & { kind: "foreach" }): void {

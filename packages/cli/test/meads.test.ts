@@ -1,6 +1,6 @@
 // `ppl sample --algorithm meads`: MEADS through the command (in this process: a child costs
-// seconds of start-up); PPL_LONG=1 adds eight_schools_noncentered with 256 chains against the
-// posteriordb rule.
+// seconds of start-up); PPL_LONG=1 adds eight_schools_noncentered, and sblrc-blr started by
+// --init pathfinder, with 256 chains against the posteriordb rule.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -13,7 +13,7 @@ const LONG = process.env["PPL_LONG"] === "1";
 
 interface Stats { readonly mean: number; readonly sd: number; readonly mcse_mean: number; readonly rhat_nested?: number }
 
-async function sample(output: string, extra: Partial<SampleCommandOptions>): Promise<{ code: number; stdout: string; stderr: string }> {
+async function sample(output: string, extra: Partial<SampleCommandOptions>, model = `${POSTERIOR}/model.stan`): Promise<{ code: number; stdout: string; stderr: string }> {
   const out = { code: -1, stdout: "", stderr: "" };
   const io = { stdout: { write: (s: string) => (out.stdout += s) }, stderr: { write: (s: string) => (out.stderr += s) } };
   const opts = {
@@ -21,7 +21,7 @@ async function sample(output: string, extra: Partial<SampleCommandOptions>): Pro
     output, quiet: true, strict: false, algorithm: "meads", refresh: 0, ...extra,
   } as SampleCommandOptions;
   try {
-    out.code = await sampleCommand(`${POSTERIOR}/model.stan`, opts, io);
+    out.code = await sampleCommand(model, opts, io);
   } catch (e) {
     out.code = (e as { exitCode?: number }).exitCode ?? -1;
     out.stderr += (e as Error).message;
@@ -48,19 +48,33 @@ describe("ppl sample --algorithm meads", () => {
     expect(dense.stderr).toContain("--algorithm meads adapts a diagonal metric");
   }, 60_000);
 
-  it.runIf(LONG)("256 chains of eight_schools_noncentered in 16 superchains meet the posteriordb rule, nested R-hat below 1.01 (PPL_LONG=1)", async () => {
-    const dir = tempDir();
-    const r = await sample(dir, { chains: 256, superchains: 16, warmup: 500, draws: 200 });
-    expect(r.code, r.stderr).toBe(0);
+  // posteriordb's pass rule (../shared/posteriordb/README.md), parameter by parameter.
+  function expectPosteriordbRule(dir: string, posterior: string, nestedBelow?: number): void {
     const summary = JSON.parse(readFileSync(join(dir, "summary.json"), "utf8")) as Record<string, Stats>;
-    const reference = (JSON.parse(readFileSync(`${POSTERIOR}/reference.json`, "utf8")) as { params: Record<string, Stats> }).params;
-    // posteriordb's pass rule (../shared/posteriordb/README.md), parameter by parameter.
+    const reference = (JSON.parse(readFileSync(`${posterior}/reference.json`, "utf8")) as { params: Record<string, Stats> }).params;
     for (const [name, ref] of Object.entries(reference)) {
       const s = summary[name]!;
       expect(Math.abs(s.mean - ref.mean), name).toBeLessThanOrEqual(4 * Math.hypot(s.mcse_mean, ref.mcse_mean));
       expect(s.sd / ref.sd, name).toBeGreaterThanOrEqual(0.8);
       expect(s.sd / ref.sd, name).toBeLessThanOrEqual(1.25);
-      expect(s.rhat_nested!, name).toBeLessThan(1.01);
+      if (nestedBelow !== undefined) expect(s.rhat_nested!, name).toBeLessThan(nestedBelow);
     }
+  }
+
+  it.runIf(LONG)("256 chains of eight_schools_noncentered in 16 superchains meet the posteriordb rule, nested R-hat below 1.01 (PPL_LONG=1)", async () => {
+    const dir = tempDir();
+    const r = await sample(dir, { chains: 256, superchains: 16, warmup: 500, draws: 200 });
+    expect(r.code, r.stderr).toBe(0);
+    expectPosteriordbRule(dir, POSTERIOR, 1.01);
+  }, 600_000);
+
+  // From ±2 in the unconstrained space MEADS's warmup stalls on this narrow posterior (docs/many-chain-hmc.md);
+  // started at Pathfinder's draws it meets the rule.
+  it.runIf(LONG)("256 chains of sblrc-blr started by --init pathfinder meet the posteriordb rule (PPL_LONG=1)", async () => {
+    const blr = "../shared/posteriordb/sblrc-blr";
+    const dir = tempDir();
+    const r = await sample(dir, { data: `${blr}/data.json`, chains: 256, superchains: 16, warmup: 500, draws: 200, init: "pathfinder" }, `${blr}/model.stan`);
+    expect(r.code, r.stderr).toBe(0);
+    expectPosteriordbRule(dir, blr);
   }, 600_000);
 });

@@ -107,7 +107,7 @@ export function buildProgram(done: (code: ExitCodeValue) => void): Command {
 
   program
     .command("summary")
-    .description("Summarize Stan CSV files (ours or CmdStan's): mean, MCSE, sd, MAD, quantiles, ESS, R-hat, sampler diagnostics.")
+    .description("Summarize Stan CSV files (ours or CmdStan's): mean, MCSE, sd, MAD, quantiles, ESS, R-hat, sampler diagnostics; of optimize.csv, laplace.csv, variational.csv or pathfinder.csv: the estimate, or the draws' mean, sd, MAD and quantiles (no R-hat or ESS for approximate draws).")
     .argument("<files...>", "Stan CSV files, or directories holding them")
     .option("--json", "print JSON keyed by parameter name", false)
     .option("--percentiles <list>", "comma-separated percentiles for the quantile columns, as stansummary's (default 5,50,95)", percentileList)
@@ -147,7 +147,7 @@ export function buildProgram(done: (code: ExitCodeValue) => void): Command {
   program
     .command("export")
     .description("Write a run as ArviZ's InferenceData in netCDF4 (posterior, sample_stats, log_likelihood, posterior_predictive, prior, observed_data, constant_data; the predictive draws and log-likelihood named after the observed variable): arviz.from_netcdf(FILE).")
-    .argument("<dir>", "output directory of `ppl sample` (or a directory of Stan CSV files)")
+    .argument("<dir>", "output directory of `ppl sample`, `ppl optimize`, `laplace`, `variational` or `pathfinder` (or a directory of Stan CSV files, or one file)")
     .requiredOption("-o, --output <file>", "netCDF file to write (.nc)")
     .option("--prior <dir>", "output directory of `ppl sample --prior`: the prior and prior_predictive groups")
     .option("--data <file>", "data file for observed_data and constant_data (default: the one the run's header names)")

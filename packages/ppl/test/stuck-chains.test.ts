@@ -7,8 +7,8 @@
  * adaptation samples like the others.
  */
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
-import { sample, type DrawInfo } from "../src/index.ts";
+import { afterAll, describe, expect, it } from "vitest";
+import { compileModel, modelDensity, sample, type DrawInfo } from "../src/index.ts";
 import { seedKey } from "../src/random/index.ts";
 import { ChainAdaptation, ChainBatch, defaultWindows, driveBatch, InitialPointSearch, Metric, windowEnds, type BatchedDensity } from "../src/sampler/index.ts";
 import { defaultDualAveraging } from "../src/sampler/warmup/dual-averaging.ts";
@@ -18,6 +18,9 @@ import { chainRangeOptions } from "../src/sampler/settings.ts";
 import { controlWords, Control, Mode } from "../src/sampler/threads/protocol.ts";
 import { evidenceBuffers, SharedEvidenceExchange } from "../src/sampler/threads/stuck-exchange.ts";
 import type { ChainCheck, EvidenceExchange, Reinitialisation } from "../src/sampler/warmup/stuck-watch.ts";
+import { stopSamplerThreads } from "../src/sampler/threads/pool.ts";
+import { sampleThreads } from "../src/sampler/threads/threaded-run.ts";
+import eightSchools from "../../../examples/posteriordb/eight_schools-eight_schools_noncentered.ts";
 import {
   chainsToReinitialise, defaultReinitialisationPolicy, findStuckChains, reinitialisedNote, samplingEvidence, stuckWarning, WindowEvidence, type ChainWindowEvidence,
 } from "../src/sampler/warmup/stuck-chains.ts";
@@ -318,4 +321,24 @@ describe("SharedEvidenceExchange", () => {
     expect(new SharedEvidenceExchange(buffers, 7, 0, 4, warmup, control).share(windowEnds(warmup)[0]!, [check(1), check(1), check(1), check(1)])).toEqual([check(1), check(1), check(1), check(1)]);
     expect(new SharedEvidenceExchange(buffers, 7, 0, 4, warmup, control).share(t + 1, [check(1)])).toBeNull();
   });
+});
+
+describe("a stuck chain in a run spread over worker threads", () => {
+  afterAll(() => stopSamplerThreads());
+
+  it("is re-initialised at the same window as on one thread, every chain drawing the same bits", async () => {
+    const d = await modelDensity(compileModel(eightSchools, { J: 8, y: [28, 8, -3, 7, -1, 1, 18, 12], sigma: [15, 10, 16, 11, 9, 11, 10, 18] }), { backend: "cpu" });
+    // Chain 2 starts with an inverse metric 1e12 times the unit one: its step size collapses by six orders of magnitude.
+    const unit = new Float64Array(d.dim).fill(1);
+    const opts = { chains: 4, warmup: 300, draws: 50, seed: 21, invMetric: [unit, unit, new Float64Array(d.dim).fill(1e12), unit] };
+    const one = sample(d, opts);
+    expect(one.reinitialisations.map((x) => [x.chain, x.iteration, x.stuck.reason])[0]).toEqual([2, windowEnds(300)[0], "step size"]);
+    const notes: Reinitialisation[] = [];
+    // The calling thread hands chains to two workers before the first window's end: the evidence meets in shared memory.
+    const many = await sampleThreads(d, { ...opts, threads: 3, onReinitialised: (x) => notes.push(x) }, { handOverAt: 40 });
+    expect(new Set(many.threads!.chainThread).size).toBe(3);
+    expect(many.reinitialisations).toEqual(one.reinitialisations);
+    expect(notes).toEqual(one.reinitialisations);
+    for (let c = 0; c < 4; c++) expect(Array.from(many.draws[c]!), `chain ${c}`).toEqual(Array.from(one.draws[c]!));
+  }, 60_000);
 });

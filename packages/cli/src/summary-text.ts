@@ -1,4 +1,4 @@
-import type { Summary } from "@ppl/ppl/diagnostics";
+import { THRESHOLDS, type Summary } from "@ppl/ppl/diagnostics";
 import type { PercentileColumns } from "./percentiles.ts";
 
 /** The table's columns: header, and how to read the value off a parameter summary. */
@@ -50,18 +50,37 @@ export function formatSummary(summary: Summary, percentiles?: PercentileColumns,
   return lines.join("\n") + "\n";
 }
 
-/** The sampler-diagnostics lines: divergences, tree-depth hits and E-BFMI per chain. */
+/** Chains beyond which the sampler lines give counts over the chains instead of a value per chain. */
+export const LISTED_CHAINS = 16;
+
+/** The sampler-diagnostics lines: divergences, tree-depth hits and E-BFMI per chain (over the chains, beyond LISTED_CHAINS). */
 export function samplerLines(summary: Summary): string[] {
   const head = `Sampler diagnostics (${summary.chains} chain${summary.chains === 1 ? "" : "s"} × ${summary.drawsPerChain} draws):`;
   const s = summary.sampler;
   if (s === undefined) return [head, "  not available (the files have no divergent__, treedepth__ and energy__ columns)"];
-  const perChain = (xs: readonly number[]): string => (xs.length > 1 ? ` (per chain: ${xs.join(", ")})` : "");
   return [
     head,
     `  divergences: ${s.divergences} of ${s.draws}${perChain(s.divergencesPerChain)}`,
     `  tree depth ${s.maxTreeDepth} reached: ${s.treeDepthHits} of ${s.draws}${perChain(s.treeDepthHitsPerChain)}`,
-    `  E-BFMI per chain: ${s.ebfmi.map((e) => (Number.isFinite(e) ? e.toFixed(3) : "NA")).join(", ")}`,
+    ebfmiLine(s.ebfmi),
   ];
+}
+
+// A count per chain, listed for a few chains; for many, in how many chains and the most in one.
+function perChain(xs: readonly number[]): string {
+  if (xs.length <= 1) return "";
+  if (xs.length <= LISTED_CHAINS) return ` (per chain: ${xs.join(", ")})`;
+  const hit = xs.filter((x) => x > 0).length;
+  return hit === 0 ? "" : ` (in ${hit} of ${xs.length} chains, at most ${Math.max(...xs)} in one)`;
+}
+
+function ebfmiLine(ebfmi: readonly number[]): string {
+  const fmt = (e: number): string => (Number.isFinite(e) ? e.toFixed(3) : "NA");
+  if (ebfmi.length <= LISTED_CHAINS) return `  E-BFMI per chain: ${ebfmi.map(fmt).join(", ")}`;
+  let low = 0;
+  for (let c = 1; c < ebfmi.length; c++) if (!(ebfmi[c]! >= ebfmi[low]!)) low = c;
+  const below = ebfmi.filter((e) => !(e >= THRESHOLDS.ebfmi)).length;
+  return `  E-BFMI over ${ebfmi.length} chains: lowest ${fmt(ebfmi[low]!)} (chain ${low + 1}), ${below} below ${THRESHOLDS.ebfmi} (or NA)`;
 }
 
 /** The warnings, one per line, or a line saying there are none. */

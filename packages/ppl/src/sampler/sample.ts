@@ -11,6 +11,7 @@ import { SamplerOptionError } from "./errors.ts";
 import type { SampleOptions } from "./options.ts";
 import type { SampleResult } from "./result.ts";
 import { methodOf } from "./methods/builtin.ts";
+import { workerMethod } from "./methods/method-source.ts";
 import { checkInteger } from "./settings.ts";
 import { sampleThreads } from "./threads/threaded-run.ts";
 import { planOwnedOptions } from "./transition-runner.ts";
@@ -39,9 +40,10 @@ export async function sampleAsync(
     if (options.transitionRunner) throw new SamplerOptionError("pendingRunner: the run starts on the CPU; leave transitionRunner out");
     return samplePending(density, options);
   }
-  // A method that adapts across chains (ChEES) runs them in lockstep, in one thread.
-  const acrossChains = options.method !== undefined && methodOf(options.method).runAdaptation !== undefined;
+  // A method that adapts across chains (ChEES) runs them in lockstep, in one thread; so does a
+  // method of the caller's own that worker threads cannot import (no SamplingMethod.source).
+  const oneThread = options.method !== undefined && (methodOf(options.method).runAdaptation !== undefined || workerMethod(options.method) === null);
   // Checkpoints are taken and restored in the calling thread (the draws are the same bits).
-  if (threads > 1 && !acrossChains && !usesCheckpoints(options)) return sampleThreads(density, options);
-  return sampleInThreadAsync(density, acrossChains || usesCheckpoints(options) ? { ...options, threads: 1 } : options);
+  if (threads > 1 && !oneThread && !usesCheckpoints(options)) return sampleThreads(density, options);
+  return sampleInThreadAsync(density, oneThread || usesCheckpoints(options) ? { ...options, threads: 1 } : options);
 }

@@ -45,8 +45,8 @@ export interface TransitionOptions {
   sampler?: SamplerKind;
   /**
    * A sampling method of the inference layer (methods/), in place of `sampler`: a shipped one by
-   * name ("nuts", "hmc", "random-walk") or a method itself (which runs in the calling thread only;
-   * worker threads find methods by name).
+   * name ("nuts", "hmc", "random-walk") or a method itself. Worker threads find a shipped method by
+   * its name and import any other from its `source`; one without a source runs in the calling thread.
    */
   method?: SamplingMethod<unknown> | string;
   /** NUTS maximum tree depth (10). */
@@ -165,8 +165,8 @@ export function chainRangeOptions(options: SettingsOptions, s: ResolvedSampleSet
     adaptDelta: s.adaptDelta, maxDepth: s.maxDepth, maxDeltaH: s.maxDeltaH, initRadius: s.initRadius, stepSize: s.stepSize,
     sampler: s.sampler, hmcSteps: s.hmcSteps, ...(init ? { init } : {}), ...(invMetric ? { invMetric } : {}),
     ...(options.superchainSize !== undefined ? { superchainSize: options.superchainSize } : {}),
-    // By name: the options may go to a worker thread, where the name finds the method.
-    ...(options.method !== undefined ? { method: typeof options.method === "string" ? options.method : options.method.name } : {}),
+    // The method itself: a group sent to a worker thread is sent it by name or source (methods/method-source.ts).
+    ...(options.method !== undefined ? { method: options.method } : {}),
   };
 }
 

@@ -25,6 +25,15 @@ export interface MethodSettings {
 }
 
 /**
+ * Where a worker thread imports a method from: a JavaScript module's URL (the `import.meta.url`
+ * of the file that defines it) and the name it exports the method under.
+ */
+export interface MethodSource {
+  readonly module: string;
+  readonly export: string;
+}
+
+/**
  * A transition kernel over one chain's state S. The chain context holds the chain's rows of the
  * batch (q, lp, grad: the current point, and where a gradient is asked for), its Philox key and
  * id, and its metric; the state holds everything else the method keeps between gradients.
@@ -32,6 +41,12 @@ export interface MethodSettings {
 export interface SamplingMethod<S> {
   /** The name a run asks for it by (SampleOptions.method), also in worker threads. */
   readonly name: string;
+  /**
+   * Where worker threads import this method from (functions do not cross threads). Without it, a
+   * method that is not a shipped one (builtin.ts, found by name) runs its chains in the calling
+   * thread only.
+   */
+  readonly source?: MethodSource;
   /** Warmup's adaptation of the step size (and metric); null: warmup only runs the transitions. */
   readonly adaptation: AdaptationMethod<unknown> | null;
   /**

@@ -7,6 +7,7 @@ import { parentPort } from "node:worker_threads";
 import { sharedDensity } from "../../density/shared-density.ts";
 import type { BatchedDensity } from "../density.ts";
 import { IterationLog } from "../pace.ts";
+import { settingsInWorker } from "../methods/method-source.ts";
 import { SamplingRun } from "../sampling-run.ts";
 import { stateBuffers } from "./state-buffers.ts";
 import { SharedEvidenceExchange } from "./stuck-exchange.ts";
@@ -45,8 +46,10 @@ async function runGroup(m: RunGroup): Promise<void> {
       lastFlush = performance.now();
     };
     const first = m.first;
+    // A method of the caller's own is imported here from its module (SamplingMethod.source).
+    const settings = await settingsInWorker(m.options);
     const run = new SamplingRun(density, {
-      ...m.options,
+      ...settings,
       ...(m.keepDraws ? {} : { keepDraws: false }),
       ...(m.draws
         ? {

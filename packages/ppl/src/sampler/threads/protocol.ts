@@ -10,7 +10,7 @@
 import type { SharedDensity } from "../../density/shared-density.ts";
 import type { ChainAdaptationResult, DrawInfo, SampleResult } from "../result.ts";
 import type { RunState } from "../run-state.ts";
-import type { SettingsOptions } from "../settings.ts";
+import type { WorkerSettings } from "../methods/method-source.ts";
 import type { Reinitialisation } from "../warmup/stuck-watch.ts";
 
 /** The shared memory of a run's stuck-chain exchanges (stuck-exchange.ts): a counter per window, and every chain's evidence per window. */
@@ -72,8 +72,8 @@ export interface RunGroup {
   readonly thread: number;
   readonly threads: number;
   readonly first: number;
-  /** The options of those chains (chainRangeOptions). */
-  readonly options: SettingsOptions;
+  /** The options of those chains (chainRangeOptions), the method by name or source (workerSettings). */
+  readonly options: WorkerSettings;
   /** Where the chains stand, when they ran elsewhere before (SamplingRun.handOver). */
   readonly state?: RunState;
   readonly control: Int32Array;

@@ -21,6 +21,7 @@ import { IterationLog } from "../pace.ts";
 import type { SampleResult } from "../result.ts";
 import type { RunState } from "../run-state.ts";
 import { SamplingRun } from "../sampling-run.ts";
+import { workerSettings } from "../methods/method-source.ts";
 import { chainRangeOptions, checkChainOptions, resolveSettings, type ResolvedSampleSettings } from "../settings.ts";
 import { densityIdOf, prestartSamplerThreads, slots, type Slot, type StartFn } from "./pool.ts";
 import { evidenceBuffers, SharedEvidenceExchange, type EvidenceBuffers } from "./stuck-exchange.ts";
@@ -106,6 +107,8 @@ export async function sampleThreadsPausable(
   }
   const s = resolveSettings(options);
   checkChainOptions(options, s, density.dim);
+  // Refused now, not when a worker is first sent a group: a method no worker thread can find.
+  workerSettings(options);
   const callingThread = layout.callingThreadSamples ?? true;
   if (resume !== undefined && !callingThread) throw new SamplerOptionError("threads: a resumed run starts in the calling thread");
   return new ThreadedRun(density, share.call(density), options, s, layout, resume).outcome();
@@ -358,7 +361,7 @@ class ThreadedRun {
       for (const slot of this.idleReady()) {
         const g = groups.shift();
         if (!g) break;
-        slot.start({ thread: mine.indexOf(slot) + 1, first: g.first, options: chainRangeOptions(this.options, s, g.first, g.count) }, []);
+        slot.start({ thread: mine.indexOf(slot) + 1, first: g.first, options: workerSettings(chainRangeOptions(this.options, s, g.first, g.count)) }, []);
       }
       if (groups.length > 0) {
         if (mine.every((slot) => slot.dead)) this.fail({ name: "Error", message: "no sampler worker thread could be started" });
@@ -431,7 +434,7 @@ class ThreadedRun {
     parts.slice(keep).forEach((p, k) => {
       const state = states[k + keep]!;
       const slot = ready[k]!;
-      slot.start({ thread: mine.indexOf(slot) + 1, first: first + p.first, options: chainRangeOptions(this.options, s, first + p.first, p.count), state }, stateBuffers(state));
+      slot.start({ thread: mine.indexOf(slot) + 1, first: first + p.first, options: workerSettings(chainRangeOptions(this.options, s, first + p.first, p.count)), state }, stateBuffers(state));
     });
     if (handOverAll) return null;
     return this.ownRun(first, parts[0]!.count, states[0]);

@@ -52,7 +52,7 @@ describe("the inference layer", () => {
     expect(sample(d, { ...opts, method: "random-walk" }).draws).toEqual(sample(d, { ...opts, method: randomWalk }).draws);
     expect(sample(d, { ...opts, method: "hmc", hmcSteps: 4 }).draws).toEqual(sample(d, { ...opts, sampler: "hmc", hmcSteps: 4 }).draws);
     expect(() => sample(d, { ...opts, method: "gibbs" })).toThrow(/no method named 'gibbs'/);
-    expect(Object.keys(builtinMethods)).toEqual(["nuts", "hmc", "random-walk", "chees", "chees-uniform"]);
+    expect(Object.keys(builtinMethods)).toEqual(["nuts", "hmc", "random-walk", "chees", "chees-uniform", "meads"]);
   });
 
   it("random-walk Metropolis: one thread and worker threads draw the same, from the target", async () => {

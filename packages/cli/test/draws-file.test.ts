@@ -10,6 +10,8 @@ import { ChainFiles } from "../src/chain-files.ts";
 import { DRAWS_FILE, DrawsFile } from "../src/draws-file.ts";
 import { readRun } from "../src/read-runs.ts";
 import { summaryCommand } from "../src/commands/summary.ts";
+import { sampleCommand } from "../src/commands/sample.ts";
+import type { SampleCommandOptions } from "../src/commands/sample-options.ts";
 import { MAIN, ROOT, runCli, tempDir } from "./helpers.ts";
 
 const LONG = process.env["PPL_LONG"] === "1";
@@ -120,6 +122,26 @@ describe("draws.csv", () => {
     expect(read["tau"]).toEqual(written["tau"]);
     expect(read["theta[1]"]!.rhat_nested).toBe(written["theta[1]"]!.rhat_nested);
     expect(existsSync(join(out, "chain-1.csv"))).toBe(false);
+  }, 120_000);
+
+  it("NUTS with --threads 2 writes the same draws into draws.csv as into chain files: the same summary.json, the same rows per chain", async () => {
+    const outputs: string[] = [];
+    for (const outputFormat of ["chains", "single"] as const) {
+      const out = tempDir();
+      const io = { stdout: { write: () => true }, stderr: { write: () => true } };
+      const opts = {
+        data: `${POSTERIOR}/data.json`, chains: 6, threads: 2, warmup: 150, draws: 40, seed: 9, backend: "cpu", metric: "diag", adaptDelta: 0.8, maxDepth: 10, init: 2,
+        output: out, quiet: true, strict: false, refresh: 0, outputFormat,
+      } as SampleCommandOptions;
+      expect(await sampleCommand(`${POSTERIOR}/model.stan`, opts, io)).toBe(0);
+      outputs.push(out);
+    }
+    const [chains, single] = outputs as [string, string];
+    expect(readFileSync(join(single, "summary.json"), "utf8")).toBe(readFileSync(join(chains, "summary.json"), "utf8"));
+    const a = readRun([chains]);
+    const b = readRun([single]);
+    expect(b.files.map((f) => f.draws.map((c) => Array.from(c)))).toEqual(a.files.map((f) => f.draws.map((c) => Array.from(c))));
+    expect(b.files.map((f) => f.adaptation)).toEqual(a.files.map((f) => f.adaptation));
   }, 120_000);
 
   // 1024 chains × 1000 draws of 17 columns are 140 MB as float64: held in memory, the peak would

@@ -86,6 +86,21 @@ model { for (n in 1:N) y[n] ~ normal(shift(a[g[n]], 3), 1); }`;
     refused(text, { ...DATA, N: text.includes("array[N] int k") ? 2 : DATA.N, k: [2, 3] }, message);
   });
 
+  it("refuses a loop that cannot run vectorized once its trace grows too long, naming the loop and why", () => {
+    const text = `data { int N; vector[N] y; }
+parameters { real mu; }
+model {
+  for (n in 1:N) {
+    vector[2] g;
+    g[1] = normal_lpdf(y[n] | mu, 1);
+    g[2] = normal_lpdf(y[n] | -mu, 1);
+    target += log_sum_exp(g);
+  }
+}`;
+    const N = 4000;
+    refused(text, { N, y: Array.from({ length: N }, (_, i) => Math.sin(i)) }, "t.stan:4:3: not supported: a loop traced one iteration at a time into more than 50000 graph nodes (it cannot run vectorized: it declares the local container 'g')");
+  });
+
   it("errors are StanErrors with their position", () => {
     expect(() => compileStan("model { target += ; }", "e.stan")).toThrow(StanError);
   });

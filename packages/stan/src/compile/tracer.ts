@@ -7,7 +7,7 @@ import { UNKNOWN, type SType } from "../check/types.ts";
 import { DISTRIBUTIONS } from "../library/distributions.ts";
 import { declaredConstraint, declaredShape, type BoundVals } from "./constraints.ts";
 import { Evaluator, ReturnSignal } from "./evaluate.ts";
-import { isMapAssignment, vectorizable } from "./vectorize.ts";
+import { isMapAssignment, vectorizable, whyNotVectorized } from "./vectorize.ts";
 import { declareRandomQuantities } from "./generated.ts";
 import { assignIndex, readIndex, type IndexVal } from "./indexing.ts";
 import { binaryOp } from "./evaluate.ts";
@@ -20,6 +20,15 @@ class LoopSignal {
 }
 
 const MAX_WHILE = 10_000_000;
+/** Graph nodes a loop traced one iteration at a time may make (outside transformed data, whose loops compute data) before the program is refused. */
+const MAX_UNROLLED_NODES = 50_000;
+
+// How many graph nodes exist so far: each new node takes the next id, so the id of a node made now
+// (a constant of a shape never used before; its fill is one number) counts them.
+let probes = 0;
+function nodeCount(): number {
+  return constant(0, [0, ++probes]).id;
+}
 
 // The value a condition picks from two branches' values: entries that differ are selected, the others kept.
 function merge(cond: Node, a: Val, b: Val): Val {
@@ -50,6 +59,8 @@ export class Tracer extends Evaluator {
   private inBranch: Span | undefined;
   /** The vectorized loop being traced: x[i] = … by its index fills x[lo:hi]. */
   private batchRange: { variable: string; lo: number; hi: number } | undefined;
+  /** The outermost loop being unrolled (outside transformed data), and the node count when it began. */
+  private unrolling: { loop: Stmt & { kind: "for" }; firstNode: number } | undefined;
 
   constructor(checked: CheckedProgram, src: SourceFile, private readonly m: ModelBuilder, known?: KnownValues) {
     super(checked, src, known);
@@ -244,13 +255,31 @@ export class Tracer extends Evaluator {
       }
       return;
     }
-    for (let i = lo; i <= hi; i++) {
-      const stop = this.within(() => {
-        this.frames[this.frames.length - 1]!.set(s.variable, i);
-        return this.loopBody(s.body);
-      });
-      if (stop === "break") break;
+    const outermost = this.unrolling === undefined && this.block !== "transformed data";
+    if (outermost) this.unrolling = { loop: s, firstNode: nodeCount() };
+    try {
+      for (let i = lo; i <= hi; i++) {
+        this.countIteration();
+        const stop = this.within(() => {
+          this.frames[this.frames.length - 1]!.set(s.variable, i);
+          return this.loopBody(s.body);
+        });
+        if (stop === "break") break;
+      }
+    } finally {
+      if (outermost) this.unrolling = undefined;
     }
+  }
+
+  // One more iteration traced one by one: beyond MAX_UNROLLED_NODES graph nodes the graph would be
+  // too long to compile and run well, and the program is refused, naming the outermost such loop
+  // and why it could not run vectorized.
+  private countIteration(): void {
+    if (this.unrolling === undefined) return;
+    const made = nodeCount() - this.unrolling.firstNode;
+    if (made <= MAX_UNROLLED_NODES) return;
+    const loop = this.unrolling.loop;
+    throw this.fail("unsupported", loop.span, `a loop traced one iteration at a time into more than ${MAX_UNROLLED_NODES} graph nodes (it cannot run vectorized: ${whyNotVectorized(loop, this.checked)}); write its body with vector operations, or keep it to scalar statements the loop pass takes (docs/stan-support.md)`);
   }
 
   private foreach(s: Stmt & { kind: "foreach" }): void {

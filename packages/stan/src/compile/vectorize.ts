@@ -151,3 +151,42 @@ function scalarIndex(e: Expr, index: string, c: CheckedProgram): boolean {
   if (!t || t.base !== "int" || t.dims !== 0) return false;
   return e.kind === "index" ? indexedDown(e, index, c) : e.kind === "var" || e.kind === "int" || (e.kind === "binary" && scalarIndex(e.left, index, c) && scalarIndex(e.right, index, c)) || (e.kind === "paren" && scalarIndex(e.inner, index, c));
 }
+
+/** Why a loop cannot run vectorized, for messages: the first construct of its body that the loop pass does not take. */
+export function whyNotVectorized(loop: Stmt & { kind: "for" }, c: CheckedProgram): string {
+  const why = (s: Stmt): string | undefined => {
+    switch (s.kind) {
+      case "block": return s.body.map(why).find((r) => r !== undefined);
+      case "decl": return s.type.base !== "real" && s.type.base !== "int" || s.type.arrayDims.length > 0 ? `it declares the local container '${s.name}'` : expr(s.init);
+      case "assign": return s.target.indices.length === 0 || isMapAssignment(s, loop.variable) ? expr(s.value) : `it assigns '${s.target.name}' at another place than [${loop.variable}] (state carried between iterations)`;
+      case "target": return expr(s.value);
+      case "tilde": return DISTRIBUTIONS[s.dist]?.draw !== undefined || s.truncation ? `~ ${s.dist} is multivariate or truncated` : [s.value, ...s.args].map(expr).find((r) => r !== undefined);
+      case "for": return mentions(s.lower, loop.variable) || mentions(s.upper, loop.variable) ? `an inner loop's bounds depend on '${loop.variable}'` : why(s.body);
+      case "empty": return undefined;
+      default: return `it holds ${s.kind === "if" ? "an if statement" : `a '${s.kind}' statement`}`;
+    }
+  };
+  const expr = (e: Expr | undefined): string | undefined => {
+    if (!e) return undefined;
+    const user = calls(e).find((n) => c.functions.has(n));
+    if (user) return `it calls the user-defined function '${user}'`;
+    return scalarExpr(e, loop.variable, c) ? undefined : "an expression in it is not a scalar computed entry by entry";
+  };
+  return why(loop.body) ?? "it reads a variable that an iteration assigns (state carried between iterations)";
+}
+
+// The functions an expression calls.
+function calls(e: Expr): string[] {
+  switch (e.kind) {
+    case "call": return [e.name, ...e.args.flatMap(calls)];
+    case "binary": return [...calls(e.left), ...calls(e.right)];
+    case "unary":
+    case "transpose": return calls(e.operand);
+    case "paren": return calls(e.inner);
+    case "cond": return [e.test, e.then, e.else].flatMap(calls);
+    case "index": return [...calls(e.target), ...e.indices.flatMap((i) => (i.kind === "single" ? calls(i.expr) : [i.lower, i.upper].flatMap((x) => (x ? calls(x) : []))))];
+    case "array":
+    case "rowvector": return e.elements.flatMap(calls);
+    default: return [];
+  }
+}

@@ -144,20 +144,23 @@ describe("draws.csv", () => {
     expect(b.files.map((f) => f.adaptation)).toEqual(a.files.map((f) => f.adaptation));
   }, 120_000);
 
-  // 1024 chains × 1000 draws of 17 columns are 140 MB as float64: held in memory, the peak would
-  // grow by that much over the run of 20 draws; streamed to draws.csv and the spill it does not
-  // (40 MB of margin for the garbage collector).
-  it.runIf(LONG && existsSync("/usr/bin/time"))("the peak memory of 1024 chains does not grow between 20 and 1000 draws (PPL_LONG=1)", async () => {
+  // 50 independent normals, 1024 chains: 300 draws of the 57 columns are 140 MB as float64, so a
+  // run that held them would peak at least that much higher than one of 20 draws. Streamed to
+  // draws.csv and the spill, what grows is the summary's work on one parameter's 307,200 draws
+  // (ranks, splits, FFTs: about 60 MB measured), hence the bound of 100 MB.
+  it.runIf(LONG && existsSync("/usr/bin/time"))("the peak memory of 1024 chains grows less than their draws between 20 and 300 draws (PPL_LONG=1)", async () => {
+    const fixture = join(ROOT, "packages/cli/test/fixtures/memory");
     const rss: number[] = [];
-    for (const draws of [20, 1000]) {
+    for (const draws of [20, 300]) {
       const out = tempDir();
       const r = await peakRss([
-        "sample", `${POSTERIOR}/model.stan`, "--data", `${POSTERIOR}/data.json`, "--algorithm", "chees", "--chains", "1024", "--superchains", "32",
+        "sample", join(fixture, "iid-normal.ts"), "--data", join(fixture, "iid-normal.json"), "--algorithm", "chees", "--chains", "1024",
         "--warmup", "10", "--draws", String(draws), "--seed", "5", "--output", out, "--quiet", "--refresh", "0",
       ]);
       expect(r.code, r.stderr).toBe(0);
+      expect(readdirSync(out).filter((n) => !n.startsWith(".ppl")).sort()).toEqual([DRAWS_FILE, "summary.json"]);
       rss.push(r.mb);
     }
-    expect(rss[1]! - rss[0]!).toBeLessThan(40);
+    expect(rss[1]! - rss[0]!).toBeLessThan(100);
   }, 900_000);
 });

@@ -15,6 +15,7 @@ import { copyVal, isCells, materialize, type Val } from "./values.ts";
 import type { KnownValues } from "./known.ts";
 import { ODE_SOLVERS } from "../library/ode.ts";
 import { odeCall, type OdeHost } from "./ode-call.ts";
+import { UNSUPPORTED_FUNCTION_FIX } from "./refuse.ts";
 
 /** A random draw of generated quantities: the leaf that stands for it, its distribution's arguments (nodes, possibly of earlier draws) and how to make it. */
 export interface RngCall {
@@ -115,7 +116,7 @@ export abstract class Evaluator {
     if (n.op === "const" && typeof n.attrs.value === "number") return n.attrs.value;
     const k = this.knownScalar(n);
     if (k !== undefined) return k;
-    throw this.fail("unsupported", e.span, `${what} must be known before sampling (from data, transformed data or a loop index), but it depends on parameters`);
+    throw this.fail("unsupported", e.span, `${what} must be known before sampling (from data, transformed data or a loop index), but it depends on parameters; loop over a bound known from data and select with a conditional expression (c ? a : b) instead`);
   }
 
   /** The value of an expression. */
@@ -190,7 +191,7 @@ export abstract class Evaluator {
     if (m && DISTRIBUTIONS[m[1]!]) return this.density(e, m[1]!, m[2]!);
     if (ODE_SOLVERS[e.name]) return odeCall(this.odeHost(), e);
     const f = FUNCTIONS[e.name];
-    if (!f?.impl) throw this.fail("unsupported", e.span, `the function '${e.name}' is not supported yet`);
+    if (!f?.impl) throw this.fail("unsupported", e.span, `the function '${e.name}' is not supported yet; ${UNSUPPORTED_FUNCTION_FIX}`);
     const args = e.args.map((a) => this.intArg(a));
     return this.at(e.span, `'${e.name}'`, () => f.impl!(args, e.args.map((a) => this.typeOf(a))));
   }

@@ -4,6 +4,11 @@ import { DENSITY_SUFFIX, DISTRIBUTIONS } from "../library/distributions.ts";
 import { FUNCTIONS } from "../library/functions.ts";
 import { ODE_SOLVERS } from "../library/ode.ts";
 
+/** What to write instead of a function the library lacks. */
+export const UNSUPPORTED_FUNCTION_FIX = "write it with the supported functions (docs/stan-support.md lists them) or as a user-defined function";
+/** What to write instead of a distribution the library lacks. */
+export const UNSUPPORTED_DISTRIBUTION_FIX = "write its log density as a user-defined _lpdf/_lpmf function, or with target +=";
+
 /**
  * Refuses, before any data are read, the constructs the compiler does not support: each with the
  * construct's name and its place. (What can only be known with the data, such as a loop bound
@@ -21,7 +26,7 @@ export function refuseUnsupported(c: CheckedProgram): void {
         if (c.functions.has(e.name)) return;
         const m = DENSITY_SUFFIX.exec(e.name);
         if (m && DISTRIBUTIONS[m[1]!]) return;
-        if (!FUNCTIONS[e.name]?.impl && !ODE_SOLVERS[e.name]) fail(e, `the function '${e.name}' is not supported yet`);
+        if (!FUNCTIONS[e.name]?.impl && !ODE_SOLVERS[e.name]) fail(e, `the function '${e.name}' is not supported yet; ${UNSUPPORTED_FUNCTION_FIX}`);
         return;
       }
       case "binary": expr(e.left); expr(e.right); return;
@@ -45,7 +50,7 @@ export function refuseUnsupported(c: CheckedProgram): void {
     switch (s.kind) {
       case "decl":
         if (s.type.base === "complex" || s.type.base.startsWith("complex_")) fail(s, `complex types (${s.type.base}) are not supported`);
-        if (s.type.base === "sum_to_zero_matrix") fail(s, "sum_to_zero_matrix is not supported yet");
+        if (s.type.base === "sum_to_zero_matrix") fail(s, "sum_to_zero_matrix is not supported yet; declare its free entries as a matrix and complete the last row and column in transformed parameters");
         [...s.type.sizes, ...s.type.arrayDims].forEach(expr);
         if (s.init) expr(s.init);
         return;
@@ -53,7 +58,7 @@ export function refuseUnsupported(c: CheckedProgram): void {
       case "tilde":
         expr(s.value);
         s.args.forEach(expr);
-        if (!DISTRIBUTIONS[s.dist] && !c.functions.has(`${s.dist}_lpdf`) && !c.functions.has(`${s.dist}_lpmf`)) fail(s, `the distribution '${s.dist}' is not supported yet`);
+        if (!DISTRIBUTIONS[s.dist] && !c.functions.has(`${s.dist}_lpdf`) && !c.functions.has(`${s.dist}_lpmf`)) fail(s, `the distribution '${s.dist}' is not supported yet; ${UNSUPPORTED_DISTRIBUTION_FIX}`);
         return;
       case "target": return expr(s.value);
       case "for": expr(s.lower); expr(s.upper); return stmt(s.body);

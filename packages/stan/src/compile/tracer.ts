@@ -9,6 +9,7 @@ import { declaredConstraint, declaredShape, type BoundVals } from "./constraints
 import { Evaluator, ReturnSignal } from "./evaluate.ts";
 import { isMapAssignment, vectorizable, whyNotVectorized } from "./vectorize.ts";
 import { declareRandomQuantities } from "./generated.ts";
+import { UNSUPPORTED_DISTRIBUTION_FIX } from "./refuse.ts";
 import { assignIndex, readIndex, type IndexVal } from "./indexing.ts";
 import { binaryOp } from "./evaluate.ts";
 import { copyVal, filled, isCells, materialize, readsParams, shapeOf, toCells, type Val } from "./values.ts";
@@ -331,7 +332,7 @@ export class Tracer extends Evaluator {
   }
 
   private noBranch(span: Span): void {
-    if (this.inBranch) throw this.fail("unsupported", span, `a change of the log density under the condition at line ${this.inBranch.start.line}, which depends on parameters or on the entries of a data array`);
+    if (this.inBranch) throw this.fail("unsupported", span, `a change of the log density under the condition at line ${this.inBranch.start.line}, which depends on parameters; add the terms of both branches with a conditional expression (target += c ? a : b) or log_mix`);
   }
 
   private tilde(s: Stmt & { kind: "tilde" }): void {
@@ -343,7 +344,7 @@ export class Tracer extends Evaluator {
       this.at(s.span, "~", () => this.m.factor(materialize(lp)));
       return;
     }
-    if (!DISTRIBUTIONS[s.dist]) throw this.fail("unsupported", s.distSpan, `the distribution '${s.dist}' is not supported yet`);
+    if (!DISTRIBUTIONS[s.dist]) throw this.fail("unsupported", s.distSpan, `the distribution '${s.dist}' is not supported yet; ${UNSUPPORTED_DISTRIBUTION_FIX}`);
     const yn = materialize(y);
     let dist = this.distribution(s.dist, s.args, yn, s.distSpan);
     if (s.truncation) {

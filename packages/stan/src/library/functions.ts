@@ -102,7 +102,7 @@ export function staticInt(x: Arg): number {
 /** Raised where a size or an index must be known while tracing and is a graph value instead. */
 export class StaticValueError extends Error {
   constructor() {
-    super("this value must be known before sampling (from int data or a loop index), but it depends on parameters or on the entries of a data array");
+    super("this value must be known before sampling (from data, transformed data or a loop index), but it depends on parameters; compute it from data");
   }
 }
 

@@ -22,7 +22,9 @@ function feature(message: string): string {
   const body = message.replace(/^.*?: (syntax error|semantic error|not supported): /, "");
   const named = /(the function|the distribution|random draws \() ?'([^']+)'/.exec(body);
   if (named) return named[1]!.startsWith("random") ? "_rng (random draws in generated quantities)" : `${named[1]!.replace("the ", "")} ${named[2]}`;
-  if (/must be known before sampling/.test(body)) return "a loop bound, size or condition from parameters or data entries";
+  const loop = /a loop traced one iteration at a time .*\(it cannot run vectorized: (.*)\); write/.exec(body);
+  if (loop) return `a loop that cannot run vectorized and unrolls too long (${loop[1]!.replace(/'[^']*'/g, "…")})`;
+  if (/must be known before sampling/.test(body)) return "a loop bound, size or condition that depends on parameters";
   if (/size must be a number or the name/.test(body)) return "a data size given by an expression";
   if (/complex/.test(body)) return "complex numbers";
   return body.replace(/ — at: .*$/, "").slice(0, 100);
@@ -52,7 +54,7 @@ async function run(set: string, name: string): Promise<Row> {
   }
 }
 
-const LIMIT_S = 120;
+const LIMIT_S = 240;
 
 // In a child process: one program, its row as JSON on stdout.
 if (process.argv[2] === "--one") {

@@ -249,7 +249,7 @@ describe.concurrent("output paths", () => {
 
   it("2: 400 chains under a limit of 256 open files: every file is written and closed", async () => {
     const o = out();
-    const cmd = `ulimit -n 256 && exec "${process.execPath}" --import tsx "${MAIN}" sample ${MODEL} --data ${DATA} --chains 400 --warmup 3 --draws 3 --seed 1 --quiet --backend cpu --output "${o}"`;
+    const cmd = `ulimit -n 256 && exec "${process.execPath}" --import tsx "${MAIN}" sample ${MODEL} --data ${DATA} --chains 400 --output-format chains --warmup 3 --draws 3 --seed 1 --quiet --backend cpu --output "${o}"`;
     const r = await collect(spawn("bash", ["-c", cmd], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] }));
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toBe("");

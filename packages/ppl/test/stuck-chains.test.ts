@@ -336,7 +336,9 @@ describe("a stuck chain in a run spread over worker threads", () => {
     const notes: Reinitialisation[] = [];
     // The calling thread hands chains to two workers before the first window's end: the evidence meets in shared memory.
     const many = await sampleThreads(d, { ...opts, threads: 3, onReinitialised: (x) => notes.push(x) }, { handOverAt: 40 });
-    expect(new Set(many.threads!.chainThread).size).toBe(3);
+    // A forced hand-over takes the workers ready at iteration 40: one or both, as fast as they
+    // started (two of the three threads, or all three); either way chains sit on several threads.
+    expect(new Set(many.threads!.chainThread).size).toBeGreaterThanOrEqual(2);
     expect(many.reinitialisations).toEqual(one.reinitialisations);
     expect(notes).toEqual(one.reinitialisations);
     for (let c = 0; c < 4; c++) expect(Array.from(many.draws[c]!), `chain ${c}`).toEqual(Array.from(one.draws[c]!));

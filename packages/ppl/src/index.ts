@@ -49,6 +49,13 @@ export {
 export { encodeCheckpoint, decodeCheckpoint, writeCheckpointFile, readCheckpointFile, type Checkpoint, type CheckpointOptions } from "./sampler/index.ts";
 // Sampling a model with its data: a Fit of named, constrained draws (`sample` also takes a batched density)
 export { sample, sampleModel, Fit, FitError, type FitOptions, type VariableDraws, type FitParts } from "./fit/index.ts";
+// Approximating a model's posterior with its data (Laplace, Pathfinder, ADVI): an ApproximateFit of named, constrained draws
+export {
+  approximate, approximateCompiled, approximationTarget, ApproximateFit, approximationConfig, runConfig, laplaceMode, laplaceDraws, randomInitialPoint, pathfinderNotes,
+  type ApproximateOptions, type ApproximateCommonOptions, type LaplaceOptions, type PathfinderModelOptions, type VariationalModelOptions,
+  type ApproximationInputs, type ApproximationTarget, type MethodDraws, type ApproximateFitParts, type ApproximateSummaryRow, type ApproximationMethod,
+  type PathfinderSettings, type ApproximationSettings,
+} from "./fit/index.ts";
 // Why a log density is not finite at a point (the message of an initialization that failed)
 export { nonFiniteTerm, type NonFiniteTerm } from "./model/explain-density.ts";
 export { lastInitialPoint } from "./sampler/last-initial-point.ts";
@@ -78,7 +85,8 @@ export {
 // PSIS-LOO and the pointwise log-likelihood
 export {
   psis, relativeEff, PARETO_K_THRESHOLDS, paretoKCategory, paretoKCounts,
-  paretoKWarnings, loo, looCompare, logLikEvaluator, pointwiseLogLik, LOG_LIK_NAME, type GpdFit,
+  paretoKWarnings, loo, looCompare, looPit, dkwBand, ksUniform, logLikEvaluator, pointwiseLogLik, LOG_LIK_NAME, type GpdFit,
+  type LooPitOptions, type LooPitResult,
   type PsisResult, type ParetoKCategory, type ParetoKCounts, type LooOptions, type LooPointwise,
   type LooResult, type PointwiseLogLik, type LooCompareRow, type LogLikEvaluator,
 } from "./loo/index.ts";

@@ -6,4 +6,5 @@ export {
 } from "./pareto-k.ts";
 export { loo, type LooOptions, type LooPointwise, type LooResult, type PointwiseLogLik } from "./loo.ts";
 export { looCompare, type LooCompareRow } from "./loo-compare.ts";
+export { looPit, dkwBand, ksUniform, type LooPitOptions, type LooPitResult } from "./loo-pit.ts";
 export { logLikEvaluator, pointwiseLogLik, LOG_LIK_NAME, type LogLikEvaluator } from "./pointwise-log-lik.ts";

@@ -18,6 +18,7 @@ export {
   bitNot, shiftLeft, shiftRight, lt, le, gt, ge, eq, ne, and, or,
 } from "./api/elementwise.ts";
 export { Phi, logPhi, log1mExp, logDiffExp } from "./api/special.ts";
+export { logInvLogit, log1mInvLogit, log1pExp, logSumExp, logMix, logSoftmax } from "./api/log-scale.ts";
 // Reductions
 export { sum, prod, max, min, logsumexp, mean, type Axes } from "./api/reduce.ts";
 export { lpdfSum } from "./api/lpdf-sum.ts";

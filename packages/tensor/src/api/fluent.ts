@@ -18,6 +18,7 @@ import { quadForm, quadFormDiag, traceQuadForm } from "./quad-form.ts";
 import { logsumexp, max, mean, min, prod, sum, type Axes } from "./reduce.ts";
 import { broadcastTo, cumsum, mT, pad, reshape, transpose } from "./shape-ops.ts";
 import { sort } from "./sort.ts";
+import { log1mInvLogit, log1pExp, logInvLogit, logSoftmax, logSumExp } from "./log-scale.ts";
 import { Phi, log1mExp, logDiffExp, logPhi } from "./special.ts";
 import { conv1d, slidingMax, slidingSum } from "./windows.ts";
 
@@ -112,6 +113,12 @@ const methods = {
   invPhi(this: Node): Node { return invPhi(this); },
   /** log(1 − e^x) for x ≤ 0. */
   log1mExp(this: Node): Node { return log1mExp(this); },
+  /** log σ(x), the log of the probability whose logit is x (Stan's log_inv_logit). */
+  logInvLogit(this: Node): Node { return logInvLogit(this); },
+  /** log(1 − σ(x)), the log of its complement (Stan's log1m_inv_logit). */
+  log1mInvLogit(this: Node): Node { return log1mInvLogit(this); },
+  /** log(1 + e^x) (Stan's log1p_exp). */
+  log1pExp(this: Node): Node { return log1pExp(this); },
 
   // Elementwise, two operands, broadcasting as in NumPy.
   /** x + b */
@@ -134,6 +141,8 @@ const methods = {
   mod(this: Node, b: Operand): Node { return mod(this, b); },
   /** log(e^x − e^b) for x ≥ b. */
   logDiffExp(this: Node, b: Operand): Node { return logDiffExp(this, b); },
+  /** log(e^x + e^b), elementwise (logsumexp() is the reduction). */
+  logSumExp(this: Node, b: Operand): Node { return logSumExp(this, b); },
   /** x < b */
   lt(this: Node, b: Operand): Node { return lt(this, b); },
   /** x ≤ b */
@@ -182,6 +191,8 @@ const methods = {
   mean(this: Node, axes?: Axes, keepdims = false): Node { return mean(this, axes, keepdims); },
   /** log Σ e^x over axes, without overflow. */
   logsumexp(this: Node, axes?: Axes, keepdims = false): Node { return logsumexp(this, axes, keepdims); },
+  /** x − log Σ e^x along an axis (the last by default): log probabilities from logits. */
+  logSoftmax(this: Node, axis = -1): Node { return logSoftmax(this, axis); },
   /** For bools: true where some entry over axes is. */
   any(this: Node, axes?: Axes, keepdims = false): Node { return any(this, axes, keepdims); },
   /** For bools: true where every entry over axes is. */

@@ -14,6 +14,10 @@
  *     [--cases walk] (examples/random_walk.ts with 100k steps, --walk-steps T: its batched gradient alone)
  *     [--digest] (a hash of every chain's draws, statistics and adaptation in the JSON: a change
  *     that must keep a seeded run's draws is checked by running before and after it)
+ *   Time to a target ESS (bench/anchor-target.ts, docs/target-ess-benchmark.md) in place of the fixed-length runs:
+ *     --target-ess N [--runs nuts:4:1000,nuts:1024:500,chees:4096:300,meads:4096:300] (method:chains:warmup)
+ *     [--blocks 100,20] (draws a chain per check: up to 16 chains, more) [--superchains 32] (runs of more than 16 chains)
+ *     [--max-draws 20000] [--max-seconds 300] (caps a repetition); --cases 8s,lr,many,hier as above, `many` being its data
  */
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
@@ -23,6 +27,7 @@ import { chainGroupSizes, splitRunner } from "../packages/ppl/src/runner.ts";
 import { limitsOf, usableDevices, VulkanManager, type RenderLimits } from "../packages/vulkan/src/index.ts";
 import { batchedGradient, closeIdleDevices, prepareGpuNuts, roundedDataModel, type DataPrecision, type ExecutionShape, type GpuNuts } from "../packages/ppl-vulkan/src/index.ts";
 import { anchorHier, anchorLogistic, syntheticWalk } from "./anchor-models.ts";
+import { parseRuns, runTargetCase, type TargetSettings } from "./anchor-target.ts";
 import { dispatchLatency } from "./dispatch-latency.ts";
 import eightSchools from "../examples/posteriordb/eight_schools-eight_schools_noncentered.ts";
 
@@ -207,24 +212,28 @@ function runDigest(res: Awaited<ReturnType<typeof sample>>): string {
 
 if (backend === "vulkan" && usableDevices().length === 0) throw new Error("no Vulkan device");
 const esData = JSON.parse(readFileSync(join(dataDir, "index.json"), "utf8")).eight_schools;
-if (cases.includes("8s")) if (!gradientOnly) await runCase("eight_schools_nc", () => compileModel(eightSchools, esData), 4, 1000, 1000);
-if (cases.includes("lr")) {
+const targetEss = Number(opt("target-ess", "0"));
+// In the target mode the anchors' fixed-length runs and batched gradients are left out.
+const fixedCases = targetEss > 0 ? [] : cases;
+if (targetEss > 0) await runTargets();
+if (fixedCases.includes("8s")) if (!gradientOnly) await runCase("eight_schools_nc", () => compileModel(eightSchools, esData), 4, 1000, 1000);
+if (fixedCases.includes("lr")) {
   const d = logisticData("logistic_n100k_d100");
   if (!gradientOnly) await runCase("logistic_n100k_d100", () => compileModel(logistic, d), 4, 1000, 1000);
   if (backend === "vulkan") await timeBatchedGradient("logistic_n100k_d100", compileModel(logistic, d), 4);
 }
-if (cases.includes("many")) {
+if (fixedCases.includes("many")) {
   const d = logisticData("logistic_n1k_d10");
   const chains = Number(opt("many-chains", "1024"));
   if (!gradientOnly) await runCase("logistic_n1k_d10_x1024chains", () => compileModel(logistic, d), chains, 500, 500);
   if (backend === "vulkan") await timeBatchedGradient("logistic_n1k_d10_x1024chains", compileModel(logistic, d), chains);
 }
-if (cases.includes("walk")) {
+if (fixedCases.includes("walk")) {
   // A long time series (not among NumPyro's anchors, so never in the default cases): its batched
   // gradient only, a reverse cumulative sum over 100k steps a chain.
   if (backend === "vulkan") await timeBatchedGradient("walk_t100k", syntheticWalk(Number(opt("walk-steps", "100000"))), 4);
 }
-if (cases.includes("hier")) {
+if (fixedCases.includes("hier")) {
   const d = hierData("hier_n100k_j2000");
   if (!gradientOnly) await runCase("hier_n100k_j2000", () => compileModel(anchorHier, d), 4, 1000, 1000);
   if (backend === "vulkan") await timeBatchedGradient("hier_n100k_j2000", compileModel(anchorHier, d), 4);
@@ -303,4 +312,34 @@ async function timeBatchedGradientWith(
   s.destroy();
   g.dispose();
   manager.destroy();
+}
+
+/** --target-ess: every configuration of --runs on every case of --cases, one after another. */
+async function runTargets() {
+  const [blockFew, blockMany] = opt("blocks", "100,20").split(",").map(Number) as [number, number];
+  const settings: TargetSettings = {
+    target: targetEss, blockFew, blockMany, superchains: Number(opt("superchains", "32")),
+    maxDraws: Number(opt("max-draws", "20000")), maxSeconds: Number(opt("max-seconds", "300")),
+    backend: backend as "vulkan" | "cpu", dtype, dataPrecision, reps,
+  };
+  const runs = parseRuns(opt("runs", "nuts:4:1000,nuts:1024:500,chees:4096:300,meads:4096:300"));
+  // Each case's files are read once, before its runs (as NumPyro's side reads them before timing).
+  const lr = (file: string) => {
+    const d = logisticData(file);
+    return () => compileModel(logistic, d);
+  };
+  const anchors: [string, string, () => () => CompiledModel][] = [
+    ["8s", "eight_schools_nc", () => () => compileModel(eightSchools, esData)],
+    ["lr", "logistic_n100k_d100", () => lr("logistic_n100k_d100")],
+    ["many", "logistic_n1k_d10", () => lr("logistic_n1k_d10")],
+    ["hier", "hier_n100k_j2000", () => {
+      const d = hierData("hier_n100k_j2000");
+      return () => compileModel(anchorHier, d);
+    }],
+  ];
+  for (const [key, name, load] of anchors) {
+    if (!cases.includes(key)) continue;
+    const compiled = load();
+    for (const run of runs) await runTargetCase(name, compiled, run, settings);
+  }
 }

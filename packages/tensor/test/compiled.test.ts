@@ -188,6 +188,24 @@ describe("fusion", () => {
     );
   });
 
+  it("a product with a short vector (unrolled) gives the interpreter's bits, -0 included, in f64, f32 and i32", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 8 }), fc.integer({ min: 1, max: 5 }), fc.constantFrom("f64" as const, "f32" as const, "i32" as const),
+        fc.array(fc.constantFrom(-0, 0, 1.5, -2.25, 1e-300, 3e10), { minLength: 48, maxLength: 48 }),
+        (d, n, dtype, pool) => {
+          const X = T.data("X", [n, d], dtype), b = T.param("b", [d], dtype);
+          const exe = cpu.compileSync([T.matmul(X, b)]);
+          expect(exe.source).toContain("unrolled");
+          const bindings = { X: Float64Array.from({ length: n * d }, (_, i) => pool[i % 48]!), b: Float64Array.from({ length: d }, (_, i) => pool[47 - i]!) };
+          const got = exe.runSync(bindings)[0]!.data, want = T.interpret([T.matmul(X, b)], bindings)[0]!.data;
+          got.forEach((v, i) => expect(Object.is(v, want[i]), `row ${i}: ${v} vs ${want[i]}`).toBe(true));
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
   it("strided views (transpose, slice, broadcast) are read in place or copied when an op needs them contiguous", () => {
     const x = T.param("x", [3, 4, 5]);
     const t = T.transpose(x, [2, 0, 1]);

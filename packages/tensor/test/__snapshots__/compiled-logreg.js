@@ -11,14 +11,12 @@ const b19 = T[2]; // n19 matmul f64[3,1]
 
 // kernel 0: n4 matmul f64[6,1] = matmul(n1, n3)
 {
-  // loop order i, j, l (dot products)
+  // loop order i, l unrolled (dot products with a short vector)
   const ao4 = b1o, bo4 = b2o, oo4 = 0;
+  const bv0 = b2[bo4], bv1 = b2[bo4 + 1], bv2 = b2[bo4 + 2];
   for (let i = 0; i < 6; i++) {
     const ai = ao4 + i * 3;
-    const bj = bo4;
-    let s = 0;
-    for (let l = 0; l < 3; l++) s += b1[ai + l] * b2[bj + l];
-    b4[oo4 + i] = s;
+    b4[oo4 + i] = 0 + b1[ai] * bv0 + b1[ai + 1] * bv1 + b1[ai + 2] * bv2;
   }
 }
 

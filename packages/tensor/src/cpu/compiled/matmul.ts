@@ -60,6 +60,18 @@ export function renderMatmul(n: Node, ctx: RenderContext): string[] {
     body.push(`    for (let j = 0; j < ${cols}; j++) ${O_("oi", "j")} += av * ${B_("bl", "j")};`);
     body.push(`  }`);
     body.push(`}`);
+  } else if (cols === 1 && inner <= UNROLL_MAX_INNER) {
+    // X·β with a short β (a regression's few predictors): β is read once and each row's sum is
+    // written out, 0 + x₀β₀ + x₁β₁ + … in increasing l as the loop adds them (the same bits); a
+    // loop of 4 per row and its reads of β cost more than the products.
+    order = "i, l unrolled (dot products with a short vector)";
+    const bv = Array.from({ length: inner }, (_, l) => `bv${l}`);
+    body.push(`const ${bv.map((v, l) => `${v} = ${B_(bo, l * sBl)}`).join(", ")};`);
+    body.push(`for (let i = 0; i < ${rows}; i++) {`);
+    body.push(`  const ai = ${sumExpr(ao, scaled("i", sAi))};`);
+    const sum = ["0", ...bv.map((v, l) => `${A_("ai", l * sAl)} * ${v}`)].join(" + ");
+    body.push(`  ${O_(oo, "i")} = ${roundExpr(n.dtype, sum)};`);
+    body.push(`}`);
   } else {
     order = "i, j, l (dot products)";
     body.push(`for (let i = 0; i < ${rows}; i++) {`);
@@ -74,7 +86,7 @@ export function renderMatmul(n: Node, ctx: RenderContext): string[] {
     if (cols > 1) body.push(`  }`);
     body.push(`}`);
   }
-  const accumulates = !order.startsWith("i, j, l");
+  const accumulates = order.startsWith("l, i, j") || order.startsWith("i, l, j");
   if (accumulates && n.dtype !== "f64") body.push(`for (let f = 0; f < ${rows * cols}; f++) ${O_(oo, "f")} = ${roundExpr(n.dtype, O_(oo, "f"))};`);
   // A long matrix-vector product runs in WebAssembly when the executable has kernels (W) and X is
   // in their memory; the JavaScript loops stay for every other case and compute the same bits.
@@ -86,6 +98,9 @@ export function renderMatmul(n: Node, ctx: RenderContext): string[] {
   }
   return [`// loop order ${order}${wasm ? `; WebAssembly ${wasm} when the kernels have X` : ""}`, ...open, ...indent(body, depth), ...close];
 }
+
+/** The longest inner dimension of a matrix-vector product whose sum is written out, unrolled. */
+export const UNROLL_MAX_INNER = 8;
 
 /** Multiply-adds from which a matrix-vector product is worth a call into WebAssembly. */
 export const WASM_MIN_PRODUCTS = 32768;

@@ -135,7 +135,8 @@ const DISTRIBUTIONS = [
   "frechet", "rayleigh", "expModNormal", "skewDoubleExponential", "inverseChiSquared", "scaledInverseChiSquared", "logLogistic",
   "betaProportion", "discreteUniform", "hypergeometric", "betaNegativeBinomial", "zeroInflatedPoisson", "zeroInflatedNegativeBinomial",
   "hurdlePoisson", "hurdleNegativeBinomial", "dirichletMultinomial", "poissonLogNormal", "poissonBinomial", "multiGP", "multiGPCholesky",
-  "matrixNormalPrecision", "lkjCov",
+  "matrixNormalPrecision", "lkjCov", "zeroInflatedPoissonLogit", "zeroInflatedNegativeBinomialLogit", "hurdlePoissonLogit",
+  "hurdleNegativeBinomialLogit",
 ] as const;
 const CONSTRAINTS = [
   "real", "lower", "positive", "upper", "interval", "unitInterval", "ordered", "positiveOrdered", "simplex", "unitVector", "choleskyCorr",

@@ -1,4 +1,4 @@
-import { constant, log, logsumexp, mul, square, sub, sum, exp, type Node, type Operand } from "@ppl/tensor";
+import { constant, log, logSoftmax, mul, square, sub, sum, exp, type Node, type Operand } from "@ppl/tensor";
 import { lift } from "@ppl/tensor/internals";
 import { ModelError } from "../model/errors.ts";
 import type { Distribution } from "./distribution.ts";
@@ -17,7 +17,8 @@ export function categorical(probs: Operand): Distribution {
 export function categoricalLogit(logits: Operand): Distribution {
   checkOperand("categoricalLogit", "logits", logits);
   const l = vectorParam("categoricalLogit", "logits", logits);
-  const logp = sub(l, logsumexp(l, -1, true));
+  // logSoftmax, not l − logsumexp(l): the likeliest level keeps its relative precision (−e^{−80}, not 0, for logits (40, −40)).
+  const logp = logSoftmax(l);
   return categoricalOf("categorical_logit", l, logp, exp(logp));
 }
 

@@ -1,34 +1,45 @@
-import { add, div, eq, expm1, ge, log1mExp, log1p, mul, neg, select, square, sub, type Operand } from "@ppl/tensor";
+import { add, div, eq, expm1, ge, log1mExp, mul, neg, select, square, sub, type Operand, type Shape } from "@ppl/tensor";
 import type { Distribution } from "./distribution.ts";
-import { batchShapeOf, checkParam, full, isPositive, isProbability, logOf, NONNEGATIVE_INT, restrict } from "./helpers.ts";
+import { batchShapeOf, checkParam, full, isPositive, NONNEGATIVE_INT, restrict } from "./helpers.ts";
 import type { Rng } from "../random/rng.ts";
 import { sampleScalar } from "./sampling.ts";
 import { poissonVariate } from "./variates.ts";
 import { poissonLogpmf } from "./zero-inflated-poisson.ts";
+import { logitWeight, probabilityWeight, type ZeroWeight } from "./zero-weight.ts";
 
 /**
  * Hurdle Poisson(theta, lambda), as in Stan's user's guide: zero with probability theta, otherwise a
  * zero-truncated Poisson(lambda); p(n > 0) = (1 − theta) Poisson(n | lambda)/(1 − e^{−lambda}).
  */
 export function hurdlePoisson(theta: Operand, lambda: Operand): Distribution {
-  checkParam("hurdlePoisson", "theta", theta, isProbability, "in [0, 1]");
-  checkParam("hurdlePoisson", "lambda", lambda, isPositive, "positive");
-  const batchShape = batchShapeOf("hurdlePoisson", { theta, lambda });
+  const w = probabilityWeight("hurdlePoisson", "theta", theta);
+  return hurdlePoissonOf("hurdle_poisson", "hurdlePoisson", w, lambda, { theta, lambda });
+}
+
+/** Hurdle Poisson with the probability of zero on the logit scale, theta = σ(alpha), exact at any alpha. */
+export function hurdlePoissonLogit(alpha: Operand, lambda: Operand): Distribution {
+  const w = logitWeight("hurdlePoissonLogit", "alpha", alpha);
+  return hurdlePoissonOf("hurdle_poisson_logit", "hurdlePoissonLogit", w, lambda, { alpha, lambda });
+}
+
+function hurdlePoissonOf(name: string, dist: string, w: ZeroWeight, lambda: Operand, params: Record<string, Operand>): Distribution {
+  checkParam(dist, "lambda", lambda, isPositive, "positive");
+  const batchShape: Shape = batchShapeOf(dist, params);
   // (1 − theta)/(1 − e^{−lambda}): the positive counts' weight relative to the plain Poisson.
-  const scale = () => div(sub(1, theta), neg(expm1(neg(lambda))));
+  const scale = () => div(w.keep, neg(expm1(neg(lambda))));
   return {
-    name: "hurdle_poisson",
+    name,
     support: NONNEGATIVE_INT,
     discrete: true,
     batchShape,
     eventShape: [],
     logpdf: (n) => {
-      const positive = sub(add(log1p(neg(theta)), poissonLogpmf(n, lambda)), log1mExp(neg(lambda)));
-      return restrict(ge(n, 0), select(eq(n, 0), logOf(theta), positive));
+      const positive = sub(add(w.logKeep, poissonLogpmf(n, lambda)), log1mExp(neg(lambda)));
+      return restrict(ge(n, 0), select(eq(n, 0), w.logZero, positive));
     },
     sample: (rng, shape = [], bindings) =>
-      sampleScalar(rng, shape, batchShape, [theta, lambda], bindings, (r, [t, l]) =>
-        r.uniform() < t! ? 0 : zeroTruncated(r, Math.exp(-l!), () => poissonVariate(r, l!), l! * Math.exp(-l!), (k) => l! / (k + 1)),
+      sampleScalar(rng, shape, batchShape, [w.param, lambda], bindings, (r, [t, l]) =>
+        r.uniform() < w.probability(t!) ? 0 : zeroTruncated(r, Math.exp(-l!), () => poissonVariate(r, l!), l! * Math.exp(-l!), (k) => l! / (k + 1)),
       ),
     mean: () => full(mul(scale(), lambda), batchShape),
     variance: () => {

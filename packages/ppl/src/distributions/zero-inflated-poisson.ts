@@ -1,33 +1,46 @@
-import { add, eq, ge, lgamma, log1p, mul, neg, select, sub, type Operand } from "@ppl/tensor";
-import { logAddExp } from "./composed-special.ts";
+import { add, eq, ge, lgamma, logSumExp, mul, select, sub, type Operand, type Shape } from "@ppl/tensor";
 import type { Distribution } from "./distribution.ts";
-import { batchShapeOf, checkParam, full, isProbability, logOf, NONNEGATIVE_INT, restrict, xlogy } from "./helpers.ts";
+import { batchShapeOf, checkParam, full, NONNEGATIVE_INT, restrict, xlogy } from "./helpers.ts";
 import { sampleScalar } from "./sampling.ts";
 import { poissonVariate } from "./variates.ts";
+import { logitWeight, probabilityWeight, type ZeroWeight } from "./zero-weight.ts";
 
 /**
  * Zero-inflated Poisson(theta, lambda), as in Stan's user's guide: a structural zero with probability
  * theta, otherwise Poisson(lambda); p(0) = theta + (1 − theta) e^{−lambda}, p(n > 0) = (1 − theta) Poisson(n | lambda).
  */
 export function zeroInflatedPoisson(theta: Operand, lambda: Operand): Distribution {
-  checkParam("zeroInflatedPoisson", "theta", theta, isProbability, "in [0, 1]");
-  checkParam("zeroInflatedPoisson", "lambda", lambda, (v) => v >= 0 && Number.isFinite(v), "non-negative and finite");
-  const batchShape = batchShapeOf("zeroInflatedPoisson", { theta, lambda });
+  const w = probabilityWeight("zeroInflatedPoisson", "theta", theta);
+  return zeroInflatedPoissonOf("zero_inflated_poisson", "zeroInflatedPoisson", w, lambda, { theta, lambda });
+}
+
+/**
+ * Zero-inflated Poisson with the structural zero's probability on the logit scale, theta = σ(alpha):
+ * exact at any alpha (log σ(±alpha)), where zeroInflatedPoisson(sigmoid(alpha), lambda) loses it beyond alpha ≈ 30.
+ */
+export function zeroInflatedPoissonLogit(alpha: Operand, lambda: Operand): Distribution {
+  const w = logitWeight("zeroInflatedPoissonLogit", "alpha", alpha);
+  return zeroInflatedPoissonOf("zero_inflated_poisson_logit", "zeroInflatedPoissonLogit", w, lambda, { alpha, lambda });
+}
+
+function zeroInflatedPoissonOf(name: string, dist: string, w: ZeroWeight, lambda: Operand, params: Record<string, Operand>): Distribution {
+  checkParam(dist, "lambda", lambda, (v) => v >= 0 && Number.isFinite(v), "non-negative and finite");
+  const batchShape: Shape = batchShapeOf(dist, params);
   return {
-    name: "zero_inflated_poisson",
+    name,
     support: NONNEGATIVE_INT,
     discrete: true,
     batchShape,
     eventShape: [],
     logpdf: (n) => {
-      const keep = log1p(neg(theta));
-      const zero = logAddExp(logOf(theta), sub(keep, lambda));
-      return restrict(ge(n, 0), select(eq(n, 0), zero, add(keep, poissonLogpmf(n, lambda))));
+      // log(θ + (1 − θ)e^{−λ}) as log θ ⊕ (log(1 − θ) − λ), each term with its own relative precision.
+      const zero = logSumExp(w.logZero, sub(w.logKeep, lambda));
+      return restrict(ge(n, 0), select(eq(n, 0), zero, add(w.logKeep, poissonLogpmf(n, lambda))));
     },
     sample: (rng, shape = [], bindings) =>
-      sampleScalar(rng, shape, batchShape, [theta, lambda], bindings, (r, [t, l]) => (r.uniform() < t! ? 0 : poissonVariate(r, l!))),
-    mean: () => full(mul(sub(1, theta), lambda), batchShape),
-    variance: () => full(mul(mul(sub(1, theta), lambda), add(1, mul(theta, lambda))), batchShape),
+      sampleScalar(rng, shape, batchShape, [w.param, lambda], bindings, (r, [t, l]) => (r.uniform() < w.probability(t!) ? 0 : poissonVariate(r, l!))),
+    mean: () => full(mul(w.keep, lambda), batchShape),
+    variance: () => full(mul(mul(w.keep, lambda), add(1, mul(w.zero, lambda))), batchShape),
   };
 }
 

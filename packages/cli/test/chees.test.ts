@@ -41,12 +41,13 @@ describe("ppl sample --algorithm chees", () => {
     expect(readFileSync(join(out, "chain-256.csv"), "utf8")).toContain("sampling_method = chees");
   });
 
-  it("refuses superchains that do not divide the chains, the GPU backend and a dense metric", async () => {
+  it("refuses superchains that do not divide the chains, a GPU shape (its transitions run on the host) and a dense metric", async () => {
     const r = await runCli(["sample", `${POSTERIOR}/model.stan`, "--data", `${POSTERIOR}/data.json`, "--algorithm", "chees", "--chains", "10", "--superchains", "4", "--output", tempDir(), "--quiet"]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("--superchains 4 does not divide --chains 10");
-    const g = await runCli(["sample", `${POSTERIOR}/model.stan`, "--data", `${POSTERIOR}/data.json`, "--algorithm", "chees", "--backend", "vulkan", "--output", tempDir(), "--quiet"]);
-    expect(g.stderr).toContain("--algorithm chees runs on the CPU only");
+    const g = await runCli(["sample", `${POSTERIOR}/model.stan`, "--data", `${POSTERIOR}/data.json`, "--algorithm", "chees", "--backend", "vulkan", "--gpu-shape", "device", "--output", tempDir(), "--quiet"]);
+    expect(g.code).toBe(2);
+    expect(g.stderr).toContain("--algorithm chees runs its transitions on the host over the GPU's batched gradient: drop --gpu-shape");
     const d = await runCli(["sample", `${POSTERIOR}/model.stan`, "--data", `${POSTERIOR}/data.json`, "--algorithm", "chees", "--metric", "dense", "--output", tempDir(), "--quiet"]);
     expect(d.code).toBe(2);
     expect(d.stderr).toContain("drop --metric dense");

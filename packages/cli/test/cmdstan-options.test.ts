@@ -42,10 +42,9 @@ describe("ppl sample, CmdStan's options (--backend cpu)", () => {
 
   it("--algorithm hmc --steps 7: static HMC, 7 leapfrog steps a transition, recorded as CmdStan's engine = static", async () => {
     const out = join(tempDir(), "hmc");
-    const r = await runCli(["sample", ...EIGHT, "--algorithm", "hmc", "--steps", "7", "--chains", "2", "--warmup", "100", "--draws", "50", "--seed", "2", "--output", out]);
+    const r = await runCli(["sample", ...EIGHT, "--algorithm", "hmc", "--steps", "7", "--chains", "2", "--warmup", "100", "--draws", "50", "--seed", "2", "--backend", "cpu", "--output", out]);
     expect(r.code, r.stderr).toBe(0);
-    // auto takes the CPU, and says why.
-    expect(r.stderr).toMatch(/^backend: cpu \(f64\): --algorithm hmc runs on the CPU only$/m);
+    expect(r.stderr).toMatch(/^backend: cpu \(f64\), as requested$/m);
     const csv = readCsv(join(out, "chain-1.csv"));
     expect(csv.config["engine"]).toBe("static");
     expect(csv.config["steps"]).toBe("7");
@@ -54,10 +53,11 @@ describe("ppl sample, CmdStan's options (--backend cpu)", () => {
     expect(text).toMatch(/^# {5}algorithm = hmc \(Default\)\n# {7}hmc\n# {9}engine = static\n# {11}static\n# {13}steps = 7$/m);
   });
 
-  it("--algorithm hmc with --backend vulkan, and --steps without hmc, are usage errors saying what to do", async () => {
-    const gpu = await runCli(["sample", ...EIGHT, "--algorithm", "hmc", "--backend", "vulkan"]);
+  it("--algorithm hmc with --gpu-shape, and --steps without hmc, are usage errors saying what to do", async () => {
+    // On a GPU static HMC runs on the host over the batched gradient (sample-vulkan-methods.test.ts): no NUTS kernel to lay out.
+    const gpu = await runCli(["sample", ...EIGHT, "--algorithm", "hmc", "--backend", "vulkan", "--gpu-shape", "thread"]);
     expect(gpu.code).toBe(2);
-    expect(gpu.stderr).toBe("ppl: --algorithm hmc runs on the CPU only (the GPU sampler runs NUTS); use --backend cpu, or --algorithm nuts on the GPU\n");
+    expect(gpu.stderr).toBe("ppl: --gpu-shape lays out the GPU's NUTS kernel; --algorithm hmc runs its transitions on the host over the GPU's batched gradient: drop --gpu-shape\n");
     const steps = await runCli(["sample", ...EIGHT, "--steps", "5"]);
     expect(steps.code).toBe(2);
     expect(steps.stderr).toMatch(/^ppl: --steps is the number of leapfrog steps of --algorithm hmc; .*add --algorithm hmc\)$/m);

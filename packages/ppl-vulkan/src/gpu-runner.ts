@@ -131,7 +131,7 @@ export async function prepareGpuNuts(model: GpuModel, opts: GpuNutsOptions): Pro
 }
 
 /** Opens the plan's device (a device left open by an earlier run in this process is reused: device-pool.ts), released again if it cannot run the dtype or the data precision. */
-function openCheckedDevice(device: number | undefined, dtype: "f32" | "f64", dataPrecision: DataPrecision): VulkanManager {
+export function openCheckedDevice(device: number | undefined, dtype: "f32" | "f64", dataPrecision: DataPrecision): VulkanManager {
   const manager = openDevice(device);
   if (dtype === "f64" && !manager.device.features.shaderFloat64) {
     releaseDevice(device, manager);

@@ -4,6 +4,7 @@
 export { largestFactorisation } from "./execution-shape.ts";
 export { prepareRun, precisionHint, type PlacedPlan, type PreparedRun, type PendingGpu } from "./prepare-run.ts";
 export { prepareGpuNuts, chooseShape, chooseStepSizeSearch, type ExecutionShape, type GpuNuts, type GpuNutsOptions, type GpuModel } from "./gpu-runner.ts";
+export { prepareGpuGradient, GRADIENT_SHAPE, type GpuGradient } from "./gpu-gradient.ts";
 export { closeIdleDevices, IDLE_DEVICE_MS } from "./device-pool.ts";
 export { chooseControllerMode, type ControllerMode } from "./controller-program.ts";
 export type { KernelProfile, KernelProfilePart } from "./engine.ts";

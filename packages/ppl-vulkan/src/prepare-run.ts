@@ -5,11 +5,12 @@
  * move to later. The placement policy lives here: which shape several devices share, which float
  * type the CPU computes in, when a run that may use the GPU starts on the CPU and moves.
  */
-import { modelDensity, type CompiledModel, type ModelDensity } from "@ppl/ppl";
+import { modelDensity, SamplerOptionError, type CompiledModel, type ModelDensity } from "@ppl/ppl";
 import { chainGroupSizes, splitRunner, type PreparedRunner, type ReadyRunner, type RunPlan } from "@ppl/ppl/runner";
 import { castFloats } from "@ppl/tensor/passes";
 import { roundedDataModel } from "./data-precision.ts";
 import { largestFactorisation } from "./execution-shape.ts";
+import { prepareGpuGradient } from "./gpu-gradient.ts";
 import { prepareGpuNuts } from "./gpu-runner.ts";
 import { gpuNutsOptions } from "./register.ts";
 
@@ -68,6 +69,7 @@ export async function prepareRun(compiled: CompiledModel, plan: PlacedPlan): Pro
   }
   // With --data-precision f16 the host evaluates the rounded data the device holds: one posterior.
   const density = await modelDensity(roundedDataModel(compiled, plan.dataPrecision ?? "exact"), { backend: "cpu" });
+  if (plan.transitions === "host") return prepareGradientRun(compiled, plan, density);
   const several = plan.devices !== undefined && plan.devices.length > 1 ? plan.devices : undefined;
   const prepare = (): Promise<PreparedRunner> => (several ? prepareGroups(compiled, plan, several) : prepareGpuNuts(compiled, gpuNutsOptions(plan)));
   const detailOf = (gpu: PreparedRunner): string => [
@@ -85,6 +87,26 @@ export async function prepareRun(compiled: CompiledModel, plan: PlacedPlan): Pro
     ...(gpu.warning !== undefined ? { warning: gpu.warning } : {}),
     dispose: () => gpu.dispose(),
   };
+}
+
+// A layer method's run (plan.transitions "host"): its controller on the host, every round of its
+// chains' gradients one evaluation of the device's batched gradient. It starts on the GPU: the
+// measured move from the CPU (cpuFallback) is the NUTS runner's, and one device serves it.
+async function prepareGradientRun(compiled: CompiledModel, plan: PlacedPlan, density: ModelDensity): Promise<PreparedRun> {
+  if (plan.devices !== undefined && plan.devices.length > 1) {
+    throw new SamplerOptionError(`devices: a run whose method takes its transitions on the host evaluates its batched gradient on one device, not ${plan.devices.length}; give one device`);
+  }
+  if (plan.cpuFallback !== undefined) {
+    throw new SamplerOptionError("cpuFallback: a run whose method takes its transitions on the host starts on the GPU's batched gradient; leave cpuFallback out (the CPU backend runs such a method as well)");
+  }
+  const gpu = await prepareGpuGradient(compiled, plan);
+  const hint = precisionHint(compiled, plan.dtype);
+  const detail = [
+    `GPU batched gradient: the method's transitions run on the host, each round of all ${plan.chains} chains' gradients one device submission (${gpu.kernelsPerEvaluation} kernel${gpu.kernelsPerEvaluation === 1 ? "" : "s"}) and one read`,
+    ...(gpu.note !== undefined ? [gpu.note] : []),
+    ...(hint ? [hint] : []),
+  ].join("\n");
+  return { density: gpu.hostDensity(density), transitionRunner: gpu, detail, dispose: () => gpu.dispose() };
 }
 
 // A run that starts on the CPU backend and prepares the GPU's sampler when the run asks for it.

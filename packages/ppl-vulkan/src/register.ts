@@ -1,5 +1,6 @@
 import { SamplerOptionError } from "@ppl/ppl";
 import { registerTransitionRunner, type RunPlan } from "@ppl/ppl/runner";
+import { prepareGpuGradient } from "./gpu-gradient.ts";
 import { prepareGpuNuts, type ExecutionShape } from "./gpu-runner.ts";
 
 const SHAPES: readonly string[] = ["thread", "workgroup", "device"] satisfies readonly ExecutionShape[];
@@ -12,7 +13,10 @@ export function gpuNutsOptions(plan: RunPlan) {
   return { ...plan, shape: plan.shape as ExecutionShape | undefined };
 }
 
-/** Registers the GPU sampler as ppl's "vulkan" transition runner. */
+/**
+ * Registers the GPU sampler as ppl's "vulkan" transition runner: NUTS on the device, or, for a plan
+ * whose transitions run on the host (any layer method), the device's batched gradient alone.
+ */
 export function registerGpuRunner(): void {
-  registerTransitionRunner("vulkan", (model, plan) => prepareGpuNuts(model, gpuNutsOptions(plan)));
+  registerTransitionRunner("vulkan", (model, plan) => (plan.transitions === "host" ? prepareGpuGradient(model, plan) : prepareGpuNuts(model, gpuNutsOptions(plan))));
 }

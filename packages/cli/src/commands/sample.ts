@@ -51,10 +51,10 @@ export async function sampleCommand(modelPath: string, options: SampleCommandOpt
   };
   // Only look for devices when Vulkan is an option: --backend cpu never loads the native addon.
   const hmc = (opts.algorithm ?? "nuts") === "hmc";
-  // ChEES adapts across chains on the host, in lockstep: a CPU method, as static HMC is.
-  // ChEES and MEADS adapt across chains on the host, in lockstep: CPU methods, as static HMC is.
+  // ChEES and MEADS adapt across chains on the host, in lockstep.
   const manyChain = opts.algorithm === "chees" || opts.algorithm === "meads";
-  const cpuOnly = hmc || manyChain;
+  // Every method but NUTS runs its controller on the host: on a GPU, over the device's batched gradient.
+  const hostMethod = hmc || manyChain;
   if (manyChain && opts.metric === "dense") throw usageError(`--algorithm ${opts.algorithm} adapts a diagonal metric from the variance over chains; drop --metric dense`);
   if (opts.algorithm === "meads" && (opts.chains % 4 !== 0 || opts.chains < 8)) throw usageError(`--algorithm meads splits the chains into 4 folds of at least 2; give --chains a multiple of 4, at least 8 (not ${opts.chains})`);
   if (opts.superchains !== undefined && opts.chains % opts.superchains !== 0) {
@@ -66,15 +66,15 @@ export async function sampleCommand(modelPath: string, options: SampleCommandOpt
   // --checkpoint-every and --resume (run-checkpoint.ts): the CPU sampler, one file per chain.
   const checkpoints = checkpointPlan(opts, single);
   if (opts.steps !== undefined && !hmc) throw usageError("--steps is the number of leapfrog steps of --algorithm hmc; NUTS chooses its own (drop --steps, or add --algorithm hmc)");
-  // The GPU sampler runs NUTS only; static HMC runs on the CPU, which `auto` then takes.
-  if (cpuOnly && opts.backend === "vulkan") throw usageError(`--algorithm ${opts.algorithm} runs on the CPU only (the GPU sampler runs NUTS); use --backend cpu, or --algorithm nuts on the GPU`);
-  const request = cpuOnly || checkpoints !== undefined ? { ...opts, backend: "cpu" as const } : opts;
+  if (hostMethod && opts.gpuShape !== undefined && opts.gpuShape !== "auto") {
+    throw usageError(`--gpu-shape lays out the GPU's NUTS kernel; --algorithm ${opts.algorithm} runs its transitions on the host over the GPU's batched gradient: drop --gpu-shape`);
+  }
+  const request = checkpoints !== undefined ? { ...opts, backend: "cpu" as const } : opts;
   if (opts.threads !== undefined && request.backend === "vulkan") throw usageError("--threads spreads the CPU sampler's chains over threads; the GPU sampler runs every chain itself (drop --threads, or use --backend cpu)");
   // @ppl/vulkan (and its native addon) is loaded only then too, so that --backend cpu starts without it.
   const vulkan = request.backend === "cpu" ? undefined : await import("@ppl/vulkan");
   const listing = vulkan === undefined ? { devices: [], reason: null } : vulkan.listDevices();
-  const picked = chooseBackend(request, listing);
-  const choice = cpuOnly && opts.backend === "auto" ? { ...picked, note: `backend: cpu (${picked.dtype}): --algorithm ${opts.algorithm} runs on the CPU only` } : picked;
+  const choice = hostMethodChoice(chooseBackend(request, listing), hostMethod, opts.algorithm ?? "nuts");
   const threads = choice.backend === "cpu" ? Math.min(opts.threads ?? availableParallelism(), opts.chains) : 1;
 
   // With --typecheck, the TypeScript compiler first (commands/check.ts): a type error stops the run before it starts.
@@ -97,7 +97,8 @@ export async function sampleCommand(modelPath: string, options: SampleCommandOpt
   const generated = generatedColumns(compiled, seed, opts.predictive ?? false);
   const shown = selectVariables([...compiled.constrainedNames(), ...generated.names, ...logLik.names], opts.variables, true);
   const target = opts.targetEss !== undefined ? new TargetEss(opts.targetEss, shown.names, opts.chains, opts.superchains) : undefined;
-  const plan = runPlan(opts, choice);
+  // A method other than NUTS takes its transitions on the host; the GPU serves its batched gradient.
+  const plan = hostMethod && choice.backend === "vulkan" ? { ...runPlan(opts, choice), transitions: "host" as const } : runPlan(opts, choice);
   let opened;
   try {
     opened = await openDensity(choice, compiled, plan);
@@ -304,6 +305,17 @@ export async function sampleCommand(modelPath: string, options: SampleCommandOpt
     }
     return ExitCode.ok;
   }
+}
+
+// A method other than NUTS on a GPU: its controller runs on the host over the batched gradient of
+// one device, from the start (the measured move from the CPU is the GPU NUTS runner's).
+function hostMethodChoice(picked: BackendChoice, hostMethod: boolean, algorithm: string): BackendChoice {
+  if (!hostMethod || picked.backend !== "vulkan") return picked;
+  if (picked.devices !== undefined && picked.devices.length > 1) {
+    throw usageError(`--algorithm ${algorithm} evaluates its chains' gradients on one device; give --device one index (not ${picked.devices.join(",")})`);
+  }
+  const { cpuFallback: _fallback, devices: _devices, ...choice } = picked;
+  return { ...choice, note: `${picked.note}; --algorithm ${algorithm}: its transitions on the host, each round of all chains' gradients one batched evaluation on the device` };
 }
 
 /** Random streams of the generated quantities of saved warmup draws start here, so that the sampling draws' streams are the same with or without --save-warmup. */

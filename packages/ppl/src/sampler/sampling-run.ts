@@ -19,7 +19,7 @@ import type { ChainAdaptationResult, ChainStats, SampleResult } from "./result.t
 import type { ChainState, RunState } from "./run-state.ts";
 import { checkInteger, hostStepsOf, perChain, resolveSettings, type ResolvedSampleSettings } from "./settings.ts";
 import { chainContext, type TransitionStats } from "./transition.ts";
-import { planOwnedOptions, type RunnerCost, type RunnerStats, type TransitionRunner } from "./transition-runner.ts";
+import { planOwnedOptions, servesGradientsOnly, type RunnerCost, type RunnerStats, type TransitionRunner } from "./transition-runner.ts";
 import type { GradientStepper } from "./batch.ts";
 import { dualAveragingOf } from "./methods/windowed-adaptation.ts";
 import { StepSizeSearch } from "./warmup/stepsize-search.ts";
@@ -81,7 +81,13 @@ export class SamplingRun {
     const superchainSize = checkInteger("superchainSize", options.superchainSize ?? 1, 1);
 
     const method = methodOf(options.method ?? s.sampler);
-    if (options.transitionRunner && options.method !== undefined && method.name !== s.sampler) {
+    // A runner that serves the batched density only: the method's transitions run here, over it.
+    const gradientsOnly = servesGradientsOnly(options.transitionRunner);
+    const runner = gradientsOnly ? undefined : options.transitionRunner;
+    if (gradientsOnly && options.fallback) {
+      throw new SamplerOptionError("fallback: the runner serves the batched density only (plan.transitions 'host'), so there are no runner transitions to time against the CPU; leave fallback out");
+    }
+    if (runner && options.method !== undefined && method.name !== s.sampler) {
       throw new SamplerOptionError(`method: a transition runner runs the sampler it was prepared for (${s.sampler}); leave method out, or the runner`);
     }
     this.method = method;
@@ -112,7 +118,7 @@ export class SamplingRun {
       const chain = chainContext(this.batch, slot, key, metric);
       // A runner's transitions run elsewhere: the host's machines (a NUTS tree's storage per chain,
       // a tenth of a second for a thousand chains) would never be used.
-      if (!options.transitionRunner) {
+      if (!runner) {
         const state = method.init(chain, s);
         this.states.push(state);
         this.steppers.push({ advance: () => method.advance(state) });
@@ -140,11 +146,11 @@ export class SamplingRun {
     };
     this.hostSteps = stepSizeAdaptation.hostSteps;
     const blockLimit = options.runnerBlockLimit;
-    this.runner = options.transitionRunner
-      ? options.transitionRunner.factory({ settings: s, dim, metrics: this.metrics, stepSizeAdaptation, ...(blockLimit ? { blockLimit } : {}) })
+    this.runner = runner
+      ? runner.factory({ settings: s, dim, metrics: this.metrics, stepSizeAdaptation, ...(blockLimit ? { blockLimit } : {}) })
       : null;
     this.runAdapt = method.runAdaptation ?? null;
-    if (this.runAdapt && this.runner) throw new SamplerOptionError(`method: ${method.name} adapts across chains on the host; leave the transition runner out`);
+    if (this.runAdapt && this.runner) throw new SamplerOptionError(`method: ${method.name} adapts across chains on the host; prepare the runner with plan.transitions 'host' (it then serves the batched density and the method runs here), or leave it out`);
     this.runAdaptState = this.runAdapt ? this.runAdapt.init(this.metrics, s) : null;
   }
 

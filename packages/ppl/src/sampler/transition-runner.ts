@@ -75,6 +75,18 @@ export interface RunPlan {
    * 16-bit storage); the CPU runs ignore it.
    */
   readonly dataPrecision?: "exact" | "f16";
+  /**
+   * Where the run's transitions run: "runner" (the default), the runner's own (the GPU's NUTS);
+   * "host", the run's sampling method (SampleOptions.method: any layer method, ChEES, MEADS, static
+   * HMC, a caller's own) runs on the host, and each round's gradients of all chains are one call of
+   * the runner's batched density (PreparedRunner.hostDensity); the runner's factory is then unused.
+   */
+  readonly transitions?: "runner" | "host";
+}
+
+/** Whether a runner's plan leaves the transitions to the host's method, serving only the batched density. */
+export function servesGradientsOnly(runner: PlannedRunner | undefined): boolean {
+  return runner?.plan.transitions === "host";
 }
 
 /** The plan a runner was prepared for, its shape chosen: the one owner of a run's chains, tree depth, metric, float type and shape. */

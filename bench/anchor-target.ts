@@ -28,9 +28,10 @@ export interface TargetSettings {
   readonly blockMany: number;
   /** Superchains (K) of the runs of more than FEW_CHAINS chains, for nested R-hat. */
   readonly superchains: number;
-  /** Caps: draws a chain, and wall seconds a repetition (then the line says the target was not reached). */
+  /** Caps: draws a chain (runs of at most FEW_CHAINS chains, and of more), and wall seconds of the next repetition (then the line says the target was not reached). */
   readonly maxDraws: number;
-  readonly maxSeconds: number;
+  readonly maxDrawsMany: number;
+  readonly maxSeconds: () => number;
   readonly backend: "vulkan" | "cpu";
   readonly dtype: "f32" | "f64";
   readonly dataPrecision: DataPrecision;
@@ -39,6 +40,13 @@ export interface TargetSettings {
 
 /** Above this many chains a run is a many-chain run: short blocks, chains started in superchains, nested R-hat. */
 export const FEW_CHAINS = 16;
+
+/**
+ * A many-chain run's first check holds at least this many draws a chain: with 5 draws a split
+ * chain the ESS estimate is (chains × draws) / 2 at most whatever the autocorrelation
+ * (docs/many-chain-hmc.md), so 64 chains of 10 draws would "reach" ESS 320 by construction.
+ */
+export const MANY_CHAIN_FIRST_CHECK = 20;
 
 /** Parses `nuts:4:1000,chees:4096:300` (method:chains:warmup) into runs. */
 export function parseRuns(spec: string): TargetRun[] {
@@ -104,6 +112,7 @@ export async function runTargetCase(name: string, compiled: () => CompiledModel,
 // built, initialization, warmup) to the end of the check that met the target.
 async function targetRep(compiled: () => CompiledModel, run: TargetRun, s: TargetSettings, rep: number, block: number, superchains: number | undefined): Promise<Record<string, unknown>> {
   const t0 = performance.now();
+  const cap = s.maxSeconds();
   const m = compiled();
   let placed: Placed;
   try {
@@ -112,11 +121,11 @@ async function targetRep(compiled: () => CompiledModel, run: TargetRun, s: Targe
     return { available: false, reason: firstLine(e) };
   }
   const tPrepared = performance.now();
-  const blocks = new TargetBlocks(s.target, block, coordinateNames(m), run.chains, superchains);
+  const blocks = new TargetBlocks(s.target, block, coordinateNames(m), run.chains, superchains, superchains !== undefined ? MANY_CHAIN_FIRST_CHECK : block);
   const stop = new AbortController();
   let firstDraw: number | null = null, metAt: number | null = null, timedOut = false, divergences = 0;
   const onDraw = (d: DrawInfo) => {
-    if ((performance.now() - t0) / 1000 > s.maxSeconds) {
+    if ((performance.now() - t0) / 1000 > cap) {
       timedOut = true;
       stop.abort();
       return;
@@ -132,7 +141,7 @@ async function targetRep(compiled: () => CompiledModel, run: TargetRun, s: Targe
   let res;
   try {
     res = await sampleAsync(placed.density, {
-      chains: run.chains, warmup: run.warmup, draws: s.maxDraws, seed: 1000 + rep, maxDepth: 10,
+      chains: run.chains, warmup: run.warmup, draws: superchains !== undefined ? s.maxDrawsMany : s.maxDraws, seed: 1000 + rep, maxDepth: 10,
       ...(run.method !== "nuts" ? { method: run.method } : {}),
       ...(superchains !== undefined ? { superchainSize: run.chains / superchains } : {}),
       ...(placed.runner ? { transitionRunner: placed.runner } : {}),
@@ -149,7 +158,7 @@ async function targetRep(compiled: () => CompiledModel, run: TargetRun, s: Targe
   const last = blocks.met ?? blocks.checks.at(-1);
   const seconds = (a: number, b: number) => +((b - a) / 1000).toFixed(3);
   return {
-    available: true, reached: blocks.met !== null, stopped: blocks.met !== null ? "target" : timedOut ? "max_seconds" : "max_draws",
+    available: true, reached: blocks.met !== null, stopped: blocks.met !== null ? "target" : timedOut ? "max_seconds" : "max_draws", cap_s: +cap.toFixed(1),
     wall_s: seconds(t0, end), prepare_s: seconds(t0, tPrepared),
     warmup_s: firstDraw === null ? null : seconds(tPrepared, firstDraw), sampling_s: firstDraw === null ? null : seconds(firstDraw, end),
     check_s: +blocks.checkSeconds.toFixed(3), checks: blocks.checks.length, draws: last?.draws ?? 0,

@@ -17,7 +17,9 @@
  *   Time to a target ESS (bench/anchor-target.ts, docs/target-ess-benchmark.md) in place of the fixed-length runs:
  *     --target-ess N [--runs nuts:4:1000,nuts:1024:500,chees:4096:300,meads:4096:300] (method:chains:warmup)
  *     [--blocks 100,20] (draws a chain per check: up to 16 chains, more) [--superchains 32] (runs of more than 16 chains)
- *     [--max-draws 20000] [--max-seconds 300] (caps a repetition); --cases 8s,lr,many,hier as above, `many` being its data
+ *     [--max-draws 20000] [--max-draws-many 2000] (a chain's, up to 16 chains and more) [--max-seconds 300] (caps a repetition)
+ *     [--budget-seconds B] (the whole process's: each repetition's cap is also what is left over the repetitions left);
+ *     --cases 8s,lr,many,hier as above, `many` being its data
  */
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
@@ -317,12 +319,16 @@ async function timeBatchedGradientWith(
 /** --target-ess: every configuration of --runs on every case of --cases, one after another. */
 async function runTargets() {
   const [blockFew, blockMany] = opt("blocks", "100,20").split(",").map(Number) as [number, number];
+  const runs = parseRuns(opt("runs", "nuts:4:1000,nuts:1024:500,chees:4096:300,meads:4096:300"));
+  // A repetition's cap: --max-seconds, and no more than an equal share of the budget left.
+  const started = performance.now(), budget = Number(opt("budget-seconds", "Infinity")), maxSeconds = Number(opt("max-seconds", "300"));
+  let repsLeft = runs.length * reps * cases.filter((c) => ["8s", "lr", "many", "hier"].includes(c)).length;
+  const cap = () => Math.min(maxSeconds, Math.max(5, (budget - (performance.now() - started) / 1000) / Math.max(1, repsLeft--)));
   const settings: TargetSettings = {
     target: targetEss, blockFew, blockMany, superchains: Number(opt("superchains", "32")),
-    maxDraws: Number(opt("max-draws", "20000")), maxSeconds: Number(opt("max-seconds", "300")),
+    maxDraws: Number(opt("max-draws", "20000")), maxDrawsMany: Number(opt("max-draws-many", "2000")), maxSeconds: cap,
     backend: backend as "vulkan" | "cpu", dtype, dataPrecision, reps,
   };
-  const runs = parseRuns(opt("runs", "nuts:4:1000,nuts:1024:500,chees:4096:300,meads:4096:300"));
   // Each case's files are read once, before its runs (as NumPyro's side reads them before timing).
   const lr = (file: string) => {
     const d = logisticData(file);

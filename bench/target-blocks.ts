@@ -43,15 +43,16 @@ export class TargetBlocks {
 
   /**
    * `names` name the coordinates (their count is the dimension); `superchains` (K) groups the
-   * chains into K contiguous superchains of equal size for nested R-hat.
+   * chains into K contiguous superchains of equal size for nested R-hat; the first check comes at
+   * the first multiple of the block that holds `firstCheck` draws a chain or more.
    */
-  constructor(readonly target: number, readonly block: number, readonly names: readonly string[], readonly chains: number, readonly superchains?: number) {
+  constructor(readonly target: number, readonly block: number, readonly names: readonly string[], readonly chains: number, readonly superchains?: number, firstCheck = block) {
     if (!(Number.isInteger(block) && block >= 1)) throw new RangeError(`block: ${block} draws; give a whole number ≥ 1`);
     this.store = Array.from({ length: chains }, () => new Float64Array(block * names.length));
     this.counts = new Int32Array(chains);
     // Throws a SuperchainError that names the fix when K does not divide the chains.
     this.labels = superchains === undefined ? null : contiguousSuperchains(chains, superchains);
-    this.next = block;
+    this.next = Math.max(1, Math.ceil(firstCheck / block)) * block;
   }
 
   /** Whether the target is met (later draws are not kept). */

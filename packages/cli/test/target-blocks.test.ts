@@ -88,6 +88,12 @@ describe("target blocks", () => {
     expect(refused.checks.at(-1)!.minEss).toBeGreaterThanOrEqual(100);
   });
 
+  it("checks first at the first block holding firstCheck draws a chain", () => {
+    const blocks = new TargetBlocks(1e9, 10, NAMES, 4, undefined, 25);
+    run(blocks, streams.map((s) => s.slice(0, 60)), []);
+    expect(blocks.checks.map((c) => c.draws)).toEqual([30, 40, 50, 60]);
+  });
+
   it("refuses superchains that do not divide the chains", () => {
     expect(() => new TargetBlocks(100, 10, NAMES, 64, 7)).toThrow(/divisor of 64/);
   });

@@ -4,8 +4,8 @@
  * unconstrained scale, up to 100 tries for a finite density, or constrained values from a file),
  * the mode found by an optimizer, and a one-row-per-point Stan CSV file in CmdStan's layout.
  */
-import { fileSink, formatNumber, philoxRng, writeStanCsv, type CompiledModel, type ConfigNode, type Model } from "@ppl/ppl";
-import { minimize, objectiveOf, optimizationDensity, OptimizationError, type Objective, type OptimizeOptions, type OptimizeResult } from "@ppl/ppl/inference";
+import { approximationTarget, fileSink, formatNumber, randomInitialPoint, runConfig, writeStanCsv, type CompiledModel, type ConfigNode, type Model } from "@ppl/ppl";
+import { minimize, OptimizationError, type Objective, type OptimizeOptions, type OptimizeResult } from "@ppl/ppl/inference";
 import { compileWithData } from "./compile.ts";
 import { modelError } from "./exit-codes.ts";
 import type { CommandIO } from "./io.ts";
@@ -26,25 +26,18 @@ export interface ApproximationModel {
 export async function approximationModel(modelPath: string, dataPath: string | undefined, jacobian: boolean, io: CommandIO): Promise<ApproximationModel> {
   const model = await loadModel(modelPath);
   const compiled = compileWithData(model, loadData(dataPath), modelPath, dataPath, (line) => io.stderr.write(line + "\n"));
-  let density;
   try {
-    density = await optimizationDensity(compiled, jacobian);
+    return { model, ...(await approximationTarget(compiled, jacobian)) };
   } catch (e) {
     throw modelError(`model '${compiled.name}': its log density could not be compiled: ${firstLine(e)}`, e);
   }
-  return { model, compiled, objective: objectiveOf(density), generated: (q) => density.generated(q) };
 }
 
 /** The initial unconstrained point: from `--init FILE` (constrained values), else uniform in (−r, r), retried until the density is finite. */
 export function initialPoint(m: ApproximationModel, init: number | string, seed: number): Float64Array {
   if (typeof init === "string") return readInitFile(init, m.compiled, 1, seed).perChain[0]!;
-  const grad = new Float64Array(m.compiled.dim);
-  let q = new Float64Array(m.compiled.dim);
-  for (let attempt = 0; attempt < 100; attempt++) {
-    const rng = philoxRng(seed, attempt);
-    q = Float64Array.from({ length: q.length }, () => init * (2 * rng.uniform() - 1));
-    if (Number.isFinite(m.objective.evaluate(q, grad)) && grad.every(Number.isFinite)) return q;
-  }
+  const q = randomInitialPoint(m.objective, init, seed);
+  if (q !== null) return q;
   throw modelError(`model '${m.compiled.name}': the log density is not finite at 100 random initial points uniform in (−${init}, ${init}); give initial values with --init FILE.json, or a smaller --init radius`);
 }
 
@@ -75,13 +68,7 @@ export function writeCsvFile(path: string, config: readonly ConfigNode[], lead: 
 
 /** The settings CmdStan writes after the method's own: id, data file, init, seed, output file. */
 export function commonConfig(dataPath: string | undefined, init: number | string, seed: number, seedGiven: boolean, output: string): ConfigNode[] {
-  return [
-    { key: "id", value: 1, isDefault: true },
-    { key: "data", children: [{ key: "file", value: dataPath ?? "", isDefault: dataPath === undefined }] },
-    { key: "init", value: init, isDefault: init === 2 },
-    { key: "random", children: [{ key: "seed", value: seed, isDefault: !seedGiven }] },
-    { key: "output", children: [{ key: "file", value: output }] },
-  ];
+  return [...runConfig(dataPath, init, seed, seedGiven), { key: "output", children: [{ key: "file", value: output }] }];
 }
 
 /** Prints name/value pairs as two aligned columns. */

@@ -52,7 +52,7 @@ export { encodeCheckpoint, decodeCheckpoint, writeCheckpointFile, readCheckpoint
 export { sample, sampleModel, Fit, FitError, type FitOptions, type VariableDraws, type FitParts } from "./fit/index.ts";
 // Approximating a model's posterior with its data (Laplace, Pathfinder, ADVI): an ApproximateFit of named, constrained draws
 export {
-  approximate, approximateCompiled, approximationTarget, ApproximateFit, approximationConfig, runConfig, laplaceMode, laplaceDraws, randomInitialPoint, pathfinderNotes,
+  approximate, approximateCompiled, approximateTarget, approximationTarget, ApproximateFit, approximationConfig, runConfig, laplaceMode, laplaceDraws, randomInitialPoint, pathfinderNotes,
   type ApproximateOptions, type ApproximateCommonOptions, type LaplaceOptions, type PathfinderModelOptions, type VariationalModelOptions,
   type ApproximationInputs, type ApproximationTarget, type MethodDraws, type ApproximateFitParts, type ApproximateSummaryRow, type ApproximationMethod,
   type PathfinderSettings, type ApproximationSettings,

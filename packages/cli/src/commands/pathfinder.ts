@@ -7,12 +7,10 @@
  * values with deterministics and generated quantities) and prints each variable's mean and sd,
  * the paths' ELBOs and the Pareto k. Every path failing is exit 5 with no CSV written.
  */
-import { join } from "node:path";
-import type { ConfigNode } from "@ppl/ppl";
-import { pathfinder, PathfinderError, PATH_DEFAULTS, type PathfinderResult } from "@ppl/ppl/inference";
-import { approximationModel, commonConfig, writeCsvFile, type ApproximationModel } from "../approximation-run.ts";
+import { approximateTarget, FitError, type ApproximateFit, type ApproximationInputs, type PathfinderModelOptions } from "@ppl/ppl";
+import { pathfinder, PathfinderError, type PathfinderResult } from "@ppl/ppl/inference";
+import { approximationModel, type ApproximationModel } from "../approximation-run.ts";
 import { CliError, ExitCode, modelError, type ExitCodeValue } from "../exit-codes.ts";
-import { generatedColumns } from "../generated-columns.ts";
 import type { CommandIO } from "../io.ts";
 import { prepareOutputDir } from "../output-dir.ts";
 import { readInitFile } from "../start-values.ts";
@@ -36,22 +34,28 @@ export interface PathfinderCommandOptions {
 export async function pathfinderCommand(modelPath: string, opts: PathfinderCommandOptions, io: CommandIO): Promise<ExitCodeValue> {
   const m = await approximationModel(modelPath, opts.data, true, io);
   const seed = opts.seed ?? Math.floor(Math.random() * 2 ** 32);
-  const t0 = performance.now();
-  const result = runPathfinder(m, opts, seed, io);
+  const given = typeof opts.init === "string" ? readInitFile(opts.init, m.compiled, opts.numPaths, seed) : undefined;
+  for (const note of given?.notes ?? []) io.stderr.write(note + "\n");
+  const fit = pathfinderFit(m, {
+    method: "pathfinder", seed, draws: opts.draws, numPaths: opts.numPaths, psisResample: opts.psisResample, numElboDraws: opts.numElboDraws,
+    historySize: opts.historySize, maxLbfgsIters: opts.maxLbfgsIters,
+    ...(typeof opts.init === "number" ? { init: opts.init } : {}), ...(given ? { initialPoints: given.perChain } : {}),
+  }, { dataFile: opts.data, init: opts.init, seedGiven: opts.seed !== undefined });
   const dir = await prepareOutputDir(opts.output, 0);
-  const path = join(dir, "pathfinder.csv");
-  const generated = generatedColumns(m.compiled, seed, false);
-  const names = [...m.compiled.constrainedNames(), ...generated.names];
-  const rows = result.draws.x.map((x, d) => [result.draws.lpApprox[d]!, result.draws.lp[d]!, ...Array.from(generated.row(0, d, m.generated(x)))]);
-  const config = [
-    { key: "model", value: m.compiled.name },
-    { key: "method", value: "pathfinder", children: [{ key: "pathfinder", children: pathfinderSettings(opts) }] },
-    ...commonConfig(opts.data, opts.init, seed, opts.seed !== undefined, path),
-  ];
-  writeCsvFile(path, config, ["lp_approx__", "lp__"], names, rows, (performance.now() - t0) / 1000, trailer(result));
-  printSummary(io, ["lp__", ...names], rows.map((r) => r.slice(1)), result);
-  if (!opts.quiet) io.stderr.write(`wrote ${rows.length} draws to ${path} (seed ${seed})\n`);
+  const path = fit.writeCsv(dir);
+  printSummary(io, fit);
+  if (!opts.quiet) io.stderr.write(`wrote ${fit.size} draws to ${path} (seed ${seed})\n`);
   return ExitCode.ok;
+}
+
+// The library's run, its failures as the CLI's: no finite initial point is a model error (exit 3), every path failing exit 5.
+function pathfinderFit(m: ApproximationModel, options: PathfinderModelOptions, inputs: ApproximationInputs): ApproximateFit {
+  try {
+    return approximateTarget(m, options, inputs);
+  } catch (e) {
+    const cause = e instanceof FitError ? e.cause : undefined;
+    throw cause instanceof PathfinderError ? pathfinderFailure(m, cause) : e;
+  }
 }
 
 /** Runs the paths; a density not finite at any initial point is a model error (exit 3), every path failing exit 5. */
@@ -67,55 +71,32 @@ export function runPathfinder(m: ApproximationModel, opts: PathfinderCommandOpti
       ...(resampled ? { firstResampled: resampled.first, numResampled: resampled.count } : {}),
     });
   } catch (e) {
-    if (!(e instanceof PathfinderError)) throw e;
-    if (e.reason === "init") throw modelError(`model '${m.compiled.name}': ${e.message}; give initial values with --init FILE.json, or a smaller --init radius`, e);
-    throw new CliError(`pathfinder: ${e.message}; check that the model has a proper posterior (each parameter a proper prior or enough data), or start elsewhere with --init`, ExitCode.notConverged, e);
+    throw e instanceof PathfinderError ? pathfinderFailure(m, e) : e;
   }
 }
 
-// The pathfinder section of the settings, as CmdStan nests it.
-function pathfinderSettings(o: PathfinderCommandOptions): ConfigNode[] {
-  const d = PATH_DEFAULTS;
-  const e = (key: string, value: number | boolean, def: number | boolean): ConfigNode => ({ key, value, isDefault: value === def });
-  return [
-    e("init_alpha", d.initAlpha, d.initAlpha), e("tol_obj", d.tolObj, d.tolObj), e("tol_rel_obj", d.tolRelObj, d.tolRelObj),
-    e("tol_grad", d.tolGrad, d.tolGrad), e("tol_rel_grad", d.tolRelGrad, d.tolRelGrad), e("tol_param", d.tolParam, d.tolParam),
-    e("history_size", o.historySize, d.historySize), e("num_psis_draws", o.draws, 1000), e("num_paths", o.numPaths, 4),
-    e("save_single_paths", false, false), e("psis_resample", o.psisResample, true), e("calculate_lp", true, true),
-    e("max_lbfgs_iters", o.maxLbfgsIters, d.iter), e("num_draws", o.draws, d.numDraws), e("num_elbo_draws", o.numElboDraws, d.numElboDraws),
-  ];
-}
-
-function pathLines(r: PathfinderResult): string[] {
-  return r.paths.map((p) => p.draws === null
-    ? `Path ${p.path + 1}: failed: ${p.message}`
-    : `Path ${p.path + 1}: best iteration ${p.bestIteration} of ${p.iterations}, ELBO ${short(p.elbo)}, ${p.evaluations} evaluations (${p.message})`);
-}
-
-function kLine(r: PathfinderResult): string {
-  const k = Number.isNaN(r.paretoK) ? "none (every importance weight is the same: the approximation is the density up to its constant)"
-    : Number.isFinite(r.paretoK) ? r.paretoK.toFixed(2) : "Inf (the tail could not be fitted)";
-  const what = r.resampled ? "resampled by Pareto-smoothed importance weights" : "pooled, not resampled (--no-psis-resample)";
-  return `Pareto k ${k}: the draws are ${what}`;
-}
-
-function trailer(r: PathfinderResult): string[] {
-  return [...pathLines(r), kLine(r)];
+// No finite initial point is a model error (exit 3), every path failing exit 5.
+function pathfinderFailure(m: ApproximationModel, e: PathfinderError): CliError {
+  if (e.reason === "init") return modelError(`model '${m.compiled.name}': ${e.message}; give initial values with --init FILE.json, or a smaller --init radius`, e);
+  return new CliError(`pathfinder: ${e.message}; check that the model has a proper posterior (each parameter a proper prior or enough data), or start elsewhere with --init`, ExitCode.notConverged, e);
 }
 
 // Each variable's mean and sd over the draws, then the paths and the Pareto k (with Stan's warning above 0.7).
-function printSummary(io: CommandIO, names: readonly string[], rows: readonly number[][], r: PathfinderResult): void {
-  const width = Math.max(8, ...names.map((n) => n.length));
+function printSummary(io: CommandIO, fit: ApproximateFit): void {
+  const rows = [{ name: "lp__", ...moments(fit.draws("lp__")) }, ...fit.summary()];
+  const width = Math.max(8, ...rows.map((r) => r.name.length));
   io.stdout.write(`${"variable".padEnd(width)}  ${"mean".padStart(12)}  ${"sd".padStart(12)}\n`);
-  names.forEach((n, j) => {
-    const mean = rows.reduce((t, row) => t + row[j]!, 0) / rows.length;
-    const sd = Math.sqrt(rows.reduce((t, row) => t + (row[j]! - mean) ** 2, 0) / Math.max(1, rows.length - 1));
-    io.stdout.write(`${n.padEnd(width)}  ${short(mean).padStart(12)}  ${short(sd).padStart(12)}\n`);
-  });
-  io.stdout.write("\n" + [...pathLines(r), kLine(r)].join("\n") + "\n");
-  if (r.paretoK > 0.7) {
-    io.stderr.write(`warning: Pareto k ${Number.isFinite(r.paretoK) ? r.paretoK.toFixed(2) : "Inf"} > 0.7: importance resampling could not correct the approximation, which may be poor (a funnel, several modes, or heavy tails); check the draws against NUTS (\`ppl sample\`)\n`);
+  for (const r of rows) io.stdout.write(`${r.name.padEnd(width)}  ${short(r.mean).padStart(12)}  ${short(r.sd).padStart(12)}\n`);
+  io.stdout.write("\n" + fit.notes.join("\n") + "\n");
+  const k = fit.paretoK;
+  if (k > 0.7) {
+    io.stderr.write(`warning: Pareto k ${Number.isFinite(k) ? k.toFixed(2) : "Inf"} > 0.7: importance resampling could not correct the approximation, which may be poor (a funnel, several modes, or heavy tails); check the draws against NUTS (\`ppl sample\`)\n`);
   }
+}
+
+function moments(x: Float64Array): { mean: number; sd: number } {
+  const mean = x.reduce((t, v) => t + v, 0) / x.length;
+  return { mean, sd: Math.sqrt(x.reduce((t, v) => t + (v - mean) ** 2, 0) / Math.max(1, x.length - 1)) };
 }
 
 // Four significant digits, as a summary table shows them.

@@ -9,12 +9,10 @@
  * converged, says which criterion it missed and exits 5 (as `ppl optimize`); an ELBO that cannot
  * be estimated, or no step size that improves it, exits 5 and writes no file.
  */
-import { join } from "node:path";
-import { fileSink, formatNumber, philoxRng, writeStanCsv, type ConfigNode } from "@ppl/ppl";
-import { ADVI_DEFAULTS, advi, approximationDraw, approximationMean, VariationalError, type AdviResult, type FamilyName } from "@ppl/ppl/inference";
-import { approximationModel, commonConfig, initialPoint, type ApproximationModel } from "../approximation-run.ts";
+import { approximateTarget, FitError, formatNumber, type ApproximateFit } from "@ppl/ppl";
+import { VariationalError, type AdviResult, type FamilyName } from "@ppl/ppl/inference";
+import { approximationModel, initialPoint } from "../approximation-run.ts";
 import { CliError, ExitCode, type ExitCodeValue } from "../exit-codes.ts";
-import { generatedColumns } from "../generated-columns.ts";
 import type { CommandIO } from "../io.ts";
 import { prepareOutputDir } from "../output-dir.ts";
 
@@ -37,88 +35,32 @@ export interface VariationalCommandOptions {
   readonly quiet: boolean;
 }
 
-/** The Philox streams of a run's seed: initial points take 0 … 99 (as optimize's), the ascent 100, the output draws 101. */
-const ASCENT_STREAM = 100;
-const DRAWS_STREAM = 101;
-
 /** Runs `ppl variational`; returns 0, or 5 when the ascent did not converge or the ELBO could not be estimated. */
 export async function variationalCommand(modelPath: string, opts: VariationalCommandOptions, io: CommandIO): Promise<ExitCodeValue> {
   const m = await approximationModel(modelPath, opts.data, true, io);
   const seed = opts.seed ?? Math.floor(Math.random() * 2 ** 32);
   const x0 = initialPoint(m, opts.init, seed);
-  const t0 = performance.now();
-  let fit: AdviResult;
+  let fit: ApproximateFit;
   try {
-    fit = advi(m.objective, x0, philoxRng(seed, ASCENT_STREAM), opts);
+    fit = approximateTarget(m, {
+      method: "variational", seed, draws: opts.draws, initialPoints: [x0], algorithm: opts.algorithm, iter: opts.iter, gradSamples: opts.gradSamples,
+      elboSamples: opts.elboSamples, eta: opts.eta, adaptEngaged: opts.adaptEngaged, adaptIter: opts.adaptIter, tolRelObj: opts.tolRelObj, evalElbo: opts.evalElbo,
+    }, { dataFile: opts.data, init: opts.init, seedGiven: opts.seed !== undefined });
   } catch (e) {
-    if (e instanceof VariationalError) throw new CliError(`variational: ${e.message}; no variational.csv was written`, ExitCode.notConverged, e);
+    const cause = e instanceof FitError ? e.cause : undefined;
+    if (cause instanceof VariationalError) throw new CliError(`variational: ${cause.message}; no variational.csv was written`, ExitCode.notConverged, cause);
     throw e;
   }
-  if (!opts.quiet) reportAscent(io, fit);
+  const ascent = fit.ascent!;
+  if (!opts.quiet) reportAscent(io, ascent);
   const dir = await prepareOutputDir(opts.output, 0);
-  const path = join(dir, "variational.csv");
-  const written = writeDraws(m, fit, opts, seed, path, (performance.now() - t0) / 1000);
-  printMoments(io, written);
-  if (!opts.quiet) io.stderr.write(`${fit.message}; ${fit.iterations} iterations (eta ${fit.eta}); wrote the mean and ${opts.draws} draws to ${path} (seed ${seed})\n`);
-  for (const note of fit.notes) io.stderr.write(`note: ${note}\n`);
+  const path = fit.writeCsv(dir);
+  printMoments(io, fit);
+  if (!opts.quiet) io.stderr.write(`${ascent.message}; ${ascent.iterations} iterations (eta ${ascent.eta}); wrote the mean and ${opts.draws} draws to ${path} (seed ${seed})\n`);
+  for (const note of ascent.notes) io.stderr.write(`note: ${note}\n`);
   if (fit.converged) return ExitCode.ok;
-  io.stderr.write(`ppl: variational ${fit.message}; variational.csv holds draws from the last iterate, which may be far from the optimum (raise --iter, or loosen --tol-rel-obj)\n`);
+  io.stderr.write(`ppl: variational ${ascent.message}; variational.csv holds draws from the last iterate, which may be far from the optimum (raise --iter, or loosen --tol-rel-obj)\n`);
   return ExitCode.notConverged;
-}
-
-/** What variational.csv holds after log_g__: the column names, the mean row and the draws' rows. */
-interface Written {
-  readonly names: readonly string[];
-  readonly mean: Float64Array;
-  readonly rows: readonly Float64Array[];
-}
-
-// The file: header, η, the mean row, the draws.
-function writeDraws(m: ApproximationModel, fit: AdviResult, opts: VariationalCommandOptions, seed: number, path: string, seconds: number): Written {
-  const generated = generatedColumns(m.compiled, seed, false);
-  const names = [...m.compiled.constrainedNames(), ...generated.names];
-  const config = [
-    { key: "model", value: m.compiled.name },
-    { key: "method", value: "variational", children: [{ key: "variational", children: variationalSettings(opts) }] },
-    ...commonConfig(opts.data, opts.init, seed, opts.seed !== undefined, path),
-  ];
-  const writer = writeStanCsv(fileSink(path), { config, parameters: names, samplerColumns: ["lp__", "log_p__", "log_g__"] });
-  const grad = new Float64Array(m.compiled.dim);
-  const rng = philoxRng(seed, DRAWS_STREAM);
-  const rows: Float64Array[] = [];
-  let mean = new Float64Array(0);
-  try {
-    if (fit.adaptation) {
-      writer.writeComment("Stepsize adaptation complete.");
-      writer.writeComment(`eta = ${fit.eta}`);
-    }
-    mean = Float64Array.from(generated.row(0, 0, m.generated(approximationMean(fit))));
-    writer.writeDraw([0, 0, 0, ...mean]);
-    for (let d = 1; d <= opts.draws; d++) {
-      const { x, logG } = approximationDraw(fit, rng);
-      const row = Float64Array.from(generated.row(0, d, m.generated(x)));
-      rows.push(row);
-      writer.writeDraw([0, -m.objective.evaluate(x, grad), logG, ...row]);
-    }
-    // The message says which: "converged: …" or "did not converge: …".
-    writer.writeComment(`ADVI ${fit.message}`);
-    writer.writeComment(`Iterations: ${fit.iterations}`);
-  } finally {
-    writer.close({ warmup: 0, sampling: seconds });
-  }
-  return { names, mean, rows };
-}
-
-// The variational section of the settings, nested as CmdStan nests it.
-function variationalSettings(o: VariationalCommandOptions): ConfigNode[] {
-  const d = ADVI_DEFAULTS;
-  const e = (key: string, value: number, def: number): ConfigNode => ({ key, value, isDefault: value === def });
-  return [
-    { key: "algorithm", value: o.algorithm, isDefault: o.algorithm === d.algorithm, children: [{ key: o.algorithm, children: [] }] },
-    e("iter", o.iter, d.iter), e("grad_samples", o.gradSamples, d.gradSamples), e("elbo_samples", o.elboSamples, d.elboSamples), e("eta", o.eta, d.eta),
-    { key: "adapt", children: [{ key: "engaged", value: o.adaptEngaged, isDefault: o.adaptEngaged }, e("iter", o.adaptIter, d.adaptIter)] },
-    e("tol_rel_obj", o.tolRelObj, d.tolRelObj), e("eval_elbo", o.evalElbo, d.evalElbo), e("output_samples", o.draws, 1000),
-  ];
 }
 
 // The adaptation's trials and the ascent's ELBO checks, as CmdStan's log shows them.
@@ -135,23 +77,13 @@ function reportAscent(io: CommandIO, fit: AdviResult): void {
 }
 
 // The approximation's mean (the file's first row) and the draws' sd and 5%, 50%, 95% quantiles, per column.
-function printMoments(io: CommandIO, w: Written): void {
-  const width = Math.max(8, ...w.names.map((n) => n.length));
+function printMoments(io: CommandIO, fit: ApproximateFit): void {
+  const width = Math.max(8, ...fit.names.map((n) => n.length));
   const cols = ["mean", "sd", "5%", "50%", "95%"];
   io.stdout.write(`${"variable".padEnd(width)}  ${cols.map((c) => c.padStart(10)).join("  ")}\n`);
-  w.names.forEach((name, j) => {
-    const x = Float64Array.from(w.rows, (r) => r[j]!).sort();
-    const n = x.length;
-    const avg = x.reduce((a, b) => a + b, 0) / n;
-    const sd = n > 1 ? Math.sqrt(x.reduce((a, b) => a + (b - avg) ** 2, 0) / (n - 1)) : NaN;
-    // Quantiles by linear interpolation between order statistics (R's type 7, as the summary's).
-    const q = (p: number) => {
-      const h = (n - 1) * p;
-      const lo = Math.floor(h);
-      return x[lo]! + (h - lo) * ((x[Math.min(lo + 1, n - 1)] ?? x[lo]!) - x[lo]!);
-    };
-    const values = [w.mean[j]!, sd, q(0.05), q(0.5), q(0.95)];
-    io.stdout.write(`${name.padEnd(width)}  ${values.map((v) => formatShort(v).padStart(10)).join("  ")}\n`);
+  fit.summary().forEach((r, j) => {
+    const values = [fit.center![j]!, r.sd, r.q5, r.q50, r.q95];
+    io.stdout.write(`${r.name.padEnd(width)}  ${values.map((v) => formatShort(v).padStart(10)).join("  ")}\n`);
   });
 }
 

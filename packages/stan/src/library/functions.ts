@@ -1,8 +1,8 @@
 import {
   abs, add, atan2, cholesky, concat, constant, cos, cumsum, determinant, diagMatrix, diagonal, digamma, div, dot, eigenvaluesSym,
   eigenvectorsSym, erf, erfc, exp, expm1, floor, ceil, gpExpQuadCov, index, inverse, invPhi, isFinite, isNan, lgamma, log, log10,
-  log1mExp, log1p, logDeterminant, logDiffExp, logsumexp, logSigmoid, matmul, max, maximum, mean, min, minimum, mod, mT, mul, neg, Phi,
-  pow, prod, quadForm, quadFormDiag, reciprocal, reshape, rep, rsqrt, select, sigmoid, sin, slice, softplus, sqrt, square, stack,
+  log1mExp, log1mInvLogit, log1p, log1pExp, logDeterminant, logDiffExp, logInvLogit, logMix, logSoftmax, logsumexp, logSumExp, matmul, max, maximum, mean, min, minimum, mod, mT, mul, neg, Phi,
+  pow, prod, quadForm, quadFormDiag, reciprocal, reshape, rep, rsqrt, select, sigmoid, sin, slice, sqrt, square,
   sub, sum, tanh, triangularSolve, trigamma, lt, gt, cast, gpMatern32Cov, gpPeriodicCov, type Node,
 } from "@ppl/tensor";
 import { INT, MATRIX, REAL, ROW_VECTOR, VECTOR, isContainer, isInt, isNumeric, isScalar, isUnknown, showType, ty, UNKNOWN, type SType } from "../check/types.ts";
@@ -63,11 +63,6 @@ const constantFn = (v: number): Builtin => fixed(REAL, 0, () => v);
 // Stan's vectors and arrays are column-major when flattened into a vector (to_vector of a matrix).
 function columnMajor(x: Node): Node {
   return x.rank === 2 ? reshape(mT(x), [x.size]) : reshape(x, [x.size]);
-}
-
-function logMix(theta: Arg, a: Arg, b: Arg): Node {
-  const t = node(theta);
-  return logsumexp(stack([add(log(t), a), add(log1p(neg(t)), b)]), 0);
 }
 
 // The two-argument min and max: on ints they stay ints known while tracing.
@@ -140,7 +135,7 @@ export const FUNCTIONS: Readonly<Record<string, Builtin>> = {
   erf: unary(erf), erfc: unary(erfc), Phi: unary(Phi), inv_Phi: unary(invPhi), sin: unary(sin), cos: unary(cos), tanh: unary(tanh),
   floor: unary(floor, Math.floor), ceil: unary(ceil, Math.ceil), log10: unary(log10, Math.log10), fabs: unary(abs, Math.abs),
   inv_logit: unary(sigmoid), logit: unary((x) => sub(log(x), log1p(neg(x)))), log1m: unary((x) => log1p(neg(x))),
-  log1m_exp: unary(log1mExp), log1p_exp: unary(softplus), log_inv_logit: unary(logSigmoid), log1m_inv_logit: unary((x) => logSigmoid(neg(x))),
+  log1m_exp: unary(log1mExp), log1p_exp: unary(log1pExp), log_inv_logit: unary(logInvLogit), log1m_inv_logit: unary(log1mInvLogit),
   inv: unary(reciprocal, (x) => 1 / x), inv_sqrt: unary(rsqrt), inv_square: unary((x) => reciprocal(square(x))),
   log2: unary((x) => div(log(x), Math.LN2), Math.log2), exp2: unary((x) => exp(mul(x, Math.LN2)), (x) => 2 ** x),
   Phi_approx: unary((x) => sigmoid(add(mul(0.07056, pow(x, 3)), mul(1.5976, x)))),
@@ -155,11 +150,11 @@ export const FUNCTIONS: Readonly<Record<string, Builtin>> = {
   lchoose: binary((n, k) => sub(lgamma(add(n, 1)), add(lgamma(add(k, 1)), lgamma(add(sub(n, k), 1))))),
   binomial_coefficient_log: binary((n, k) => sub(lgamma(add(n, 1)), add(lgamma(add(k, 1)), lgamma(add(sub(n, k), 1))))),
   lbeta: binary((a, b) => sub(add(lgamma(a), lgamma(b)), lgamma(add(a, b)))),
-  log_mix: { elementwise: true, type: (a) => count(3, a) ?? REAL, impl: ([t, a, b]) => logMix(t!, a!, b!) },
+  log_mix: { elementwise: true, type: (a) => count(3, a) ?? REAL, impl: ([t, a, b]) => logMix(node(t!), a!, b!) },
   log_sum_exp: {
     elementwise: true,
     type: (a) => (a.length === 2 || (a.length === 1 && isContainer(a[0]!)) ? REAL : "takes two scalars or one container"),
-    impl: (args) => (args.length === 2 ? logsumexp(stack([node(args[0]!), node(args[1]!)]), 0) : logsumexp(node(args[0]!))),
+    impl: (args) => (args.length === 2 ? logSumExp(node(args[0]!), node(args[1]!)) : logsumexp(node(args[0]!))),
   },
   max: extremum(maximum, (x) => max(x), Math.max),
   min: extremum(minimum, (x) => min(x), Math.min),
@@ -202,8 +197,8 @@ export const FUNCTIONS: Readonly<Record<string, Builtin>> = {
   segment: { type: (a) => count(3, a) ?? a[0]!, impl: ([x, i, n]) => slice(node(x!), [{ start: staticInt(i!) - 1, stop: staticInt(i!) - 1 + staticInt(n!) }]) },
   transpose: { type: (a) => count(1, a) ?? (a[0]!.base === "vector" ? ROW_VECTOR : a[0]!.base === "row_vector" ? VECTOR : MATRIX), impl: ([x]) => (node(x!).rank === 2 ? mT(node(x!)) : node(x!)) },
   cumulative_sum: { type: (a) => count(1, a) ?? a[0]!, impl: ([x]) => cumsum(node(x!)) },
-  softmax: fixed(VECTOR, 1, ([x]) => exp(sub(node(x!), logsumexp(node(x!))))),
-  log_softmax: fixed(VECTOR, 1, ([x]) => sub(node(x!), logsumexp(node(x!)))),
+  softmax: fixed(VECTOR, 1, ([x]) => exp(logSoftmax(node(x!)))),
+  log_softmax: fixed(VECTOR, 1, ([x]) => logSoftmax(node(x!))),
   col: fixed(VECTOR, 2, ([m, j]) => index(node(m!), staticInt(j!) - 1, 1)),
   row: fixed(ROW_VECTOR, 2, ([m, i]) => index(node(m!), staticInt(i!) - 1, 0)),
   sub_col: fixed(VECTOR, 4, ([m, i, j, n]) => slice(index(node(m!), staticInt(j!) - 1, 1), [{ start: staticInt(i!) - 1, stop: staticInt(i!) - 1 + staticInt(n!) }])),

@@ -1,7 +1,8 @@
 import {
   abs, add, atan2, cholesky, concat, constant, cos, cumsum, determinant, diagMatrix, diagonal, digamma, div, dot, eigenvaluesSym,
   eigenvectorsSym, erf, erfc, exp, expm1, floor, ceil, gpExpQuadCov, index, inverse, invPhi, isFinite, isNan, lgamma, log, log10,
-  log1mExp, log1mInvLogit, log1p, log1pExp, logDeterminant, logDiffExp, logInvLogit, logMix, logSoftmax, logsumexp, logSumExp, matmul, max, maximum, mean, min, minimum, mod, mT, mul, neg, Phi,
+  log1mExp, log1mInvLogit, log1p, log1pExp, logDeterminant, logDiffExp, logInvLogit, logMix, logSoftmax, logsumexp, logSumExp,
+  matmul, max, maximum, mean, min, minimum, mod, mT, mul, neg, Phi,
   pow, prod, quadForm, quadFormDiag, reciprocal, reshape, rep, rsqrt, select, sigmoid, sin, slice, sqrt, square,
   sub, sum, tanh, triangularSolve, trigamma, lt, gt, cast, gpMatern32Cov, gpPeriodicCov, type Node,
 } from "@ppl/tensor";

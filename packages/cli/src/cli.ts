@@ -122,9 +122,12 @@ export function buildProgram(done: (code: ExitCodeValue) => void): Command {
     .argument("<dirs...>", "output directory of `ppl sample` (or a directory of Stan CSV files); several: chain groups of one run (--first-chain), merged")
     .option("-o, --output <file>", "HTML file to write", "report.html")
     .option("--pairs <names>", "comma-separated variables for the pair plot, as --variables selects them (tau,theta: tau and every theta[j]); at most six (default: the first six)", nameList)
-    .option("-v, --variables <names>", "comma-separated variables to plot and tabulate: a name selects all its elements (theta), theta[2] one element (default: all but the per-observation log_lik and <field>_rep)", nameList)
+    .option("-v, --variables <names>", "comma-separated variables to plot and tabulate: a name selects all its elements (theta), theta[2] one element (default: all but the per-observation log_lik and <field>_rep, whose predictive check and leave-one-out panels are drawn instead)", nameList)
+    .option("--prior <dir>", "output directory of `ppl sample --prior`: the prior and posterior density of each parameter on one axis")
+    .option("--log-scale <names>", "comma-separated parameters drawn on a log axis (density, trace, prior vs posterior), by --variables' rules; 'auto' adds every parameter whose draws are all positive with a 95%/5% quantile ratio above 10", nameList)
+    .option("--data <file>", "data file of the observed values for the predictive check (default: the one the run's header names)")
     .addHelpText("after", EXIT_CODES_HELP)
-    .action((dirs: string[], opts: { output: string; pairs?: string[]; variables?: string[] }) => run(async () => (await import("./commands/report.ts")).reportCommand(dirs, opts, processIO))());
+    .action((dirs: string[], opts: { output: string; pairs?: string[]; variables?: string[]; prior?: string; logScale?: string[]; data?: string }) => run(async () => (await import("./commands/report.ts")).reportCommand(dirs, opts, processIO))());
 
   program
     .command("merge")

@@ -1,11 +1,16 @@
 // The report's pieces that need no browser: tick values, grouped warnings, the per-chain density.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { CliError } from "../src/exit-codes.ts";
 import type { DiagnosticWarning } from "@ppl/ppl";
 import { gaussianKde, silvermanBandwidth } from "../src/report/density.ts";
 import { Scale } from "../src/report/svg.ts";
-import { niceTicks, tickStep } from "../src/report/ticks.ts";
+import { logTicks, niceTicks, tickStep } from "../src/report/ticks.ts";
 import { groupWarnings } from "../src/report/warning-groups.ts";
+import { fittedText } from "../src/report/svg.ts";
+import { ppcBarsSvg } from "../src/report/svg-ppc-bars.ts";
+import { replicatedSets } from "../src/report/svg-ppc-density.ts";
+import { logScaled } from "../src/report/log-scale.ts";
 
 describe("tick values", () => {
   it("gives at least two ticks where rounding the step up gave one (a trace of values in 0.05…0.89)", () => {
@@ -107,5 +112,69 @@ describe("per-chain density", () => {
   it("has a positive bandwidth for constant draws and skips non-finite ones", () => {
     expect(silvermanBandwidth([2, 2, 2])).toBeGreaterThan(0);
     expect(gaussianKde([NaN, 1, Infinity], [1], 1)).toEqual([1 / Math.sqrt(2 * Math.PI)]);
+  });
+});
+
+describe("log axes", () => {
+  it("ticks powers of ten, every k-th over many decades, and 1-2-5 multiples inside one decade", () => {
+    expect(logTicks(0.03, 400, 5)).toEqual([0.1, 1, 10, 100]);
+    expect(logTicks(1e-6, 1e6, 4)).toEqual([1e-6, 1e-2, 100, 1e6]);
+    expect(logTicks(1.5, 30)).toEqual([2, 5, 10, 20]);
+    // Inside one octave only 0.005 is a 1-2-5 value: the axis reads as a linear one.
+    expect(logTicks(0.0021, 0.0059)).toEqual([0.003, 0.004, 0.005]);
+    expect(new Scale(1, 100, 0, 200, true).at(10)).toBeCloseTo(100, 9);
+  });
+
+  it("for any positive domain: two or more ticks inside it, in increasing order", () => {
+    fc.assert(
+      fc.property(fc.double({ min: -300, max: 300, noNaN: true }), fc.double({ min: 0.01, max: 30, noNaN: true }), fc.integer({ min: 2, max: 8 }), (e, decades, count) => {
+        const lo = 10 ** e;
+        const hi = lo * 10 ** decades;
+        fc.pre(Number.isFinite(hi) && hi > 0 && lo > 0);
+        const t = logTicks(lo, hi, count);
+        expect(t.length).toBeGreaterThanOrEqual(2);
+        for (let i = 0; i < t.length; i++) {
+          expect(t[i]!).toBeGreaterThanOrEqual(lo * (1 - 1e-9));
+          expect(t[i]!).toBeLessThanOrEqual(hi * (1 + 1e-9));
+          if (i > 0) expect(t[i]!).toBeGreaterThan(t[i - 1]!);
+        }
+      }),
+      { seed: 47, numRuns: 1000 },
+    );
+  });
+
+  it("--log-scale: names by Stan's rules, 'auto' for positive draws spread over a decade, a draw ≤ 0 refused", () => {
+    const chains = (f: (i: number) => number): Float64Array[] => [Float64Array.from({ length: 200 }, (_, i) => f(i))];
+    const params = { mu: chains((i) => i - 100), tau: chains((i) => Math.exp((i - 100) / 30)), "s[1]": chains((i) => 1 + i / 1000), "s[2]": chains((i) => 2 + i / 1000) };
+    const names = Object.keys(params);
+    expect([...logScaled(params, names, undefined)]).toEqual([]);
+    expect([...logScaled(params, names, ["s"])]).toEqual(["s[1]", "s[2]"]);
+    // tau's 95% quantile is e^6 times its 5% one; s stays within a factor of 1.2.
+    expect([...logScaled(params, names, ["auto"])]).toEqual(["tau"]);
+    expect(() => logScaled(params, names, ["mu"])).toThrow(CliError);
+    expect(() => logScaled(params, names, ["mu"])).toThrow(/--log-scale: 'mu' has a draw of -100; a log axis needs positive draws/);
+  });
+});
+
+describe("fitted titles", () => {
+  it("cuts a text longer than its room with an ellipsis and keeps the whole text as its tooltip", () => {
+    expect(fittedText("title", 0, 0, "short", 100, 6.9)).toBe('<text class="title" x="0" y="0">short</text>');
+    const long = fittedText("title", 5, 10, "a_very_long_parameter_name[12,34] — autocorrelation", 100, 6.9);
+    expect(long).toMatch(/^<text class="title" x="5" y="10"><title>a_very_long_parameter_name\[12,34\] — autocorrelation<\/title>a_very_long_p…<\/text>$/);
+    expect(fittedText("title", 0, 0, "<&>", 100)).toContain("&lt;&amp;&gt;");
+  });
+});
+
+describe("posterior predictive bars", () => {
+  it("counts the observed values and the replications' counts of each value", () => {
+    // Two observations, one chain of three draws; each replication is (y_rep[1], y_rep[2]) at one draw.
+    const yRep = [[Float64Array.from([0, 1, 2])], [Float64Array.from([0, 0, 2])]];
+    expect(replicatedSets(yRep, 50).map((s) => Array.from(s))).toEqual([[0, 0], [1, 0], [2, 2]]);
+    const svgText = ppcBarsSvg("k", [0, 2], yRep);
+    expect(svgText).toContain('data-replications="3"');
+    // Observed: one 0, no 1, one 2: three bars, the middle one of height zero.
+    const bars = /<path class="observed" fill="[^"]+" d="([^"]+)"/.exec(svgText)![1]!;
+    expect(bars.split("M")).toHaveLength(4);
+    expect(svgText).toContain("observed k");
   });
 });

@@ -4,14 +4,16 @@
 // labels, no text runs into a plot's box or into other text, the traces carry the chain legend,
 // and screenshots are left in the test's output folder. A synthetic large run checks that thinning
 // keeps it small and that its warnings come grouped, the sampler's first.
-import { existsSync, mkdtempSync, readFileSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { mkdirSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
 import { fileSink, sampleConfig, writeStanCsv } from "@ppl/ppl";
-import { hasStackTrace, runCli, tempDir } from "./helpers.ts";
+import { hasStackTrace, PPL_INDEX, runCli, tempDir } from "./helpers.ts";
+import { reportCommand, type ReportCommandOptions } from "../src/commands/report.ts";
+import { CliError } from "../src/exit-codes.ts";
 
 const CHROMIUM = "/usr/bin/chromium";
 const PARAMS = ["mu", "tau", ...Array.from({ length: 8 }, (_, i) => `theta_trans[${i + 1}]`), ...Array.from({ length: 8 }, (_, i) => `theta[${i + 1}]`)];
@@ -135,18 +137,79 @@ function expectReadablePanels(panels: PanelLayout[], params: readonly string[], 
   for (const t of panels.filter((p) => p.kind === "trace")) expect(t.legendChains, `legend of ${t.param}`).toBe(Math.min(chains, 8));
 }
 
+/** What a page lays out at one width: text boxes that overlap or leave their SVG, panels that overlap, and each parameter's rows of panels. */
+interface PageLayout {
+  overlaps: string[];
+  clipped: string[];
+  panelOverlaps: string[];
+  /** Per parameter section, the number of panels on each visual row. */
+  rows: number[][];
+  /** Titles cut with "…" that carry the whole text as a tooltip, and those that do not. */
+  cutTitles: number;
+  cutWithoutTooltip: number;
+}
+
+/** Measures every SVG text of the page in page coordinates (getBoundingClientRect, rotations included). */
+function pageLayout(page: Page): Promise<PageLayout> {
+  return page.evaluate(() => {
+    type Box = { x: number; y: number; w: number; h: number; label: string };
+    const rect = (e: Element, label: string): Box => {
+      const r = e.getBoundingClientRect();
+      return { x: r.left + window.scrollX, y: r.top + window.scrollY, w: r.width, h: r.height, label };
+    };
+    const hit = (a: Box, b: Box, inset: number): boolean => a.x < b.x + b.w - inset && b.x + inset < a.x + a.w && a.y < b.y + b.h - inset && b.y + inset < a.y + a.h;
+    const texts: Box[] = [];
+    const clipped: string[] = [];
+    for (const svg of document.querySelectorAll("figure.panel svg")) {
+      const s = rect(svg, "");
+      const kind = svg.closest("figure")!.getAttribute("data-panel");
+      for (const t of svg.querySelectorAll("text")) {
+        const label = `${kind} ${svg.getAttribute("data-param") ?? ""}: '${t.lastChild?.textContent ?? ""}'`;
+        const b = rect(t, label);
+        if (b.w === 0) continue;
+        texts.push(b);
+        if (b.x < s.x - 1 || b.x + b.w > s.x + s.w + 1 || b.y < s.y - 1 || b.y + b.h > s.y + s.h + 1) clipped.push(label);
+      }
+    }
+    // A sweep over the texts sorted by top: each is compared with those that start above its bottom.
+    texts.sort((a, b) => a.y - b.y);
+    const overlaps: string[] = [];
+    for (let i = 0; i < texts.length; i++) {
+      for (let j = i + 1; j < texts.length && texts[j]!.y < texts[i]!.y + texts[i]!.h; j++) {
+        if (hit(texts[i]!, texts[j]!, 0.5)) overlaps.push(`${texts[i]!.label} on ${texts[j]!.label}`);
+      }
+    }
+    const figures = [...document.querySelectorAll("figure.panel")].map((f, i) => rect(f, `${f.getAttribute("data-panel")} #${i}`));
+    const panelOverlaps: string[] = [];
+    figures.forEach((a, i) => figures.slice(i + 1).forEach((b) => (hit(a, b, 1) ? panelOverlaps.push(`${a.label} on ${b.label}`) : undefined)));
+    const rows = [...document.querySelectorAll("section.param")].map((sec) => {
+      const tops = new Map<number, number>();
+      for (const f of sec.querySelectorAll("figure.panel")) {
+        const top = Math.round(f.getBoundingClientRect().top);
+        tops.set(top, (tops.get(top) ?? 0) + 1);
+      }
+      return [...tops.values()];
+    });
+    const cut = [...document.querySelectorAll("svg text.title")].filter((t) => (t.lastChild?.textContent ?? "").endsWith("…"));
+    return { overlaps, clipped, panelOverlaps, rows, cutTitles: cut.filter((t) => t.querySelector("title")).length, cutWithoutTooltip: cut.filter((t) => !t.querySelector("title")).length };
+  });
+}
+
 beforeAll(async () => {
   dir = tempDir("ppl-report-");
   const out = join(dir, "run");
   const s = await runCli([
     "sample", "examples/eight_schools.ts", "--data", "examples/eight_schools.json",
     "--chains", "4", "--warmup", "150", "--draws", "150", "--seed", "2", "--output", out, "--quiet",
+    "--log-lik", "--predictive", "--save-warmup",
   ]);
   expect(s.code, s.stderr).toBe(0);
+  const p = await runCli(["sample", "examples/eight_schools.ts", "--data", "examples/eight_schools.json", "--prior", "--chains", "2", "--draws", "300", "--seed", "3", "--output", join(dir, "prior"), "--quiet"]);
+  expect(p.code, p.stderr).toBe(0);
   html = join(dir, "report.html");
-  const r = await runCli(["report", out, "-o", html]);
+  const r = await runCli(["report", out, "-o", html, "--prior", join(dir, "prior"), "--log-scale", "tau"]);
   expect(r.code, r.stderr).toBe(0);
-  expect(r.stderr).toMatch(/^wrote .*report.html \(\d+ KiB\)/);
+  expect(r.stderr).toMatch(/^note: 16 per-observation rows not shown \(y_rep: 8, log_lik: 8\).*\nwrote .*report.html \(\d+ KiB\)/);
 });
 
 afterAll(async () => {
@@ -257,9 +320,131 @@ describe("ppl report", () => {
     await page.close();
   });
 
+  it("draws the predictive check, LOO-PIT, Pareto k, prior against posterior, warmup and log axes", async () => {
+    const { page, errors } = await open(html);
+    expect(errors).toEqual([]);
+    const panels = await layout(page);
+    const count = (kind: string): number => panels.filter((p) => p.kind === kind).length;
+    // Eight schools' y is continuous, eight observations: densities and intervals by observation.
+    expect([count("ppc-density"), count("ppc-intervals"), count("loo-pit"), count("pareto-k"), count("ppc-bars")]).toEqual([1, 1, 1, 1, 0]);
+    expect(count("prior-posterior")).toBe(PARAMS.length);
+    expect(await page.locator("svg.ppc-density").getAttribute("data-replications")).toBe("50");
+    expect(await page.locator("svg.ppc-density path.replicated").getAttribute("d")).toMatch(/^(M[^M]+){50}$/);
+    expect(await page.locator("svg.ppc-intervals").getAttribute("data-observations")).toBe("8");
+    expect((await page.locator("svg.ppc-intervals path.observed").getAttribute("d"))!.split("M")).toHaveLength(9);
+    const title = await page.locator("svg.pareto-k text.title").textContent();
+    const above = await page.locator("svg.pareto-k").getAttribute("data-above");
+    expect(title).toBe(`Pareto k by observation: ${above} of 8 above 0.7`);
+    // 8 PIT values: 16 steps of the ECDF, inside the axis.
+    expect((await page.locator("svg.loo-pit path.ecdf").getAttribute("d"))!.split(/[ML]/).length - 1).toBe(2 + 16);
+    // Warmup: 150 saved iterations before the 150 draws, on a grey band, in every trace.
+    expect(await page.locator("svg.trace[data-warmup='150']").count()).toBe(PARAMS.length);
+    expect(await page.locator("svg.trace rect.warmup").count()).toBe(PARAMS.length);
+    // tau on a log axis: its density, trace and prior-against-posterior panels, with powers of ten as ticks.
+    expect(await page.locator("svg[data-log]").evaluateAll((s) => s.map((e) => `${e.getAttribute("class")} ${e.getAttribute("data-param")} ${e.getAttribute("data-log")}`))).toEqual(["prior-posterior tau x", "density tau x", "trace tau y"]);
+    const ticks = await page.locator("svg.trace[data-param=tau] text.tick.y").allTextContents();
+    expect(ticks.length).toBeGreaterThanOrEqual(2);
+    for (const t of ticks) expect(Math.log10(Number(t)) % 1).toBeCloseTo(0, 9);
+    await page.locator("#ppc").scrollIntoViewIfNeeded();
+    const shots = join(dir, "shots");
+    mkdirSync(shots, { recursive: true });
+    for (const kind of ["ppc-density", "ppc-intervals", "loo-pit", "pareto-k"]) await page.locator(`figure[data-panel=${kind}]`).screenshot({ path: join(shots, `report-${kind}.png`) });
+    await page.locator("div.priors").screenshot({ path: join(shots, "report-prior-posterior.png") });
+    await page.close();
+  });
+
+  for (const width of [1000, 1400]) {
+    it(`holds its layout at ${width} px: no text on other text or cut off by its panel, no panel on another, no panel alone on a row of a parameter's plots`, async () => {
+      const { page, errors } = await open(html);
+      expect(errors).toEqual([]);
+      await page.setViewportSize({ width, height: 900 });
+      const l = await pageLayout(page);
+      expect(l.overlaps).toEqual([]);
+      expect(l.clipped).toEqual([]);
+      expect(l.panelOverlaps).toEqual([]);
+      expect(l.rows).toHaveLength(PARAMS.length);
+      // Four panels a parameter: one row of four, or two of two; never three and one.
+      for (const r of l.rows) expect(r, `rows of panels at ${width} px`).toEqual(width >= 1400 ? [4] : [2, 2]);
+      // Long titles (theta_trans[1] — autocorrelation) are cut to their panel, whole in a tooltip.
+      expect(l.cutTitles).toBeGreaterThan(0);
+      expect(l.cutWithoutTooltip).toBe(0);
+      expectReadablePanels(await layout(page), PARAMS, 4);
+      await page.screenshot({ path: join(dir, "shots", `report-${width}.png`), fullPage: true });
+      await page.close();
+    });
+  }
+
+  it("stays small for N = 300 count observations with --log-lik --predictive: bars, LOO-PIT and Pareto k instead of 600 per-observation panels", async () => {
+    const n = 300;
+    let state = 99;
+    const uniform = (): number => ((state = (state * 1103515245 + 12345) % 2 ** 31) + 0.5) / 2 ** 31;
+    const x = Array.from({ length: n }, () => Math.round((uniform() * 2 - 1) * 1000) / 1000);
+    // Poisson counts by inversion, with rate exp(1 + 0.8 x): at most e^1.8 ≈ 6.
+    const k = x.map((xi) => {
+      const rate = Math.exp(1 + 0.8 * xi);
+      let c = 0;
+      let p = Math.exp(-rate);
+      let cdf = p;
+      const u = uniform();
+      while (u > cdf) p *= rate / ++c, (cdf += p);
+      return c;
+    });
+    const model = join(dir, "counts.ts");
+    writeFileSync(model, [
+      `import { data, model, normal, poisson } from "${PPL_INDEX}";`,
+      "export default model({",
+      '  name: "poisson_regression",',
+      '  data: { N: data.int({ lower: 0 }), x: data.vector("N"), k: data.intVector("N", { lower: 0 }) },',
+      "  build(m, d) {",
+      '    const a = m.param("a", normal(0, 2));',
+      '    const b = m.param("b", normal(0, 2));',
+      "    m.observe(d.k, poisson(a.add(d.x.mul(b)).exp()));",
+      "  },",
+      "});",
+    ].join("\n"));
+    const dataFile = join(dir, "counts.json");
+    writeFileSync(dataFile, JSON.stringify({ N: n, x, k }));
+    const run = join(dir, "counts");
+    const s = await runCli(["sample", model, "--data", dataFile, "--backend", "cpu", "--chains", "2", "--warmup", "100", "--draws", "100", "--seed", "5", "--log-lik", "--predictive", "--quiet", "--output", run]);
+    expect(s.code, s.stderr).toBe(0);
+    const out = join(dir, "counts.html");
+    const r = await runCli(["report", run, "-o", out, "--log-scale", "auto"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/^note: 600 per-observation rows not shown \(k_rep: 300, log_lik: 300\)/m);
+    const size = statSync(out).size;
+    console.log(`report of N = ${n} with --log-lik --predictive: ${(size / 1024).toFixed(0)} KiB`);
+    expect(size).toBeLessThan(2 * 1024 * 1024);
+    const text = readFileSync(out, "utf8");
+    expect(text.match(/<svg class="trace"/g)).toHaveLength(2);
+    expect(text).toContain("300 observations, too many for intervals by observation");
+    const { page, errors } = await open(out);
+    expect(errors).toEqual([]);
+    const panels = await layout(page);
+    expect(panels.map((p) => p.kind).filter((k) => ["ppc-bars", "ppc-density", "ppc-intervals", "loo-pit", "pareto-k"].includes(k))).toEqual(["ppc-bars", "pareto-k", "loo-pit"]);
+    expect(await page.locator("svg.pareto-k").getAttribute("data-observations")).toBe("300");
+    // The counts' LOO-PIT (randomized for ties) of a model that generated the data stays within the band.
+    const pit = page.locator("svg.loo-pit");
+    expect(Number(await pit.getAttribute("data-ks"))).toBeLessThan(Number(await pit.getAttribute("data-band")));
+    expectReadablePanels(panels, ["a", "b"], 2);
+    await page.locator("figure[data-panel=ppc-bars]").screenshot({ path: join(dir, "shots", "report-ppc-bars.png") });
+    await page.close();
+  });
+
+  it("refuses --prior naming a run that is not a prior run, and --log-scale on a parameter with draws ≤ 0", async () => {
+    // In this process (the exit code is main's mapping of CliError, which the test above checks through the CLI).
+    const run = join(dir, "run");
+    const io = { stdout: { write: () => true }, stderr: { write: () => true } };
+    const call = (opts: Partial<ReportCommandOptions>) => () => reportCommand(run, { output: join(dir, "x.html"), ...opts }, io);
+    expect(call({ prior: run })).toThrow(CliError);
+    expect(call({ prior: run })).toThrow(/--prior '.*run' is the run itself/);
+    // The count model's run of the test above.
+    expect(call({ prior: join(dir, "counts") })).toThrow(/--prior '.*counts' is not the output of `ppl sample --prior`/);
+    expect(call({ logScale: ["mu"] })).toThrow(/--log-scale: 'mu' has a draw of -?\d/);
+  });
+
   it("rejects --pairs naming an unknown parameter", async () => {
     const r = await runCli(["report", join(dir, "run"), "-o", join(dir, "x.html"), "--pairs", "mu,nope"]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/^ppl: --pairs: 'nope' is not a variable of this run \(variables: mu, tau, theta_trans \(8\), theta \(8\)\)\n$/);
+    expect(r.stderr).toMatch(/^ppl: --pairs: 'nope' is not a variable of this run \(variables: mu, tau, theta_trans \(8\), theta \(8\), y_rep \(8\), log_lik \(8\)\)\n$/);
   });
 });

@@ -1,10 +1,13 @@
 /** `ppl report DIR`: one self-contained HTML file with the summary, warnings and SVG plots. */
 import { writeFileSync } from "node:fs";
+import { chainsFromColumns } from "@ppl/ppl";
 import { MAX_PAIRS, renderReport } from "../report/html.ts";
+import { logScaled } from "../report/log-scale.ts";
+import { observationsOf } from "../report/observations.ts";
 import { ExitCode, usageError, type ExitCodeValue } from "../exit-codes.ts";
 import type { CommandIO } from "../io.ts";
 import { firstLine } from "../load-model.ts";
-import { readRun, summarizeRun } from "../read-runs.ts";
+import { readRun, summarizeRun, type Run } from "../read-runs.ts";
 import { runNotes } from "../run-notes.ts";
 import { hiddenNote, pickParameters, selectVariables } from "../variable-filter.ts";
 
@@ -16,6 +19,12 @@ export interface ReportCommandOptions {
   readonly pairs?: string[];
   /** The variables the report shows (Stan's rules); by default all but log_lik and <field>_rep. */
   readonly variables?: readonly string[];
+  /** Output directory of `ppl sample --prior`: the prior-against-posterior panels. */
+  readonly prior?: string;
+  /** Parameters on a log axis (Stan's rules), or `auto` (see report/log-scale.ts). */
+  readonly logScale?: readonly string[];
+  /** The data file of the observed values; by default the one the run's header names. */
+  readonly data?: string;
 }
 
 /** Writes the report of the run in `dir` (or of the chain groups of one run in several directories); returns the exit code. */
@@ -31,7 +40,18 @@ export function reportCommand(dirs: string | readonly string[], opts: ReportComm
   // The note counts the warnings about what it leaves out, so it reads the whole run's summary only then.
   const note = shown.hidden.size > 0 ? hiddenNote(summarizeRun(all), shown) : undefined;
   if (note !== undefined) io.stderr.write(`note: ${note}\n`);
-  const html = renderReport(run, summary, { source: list.join(", "), ...(pairs ? { pairs } : {}), ...(note !== undefined ? { note } : {}) });
+  const observations = observationsOf(all.chains, all.files[0]!.config, opts.data);
+  for (const n of observations.notes) io.stderr.write(`note: ${n}\n`);
+  const logScale = logScaled(run.chains.parameters, shown.names, opts.logScale);
+  const html = renderReport(run, summary, {
+    source: list.join(", "),
+    observations,
+    logScale,
+    ...(pairs ? { pairs } : {}),
+    ...(note !== undefined ? { note } : {}),
+    ...(opts.prior !== undefined ? { prior: priorDraws(opts.prior, list) } : {}),
+    ...(warmupDraws(all) ?? {}),
+  });
   try {
     writeFileSync(opts.output, html);
   } catch (e) {
@@ -52,4 +72,18 @@ function pairNames(all: readonly string[], shown: readonly string[], wanted: rea
   }
   if (out.length > MAX_PAIRS) io.stderr.write(`note: --pairs selects ${out.length} variables; the pair plot shows the first ${MAX_PAIRS} (${out.slice(0, MAX_PAIRS).join(", ")})\n`);
   return out.slice(0, MAX_PAIRS);
+}
+
+// The parameters' draws of the prior run in `dir`, checked to be one (its header says prior = 1).
+function priorDraws(dir: string, posterior: readonly string[]): Record<string, Float64Array[]> {
+  if (posterior.includes(dir)) throw usageError(`--prior '${dir}' is the run itself; give the directory of \`ppl sample --prior\``);
+  const run = readRun([dir]);
+  if (run.files[0]!.config["prior"] !== "1") throw usageError(`--prior '${dir}' is not the output of \`ppl sample --prior\`; give the directory of a prior run`);
+  return run.chains.parameters;
+}
+
+// Saved warmup draws (--save-warmup) of every chain, by parameter; undefined when any chain has none.
+function warmupDraws(run: Run): { warmup: Record<string, Float64Array[]> } | undefined {
+  if (!run.files.every((f) => (f.warmupDraws[0]?.length ?? 0) > 0)) return undefined;
+  return { warmup: chainsFromColumns(run.files[0]!.columns, run.files.map((f) => f.warmupDraws)).parameters };
 }

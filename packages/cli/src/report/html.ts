@@ -18,6 +18,10 @@ import { rankSvg } from "./svg-rank.ts";
 import { escapeXml } from "./svg.ts";
 import { traceSvg } from "./svg-trace.ts";
 import { groupWarnings } from "./warning-groups.ts";
+import type { Observations } from "./observations.ts";
+import { panel } from "./panel.ts";
+import { looSection, ppcSection } from "./predictive-sections.ts";
+import { priorSection } from "./prior-section.ts";
 
 /** Options of the report. */
 export interface ReportOptions {
@@ -27,6 +31,14 @@ export interface ReportOptions {
   readonly source: string;
   /** What the report leaves out (per-observation families, by default), said above the summary. */
   readonly note?: string;
+  /** The observe terms, for the predictive check and the leave-one-out panels. */
+  readonly observations?: Observations;
+  /** Draws of a prior run (`ppl sample --prior`), by parameter name, for the prior-against-posterior panels. */
+  readonly prior?: Readonly<Record<string, readonly ArrayLike<number>[]>>;
+  /** Saved warmup draws (--save-warmup), by parameter name, [chain][iteration]. */
+  readonly warmup?: Readonly<Record<string, readonly ArrayLike<number>[]>>;
+  /** Parameters drawn on a log axis. */
+  readonly logScale?: ReadonlySet<string>;
 }
 
 /** Most parameters in the pair plot: beyond six the panels get too small to read. */
@@ -42,7 +54,7 @@ const PAIR_POINTS = 600;
 export function renderReport(run: Run, summary: Summary, opts: ReportOptions): string {
   const names = Object.keys(run.chains.parameters);
   const chains = run.files.length;
-  const perChain = Math.max(100, Math.min(1000, Math.floor(TRACE_POINT_BUDGET / Math.max(1, names.length * chains))));
+  const perChain = Math.max(100, Math.min(1000, Math.floor(TRACE_POINT_BUDGET / Math.max(1, names.length * chains * (opts.warmup !== undefined ? 2 : 1)))));
   const divergent = run.chains.columns["divergent__"];
   const config = run.files[0]!.config;
   const title = `ppl report — ${run.model ?? "model"}`;
@@ -63,12 +75,15 @@ export function renderReport(run: Run, summary: Summary, opts: ReportOptions): s
       : `<p class="note">The pair plot needs at least two parameters.</p>`;
   const energy = run.chains.sampler ? panel("energy", energySvg(run.chains.sampler.energy)) : `<p class="note">No energy__ column: the energy plot needs Stan's sampler columns.</p>`;
 
+  const warmupDraws = opts.warmup !== undefined ? (run.files[0]!.warmupDraws[0]?.length ?? 0) : 0;
   const params = names.map((name, i) => {
     const draws = run.chains.parameters[name]!;
+    const log = opts.logScale?.has(name) ?? false;
+    const warmup = opts.warmup?.[name];
     return [
       `<section class="param" id="p${i}"><h3>${escapeXml(name)}</h3><div class="plots">`,
-      panel("density", densitySvg(name, draws)),
-      panel("trace", traceSvg({ name, chains: draws, ...(divergent ? { divergent } : {}) }, perChain)),
+      panel("density", densitySvg(name, draws, log)),
+      panel("trace", traceSvg({ name, chains: draws, log, ...(divergent ? { divergent } : {}), ...(warmup ? { warmup } : {}) }, perChain)),
       panel("rank", rankSvg(name, draws)),
       panel("autocorr", autocorrSvg(name, draws)),
       `</div></section>`,
@@ -115,17 +130,15 @@ ${energy}
 <h2>Pairs</h2>
 <p class="note">Lower triangle: draws of ${pairNames.map(escapeXml).join(", ")} (thinned to ${PAIR_POINTS} per panel); divergent transitions in red.</p>
 ${pairs}
+${opts.observations ? ppcSection(opts.observations) : ""}
+${opts.observations ? looSection(opts.observations) : ""}
+${opts.prior ? priorSection(run.chains.parameters, opts.prior, names, opts.logScale) : ""}
 <h2>Parameters</h2>
-<p class="note">Density of each chain's draws beside its trace (${perChain >= run.chains.drawsPerChain ? "every draw" : `thinned to ${perChain} points per chain`}; red ticks: divergences), ranks of each chain in the pooled draws, and autocorrelation per chain; the colours are the chains of the trace's legend.</p>
+<p class="note">Density of each chain's draws beside its trace (${perChain >= run.chains.drawsPerChain + warmupDraws ? "every draw" : `thinned to ${perChain} points per chain`}; red ticks: divergences${warmupDraws > 0 ? `; the ${warmupDraws} saved warmup iterations first, shaded` : ""}), ranks of each chain in the pooled draws, and autocorrelation per chain; the colours are the chains of the trace's legend.${opts.logScale && opts.logScale.size > 0 ? ` On a log axis: ${[...opts.logScale].map(escapeXml).join(", ")}.` : ""}</p>
 <nav>${names.map((n, i) => `<a href="#p${i}">${escapeXml(n)}</a>`).join(" ")}</nav>
 ${params.join("\n")}
 </body></html>
 `;
-}
-
-/** A plot in its frame: the unit the report's layout and its test count. */
-function panel(kind: string, svgText: string): string {
-  return `<figure class="panel" data-panel="${kind}">${svgText}</figure>`;
 }
 
 function warningsHtml(summary: Summary): string {
@@ -150,7 +163,11 @@ table.summary th:first-child{text-align:left}table.summary thead th{border-botto
 table.summary tbody tr:nth-child(odd){background:#f6f6f6}table.summary tr.flag{background:#fde8e8}
 table.meta th{text-align:left;color:#555;font-weight:normal}table.meta td{text-align:left}
 .warnings li{color:#a00}.ok{color:#070}.note{color:#555;font-size:13px}pre.sampler{font-size:13px}
-nav a{font-size:12px;margin-right:6px}.plots{display:flex;flex-wrap:wrap;gap:6px}figure.panel{margin:0 0 6px 0}
+nav a{font-size:12px;margin-right:6px}figure.panel{margin:0 0 6px 0}
+.plots{display:grid;gap:6px;grid-template-columns:max-content max-content}
+@media (min-width:1330px){body{max-width:1290px}.plots{grid-template-columns:repeat(4,max-content)}}
+@media (max-width:780px){.plots{grid-template-columns:max-content}}
+.priors{display:flex;flex-wrap:wrap;gap:6px}
 .warnings li.sampler{font-weight:600}
 svg{background:#fff}svg text{font-size:10px;fill:#333}svg .title{font-size:11px;font-weight:600}
 svg .grid{stroke:#eee}svg .box{fill:none;stroke:#999}svg .chain{fill:none;stroke-width:1;stroke-opacity:.8}

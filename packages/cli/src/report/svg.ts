@@ -2,7 +2,7 @@
  * The pieces every plot shares: linear scales with round tick values, axes, a frame, chain
  * colours, and compact number formatting (one decimal of a pixel is plenty and keeps files small).
  */
-import { niceTicks } from "./ticks.ts";
+import { logTicks, niceTicks } from "./ticks.ts";
 
 /** Colours of chains 1, 2, …, distinguishable and readable on white (cycled past eight). */
 export const CHAIN_COLORS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#7f7f7f"];
@@ -24,7 +24,10 @@ export function escapeXml(s: string): string {
   return s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 }
 
-/** A linear map from [d0, d1] to [r0, r1]; a degenerate domain is widened so that it still maps. */
+/**
+ * A map from [d0, d1] to [r0, r1], linear or (`log`) linear in log10 of the value for a domain of
+ * positive values; a degenerate domain is widened so that it still maps.
+ */
 export class Scale {
   readonly d0: number;
   readonly d1: number;
@@ -33,9 +36,12 @@ export class Scale {
     d1: number,
     readonly r0: number,
     readonly r1: number,
+    readonly log = false,
   ) {
-    if (!(Number.isFinite(d0) && Number.isFinite(d1))) [d0, d1] = [0, 1];
-    if (d1 - d0 <= Math.abs(d0) * 1e-12 || d1 === d0) {
+    if (log && !(d0 > 0 && d1 > 0)) [d0, d1] = [Math.max(d0, 1e-300), Math.max(d1, 1e-300)];
+    if (!(Number.isFinite(d0) && Number.isFinite(d1))) [d0, d1] = log ? [1, 10] : [0, 1];
+    if (log && d1 / d0 <= 1 + 1e-12) [d0, d1] = [d0 / 1.1, d1 * 1.1];
+    else if (d1 - d0 <= Math.abs(d0) * 1e-12 || d1 === d0) {
       const pad = d0 === 0 ? 1 : Math.abs(d0) * 0.01;
       [d0, d1] = [d0 - pad, d1 + pad];
     }
@@ -43,14 +49,15 @@ export class Scale {
     this.d1 = d1;
   }
 
-  /** Where x lands. */
+  /** Where x lands (for a log scale, where log10(x) lands; nothing that is not positive lands). */
   at(x: number): number {
+    if (this.log) return this.r0 + ((Math.log10(x) - Math.log10(this.d0)) / (Math.log10(this.d1) - Math.log10(this.d0))) * (this.r1 - this.r0);
     return this.r0 + ((x - this.d0) / (this.d1 - this.d0)) * (this.r1 - this.r0);
   }
 
-  /** About `count` round values inside the domain (1, 2 or 5 times a power of ten apart), at least two. */
+  /** About `count` round values inside the domain (1, 2 or 5 times a power of ten apart, or powers of ten on a log scale), at least two. */
   ticks(count = 5): number[] {
-    return niceTicks(this.d0, this.d1, count);
+    return this.log ? logTicks(this.d0, this.d1, count) : niceTicks(this.d0, this.d1, count);
   }
 }
 
@@ -66,8 +73,12 @@ export function extent(values: Iterable<number>): [number, number] {
   return lo <= hi ? [lo, hi] : [0, 1];
 }
 
-/** The domain widened by `fraction` of its width on each side, so lines do not run along the frame. */
-export function padded([lo, hi]: [number, number], fraction = 0.04): [number, number] {
+/** The domain widened by `fraction` of its width on each side (of its width in log10 for a `log` axis), so lines do not run along the frame. */
+export function padded([lo, hi]: [number, number], fraction = 0.04, log = false): [number, number] {
+  if (log && lo > 0 && hi > 0) {
+    const r = (hi / lo) ** fraction;
+    return [lo / r, hi * r];
+  }
   const w = hi - lo;
   return [lo - w * fraction, hi + w * fraction];
 }
@@ -95,18 +106,24 @@ export interface Frame {
 /** A frame with margins for axes inside a width × height panel at (ox, oy). */
 export function frame(
   xDomain: [number, number], yDomain: [number, number], width: number, height: number,
-  margin = { left: 44, right: 8, top: 22, bottom: 22 }, ox = 0, oy = 0,
+  margin = { left: 44, right: 8, top: 22, bottom: 22 }, ox = 0, oy = 0, log: { readonly x?: boolean; readonly y?: boolean } = {},
 ): Frame {
   const left = ox + margin.left;
   const right = ox + width - margin.right;
   const top = oy + margin.top;
   const bottom = oy + height - margin.bottom;
-  return { x: new Scale(xDomain[0], xDomain[1], left, right), y: new Scale(yDomain[0], yDomain[1], bottom, top), left, top, right, bottom, marginLeft: margin.left };
+  return {
+    x: new Scale(xDomain[0], xDomain[1], left, right, log.x ?? false),
+    y: new Scale(yDomain[0], yDomain[1], bottom, top, log.y ?? false),
+    left, top, right, bottom, marginLeft: margin.left,
+  };
 }
 
 /** What `axes` draws besides the box. */
 export interface AxesOptions {
   readonly title?: string;
+  /** Room for the title from the box's left edge (default: the box's width and 8 px): a longer one is cut with "…", whole in its tooltip. */
+  readonly titleWidth?: number;
   /** What the horizontal and vertical axes measure, written under and left of the box. */
   readonly xLabel?: string;
   readonly yLabel?: string;
@@ -141,10 +158,29 @@ export function axes(f: Frame, opts: AxesOptions = {}): string {
     if (opts.xLabels ?? true) parts.push(`<text class="tick x" x="${x}" y="${px(f.bottom + 15)}" text-anchor="middle">${tickLabel(v)}</text>`);
   }
   parts.push(`<rect class="box" x="${px(f.left)}" y="${px(f.top)}" width="${px(f.right - f.left)}" height="${px(f.bottom - f.top)}"/>`);
-  if (opts.title !== undefined) parts.push(`<text class="title" x="${px(f.left)}" y="${px(f.top - 7)}">${escapeXml(opts.title)}</text>`);
+  if (opts.title !== undefined) parts.push(fittedText("title", f.left, f.top - 7, opts.title, opts.titleWidth ?? f.right - f.left + 8, TITLE_CHAR_WIDTH));
   if (opts.xLabel !== undefined) parts.push(xAxisLabel(f, opts.xLabel));
   if (opts.yLabel !== undefined) parts.push(yAxisLabel(f, opts.yLabel, f.left - f.marginLeft + Y_LABEL_GAP));
   return parts.join("");
+}
+
+/**
+ * Widths of a character of the 11 px bold titles and of the 11 px labels, a little above those of
+ * the common sans-serif fonts, so that a text judged to fit does fit.
+ */
+export const TITLE_CHAR_WIDTH = 6.9;
+export const LABEL_CHAR_WIDTH = 6.4;
+
+/**
+ * A text at (x, y) that fits in `width` px: cut with "…" when longer (at `charWidth` px a
+ * character), with the whole text in a <title> child, which browsers show as its tooltip.
+ */
+export function fittedText(cls: string, x: number, y: number, text: string, width: number, charWidth = LABEL_CHAR_WIDTH, anchor = "start"): string {
+  const fits = Math.max(1, Math.floor(width / charWidth));
+  const a = anchor === "start" ? "" : ` text-anchor="${anchor}"`;
+  if ([...text].length <= fits) return `<text class="${cls}" x="${px(x)}" y="${px(y)}"${a}>${escapeXml(text)}</text>`;
+  const cut = [...text].slice(0, Math.max(1, fits - 1)).join("").trimEnd() + "…";
+  return `<text class="${cls}" x="${px(x)}" y="${px(y)}"${a}><title>${escapeXml(text)}</title>${escapeXml(cut)}</text>`;
 }
 
 /** The label of a horizontal axis, centred under its tick labels. */
@@ -155,7 +191,11 @@ export function xAxisLabel(f: Frame, label: string): string {
 /** The label of a vertical axis, turned a quarter left, centred beside the box at `x`. */
 export function yAxisLabel(f: Frame, label: string, x: number): string {
   const y = (f.top + f.bottom) / 2;
-  return `<text class="axis-label y" x="${px(x)}" y="${px(y)}" text-anchor="middle" dominant-baseline="middle" transform="rotate(-90 ${px(x)} ${px(y)})">${escapeXml(label)}</text>`;
+  // Longer than the box and a little more, it is cut with "…" (whole in its tooltip) rather than run off the panel.
+  const fits = Math.max(2, Math.floor((f.bottom - f.top + 24) / LABEL_CHAR_WIDTH));
+  const chars = [...label];
+  const text = chars.length <= fits ? escapeXml(label) : `<title>${escapeXml(label)}</title>${escapeXml(chars.slice(0, fits - 1).join("").trimEnd())}…`;
+  return `<text class="axis-label y" x="${px(x)}" y="${px(y)}" text-anchor="middle" dominant-baseline="middle" transform="rotate(-90 ${px(x)} ${px(y)})">${text}</text>`;
 }
 
 /**

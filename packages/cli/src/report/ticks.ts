@@ -50,3 +50,32 @@ function multiples(lo: number, hi: number, step: number): number[] {
   for (let k = first; k <= last; k++) out.push(value(k) === 0 ? 0 : value(k));
   return out;
 }
+
+/**
+ * Ticks of a log axis over [lo, hi] (both positive): the powers of ten inside, every k-th of them
+ * when there are more than about `count`; where fewer than two fit, 1, 2 and 5 times the powers of
+ * ten; where still fewer, the linear ticks (a domain inside one octave reads as a linear one).
+ */
+export function logTicks(lo: number, hi: number, count = 5): number[] {
+  if (!(lo > 0 && hi > lo && Number.isFinite(hi))) return niceTicks(lo, hi, count);
+  const first = Math.ceil(Math.log10(lo) - 1e-9);
+  const last = Math.floor(Math.log10(hi) + 1e-9);
+  const decades = last - first + 1;
+  if (decades >= 2) {
+    const every = Math.max(1, Math.ceil(decades / Math.max(2, count)));
+    const out: number[] = [];
+    for (let e = first; e <= last; e += every) out.push(power(e));
+    if (out.length >= 2) return out;
+  }
+  const out: number[] = [];
+  for (let e = first - 1; e <= last; e++) for (const m of [1, 2, 5]) {
+    const v = m * power(e);
+    if (v >= lo * (1 - 1e-9) && v <= hi * (1 + 1e-9)) out.push(v);
+  }
+  return out.length >= 2 ? out : niceTicks(lo, hi, count);
+}
+
+// 10^e without float noise: 10 ** -3 is 0.0010000000000000002, 1 / 10 ** 3 is 0.001.
+function power(e: number): number {
+  return e >= 0 ? 10 ** e : 1 / 10 ** -e;
+}

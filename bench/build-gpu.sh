@@ -17,7 +17,17 @@ done
 npx esbuild packages/ppl/src/sampler/threads/chain-worker.ts --bundle --platform=node --format=esm --target=node20 \
   --outfile=.gpuout/chain-worker.js --log-level=warning \
   --banner:js="import { createRequire as __cr } from 'module'; const require = __cr(import.meta.url);"
-echo '{ "type": "module" }' > .gpuout/package.json
+# The CLI (ppl sample, ppl summary) for runs through the command on the GPU, e.g. many-chain ChEES:
+#   node .gpuout/cli/ppl.mjs sample .gpuout/eight_schools.stan --data .gpuout/eight_schools.json ...
+# It reads ../package.json for its version, so it lies one folder down, with the chain worker beside
+# it. typescript (ppl check) is bundled in; esbuild, which bundles a .ts model, is not: the GPU
+# machine has no node_modules, so models go there as Stan programs (compiled by the bundle itself).
+npx esbuild packages/cli/src/main.ts --bundle --platform=node --format=esm --target=node20 \
+  --outfile=.gpuout/cli/ppl.mjs --log-level=warning --external:esbuild --external:h5wasm \
+  --banner:js="import { createRequire as __cr } from 'module'; const require = __cr(import.meta.url);"
+cp .gpuout/chain-worker.js .gpuout/cli/
+cp examples/stan/eight_schools.stan examples/eight_schools.json .gpuout/
+node -e 'const v = require("./packages/cli/package.json").version; console.log(JSON.stringify({ type: "module", version: v }))' > .gpuout/package.json
 cp packages/vulkan/build/Release/ppl_vulkan.node .gpuout/addon/
 cp -r shaders .gpuout/shaders
 cp ../shared/anchors/make_data.py .gpuout/

@@ -5,7 +5,7 @@
  * the mode found by an optimizer, and a one-row-per-point Stan CSV file in CmdStan's layout.
  */
 import { approximationTarget, fileSink, formatNumber, randomInitialPoint, runConfig, writeStanCsv, type CompiledModel, type ConfigNode, type Model } from "@ppl/ppl";
-import { minimize, OptimizationError, type Objective, type OptimizeOptions, type OptimizeResult } from "@ppl/ppl/inference";
+import type { Objective } from "@ppl/ppl/inference";
 import { compileWithData } from "./compile.ts";
 import { modelError } from "./exit-codes.ts";
 import type { CommandIO } from "./io.ts";
@@ -39,16 +39,6 @@ export function initialPoint(m: ApproximationModel, init: number | string, seed:
   const q = randomInitialPoint(m.objective, init, seed);
   if (q !== null) return q;
   throw modelError(`model '${m.compiled.name}': the log density is not finite at 100 random initial points uniform in (−${init}, ${init}); give initial values with --init FILE.json, or a smaller --init radius`);
-}
-
-/** Runs the optimizer; a start where the density is not finite is a model error (exit 3). */
-export function findMode(m: ApproximationModel, q0: Float64Array, opts: OptimizeOptions): OptimizeResult {
-  try {
-    return minimize(m.objective, q0, opts);
-  } catch (e) {
-    if (e instanceof OptimizationError) throw modelError(`model '${m.compiled.name}': ${e.message}`, e);
-    throw e;
-  }
 }
 
 /**

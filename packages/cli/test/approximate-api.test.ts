@@ -5,7 +5,8 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { approximate, FitError, type ApproximateOptions } from "@ppl/ppl";
+import { approximate, FitError, optimize, type ApproximateOptions } from "@ppl/ppl";
+import { optimizeCommand, OPTIMIZE_DEFAULTS } from "../src/commands/optimize.ts";
 import { laplaceCommand } from "../src/commands/laplace.ts";
 import { pathfinderCommand } from "../src/commands/pathfinder.ts";
 import { variationalCommand } from "../src/commands/variational.ts";
@@ -81,6 +82,22 @@ describe("approximate(model, data, options)", () => {
     expect(Array.from(twice.chains[0]!)).toEqual(Array.from(fit.draws("mu"), (m) => 2 * m));
     expect(fit.draws("log_p__").length).toBe(n);
     expect(Number.isNaN(fit.paretoK)).toBe(true);
+  });
+
+  it("optimize: the CLI's mode and file at the same seed; without the Jacobian the normal posterior's mean", async () => {
+    const fit = await optimize(await loadModel(NORMAL), DATA, { seed: 7 });
+    expect(fit.converged).toBe(true);
+    expect(fit.value("mu")).toBeCloseTo(POST_MEAN, 6);
+    expect(fit.value("twice")).toBe(2 * fit.value("mu"));
+    expect(fit.variable("mu")).toEqual({ name: "mu", shape: [], values: Float64Array.of(fit.value("mu")) });
+    const out = join(tmp, "cli-optimize");
+    const code = await optimizeCommand(NORMAL, { ...common, ...OPTIMIZE_DEFAULTS, data: DATA_FILE, algorithm: "lbfgs", jacobian: false, output: out }, quietIo);
+    expect(code).toBe(0);
+    const cli = readCsv(join(out, "optimize.csv"));
+    expect(cli.draws[cli.columns.indexOf("mu")]![0]).toBe(fit.value("mu"));
+    expect(cli.draws[cli.columns.indexOf("lp__")]![0]).toBe(fit.lp);
+    const strip = (text: string) => text.split("\n").filter((l) => !/file =|Elapsed|seconds|^#\s*$/.test(l)).join("\n");
+    expect(strip(readFileSync(fit.writeCsv(join(tmp, "api-optimize")), "utf8"))).toEqual(strip(readFileSync(join(out, "optimize.csv"), "utf8")));
   });
 
   it("names the fix: an unknown variable, and a model whose density is not finite anywhere", async () => {

@@ -57,6 +57,8 @@ export {
   type ApproximationInputs, type ApproximationTarget, type MethodDraws, type ApproximateFitParts, type ApproximateSummaryRow, type ApproximationMethod,
   type PathfinderSettings, type ApproximationSettings,
 } from "./fit/index.ts";
+// The posterior mode of a model with its data (L-BFGS, BFGS, Newton): a ModeFit of named, constrained values
+export { optimize, optimizeTarget, ModeFit, OPTIMIZE_DEFAULTS, type OptimizeModelOptions, type VariableValue } from "./fit/index.ts";
 // Why a log density is not finite at a point (the message of an initialization that failed)
 export { nonFiniteTerm, type NonFiniteTerm } from "./model/explain-density.ts";
 export { lastInitialPoint } from "./sampler/last-initial-point.ts";

@@ -13,8 +13,8 @@ import type { AdviResult } from "../variational/advi.ts";
 import { FitError } from "./fit-error.ts";
 import type { VariableDraws } from "./fit.ts";
 
-/** The approximations that `approximate` runs. */
-export type ApproximationMethod = "laplace" | "pathfinder" | "variational";
+/** The approximations that `approximate` runs, and the optimizer's one-row file. */
+export type ApproximationMethod = "optimize" | "laplace" | "pathfinder" | "variational";
 
 /** One variable's moments and quantiles over an approximation's draws. */
 export interface ApproximateSummaryRow {

@@ -5,11 +5,9 @@
  * `ppl variational` are built on approximateCompiled below, so the same seed gives the same draws
  * through the CLI and through this call.
  */
-import { generatedEvaluator } from "../generate/generated.ts";
 import { compileModel, type CompiledModel } from "../model/compile.ts";
 import type { DataSpec, DataValues } from "../model/data-spec.ts";
 import type { Model } from "../model/model.ts";
-import { stanNames } from "../model/stan-names.ts";
 import { objectiveOf, type Objective } from "../optimize/objective.ts";
 import { optimizationDensity } from "../optimize/model-objective.ts";
 import { pathfinder, PathfinderError, type PathfinderResult } from "../pathfinder/multi-path.ts";
@@ -19,6 +17,7 @@ import { VariationalError } from "../variational/elbo.ts";
 import { ApproximateFit, type ApproximationMethod } from "./approximate-fit.ts";
 import { approximationConfig, runConfig, type PathfinderSettings } from "./approximation-config.ts";
 import { FitError } from "./fit-error.ts";
+import { generatedColumnsOf } from "./generated-row.ts";
 import { laplaceFit } from "./laplace-fit.ts";
 import { randomInitialPoint } from "./initial-point.ts";
 
@@ -203,25 +202,6 @@ function variationalDraws(target: ApproximationTarget, o: VariationalModelOption
     points, firstDraw: 1, lead: new Map([["lp__", new Float64Array(n)], ["log_p__", logP], ["log_g__", logG]]),
     first: approximationMean(fit), leadFirst: [0, 0, 0],
     headComments: comments, notes: [`ADVI ${fit.message}`, `Iterations: ${fit.iterations}`], converged: fit.converged, ascent: fit,
-  };
-}
-
-/** Column names, variable shapes and each draw's row (constrained values, then generated quantities from the seed's streams, chain 0). */
-function generatedColumnsOf(compiled: CompiledModel, seed: number): { names: string[]; shapes: Map<string, readonly number[]>; row(draw: number, reported: Float64Array): Float64Array } {
-  const shapes = new Map<string, readonly number[]>(compiled.generatedInfo.map((g) => [g.name, g.shape]));
-  const quantities = compiled.recorded.quantities;
-  for (const q of quantities) shapes.set(q.name, q.shape);
-  if (quantities.length === 0) return { names: compiled.constrainedNames(), shapes, row: (_d, reported) => Float64Array.from(reported) };
-  const ev = generatedEvaluator(compiled, { seed, predictive: false });
-  const names = [...compiled.constrainedNames(), ...quantities.flatMap((q) => stanNames(q.name, q.shape))];
-  return {
-    names, shapes,
-    row(draw, reported) {
-      const out = new Float64Array(reported.length + ev.names.length);
-      out.set(reported);
-      out.set(ev.at(0, draw, reported), reported.length);
-      return out;
-    },
   };
 }
 

@@ -5,6 +5,8 @@
  * `ppl pathfinder` and `ppl variational`.
  */
 import type { ConfigNode } from "../io/config.ts";
+import { CONVERGENCE_DEFAULTS } from "../optimize/convergence.ts";
+import type { OptimizeOptions } from "../optimize/run-optimizer.ts";
 import { PATH_DEFAULTS } from "../pathfinder/single-path.ts";
 import { ADVI_DEFAULTS, type AdviOptions } from "../variational/advi.ts";
 
@@ -22,15 +24,19 @@ export interface PathfinderSettings {
   readonly maxLbfgsIters: number;
 }
 
+/** CmdStan's defaults of the optimizer's settings. */
+export const OPTIMIZE_DEFAULTS = { ...CONVERGENCE_DEFAULTS, historySize: 5, initAlpha: 0.001 } as const;
+
 /** An approximation's method and settings, as approximate's options give them. */
 export type ApproximationSettings =
+  | ({ readonly method: "optimize"; readonly jacobian?: boolean } & OptimizeOptions)
   | ({ readonly method: "laplace"; readonly draws?: number; readonly jacobian?: boolean; readonly modeFile?: string })
   | ({ readonly method: "pathfinder"; readonly draws?: number } & Partial<PathfinderSettings>)
   | ({ readonly method: "variational"; readonly draws?: number } & AdviOptions);
 
 /** The model and method blocks of the file's settings. */
 export function approximationConfig(model: string, s: ApproximationSettings): ConfigNode[] {
-  const children = s.method === "laplace" ? laplaceSettings(s) : s.method === "pathfinder" ? pathfinderSettings(s) : variationalSettings(s);
+  const children = s.method === "optimize" ? optimizeSettings(s) : s.method === "laplace" ? laplaceSettings(s) : s.method === "pathfinder" ? pathfinderSettings(s) : variationalSettings(s);
   return [{ key: "model", value: model }, { key: "method", value: s.method, children: [{ key: s.method, children }] }];
 }
 
@@ -46,6 +52,23 @@ export function runConfig(dataPath: string | undefined, init: number | string, s
 
 function setting(key: string, value: number | boolean | string, def: number | boolean | string): ConfigNode {
   return { key, value, isDefault: value === def };
+}
+
+function optimizeSettings(s: Extract<ApproximationSettings, { method: "optimize" }>): ConfigNode[] {
+  const d = OPTIMIZE_DEFAULTS;
+  const o = { ...d, ...definedOnly(s) };
+  const algorithm = s.algorithm ?? "lbfgs";
+  const quasiNewton = [
+    setting("init_alpha", o.initAlpha, d.initAlpha), setting("tol_obj", o.tolObj, d.tolObj), setting("tol_rel_obj", o.tolRelObj, d.tolRelObj),
+    setting("tol_grad", o.tolGrad, d.tolGrad), setting("tol_rel_grad", o.tolRelGrad, d.tolRelGrad), setting("tol_param", o.tolParam, d.tolParam),
+    ...(algorithm === "lbfgs" ? [setting("history_size", o.historySize, d.historySize)] : []),
+  ];
+  return [
+    { key: "algorithm", value: algorithm, isDefault: algorithm === "lbfgs", children: [{ key: algorithm, children: algorithm === "newton" ? [] : quasiNewton }] },
+    { key: "jacobian", value: s.jacobian ?? false, isDefault: !(s.jacobian ?? false) },
+    setting("iter", o.iter, d.iter),
+    { key: "save_iterations", value: false, isDefault: true },
+  ];
 }
 
 function laplaceSettings(s: Extract<ApproximationSettings, { method: "laplace" }>): ConfigNode[] {

@@ -38,7 +38,9 @@ describe("target blocks", () => {
     const draws = blocks.checks.map((c) => c.draws);
     expect(draws).toEqual(draws.map((_, i) => 50 * (i + 1)));
     expect(blocks.met).toBe(blocks.checks.at(-1));
-    expect(blocks.checks.slice(0, -1).every((c) => c.minEss < 500 && !c.reached)).toBe(true);
+    // A check that misses stops at the first coordinate below the target; the one that meets it computes all.
+    expect(blocks.checks.slice(0, -1).every((c) => c.minEss < 500 && !c.reached && c.coordinates >= 1)).toBe(true);
+    expect(blocks.met!.coordinates).toBe(NAMES.length);
     expect(blocks.met!.minEss).toBeGreaterThanOrEqual(500);
     // The minimum is over every coordinate of the draws so far (independent draws: ESS near 4·n).
     const n = blocks.met!.draws;
@@ -85,13 +87,31 @@ describe("target blocks", () => {
     expect(refused.met).toBeNull();
     expect(refused.checks.at(-1)!.maxRhat).toBeGreaterThan(1.01);
     // It is R-hat that stops it: the ESS alone would have met this target.
-    expect(refused.checks.at(-1)!.minEss).toBeGreaterThanOrEqual(100);
+    const n = refused.checks.at(-1)!.draws;
+    for (let j = 0; j < NAMES.length; j++) expect(essBulk(stuck.map((s) => Float64Array.from(s.slice(0, n), (d) => d[j]!)))).toBeGreaterThanOrEqual(100);
   });
 
   it("checks first at the first block holding firstCheck draws a chain", () => {
     const blocks = new TargetBlocks(1e9, 10, NAMES, 4, undefined, 25);
     run(blocks, streams.map((s) => s.slice(0, 60)), []);
     expect(blocks.checks.map((c) => c.draws)).toEqual([30, 40, 50, 60]);
+  });
+
+  it("decides as a check of every coordinate would, whichever coordinate missed last", () => {
+    // Coordinate j of chain c scaled into an AR(1) of its own: each block's full-minimum decision, recomputed here.
+    const ar = streams.map((s) => {
+      const out = s.map((d) => Float64Array.from(d));
+      for (let i = 1; i < out.length; i++) for (let j = 0; j < NAMES.length; j++) out[i]![j] = 0.3 * (j + 1) * out[i - 1]![j]! + out[i]![j]!;
+      return out;
+    });
+    const blocks = new TargetBlocks(60, 20, NAMES, 4);
+    run(blocks, ar, []);
+    for (const c of blocks.checks) {
+      const all = NAMES.map((_, j) => essBulk(ar.map((s) => Float64Array.from(s.slice(0, c.draws), (d) => d[j]!))));
+      expect(c.reached).toBe(Math.min(...all) >= 60);
+    }
+    expect(blocks.checks.length).toBeGreaterThan(2);
+    expect(blocks.met).not.toBeNull();
   });
 
   it("refuses superchains that do not divide the chains", () => {

@@ -3,7 +3,9 @@
  * device (the positions written, the gradient's kernels and a copy of lp and grad into host memory
  * in ONE submission, then one read), so that a layer method (ChEES, MEADS, static HMC, a caller's
  * own) whose controller runs on the host takes each round of all chains' gradients at the price of
- * a submission. Everything the calls use is allocated here, once per run.
+ * a submission. Everything the calls use is allocated here, once per run: a round allocates nothing
+ * on the host (the positions written from the run's array, the results read into one of this
+ * density's).
  */
 import type { BatchedDensity } from "@ppl/ppl";
 import type { VulkanBuffer, VulkanManager } from "@ppl/vulkan";
@@ -48,7 +50,7 @@ export function deviceDensity(manager: VulkanManager, gradient: BatchedGradient,
       sequence.submitSync();
       state.waitSeconds += (performance.now() - t0) / 1e3;
       state.evaluations++;
-      readInto(evaluated, results);
+      evaluated.readInto(results);
       for (let c = 0; c < chains; c++) {
         if (active !== undefined && active[c] === 0) continue;
         lp[c] = results[c]!;
@@ -66,11 +68,6 @@ export function deviceDensity(manager: VulkanManager, gradient: BatchedGradient,
       evaluated.destroy();
     },
   };
-}
-
-/** The readback buffer's contents into `into` (its whole length). */
-function readInto(buffer: VulkanBuffer, into: Float32Array | Float64Array): void {
-  into.set(new (into.constructor as Float64ArrayConstructor | Float32ArrayConstructor)(buffer.read(into.byteLength)));
 }
 
 /**

@@ -169,6 +169,7 @@ Napi::Function Buffer::define(Napi::Env env) {
                          InstanceMethod<&Buffer::writeAsync>("writeAsync"),
                          InstanceMethod<&Buffer::read>("read"),
                          InstanceMethod<&Buffer::readAsync>("readAsync"),
+                         InstanceMethod<&Buffer::readInto>("readInto"),
                          InstanceMethod<&Buffer::fillZero>("fillZero"),
                          InstanceMethod<&Buffer::destroy>("destroy"),
                      });
@@ -284,6 +285,29 @@ Napi::Value Buffer::read(const Napi::CallbackInfo& info) {
   staging->batch().submitAndWait(env);
   std::memcpy(out.Data(), staging->mapped(), length);
   return out;
+}
+
+// readInto(target, byteOffset = 0): target's byteLength bytes from byteOffset into target (a
+// TypedArray, DataView or ArrayBuffer the caller keeps), so that a result read back every round
+// allocates nothing on the JavaScript heap.
+Napi::Value Buffer::readInto(const Napi::CallbackInfo& info) {
+  requireThis(info, kBufferTag);
+  Napi::Env env = info.Env();
+  std::shared_ptr<BufferState> state = live(env);
+  ByteView target = toBytes(env, info[0], "target");
+  uint64_t offset = toIndexOr(env, info[1], "byteOffset", 0);
+  if (offset > state->byteLength) checkRange(env, *state, offset, 0);
+  uint64_t length = checkRange(env, *state, offset, target.length);
+  if (length == 0) return env.Undefined();
+  if (readsMapped(*state->storage, length)) {
+    std::memcpy(target.data, state->storage->mapped() + offset, length);
+    return env.Undefined();
+  }
+  std::shared_ptr<StagingLease> staging = StagingLease::acquire(env, state->storage->context(), length);
+  recordCopy(env, staging->batch(), state->storage->buffer(), offset, staging->buffer(), 0, length);
+  staging->batch().submitAndWait(env);
+  std::memcpy(target.data, staging->mapped(), length);
+  return env.Undefined();
 }
 
 // readAsync(byteLength = rest, byteOffset = 0) -> Promise<ArrayBuffer>

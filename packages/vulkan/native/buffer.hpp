@@ -77,6 +77,7 @@ class Buffer : public Napi::ObjectWrap<Buffer> {
   Napi::Value writeAsync(const Napi::CallbackInfo& info);
   Napi::Value read(const Napi::CallbackInfo& info);
   Napi::Value readAsync(const Napi::CallbackInfo& info);
+  Napi::Value readInto(const Napi::CallbackInfo& info);
   Napi::Value fillZero(const Napi::CallbackInfo& info);
   Napi::Value destroy(const Napi::CallbackInfo& info);
 

@@ -44,6 +44,11 @@ export class VulkanBuffer {
     return callNative(() => this.handle.read(byteLength, byteOffset));
   }
 
+  /** Reads `target.byteLength` bytes from `byteOffset` into `target` (kept by the caller: nothing is allocated); blocks until done. */
+  readInto(target: Bytes, byteOffset = 0): void {
+    callNative(() => this.handle.readInto(target, byteOffset));
+  }
+
   /** Like read, but waits for a staging copy off the main thread. */
   readAsync(byteLength?: number, byteOffset = 0): Promise<ArrayBuffer> {
     return callNativeAsync(() => this.handle.readAsync(byteLength, byteOffset));

@@ -73,6 +73,7 @@ export interface NativeBuffer {
   writeAsync(data: Bytes, byteOffset?: number): Promise<void>;
   read(byteLength?: number, byteOffset?: number): ArrayBuffer;
   readAsync(byteLength?: number, byteOffset?: number): Promise<ArrayBuffer>;
+  readInto(target: Bytes, byteOffset?: number): void;
   fillZero(): void;
   destroy(): void;
 }

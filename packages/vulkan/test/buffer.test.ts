@@ -143,6 +143,33 @@ describe("buffer failures", () => {
   });
 });
 
+// readInto: the caller's array filled in place (a result read back every round allocates nothing),
+// on both paths, at any offset; a target past the buffer's end is a RangeError, as read's is.
+describe("readInto", () => {
+  for (const [mode, manager] of Object.entries(managers)) {
+    it(`${mode}: fills the caller's TypedArray, DataView or ArrayBuffer with the bytes read would return`, () => {
+      const data = randomBytes(4099, 23);
+      const buffer = manager.bufferFrom(data);
+      const back = manager.readbackBuffer(data.byteLength);
+      manager.sequence().copy(buffer, back, { byteLength: data.byteLength }).submitSync();
+      for (const source of [buffer, back]) {
+        const whole = new Uint8Array(data.byteLength);
+        source.readInto(whole);
+        expectSameBytes(whole, data);
+        const part = new Float64Array(3);
+        source.readInto(part, 5);
+        expectSameBytes(new Uint8Array(part.buffer), data.subarray(5, 29));
+        const view = new DataView(new ArrayBuffer(7));
+        source.readInto(view, 4092);
+        expectSameBytes(new Uint8Array(view.buffer), data.subarray(4092));
+        expect(() => source.readInto(new Uint8Array(8), 4092)).toThrow(RangeError);
+      }
+      buffer.destroy();
+      back.destroy();
+    });
+  }
+});
+
 // Results read back often (a sampling block's draws and statistics) are copied by the device into
 // host memory that the host then reads in place, without a staging copy of its own.
 describe("readback buffers", () => {

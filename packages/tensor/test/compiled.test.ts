@@ -332,6 +332,38 @@ describe("loop-invariant work", () => {
     // Cheap arithmetic on the smaller operand stays inline.
     expect(cpu.compileSync([T.mul(x, T.add(s, 1))]).stats.kernels).toBe(1);
   });
+
+  it("softplus, sigmoid and log_sigmoid of one operand and of its negation take one exp between them, with the interpreter's bits", () => {
+    const x = T.param("x", [40]), d = T.data("d", [40]);
+    const z = T.add(x, d);
+    const outs = [T.sum(T.add(T.add(T.softplus(z), T.sigmoid(z)), T.add(T.logSigmoid(T.neg(z)), T.sigmoid(T.neg(z)))))];
+    const exe = cpu.compileSync(outs);
+    expect(exe.source.match(/Math\.exp\(/g)).toHaveLength(1);
+    const special = [0, -0, 1e-300, -1e-300, 710, -710, 745.2, -745.2, 36.7, -36.7, Infinity, -Infinity, NaN];
+    fc.assert(
+      fc.property(fc.array(fc.oneof(fc.double(), fc.constantFrom(...special)), { minLength: 40, maxLength: 40 }), (vals) => {
+        const bindings = { x: Float64Array.from(vals), d: new Float64Array(40) };
+        const got = exe.runSync(bindings)[0]!.data[0]!, want = T.interpret(outs, bindings)[0]!.data[0]!;
+        expect(Object.is(got, want), `${got} vs ${want}`).toBe(true);
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
+
+describe("shared exp(−|x|) forms (cpu/scalar.ts EXP_SHARING)", () => {
+  it("each gives its function's bits for every class of double", async () => {
+    const { EXP_SHARING, UNARY, sharedExpSource } = await import("../src/cpu/scalar.ts");
+    for (const op of ["softplus", "sigmoid", "log_sigmoid"] as const) {
+      const f = new Function("x", `"use strict"; const e = ${sharedExpSource("x")}; return ${EXP_SHARING[op]("x", "e")};`) as (x: number) => number;
+      fc.assert(
+        fc.property(fc.oneof(fc.double(), fc.constantFrom(0, -0, Infinity, -Infinity, NaN, 5e-324, -5e-324)), (v) => {
+          expect(Object.is(f(v), UNARY[op](v)), `${op}(${v}): ${f(v)} vs ${UNARY[op](v)}`).toBe(true);
+        }),
+        { numRuns: 2000 },
+      );
+    }
+  });
 });
 
 describe("gradient graphs", () => {

@@ -25,6 +25,27 @@ export function sigmoid(x: number): number {
   return e / (1 + e);
 }
 
+/** The ops whose value the compiled path finishes from a shared exp(−|x|) of their operand (see {@link EXP_SHARING}). */
+export type ExpSharingOp = "softplus" | "sigmoid" | "log_sigmoid";
+
+/**
+ * softplus, sigmoid and log_sigmoid of x each take exp(−|x|): their branches above call exp(−x)
+ * for x > 0 and exp(x) otherwise, which is that value. The compiled path computes it once per
+ * operand in a loop body (a density's likelihood takes both the softplus and the sigmoid of the
+ * same linear predictor) and finishes each op from it with these expressions, `a` the operand
+ * and `e` its exp(−|a|): the same operations on the same values as the functions, so the same
+ * bits (tested over all doubles' classes).
+ */
+export const EXP_SHARING: Readonly<Record<ExpSharingOp, (a: string, e: string) => string>> = {
+  softplus: (a, e) => `(${a} > 0 ? ${a} + Math.log1p(${e}) : Math.log1p(${e}))`,
+  sigmoid: (a, e) => `(${a} >= 0 ? 1 / (1 + ${e}) : ${e} / (1 + ${e}))`,
+  // −softplus(−a); exp(−|−a|) is exp(−|a|).
+  log_sigmoid: (a, e) => `-(-${a} > 0 ? -${a} + Math.log1p(${e}) : Math.log1p(${e}))`,
+};
+
+/** The shared value of {@link EXP_SHARING}: exp(−|a|) as JavaScript. */
+export const sharedExpSource = (a: string): string => `Math.exp(-Math.abs(${a}))`;
+
 /** n-th derivative of digamma. */
 export function polygamma(n: number, x: number): number {
   if (n === 0) return digammaFn(x);

@@ -31,7 +31,9 @@ const b19 = T[2]; // n19 matmul f64[47,1]
   {
     for (let i0 = 0; i0 < 700; i0++) {
       const v6 = b0[b0o + i0] * b4[i0];
-      const v7 = F.softplus(b4[i0]);
+      const a7 = b4[i0];
+      const e7 = Math.exp(-Math.abs(a7));
+      const v7 = (a7 > 0 ? a7 + Math.log1p(e7) : Math.log1p(e7));
       const v8 = v6 - v7;
       acc9 += v8;
     }
@@ -54,7 +56,9 @@ const b19 = T[2]; // n19 matmul f64[47,1]
 // kernel 2: loop over [700]; fuses n16 sigmoid, n17 sub (stored)
 {
   for (let i0 = 0; i0 < 700; i0++) {
-    const v16 = F.sigmoid(b4[i0]);
+    const a16 = b4[i0];
+    const e16 = Math.exp(-Math.abs(a16));
+    const v16 = (a16 >= 0 ? 1 / (1 + e16) : e16 / (1 + e16));
     const v17 = b0[b0o + i0] - v16;
     b17[i0] = v17;
   }

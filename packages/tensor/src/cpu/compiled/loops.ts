@@ -7,6 +7,7 @@ import { scaled, sumExpr } from "./context.ts";
 import { elementwiseExpr, literal, roundExpr, roundValue } from "./expr.ts";
 import { viewLayout, type Layout } from "./layout.ts";
 import type { LoopKernel, Scope } from "./loop-nest.ts";
+import { expSharing } from "./shared-exp.ts";
 
 /**
  * Renders a fused loop kernel. First a tree of blocks (one per scope) with every memory access
@@ -282,6 +283,7 @@ function printBlock(b: Block, pr: Printer, tail: (op: (o: Operand) => string) =>
     return name;
   };
   const body: string[] = [];
+  const exps = expSharing(loops.length > 0 ? stored : storedArrays(b));
   for (const s of b.stmts) {
     if (s.kind === "reduce") {
       body.push(...printReduce(s.nodes, s.inner, s.values, pr));
@@ -290,7 +292,9 @@ function printBlock(b: Block, pr: Printer, tail: (op: (o: Operand) => string) =>
     const name = `v${ctx.id(s.node)}`;
     if (s.kind === "compute") {
       const args = s.args.map(op);
-      const e = isElementwise(s.node.op) ? roundExpr(s.node.dtype, elementwiseExpr(s.node, args), s.node.op) : args[0]!;
+      if (s.node.op === "neg") exps.noteNeg(name, args[0]!);
+      const shared = exps.expr(s.node, ctx.id(s.node), args[0]!, body);
+      const e = shared ?? (isElementwise(s.node.op) ? roundExpr(s.node.dtype, elementwiseExpr(s.node, args), s.node.op) : args[0]!);
       body.push(`const ${name} = ${e};`);
     } else if (s.kind === "pad") {
       const i = s.axis === undefined ? "0" : groups.get(s.axis)!.name;

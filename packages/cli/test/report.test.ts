@@ -11,7 +11,7 @@ import { mkdirSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
 import { fileSink, sampleConfig, writeStanCsv } from "@ppl/ppl";
-import { hasStackTrace, PPL_INDEX, runCli, tempDir } from "./helpers.ts";
+import { hasStackTrace, runCli, tempDir } from "./helpers.ts";
 import { reportCommand, type ReportCommandOptions } from "../src/commands/report.ts";
 import { CliError } from "../src/exit-codes.ts";
 
@@ -375,54 +375,60 @@ describe("ppl report", () => {
   }
 
   it("stays small for N = 300 count observations with --log-lik --predictive: bars, LOO-PIT and Pareto k instead of 600 per-observation panels", async () => {
+    // A run as `ppl sample --log-lik --predictive` writes it for y ~ poisson(exp(a + b x)), N = 300:
+    // draws of (a, b) near the data's values, each with its k_rep ~ poisson and log_lik columns.
     const n = 300;
     let state = 99;
     const uniform = (): number => ((state = (state * 1103515245 + 12345) % 2 ** 31) + 0.5) / 2 ** 31;
-    const x = Array.from({ length: n }, () => Math.round((uniform() * 2 - 1) * 1000) / 1000);
-    // Poisson counts by inversion, with rate exp(1 + 0.8 x): at most e^1.8 ≈ 6.
-    const k = x.map((xi) => {
-      const rate = Math.exp(1 + 0.8 * xi);
+    const normal = (): number => Math.sqrt(-2 * Math.log(uniform())) * Math.cos(2 * Math.PI * uniform());
+    const poisson = (rate: number): number => {
       let c = 0;
       let p = Math.exp(-rate);
       let cdf = p;
       const u = uniform();
       while (u > cdf) p *= rate / ++c, (cdf += p);
       return c;
-    });
-    const model = join(dir, "counts.ts");
-    writeFileSync(model, [
-      `import { data, model, normal, poisson } from "${PPL_INDEX}";`,
-      "export default model({",
-      '  name: "poisson_regression",',
-      '  data: { N: data.int({ lower: 0 }), x: data.vector("N"), k: data.intVector("N", { lower: 0 }) },',
-      "  build(m, d) {",
-      '    const a = m.param("a", normal(0, 2));',
-      '    const b = m.param("b", normal(0, 2));',
-      "    m.observe(d.k, poisson(a.add(d.x.mul(b)).exp()));",
-      "  },",
-      "});",
-    ].join("\n"));
+    };
+    const logFactorial = (k: number): number => Array.from({ length: k }, (_, i) => Math.log(i + 1)).reduce((s, v) => s + v, 0);
+    const x = Array.from({ length: n }, () => Math.round((uniform() * 2 - 1) * 1000) / 1000);
+    // Rates exp(1 + 0.8 x): at most e^1.8 ≈ 6, so the counts span a few values: bars.
+    const k = x.map((xi) => poisson(Math.exp(1 + 0.8 * xi)));
     const dataFile = join(dir, "counts.json");
     writeFileSync(dataFile, JSON.stringify({ N: n, x, k }));
     const run = join(dir, "counts");
-    const s = await runCli(["sample", model, "--data", dataFile, "--backend", "cpu", "--chains", "2", "--warmup", "100", "--draws", "100", "--seed", "5", "--log-lik", "--predictive", "--quiet", "--output", run]);
-    expect(s.code, s.stderr).toBe(0);
+    mkdirSync(run, { recursive: true });
+    const names = ["a", "b", ...x.map((_, i) => `k_rep[${i + 1}]`), ...x.map((_, i) => `log_lik[${i + 1}]`)];
+    for (let c = 0; c < 2; c++) {
+      const config = [...sampleConfig({ model: "poisson_regression", numSamples: 200, numWarmup: 200, seed: 5, chainId: c + 1, dataFile }), { key: "observed", value: `k[${n}]` }, { key: "int_data", value: "N,k" }];
+      const w = writeStanCsv(fileSink(join(run, `chain-${c + 1}.csv`)), { config, parameters: names });
+      w.writeAdaptation({ stepsize: 0.5, inverseMetric: [1, 1] });
+      for (let d = 0; d < 200; d++) {
+        const a = 1 + 0.06 * normal();
+        const b = 0.8 + 0.1 * normal();
+        const rates = x.map((xi) => Math.exp(a + b * xi));
+        const ll = k.map((ki, i) => ki * Math.log(rates[i]!) - rates[i]! - logFactorial(ki));
+        w.writeDraw([-400 - uniform(), uniform(), 0.5, 2, 3, 0, 402 + uniform(), a, b, ...rates.map(poisson), ...ll]);
+      }
+      w.close({ warmup: 1, sampling: 1 });
+    }
     const out = join(dir, "counts.html");
-    const r = await runCli(["report", run, "-o", out, "--log-scale", "auto"]);
-    expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toMatch(/^note: 600 per-observation rows not shown \(k_rep: 300, log_lik: 300\)/m);
+    const stderr: string[] = [];
+    const io = { stdout: { write: () => true }, stderr: { write: (s: string) => stderr.push(s) } };
+    expect(reportCommand(run, { output: out, logScale: ["auto"] }, io)).toBe(0);
+    expect(stderr[0]).toMatch(/^note: 600 per-observation rows not shown \(k_rep: 300, log_lik: 300\)/);
     const size = statSync(out).size;
     console.log(`report of N = ${n} with --log-lik --predictive: ${(size / 1024).toFixed(0)} KiB`);
     expect(size).toBeLessThan(2 * 1024 * 1024);
     const text = readFileSync(out, "utf8");
     expect(text.match(/<svg class="trace"/g)).toHaveLength(2);
     expect(text).toContain("300 observations, too many for intervals by observation");
+    expect(text).toMatch(/<p class="note" id="hidden-variables">600 per-observation rows not shown/);
     const { page, errors } = await open(out);
     expect(errors).toEqual([]);
     const panels = await layout(page);
     expect(panels.map((p) => p.kind).filter((k) => ["ppc-bars", "ppc-density", "ppc-intervals", "loo-pit", "pareto-k"].includes(k))).toEqual(["ppc-bars", "pareto-k", "loo-pit"]);
     expect(await page.locator("svg.pareto-k").getAttribute("data-observations")).toBe("300");
-    // The counts' LOO-PIT (randomized for ties) of a model that generated the data stays within the band.
+    // The counts' LOO-PIT (randomized for ties) of the model that generated them stays within the 95% band.
     const pit = page.locator("svg.loo-pit");
     expect(Number(await pit.getAttribute("data-ks"))).toBeLessThan(Number(await pit.getAttribute("data-band")));
     expectReadablePanels(panels, ["a", "b"], 2);

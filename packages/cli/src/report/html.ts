@@ -130,7 +130,7 @@ ${energy}
 <h2>Pairs</h2>
 <p class="note">Lower triangle: draws of ${pairNames.map(escapeXml).join(", ")} (thinned to ${PAIR_POINTS} per panel); divergent transitions in red.</p>
 ${pairs}
-${opts.observations ? ppcSection(opts.observations) : ""}
+${opts.observations ? ppcSection(opts.observations, config["prior"] === "1") : ""}
 ${opts.observations ? looSection(opts.observations) : ""}
 ${opts.prior ? priorSection(run.chains.parameters, opts.prior, names, opts.logScale) : ""}
 <h2>Parameters</h2>

@@ -17,10 +17,11 @@ import { firstLine } from "../load-model.ts";
 
 const note = (text: string): string => `<p class="note">${escapeXml(text)}</p>`;
 
-/** The "Posterior predictive check" section, or "" for a model without observe terms. */
-export function ppcSection(obs: Observations): string {
+/** The "Posterior predictive check" section (of a prior run: "Prior predictive check"), or "" for a model without observe terms. */
+export function ppcSection(obs: Observations, prior = false): string {
   if (obs.families.length === 0) return "";
-  const parts = [`<h2 id="ppc">Posterior predictive check</h2>`, ...obs.notes.map(note)];
+  // A prior run's replications are draws of the prior predictive distribution.
+  const parts = [`<h2 id="ppc">${prior ? "Prior" : "Posterior"} predictive check</h2>`, ...obs.notes.map(note)];
   for (const f of obs.families) parts.push(familyPpc(f));
   return parts.join("\n");
 }
@@ -49,19 +50,25 @@ export function looSection(obs: Observations): string {
   const withLogLik = obs.families.filter((f) => f.logLik !== null);
   if (withLogLik.length === 0) return "";
   const parts = [`<h2 id="loo">Leave-one-out</h2>`];
+  let rEff: Float64Array;
   try {
-    const k = loo(withLogLik.flatMap((f) => f.logLik!)).pareto_k;
+    const result = loo(withLogLik.flatMap((f) => f.logLik!));
+    const k = result.pareto_k;
+    rEff = result.r_eff;
     parts.push(note("Pareto k of each observation's PSIS weights (as ppl loo computes them), in the order of the log_lik columns: above 0.7 (dashed), that observation's leave-one-out estimate is unreliable."));
     parts.push(panel("pareto-k", paretoKSvg(k)));
   } catch (e) {
     return parts.concat(note(`No leave-one-out diagnostics: ${firstLine(e)}`)).join("\n");
   }
+  let offset = 0;
   for (const f of withLogLik) {
+    // This term's r_eff among loo's, which took the terms' entries in this order.
+    const termREff = rEff.subarray(offset, (offset += f.logLik!.length));
     if (f.yRep === null || f.observed === null || !f.univariate || f.observed.length !== f.yRep.length || f.logLik!.length !== f.yRep.length) {
       parts.push(note(`${f.name}: LOO-PIT needs the observed values and the predictive draws ${f.name}_rep of a univariate observation (sample with --log-lik --predictive).`));
       continue;
     }
-    const { pit } = looPit(f.logLik!, f.yRep, f.observed);
+    const { pit } = looPit(f.logLik!, f.yRep, f.observed, { rEff: termREff });
     parts.push(note(`${f.name}: LOO-PIT, each observation's place in its leave-one-out predictive distribution (predictive draws weighted by PSIS${f.integer ? ", ties of counts randomized" : ""}); a calibrated model gives uniform values, an ECDF within the band.`));
     parts.push(panel("loo-pit", looPitSvg(f.name, pit)));
   }

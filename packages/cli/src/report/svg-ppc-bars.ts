@@ -41,14 +41,14 @@ export function ppcBarsSvg(name: string, observed: ArrayLike<number>, yRep: read
     `<rect x="${px(lx)}" y="${px(f.top)}" width="14" height="10" fill="${OBSERVED}"/>`,
     fittedText("legend", lx + 20, f.top + 9, `observed ${name}`, 118),
     `<path stroke="${REPLICATED}" stroke-width="1.5" d="M${px(lx + 7)} ${px(f.top + 18)}v14"/><path stroke="${REPLICATED}" stroke-width="5" stroke-linecap="round" d="M${px(lx + 7)} ${px(f.top + 25)}h0"/>`,
-    fittedText("legend", lx + 20, f.top + 29, "replicated: median, 90%", 118),
+    fittedText("legend", lx + 20, f.top + 29, `${name}_rep median, 90%`, 118),
   ];
   return svg(
     width, height, "ppc-bars",
     axes(f, { titleWidth: width - f.left - 8, title: `${name} — observed vs replicated counts`, xLabel: name, yLabel: "observations", xTicks: Math.min(8, values.length), yTicks: 3 }) +
       `<path class="observed" fill="${OBSERVED}" d="${bars}"/>` +
-      `<path class="interval" stroke="${REPLICATED}" stroke-width="1.5" d="${intervals}"/>` +
-      `<path class="median" stroke="${REPLICATED}" stroke-width="5" stroke-linecap="round" d="${medians}"/>` +
+      `<path class="rep-interval" stroke="${REPLICATED}" stroke-width="1.5" d="${intervals}"/>` +
+      `<path class="rep-median" stroke="${REPLICATED}" stroke-width="5" stroke-linecap="round" d="${medians}"/>` +
       legend.join(""),
     { param: name, replications: String(sets.length) },
   );

@@ -33,7 +33,7 @@ export function ppcDensitySvg(name: string, observed: ArrayLike<number>, yRep: r
   ];
   return svg(
     width, height, "ppc-density",
-    axes(f, { titleWidth: width - f.left - 8, title: `${name} — observed vs replicated (posterior predictive)`, xLabel: name, yLabel: "density", xTicks: 5, yTicks: 3 }) +
+    axes(f, { titleWidth: width - f.left - 8, title: `${name} — observed vs replicated data`, xLabel: name, yLabel: "density", xTicks: 5, yTicks: 3 }) +
       `<path class="replicated" fill="none" stroke="${REPLICATED}" stroke-opacity="0.25" stroke-width="0.8" d="${repPaths}"/>` +
       `<path class="observed" fill="none" stroke="${OBSERVED}" stroke-width="2.5" d="${linePath(xs, obs.map((v) => f.y.at(v)))}"/>` +
       legend.join(""),

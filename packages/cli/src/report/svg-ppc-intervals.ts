@@ -28,14 +28,14 @@ export function ppcIntervalsSvg(name: string, observed: ArrayLike<number> | null
   const lx = f.right + 12;
   const legend = [
     `<path stroke="${REPLICATED}" stroke-width="1.5" d="M${px(lx + 7)} ${px(f.top)}v16"/><path stroke="${REPLICATED}" stroke-width="5" d="M${px(lx + 7)} ${px(f.top + 4)}v8"/>`,
-    fittedText("legend", lx + 20, f.top + 12, "y_rep: 50% and 90%", 118),
+    fittedText("legend", lx + 20, f.top + 12, `${name}_rep: 50%, 90%`, 118),
     ...(observed ? [`<path stroke="${OBSERVED}" stroke-width="6" stroke-linecap="round" d="M${px(lx + 7)} ${px(f.top + 30)}h0"/>`, fittedText("legend", lx + 20, f.top + 34, `observed ${name}`, 118)] : []),
   ];
   return svg(
     width, height, "ppc-intervals",
     axes(f, { titleWidth: width - f.left - 8, title: `${name} — predictive intervals by observation`, xLabel: "observation", yLabel: name, xTicks: Math.min(8, n), yTicks: 4 }) +
-      `<path class="interval90" stroke="${REPLICATED}" stroke-width="1" d="${thin}"/>` +
-      `<path class="interval50" stroke="${REPLICATED}" stroke-width="${px(thick50)}" stroke-opacity="0.6" d="${thick}"/>` +
+      `<path class="rep-interval90" stroke="${REPLICATED}" stroke-width="1" d="${thin}"/>` +
+      `<path class="rep-interval50" stroke="${REPLICATED}" stroke-width="${px(thick50)}" stroke-opacity="0.6" d="${thick}"/>` +
       `<path class="median-mark" stroke="${REPLICATED}" stroke-width="1.5" d="${medians}"/>` +
       (points ? `<path class="observed" stroke="${OBSERVED}" stroke-width="6" stroke-linecap="round" d="${points}"/>` : "") +
       legend.join(""),

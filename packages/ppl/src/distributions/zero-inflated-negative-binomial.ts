@@ -1,4 +1,4 @@
-import { add, div, eq, ge, lgamma, log, log1p, logSumExp, mul, neg, select, sub, type Operand, type Shape } from "@ppl/tensor";
+import { add, div, eq, ge, lgamma, log, log1p, mul, neg, select, sub, type Operand, type Shape } from "@ppl/tensor";
 import type { Distribution } from "./distribution.ts";
 import { batchShapeOf, checkParam, full, isPositive, logOf, NONNEGATIVE_INT, restrict } from "./helpers.ts";
 import { sampleScalar } from "./sampling.ts";
@@ -33,7 +33,7 @@ function zeroInflatedNegativeBinomialOf(
     batchShape,
     eventShape: [],
     logpdf: (n) => {
-      const zero = logSumExp(w.logZero, add(w.logKeep, negBinomial2LogZero(mu, phi)));
+      const zero = w.logSum(w.logZero, add(w.logKeep, negBinomial2LogZero(mu, phi)));
       return restrict(ge(n, 0), select(eq(n, 0), zero, add(w.logKeep, negBinomial2Logpmf(n, mu, phi))));
     },
     sample: (rng, shape = [], bindings) =>

@@ -1,4 +1,4 @@
-import { add, eq, ge, lgamma, logSumExp, mul, select, sub, type Operand, type Shape } from "@ppl/tensor";
+import { add, eq, ge, lgamma, mul, select, sub, type Operand, type Shape } from "@ppl/tensor";
 import type { Distribution } from "./distribution.ts";
 import { batchShapeOf, checkParam, full, NONNEGATIVE_INT, restrict, xlogy } from "./helpers.ts";
 import { sampleScalar } from "./sampling.ts";
@@ -33,8 +33,8 @@ function zeroInflatedPoissonOf(name: string, dist: string, w: ZeroWeight, lambda
     batchShape,
     eventShape: [],
     logpdf: (n) => {
-      // log(θ + (1 − θ)e^{−λ}) as log θ ⊕ (log(1 − θ) − λ), each term with its own relative precision.
-      const zero = logSumExp(w.logZero, sub(w.logKeep, lambda));
+      // log(θ + (1 − θ)e^{−λ}) as log θ ⊕ (log(1 − θ) − λ).
+      const zero = w.logSum(w.logZero, sub(w.logKeep, lambda));
       return restrict(ge(n, 0), select(eq(n, 0), zero, add(w.logKeep, poissonLogpmf(n, lambda))));
     },
     sample: (rng, shape = [], bindings) =>

@@ -1,4 +1,5 @@
-import { log1mInvLogit, log1p, logInvLogit, neg, sigmoid, sub, type Node, type Operand } from "@ppl/tensor";
+import { log1mInvLogit, log1p, logInvLogit, logSumExp, neg, sigmoid, sub, type Node, type Operand } from "@ppl/tensor";
+import { logAddExp } from "./composed-special.ts";
 import { checkParam, isFiniteNumber, isProbability, logOf } from "./helpers.ts";
 
 /**
@@ -20,12 +21,20 @@ export interface ZeroWeight {
   readonly keep: Node;
   /** θ from one value of the argument, for a draw. */
   readonly probability: (v: number) => number;
+  /** log(eᵃ + eᵇ), for the two ways to a zero of a zero-inflated family (a = log θ, b = log(1 − θ) + log p(0)). */
+  readonly logSum: (a: Operand, b: Operand) => Node;
 }
 
 /** θ given as a probability in [0, 1], checked as `name` of `dist`. */
 export function probabilityWeight(dist: string, name: string, theta: Operand): ZeroWeight {
   checkParam(dist, name, theta, isProbability, "in [0, 1]");
-  return { param: theta, logZero: logOf(theta), logKeep: log1p(neg(theta)), zero: theta, keep: sub(1, theta), probability: (v) => v };
+  const logZero = logOf(theta), logKeep = log1p(neg(theta));
+  return {
+    param: theta, logZero, logKeep, zero: theta, keep: sub(1, theta), probability: (v) => v,
+    // log(1 − θ) from θ is only as exact as θ's rounding, so the stacked logsumexp serves (the graph
+    // these families have always had); the logit form takes the exact two-term sum.
+    logSum: logAddExp,
+  };
 }
 
 /** θ given by its logit, a finite real, checked as `name` of `dist`. */
@@ -38,6 +47,8 @@ export function logitWeight(dist: string, name: string, alpha: Operand): ZeroWei
     zero: sigmoid(alpha),
     keep: sigmoid(neg(alpha)),
     probability: inverseLogit,
+    // max + log1p(e^{−gap}): the smaller term keeps its digits (e^{−40}·e^{−λ} at alpha = 40).
+    logSum: logSumExp,
   };
 }
 

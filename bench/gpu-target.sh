@@ -8,7 +8,7 @@
 # OUT defaults to $OUT; SECONDS (default 570) bounds the whole command: each program gets an equal
 # share of what is left when it starts (a share it does not use passes on), so every output comes
 # back; TARGET defaults to 1000; CASES to "8s lr many hier". Each case's runs of ours are
-# RUNS_<case> (method:chains:warmup, defaults below). Caches start empty: rep 0 builds the kernels
+# RUNS_<case> (method:chains:warmup, defaults below); WARMUP, BLOCK and BLOCK_MANY below. Caches start empty: rep 0 builds the kernels
 # and compiles JAX's sampler, rep 1 finds them cached.
 # Tabulate afterwards with: npx tsx bench/target-table.ts OUT
 set -u
@@ -16,10 +16,15 @@ out=${1:-${OUT:?give OUT}}
 budget=${2:-570}
 target=${3:-1000}
 read -r -a cases <<< "${4:-8s lr many hier}"
-RUNS_8s=${RUNS_8s:-nuts:4:1000,nuts:1024:500,chees:1024:500,chees:16384:500,meads:4096:500}
-RUNS_lr=${RUNS_lr:-nuts:4:1000,nuts:1024:500,chees:1024:500,meads:1024:500}
-RUNS_many=${RUNS_many:-nuts:4:1000,nuts:1024:500,chees:4096:500,meads:4096:500}
-RUNS_hier=${RUNS_hier:-nuts:4:1000,nuts:256:500,chees:1024:500,meads:1024:500}
+# What both sides share, given to both from here: NUTS-4's warmup and its block of draws a chain
+# (the many-chain runs' block is BLOCK_MANY; NumPyro runs 4 chains only).
+WARMUP=${WARMUP:-1000}
+BLOCK=${BLOCK:-100}
+BLOCK_MANY=${BLOCK_MANY:-20}
+RUNS_8s=${RUNS_8s:-nuts:4:$WARMUP,nuts:1024:500,chees:1024:500,chees:16384:500,meads:4096:500}
+RUNS_lr=${RUNS_lr:-nuts:4:$WARMUP,nuts:1024:500,chees:1024:500,meads:1024:500}
+RUNS_many=${RUNS_many:-nuts:4:$WARMUP,nuts:1024:500,chees:4096:500,meads:4096:500}
+RUNS_hier=${RUNS_hier:-nuts:4:$WARMUP,nuts:256:500,chees:1024:500,meads:1024:500}
 source .gpu/enter.sh
 source .gpuout/env.sh
 mkdir -p "$out"
@@ -42,10 +47,10 @@ for c in "${cases[@]}"; do
   # the share itself is the hard stop.
   u=$(units_of "$c"); s=$(share "$u"); units=$((units - u))
   timeout "$s" node .gpuout/gpu-anchors.mjs --data /tmp/data --cases "$c" --target-ess "$target" --runs "$runs" \
-    --reps 2 --budget-seconds $((s * 9 / 10)) > "$out/ours-$c.txt" 2>&1
+    --blocks "$BLOCK,$BLOCK_MANY" --reps 2 --budget-seconds $((s * 9 / 10)) > "$out/ours-$c.txt" 2>&1
   echo "ours $c: exit $? at ${SECONDS} s (share ${s} s)"
   s=$(share "$NUMPYRO_UNITS"); units=$((units - NUMPYRO_UNITS))
-  PYTHONUNBUFFERED=1 timeout "$s" python3 bench/numpyro_target.py --target "$target" --block 100 --warmup 1000 --reps 2 \
+  PYTHONUNBUFFERED=1 timeout "$s" python3 bench/numpyro_target.py --target "$target" --block "$BLOCK" --warmup "$WARMUP" --reps 2 \
     --budget-seconds $((s * 9 / 10)) --jax-cache /tmp/jax-target-cache "$c" > "$out/numpyro-$c.txt" 2>&1
   echo "numpyro $c: exit $? at ${SECONDS} s (share ${s} s)"
 done

@@ -102,9 +102,10 @@ export async function runTargetCase(name: string, compiled: () => CompiledModel,
   const superchains = many ? s.superchains : undefined;
   const head = { case: name, bench: "target_ess", method: run.method, chains: run.chains, superchains: superchains ?? null, block, warmup: run.warmup, target: s.target, backend: s.backend, dtype: s.backend === "vulkan" ? s.dtype : "f64" };
   for (let rep = 0; rep < s.reps; rep++) {
-    const line = await targetRep(compiled, run, s, rep, block, superchains);
+    // A configuration that fails says why and leaves the device to the next one: the record is one command.
+    const line = await targetRep(compiled, run, s, rep, block, superchains).catch((e: unknown) => ({ available: true, reached: false, stopped: "error", error: firstLine(e) }));
     console.log(JSON.stringify({ ...head, rep, ...line }));
-    if (line.available === false) return;
+    if (line.available === false || line.stopped === "error") return;
   }
 }
 

@@ -23,6 +23,8 @@ interface TargetLine {
   readonly min_ess?: number | null;
   readonly max_rhat_nested?: number | null;
   readonly cap_s?: number;
+  readonly stopped?: string;
+  readonly error?: string;
 }
 
 /** The target-ESS lines of every `ours-*.txt` and `numpyro-*.txt` in a folder (other lines are logs). */
@@ -62,6 +64,7 @@ function configsOf(lines: readonly TargetLine[], name: string): Config[] {
 function cell(l: TargetLine | undefined): string {
   if (l === undefined) return "–";
   if (!l.available) return "n/a";
+  if (l.error !== undefined) return `error: ${l.error.replaceAll("|", "\\|")}`;
   return l.reached ? l.wall_s!.toFixed(2) : `not reached (${l.cap_s ?? "?"} s cap)`;
 }
 

@@ -90,12 +90,16 @@ def target_rep(model, rep, a, ess_fn, cap):
 
     draws, names, checks, check_s, met, stopped, last, missed = [], None, 0, 0.0, None, "max_draws", None, 0
     divergences = grad_evals = 0
+    # JAX dispatches asynchronously: the next block is started before the last one's draws are
+    # checked, so that the device samples while the host checks (as ours does).
+    pending = block(state)
     while sum(d.shape[1] for d in draws) < a.max_draws:
         if time.perf_counter() - t0 > cap:
             stopped = "max_seconds"
             break
-        state, (z, div, steps) = block(state)
+        state, (z, div, steps) = pending
         z = jax.device_get(z)
+        pending = block(state)
         divergences += int(np.sum(div))
         grad_evals += int(np.sum(steps))
         names = names or names_of(z)

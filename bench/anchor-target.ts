@@ -124,8 +124,9 @@ async function targetRep(compiled: () => CompiledModel, run: TargetRun, s: Targe
   const tPrepared = performance.now();
   const blocks = new TargetBlocks(s.target, block, coordinateNames(m), run.chains, superchains, superchains !== undefined ? MANY_CHAIN_FIRST_CHECK : block);
   const stop = new AbortController();
-  let firstDraw: number | null = null, metAt: number | null = null, timedOut = false, divergences = 0;
+  let firstDraw: number | null = null, metAt: number | null = null, timedOut = false, divergences = 0, started = false;
   const onDraw = (d: DrawInfo) => {
+    started = true;
     if ((performance.now() - t0) / 1000 > cap) {
       timedOut = true;
       stop.abort();
@@ -150,7 +151,7 @@ async function targetRep(compiled: () => CompiledModel, run: TargetRun, s: Targe
     });
   } catch (e) {
     // A method the GPU cannot run yet is refused before its first iteration.
-    if (firstDraw === null && run.method !== "nuts" && s.backend === "vulkan") return { available: false, reason: firstLine(e) };
+    if (!started && run.method !== "nuts" && s.backend === "vulkan") return { available: false, reason: firstLine(e) };
     throw e;
   } finally {
     placed.dispose();

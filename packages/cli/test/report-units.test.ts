@@ -11,6 +11,11 @@ import { fittedText } from "../src/report/svg.ts";
 import { ppcBarsSvg } from "../src/report/svg-ppc-bars.ts";
 import { replicatedSets } from "../src/report/svg-ppc-density.ts";
 import { logScaled } from "../src/report/log-scale.ts";
+import { observationsOf } from "../src/report/observations.ts";
+import { chainsFromColumns } from "@ppl/ppl";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 
 describe("tick values", () => {
   it("gives at least two ticks where rounding the step up gave one (a trace of values in 0.05…0.89)", () => {
@@ -176,5 +181,39 @@ describe("posterior predictive bars", () => {
     const bars = /<path class="observed" fill="[^"]+" d="([^"]+)"/.exec(svgText)![1]!;
     expect(bars.split("M")).toHaveLength(4);
     expect(svgText).toContain("observed k");
+  });
+});
+
+describe("observations of a run", () => {
+  // Columns as the CSV names them (dotted), one chain of two draws: each column's value encodes its name.
+  const run = (names: readonly string[]) => chainsFromColumns(names, [names.map((_, k) => Float64Array.from([k, k + 0.5]))]);
+
+  it("pairs each observe term's data, y_rep in row-major order and its share of log_lik, in the header's order", () => {
+    const dir = mkdtempSync(join(tmpdir(), "ppl-observations-"));
+    const data = join(dir, "data.json");
+    writeFileSync(data, JSON.stringify({ Y: [[1.5, 2.5], [3.5, 4.5], [5.5, 6.5]], k: [1, 0], N: 3 }));
+    // Columns out of order: the family is sorted by its indices (Y_rep[1,2] before Y_rep[2,1]).
+    const names = ["mu", "Y_rep.2.1", "Y_rep.1.1", "Y_rep.1.2", "Y_rep.2.2", "Y_rep.3.1", "Y_rep.3.2", "k_rep.1", "k_rep.2", ...Array.from({ length: 8 }, (_, i) => `log_lik.${i + 1}`)];
+    const chains = run(names);
+    const obs = observationsOf(chains, { "data.file": data, observed: "Y[3,2] k[2]", int_data: "N,k" });
+    expect(obs.notes).toEqual([]);
+    const [y, k] = obs.families;
+    expect(y!.name).toBe("Y");
+    expect(Array.from(y!.observed!)).toEqual([1.5, 2.5, 3.5, 4.5, 5.5, 6.5]);
+    expect(y!.yRep!.map((e) => e[0]![0])).toEqual([2, 3, 1, 4, 5, 6]);
+    expect(y!.logLik!.map((e) => e[0]![0])).toEqual([9, 10, 11, 12, 13, 14]);
+    expect([y!.integer, y!.univariate]).toEqual([false, true]);
+    expect(k!.logLik!.map((e) => e[0]![0])).toEqual([15, 16]);
+    // k's replications take the values 7.5 and 8.5 at the second draw: not counts.
+    expect(k!.integer).toBe(false);
+  });
+
+  it("says when the run's data file is gone, and leaves log_lik uncut when the terms do not account for it", () => {
+    const chains = run(["mu", "y_rep.1", "y_rep.2", "log_lik.1", "log_lik.2", "log_lik.3"]);
+    const obs = observationsOf(chains, { "data.file": "/nonexistent/data.json", observed: "y[2]" });
+    expect(obs.notes).toEqual(["the run's data file '/nonexistent/data.json' is not there, so the observed values are not drawn (give --data FILE)"]);
+    expect(obs.families[0]).toMatchObject({ name: "y", observed: null, logLik: null });
+    // A header without `observed` (CmdStan's files): one term per <name>_rep family.
+    expect(observationsOf(chains, {}).families.map((f) => f.name)).toEqual(["y"]);
   });
 });

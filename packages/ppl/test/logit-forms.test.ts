@@ -9,7 +9,7 @@ import { describe, expect, test } from "vitest";
 import { checkGrad, constant, data, grad, interpret, mul, param, reshape, sigmoid, sum, type Bindings, type Node } from "@ppl/tensor";
 import { compiledBackend } from "@ppl/tensor/internals";
 import {
-  bernoulliLogit, binomialLogit, categoricalLogit, hurdleNegativeBinomial, hurdleNegativeBinomialLogit, hurdlePoisson, hurdlePoissonLogit,
+  bernoulli, bernoulliLogit, binomial, binomialLogit, categorical, categoricalLogit, hurdleNegativeBinomial, hurdleNegativeBinomialLogit, hurdlePoisson, hurdlePoissonLogit,
   ModelError, philoxRng, zeroInflatedNegativeBinomial, zeroInflatedNegativeBinomialLogit, zeroInflatedPoisson, zeroInflatedPoissonLogit,
   type Distribution,
 } from "../src/index.ts";
@@ -169,6 +169,37 @@ describe("logit forms and probability forms", () => {
       }
     });
   }
+
+  test("bernoulliLogit, binomialLogit and categoricalLogit agree with bernoulli, binomial and categorical where both are exact (|alpha| < 10, fast-check)", () => {
+    const k = fc.array(fc.integer({ min: 0, max: 10 }), { minLength: 4, maxLength: 4 });
+    fc.assert(
+      fc.property(logits, k, (as, ks) => {
+        const alpha = constant(as, [4]), y = constant(ks.map((v) => v % 2), [4]), n = constant(ks, [4]);
+        // Logits (alpha, 0, −alpha) and levels 1..3: categorical's probabilities are their softmax.
+        const l = mul(reshape(alpha, [4, 1]), constant([1, 0, -1], [3]));
+        const probs = interpret([l], {})[0]!.data;
+        const softmax = Array.from({ length: 4 }, (_, i) => {
+          const e = [0, 1, 2].map((j) => Math.exp(probs[3 * i + j]!));
+          return e.map((v) => v / (e[0]! + e[1]! + e[2]!));
+        });
+        const level = constant(ks.map((v) => 1 + (v % 3)), [4]);
+        const pairs = interpret([
+          bernoulli(sigmoid(alpha)).logpdf(y), bernoulliLogit(alpha).logpdf(y),
+          binomial(10, sigmoid(alpha)).logpdf(n), binomialLogit(10, alpha).logpdf(n),
+          categorical(constant(softmax.flat(), [4, 3])).logpdf(level), categoricalLogit(l).logpdf(level),
+        ], {}).map((v) => v.data);
+        for (let f = 0; f < 3; f++) {
+          as.forEach((a, i) => {
+            // As above: θ rounds to ε/2, so log(1 − θ) (times up to 10 trials) moves by about 10·ε·e^{|α|}.
+            const want = pairs[2 * f + 1]![i]!;
+            const tol = Math.max(1e-12, 40 * Number.EPSILON * Math.exp(Math.abs(a))) * Math.max(1, Math.abs(want));
+            expect(Math.abs(pairs[2 * f]![i]! - want), `family ${f}, alpha=${a} k=${ks[i]}`).toBeLessThanOrEqual(tol);
+          });
+        }
+      }),
+      { seed: 4893, numRuns: 50 },
+    );
+  });
 
   test("arguments are checked like the probability forms': a logit must be finite, the rates positive", () => {
     expect(() => zeroInflatedPoissonLogit(Infinity, 1)).toThrow(ModelError);

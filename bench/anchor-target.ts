@@ -74,9 +74,10 @@ interface Placed {
 }
 
 // The GPU's many-chain methods come through the CLI's path: prepareRun with the plan's transitions
-// on the host (the device serves the batched gradient), then sampleAsync with the method. Where
-// that path is missing, preparing or starting them fails before any draw, and the line says "not
-// available" with the reason.
+// on the host (RunPlan.transitions: the device serves the batched gradient), then sampleAsync with
+// the method. Where the device cannot (a build without that path, a device that refuses the
+// kernels), preparing or starting fails before any iteration, and the line says "not available"
+// with the reason.
 async function place(m: CompiledModel, run: TargetRun, s: TargetSettings, block: number): Promise<Placed> {
   if (s.backend === "cpu") return { density: await modelDensity(m), device: "CPU (compiled JavaScript, f64)", shape: "cpu", dispose: () => undefined };
   if (run.method === "nuts") {
@@ -84,7 +85,7 @@ async function place(m: CompiledModel, run: TargetRun, s: TargetSettings, block:
     const gpu = await prepareGpuNuts(m, { chains: run.chains, maxDepth: 10, dtype: s.dtype, iterationsPerSubmit: Math.min(100, block), dataPrecision: s.dataPrecision });
     return { density: gpu.hostDensity(density), runner: gpu, device: gpu.device, shape: gpu.shape, dispose: () => gpu.dispose() };
   }
-  const plan: PlacedPlan & { readonly transitions: "host" } = { backend: "vulkan", chains: run.chains, maxDepth: 10, metric: "diag", dtype: s.dtype, dataPrecision: s.dataPrecision, transitions: "host" };
+  const plan: PlacedPlan = { backend: "vulkan", chains: run.chains, maxDepth: 10, metric: "diag", dtype: s.dtype, dataPrecision: s.dataPrecision, transitions: "host" };
   const prepared = await prepareRun(m, plan);
   return {
     density: prepared.density,

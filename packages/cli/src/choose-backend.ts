@@ -106,6 +106,20 @@ function chooseBackendFor(req: BackendRequest, listing: DeviceListing): BackendC
   return { backend: "cpu", dtype, device: null, note: `backend: cpu (${dtype}) — ${why}` };
 }
 
+/**
+ * The choice for a method other than NUTS (`--algorithm hmc|chees|meads`): on a GPU its controller
+ * runs on the host over the batched gradient of one device, from the start (the measured start on
+ * the CPU is the GPU NUTS runner's, so no cpuFallback); several devices are a usage error.
+ */
+export function layerMethodChoice(picked: BackendChoice, algorithm: string): BackendChoice {
+  if (picked.backend !== "vulkan") return picked;
+  if (picked.devices !== undefined && picked.devices.length > 1) {
+    throw usageError(`--algorithm ${algorithm} evaluates its chains' gradients on one device; give --device one index (not ${picked.devices.join(",")})`);
+  }
+  const { cpuFallback: _fallback, devices: _devices, ...choice } = picked;
+  return { ...choice, note: `${picked.note}; --algorithm ${algorithm}: its transitions on the host, each round of all chains' gradients one batched evaluation on the device` };
+}
+
 /** The devices `--device all` takes: every usable one with the features the run needs (shaderFloat64 for f64; with --backend auto, GPUs only), and a note for each left out. */
 export function devicesForAll(listing: DeviceListing, dtype: "f32" | "f64", backend: "auto" | "vulkan"): { readonly devices: DeviceInfo[]; readonly skipped: string[] } {
   const devices: DeviceInfo[] = [];

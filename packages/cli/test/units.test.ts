@@ -6,7 +6,7 @@ import { InvalidArgumentError } from "commander";
 import type { DeviceInfo, DeviceListing } from "@ppl/vulkan";
 import { readFileSync } from "node:fs";
 import { compileModel } from "@ppl/ppl";
-import { chooseBackend, precisionHint } from "../src/choose-backend.ts";
+import { chooseBackend, layerMethodChoice, precisionHint } from "../src/choose-backend.ts";
 import { CliError, ExitCode } from "../src/exit-codes.ts";
 import { integer, nameList, nonNegative, openInterval } from "../src/options.ts";
 import { duration, Progress, progressLines } from "../src/progress.ts";
@@ -86,6 +86,21 @@ describe("chooseBackend", () => {
     expect(chooseBackend({ backend: "vulkan" }, TWO).cpuFallback).toBeUndefined();
     expect(chooseBackend({ backend: "cpu" }, TWO).cpuFallback).toBeUndefined();
     expect(chooseBackend({ backend: "auto" }, { devices: [device(0, "cpu")], reason: null }).cpuFallback).toBeUndefined();
+  });
+
+  it("a method other than NUTS takes the GPU where NUTS would, from the start, on one device", () => {
+    // auto takes the discrete GPU as for NUTS, without the measured start on the CPU.
+    const auto = layerMethodChoice(chooseBackend({ backend: "auto" }, TWO), "chees");
+    expect(auto).toMatchObject({ backend: "vulkan", dtype: "f32", device: 1 });
+    expect(auto.cpuFallback).toBeUndefined();
+    expect(auto.note).toMatch(/^backend: vulkan \(f32\) on device 1 'dev1' \(discrete GPU\); --algorithm chees: its transitions on the host, each round of all chains' gradients one batched evaluation on the device$/);
+    // Where auto leaves the GPU (lavapipe alone, or none), the CPU backend, its choice untouched.
+    const cpuOnly: DeviceListing = { devices: [device(0, "cpu")], reason: null };
+    expect(layerMethodChoice(chooseBackend({ backend: "auto" }, cpuOnly), "meads")).toEqual(chooseBackend({ backend: "auto" }, cpuOnly));
+    expect(layerMethodChoice(chooseBackend({ backend: "vulkan", device: 0 }, TWO), "hmc")).toMatchObject({ backend: "vulkan", device: 0 });
+    const several = thrown(() => layerMethodChoice(chooseBackend({ backend: "vulkan", device: [0, 1] }, TWO), "chees"));
+    expect(several.exitCode).toBe(ExitCode.usage);
+    expect(several.message).toBe("--algorithm chees evaluates its chains' gradients on one device; give --device one index (not 0,1)");
   });
 
   it("says where a run that started on the CPU went, and what it measured", () => {

@@ -11,7 +11,7 @@ import type * as Vulkan from "@ppl/vulkan";
 import { ChainFiles } from "../chain-files.ts";
 import { DRAWS_FILE, DrawsFile } from "../draws-file.ts";
 import { TargetEss } from "../target-ess.ts";
-import { chooseBackend, openDensity, runPlan, type BackendChoice, type PendingGpu } from "../choose-backend.ts";
+import { chooseBackend, layerMethodChoice, openDensity, runPlan, type BackendChoice, type PendingGpu } from "../choose-backend.ts";
 import { compileWithData } from "../compile.ts";
 import { explainInitFailure } from "../init-failure.ts";
 import { deviceError, ExitCode, modelError, usageError, type ExitCodeValue } from "../exit-codes.ts";
@@ -74,7 +74,8 @@ export async function sampleCommand(modelPath: string, options: SampleCommandOpt
   // @ppl/vulkan (and its native addon) is loaded only then too, so that --backend cpu starts without it.
   const vulkan = request.backend === "cpu" ? undefined : await import("@ppl/vulkan");
   const listing = vulkan === undefined ? { devices: [], reason: null } : vulkan.listDevices();
-  const choice = hostMethodChoice(chooseBackend(request, listing), hostMethod, opts.algorithm ?? "nuts");
+  const picked = chooseBackend(request, listing);
+  const choice = hostMethod ? layerMethodChoice(picked, opts.algorithm ?? "nuts") : picked;
   const threads = choice.backend === "cpu" ? Math.min(opts.threads ?? availableParallelism(), opts.chains) : 1;
 
   // With --typecheck, the TypeScript compiler first (commands/check.ts): a type error stops the run before it starts.
@@ -305,17 +306,6 @@ export async function sampleCommand(modelPath: string, options: SampleCommandOpt
     }
     return ExitCode.ok;
   }
-}
-
-// A method other than NUTS on a GPU: its controller runs on the host over the batched gradient of
-// one device, from the start (the measured move from the CPU is the GPU NUTS runner's).
-function hostMethodChoice(picked: BackendChoice, hostMethod: boolean, algorithm: string): BackendChoice {
-  if (!hostMethod || picked.backend !== "vulkan") return picked;
-  if (picked.devices !== undefined && picked.devices.length > 1) {
-    throw usageError(`--algorithm ${algorithm} evaluates its chains' gradients on one device; give --device one index (not ${picked.devices.join(",")})`);
-  }
-  const { cpuFallback: _fallback, devices: _devices, ...choice } = picked;
-  return { ...choice, note: `${picked.note}; --algorithm ${algorithm}: its transitions on the host, each round of all chains' gradients one batched evaluation on the device` };
 }
 
 /** Random streams of the generated quantities of saved warmup draws start here, so that the sampling draws' streams are the same with or without --save-warmup. */

@@ -123,6 +123,8 @@ def target_rep(model, rep, a, ess_fn, cap):
             met, stopped = now, "target"
             break
     end = met or time.perf_counter()
+    # The block dispatched ahead finishes outside the timing, before the next repetition starts.
+    jax.block_until_ready(pending)
     return dict(
         available=True, reached=met is not None, stopped=stopped, cap_s=round(cap, 1), wall_s=round(end - t0, 3), warmup_s=round(t_warm - t0, 3),
         sampling_s=round(end - t_warm, 3), check_s=round(check_s, 3), checks=checks, draws=last[2] if last else 0,

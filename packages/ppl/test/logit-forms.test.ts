@@ -10,7 +10,7 @@ import { checkGrad, constant, data, grad, interpret, mul, param, reshape, sigmoi
 import { compiledBackend } from "@ppl/tensor/internals";
 import {
   bernoulli, bernoulliLogit, binomial, binomialLogit, categorical, categoricalLogit, hurdleNegativeBinomial, hurdleNegativeBinomialLogit, hurdlePoisson, hurdlePoissonLogit,
-  ModelError, philoxRng, zeroInflatedNegativeBinomial, zeroInflatedNegativeBinomialLogit, zeroInflatedPoisson, zeroInflatedPoissonLogit,
+  compileModel, data as dataDecl, generatedEvaluator, model, ModelError, normal, philoxRng, zeroInflatedNegativeBinomial, zeroInflatedNegativeBinomialLogit, zeroInflatedPoisson, zeroInflatedPoissonLogit,
   type Distribution,
 } from "../src/index.ts";
 
@@ -199,6 +199,41 @@ describe("logit forms and probability forms", () => {
       }),
       { seed: 4893, numRuns: 50 },
     );
+  });
+
+  test("in a model: the log density at alpha = 36 is finite and the prior's plus the family's; generated and predictive draws have its mean", () => {
+    const zip = model({
+      name: "zip_logit",
+      data: { N: dataDecl.int({ lower: 1 }), y: dataDecl.intVector("N", { lower: 0 }) },
+      build(m, d) {
+        const alpha = m.param("alpha", normal(0, 20));
+        m.observe(d.y, zeroInflatedPoissonLogit(alpha, LAMBDA));
+        m.generated("y_new", zeroInflatedPoissonLogit(alpha, LAMBDA), { shape: [d.N] });
+      },
+    });
+    const y = [0, 0, 2, 0, 1, 0, 4, 0];
+    const c = compileModel(zip, { N: y.length, y });
+    const lp = (d: Distribution, x: number[] | number) => interpret([sum(d.logpdf(typeof x === "number" ? x : constant(x, [x.length])))], {})[0]!.data[0]!;
+    for (const a of [-0.5, 36, 38]) {
+      const want = lp(normal(0, 20), a) + lp(zeroInflatedPoissonLogit(a, LAMBDA), y);
+      expect(Number.isFinite(want)).toBe(true);
+      expect(Math.abs(c.logDensityAt(c.unconstrain({ alpha: a })) - want)).toBeLessThanOrEqual(1e-12 * Math.abs(want));
+    }
+    const a = -0.5, theta = 1 / (1 + Math.exp(-a));
+    const ev = generatedEvaluator(c, { seed: 48, predictive: true });
+    const columns = ev.names.flatMap((nm, j) => (nm.startsWith("y_new[") || nm.startsWith("y_rep[") ? [j] : []));
+    expect(columns.length).toBe(2 * y.length);
+    const x = c.generatedAt(c.unconstrain({ alpha: a }));
+    const draws: number[] = [];
+    for (let i = 0; i < 500; i++) {
+      const v = ev.at(0, i, x);
+      for (const j of columns) draws.push(v[j]!);
+    }
+    // Mean (1 − θ)λ, variance (1 − θ)λ(1 + θλ); 8000 draws, within 4 Monte Carlo standard errors.
+    const mean = (1 - theta) * LAMBDA, variance = mean * (1 + theta * LAMBDA);
+    const m = draws.reduce((s, v) => s + v, 0) / draws.length;
+    expect(draws.every((v) => Number.isInteger(v) && v >= 0)).toBe(true);
+    expect(Math.abs(m - mean) / Math.sqrt(variance / draws.length), `mean ${m} vs ${mean}`).toBeLessThan(4);
   });
 
   test("arguments are checked like the probability forms': a logit must be finite, the rates positive", () => {

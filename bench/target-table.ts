@@ -43,11 +43,15 @@ interface Config {
   readonly reps: TargetLine[];
 }
 
-/** Seconds of the warm repetition (rep 1, else rep 0) when it reached the target. */
-function warmSeconds(c: Config): number | undefined {
-  const r = c.reps.find((l) => l.rep === 1) ?? c.reps.find((l) => l.rep === 0);
-  return r?.reached ? r.wall_s : undefined;
+/** The warm repetition (rep 1, else rep 0) when it reached the target. */
+function warmReached(c: Config | undefined): TargetLine | undefined {
+  const r = c?.reps.find((l) => l.rep === 1) ?? c?.reps.find((l) => l.rep === 0);
+  return r?.reached ? r : undefined;
 }
+
+/** Its seconds to the target, and the same without the checks' own. */
+const seconds = (l: TargetLine | undefined) => l?.wall_s;
+const sampling = (l: TargetLine | undefined) => (l === undefined ? undefined : l.wall_s! - (l.check_s ?? 0));
 
 const MANY_CHAIN = new Set(["chees", "meads"]);
 
@@ -82,8 +86,8 @@ function printTable(dir: string): void {
   const goals: string[] = [];
   for (const name of [...new Set(lines.map((l) => l.case))]) {
     const configs = configsOf(lines, name);
-    const nuts4 = warmSeconds(configs.find((c) => c.method === "nuts" && c.chains === 4) ?? { method: "", chains: 0, reps: [] });
-    const numpyro = warmSeconds(configs.find((c) => c.method === "numpyro_nuts") ?? { method: "", chains: 0, reps: [] });
+    const nuts4 = warmReached(configs.find((c) => c.method === "nuts" && c.chains === 4));
+    const numpyro = warmReached(configs.find((c) => c.method === "numpyro_nuts"));
     for (const c of configs) {
       const [r0, r1] = [c.reps.find((l) => l.rep === 0), c.reps.find((l) => l.rep === 1)];
       const warm = r1 ?? r0;
@@ -91,17 +95,19 @@ function printTable(dir: string): void {
         console.log(`| ${name} | ${c.method} | ${c.chains} | not available: ${(warm.reason ?? "").replaceAll("|", "\\|")} | | | | | | | |`);
         continue;
       }
-      const w = warmSeconds(c);
+      const w = warmReached(c);
       const rhat = warm?.max_rhat_nested;
-      console.log(`| ${name} | ${c.method} | ${c.chains} | ${cell(r0)} | ${cell(r1)} | ${warm?.check_s?.toFixed(2) ?? "–"} | ${warm?.draws ?? "–"} | ${warm?.min_ess ?? "–"} | ${rhat ?? "–"} | ${times(ratio(nuts4, w))} | ${times(ratio(numpyro, w))} |`);
+      console.log(`| ${name} | ${c.method} | ${c.chains} | ${cell(r0)} | ${cell(r1)} | ${warm?.check_s?.toFixed(2) ?? "–"} | ${warm?.draws ?? "–"} | ${warm?.min_ess ?? "–"} | ${rhat ?? "–"} | ${times(ratio(seconds(nuts4), seconds(w)))} | ${times(ratio(seconds(numpyro), seconds(w)))} |`);
     }
     // The goal: the best many-chain configuration against both.
-    const best = configs.filter((c) => MANY_CHAIN.has(c.method) && warmSeconds(c) !== undefined).sort((a, b) => warmSeconds(a)! - warmSeconds(b)!)[0];
+    const best = configs.map((c) => ({ c, l: warmReached(c) })).filter((x) => MANY_CHAIN.has(x.c.method) && x.l !== undefined).sort((a, b) => a.l!.wall_s! - b.l!.wall_s!)[0];
     if (best === undefined) goals.push(`${name}: no ChEES or MEADS run reached the target`);
     else {
-      const [vsNuts, vsNumpyro] = [ratio(nuts4, warmSeconds(best)), ratio(numpyro, warmSeconds(best))];
+      const [vsNuts, vsNumpyro] = [ratio(seconds(nuts4), seconds(best.l)), ratio(seconds(numpyro), seconds(best.l))];
       const met = vsNuts !== undefined && vsNumpyro !== undefined && vsNuts >= 10 && vsNumpyro >= 50;
-      goals.push(`${name}: best ${best.method} ${best.chains} chains, ${times(vsNuts)} our NUTS-4, ${times(vsNumpyro)} NumPyro: ${met ? "met" : "**not met**"}`);
+      // The same without any side's checks: what the samplers took, the diagnostics left out.
+      const bare = `${times(ratio(sampling(nuts4), sampling(best.l)))} / ${times(ratio(sampling(numpyro), sampling(best.l)))}`;
+      goals.push(`${name}: best ${best.c.method} ${best.c.chains} chains, ${times(vsNuts)} our NUTS-4, ${times(vsNumpyro)} NumPyro: ${met ? "met" : "**not met**"} (without the checks: ${bare})`);
     }
   }
   console.log("\nGoal (≥ 10× our NUTS-4 and ≥ 50× NumPyro's, rep 1):\n" + goals.map((g) => `- ${g}`).join("\n"));

@@ -340,8 +340,9 @@ describe("ppl report", () => {
     // Warmup: 150 saved iterations before the 150 draws, on a grey band, in every trace.
     expect(await page.locator("svg.trace[data-warmup='150']").count()).toBe(PARAMS.length);
     expect(await page.locator("svg.trace rect.warmup").count()).toBe(PARAMS.length);
-    // tau on a log axis: its density, trace and prior-against-posterior panels, with powers of ten as ticks.
+    // tau on a log axis: its density, trace and prior-against-posterior panels and its row and column of the pair plot, with powers of ten as ticks.
     expect(await page.locator("svg[data-log]").evaluateAll((s) => s.map((e) => `${e.getAttribute("class")} ${e.getAttribute("data-param")} ${e.getAttribute("data-log")}`))).toEqual(["prior-posterior tau x", "density tau x", "trace tau y"]);
+    expect(await page.locator("svg.pairs").getAttribute("data-log-params")).toBe("tau");
     const ticks = await page.locator("svg.trace[data-param=tau] text.tick.y").allTextContents();
     expect(ticks.length).toBeGreaterThanOrEqual(2);
     for (const t of ticks) expect(Math.log10(Number(t)) % 1).toBeCloseTo(0, 9);

@@ -71,7 +71,7 @@ export function renderReport(run: Run, summary: Summary, opts: ReportOptions): s
   };
   const pairs =
     pairNames.length >= 2
-      ? panel("pairs", pairsSvg({ names: pairNames, values: pairNames.map((p) => pooled(run.chains.parameters[p]!)), ...(divergent ? { divergent: pooled(divergent) } : {}) }, PAIR_POINTS))
+      ? panel("pairs", pairsSvg({ names: pairNames, values: pairNames.map((p) => pooled(run.chains.parameters[p]!)), log: pairNames.map((p) => opts.logScale?.has(p) ?? false), ...(divergent ? { divergent: pooled(divergent) } : {}) }, PAIR_POINTS))
       : `<p class="note">The pair plot needs at least two parameters.</p>`;
   const energy = run.chains.sampler ? panel("energy", energySvg(run.chains.sampler.energy)) : `<p class="note">No energy__ column: the energy plot needs Stan's sampler columns.</p>`;
 

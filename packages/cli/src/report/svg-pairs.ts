@@ -7,6 +7,8 @@ export interface PairsInput {
   readonly values: readonly ArrayLike<number>[];
   /** 1 where the draw came from a divergent transition, pooled like `values`. */
   readonly divergent?: ArrayLike<number>;
+  /** Per parameter, whether its axes are log10 (positive draws only; its histogram is of log10 of the draws). */
+  readonly log?: readonly boolean[];
 }
 
 /** Room around the grid of cells: the y labels and ticks on the left, the x ones below, a title row above. */
@@ -31,15 +33,17 @@ export function pairsSvg(input: PairsInput, maxPoints: number, cell = 150): stri
   const keep = thinIndices(n, maxPoints).filter((i) => !(input.divergent && input.divergent[i]! !== 0));
   const div: number[] = [];
   if (input.divergent) for (let i = 0; i < n; i++) if (input.divergent[i]! !== 0) div.push(i);
-  const domains = input.values.map((v) => padded(extent(Array.from(v)), 0.04));
+  const log = (i: number): boolean => input.log?.[i] ?? false;
+  const domains = input.values.map((v, i) => padded(extent(Array.from(v).filter((x) => !log(i) || x > 0)), 0.04, log(i)));
   const parts: string[] = [];
   for (let r = 0; r < k; r++) {
     for (let c = 0; c <= r; c++) {
       const ox = PAD.left + c * cell;
       const oy = PAD.top + r * cell;
       const diagonal = r === c;
-      const h = diagonal ? histogram(input.values[r]!, domains[r]![0], domains[r]![1], 24) : [];
-      const f = frame(domains[c]!, diagonal ? [0, Math.max(1, ...h) * 1.05] : domains[r]!, cell, cell, CELL_MARGIN, ox, oy);
+      // On a log axis the bins are equal in log10, as the axis is.
+      const h = !diagonal ? [] : log(r) ? histogram(Array.from(input.values[r]!, Math.log10), Math.log10(domains[r]![0]), Math.log10(domains[r]![1]), 24) : histogram(input.values[r]!, domains[r]![0], domains[r]![1], 24);
+      const f = frame(domains[c]!, diagonal ? [0, Math.max(1, ...h) * 1.05] : domains[r]!, cell, cell, CELL_MARGIN, ox, oy, { x: log(c), y: !diagonal && log(r) });
       parts.push(`<g class="cell" data-row="${r}" data-col="${c}">`);
       parts.push(axes(f, { grid: false, xLabels: false, yLabels: false, xTicks: TICKS, yTicks: TICKS }));
       parts.push(tickMarks(f, !diagonal));
@@ -61,7 +65,8 @@ export function pairsSvg(input: PairsInput, maxPoints: number, cell = 150): stri
       parts.push(`</g>`);
     }
   }
-  return svg(width, height, "pairs", parts.join(""), { params: input.names.join(",") });
+  const logNames = input.names.filter((_, i) => log(i));
+  return svg(width, height, "pairs", parts.join(""), { params: input.names.join(","), ...(logNames.length > 0 ? { "log-params": logNames.join(",") } : {}) });
 }
 
 /** Short outward tick marks on the bottom edge, and on the left edge when the y axis is a parameter. */

@@ -188,6 +188,17 @@ describe("fusion", () => {
     );
   });
 
+  it("an innermost loop of at most 5 is written out, one block per index, with the interpreter's bits", () => {
+    const x = T.param("x", [50, 4]), c = T.param("c", [4]);
+    const outs = [T.sum(T.sum(T.exp(T.sub(x, c)), -1)), T.max(T.mul(x, c), -1)];
+    const exe = cpu.compileSync(outs);
+    expect(exe.source).not.toMatch(/< 4; /);
+    expect(exe.source).toContain("const i1 = 3;");
+    const bindings = { x: seq(200, (i) => Math.sin(i) * 3), c: seq(4) };
+    const got = exe.runSync(bindings), want = T.interpret(outs, bindings);
+    got.forEach((g, j) => g.data.forEach((v, i) => expect(Object.is(v, want[j]!.data[i]), `output ${j} element ${i}`).toBe(true)));
+  });
+
   it("a product with a short vector (unrolled) gives the interpreter's bits, -0 included, in f64, f32 and i32", () => {
     fc.assert(
       fc.property(

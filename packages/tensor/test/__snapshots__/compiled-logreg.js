@@ -38,7 +38,18 @@ const b19 = T[2]; // n19 matmul f64[3,1]
   // n12 reduce_sum over axes [0] of [3]
   let acc12 = 0;
   {
-    for (let i1 = 0; i1 < 3; i1++) {
+    {
+      const i1 = 0;
+      const v11 = b2[b2o + i1] * b2[b2o + i1];
+      acc12 += v11;
+    }
+    {
+      const i1 = 1;
+      const v11 = b2[b2o + i1] * b2[b2o + i1];
+      acc12 += v11;
+    }
+    {
+      const i1 = 2;
       const v11 = b2[b2o + i1] * b2[b2o + i1];
       acc12 += v11;
     }
@@ -74,7 +85,18 @@ const b19 = T[2]; // n19 matmul f64[3,1]
 
 // kernel 4: loop over [3]; fuses n21 sub (stored)
 {
-  for (let i0 = 0; i0 < 3; i0++) {
+  {
+    const i0 = 0;
+    const v21 = b19[i0] - b2[b2o + i0];
+    b21[b21o + i0] = v21;
+  }
+  {
+    const i0 = 1;
+    const v21 = b19[i0] - b2[b2o + i0];
+    b21[b21o + i0] = v21;
+  }
+  {
+    const i0 = 2;
     const v21 = b19[i0] - b2[b2o + i0];
     b21[b21o + i0] = v21;
   }

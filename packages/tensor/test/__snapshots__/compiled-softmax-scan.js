@@ -11,18 +11,156 @@ const s3 = T[3]; // next carry 0 of scan n9
 
 // kernel 0: loop over [4]; fuses n1 reduce_logsumexp (stored)
 {
-  for (let i0 = 0; i0 < 4; i0++) {
+  {
+    const i0 = 0;
     // n1 reduce_logsumexp over axes [1] of [4,3]
     let max1 = -Infinity;
     {
-      for (let i1 = 0; i1 < 3; i1++) {
+      {
+        const i1 = 0;
+        const x1 = b0[b0o + i0 * 3 + i1];
+        if (x1 > max1 || x1 !== x1) max1 = x1;
+      }
+      {
+        const i1 = 1;
+        const x1 = b0[b0o + i0 * 3 + i1];
+        if (x1 > max1 || x1 !== x1) max1 = x1;
+      }
+      {
+        const i1 = 2;
         const x1 = b0[b0o + i0 * 3 + i1];
         if (x1 > max1 || x1 !== x1) max1 = x1;
       }
     }
     let acc1 = 0;
     if (max1 > -Infinity && max1 < Infinity) {
-      for (let i1 = 0; i1 < 3; i1++) {
+      {
+        const i1 = 0;
+        acc1 += Math.exp(b0[b0o + i0 * 3 + i1] - max1);
+      }
+      {
+        const i1 = 1;
+        acc1 += Math.exp(b0[b0o + i0 * 3 + i1] - max1);
+      }
+      {
+        const i1 = 2;
+        acc1 += Math.exp(b0[b0o + i0 * 3 + i1] - max1);
+      }
+    }
+    const v1 = max1 > -Infinity && max1 < Infinity ? max1 + Math.log(acc1) : max1;
+    b1[i0] = v1;
+  }
+  {
+    const i0 = 1;
+    // n1 reduce_logsumexp over axes [1] of [4,3]
+    let max1 = -Infinity;
+    {
+      {
+        const i1 = 0;
+        const x1 = b0[b0o + i0 * 3 + i1];
+        if (x1 > max1 || x1 !== x1) max1 = x1;
+      }
+      {
+        const i1 = 1;
+        const x1 = b0[b0o + i0 * 3 + i1];
+        if (x1 > max1 || x1 !== x1) max1 = x1;
+      }
+      {
+        const i1 = 2;
+        const x1 = b0[b0o + i0 * 3 + i1];
+        if (x1 > max1 || x1 !== x1) max1 = x1;
+      }
+    }
+    let acc1 = 0;
+    if (max1 > -Infinity && max1 < Infinity) {
+      {
+        const i1 = 0;
+        acc1 += Math.exp(b0[b0o + i0 * 3 + i1] - max1);
+      }
+      {
+        const i1 = 1;
+        acc1 += Math.exp(b0[b0o + i0 * 3 + i1] - max1);
+      }
+      {
+        const i1 = 2;
+        acc1 += Math.exp(b0[b0o + i0 * 3 + i1] - max1);
+      }
+    }
+    const v1 = max1 > -Infinity && max1 < Infinity ? max1 + Math.log(acc1) : max1;
+    b1[i0] = v1;
+  }
+  {
+    const i0 = 2;
+    // n1 reduce_logsumexp over axes [1] of [4,3]
+    let max1 = -Infinity;
+    {
+      {
+        const i1 = 0;
+        const x1 = b0[b0o + i0 * 3 + i1];
+        if (x1 > max1 || x1 !== x1) max1 = x1;
+      }
+      {
+        const i1 = 1;
+        const x1 = b0[b0o + i0 * 3 + i1];
+        if (x1 > max1 || x1 !== x1) max1 = x1;
+      }
+      {
+        const i1 = 2;
+        const x1 = b0[b0o + i0 * 3 + i1];
+        if (x1 > max1 || x1 !== x1) max1 = x1;
+      }
+    }
+    let acc1 = 0;
+    if (max1 > -Infinity && max1 < Infinity) {
+      {
+        const i1 = 0;
+        acc1 += Math.exp(b0[b0o + i0 * 3 + i1] - max1);
+      }
+      {
+        const i1 = 1;
+        acc1 += Math.exp(b0[b0o + i0 * 3 + i1] - max1);
+      }
+      {
+        const i1 = 2;
+        acc1 += Math.exp(b0[b0o + i0 * 3 + i1] - max1);
+      }
+    }
+    const v1 = max1 > -Infinity && max1 < Infinity ? max1 + Math.log(acc1) : max1;
+    b1[i0] = v1;
+  }
+  {
+    const i0 = 3;
+    // n1 reduce_logsumexp over axes [1] of [4,3]
+    let max1 = -Infinity;
+    {
+      {
+        const i1 = 0;
+        const x1 = b0[b0o + i0 * 3 + i1];
+        if (x1 > max1 || x1 !== x1) max1 = x1;
+      }
+      {
+        const i1 = 1;
+        const x1 = b0[b0o + i0 * 3 + i1];
+        if (x1 > max1 || x1 !== x1) max1 = x1;
+      }
+      {
+        const i1 = 2;
+        const x1 = b0[b0o + i0 * 3 + i1];
+        if (x1 > max1 || x1 !== x1) max1 = x1;
+      }
+    }
+    let acc1 = 0;
+    if (max1 > -Infinity && max1 < Infinity) {
+      {
+        const i1 = 0;
+        acc1 += Math.exp(b0[b0o + i0 * 3 + i1] - max1);
+      }
+      {
+        const i1 = 1;
+        acc1 += Math.exp(b0[b0o + i0 * 3 + i1] - max1);
+      }
+      {
+        const i1 = 2;
         acc1 += Math.exp(b0[b0o + i0 * 3 + i1] - max1);
       }
     }
@@ -34,7 +172,20 @@ const s3 = T[3]; // next carry 0 of scan n9
 // kernel 1: loop over [4,3]; fuses n3 sub, n4 exp (stored)
 {
   for (let i0 = 0; i0 < 4; i0++) {
-    for (let i1 = 0; i1 < 3; i1++) {
+    {
+      const i1 = 0;
+      const v3 = b0[b0o + i0 * 3 + i1] - b1[i0];
+      const v4 = Math.exp(v3);
+      b4[i0 * 3 + i1] = v4;
+    }
+    {
+      const i1 = 1;
+      const v3 = b0[b0o + i0 * 3 + i1] - b1[i0];
+      const v4 = Math.exp(v3);
+      b4[i0 * 3 + i1] = v4;
+    }
+    {
+      const i1 = 2;
       const v3 = b0[b0o + i0 * 3 + i1] - b1[i0];
       const v4 = Math.exp(v3);
       b4[i0 * 3 + i1] = v4;
@@ -46,7 +197,24 @@ const s3 = T[3]; // next carry 0 of scan n9
 {
   for (let f7 = 0; f7 < 3; f7++) b7[b7o + f7] = (-Infinity);
   for (let i0 = 0; i0 < 4; i0++) {
-    for (let i1 = 0; i1 < 3; i1++) {
+    {
+      const i1 = 0;
+      const v6 = b4[i0 * 3 + i1] * 2;
+      {
+        const x = v6, m = b7[b7o + i1];
+        if (x > m || x !== x) b7[b7o + i1] = x;
+      }
+    }
+    {
+      const i1 = 1;
+      const v6 = b4[i0 * 3 + i1] * 2;
+      {
+        const x = v6, m = b7[b7o + i1];
+        if (x > m || x !== x) b7[b7o + i1] = x;
+      }
+    }
+    {
+      const i1 = 2;
       const v6 = b4[i0 * 3 + i1] * 2;
       {
         const x = v6, m = b7[b7o + i1];
@@ -80,7 +248,20 @@ const b3 = IN[1], b3o = INOFF[1]; // n3 arg f64[3]
 
 // kernel 0: loop over [3]; fuses n2 mul, n4 add (stored)
 {
-  for (let i0 = 0; i0 < 3; i0++) {
+  {
+    const i0 = 0;
+    const v2 = b0[b0o + i0] * 0.5;
+    const v4 = v2 + b3[b3o + i0];
+    b4[b4o + i0] = v4;
+  }
+  {
+    const i0 = 1;
+    const v2 = b0[b0o + i0] * 0.5;
+    const v4 = v2 + b3[b3o + i0];
+    b4[b4o + i0] = v4;
+  }
+  {
+    const i0 = 2;
     const v2 = b0[b0o + i0] * 0.5;
     const v4 = v2 + b3[b3o + i0];
     b4[b4o + i0] = v4;

@@ -312,14 +312,30 @@ function printBlock(b: Block, pr: Printer, tail: (op: (o: Operand) => string) =>
     }
   }
   body.push(...tail(op));
-  const lines: string[] = [...before];
+  return [...before, ...printLoops(loops, body)];
+}
+
+/** The longest innermost loop written out as one block per index. */
+export const UNROLL_MAX_EXTENT = 5;
+
+// The loops around a body, outermost first. An innermost loop of at most UNROLL_MAX_EXTENT
+// iterations with no loop inside is written out, each copy with its index a constant (the
+// categories of an ordinal model, a row's few columns): the same statements in the same order,
+// without a short loop's overhead on every pass of the loops around it.
+function printLoops(loops: readonly Group[], body: readonly string[]): string[] {
+  const last = loops[loops.length - 1];
+  const unroll = last !== undefined && last.extent <= UNROLL_MAX_EXTENT && !body.some((l) => l.trimStart().startsWith("for ("));
+  const looped = unroll ? loops.slice(0, -1) : loops;
+  const lines: string[] = [];
   let indent = "";
-  for (const g of loops) {
+  for (const g of looped) {
     lines.push(`${indent}for (let ${g.name} = 0; ${g.name} < ${g.extent}; ${g.name}++) {`);
     indent += "  ";
   }
-  for (const l of body) lines.push(indent + l);
-  for (let i = loops.length - 1; i >= 0; i--) lines.push(`${"  ".repeat(i)}}`);
+  if (unroll) {
+    for (let k = 0; k < last.extent; k++) lines.push(`${indent}{`, `${indent}  const ${last.name} = ${k};`, ...body.map((l) => `${indent}  ${l}`), `${indent}}`);
+  } else for (const l of body) lines.push(indent + l);
+  for (let i = looped.length - 1; i >= 0; i--) lines.push(`${"  ".repeat(i)}}`);
   return lines;
 }
 

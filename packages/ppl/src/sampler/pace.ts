@@ -14,29 +14,63 @@ export function secondHalf(times: readonly number[], gradients: readonly number[
   return { seconds: total - startOf, gradients: gradients.slice(from).reduce((a, b) => a + b, 0) };
 }
 
-/** A thread's iterations of a run, each one's seconds and gradients, for its pace (secondHalf). */
+// Entries an IterationLog keeps at most: beyond them, pairs of neighbours are merged.
+const LOG_ENTRIES = 4096;
+
+/**
+ * A thread's iterations of a run, each one's seconds and gradients, for its pace (secondHalf). A
+ * run of millions of iterations must not keep one entry each (memory growing with the run): once
+ * LOG_ENTRIES are kept, neighbours are merged in pairs and each entry then stands for twice as many
+ * iterations, so the second half of the time is found to within one entry (under 1/2048 of the
+ * iterations); a run of fewer iterations keeps every one.
+ */
 export class IterationLog {
-  private readonly times: number[] = [];
-  private readonly gradients: number[] = [];
+  private times: number[] = [];
+  private gradients: number[] = [];
+  // Iterations per entry, and the iterations not yet making a whole entry.
+  private span = 1;
+  private partial = { seconds: 0, gradients: 0, iterations: 0 };
 
   /** Steps `run` once and records the iteration. */
   step(run: { step(): void; readonly evaluationsDone: number }): void {
     const t0 = performance.now();
     const e0 = run.evaluationsDone;
     run.step();
-    this.times.push((performance.now() - t0) / 1000);
-    this.gradients.push(run.evaluationsDone - e0);
+    const p = this.partial;
+    p.seconds += (performance.now() - t0) / 1000;
+    p.gradients += run.evaluationsDone - e0;
+    if (++p.iterations < this.span) return;
+    this.times.push(p.seconds);
+    this.gradients.push(p.gradients);
+    this.partial = { seconds: 0, gradients: 0, iterations: 0 };
+    if (this.times.length >= LOG_ENTRIES) this.merge();
   }
 
   /** Forgets the iterations so far (the thread's chains changed). */
   clear(): void {
-    this.times.length = 0;
-    this.gradients.length = 0;
+    this.times = [];
+    this.gradients = [];
+    this.span = 1;
+    this.partial = { seconds: 0, gradients: 0, iterations: 0 };
+  }
+
+  /** Entries kept (each one iteration until there are LOG_ENTRIES, then each several). */
+  get entries(): number {
+    return this.times.length + (this.partial.iterations > 0 ? 1 : 0);
   }
 
   /** Seconds and gradients of the iterations in the second half of the time. */
   secondHalf(): { seconds: number; gradients: number } {
-    return secondHalf(this.times, this.gradients);
+    const p = this.partial;
+    if (p.iterations === 0) return secondHalf(this.times, this.gradients);
+    return secondHalf([...this.times, p.seconds], [...this.gradients, p.gradients]);
+  }
+
+  private merge(): void {
+    const pair = (a: readonly number[]): number[] => Array.from({ length: a.length >> 1 }, (_, i) => a[2 * i]! + a[2 * i + 1]!);
+    this.times = pair(this.times);
+    this.gradients = pair(this.gradients);
+    this.span *= 2;
   }
 }
 

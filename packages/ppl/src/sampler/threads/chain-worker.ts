@@ -10,12 +10,16 @@ import { IterationLog } from "../pace.ts";
 import { settingsInWorker } from "../methods/method-source.ts";
 import { SamplingRun } from "../sampling-run.ts";
 import { stateBuffers } from "./state-buffers.ts";
-import { SharedEvidenceExchange } from "./stuck-exchange.ts";
-import { abortRun, Control, Group, groupWord, Mode, progressWord, RECORD_HEAD, toThreadError, writeRecord, type FromWorker, type RunGroup, type ToWorker } from "./protocol.ts";
+import { SharedEvidenceExchange, waitingAtExchange } from "./stuck-exchange.ts";
+import {
+  abortRun, BLOCKS_IN_FLIGHT, blocksWord, Control, Group, groupWord, Mode, progressWord, RECORD_HEAD, recordsPerBlock, toThreadError, writeRecord,
+  type FromWorker, type RunGroup, type ToWorker,
+} from "./protocol.ts";
 
-// Draws go to the calling thread in batches: at most this often, or when the buffer is full.
+// Draws go to the calling thread in blocks: at most this often, or when the block is full.
 const FLUSH_MS = 25;
-const RECORDS_PER_BATCH = 1024;
+// How long a worker waiting for room for a block sleeps between looks at the run.
+const LOOK_MS = 20;
 
 const port = parentPort!;
 const post = (m: FromWorker, transfer: ArrayBuffer[] = []): void => port.postMessage(m, transfer);
@@ -34,14 +38,17 @@ async function runGroup(m: RunGroup): Promise<void> {
     }
     const density = held.density;
     const recordSize = RECORD_HEAD + density.dim;
-    let records = new Float64Array(RECORDS_PER_BATCH * recordSize);
+    const perBlock = recordsPerBlock(density.dim);
+    let records = new Float64Array(perBlock * recordSize);
     let count = 0;
     let lastFlush = performance.now();
     const flush = (): void => {
       if (count === 0) return;
+      roomForBlock(m);
       const full = records;
+      Atomics.add(control, blocksWord(m.threads, m.thread), 1);
       post({ kind: "draws", records: full, count }, [full.buffer as ArrayBuffer]);
-      records = new Float64Array(RECORDS_PER_BATCH * recordSize);
+      records = new Float64Array(perBlock * recordSize);
       count = 0;
       lastFlush = performance.now();
     };
@@ -56,7 +63,7 @@ async function runGroup(m: RunGroup): Promise<void> {
             onDraw: (d) => {
               writeRecord(records, count * recordSize, first + d.chain, d);
               count++;
-              if (count === RECORDS_PER_BATCH || performance.now() - lastFlush >= FLUSH_MS) flush();
+              if (count === perBlock || performance.now() - lastFlush >= FLUSH_MS) flush();
             },
           }
         : {}),
@@ -116,6 +123,19 @@ async function runGroup(m: RunGroup): Promise<void> {
     abortRun(control);
     Atomics.store(control, groupAt, Group.FINISHED);
     post({ kind: "error", error: toThreadError(e) });
+  }
+}
+
+// Waits until the calling thread has taken enough of this worker's blocks that one more is within
+// BLOCKS_IN_FLIGHT (it takes them between its own iterations, protocol.ts). The wait ends early when
+// the run is aborted, or when a thread waits at a window's end for other chains: the calling thread
+// may be waiting there for this worker's, and takes no message until they come.
+function roomForBlock(m: RunGroup): void {
+  const at = blocksWord(m.threads, m.thread);
+  for (;;) {
+    const n = Atomics.load(m.control, at);
+    if (n < BLOCKS_IN_FLIGHT || Atomics.load(m.control, Control.MODE) === Mode.ABORT || waitingAtExchange(m.stuck, m.totalChains)) return;
+    Atomics.wait(m.control, at, n, LOOK_MS);
   }
 }
 

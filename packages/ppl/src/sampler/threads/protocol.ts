@@ -29,8 +29,9 @@ export interface WorkerSetup {
  * The shared Int32 words of a threaded run: MODE (RUNNING, STOP: stop at a common iteration, ABORT:
  * stop now, PAUSE: stop at a common iteration and hand the chains back), STOP_AT (the common
  * iteration, −1 until decided), then per thread its iterations done when it paused for a stop
- * (POSITION + thread), whether it runs, paused or finished (groupWord) and its iterations done
- * so far (progressWord).
+ * (POSITION + thread), whether it runs, paused or finished (groupWord), its iterations done
+ * so far (progressWord) and its blocks of draws posted but not yet taken by the calling thread
+ * (blocksWord: a worker waits while BLOCKS_IN_FLIGHT are, see chain-worker.ts).
  */
 export const Control = { MODE: 0, STOP_AT: 1, POSITION: 2 } as const;
 /** Values of the MODE word. */
@@ -40,7 +41,7 @@ export const Group = { RUNNING: 0, PAUSED: 1, FINISHED: 2 } as const;
 
 /** The control words of a run on `threads` threads. */
 export function controlWords(threads: number): Int32Array {
-  const words = new Int32Array(new SharedArrayBuffer(4 * (2 + 3 * threads)));
+  const words = new Int32Array(new SharedArrayBuffer(4 * (2 + 4 * threads)));
   words[Control.STOP_AT] = -1;
   return words;
 }
@@ -60,6 +61,25 @@ export function groupWord(threads: number, g: number): number {
 /** Index of thread g's PROGRESS word (its iterations done, updated after each). */
 export function progressWord(threads: number, g: number): number {
   return Control.POSITION + 2 * threads + g;
+}
+
+/** Index of thread g's BLOCKS word (its blocks of draws posted and not yet taken by the calling thread). */
+export function blocksWord(threads: number, g: number): number {
+  return Control.POSITION + 3 * threads + g;
+}
+
+/**
+ * Blocks of draws a worker may have posted that the calling thread has not taken yet. The calling
+ * thread writes every draw (onDraw: the CSV files, the spill); a worker that makes draws faster
+ * than that would otherwise queue them without bound (memory growing with the run), and the
+ * calling thread, taking all queued messages at each turn, would have no time left for its own
+ * chains. With this bound a worker waits for the calling thread instead.
+ */
+export const BLOCKS_IN_FLIGHT = 4;
+
+/** Records of a block of draws of `dim` coordinates: 1024, fewer for a large dim (a block stays within about 1 MiB). */
+export function recordsPerBlock(dim: number): number {
+  return Math.max(16, Math.min(1024, Math.floor((1 << 17) / (RECORD_HEAD + dim))));
 }
 
 /** A group of chains for a worker: chains first … first+count−1 of a run, fresh or continued from a state. */

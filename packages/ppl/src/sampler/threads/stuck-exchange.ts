@@ -27,6 +27,19 @@ export function evidenceBuffers(chains: number, warmup: number): EvidenceBuffers
 
 export type { EvidenceBuffers };
 
+/**
+ * Whether some thread waits at a window's end for chains of others (some but not all of a run's
+ * `chains` are in): a worker must not then wait for the calling thread to take its draws, as the
+ * calling thread may be the one waiting, for this worker's chains.
+ */
+export function waitingAtExchange(buffers: EvidenceBuffers, chains: number): boolean {
+  for (let k = 0; k < buffers.arrived.length; k++) {
+    const n = Atomics.load(buffers.arrived, k);
+    if (n > 0 && n < chains) return true;
+  }
+  return false;
+}
+
 /** One thread's side of the exchange: its group of chains, rows `first` … of the whole run. */
 export class SharedEvidenceExchange implements EvidenceExchange {
   readonly firstChain: number;

@@ -25,7 +25,9 @@ import { workerSettings } from "../methods/method-source.ts";
 import { chainRangeOptions, checkChainOptions, resolveSettings, type ResolvedSampleSettings } from "../settings.ts";
 import { densityIdOf, prestartSamplerThreads, slots, type Slot, type StartFn } from "./pool.ts";
 import { evidenceBuffers, SharedEvidenceExchange, type EvidenceBuffers } from "./stuck-exchange.ts";
-import { abortRun, Control, controlWords, Group, groupWord, Mode, progressWord, readRecord, RECORD_HEAD, type ThreadError, type ToWorker } from "./protocol.ts";
+import {
+  abortRun, blocksWord, Control, controlWords, Group, groupWord, Mode, progressWord, readRecord, RECORD_HEAD, type ThreadError, type ToWorker,
+} from "./protocol.ts";
 import { fromThreadError, mergeRanges, splitRows, type RangeResult } from "./ranges.ts";
 import { stateBuffers } from "./state-buffers.ts";
 
@@ -52,6 +54,8 @@ export interface ThreadLayout {
   readonly enlistAfterSeconds?: number;
   /** Pause (as handBack does) at this iteration exactly: the first thread to reach it asks, and none goes past it. */
   readonly pauseAt?: number;
+  /** Called as the calling thread takes a block of a worker's draws, with that worker's blocks not yet taken, this one included (tests). */
+  readonly onBlock?: (thread: number, blocksInFlight: number) => void;
 }
 
 /**
@@ -284,6 +288,16 @@ class ThreadedRun {
     const { options, density, s } = this;
     const onDraw = options.onDraw;
     const recordSize = RECORD_HEAD + density.dim;
+    const blocksAt = blocksWord(this.controlThreads, thread);
+    // Blocks taken since the last release. The worker learns of them only once this turn's messages
+    // are handled (setImmediate), so that a turn takes at most BLOCKS_IN_FLIGHT blocks and the
+    // calling thread's own chains get their iterations between turns.
+    let taken = 0;
+    const release = (): void => {
+      Atomics.sub(this.control, blocksAt, taken);
+      taken = 0;
+      Atomics.notify(this.control, blocksAt);
+    };
     let running = false;
     const finished = (): void => {
       if (running) this.busy--;
@@ -303,6 +317,8 @@ class ThreadedRun {
     slot.owner = (m) => {
       switch (m.kind) {
         case "draws":
+          this.layout.onBlock?.(thread, Atomics.load(this.control, blocksAt));
+          if (taken++ === 0) setImmediate(release);
           if (onDraw) report(() => {
             for (let i = 0; i < m.count; i++) onDraw(readRecord(m.records, i * recordSize, density.dim, s.firstChain));
           });

@@ -118,7 +118,7 @@ export function buildProgram(done: (code: ExitCodeValue) => void): Command {
 
   program
     .command("report")
-    .description("Write a self-contained HTML report (summary, warnings, trace, rank, pair, energy and autocorrelation plots).")
+    .description("Write a self-contained HTML report (summary, warnings, trace, rank, pair, energy and autocorrelation plots; the posterior predictive check, LOO-PIT and Pareto k of runs with --predictive and --log-lik; prior against posterior with --prior).")
     .argument("<dirs...>", "output directory of `ppl sample` (or a directory of Stan CSV files); several: chain groups of one run (--first-chain), merged")
     .option("-o, --output <file>", "HTML file to write", "report.html")
     .option("--pairs <names>", "comma-separated variables for the pair plot, as --variables selects them (tau,theta: tau and every theta[j]); at most six (default: the first six)", nameList)

@@ -31,7 +31,7 @@ function familyPpc(f: ObservedFamily): string {
   const out: string[] = [];
   if (f.observed === null) out.push(note(`${f.name}: the observed values are not known here, so only the predictive intervals are drawn.`));
   else if (f.observed.length === f.yRep.length) {
-    const range = f.integer ? Math.max(...f.observed) - Math.min(...f.observed) + 1 : Infinity;
+    const range = f.integer ? f.observed.reduce((a, v) => Math.max(a, v), -Infinity) - f.observed.reduce((a, v) => Math.min(a, v), Infinity) + 1 : Infinity;
     out.push(
       range <= MAX_BAR_VALUES
         ? note(`${f.name} (counts): bars of the observed values, with the median and 90% interval of each value's count over replicated data sets.`) + panel("ppc-bars", ppcBarsSvg(f.name, f.observed, f.yRep))

@@ -16,8 +16,14 @@ const REPLICATED = "#08306b";
  */
 export function ppcBarsSvg(name: string, observed: ArrayLike<number>, yRep: readonly (readonly ArrayLike<number>[])[], width = 520, height = 240): string {
   const sets = replicatedSets(yRep, BAR_DRAWS);
-  const lo = Math.min(...Array.from(observed));
-  const hi = Math.max(lo, ...Array.from(observed));
+  // The values the observations or the replications take, so that a value the model makes up shows
+  // as an interval over no bar; the observed values' span alone when that is too wide for bars.
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (let i = 0; i < observed.length; i++) [lo, hi] = [Math.min(lo, observed[i]!), Math.max(hi, observed[i]!)];
+  let [rlo, rhi] = [lo, hi];
+  for (const r of sets) for (const v of r) [rlo, rhi] = [Math.min(rlo, v), Math.max(rhi, v)];
+  if (rhi - rlo + 1 <= MAX_BAR_VALUES) [lo, hi] = [rlo, rhi];
   const values = Array.from({ length: hi - lo + 1 }, (_, k) => lo + k);
   const count = (xs: ArrayLike<number>): number[] => {
     const out = new Array<number>(values.length).fill(0);

@@ -74,21 +74,32 @@ export class IterationLog {
   }
 }
 
+// Points a ProgressPace keeps over the later half of the time, about.
+const PACE_POINTS = 4096;
+
 /**
  * A run's progress as (seconds, iterations done) points, for how long its rest will take: the
  * iterations of the later half of its time (the first ones, before the engine optimises the code,
- * run several times slower and would make a run of a tenth of a second look like seconds).
+ * run several times slower and would make a run of a tenth of a second look like seconds). A run
+ * of hours asked every few milliseconds must not keep every point: points are kept at least 1/4096
+ * of the time so far apart, and those before the half of the time at the last question (which no
+ * later question needs, the clock going forward) are dropped, the first one kept.
  */
 export class ProgressPace {
   private readonly times: number[] = [];
   private readonly iterations: number[] = [];
 
-  /** Records that `iteration` iterations were done at `seconds` (a clock of the caller's; points closer than 5 ms are skipped). */
+  /** Records that `iteration` iterations were done at `seconds` (a clock of the caller's; points closer than 5 ms, or 1/4096 of the time so far, are skipped). */
   add(seconds: number, iteration: number): void {
     const last = this.times.length - 1;
-    if (last >= 0 && seconds - this.times[last]! < 0.005) return;
+    if (last >= 0 && seconds - this.times[last]! < Math.max(0.005, (seconds - this.times[0]!) / PACE_POINTS)) return;
     this.times.push(seconds);
     this.iterations.push(iteration);
+  }
+
+  /** Points kept. */
+  get points(): number {
+    return this.times.length;
   }
 
   /** Seconds an iteration over the later half of the time up to `seconds`; NaN before 50 ms or without progress. */
@@ -103,6 +114,11 @@ export class ProgressPace {
       else lo = mid + 1;
     }
     const done = iteration - this.iterations[lo]!;
-    return done > 0 ? (seconds - this.times[lo]!) / done : NaN;
+    const perIteration = done > 0 ? (seconds - this.times[lo]!) / done : NaN;
+    if (lo > 1) {
+      this.times.splice(1, lo - 1);
+      this.iterations.splice(1, lo - 1);
+    }
+    return perIteration;
   }
 }

@@ -66,6 +66,7 @@ const RULE_CASES: Record<string, { before: () => Node; after: () => Node }> = {
   "reduce-unit-axes": { before: () => logsumexp(reshape(x, [3, 1]), 1), after: () => reshape(reshape(x, [3, 1]), [3]) },
   "select-const-cond": { before: () => T.select(constant(1, [2, 3], "bool"), x, m), after: () => broadcastTo(x, [2, 3]) },
   "select-same-branches": { before: () => T.select(T.gt(m, 0), x, x), after: () => broadcastTo(x, [2, 3]) },
+  "log-of-select-one": { before: () => T.log(T.select(T.gt(m, 0), m, 1)), after: () => T.select(T.gt(m, 0), T.log(m), constant(0)) },
 };
 
 describe("simplify rules", () => {
@@ -90,6 +91,21 @@ describe("simplify rules", () => {
     expect(simplify(keep)).toEqual(keep);
     const [z] = interpret([T.mul(x, 0)], { x: [Infinity, NaN, 1] });
     expect([...z!.data]).toEqual([NaN, NaN, 0]);
+  });
+
+  it("log-of-select-one: the 1 in either branch, the log shared with the forward pass's, f32 kept, the same bits", () => {
+    const c = T.gt(m, 0);
+    const [left, right] = simplify([T.log(T.select(c, 1, m)), T.add(T.log(m), T.log(T.select(c, m, 1)))]);
+    expect(left).toBe(T.select(c, constant(0), T.log(m)));
+    expect(toposort([right!]).filter((n) => n.op === "log")).toHaveLength(1);
+    const m32 = param("m32", [2, 3], "f32");
+    const [f32] = simplify([T.log(T.select(T.gt(m32, 0), m32, 1))]);
+    expect(f32!.dtype).toBe("f32");
+    expect(f32).toBe(T.select(T.gt(m32, 0), T.log(m32), constant(0, [], "f32")));
+    const bindings = { m: [1e-300, 0, -0, 3, NaN, Infinity], m32: [1e-30, 0, -2, 3, NaN, Infinity] };
+    const bits = (outs: Node[]) => interpret(outs, bindings).flatMap((v) => [...v.data]);
+    const before = [T.log(T.select(c, 1, m)), T.log(T.select(T.gt(m32, 0), m32, 1))];
+    bits(simplify(before)).forEach((v, i) => expect(Object.is(v, bits(before)[i]), `element ${i}`).toBe(true));
   });
 
   it("keeps shape and dtype through broadcasting identities", () => {

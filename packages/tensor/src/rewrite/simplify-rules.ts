@@ -1,4 +1,4 @@
-import { neg, sub, add } from "../api/elementwise.ts";
+import { neg, sub, add, log, select } from "../api/elementwise.ts";
 import { constant } from "../api/leaves.ts";
 import { broadcastTo, reshape, transpose } from "../api/shape-ops.ts";
 import { isFloat } from "../ir/dtype.ts";
@@ -174,6 +174,22 @@ export const SIMPLIFY_RULES: readonly RewriteRule[] = [
       const c = fillValue(n.inputs[0]!);
       if (c === undefined) return undefined;
       return broadcastTo(c ? n.inputs[1]! : n.inputs[2]!, n.shape);
+    },
+  },
+  {
+    // log(c ? x : 1) = c ? log x : 0, log 1 being 0 exactly: the guarded log that the gradient of
+    // x^a takes (x^a·log x where x > 0) becomes the log x that the forward pass already has
+    // (nodes are interned), one transcendental less per element of a Weibull or gamma likelihood.
+    name: "log-of-select-one",
+    ops: ["log"],
+    apply: (n) => {
+      const s = n.inputs[0]!;
+      if (s.op !== "select" || s.dtype !== n.dtype) return undefined;
+      const [c, a, b] = s.inputs as [Node, Node, Node];
+      const zero = constant(0, [], n.dtype);
+      if (isFillOf(b, 1)) return select(c, log(a), zero);
+      if (isFillOf(a, 1)) return select(c, zero, log(b));
+      return undefined;
     },
   },
   {

@@ -1,5 +1,6 @@
 import {
-  add, concat, constant, exp, expm1, gt, log, logSigmoid, min, mul, neg, reshape, slice, softplus, square, sub, sum,
+  add, and, cast, concat, constant, eq, exp, expm1, gather, ge, gt, le, log, logSigmoid, lt, maximum, min, minimum, mul, neg, reshape,
+  select, slice, softplus, square, sub, sum,
   type Node, type Operand,
 } from "@ppl/tensor";
 import { lift } from "@ppl/tensor/internals";
@@ -7,7 +8,7 @@ import { ModelError } from "../model/errors.ts";
 import type { Rng } from "../random/rng.ts";
 import type { Distribution } from "./distribution.ts";
 import { eventBatchShape } from "./helpers-events.ts";
-import { logMassAtLevel, shapeOf, checkOperand } from "./helpers.ts";
+import { logMassAtLevel, restrict, shapeOf, checkOperand } from "./helpers.ts";
 import { sampleEvents } from "./sampling.ts";
 
 /**
@@ -64,7 +65,7 @@ export function orderedOf(name: string, fn: string, eta: Operand, cutpoints: Ope
     discrete: true,
     batchShape,
     eventShape: [],
-    logpdf: (y) => logMassAtLevel(y, logp, 1, ordered),
+    logpdf: (y) => (c.rank === 1 ? logMassOfLevel(y, e, c, link, ordered) : logMassAtLevel(y, logp, 1, ordered)),
     sample: (rng, shape = [], bindings) =>
       sampleEvents(rng, shape, batchShape, [], [eta, c], [0, 1], bindings, (r, [ev, cv], out, o) => {
         const ystar = ev![0]! + link.latent(r);
@@ -75,6 +76,27 @@ export function orderedOf(name: string, fn: string, eta: Operand, cutpoints: Ope
     mean: meanOf,
     variance: () => sub(sum(mul(exp(logp), square(levels)), -1), square(meanOf())),
   };
+}
+
+/**
+ * log P(y) from the observed level's own cutpoints (Stan's form), for one vector of cutpoints:
+ * d_{y−1} and d_y gathered per element, so only that level's probability and its gradient are
+ * computed (the table of every level, read through a one-hot mask, costs K times the work).
+ * Levels 1 and K read one cutpoint; the middle formula is given a safe pair there (d + 1, d), so
+ * its unused value and gradient stay finite. −∞ outside 1..K or where `valid` is false.
+ */
+function logMassOfLevel(y: Operand, e: Node, c: Node, link: OrderedLink, valid: Node | undefined): Node {
+  const k = c.shape[0]! + 1;
+  const yn = lift(y);
+  // 0-based indices of c_{y−1} and c_y, clamped into the cutpoints (they read only data).
+  const below = cast(sub(minimum(maximum(yn, 2), k), 2), "i32");
+  const above = cast(sub(minimum(maximum(yn, 1), k - 1), 1), "i32");
+  const a = sub(e, gather(c, below)), b = sub(e, gather(c, above));
+  let value = select(eq(yn, k), link.highest(a), link.between(select(and(gt(yn, 1), lt(yn, k)), a, add(b, 1)), b));
+  if (k === 2) value = link.highest(a);
+  value = select(eq(yn, 1), link.lowest(b), value);
+  const inRange = and(ge(yn, 1), le(yn, k));
+  return restrict(valid ? and(inRange, valid) : inRange, value);
 }
 
 function sliceLast(x: Node, start: number, stop: number): Node {

@@ -2,60 +2,26 @@
  * Approximations of a model's posterior from TypeScript, as CmdStan's laplace, pathfinder and
  * variational methods compute them: `await approximate(model, data, { method: "pathfinder" })`
  * resolves to an ApproximateFit of named, constrained draws. `ppl laplace`, `ppl pathfinder` and
- * `ppl variational` are built on approximateCompiled below, so the same seed gives the same draws
+ * `ppl variational` are built on approximateTarget below, so the same seed gives the same draws
  * through the CLI and through this call.
  */
 import { compileModel, type CompiledModel } from "../model/compile.ts";
 import type { DataSpec, DataValues } from "../model/data-spec.ts";
 import type { Model } from "../model/model.ts";
-import { objectiveOf, type Objective } from "../optimize/objective.ts";
-import { optimizationDensity } from "../optimize/model-objective.ts";
 import { pathfinder, PathfinderError, type PathfinderResult } from "../pathfinder/multi-path.ts";
 import { philoxRng } from "../random/rng.ts";
-import { advi, approximationDraw, approximationMean, type AdviOptions, type AdviResult } from "../variational/advi.ts";
+import { advi, approximationDraw, approximationMean, type AdviResult } from "../variational/advi.ts";
 import { VariationalError } from "../variational/elbo.ts";
 import { ApproximateFit, type ApproximationMethod } from "./approximate-fit.ts";
-import { approximationConfig, runConfig, type PathfinderSettings } from "./approximation-config.ts";
+import { approximationConfig, runConfig } from "./approximation-config.ts";
+import {
+  approximationTarget, type ApproximateCommonOptions, type ApproximateOptions, type ApproximationInputs, type ApproximationTarget, type MethodDraws,
+  type PathfinderModelOptions, type VariationalModelOptions,
+} from "./approximate-options.ts";
 import { FitError } from "./fit-error.ts";
 import { generatedColumnsOf } from "./generated-row.ts";
 import { laplaceFit } from "./laplace-fit.ts";
 import { randomInitialPoint } from "./initial-point.ts";
-
-/** What every approximation takes. */
-export interface ApproximateCommonOptions {
-  /** The run's seed (random when none is given); the same seed gives the same draws. */
-  readonly seed?: number;
-  /** Draws to make (1000). */
-  readonly draws?: number;
-  /** Radius r of the random initial points, uniform in (−r, r) on the unconstrained scale (2). */
-  readonly init?: number;
-  /** Initial points on the unconstrained scale (one, or one per Pathfinder path), in place of random ones. */
-  readonly initialPoints?: readonly Float64Array[];
-  /** Accept data keys the model does not declare (ignored, as Stan does) instead of a DataError (false). */
-  readonly allowExtraKeys?: boolean;
-}
-
-/** The normal approximation at the mode (CmdStan's laplace). */
-export interface LaplaceOptions extends ApproximateCommonOptions {
-  readonly method: "laplace";
-  /** With the log-Jacobian of the constraints (true: draws approximate the posterior); false approximates the constrained density at its mode. */
-  readonly jacobian?: boolean;
-  /** The mode on the unconstrained scale, if known (else found by L-BFGS, then Newton). */
-  readonly mode?: Float64Array;
-}
-
-/** Multi-path Pathfinder (CmdStan's pathfinder). */
-export interface PathfinderModelOptions extends ApproximateCommonOptions, Partial<PathfinderSettings> {
-  readonly method: "pathfinder";
-}
-
-/** ADVI (CmdStan's variational). */
-export interface VariationalModelOptions extends ApproximateCommonOptions, AdviOptions {
-  readonly method: "variational";
-}
-
-/** Options of approximate(model, data, options): the method and its settings. */
-export type ApproximateOptions = LaplaceOptions | PathfinderModelOptions | VariationalModelOptions;
 
 /** The Philox streams of ADVI's seed: initial points take 0 … 99 (as optimize's), the ascent 100, the output draws 101. */
 const ASCENT_STREAM = 100;
@@ -64,30 +30,6 @@ const DRAWS_STREAM = 101;
 /** Approximates the posterior of `model` given `data` by `options.method` and resolves to an {@link ApproximateFit} of named, constrained draws. */
 export function approximate<S extends DataSpec>(model: Model<S>, data: DataValues<S> | Readonly<Record<string, unknown>>, options: ApproximateOptions): Promise<ApproximateFit> {
   return Promise.resolve().then(() => approximateCompiled(compileModel(model, data, { allowExtraKeys: options.allowExtraKeys ?? false }), options));
-}
-
-/** The model's objective (−log density, with or without the log-Jacobian) and its constrained values at a point. */
-export interface ApproximationTarget {
-  readonly compiled: CompiledModel;
-  readonly objective: Objective;
-  /** Constrained parameters and deterministics at an unconstrained point. */
-  generated(q: Float64Array): Float64Array;
-}
-
-/** The objective of a compiled model, with the log-Jacobian of its constraints or without. */
-export async function approximationTarget(compiled: CompiledModel, jacobian: boolean): Promise<ApproximationTarget> {
-  const density = await optimizationDensity(compiled, jacobian);
-  return { compiled, objective: objectiveOf(density), generated: (q) => density.generated(q) };
-}
-
-/** What the CSV file's settings record of where a run's inputs came from (the CLI's files). */
-export interface ApproximationInputs {
-  readonly dataFile?: string;
-  /** The init radius, or the init file's path. */
-  readonly init?: number | string;
-  readonly modeFile?: string;
-  /** Whether the seed was the user's (else drawn at random): the file marks it default or not. */
-  readonly seedGiven?: boolean;
 }
 
 /** Approximates a compiled model's posterior. */
@@ -116,22 +58,6 @@ export function approximateTarget(target: ApproximationTarget, options: Approxim
     notes: made.notes, ...(made.headComments !== undefined ? { headComments: made.headComments } : {}), converged: made.converged, ...(made.paretoK !== undefined ? { paretoK: made.paretoK } : {}),
     ...(made.ascent !== undefined ? { ascent: made.ascent } : {}), seconds: (performance.now() - t0) / 1000,
   });
-}
-
-/** A method's draws on the unconstrained scale and its leading columns, before the constrained values are computed. */
-export interface MethodDraws {
-  readonly points: readonly Float64Array[];
-  /** The generated streams' draw index of points[0] (ADVI's 1: its mean row takes 0). */
-  readonly firstDraw: number;
-  readonly lead: ReadonlyMap<string, Float64Array>;
-  /** A point written before the draws (ADVI's mean) and its leading values. */
-  readonly first?: Float64Array;
-  readonly leadFirst?: readonly number[];
-  readonly notes: readonly string[];
-  readonly headComments?: readonly string[];
-  readonly converged: boolean;
-  readonly paretoK?: number;
-  readonly ascent?: AdviResult;
 }
 
 // The initial point: given, or random (a FitError when the density is not finite at 100 of them).

@@ -2,7 +2,11 @@ export { sample } from "./sample.ts";
 export { sampleModel, type FitOptions } from "./sample-model.ts";
 export { Fit, type VariableDraws, type FitParts } from "./fit.ts";
 export { FitError } from "./fit-error.ts";
-export { approximate, approximateCompiled, approximateTarget, approximationTarget, pathfinderNotes, type ApproximateOptions, type ApproximateCommonOptions, type LaplaceOptions, type PathfinderModelOptions, type VariationalModelOptions, type ApproximationInputs, type ApproximationTarget, type MethodDraws } from "./approximate.ts";
+export { approximate, approximateCompiled, approximateTarget, pathfinderNotes } from "./approximate.ts";
+export {
+  approximationTarget, type ApproximateOptions, type ApproximateCommonOptions, type LaplaceOptions, type PathfinderModelOptions, type VariationalModelOptions,
+  type ApproximationInputs, type ApproximationTarget, type MethodDraws,
+} from "./approximate-options.ts";
 export { ApproximateFit, type ApproximateFitParts, type ApproximateSummaryRow, type ApproximationMethod } from "./approximate-fit.ts";
 export { approximationConfig, runConfig, OPTIMIZE_DEFAULTS, type PathfinderSettings, type ApproximationSettings } from "./approximation-config.ts";
 export { laplaceMode, laplaceDraws } from "./laplace-fit.ts";

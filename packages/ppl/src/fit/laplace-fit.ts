@@ -7,7 +7,7 @@ import { HessianError, laplaceApproximation, laplaceDraw, type LaplaceApproximat
 import { minimize, OptimizationError, type OptimizeResult } from "../optimize/run-optimizer.ts";
 import type { Objective } from "../optimize/objective.ts";
 import { philoxRng } from "../random/rng.ts";
-import type { LaplaceOptions, MethodDraws, ApproximationTarget } from "./approximate.ts";
+import type { ApproximationTarget, LaplaceOptions, MethodDraws } from "./approximate-options.ts";
 import { FitError } from "./fit-error.ts";
 
 /**

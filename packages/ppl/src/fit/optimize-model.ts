@@ -9,7 +9,7 @@ import type { DataSpec, DataValues } from "../model/data-spec.ts";
 import type { Model } from "../model/model.ts";
 import { minimize, OptimizationError, type OptimizeOptions } from "../optimize/run-optimizer.ts";
 import { ApproximateFit } from "./approximate-fit.ts";
-import { approximationTarget, type ApproximationInputs, type ApproximationTarget } from "./approximate.ts";
+import { approximationTarget, type ApproximationInputs, type ApproximationTarget } from "./approximate-options.ts";
 import { approximationConfig, runConfig } from "./approximation-config.ts";
 import { FitError } from "./fit-error.ts";
 import { generatedColumnsOf } from "./generated-row.ts";

@@ -25,16 +25,6 @@ export function drawsOnly(csv: StanCsv): StanCsv {
   return { ...csv, draws: csv.draws.map((c) => c.subarray(1)) };
 }
 
-/**
- * The leading columns of the approximations' files under the names ArviZ's from_cmdstan gives a
- * sampler column (the name without its trailing "__"); lp__ is the samplers'.
- */
-export const APPROXIMATION_STATS_NAMES: Readonly<Record<string, string>> = {
-  log_p__: "log_p",
-  log_g__: "log_g",
-  lp_approx__: "lp_approx",
-};
-
 /** Refuses files of several methods read as one run (a directory holding optimize.csv and laplace.csv, say), naming the fix. */
 export function checkOneMethod(paths: readonly string[], files: readonly StanCsv[]): void {
   const methods = files.map((f) => approximationMethod(f) ?? "sample");

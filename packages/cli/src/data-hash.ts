@@ -2,28 +2,16 @@
  * What a run records to tell that two runs saw the same data: `data_hash`, the SHA-256 of the data
  * file's bytes (a reformatted file counts as other data), which chain groups of one run
  * (`ppl summary DIR1 DIR2 …`, `ppl merge`) and `ppl generate` compare; and `observed_hash`, the
- * SHA-256 of the observed values alone (each observed field's name, shape and values as f64), which
- * `ppl loo --compare` compares, since models of the same observations may read other data files
- * (more covariates, other constants).
+ * SHA-256 of the observed values alone (hashObserved of @ppl/ppl, written with the data layout),
+ * which `ppl loo --compare` compares.
  */
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
-import type { TensorValue } from "@ppl/tensor";
 
 /** The data file's hash as the CSV header records it: "sha256:…", or "none" without a data file. */
 export function hashDataFile(path: string | undefined): string {
   if (path === undefined) return "none";
   return `sha256:${createHash("sha256").update(readFileSync(path)).digest("hex")}`;
-}
-
-/** The hash of the observed fields' values ("sha256:…"), in the order of the observe terms. */
-export function hashObserved(fields: readonly { name: string; value: TensorValue }[]): string {
-  const h = createHash("sha256");
-  for (const { name, value } of fields) {
-    h.update(`${name}[${value.shape.join(",")}]\n`);
-    h.update(new Uint8Array(value.data.buffer, value.data.byteOffset, value.data.byteLength));
-  }
-  return `sha256:${h.digest("hex")}`;
 }
 
 /** A hash as a message shows it: "none", or its kind and first 12 hex digits. */

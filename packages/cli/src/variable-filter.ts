@@ -5,10 +5,9 @@
  * `ppl sample` and `ppl report` leave out the per-observation families (log_lik and the predictive
  * draws y_rep), which can be thousands of rows, and say how many they left out.
  */
-import { fromStanCsvName, LOG_LIK_NAME, PREDICTIVE_SUFFIX } from "@ppl/ppl";
+import { fromStanCsvName, LOG_LIK_NAME, PREDICTIVE_SUFFIX, splitName } from "@ppl/ppl";
 import type { ChainDraws, Summary } from "@ppl/ppl/diagnostics";
 import { usageError } from "./exit-codes.ts";
-import { splitName } from "./inference-data.ts";
 
 /** The names a command shows, and the families it left out by default. */
 export interface VariableSelection {

@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { exportCommand } from "../src/commands/export.ts";
 import { summaryCommand } from "../src/commands/summary.ts";
 import { CliError } from "../src/exit-codes.ts";
-import { readNetcdf } from "../src/netcdf.ts";
+import { readNetcdf } from "@ppl/ppl";
 import { readCsv, runCli, tempDir } from "./helpers.ts";
 
 const LINEAR = ["examples/linear_regression.ts", "--data", "examples/linear_regression.json", "--seed", "4", "--quiet"];

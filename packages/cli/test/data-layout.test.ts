@@ -5,9 +5,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { constant, sum } from "@ppl/tensor";
-import { compileModel, data, model, multivariateNormal, normal, poisson } from "@ppl/ppl";
-import { dataLayoutKeys, readDataLayout } from "../src/data-layout.ts";
-import { runGroups } from "../src/inference-data.ts";
+import { compileModel, data, dataLayoutKeys, model, multivariateNormal, normal, poisson, readDataLayout, runGroups } from "@ppl/ppl";
 import { selectVariables } from "../src/variable-filter.ts";
 
 const mixed = model({

@@ -7,8 +7,7 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { collectChains, type ChainDraws } from "@ppl/ppl";
-import { readNetcdf } from "../src/netcdf.ts";
+import { collectChains, readNetcdf, type ChainDraws } from "@ppl/ppl";
 import { PPL_INDEX, readCsv, runCli, tempDir, type CliResult } from "./helpers.ts";
 
 const EIGHT = ["examples/eight_schools.ts", "--data", "examples/eight_schools.json"];

@@ -4,8 +4,7 @@
 import { mkdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { fileSink, sampleConfig, writeStanCsv } from "@ppl/ppl";
-import { readNetcdf } from "../src/netcdf.ts";
+import { fileSink, readNetcdf, sampleConfig, writeStanCsv } from "@ppl/ppl";
 import { runCli, tempDir, type CliResult } from "./helpers.ts";
 
 const EIGHT = ["examples/eight_schools.ts", "--data", "examples/eight_schools.json"];

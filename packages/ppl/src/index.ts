@@ -49,7 +49,7 @@ export {
 // Checkpoints of a run (bit-exact text), to resume it with SampleOptions.resume
 export { encodeCheckpoint, decodeCheckpoint, writeCheckpointFile, readCheckpointFile, type Checkpoint, type CheckpointOptions } from "./sampler/index.ts";
 // Sampling a model with its data: a Fit of named, constrained draws (`sample` also takes a batched density)
-export { sample, sampleModel, Fit, FitError, type FitOptions, type VariableDraws, type FitParts } from "./fit/index.ts";
+export { sample, sampleModel, Fit, FitError, type FitOptions, type VariableDraws, type FitParts, type WriteCsvOptions } from "./fit/index.ts";
 // Approximating a model's posterior with its data (Laplace, Pathfinder, ADVI): an ApproximateFit of named, constrained draws
 export {
   approximate, approximateCompiled, approximateTarget, approximationTarget, ApproximateFit, approximationConfig, runConfig, laplaceMode, laplaceDraws, randomInitialPoint, pathfinderNotes,
@@ -79,6 +79,12 @@ export {
   type SampleSettings, type TextSink, type StanCsvHeader, type Adaptation, type Timing, type SamplerColumn,
   type StanCsv, type ReadAdaptation, type ReadTiming, type ChainDraws, type ParameterSummaryJson,
   type SamplerSummaryJson, type SummaryJson,
+} from "./io/index.ts";
+// ArviZ's InferenceData as netCDF4 (fit.toInferenceData, ppl export), and the data layout a CSV header records for it
+export {
+  APPROXIMATION_STATS_NAMES, SAMPLE_STATS_NAMES, splitName, variablesOf, inferenceGroup, observedTermsOf, runGroups, dataGroups,
+  writeNetcdf, readNetcdf, inferenceDataAttributes, dataLayoutKeys, dataLayoutOf, observedTerms, layoutNodes, readDataLayout, hashObserved,
+  type InferenceVariable, type InferenceGroup, type GroupAttributes, type ReadVariable, type ObservedTerm, type DataLayout, type LayoutKeys,
 } from "./io/index.ts";
 // Log density
 export {

@@ -7,18 +7,16 @@
  * `az.plot_ppc(az.from_netcdf("run.nc"))` and `az.loo_pit(idata, y="y")` need no arguments.
  */
 import { existsSync, writeFileSync } from "node:fs";
-import { chainsFromColumns, fromStanCsvName, type ChainDraws } from "@ppl/ppl";
+import {
+  chainsFromColumns, dataGroups, fromStanCsvName, inferenceDataAttributes, inferenceGroup, observedTermsOf, readDataLayout, runGroups, splitName, writeNetcdf, type ChainDraws, type InferenceGroup,
+} from "@ppl/ppl";
 import { basename, resolve } from "node:path";
 import { approximationMethod } from "../approximation-files.ts";
 import { ExitCode, usageError, type ExitCodeValue } from "../exit-codes.ts";
-import { readDataLayout } from "../data-layout.ts";
-import { dataGroups, group as makeGroup, observedTermsOf, runGroups, splitName, type Group } from "../inference-data.ts";
 import type { CommandIO } from "../io.ts";
 import { loadData } from "../load-data.ts";
-import { writeNetcdf } from "../netcdf.ts";
 import { readRun, type Run } from "../read-runs.ts";
 import { describeFsError } from "../read-file.ts";
-import { PPL_VERSION } from "../version.ts";
 import { firstLine } from "../load-model.ts";
 import { selectVariables } from "../variable-filter.ts";
 
@@ -59,7 +57,7 @@ export async function exportCommand(dir: string, opts: ExportCommandOptions, io:
   const prior = isPriorRun(run);
   const method = approximationMethod(run.files[0]!);
   const layout = readDataLayout(run.files[0]!.config);
-  const groups: Group[] = runGroups(run.chains, samplerColumnsOf(run), prior, layout);
+  const groups: InferenceGroup[] = runGroups(run.chains, samplerColumnsOf(run), prior, layout);
   // Warmup draws saved with --save-warmup: ArviZ's warmup_posterior, warmup_sample_stats, ….
   if (!prior && run.files.every((f) => (f.warmupDraws[0]?.length ?? 0) > 0)) {
     const warmup = onlyBases(chainsFromColumns(run.files[0]!.columns, run.files.map((f) => f.warmupDraws)), keep);
@@ -83,14 +81,8 @@ export async function exportCommand(dir: string, opts: ExportCommandOptions, io:
       groups.push(...dataGroups(data as Record<string, unknown>, observedTermsOf(run.chains, layout), layout));
     }
   }
-  const attrs = {
-    created_at: new Date().toISOString(),
-    inference_library: "ppl",
-    inference_library_version: PPL_VERSION,
-    ...(run.model !== null ? { model: run.model } : {}),
-    // Draws of optimize, laplace, variational or pathfinder are not MCMC: the file says which.
-    ...(method !== undefined ? { inference_method: method } : {}),
-  };
+  // Draws of optimize, laplace, variational or pathfinder are not MCMC: the file says which.
+  const attrs = inferenceDataAttributes(run.model ?? undefined, method);
   const output = resolve(opts.output);
   // h5wasm reports a file it cannot create on stderr and goes on; a plain write first turns a bad path into one line.
   try {
@@ -99,7 +91,7 @@ export async function exportCommand(dir: string, opts: ExportCommandOptions, io:
     throw usageError(`cannot write '${opts.output}': ${describeFsError(e)}; choose another path with -o`);
   }
   try {
-    await writeNetcdf(output, groups.filter((g) => g.variables.length > 0).map((g) => makeGroup(g.name, g.variables)), attrs);
+    await writeNetcdf(output, groups.filter((g) => g.variables.length > 0).map((g) => inferenceGroup(g.name, g.variables)), attrs);
   } catch (e) {
     throw usageError(`cannot write '${opts.output}': ${firstLine(e)}; choose another path with -o`);
   }

@@ -10,14 +10,13 @@
  */
 import { writeFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
-import { toStanCsvName, writeSummaryJson, type ConfigNode } from "@ppl/ppl";
+import { dataLayoutKeys, layoutNodes, toStanCsvName, writeSummaryJson, type ConfigNode } from "@ppl/ppl";
 import { ChainFiles } from "../chain-files.ts";
 import { compileWithData } from "../compile.ts";
 import { ExitCode, usageError, type ExitCodeValue } from "../exit-codes.ts";
 import { generatedColumns, type GeneratedColumns } from "../generated-columns.ts";
 import type { CommandIO } from "../io.ts";
 import { hashDataFile, shortHash } from "../data-hash.ts";
-import { dataLayoutKeys, layoutNodes } from "../data-layout.ts";
 import { loadData } from "../load-data.ts";
 import { firstLine, loadModel } from "../load-model.ts";
 import { logLikColumns } from "../log-lik-columns.ts";

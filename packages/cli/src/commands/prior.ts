@@ -10,14 +10,13 @@
  */
 import { basename, join, resolve } from "node:path";
 import { writeFileSync } from "node:fs";
-import { ModelError, priorSampler, writeSummaryJson, type ConfigNode, type PriorSampler, type SamplerColumn } from "@ppl/ppl";
+import { dataLayoutKeys, layoutNodes, ModelError, priorSampler, writeSummaryJson, type ConfigNode, type PriorSampler, type SamplerColumn } from "@ppl/ppl";
 import { ChainFiles } from "../chain-files.ts";
 import { compileWithData } from "../compile.ts";
 import { ExitCode, modelError, usageError, type ExitCodeValue } from "../exit-codes.ts";
 import { generatedColumns } from "../generated-columns.ts";
 import type { CommandIO } from "../io.ts";
 import { hashDataFile } from "../data-hash.ts";
-import { dataLayoutKeys, layoutNodes } from "../data-layout.ts";
 import { loadData } from "../load-data.ts";
 import { firstLine, loadModel } from "../load-model.ts";
 import { logLikColumns } from "../log-lik-columns.ts";

@@ -3,7 +3,7 @@ import { readdirSync, unlinkSync, writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { basename, join, resolve } from "node:path";
 import {
-  AdaptationError, findStuckChains, reinitialisedNote, InitializationError, SAMPLER_COLUMNS, sampleAsync, sampleConfig, samplingEvidence, StepSizeError, stuckWarning, summaryToJson, writeSummaryJson, type ConfigNode,
+  AdaptationError, dataLayoutKeys, findStuckChains, reinitialisedNote, InitializationError, SAMPLER_COLUMNS, sampleAsync, sampleConfig, samplingEvidence, StepSizeError, stuckWarning, summaryToJson, writeSummaryJson, type ConfigNode,
   type SampleResult,
 } from "@ppl/ppl";
 import type { PendingRunnerDecision } from "@ppl/ppl/runner";
@@ -17,7 +17,6 @@ import { explainInitFailure } from "../init-failure.ts";
 import { deviceError, ExitCode, modelError, usageError, type ExitCodeValue } from "../exit-codes.ts";
 import type { CommandIO } from "../io.ts";
 import { hashDataFile } from "../data-hash.ts";
-import { dataLayoutKeys } from "../data-layout.ts";
 import { loadData } from "../load-data.ts";
 import { generatedColumns } from "../generated-columns.ts";
 import { logLikColumns } from "../log-lik-columns.ts";

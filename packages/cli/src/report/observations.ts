@@ -6,9 +6,7 @@
  * brackets and the data's nested arrays are.
  */
 import { existsSync } from "node:fs";
-import { LOG_LIK_NAME, PREDICTIVE_SUFFIX, type ChainDraws } from "@ppl/ppl";
-import { readDataLayout, type ObservedTerm } from "../data-layout.ts";
-import { observedTermsOf, splitName } from "../inference-data.ts";
+import { LOG_LIK_NAME, observedTermsOf, PREDICTIVE_SUFFIX, readDataLayout, splitName, type ChainDraws, type ObservedTerm } from "@ppl/ppl";
 import { loadData } from "../load-data.ts";
 
 /** One observe term's observed values and draws. */

@@ -1,22 +1,25 @@
 /**
  * A finished (or stopped) run of a model, as a TypeScript user reads it: the draws of every
  * variable by name on the constrained scale, chain × draw, and what the CLI computes from them
- * (the summary table, the sampler's diagnostics, PSIS-LOO, Stan CSV files).
+ * (the summary table, the sampler's diagnostics, PSIS-LOO, Stan CSV files, ArviZ's InferenceData).
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { samplerDiagnostics, type SamplerDiagnostics, type SamplerDraws } from "../diagnostics/sampler.ts";
 import { summarize, type Summary } from "../diagnostics/summary.ts";
 import { sampleConfig } from "../io/config.ts";
+import { dataLayoutKeys } from "../io/data-layout.ts";
 import { SAMPLER_COLUMNS } from "../io/sampler-columns.ts";
 import { fileSink } from "../io/sink.ts";
 import { StanCsvWriter } from "../io/stan-csv-writer.ts";
 import { loo, type LooResult } from "../loo/loo.ts";
-import { logLikEvaluator } from "../loo/pointwise-log-lik.ts";
+import { LOG_LIK_NAME, logLikEvaluator } from "../loo/pointwise-log-lik.ts";
 import { relativeEff } from "../loo/relative-eff.ts";
 import type { CompiledModel } from "../model/compile.ts";
+import type { Model } from "../model/model.ts";
 import type { ChainAdaptationResult, SampleResult } from "../sampler/result.ts";
 import { FitError } from "./fit-error.ts";
+import { writeFitInferenceData } from "./fit-inference-data.ts";
 
 /** One variable's draws with its shape: per chain, draw after draw, each draw's elements in row-major order. */
 export interface VariableDraws {
@@ -29,11 +32,20 @@ export interface VariableDraws {
 
 /** What a Fit is made from (see sampleModel); not for users to build. */
 export interface FitParts {
+  readonly model: Model;
   readonly compiled: CompiledModel;
+  /** The data as given to sample (its fields go to observed_data and constant_data). */
+  readonly data: Readonly<Record<string, unknown>>;
   readonly result: SampleResult;
   /** Column name (bracket names, then SAMPLER_COLUMNS) → per chain the kept draws. */
   readonly columns: ReadonlyMap<string, Float64Array[]>;
   readonly maxDepth: number;
+}
+
+/** Options of fit.writeCsv. */
+export interface WriteCsvOptions {
+  /** Also write each draw's pointwise log-likelihood as columns log_lik.1 … log_lik.N, as `ppl sample --log-lik` does (false). */
+  readonly logLik?: boolean;
 }
 
 /** The draws and diagnostics of a run of a model (what `sample(model, data, options)` resolves to). */
@@ -112,35 +124,47 @@ export class Fit {
 
   /** PSIS-LOO over the model's observations (every observed element is one point), as `ppl loo` computes it. */
   loo(): LooResult {
-    const { compiled } = this.parts;
-    const evaluator = logLikEvaluator(compiled);
-    const params = this.names.slice(0, evaluator.parameterEntries).map((n) => this.parts.columns.get(n)!);
-    const points = evaluator.names.length;
-    const logLik = Array.from({ length: points }, () => Array.from({ length: this.chains }, () => new Float64Array(this.drawsPerChain)));
-    const row = new Float64Array(params.length);
-    for (let c = 0; c < this.chains; c++) {
-      for (let d = 0; d < this.drawsPerChain; d++) {
-        for (let k = 0; k < params.length; k++) row[k] = params[k]![c]![d]!;
-        const values = evaluator.at(row);
-        for (let i = 0; i < points; i++) logLik[i]![c]![d] = values[i]!;
-      }
-    }
+    const logLik = [...this.logLik().values()];
     return loo(logLik, { rEff: logLik.map((draws) => relativeEff(draws)) });
   }
 
-  /** Writes one Stan CSV file a chain (chain-1.csv …) into `dir` (made if missing), as `ppl sample` lays them out; returns their paths. */
-  writeCsv(dir: string): string[] {
+  /**
+   * Writes the run as ArviZ's InferenceData in one netCDF4 file at `path` (replaced), as `ppl export`
+   * writes the CSV files of the same run: posterior, sample_stats (ArviZ's names), log_likelihood
+   * keyed by each observed variable's name (when the model observes something),
+   * posterior_predictive (when the model reports <name>_rep draws), observed_data (the observed
+   * variables only) and constant_data (the other data, integers as int64). Resolves to the path
+   * written; open it with `arviz.from_netcdf(path)`.
+   */
+  async toInferenceData(path: string): Promise<string> {
+    const { model, compiled, data } = this.parts;
+    const columns = new Map<string, readonly Float64Array[]>(this.parts.columns);
+    // A model that reports its own log_lik keeps it, as `ppl sample --log-lik` refuses to shadow it.
+    if (compiled.logLik !== undefined && !this.names.some((n) => n === LOG_LIK_NAME || n.startsWith(`${LOG_LIK_NAME}[`))) {
+      for (const [name, draws] of this.logLik()) columns.set(name, draws);
+    }
+    return writeFitInferenceData(path, { model, compiled, data, columns });
+  }
+
+  /**
+   * Writes one Stan CSV file a chain (chain-1.csv …) into `dir` (made if missing), as `ppl sample`
+   * lays them out (the header records the data layout `ppl export` reads); returns their paths.
+   */
+  writeCsv(dir: string, options: WriteCsvOptions = {}): string[] {
     mkdirSync(dir, { recursive: true });
-    const { result } = this.parts;
+    const { result, model, compiled } = this.parts;
     const s = result.settings;
-    const order = [...SAMPLER_COLUMNS, ...this.names].map((n) => this.parts.columns.get(n)!);
+    const logLik = options.logLik === true ? this.logLik() : new Map<string, Float64Array[]>();
+    const names = [...this.names, ...logLik.keys()];
+    const order = [...SAMPLER_COLUMNS.map((n) => this.parts.columns.get(n)!), ...this.names.map((n) => this.parts.columns.get(n)!), ...logLik.values()];
     return Array.from({ length: this.chains }, (_, c) => {
       const path = join(dir, `chain-${s.firstChain + c + 1}.csv`);
       const config = sampleConfig({
         model: this.model, numSamples: s.draws, numWarmup: s.warmup, adaptDelta: s.adaptDelta, maxDepth: this.parts.maxDepth,
         metric: s.metric === "dense" ? "dense_e" : "diag_e", numChains: this.chains, chainId: s.firstChain + c + 1, seed: s.seed, outputFile: path,
+        extra: dataLayoutKeys(model, compiled),
       });
-      const writer = new StanCsvWriter(fileSink(path), { config, parameters: this.names });
+      const writer = new StanCsvWriter(fileSink(path), { config, parameters: names });
       const a = this.adaptation[c];
       if (a !== undefined) writer.writeAdaptation({ stepsize: a.stepSize, inverseMetric: inverseMetricRows(a) });
       const row = new Float64Array(order.length);
@@ -151,6 +175,23 @@ export class Fit {
       writer.close(result.timing.warmupSeconds + result.timing.samplingSeconds > 0 ? { warmup: result.timing.warmupSeconds, sampling: result.timing.samplingSeconds } : undefined);
       return path;
     });
+  }
+
+  // Each observed element's log density at every draw, by column name (log_lik[1] …), each [chain][draw]: what loo() and `ppl sample --log-lik` compute.
+  private logLik(): Map<string, Float64Array[]> {
+    const evaluator = logLikEvaluator(this.parts.compiled);
+    const params = this.names.slice(0, evaluator.parameterEntries).map((n) => this.parts.columns.get(n)!);
+    const logLik = new Map(evaluator.names.map((n) => [n, Array.from({ length: this.chains }, () => new Float64Array(this.drawsPerChain))] as const));
+    const points = [...logLik.values()];
+    const row = new Float64Array(params.length);
+    for (let c = 0; c < this.chains; c++) {
+      for (let d = 0; d < this.drawsPerChain; d++) {
+        for (let k = 0; k < params.length; k++) row[k] = params[k]![c]![d]!;
+        const values = evaluator.at(row);
+        for (let i = 0; i < points.length; i++) points[i]![c]![d] = values[i]!;
+      }
+    }
+    return logLik;
   }
 
   private samplerDraws(): SamplerDraws {

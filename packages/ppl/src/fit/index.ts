@@ -1,6 +1,6 @@
 export { sample } from "./sample.ts";
 export { sampleModel, type FitOptions } from "./sample-model.ts";
-export { Fit, type VariableDraws, type FitParts } from "./fit.ts";
+export { Fit, type VariableDraws, type FitParts, type WriteCsvOptions } from "./fit.ts";
 export { FitError } from "./fit-error.ts";
 export { approximate, approximateCompiled, approximateTarget, pathfinderNotes } from "./approximate.ts";
 export {

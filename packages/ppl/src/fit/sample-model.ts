@@ -60,5 +60,5 @@ export async function sampleModel<S extends DataSpec>(model: Model<S>, data: Dat
   // A stopped run keeps the draws every chain has (they stop after the same iteration).
   const n = Math.min(...done);
   if (n < kept) for (const [name, cols] of columns) columns.set(name, cols.map((c) => c.slice(0, n)));
-  return new Fit({ compiled, result, columns, maxDepth: result.settings.maxDepth });
+  return new Fit({ model, compiled, data: data as Readonly<Record<string, unknown>>, result, columns, maxDepth: result.settings.maxDepth });
 }

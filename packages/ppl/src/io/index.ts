@@ -20,3 +20,10 @@ export {
   summaryToJson,
   writeSummaryJson,
 } from "./summary-json.ts";
+export {
+  type InferenceVariable, type InferenceGroup, APPROXIMATION_STATS_NAMES, SAMPLE_STATS_NAMES, splitName, variablesOf, inferenceGroup, observedTermsOf,
+  runGroups, dataGroups,
+} from "./inference-data.ts";
+export { type GroupAttributes, type ReadVariable, writeNetcdf, readNetcdf, inferenceDataAttributes } from "./netcdf.ts";
+export { type ObservedTerm, type DataLayout, type LayoutKeys, dataLayoutKeys, dataLayoutOf, observedTerms, layoutNodes, readDataLayout } from "./data-layout.ts";
+export { hashObserved } from "./observed-hash.ts";

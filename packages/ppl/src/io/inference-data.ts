@@ -1,16 +1,19 @@
 /**
- * ArviZ's InferenceData from Stan CSV draws: the groups and variables of `ppl export`, laid out as
- * ArviZ's schema and from_cmdstan lay them out (each variable [chain, draw, …] with dims chain,
- * draw and NAME_dim_K, 0-based int64 coords), ready to be written as netCDF4 (see netcdf.ts). The
+ * ArviZ's InferenceData from Stan CSV draws: the groups and variables of `ppl export` and of
+ * `fit.toInferenceData(path)`, laid out as ArviZ's schema and from_cmdstan lay them out (each
+ * variable [chain, draw, …] with dims chain, draw and NAME_dim_K, 0-based int64 coords), ready to
+ * be written as netCDF4 (see netcdf.ts). The
  * observed data, their predictive draws and their log-likelihood share the observed variable's
  * name, so that ArviZ pairs them with no arguments (plot_ppc, loo_pit).
  */
-import { APPROXIMATION_STATS_NAMES } from "./approximation-files.ts";
-import { LOG_LIK_NAME, PREDICTIVE_SUFFIX, type ChainDraws, type SamplerColumn } from "@ppl/ppl";
+import { PREDICTIVE_SUFFIX } from "../generate/generated.ts";
+import { LOG_LIK_NAME } from "../loo/pointwise-log-lik.ts";
+import type { ChainDraws } from "./chains.ts";
 import type { DataLayout, ObservedTerm } from "./data-layout.ts";
+import type { SamplerColumn } from "./sampler-columns.ts";
 
 /** One variable of a group: its dims, shape (row-major) and values. */
-export interface Variable {
+export interface InferenceVariable {
   readonly name: string;
   readonly dims: readonly string[];
   readonly shape: readonly number[];
@@ -22,9 +25,9 @@ export interface Variable {
 }
 
 /** One InferenceData group: its variables and the length of each dim they use. */
-export interface Group {
+export interface InferenceGroup {
   readonly name: string;
-  readonly variables: readonly Variable[];
+  readonly variables: readonly InferenceVariable[];
   readonly dims: ReadonlyMap<string, number>;
 }
 
@@ -39,6 +42,16 @@ const STATS_NAMES: Readonly<Record<SamplerColumn, string>> = {
   energy__: "energy",
 };
 
+/**
+ * The leading columns of the approximations' files under the names ArviZ's from_cmdstan gives a
+ * sampler column (the name without its trailing "__"); lp__ is the samplers'.
+ */
+export const APPROXIMATION_STATS_NAMES: Readonly<Record<string, string>> = {
+  log_p__: "log_p",
+  log_g__: "log_g",
+  lp_approx__: "lp_approx",
+};
+
 /** Stan's sampler columns, and the approximations' log_p__, log_g__ and lp_approx__, under ArviZ's sample_stats names (from_cmdstan's mapping), looked up by a file's column names. */
 export const SAMPLE_STATS_NAMES: Readonly<Record<string, string>> = { ...STATS_NAMES, ...APPROXIMATION_STATS_NAMES };
 
@@ -50,7 +63,7 @@ export function splitName(name: string): { base: string; index: number[] } {
 }
 
 /** Columns (bracket names → [chain][draw]) gathered into variables [chain, draw, …], in the order their first columns come. */
-export function variablesOf(columns: ReadonlyMap<string, readonly Float64Array[]>, chains: number, draws: number, rename: (base: string) => string = (b) => b): Variable[] {
+export function variablesOf(columns: ReadonlyMap<string, readonly Float64Array[]>, chains: number, draws: number, rename: (base: string) => string = (b) => b): InferenceVariable[] {
   const byBase = new Map<string, { index: number[]; draws: readonly Float64Array[] }[]>();
   for (const [name, perChain] of columns) {
     const { base, index } = splitName(name);
@@ -58,7 +71,7 @@ export function variablesOf(columns: ReadonlyMap<string, readonly Float64Array[]
     if (list === undefined) byBase.set(base, (list = []));
     list.push({ index, draws: perChain });
   }
-  const out: Variable[] = [];
+  const out: InferenceVariable[] = [];
   for (const [base, entries] of byBase) {
     const rank = entries[0]!.index.length;
     const shape = Array.from({ length: rank }, (_, k) => Math.max(...entries.map((e) => e.index[k] ?? 1)));
@@ -76,7 +89,7 @@ export function variablesOf(columns: ReadonlyMap<string, readonly Float64Array[]
 }
 
 /** A group from its variables, with each dim's length taken from them. */
-export function group(name: string, variables: readonly Variable[]): Group {
+export function inferenceGroup(name: string, variables: readonly InferenceVariable[]): InferenceGroup {
   const dims = new Map<string, number>();
   for (const v of variables) v.dims.forEach((d, k) => dims.set(d, v.shape[k]!));
   return { name, variables, dims };
@@ -105,7 +118,7 @@ export function observedTermsOf(draws: ChainDraws, layout: DataLayout): readonly
  * log-likelihood are named after the observed variable (y_rep → y); draws of an integer
  * observation are int64.
  */
-export function runGroups(draws: ChainDraws, samplerColumns: readonly string[], prior: boolean, layout: DataLayout): Group[] {
+export function runGroups(draws: ChainDraws, samplerColumns: readonly string[], prior: boolean, layout: DataLayout): InferenceGroup[] {
   const chains = Object.values(draws.columns)[0]?.length ?? 0;
   const n = draws.drawsPerChain;
   const cut = (perChain: readonly Float64Array[]) => perChain.map((c) => c.subarray(0, n));
@@ -117,24 +130,24 @@ export function runGroups(draws: ChainDraws, samplerColumns: readonly string[], 
     const part = base === LOG_LIK_NAME ? parts.logLik : predictive.has(base) ? parts.predictive : parts.posterior;
     part.set(name, cut(perChain));
   }
-  const groups: Group[] = [];
-  groups.push(group(prior ? "prior" : "posterior", variablesOf(parts.posterior, chains, n)));
+  const groups: InferenceGroup[] = [];
+  groups.push(inferenceGroup(prior ? "prior" : "posterior", variablesOf(parts.posterior, chains, n)));
   if (parts.predictive.size > 0) {
     const ints = layout.intData;
     const variables = variablesOf(parts.predictive, chains, n, (b) => b.slice(0, -PREDICTIVE_SUFFIX.length)).map((v) =>
       ints?.has(v.name) && predictive.get(v.name + PREDICTIVE_SUFFIX)!.field && v.values.every(Number.isInteger) ? { ...v, int: true } : v,
     );
-    groups.push(group(prior ? "prior_predictive" : "posterior_predictive", variables));
+    groups.push(inferenceGroup(prior ? "prior_predictive" : "posterior_predictive", variables));
   }
-  if (!prior && parts.logLik.size > 0) groups.push(group("log_likelihood", logLikVariables(parts.logLik, terms, chains, n)));
+  if (!prior && parts.logLik.size > 0) groups.push(inferenceGroup("log_likelihood", logLikVariables(parts.logLik, terms, chains, n)));
   const stats = samplerColumns.filter((c) => SAMPLE_STATS_NAMES[c] !== undefined && draws.columns[c] !== undefined);
   if (!prior && stats.length > 0) {
-    const variables = stats.map((c): Variable => {
+    const variables = stats.map((c): InferenceVariable => {
       const values = new Float64Array(chains * n);
       cut(draws.columns[c]!).forEach((col, k) => values.set(col, k * n));
       return { name: SAMPLE_STATS_NAMES[c]!, dims: ["chain", "draw"], shape: [chains, n], values, ...(c === "divergent__" ? { bool: true } : c === "treedepth__" || c === "n_leapfrog__" ? { int: true } : {}) };
     });
-    groups.push(group("sample_stats", variables));
+    groups.push(inferenceGroup("sample_stats", variables));
   }
   return groups;
 }
@@ -142,10 +155,10 @@ export function runGroups(draws: ChainDraws, samplerColumns: readonly string[], 
 // log_lik[1] … log_lik[N] cut into one variable per observe term (in the terms' order, each its
 // pointwise shape), named after the observed variable; one variable log_lik when the terms do not
 // account for the N entries (a run whose header does not say).
-function logLikVariables(columns: ReadonlyMap<string, readonly Float64Array[]>, terms: readonly ObservedTerm[], chains: number, draws: number): Variable[] {
+function logLikVariables(columns: ReadonlyMap<string, readonly Float64Array[]>, terms: readonly ObservedTerm[], chains: number, draws: number): InferenceVariable[] {
   const sizes = terms.map((t) => t.pointwise.reduce((a, b) => a * b, 1));
   if (terms.length === 0 || sizes.reduce((a, b) => a + b, 0) !== columns.size) return variablesOf(columns, chains, draws);
-  const out: Variable[] = [];
+  const out: InferenceVariable[] = [];
   let offset = 0;
   terms.forEach((t, k) => {
     const size = sizes[k]!;
@@ -166,19 +179,19 @@ function logLikVariables(columns: ReadonlyMap<string, readonly Float64Array[]>, 
  * Integer fields (as the header records them; else fields whose values are all integers, as numpy
  * reads JSON) are int64.
  */
-export function dataGroups(data: Readonly<Record<string, unknown>>, terms: readonly ObservedTerm[], layout: DataLayout): Group[] {
+export function dataGroups(data: Readonly<Record<string, unknown>>, terms: readonly ObservedTerm[], layout: DataLayout): InferenceGroup[] {
   const observedNames = new Set(terms.filter((t) => t.field).map((t) => t.name));
-  const observed: Variable[] = [];
-  const constant: Variable[] = [];
+  const observed: InferenceVariable[] = [];
+  const constant: InferenceVariable[] = [];
   for (const [name, value] of Object.entries(data)) {
     const shape = shapeOf(value);
     if (shape === null) continue;
     const values = Float64Array.from(flatten(value));
     const int = layout.intData !== undefined ? layout.intData.has(name) : values.every(Number.isInteger);
-    const v: Variable = { name, dims: shape.map((_, k) => `${name}_dim_${k}`), shape, values, ...(int && values.every(Number.isInteger) ? { int: true } : {}) };
+    const v: InferenceVariable = { name, dims: shape.map((_, k) => `${name}_dim_${k}`), shape, values, ...(int && values.every(Number.isInteger) ? { int: true } : {}) };
     (observedNames.has(name) ? observed : constant).push(v);
   }
-  return [group("observed_data", observed), group("constant_data", constant)];
+  return [inferenceGroup("observed_data", observed), inferenceGroup("constant_data", constant)];
 }
 
 // The shape of a number or of rectangular nested arrays of numbers; null for anything else.

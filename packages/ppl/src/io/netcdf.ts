@@ -4,13 +4,14 @@
  * dimension is a dataset made a dimension scale, here holding its 0-based integer coords, and each
  * variable attaches the scales of its dims; xarray and ArviZ open each group by its path.
  */
-import type { Group, Variable } from "./inference-data.ts";
+import { libraryVersion } from "../version.ts";
+import type { InferenceGroup, InferenceVariable } from "./inference-data.ts";
 
 type H5 = typeof import("h5wasm/node");
 
 let loaded: Promise<H5> | undefined;
 
-// Loaded on first use: the WebAssembly module takes a moment, and only `ppl export` needs it.
+// Loaded on first use: the WebAssembly module takes a moment, and only writing or reading a netCDF file needs it.
 async function h5(): Promise<H5> {
   loaded ??= import("h5wasm/node").then(async (m) => {
     await m.ready;
@@ -25,7 +26,7 @@ export interface GroupAttributes {
 }
 
 /** Writes the groups to `path` (replacing it) as one netCDF4 file. */
-export async function writeNetcdf(path: string, groups: readonly Group[], attrs: GroupAttributes): Promise<void> {
+export async function writeNetcdf(path: string, groups: readonly InferenceGroup[], attrs: GroupAttributes): Promise<void> {
   const { File } = await h5();
   // Creation order tracked, as netCDF-C writes its own files: readers list variables in that order.
   const file = new File(path, "w", { track_order: true });
@@ -45,7 +46,7 @@ export async function writeNetcdf(path: string, groups: readonly Group[], attrs:
   }
 }
 
-function writeVariable(h: InstanceType<H5["Group"]>, groupName: string, v: Variable): void {
+function writeVariable(h: InstanceType<H5["Group"]>, groupName: string, v: InferenceVariable): void {
   const data = v.bool ? Int8Array.from(v.values, (x) => (x !== 0 ? 1 : 0)) : v.int ? BigInt64Array.from(v.values, (x) => BigInt(x)) : v.values;
   const ds = h.create_dataset({ name: v.name, data, shape: [...v.shape], dtype: v.bool ? "<b" : v.int ? "<q" : "<d" });
   // xarray's encoding of booleans: int8 values with dtype = "bool".
@@ -87,4 +88,15 @@ export async function readNetcdf(path: string): Promise<Map<string, Map<string, 
   } finally {
     file.close();
   }
+}
+
+/** The attributes every group of an InferenceData file gets (ArviZ's created_at and inference_library…), with the model's name and, for draws that are not MCMC, the method that made them. */
+export function inferenceDataAttributes(model: string | undefined, method?: string): GroupAttributes {
+  return {
+    created_at: new Date().toISOString(),
+    inference_library: "ppl",
+    inference_library_version: libraryVersion(),
+    ...(model !== undefined ? { model } : {}),
+    ...(method !== undefined ? { inference_method: method } : {}),
+  };
 }

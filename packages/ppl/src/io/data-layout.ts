@@ -8,8 +8,11 @@
  *   # observed = y[8] obs2~[4|3]  a second term observing an expression: 4 pointwise entries, events of 3
  *   # int_data = J,N
  */
-import { hashObserved } from "./data-hash.ts";
-import { PREDICTIVE_SUFFIX, predictiveNames, type CompiledModel, type ConfigNode, type Model } from "@ppl/ppl";
+import { PREDICTIVE_SUFFIX, predictiveNames } from "../generate/generated.ts";
+import type { CompiledModel } from "../model/compile.ts";
+import type { Model } from "../model/model.ts";
+import type { ConfigNode } from "./config.ts";
+import { hashObserved } from "./observed-hash.ts";
 
 /** One observe term of a model: its name (the data field it observes, or obsK), whether that is a whole data field, and its shapes. */
 export interface ObservedTerm {
@@ -31,7 +34,7 @@ export interface DataLayout {
 
 /**
  * The header keys of a run: `observed` (every observe term), `int_data` (the integer data fields)
- * and, when every observe term observes a whole data field, `observed_hash` (see data-hash.ts).
+ * and, when every observe term observes a whole data field, `observed_hash` (see observed-hash.ts).
  */
 export function dataLayoutKeys(model: Model, compiled: CompiledModel): LayoutKeys {
   // Once per compiled model: the header of every chain asks (2000 chains would hash the data 2000 times).
@@ -50,9 +53,10 @@ export type LayoutKeys = {
 
 const cache = new WeakMap<CompiledModel, LayoutKeys>();
 
-function layoutKeysOf(model: Model, compiled: CompiledModel): LayoutKeys {
+/** The observe terms of a compiled model, in declaration order (the order of its log_lik entries). */
+export function observedTerms(compiled: CompiledModel): ObservedTerm[] {
   const names = predictiveNames(compiled).map((n) => n.slice(0, -PREDICTIVE_SUFFIX.length));
-  const terms = compiled.recorded.observations.map((o, k): ObservedTerm => {
+  return compiled.recorded.observations.map((o, k): ObservedTerm => {
     const event = o.distribution.eventShape;
     return {
       name: names[k]!,
@@ -61,7 +65,18 @@ function layoutKeysOf(model: Model, compiled: CompiledModel): LayoutKeys {
       event: [...event],
     };
   });
-  const ints = Object.entries(model.data).filter(([, f]) => f.integer).map(([k]) => k);
+}
+
+/** The data layout of a model with its data, as readDataLayout reads it back from the header dataLayoutKeys writes. */
+export function dataLayoutOf(model: Model, compiled: CompiledModel): Required<DataLayout> {
+  return { observed: observedTerms(compiled), intData: new Set(integerFields(model)) };
+}
+
+const integerFields = (model: Model): string[] => Object.entries(model.data).filter(([, f]) => f.integer).map(([k]) => k);
+
+function layoutKeysOf(model: Model, compiled: CompiledModel): LayoutKeys {
+  const terms = observedTerms(compiled);
+  const ints = integerFields(model);
   const fields = terms.every((t) => t.field && compiled.data[t.name] !== undefined) ? terms.map((t) => ({ name: t.name, value: compiled.data[t.name]! })) : undefined;
   return { observed: terms.map(formatTerm).join(" "), int_data: ints.join(","), ...(fields !== undefined && fields.length > 0 ? { observed_hash: hashObserved(fields) } : {}) };
 }

@@ -1,11 +1,12 @@
 // fit.toInferenceData(path) from the TypeScript API writes the file `ppl export` writes for the same
 // run: eight schools sampled through sample(model, data), its netCDF file beside the one the CLI's
 // export makes of fit.writeCsv(dir, { logLik: true }) — the same groups, variables, dims, dtypes,
-// values and attributes (read back with readNetcdf) — with observed_data holding y only.
+// values and attributes (read back with readNetcdf) — with observed_data holding y only; and an
+// ApproximateFit's file, whose draws and statistics are those ppl export writes of its CSV file.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { readNetcdf, sample, type Fit, type ReadVariable } from "@ppl/ppl";
+import { approximate, readNetcdf, sample, type Fit, type ReadVariable } from "@ppl/ppl";
 import eightSchools from "../../../examples/eight_schools.ts";
 import { exportCommand } from "../src/commands/export.ts";
 import { ROOT, tempDir } from "./helpers.ts";
@@ -82,5 +83,29 @@ describe("fit.toInferenceData(path)", () => {
       const expected = -0.5 * Math.log(2 * Math.PI) - Math.log(sigma[k]!) - 0.5 * ((y[k]! - theta[i]!) / sigma[k]!) ** 2;
       expect(Math.abs(v - expected), `entry ${i}`).toBeLessThan(1e-12 * Math.max(1, Math.abs(expected)));
     });
+  });
+});
+
+describe("approximateFit.toInferenceData(path)", () => {
+  it("writes the draws as one chain with the method's statistics, as ppl export does of fit.writeCsv's file, and the observed data as the Fit does", async () => {
+    const dir = tempDir("approx-idata-");
+    const data = JSON.parse(readFileSync(DATA_FILE, "utf8")) as Record<string, unknown>;
+    const approx = await approximate(eightSchools, data, { method: "laplace", draws: 50, seed: 3 });
+    const path = join(dir, "laplace.nc");
+    expect(await approx.toInferenceData(path)).toBe(path);
+    approx.writeCsv(join(dir, "csv"));
+    const io = { stdout: { write: () => true }, stderr: { write: () => true } };
+    expect(await exportCommand(join(dir, "csv"), { output: join(dir, "cli.nc"), data: DATA_FILE, quiet: true }, io)).toBe(0);
+    const [mine, theirs] = await Promise.all([readNetcdf(path), readNetcdf(join(dir, "cli.nc"))]);
+    expect([...mine.keys()]).toEqual(["posterior", "log_likelihood", "sample_stats", "observed_data", "constant_data"]);
+    for (const name of ["posterior", "sample_stats"]) {
+      const group = theirs.get(name)!;
+      expect([...mine.get(name)!.keys()], name).toEqual([...group.keys()]);
+      for (const [v, variable] of group) expect(mine.get(name)!.get(v), `${name}/${v}`).toEqual(variable);
+    }
+    expect(mine.get("posterior")!.get("theta")!.shape).toEqual([1, 50, 8]);
+    expect(mine.attrs.get("posterior")).toMatchObject({ inference_method: "laplace", model: "eight_schools_noncentered" });
+    expect([...mine.get("observed_data")!.keys()].filter((k) => !k.endsWith("_dim_0"))).toEqual(["y"]);
+    expect(mine.get("log_likelihood")!.get("y")!.shape).toEqual([1, 50, 8]);
   });
 });

@@ -54,7 +54,7 @@ export { sample, sampleModel, Fit, FitError, type FitOptions, type VariableDraws
 export {
   approximate, approximateCompiled, approximateTarget, approximationTarget, ApproximateFit, approximationConfig, runConfig, laplaceMode, laplaceDraws, randomInitialPoint, pathfinderNotes,
   type ApproximateOptions, type ApproximateCommonOptions, type LaplaceOptions, type PathfinderModelOptions, type VariationalModelOptions,
-  type ApproximationInputs, type ApproximationTarget, type MethodDraws, type ApproximateFitParts, type ApproximateSummaryRow, type ApproximationMethod,
+  type ApproximationInputs, type ApproximationTarget, type MethodDraws, type ApproximationSource, type ApproximateFitParts, type ApproximateSummaryRow, type ApproximationMethod,
   type PathfinderSettings, type ApproximationSettings,
 } from "./fit/index.ts";
 // The posterior mode of a model with its data (L-BFGS, BFGS, Newton): a ModeFit of named, constrained values

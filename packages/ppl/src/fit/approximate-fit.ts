@@ -1,17 +1,22 @@
 /**
  * The draws of an approximation of a model's posterior (Laplace, Pathfinder, ADVI), as a
  * TypeScript user reads them: independent draws of every variable by name on the constrained
- * scale, their moments and quantiles, each draw's log densities, and the Stan CSV file the CLI
- * writes for the same method (so that `ppl summary`, `ppl export` and CmdStan's readers read it).
+ * scale, their moments and quantiles, each draw's log densities, the Stan CSV file the CLI
+ * writes for the same method (so that `ppl summary`, `ppl export` and CmdStan's readers read it),
+ * and ArviZ's InferenceData.
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { ConfigNode } from "../io/config.ts";
+import { LOG_LIK_NAME, logLikEvaluator } from "../loo/pointwise-log-lik.ts";
+import type { CompiledModel } from "../model/compile.ts";
 import { fileSink } from "../io/sink.ts";
 import { writeStanCsv } from "../io/stan-csv-writer.ts";
 import type { AdviResult } from "../variational/advi.ts";
 import { FitError } from "./fit-error.ts";
+import type { ApproximationSource } from "./approximate-options.ts";
 import type { VariableDraws } from "./fit.ts";
+import { writeFitInferenceData } from "./fit-inference-data.ts";
 
 /** The approximations that `approximate` runs, and the optimizer's one-row file. */
 export type ApproximationMethod = "optimize" | "laplace" | "pathfinder" | "variational";
@@ -30,6 +35,9 @@ export interface ApproximateSummaryRow {
 export interface ApproximateFitParts {
   readonly method: ApproximationMethod;
   readonly model: string;
+  /** The compiled model and the model and data it was compiled from, for toInferenceData (absent: it refuses). */
+  readonly compiled?: CompiledModel;
+  readonly source?: ApproximationSource;
   readonly seed: number;
   /** Element names of the columns (mu, theta[1], …, then generated quantities). */
   readonly names: readonly string[];
@@ -133,6 +141,29 @@ export class ApproximateFit {
       const sd = n > 1 ? Math.sqrt(x.reduce((a, b) => a + (b - mean) ** 2, 0) / (n - 1)) : NaN;
       return { name, mean, sd, q5: quantile7(x, 0.05), q50: quantile7(x, 0.5), q95: quantile7(x, 0.95) };
     });
+  }
+
+  /**
+   * Writes the draws as ArviZ's InferenceData in one netCDF4 file at `path` (replaced), as one chain:
+   * posterior, sample_stats (the leading columns under ArviZ's names: log_p, log_g, lp_approx, lp),
+   * log_likelihood keyed by each observed variable's name (when the model observes something),
+   * observed_data and constant_data, and the method as the file's inference_method. Resolves to the
+   * path written. Only a fit made by approximate(model, data, options) knows its data.
+   */
+  async toInferenceData(path: string): Promise<string> {
+    const { compiled, source } = this.parts;
+    if (compiled === undefined || source === undefined) {
+      throw new FitError(`fit.toInferenceData: this ${this.method} fit of '${this.model}' was not made from a model and its data; make it with approximate(model, data, options)`);
+    }
+    const columns = new Map<string, readonly Float64Array[]>([...this.parts.lead].map(([n, c]) => [n, [c]] as const));
+    this.names.forEach((n, k) => columns.set(n, [Float64Array.from(this.parts.rows, (r) => r[k]!)]));
+    // A model that reports its own log_lik keeps it, as the Fit does.
+    if (compiled.logLik !== undefined && !this.names.some((n) => n === LOG_LIK_NAME || n.startsWith(`${LOG_LIK_NAME}[`))) {
+      const evaluator = logLikEvaluator(compiled);
+      const values = this.parts.rows.map((r) => Float64Array.from(evaluator.at(r.subarray(0, evaluator.parameterEntries))));
+      evaluator.names.forEach((n, i) => columns.set(n, [Float64Array.from(values, (v) => v[i]!)]));
+    }
+    return writeFitInferenceData(path, { model: source.model, compiled, data: source.data, columns, method: this.method });
   }
 
   /** Writes `<method>.csv` into `dir` (made if missing) in CmdStan's layout, as `ppl <method>` writes it; returns its path. */

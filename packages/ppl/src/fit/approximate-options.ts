@@ -4,6 +4,7 @@
  * method's unconstrained draws and leading columns, and the record of the run's inputs.
  */
 import type { CompiledModel } from "../model/compile.ts";
+import type { Model } from "../model/model.ts";
 import type { Objective } from "../optimize/objective.ts";
 import { objectiveOf } from "../optimize/objective.ts";
 import { optimizationDensity } from "../optimize/model-objective.ts";
@@ -63,11 +64,19 @@ export async function approximationTarget(compiled: CompiledModel, jacobian: boo
 /** What the CSV file's settings record of where a run's inputs came from (the CLI's files). */
 export interface ApproximationInputs {
   readonly dataFile?: string;
+  /** The model and its data as given (what fit.toInferenceData lays out as observed_data and constant_data). */
+  readonly source?: ApproximationSource;
   /** The init radius, or the init file's path. */
   readonly init?: number | string;
   readonly modeFile?: string;
   /** Whether the seed was the user's (else drawn at random): the file marks it default or not. */
   readonly seedGiven?: boolean;
+}
+
+/** The model and data an approximation was made from. */
+export interface ApproximationSource {
+  readonly model: Model;
+  readonly data: Readonly<Record<string, unknown>>;
 }
 
 /** A method's draws on the unconstrained scale and its leading columns, before the constrained values are computed. */

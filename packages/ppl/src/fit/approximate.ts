@@ -29,7 +29,8 @@ const DRAWS_STREAM = 101;
 
 /** Approximates the posterior of `model` given `data` by `options.method` and resolves to an {@link ApproximateFit} of named, constrained draws. */
 export function approximate<S extends DataSpec>(model: Model<S>, data: DataValues<S> | Readonly<Record<string, unknown>>, options: ApproximateOptions): Promise<ApproximateFit> {
-  return Promise.resolve().then(() => approximateCompiled(compileModel(model, data, { allowExtraKeys: options.allowExtraKeys ?? false }), options));
+  const source = { model: model as Model, data: data as Readonly<Record<string, unknown>> };
+  return Promise.resolve().then(() => approximateCompiled(compileModel(model, data, { allowExtraKeys: options.allowExtraKeys ?? false }), options, { source }));
 }
 
 /** Approximates a compiled model's posterior. */
@@ -49,7 +50,7 @@ export function approximateTarget(target: ApproximationTarget, options: Approxim
   const columns = generatedColumnsOf(compiled, seed);
   const rows = made.points.map((x, d) => columns.row(d + made.firstDraw, target.generated(x)));
   return new ApproximateFit({
-    method: options.method, model: compiled.name, seed, names: columns.names, shapes: columns.shapes, rows,
+    method: options.method, model: compiled.name, compiled, ...(inputs.source !== undefined ? { source: inputs.source } : {}), seed, names: columns.names, shapes: columns.shapes, rows,
     lead: made.lead, ...(made.first !== undefined ? { firstRow: Float64Array.from([...made.leadFirst!, ...columns.row(0, target.generated(made.first))]) } : {}),
     config: [
       ...approximationConfig(compiled.name, { ...options, ...(inputs.modeFile !== undefined ? { modeFile: inputs.modeFile } : {}) }),

@@ -5,7 +5,7 @@ export { FitError } from "./fit-error.ts";
 export { approximate, approximateCompiled, approximateTarget, pathfinderNotes } from "./approximate.ts";
 export {
   approximationTarget, type ApproximateOptions, type ApproximateCommonOptions, type LaplaceOptions, type PathfinderModelOptions, type VariationalModelOptions,
-  type ApproximationInputs, type ApproximationTarget, type MethodDraws,
+  type ApproximationInputs, type ApproximationTarget, type MethodDraws, type ApproximationSource,
 } from "./approximate-options.ts";
 export { ApproximateFit, type ApproximateFitParts, type ApproximateSummaryRow, type ApproximationMethod } from "./approximate-fit.ts";
 export { approximationConfig, runConfig, OPTIMIZE_DEFAULTS, type PathfinderSettings, type ApproximationSettings } from "./approximation-config.ts";

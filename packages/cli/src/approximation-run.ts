@@ -4,7 +4,7 @@
  * unconstrained scale, up to 100 tries for a finite density, or constrained values from a file),
  * the mode found by an optimizer, and a one-row-per-point Stan CSV file in CmdStan's layout.
  */
-import { approximationTarget, fileSink, formatNumber, randomInitialPoint, runConfig, writeStanCsv, type CompiledModel, type ConfigNode, type Model } from "@ppl/ppl";
+import { approximationTarget, type ApproximationSource, fileSink, formatNumber, randomInitialPoint, runConfig, writeStanCsv, type CompiledModel, type ConfigNode, type Model } from "@ppl/ppl";
 import type { Objective } from "@ppl/ppl/inference";
 import { compileWithData } from "./compile.ts";
 import { modelError } from "./exit-codes.ts";
@@ -16,6 +16,8 @@ import { readInitFile } from "./start-values.ts";
 /** A model ready for an approximation: compiled, its objective (−log density) and the density's reported values. */
 export interface ApproximationModel {
   readonly model: Model;
+  /** The model and its data, which the files' headers describe (the observed terms and integer data). */
+  readonly source: ApproximationSource;
   readonly compiled: CompiledModel;
   readonly objective: Objective;
   /** Constrained parameters and deterministics at an unconstrained point. */
@@ -25,9 +27,11 @@ export interface ApproximationModel {
 /** Loads and compiles the model and builds its objective, with the log-Jacobian or without. */
 export async function approximationModel(modelPath: string, dataPath: string | undefined, jacobian: boolean, io: CommandIO): Promise<ApproximationModel> {
   const model = await loadModel(modelPath);
-  const compiled = compileWithData(model, loadData(dataPath), modelPath, dataPath, (line) => io.stderr.write(line + "\n"));
+  const data = loadData(dataPath);
+  const compiled = compileWithData(model, data, modelPath, dataPath, (line) => io.stderr.write(line + "\n"));
   try {
-    return { model, ...(await approximationTarget(compiled, jacobian)) };
+    // compileWithData accepted the data: an object of the model's fields.
+    return { model, source: { model, data: data as Readonly<Record<string, unknown>> }, ...(await approximationTarget(compiled, jacobian)) };
   } catch (e) {
     throw modelError(`model '${compiled.name}': its log density could not be compiled: ${firstLine(e)}`, e);
   }

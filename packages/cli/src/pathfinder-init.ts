@@ -5,9 +5,7 @@
  * `ppl pathfinder --seed SEED`'s pathfinder.csv; with --first-chain F the chains take draws F….
  * Starting in the typical set shortens what warmup must do to find it.
  */
-import type { CompiledModel, Model } from "@ppl/ppl";
-import { objectiveOf, optimizationDensity } from "@ppl/ppl/inference";
-import type { ApproximationModel } from "./approximation-run.ts";
+import { approximationTarget, type CompiledModel } from "@ppl/ppl";
 import { runPathfinder } from "./commands/pathfinder.ts";
 import type { CommandIO } from "./io.ts";
 import type { InitValues } from "./start-values.ts";
@@ -16,9 +14,8 @@ import type { InitValues } from "./start-values.ts";
 export const PATHFINDER_INIT = "pathfinder";
 
 /** Initial points of chains `first` … `first + chains − 1` from one multi-path Pathfinder run with `seed`. */
-export async function pathfinderInits(model: Model, compiled: CompiledModel, chains: number, first: number, seed: number, io: CommandIO): Promise<InitValues> {
-  const density = await optimizationDensity(compiled, true);
-  const m: ApproximationModel = { model, compiled, objective: objectiveOf(density), generated: (q) => density.generated(q) };
+export async function pathfinderInits(compiled: CompiledModel, chains: number, first: number, seed: number, io: CommandIO): Promise<InitValues> {
+  const m = await approximationTarget(compiled, true);
   const t0 = performance.now();
   const opts = { numPaths: 4, draws: 1000, psisResample: true, numElboDraws: 25, historySize: 5, maxLbfgsIters: 1000, init: 2, output: "", quiet: true };
   const r = runPathfinder(m, opts, seed, io, { first, count: chains });

@@ -83,5 +83,8 @@ describe("ppl export of an approximation", () => {
     expect([...file.get("sample_stats")!.keys()].filter((k) => k !== "chain" && k !== "draw")).toEqual([...stats]);
     expect(file.get("sample_stats")!.get("log_p")!.values).toEqual(Array.from(csv.draws[csv.columns.indexOf("log_p__")]!.subarray(skip)));
     expect(file.get("posterior")!.get("sigma")!.values).toEqual(Array.from(csv.draws[csv.columns.indexOf("sigma")]!.subarray(skip)));
+    // The header records the observed terms: y is observed_data, the rest constant_data.
+    expect([...file.get("observed_data")!.keys()].filter((k) => !k.includes("_dim_"))).toEqual(["y"]);
+    expect(file.get("constant_data")!.has("y")).toBe(false);
   });
 });

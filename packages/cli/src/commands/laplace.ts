@@ -38,7 +38,7 @@ export async function laplaceCommand(modelPath: string, opts: LaplaceCommandOpti
   };
   let fit: ApproximateFit;
   try {
-    fit = approximateTarget(m, options, { dataFile: opts.data, init: opts.init, seedGiven: opts.seed !== undefined, ...(opts.mode !== undefined ? { modeFile: opts.mode } : {}) });
+    fit = approximateTarget(m, options, { dataFile: opts.data, init: opts.init, seedGiven: opts.seed !== undefined, source: m.source, ...(opts.mode !== undefined ? { modeFile: opts.mode } : {}) });
   } catch (e) {
     if (!(e instanceof FitError)) throw e;
     if (e.cause instanceof OptimizationError) throw modelError(`model '${m.compiled.name}': ${e.cause.message}`, e.cause);

@@ -47,7 +47,7 @@ export async function optimizeCommand(modelPath: string, opts: OptimizeCommandOp
     fit = optimizeTarget(m, {
       algorithm: opts.algorithm, jacobian: opts.jacobian, iter: opts.iter, tolObj: opts.tolObj, tolRelObj: opts.tolRelObj, tolGrad: opts.tolGrad,
       tolRelGrad: opts.tolRelGrad, tolParam: opts.tolParam, historySize: opts.historySize, initAlpha: opts.initAlpha, seed, initialPoint: q0,
-    }, { dataFile: opts.data, init: opts.init, seedGiven: opts.seed !== undefined });
+    }, { dataFile: opts.data, init: opts.init, seedGiven: opts.seed !== undefined, source: m.source });
   } catch (e) {
     if (e instanceof FitError && e.cause instanceof OptimizationError) throw modelError(`model '${m.compiled.name}': ${e.cause.message}`, e.cause);
     throw e;

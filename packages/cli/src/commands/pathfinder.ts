@@ -40,7 +40,7 @@ export async function pathfinderCommand(modelPath: string, opts: PathfinderComma
     method: "pathfinder", seed, draws: opts.draws, numPaths: opts.numPaths, psisResample: opts.psisResample, numElboDraws: opts.numElboDraws,
     historySize: opts.historySize, maxLbfgsIters: opts.maxLbfgsIters,
     ...(typeof opts.init === "number" ? { init: opts.init } : {}), ...(given ? { initialPoints: given.perChain } : {}),
-  }, { dataFile: opts.data, init: opts.init, seedGiven: opts.seed !== undefined });
+  }, { dataFile: opts.data, init: opts.init, seedGiven: opts.seed !== undefined, source: m.source });
   const dir = await prepareOutputDir(opts.output, 0);
   const path = fit.writeCsv(dir);
   printSummary(io, fit);
@@ -59,7 +59,7 @@ function pathfinderFit(m: ApproximationModel, options: PathfinderModelOptions, i
 }
 
 /** Runs the paths; a density not finite at any initial point is a model error (exit 3), every path failing exit 5. */
-export function runPathfinder(m: ApproximationModel, opts: PathfinderCommandOptions, seed: number, io: CommandIO, resampled?: { first: number; count: number }): PathfinderResult {
+export function runPathfinder(m: Pick<ApproximationModel, "compiled" | "objective">, opts: PathfinderCommandOptions, seed: number, io: CommandIO, resampled?: { first: number; count: number }): PathfinderResult {
   const given = typeof opts.init === "string" ? readInitFile(opts.init, m.compiled, opts.numPaths, seed) : undefined;
   for (const note of given?.notes ?? []) io.stderr.write(note + "\n");
   try {
@@ -76,7 +76,7 @@ export function runPathfinder(m: ApproximationModel, opts: PathfinderCommandOpti
 }
 
 // No finite initial point is a model error (exit 3), every path failing exit 5.
-function pathfinderFailure(m: ApproximationModel, e: PathfinderError): CliError {
+function pathfinderFailure(m: Pick<ApproximationModel, "compiled">, e: PathfinderError): CliError {
   if (e.reason === "init") return modelError(`model '${m.compiled.name}': ${e.message}; give initial values with --init FILE.json, or a smaller --init radius`, e);
   return new CliError(`pathfinder: ${e.message}; check that the model has a proper posterior (each parameter a proper prior or enough data), or start elsewhere with --init`, ExitCode.notConverged, e);
 }

@@ -83,7 +83,7 @@ export async function sampleCommand(modelPath: string, options: SampleCommandOpt
   const compiled = compileWithData(model, loadData(opts.data), modelPath, opts.data, (line) => io.stderr.write(line + "\n"));
   const seed = opts.seed ?? checkpoints?.resumed?.checkpoint.settings.seed ?? Math.floor(Math.random() * 2 ** 32);
   // Read before the output directory is made, so that a bad file leaves nothing behind.
-  const initValues = opts.init === PATHFINDER_INIT ? await pathfinderInits(model, compiled, opts.chains, first, seed, io)
+  const initValues = opts.init === PATHFINDER_INIT ? await pathfinderInits(compiled, opts.chains, first, seed, io)
     : typeof opts.init === "string" ? readInitFile(opts.init, compiled, opts.chains, seed, first) : undefined;
   for (const note of initValues?.notes ?? []) io.stderr.write(note + "\n");
   const invMetric = opts.invMetric !== undefined ? readInvMetricFile(opts.invMetric, opts.metric, compiled.dim) : undefined;

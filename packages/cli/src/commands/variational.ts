@@ -45,7 +45,7 @@ export async function variationalCommand(modelPath: string, opts: VariationalCom
     fit = approximateTarget(m, {
       method: "variational", seed, draws: opts.draws, initialPoints: [x0], algorithm: opts.algorithm, iter: opts.iter, gradSamples: opts.gradSamples,
       elboSamples: opts.elboSamples, eta: opts.eta, adaptEngaged: opts.adaptEngaged, adaptIter: opts.adaptIter, tolRelObj: opts.tolRelObj, evalElbo: opts.evalElbo,
-    }, { dataFile: opts.data, init: opts.init, seedGiven: opts.seed !== undefined });
+    }, { dataFile: opts.data, init: opts.init, seedGiven: opts.seed !== undefined, source: m.source });
   } catch (e) {
     const cause = e instanceof FitError ? e.cause : undefined;
     if (cause instanceof VariationalError) throw new CliError(`variational: ${cause.message}; no variational.csv was written`, ExitCode.notConverged, cause);

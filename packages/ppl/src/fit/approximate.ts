@@ -5,6 +5,7 @@
  * `ppl variational` are built on approximateTarget below, so the same seed gives the same draws
  * through the CLI and through this call.
  */
+import { dataLayoutKeys, layoutNodes } from "../io/data-layout.ts";
 import { compileModel, type CompiledModel } from "../model/compile.ts";
 import type { DataSpec, DataValues } from "../model/data-spec.ts";
 import type { Model } from "../model/model.ts";
@@ -55,6 +56,8 @@ export function approximateTarget(target: ApproximationTarget, options: Approxim
     config: [
       ...approximationConfig(compiled.name, { ...options, ...(inputs.modeFile !== undefined ? { modeFile: inputs.modeFile } : {}) }),
       ...runConfig(inputs.dataFile, inputs.init ?? options.init ?? 2, seed, inputs.seedGiven ?? options.seed !== undefined),
+      // The observed terms and integer data, so that `ppl export` of the file sorts observed_data from constant_data.
+      ...(inputs.source !== undefined ? layoutNodes(dataLayoutKeys(inputs.source.model, compiled)) : []),
     ],
     notes: made.notes, ...(made.headComments !== undefined ? { headComments: made.headComments } : {}), converged: made.converged, ...(made.paretoK !== undefined ? { paretoK: made.paretoK } : {}),
     ...(made.ascent !== undefined ? { ascent: made.ascent } : {}), seconds: (performance.now() - t0) / 1000,

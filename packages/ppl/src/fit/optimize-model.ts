@@ -4,6 +4,7 @@
  * true`: the MAP on the unconstrained scale), from a random initial point, by L-BFGS (or BFGS,
  * Newton). `ppl optimize` is built on optimizeTarget, so a seed gives the same mode either way.
  */
+import { dataLayoutKeys, layoutNodes } from "../io/data-layout.ts";
 import { compileModel } from "../model/compile.ts";
 import type { DataSpec, DataValues } from "../model/data-spec.ts";
 import type { Model } from "../model/model.ts";
@@ -33,7 +34,8 @@ export interface OptimizeModelOptions extends OptimizeOptions {
 /** Finds the mode of `model` given `data` and resolves to a {@link ModeFit} of named, constrained values. */
 export async function optimize<S extends DataSpec>(model: Model<S>, data: DataValues<S> | Readonly<Record<string, unknown>>, options: OptimizeModelOptions = {}): Promise<ModeFit> {
   const compiled = compileModel(model, data, { allowExtraKeys: options.allowExtraKeys ?? false });
-  return optimizeTarget(await approximationTarget(compiled, options.jacobian ?? false), options);
+  const source = { model: model as Model, data: data as Readonly<Record<string, unknown>> };
+  return optimizeTarget(await approximationTarget(compiled, options.jacobian ?? false), options, { source });
 }
 
 /** Finds the mode of a target built with or without the log-Jacobian as options.jacobian says (what `ppl optimize` runs). */
@@ -56,7 +58,8 @@ export function optimizeTarget(target: ApproximationTarget, options: OptimizeMod
   const file = new ApproximateFit({
     method: "optimize", model: target.compiled.name, seed, names: columns.names, shapes: columns.shapes,
     rows: [columns.row(0, target.generated(result.x))], lead: new Map([["lp__", Float64Array.of(-result.f)]]),
-    config: [...approximationConfig(target.compiled.name, { ...options, method: "optimize" }), ...runConfig(inputs.dataFile, inputs.init ?? radius, seed, inputs.seedGiven ?? options.seed !== undefined)],
+    config: [...approximationConfig(target.compiled.name, { ...options, method: "optimize" }), ...runConfig(inputs.dataFile, inputs.init ?? radius, seed, inputs.seedGiven ?? options.seed !== undefined),
+      ...(inputs.source !== undefined ? layoutNodes(dataLayoutKeys(inputs.source.model, target.compiled)) : [])],
     notes: [
       result.converged ? `Optimization terminated normally: ${result.message}` : `Optimization did not converge: ${result.message}`,
       `Iterations: ${result.iterations}, gradient evaluations: ${result.evaluations}`,

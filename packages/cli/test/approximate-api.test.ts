@@ -2,7 +2,7 @@
 // `ppl laplace`, `ppl pathfinder` and `ppl variational` at the same seed (the commands are built on
 // it), the same CSV file from fit.writeCsv, a normal posterior's exact moments within Monte
 // Carlo error, and typed errors that name the fix. The commands run in process.
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { approximate, FitError, optimize, type ApproximateOptions } from "@ppl/ppl";
@@ -12,27 +12,13 @@ import { pathfinderCommand } from "../src/commands/pathfinder.ts";
 import { variationalCommand } from "../src/commands/variational.ts";
 import type { CommandIO } from "../src/io.ts";
 import { loadModel } from "../src/load-model.ts";
-import { PPL_INDEX, readCsv, tempDir } from "./helpers.ts";
+import { readCsv, tempDir } from "./helpers.ts";
+import { normalPosterior, NORMAL_DATA_VALUES, POST_MEAN, POST_SD, writeModelFile } from "./normal-posterior.ts";
 
 const tmp = tempDir("ppl-approximate-");
-const modelFile = (name: string, body: string): string => {
-  const p = join(tmp, `${name}.ts`);
-  writeFileSync(p, `import { data, model, normal, uniform } from ${JSON.stringify(PPL_INDEX)};\nexport default ${body};\n`);
-  return p;
-};
-// μ ~ normal(0, 10), y_i ~ normal(μ, 2): a normal posterior with precision 1/100 + n/4.
-const NORMAL = modelFile("normal", `model({ name: "n", data: { N: data.int(), y: data.vector("N") }, build(m, d) {
-  const mu = m.param("mu", normal(0, 10));
-  m.observe(d.y, normal(mu, 2));
-  m.deterministic("twice", mu.mul(2));
-} })`);
-const Y = [1.2, 0.4, 2.9, 1.7, 0.8, 2.2, 1.1, 1.9];
-const DATA = { N: Y.length, y: Y };
-const DATA_FILE = join(tmp, "normal.json");
-writeFileSync(DATA_FILE, JSON.stringify(DATA));
-const PRECISION = 1 / 100 + Y.length / 4;
-const POST_MEAN = Y.reduce((a, b) => a + b, 0) / 4 / PRECISION;
-const POST_SD = 1 / Math.sqrt(PRECISION);
+const modelFile = (name: string, body: string): string => writeModelFile(tmp, name, body);
+const { model: NORMAL, data: DATA_FILE } = normalPosterior(tmp);
+const DATA = NORMAL_DATA_VALUES;
 
 const quietIo: CommandIO = { stdout: { write: () => true }, stderr: { write: () => true } };
 const common = { init: 2, seed: 7, quiet: true } as const;

@@ -5,28 +5,15 @@
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { PPL_INDEX, readCsv, runCli, tempDir } from "./helpers.ts";
+import { readCsv, runCli, tempDir } from "./helpers.ts";
+import { normalPosterior, POST_MEAN, POST_SD, writeModelFile } from "./normal-posterior.ts";
 
 const tmp = tempDir("ppl-optimize-");
-const modelFile = (name: string, body: string): string => {
-  const p = join(tmp, `${name}.ts`);
-  writeFileSync(p, `import { data, gamma, model, normal } from ${JSON.stringify(PPL_INDEX)};\nexport default ${body};\n`);
-  return p;
-};
+const modelFile = (name: string, body: string): string => writeModelFile(tmp, name, body);
 
 // σ ~ gamma(3.5, 2): the constrained density's mode is (α − 1)/β = 1.25, with the Jacobian of σ = eᵘ α/β = 1.75.
 const GAMMA = modelFile("gamma", `model({ name: "g", data: {}, build(m) { m.param("sigma", gamma(3.5, 2)); } })`);
-// μ ~ normal(0, 10), y_i ~ normal(μ, 2): a normal posterior with precision 1/100 + n/4.
-const NORMAL = modelFile("normal", `model({ name: "n", data: { N: data.int(), y: data.vector("N") }, build(m, d) {
-  const mu = m.param("mu", normal(0, 10));
-  m.observe(d.y, normal(mu, 2));
-  m.deterministic("twice", mu.mul(2));
-} })`);
-const Y = [1.2, 0.4, 2.9, 1.7, 0.8, 2.2, 1.1, 1.9];
-const NORMAL_DATA = join(tmp, "normal.json");
-writeFileSync(NORMAL_DATA, JSON.stringify({ N: Y.length, y: Y }));
-const PRECISION = 1 / 100 + Y.length / 4;
-const POST_MEAN = Y.reduce((a, b) => a + b, 0) / 4 / PRECISION;
+const { model: NORMAL, data: NORMAL_DATA } = normalPosterior(tmp);
 
 describe("ppl optimize", () => {
   it("writes optimize.csv in CmdStan's layout and finds (α−1)/β without the Jacobian, α/β with it", async () => {
@@ -94,7 +81,7 @@ describe("ppl laplace", () => {
     expect(mu.length).toBe(draws);
     const mean = mu.reduce((a, b) => a + b, 0) / draws;
     const sd = Math.sqrt(mu.reduce((a, b) => a + (b - mean) ** 2, 0) / (draws - 1));
-    const trueSd = 1 / Math.sqrt(PRECISION);
+    const trueSd = POST_SD;
     expect(Math.abs(mean - POST_MEAN) / (trueSd / Math.sqrt(draws))).toBeLessThan(4);
     expect(Math.abs(sd - trueSd) / (trueSd / Math.sqrt(2 * draws))).toBeLessThan(4);
     // For an exactly normal posterior, log_p − log_g is the same constant for every draw.

@@ -10,27 +10,13 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { pathfinderCommand, type PathfinderCommandOptions } from "../src/commands/pathfinder.ts";
 import { CliError } from "../src/exit-codes.ts";
-import { PPL_INDEX, readCsv, runCli, tempDir } from "./helpers.ts";
+import { readCsv, runCli, tempDir } from "./helpers.ts";
+import { normalPosterior, POST_MEAN, POST_SD, writeModelFile } from "./normal-posterior.ts";
 
 const tmp = tempDir("ppl-pathfinder-");
-const modelFile = (name: string, body: string): string => {
-  const p = join(tmp, `${name}.ts`);
-  writeFileSync(p, `import { data, model, normal } from ${JSON.stringify(PPL_INDEX)};\nexport default ${body};\n`);
-  return p;
-};
+const modelFile = (name: string, body: string): string => writeModelFile(tmp, name, body);
 
-// μ ~ normal(0, 10), y_i ~ normal(μ, 2): a normal posterior with precision 1/100 + n/4.
-const NORMAL = modelFile("normal", `model({ name: "n", data: { N: data.int(), y: data.vector("N") }, build(m, d) {
-  const mu = m.param("mu", normal(0, 10));
-  m.observe(d.y, normal(mu, 2));
-  m.deterministic("twice", mu.mul(2));
-} })`);
-const Y = [1.2, 0.4, 2.9, 1.7, 0.8, 2.2, 1.1, 1.9];
-const DATA = join(tmp, "normal.json");
-writeFileSync(DATA, JSON.stringify({ N: Y.length, y: Y }));
-const PRECISION = 1 / 100 + Y.length / 4;
-const POST_MEAN = Y.reduce((a, b) => a + b, 0) / 4 / PRECISION;
-const POST_SD = 1 / Math.sqrt(PRECISION);
+const { model: NORMAL, data: DATA } = normalPosterior(tmp);
 
 const DEFAULTS: PathfinderCommandOptions = {
   numPaths: 4, draws: 1000, psisResample: true, numElboDraws: 25, historySize: 5, maxLbfgsIters: 1000, init: 2, output: "output", quiet: true,

@@ -2,29 +2,15 @@
 // approximation's mean as the first row, then the draws), a normal posterior approximated by the
 // posteriordb rule, the seed reproducing the file, a run stopped by --iter (exit 5, its file marked),
 // and a model without parameters (exit 3, no file).
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { PPL_INDEX, readCsv, runCli, tempDir } from "./helpers.ts";
+import { readCsv, runCli, tempDir } from "./helpers.ts";
+import { normalPosterior, POST_MEAN, POST_SD, writeModelFile } from "./normal-posterior.ts";
 
 const tmp = tempDir("ppl-variational-");
-const modelFile = (name: string, body: string): string => {
-  const p = join(tmp, `${name}.ts`);
-  writeFileSync(p, `import { data, model, normal } from ${JSON.stringify(PPL_INDEX)};\nexport default ${body};\n`);
-  return p;
-};
-// μ ~ normal(0, 10), y_i ~ normal(μ, 2): a normal posterior with precision 1/100 + n/4.
-const NORMAL = modelFile("normal", `model({ name: "n", data: { N: data.int(), y: data.vector("N") }, build(m, d) {
-  const mu = m.param("mu", normal(0, 10));
-  m.observe(d.y, normal(mu, 2));
-  m.deterministic("twice", mu.mul(2));
-} })`);
-const Y = [1.2, 0.4, 2.9, 1.7, 0.8, 2.2, 1.1, 1.9];
-const DATA = join(tmp, "normal.json");
-writeFileSync(DATA, JSON.stringify({ N: Y.length, y: Y }));
-const PRECISION = 1 / 100 + Y.length / 4;
-const POST_MEAN = Y.reduce((a, b) => a + b, 0) / 4 / PRECISION;
-const POST_SD = 1 / Math.sqrt(PRECISION);
+const modelFile = (name: string, body: string): string => writeModelFile(tmp, name, body);
+const { model: NORMAL, data: DATA } = normalPosterior(tmp);
 
 const moments = (x: Float64Array) => {
   const mean = x.reduce((a, b) => a + b, 0) / x.length;

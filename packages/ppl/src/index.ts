@@ -73,7 +73,7 @@ export {
 export { rhatNested, rhatNestedOfMatrix, contiguousSuperchains, SuperchainError } from "./diagnostics/index.ts";
 // Stan CSV and JSON
 export {
-  toStanCsvName, fromStanCsvName, formatNumber, parseNumber, SAMPLE_DEFAULTS, sampleConfig, renderConfig,
+  toStanCsvName, fromStanCsvName, formatNumber, formatFourDigits, parseNumber, SAMPLE_DEFAULTS, sampleConfig, renderConfig,
   fileSink, stringSink, StanCsvWriter, writeStanCsv, SAMPLER_COLUMNS, samplerValues, readStanCsv,
   collectChains, chainsFromColumns, SAMPLER_BLOCK_KEY, summaryToJson, writeSummaryJson, type ConfigNode,
   type SampleSettings, type TextSink, type StanCsvHeader, type Adaptation, type Timing, type SamplerColumn,

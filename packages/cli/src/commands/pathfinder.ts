@@ -7,7 +7,7 @@
  * values with deterministics and generated quantities) and prints each variable's mean and sd,
  * the paths' ELBOs and the Pareto k. Every path failing is exit 5 with no CSV written.
  */
-import { approximateTarget, FitError, type ApproximateFit, type ApproximationInputs, type PathfinderModelOptions } from "@ppl/ppl";
+import { approximateTarget, FitError, formatFourDigits as short, type ApproximateFit, type ApproximationInputs, type PathfinderModelOptions } from "@ppl/ppl";
 import { pathfinder, PathfinderError, type PathfinderResult } from "@ppl/ppl/inference";
 import { approximationModel, type ApproximationModel } from "../approximation-run.ts";
 import { CliError, ExitCode, modelError, type ExitCodeValue } from "../exit-codes.ts";
@@ -99,7 +99,3 @@ function moments(x: Float64Array): { mean: number; sd: number } {
   return { mean, sd: Math.sqrt(x.reduce((t, v) => t + (v - mean) ** 2, 0) / Math.max(1, x.length - 1)) };
 }
 
-// Four significant digits, as a summary table shows them.
-function short(v: number): string {
-  return v === 0 || (Math.abs(v) >= 1e-3 && Math.abs(v) < 1e6) ? String(Number(v.toPrecision(4))) : v.toExponential(3);
-}

@@ -6,6 +6,7 @@
  * through the CLI and through this call.
  */
 import { dataLayoutKeys, layoutNodes } from "../io/data-layout.ts";
+import { formatFourDigits as short } from "../io/number-format.ts";
 import { compileModel, type CompiledModel } from "../model/compile.ts";
 import type { DataSpec, DataValues } from "../model/data-spec.ts";
 import type { Model } from "../model/model.ts";
@@ -133,11 +134,6 @@ function variationalDraws(target: ApproximationTarget, o: VariationalModelOption
     first: approximationMean(fit), leadFirst: [0, 0, 0],
     headComments: comments, notes: [`ADVI ${fit.message}`, `Iterations: ${fit.iterations}`], converged: fit.converged, ascent: fit,
   };
-}
-
-// Four significant digits, as a summary table shows them.
-function short(v: number): string {
-  return v === 0 || (Math.abs(v) >= 1e-3 && Math.abs(v) < 1e6) ? String(Number(v.toPrecision(4))) : v.toExponential(3);
 }
 
 export type { ApproximationMethod };

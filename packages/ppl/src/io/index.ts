@@ -1,5 +1,5 @@
 export { toStanCsvName, fromStanCsvName } from "./names.ts";
-export { formatNumber, parseNumber } from "./number-format.ts";
+export { formatNumber, formatFourDigits, parseNumber } from "./number-format.ts";
 export { type ConfigNode, type SampleSettings, SAMPLE_DEFAULTS, sampleConfig, renderConfig } from "./config.ts";
 export { type TextSink, fileSink, stringSink } from "./sink.ts";
 export {

@@ -40,3 +40,8 @@ export function isNumberText(text: string): boolean {
   const t = text.trim();
   return !Number.isNaN(parseNumber(t)) || /^[+-]?nan$/i.test(t);
 }
+
+/** Four significant digits as a summary line shows them (exponent form below 1e-3 and from 1e6 on). */
+export function formatFourDigits(v: number): string {
+  return v === 0 || (Math.abs(v) >= 1e-3 && Math.abs(v) < 1e6) ? String(Number(v.toPrecision(4))) : v.toExponential(3);
+}

@@ -2,7 +2,9 @@ import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { modelDensity, type ModelDensity } from "../density/model-density.ts";
+import { essBulk } from "../diagnostics/ess.ts";
 import { mcseMean } from "../diagnostics/mcse.ts";
+import { contiguousSuperchains, rhatNested } from "../diagnostics/rhat-nested.ts";
 import { mean, sd } from "../diagnostics/moments.ts";
 import { compileModel, type CompiledModel } from "../model/compile.ts";
 import { isModel, type Model } from "../model/model.ts";
@@ -45,6 +47,10 @@ export interface RunPosteriorOptions {
   runnerPending?: boolean;
   /** With runnerPending: the CPU's projected seconds left beyond which the runner is prepared (PendingRunner.startAfterSeconds). */
   runnerStartAfterSeconds?: number;
+  /** The sampling method by name ("chees", "meads", …; SampleOptions.method); default NUTS. */
+  method?: string;
+  /** Superchains (nested R-hat): the chains split into this many groups, each started from one point. */
+  superchains?: number;
 }
 
 /** Where a posterior's transitions run when not on the CPU sampler. */
@@ -84,6 +90,10 @@ export interface PosteriorReport {
   readonly samplerSeconds: number;
   /** With runnerPending: what was measured, and whether the chains moved to the runner. */
   readonly pendingRunner?: PendingRunnerDecision;
+  /** With a method: the lowest bulk ESS over the reference parameters. */
+  readonly minEssBulk?: Worst;
+  /** With superchains (at least 2): the highest nested R-hat over the reference parameters. */
+  readonly maxRhatNested?: Worst;
 }
 
 /** Imports examples/posteriordb/<name>.ts and returns its default-exported model. */
@@ -104,6 +114,7 @@ export async function runPosterior(name: string, opts: RunPosteriorOptions = {})
   const settings = { ...posteriorSettings(name, posterior.reference), ...opts.settings };
   const compiled = compileModel(opts.model ?? (await loadModel(name, opts.models ?? modelsDir())), posterior.data);
   const density = await modelDensity(compiled, { backend: "cpu" });
+  const layer = layerOptions(opts, settings.chains);
   let result;
   if (opts.runner && opts.runnerPending) {
     const runner = opts.runner;
@@ -111,7 +122,7 @@ export async function runPosterior(name: string, opts: RunPosteriorOptions = {})
     let pending: Promise<PosteriorRunner> | null = null;
     try {
       result = await sampleAsync(density, {
-        ...settings, seed, ...(opts.init ? { init: opts.init } : {}), threads: Math.min(availableParallelism(), settings.chains),
+        ...settings, ...layer, seed, ...(opts.init ? { init: opts.init } : {}), threads: Math.min(availableParallelism(), settings.chains),
         pendingRunner: {
           ...(opts.runnerStartAfterSeconds !== undefined ? { startAfterSeconds: opts.runnerStartAfterSeconds } : {}),
           ready: () => {
@@ -130,7 +141,7 @@ export async function runPosterior(name: string, opts: RunPosteriorOptions = {})
   } else {
     const runner = opts.runner ? await opts.runner(compiled, settings) : null;
     try {
-      result = sample(runner?.hostDensity ? runner.hostDensity(density) : density, { ...settings, seed, ...(opts.init ? { init: opts.init } : {}), ...(runner ? { transitionRunner: runner } : {}) });
+      result = sample(runner?.hostDensity ? runner.hostDensity(density) : density, { ...settings, ...layer, seed, ...(opts.init ? { init: opts.init } : {}), ...(runner ? { transitionRunner: runner } : {}) });
     } finally {
       runner?.dispose();
     }
@@ -159,6 +170,8 @@ export async function runPosterior(name: string, opts: RunPosteriorOptions = {})
     const pooled = concatAll(draws);
     checks.push(checkParameter(param, { mean: mean(pooled), sd: sd(pooled), mcseMean: mcseMean(draws) }, ref));
   }
+  const labels = opts.superchains !== undefined && opts.superchains >= 2 ? contiguousSuperchains(settings.chains, opts.superchains) : null;
+  const referenced = checks.map((c) => ({ name: c.name, draws: columns.get(c.name)! }));
   const divergences = result.stats.reduce((s, st) => s + st.divergent.reduce((a, b) => a + b, 0), 0);
   return {
     name,
@@ -174,7 +187,33 @@ export async function runPosterior(name: string, opts: RunPosteriorOptions = {})
     wallSeconds: (performance.now() - t0) / 1000,
     samplerSeconds: result.timing.warmupSeconds + result.timing.samplingSeconds,
     ...(result.pendingRunner ? { pendingRunner: result.pendingRunner } : {}),
+    ...(opts.method !== undefined ? { minEssBulk: extremeOf(referenced, (d) => essBulk(d), -1) } : {}),
+    ...(labels ? { maxRhatNested: extremeOf(referenced, (d) => rhatNested(d, labels), 1) } : {}),
   };
+}
+
+// The run's method and superchain size, checked: superchains must divide the chains.
+function layerOptions(opts: RunPosteriorOptions, chains: number): { method?: string; superchainSize?: number } {
+  const k = opts.superchains;
+  if (k !== undefined && (!Number.isSafeInteger(k) || k < 1 || chains % k !== 0)) {
+    throw new RangeError(`superchains: ${k} does not divide the ${chains} chains; choose a divisor of the chain count`);
+  }
+  return { ...(opts.method !== undefined ? { method: opts.method } : {}), ...(k !== undefined ? { superchainSize: chains / k } : {}) };
+}
+
+// The largest (sign 1) or smallest (sign −1) value of f over the parameters; NaN counts as the extreme.
+function extremeOf(params: readonly { name: string; draws: Float64Array[] }[], f: (d: Float64Array[]) => number, sign: 1 | -1): Worst {
+  let worst: Worst = { name: "", value: NaN };
+  let best = -Infinity;
+  for (const p of params) {
+    const v = f(p.draws);
+    const b = Number.isNaN(v) ? Infinity : sign * v;
+    if (b > best) {
+      best = b;
+      worst = { name: p.name, value: v };
+    }
+  }
+  return worst;
 }
 
 function concatAll(chains: readonly Float64Array[]): Float64Array {

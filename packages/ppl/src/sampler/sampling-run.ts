@@ -19,6 +19,7 @@ import type { ChainAdaptationResult, ChainStats, SampleResult } from "./result.t
 import type { ChainState, RunState } from "./run-state.ts";
 import { checkInteger, hostStepsOf, perChain, resolveSettings, type ResolvedSampleSettings } from "./settings.ts";
 import { chainContext, type TransitionStats } from "./transition.ts";
+import { runLeapfrogs, type Trajectory } from "./trajectory.ts";
 import { planOwnedOptions, servesGradientsOnly, type RunnerCost, type RunnerStats, type TransitionRunner } from "./transition-runner.ts";
 import type { GradientStepper } from "./batch.ts";
 import { dualAveragingOf } from "./methods/windowed-adaptation.ts";
@@ -39,6 +40,8 @@ export class SamplingRun {
   // Each chain's state of the method, and its steppers for the batched gradients.
   private readonly states: unknown[];
   private readonly steppers: GradientStepper[];
+  // Each chain's trajectory of the iteration, for a method that hands whole trajectories over.
+  private readonly trajectories: Trajectory[] = [];
   private readonly runner: TransitionRunner | null;
   private readonly runnerStats: RunnerStats[];
   private readonly searches: StepSizeSearch[];
@@ -293,6 +296,15 @@ export class SamplingRun {
   private runTransitions(t: number): void {
     const { batch } = this;
     const { method, states, stepSizes } = this;
+    const lf = method.leapfrogs;
+    if (lf) {
+      // Whole trajectories: every chain's in one call of the density (a GPU's runs them on the device).
+      const trajectories = this.trajectories;
+      for (let c = 0; c < this.settings.chains; c++) trajectories[c] = lf.start(states[c], t, stepSizes[c]!);
+      runLeapfrogs(this.density, batch, trajectories);
+      for (let c = 0; c < this.settings.chains; c++) lf.finish(states[c]);
+      return;
+    }
     for (let c = 0; c < this.settings.chains; c++) batch.active[c] = method.begin(states[c], t, stepSizes[c]!) ? 1 : 0;
     driveBatch(this.density, batch, this.steppers);
   }

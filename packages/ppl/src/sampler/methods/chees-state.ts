@@ -1,4 +1,5 @@
 /** A ChEES chain's state, read by the method (chees.ts) and by the run's adaptation (chees-adaptation.ts). */
+import type { Trajectory } from "../trajectory.ts";
 import type { ChainContext, RowCopy } from "./layer.ts";
 
 /** How an iteration's trajectory length is jittered. */
@@ -15,6 +16,8 @@ export interface CheesState {
   readonly p: Float64Array;
   readonly vel: Float64Array;
   readonly normals: Float64Array;
+  /** The iteration's trajectory over p and vel, stopped at a point outside the support. */
+  readonly trajectory: Trajectory;
   /** The point the transition started from (the ChEES criterion's initial position). */
   readonly start: RowCopy;
   /** The proposal before the Metropolis test, and its velocity M⁻¹p (the criterion's gradient reads them). */

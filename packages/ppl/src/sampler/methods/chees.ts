@@ -4,11 +4,14 @@
  * jitter h ∈ (0, 1], the same for every chain (Halton's base-2 sequence of the iteration by
  * default, or a uniform from a stream no chain owns), and every chain takes n = ⌈h·T/ε⌉ leapfrog
  * steps (at most 2^maxDepth), then a Metropolis test. The chains run in lockstep, so each leapfrog
- * is one batched density call for all of them. Warmup (chees-adaptation.ts) adapts ε, T and a
+ * is one batched density call for all of them, or the whole trajectory one call where the density
+ * runs leapfrogs itself (a GPU's). Warmup (chees-adaptation.ts) adapts ε, T and a
  * diagonal metric across chains; afterwards they are fixed.
  */
-import { hamiltonian, leapfrogBegin, leapfrogEnd } from "../integrator.ts";
+import { hamiltonian } from "../integrator.ts";
+import { trajectory, type Trajectory } from "../trajectory.ts";
 import { cheesAdaptation } from "./chees-adaptation.ts";
+import { leapfrogMethod } from "./leapfrog-method.ts";
 import { drawMomentum, Purpose, restoreRow, rowCopy, saveRow, streamUniform, type ChainContext, type RowCopy, type SamplingMethod } from "./layer.ts";
 import type { MethodSettings } from "./method.ts";
 import type { CheesJitter, CheesState } from "./chees-state.ts";
@@ -36,15 +39,19 @@ export function cheesJitter(chain: ChainContext, kind: CheesJitter, iteration: n
 
 function initState(chain: ChainContext, s: MethodSettings, jitterKind: CheesJitter): CheesState {
   const dim = chain.q.length;
+  const p = new Float64Array(dim);
+  const vel = new Float64Array(dim);
   return {
     chain, jitterKind, maxSteps: 2 ** s.maxDepth, maxDeltaH: s.maxDeltaH, trajectoryLength: s.stepSize,
-    p: new Float64Array(dim), vel: new Float64Array(dim), normals: new Float64Array(dim), start: rowCopy(dim),
+    p, vel, normals: new Float64Array(dim), start: rowCopy(dim), trajectory: trajectory(chain, p, vel, true),
     proposal: new Float64Array(dim), proposalVelocity: new Float64Array(dim),
     iteration: 0, stepSize: s.stepSize, steps: 0, stepsDone: 0, jitter: 1, h0: 0, acceptStat: 0, divergent: false, energy: 0,
   };
 }
 
-function begin(s: CheesState, iteration: number, stepSize: number): boolean {
+// The momentum, the start's energy and the iteration's jittered number of steps; the trajectory
+// (a point outside the support ends it early) runs next.
+function start(s: CheesState, iteration: number, stepSize: number): Trajectory {
   const { chain, p, vel } = s;
   s.iteration = iteration;
   s.stepSize = stepSize;
@@ -54,20 +61,16 @@ function begin(s: CheesState, iteration: number, stepSize: number): boolean {
   s.jitter = cheesJitter(chain, s.jitterKind, iteration);
   s.steps = Math.min(s.maxSteps, Math.max(1, Math.ceil((s.jitter * s.trajectoryLength) / stepSize)));
   s.stepsDone = 0;
-  leapfrogBegin(chain.q, p, chain.grad, stepSize, chain.metric, vel);
-  return true;
+  s.trajectory.steps = s.steps;
+  s.trajectory.stepSize = stepSize;
+  return s.trajectory;
 }
 
-function advance(s: CheesState): boolean {
+// The Metropolis test at the trajectory's end; a trajectory ended early is divergent whatever follows.
+function finish(s: CheesState): void {
   const { chain, p, vel } = s;
   const lp = chain.batch.lp[chain.row]!;
-  leapfrogEnd(p, chain.grad, s.stepSize);
-  s.stepsDone++;
-  // A point outside the support ends the trajectory early: it is divergent whatever follows.
-  if (s.stepsDone < s.steps && Number.isFinite(lp)) {
-    leapfrogBegin(chain.q, p, chain.grad, s.stepSize, chain.metric, vel);
-    return true;
-  }
+  s.stepsDone = s.trajectory.taken;
   const h = hamiltonian(lp, chain.grad, p, chain.metric, vel);
   s.proposal.set(chain.q);
   s.proposalVelocity.set(vel);
@@ -80,20 +83,18 @@ function advance(s: CheesState): boolean {
     restoreRow(chain, s.start);
     s.energy = s.h0;
   }
-  return false;
 }
 
 /** ChEES-HMC with the given jitter of the trajectory length, under the name given. */
 export function cheesMethod(name: string, jitterKind: CheesJitter): SamplingMethod<CheesState> {
-  return {
+  return leapfrogMethod({
     name,
     adaptation: null,
     runAdaptation: cheesAdaptation,
     init: (chain, s) => initState(chain, s, jitterKind),
-    begin,
-    advance,
+    leapfrogs: { start, trajectory: (s) => s.trajectory, finish },
     info: (s) => ({ acceptStat: s.acceptStat, treeDepth: 0, nLeapfrog: s.stepsDone, divergent: s.divergent, energy: s.energy }),
-  };
+  });
 }
 
 /** ChEES-HMC with Halton jitter (the paper's default). */

@@ -8,6 +8,7 @@
  * AdaptationMethod (`init/update/final`), or none.
  */
 import type { Metric } from "../metric.ts";
+import type { Trajectory } from "../trajectory.ts";
 import type { ChainContext, ChainSlot, TransitionStats } from "../transition.ts";
 import type { ChainAdaptationState } from "../warmup/adaptation.ts";
 import type { DualAveragingState } from "../warmup/dual-averaging.ts";
@@ -63,6 +64,23 @@ export interface SamplingMethod<S> {
   advance(state: S): boolean;
   /** The statistics of the state's last transition. */
   info(state: S): TransitionStats;
+  /**
+   * For a method whose transition is a leapfrog trajectory of a length fixed before it starts
+   * (static HMC, ChEES): the transition as start, trajectory, finish, so that a driver runs every
+   * chain's whole trajectory in one call of the density (BatchedDensity.leapfrogs). begin/advance
+   * must take the same steps (leapfrogMethod derives them from this).
+   */
+  readonly leapfrogs?: LeapfrogTransition<S>;
+}
+
+/** A transition that is a fixed-length leapfrog trajectory between a start and a finish. */
+export interface LeapfrogTransition<S> {
+  /** Starts the transition of `iteration` (momentum drawn, start kept); returns the chain's trajectory, its steps and step size set. */
+  start(state: S, iteration: number, stepSize: number): Trajectory;
+  /** The chain's trajectory (the one start returns). */
+  trajectory(state: S): Trajectory;
+  /** After the trajectory ran (the chain's row at its end, its momentum and steps taken in the trajectory): the Metropolis test. */
+  finish(state: S): void;
 }
 
 /**

@@ -1,0 +1,81 @@
+/**
+ * A trajectory of n leapfrog steps whose length is fixed before it starts (static HMC; ChEES
+ * within an iteration): what a method hands to its driver, so that a density able to run many
+ * steps at once (a GPU's, BatchedDensity.leapfrogs) runs the whole trajectory of every chain in
+ * one call. leapfrogsByRounds is the CPU's way and the reference: one batched density call a
+ * step, the halves of integrator.ts between them, exactly the loop a method's begin/advance runs.
+ */
+import type { ChainBatch } from "./batch.ts";
+import type { BatchedDensity } from "./density.ts";
+import { leapfrogBegin, leapfrogEnd } from "./integrator.ts";
+import type { ChainContext } from "./transition.ts";
+
+/** One chain's trajectory: where it starts (the chain's row), its momentum, its length and step size. */
+export interface Trajectory {
+  readonly chain: ChainContext;
+  /** The momentum, integrated in place: at the trajectory's end after a run. */
+  readonly p: Float64Array;
+  /** Scratch for M⁻¹p. */
+  readonly vel: Float64Array;
+  /** Leapfrog steps to take (0: none). */
+  steps: number;
+  /** ε, signed (negative integrates backwards). */
+  stepSize: number;
+  /**
+   * Stop at the first point whose log density is not finite, its q, p, lp and gradient kept
+   * (ChEES); otherwise every step is taken whatever the density (static HMC).
+   */
+  stopAtNonFinite: boolean;
+  /** Steps the last run took. */
+  taken: number;
+}
+
+/** A trajectory over the chain's own momentum and scratch, of no steps until a method sets them. */
+export function trajectory(chain: ChainContext, p: Float64Array, vel: Float64Array, stopAtNonFinite: boolean): Trajectory {
+  return { chain, p, vel, steps: 0, stepSize: 0, stopAtNonFinite, taken: 0 };
+}
+
+/** Starts a run: the first step's half kick and drift; true when it needs the gradient at chain.q. */
+export function trajectoryBegin(t: Trajectory): boolean {
+  t.taken = 0;
+  if (t.steps <= 0) return false;
+  const { chain } = t;
+  leapfrogBegin(chain.q, t.p, chain.grad, t.stepSize, chain.metric, t.vel);
+  return true;
+}
+
+/** After the gradient at chain.q: the closing half kick; true when another step follows (its first half taken). */
+export function trajectoryAdvance(t: Trajectory): boolean {
+  const { chain } = t;
+  leapfrogEnd(t.p, chain.grad, t.stepSize);
+  t.taken++;
+  if (t.taken >= t.steps) return false;
+  // A point outside the support ends the trajectory there, where the method asks for it.
+  if (t.stopAtNonFinite && !Number.isFinite(chain.batch.lp[chain.row]!)) return false;
+  leapfrogBegin(chain.q, t.p, chain.grad, t.stepSize, chain.metric, t.vel);
+  return true;
+}
+
+/**
+ * Runs the trajectory of every chain of the batch (trajectories[c] is row c's), one batched
+ * density call a round over the chains still stepping: the CPU's implementation of
+ * BatchedDensity.leapfrogs, counting each chain's gradients in batch.evaluations.
+ */
+export function leapfrogsByRounds(density: BatchedDensity, batch: ChainBatch, trajectories: readonly Trajectory[]): void {
+  const { active, evaluations } = batch;
+  for (let c = 0; c < batch.chains; c++) active[c] = trajectoryBegin(trajectories[c]!) ? 1 : 0;
+  while (batch.anyActive()) {
+    density.logpGrad(batch.q, batch.lp, batch.grad, active);
+    for (let c = 0; c < batch.chains; c++) {
+      if (active[c] === 0) continue;
+      evaluations[c] = evaluations[c]! + 1;
+      active[c] = trajectoryAdvance(trajectories[c]!) ? 1 : 0;
+    }
+  }
+}
+
+/** Runs every chain's trajectory on the density's own implementation where it has one, else by rounds. */
+export function runLeapfrogs(density: BatchedDensity, batch: ChainBatch, trajectories: readonly Trajectory[]): void {
+  if (density.leapfrogs) density.leapfrogs(batch, trajectories);
+  else leapfrogsByRounds(density, batch, trajectories);
+}

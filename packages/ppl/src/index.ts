@@ -40,7 +40,7 @@ export {
 export {
   sampleAsync, SamplingRun,
   prestartSamplerThreads, stopSamplerThreads, findStuckChains, samplingEvidence, stuckWarning, reinitialisedNote, type StuckChain, type ChainWindowEvidence, type Reinitialisation,
-  InitializationError, StepSizeError, AdaptationError, SamplerOptionError, Metric,
+  InitializationError, StepSizeError, AdaptationError, SamplerOptionError, PlacementError, Metric, type BackendRequest,
   type BatchedDensity, type SampleOptions, type SampleResult, type ChainStats, type ChainAdaptationResult,
   type DrawInfo, type ResolvedSampleSettings, type SamplerKind, type MetricKind,
   type RunLengthOptions, type StartOptions, type TransitionOptions, type AdaptationOptions, type OutputOptions, type PlacementOptions,
@@ -53,7 +53,7 @@ export { sample, sampleModel, Fit, FitError, type FitOptions, type VariableDraws
 // Approximating a model's posterior with its data (Laplace, Pathfinder, ADVI): an ApproximateFit of named, constrained draws
 export {
   approximate, approximateCompiled, approximateTarget, approximationTarget, ApproximateFit, approximationConfig, runConfig, laplaceMode, laplaceDraws, randomInitialPoint, pathfinderNotes,
-  type ApproximateOptions, type ApproximateCommonOptions, type LaplaceOptions, type PathfinderModelOptions, type VariationalModelOptions,
+  roundSizes, approximationBackend, type ApproximationBackend, type ApproximationBackendOptions, type ApproximateOptions, type ApproximateCommonOptions, type LaplaceOptions, type PathfinderModelOptions, type VariationalModelOptions,
   type ApproximationInputs, type ApproximationTarget, type MethodDraws, type ApproximationSource, type ApproximateFitParts, type ApproximateSummaryRow, type ApproximationMethod,
   type PathfinderSettings, type ApproximationSettings,
 } from "./fit/index.ts";
@@ -65,7 +65,7 @@ export { lastInitialPoint } from "./sampler/last-initial-point.ts";
 // Diagnostics
 export {
   mean, variance, sd, quantile, median, mad, autocovariance, averageRanks, rankNormalize, essBasic, essBulk, essTail, essQuantile, essMean, rhat,
-  rhatBasic, mcseMean, mcseSd, mcseQuantile, samplerDiagnostics, ebfmi, THRESHOLDS, summarize, type Draws,
+  rhatBasic, mcseMean, mcseSd, mcseQuantile, samplerDiagnostics, ebfmi, THRESHOLDS, summarize, summarizeEach, type Draws, type DrawSource, drawsSource,
   type ChainMatrix, type SamplerDraws, type SamplerDiagnostics, type DiagnosticWarning, type WarningKind,
   type ParameterSummary, type Summary, type SummarizeOptions,
 } from "./diagnostics/index.ts";

@@ -5,14 +5,16 @@
  */
 import type { CompiledModel } from "../model/compile.ts";
 import type { Model } from "../model/model.ts";
+import type { BatchedObjective } from "../optimize/batched-objective.ts";
 import type { Objective } from "../optimize/objective.ts";
+import type { ApproximationBackendOptions } from "./approximation-backend.ts";
 import { objectiveOf } from "../optimize/objective.ts";
 import { optimizationDensity } from "../optimize/model-objective.ts";
 import type { AdviOptions, AdviResult } from "../variational/advi.ts";
 import type { PathfinderSettings } from "./approximation-config.ts";
 
-/** What every approximation takes. */
-export interface ApproximateCommonOptions {
+/** What every approximation takes (where its batched evaluations run included: backend, device, dtype). */
+export interface ApproximateCommonOptions extends ApproximationBackendOptions {
   /** The run's seed (random when none is given); the same seed gives the same draws. */
   readonly seed?: number;
   /** Draws to make (1000). */
@@ -51,6 +53,8 @@ export type ApproximateOptions = LaplaceOptions | PathfinderModelOptions | Varia
 export interface ApproximationTarget {
   readonly compiled: CompiledModel;
   readonly objective: Objective;
+  /** The objective at many points in one call (the GPU's batched gradient); the methods loop over `objective` when absent. */
+  readonly batched?: BatchedObjective;
   /** Constrained parameters and deterministics at an unconstrained point. */
   generated(q: Float64Array): Float64Array;
 }
@@ -71,6 +75,8 @@ export interface ApproximationInputs {
   readonly modeFile?: string;
   /** Whether the seed was the user's (else drawn at random): the file marks it default or not. */
   readonly seedGiven?: boolean;
+  /** Where the batched evaluations ran, written after the method's notes (a run on a GPU says so). */
+  readonly backendNote?: string;
 }
 
 /** The model and data an approximation was made from. */

@@ -22,7 +22,9 @@ import {
 } from "./approximate-options.ts";
 import { FitError } from "./fit-error.ts";
 import { generatedColumnsOf } from "./generated-row.ts";
-import { laplaceFit } from "./laplace-fit.ts";
+import { laplaceFit, logDensities } from "./laplace-fit.ts";
+import { approximationBackend } from "./approximation-backend.ts";
+import { loopedObjective } from "../optimize/batched-objective.ts";
 import { randomInitialPoint } from "./initial-point.ts";
 
 /** The Philox streams of ADVI's seed: initial points take 0 … 99 (as optimize's), the ascent 100, the output draws 101. */
@@ -35,10 +37,27 @@ export function approximate<S extends DataSpec>(model: Model<S>, data: DataValue
   return Promise.resolve().then(() => approximateCompiled(compileModel(model, data, { allowExtraKeys: options.allowExtraKeys ?? false }), options, { source }));
 }
 
-/** Approximates a compiled model's posterior. */
+/** Approximates a compiled model's posterior, its batched evaluations where options.backend places them (the CPU by default). */
 export async function approximateCompiled(compiled: CompiledModel, options: ApproximateOptions, inputs: ApproximationInputs = {}): Promise<ApproximateFit> {
-  const target = await approximationTarget(compiled, options.method === "laplace" ? (options.jacobian ?? true) : true);
-  return approximateTarget(target, options, inputs);
+  const jacobian = options.method === "laplace" ? (options.jacobian ?? true) : true;
+  const target = await approximationTarget(compiled, jacobian);
+  const backend = await approximationBackend(compiled, jacobian, roundSizes(options, compiled.dim), options);
+  try {
+    if (backend.batched === undefined) return approximateTarget(target, options, inputs);
+    return approximateTarget({ ...target, batched: backend.batched }, options, { ...inputs, backendNote: backend.note });
+  } finally {
+    backend.dispose();
+  }
+}
+
+/** The sizes of a method's rounds of batched evaluations (approximation-backend.ts): what a GPU's batched gradient is built for. */
+export function roundSizes(o: ApproximateOptions, dim: number): number[] {
+  if (o.method === "pathfinder") {
+    const paths = o.numPaths ?? 4;
+    return [paths, paths * (o.numElboDraws ?? 25)];
+  }
+  if (o.method === "variational") return [o.gradSamples ?? 1, o.elboSamples ?? 100];
+  return [2 * dim];
 }
 
 /** Approximates the posterior of a target built with the log-Jacobian (Laplace: as options.jacobian asks); what the CLI's commands run. */
@@ -60,7 +79,7 @@ export function approximateTarget(target: ApproximationTarget, options: Approxim
       // The observed terms and integer data, so that `ppl export` of the file sorts observed_data from constant_data.
       ...(inputs.source !== undefined ? layoutNodes(dataLayoutKeys(inputs.source.model, compiled)) : []),
     ],
-    notes: made.notes, ...(made.headComments !== undefined ? { headComments: made.headComments } : {}), converged: made.converged, ...(made.paretoK !== undefined ? { paretoK: made.paretoK } : {}),
+    notes: inputs.backendNote !== undefined ? [...made.notes, inputs.backendNote] : made.notes, ...(made.headComments !== undefined ? { headComments: made.headComments } : {}), converged: made.converged, ...(made.paretoK !== undefined ? { paretoK: made.paretoK } : {}),
     ...(made.ascent !== undefined ? { ascent: made.ascent } : {}), seconds: (performance.now() - t0) / 1000,
   });
 }
@@ -85,7 +104,7 @@ function pathfinderDraws(target: ApproximationTarget, o: PathfinderModelOptions,
       historySize: o.historySize ?? 5, iter: o.maxLbfgsIters ?? 1000,
       ...(o.init !== undefined ? { initRadius: o.init } : {}),
       ...(o.initialPoints !== undefined ? { init: o.initialPoints } : {}),
-    });
+    }, target.batched);
   } catch (e) {
     if (e instanceof PathfinderError) throw new FitError(`pathfinder: ${e.message}`, { cause: e });
     throw e;
@@ -111,23 +130,21 @@ function variationalDraws(target: ApproximationTarget, o: VariationalModelOption
   const x0 = startOf(target, o, seed);
   let fit: AdviResult;
   try {
-    fit = advi(target.objective, x0, philoxRng(seed, ASCENT_STREAM), o);
+    fit = advi(target.objective, x0, philoxRng(seed, ASCENT_STREAM), o, target.batched);
   } catch (e) {
     if (e instanceof VariationalError) throw new FitError(`variational: ${e.message}`, { cause: e });
     throw e;
   }
   const n = o.draws ?? 1000;
   const rng = philoxRng(seed, DRAWS_STREAM);
-  const grad = new Float64Array(target.compiled.dim);
   const points: Float64Array[] = [];
-  const logP = new Float64Array(n);
   const logG = new Float64Array(n);
   for (let d = 0; d < n; d++) {
     const draw = approximationDraw(fit, rng);
     points.push(draw.x);
-    logP[d] = -target.objective.evaluate(draw.x, grad);
     logG[d] = draw.logG;
   }
+  const logP = logDensities(target.batched ?? loopedObjective(target.objective), points);
   const comments = fit.adaptation ? ["Stepsize adaptation complete.", `eta = ${fit.eta}`] : [];
   return {
     points, firstDraw: 1, lead: new Map([["lp__", new Float64Array(n)], ["log_p__", logP], ["log_g__", logG]]),

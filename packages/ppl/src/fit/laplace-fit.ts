@@ -5,6 +5,7 @@
  */
 import { HessianError, laplaceApproximation, laplaceDraw, type LaplaceApproximation } from "../optimize/laplace.ts";
 import { minimize, OptimizationError, type OptimizeResult } from "../optimize/run-optimizer.ts";
+import { loopedObjective, type BatchedObjective } from "../optimize/batched-objective.ts";
 import type { Objective } from "../optimize/objective.ts";
 import { philoxRng } from "../random/rng.ts";
 import type { ApproximationTarget, LaplaceOptions, MethodDraws } from "./approximate-options.ts";
@@ -28,20 +29,27 @@ export function laplaceMode(objective: Objective, start: Float64Array): Optimize
   return polished.f <= near.f ? { ...polished, converged: near.converged } : near;
 }
 
-/** `n` draws from the approximation (the seed's stream 0): the points, log_p__ and log_g__. */
-export function laplaceDraws(objective: Objective, approx: LaplaceApproximation, seed: number, n: number): { points: Float64Array[]; logP: Float64Array; logG: Float64Array } {
+/** `n` draws from the approximation (the seed's stream 0): the points, log_p__ and log_g__; their densities one call of `batched` where given. */
+export function laplaceDraws(objective: Objective, approx: LaplaceApproximation, seed: number, n: number, batched: BatchedObjective = loopedObjective(objective)): { points: Float64Array[]; logP: Float64Array; logG: Float64Array } {
   const rng = philoxRng(seed, 0);
-  const grad = new Float64Array(objective.dim);
   const points: Float64Array[] = [];
-  const logP = new Float64Array(n);
   const logG = new Float64Array(n);
   for (let d = 0; d < n; d++) {
     const { x, logG: g } = laplaceDraw(approx, rng);
     points.push(x);
-    logP[d] = -objective.evaluate(x, grad);
     logG[d] = g;
   }
-  return { points, logP, logG };
+  return { points, logP: logDensities(batched, points), logG };
+}
+
+/** log p at each point (−f of the objective, in one batched call). */
+export function logDensities(batched: BatchedObjective, points: readonly Float64Array[]): Float64Array {
+  const dim = batched.dim;
+  const x = new Float64Array(points.length * dim);
+  points.forEach((p, i) => x.set(p, i * dim));
+  const f = new Float64Array(points.length);
+  if (points.length > 0) batched.evaluateBatch(x, points.length, f, new Float64Array(points.length * dim));
+  return f.map((v) => -v);
 }
 
 /** The Laplace approximation's draws of a target (a FitError when the mode is not found or not a strict maximum). */
@@ -54,11 +62,11 @@ export function laplaceFit(target: ApproximationTarget, o: LaplaceOptions, seed:
   }
   let approx: LaplaceApproximation;
   try {
-    approx = laplaceApproximation(target.objective, mode);
+    approx = laplaceApproximation(target.objective, mode, target.batched);
   } catch (e) {
     if (e instanceof HessianError) throw new FitError(`laplace: ${e.message}`, { cause: e });
     throw e;
   }
-  const { points, logP, logG } = laplaceDraws(target.objective, approx, seed, o.draws ?? 1000);
+  const { points, logP, logG } = laplaceDraws(target.objective, approx, seed, o.draws ?? 1000, target.batched);
   return { points, firstDraw: 0, lead: new Map([["log_p__", logP], ["log_g__", logG]]), notes: [], converged: true };
 }

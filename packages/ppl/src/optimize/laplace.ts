@@ -1,4 +1,5 @@
 import type { Rng } from "../random/rng.ts";
+import type { BatchedObjective } from "./batched-objective.ts";
 import { finiteDifferenceHessian } from "./hessian.ts";
 import { cholesky, solveUpper, symmetricEigen } from "./linalg.ts";
 import type { Objective } from "./objective.ts";
@@ -19,11 +20,12 @@ export class HessianError extends Error {
 /**
  * The Laplace approximation at `mode` of the density whose negative log is `obj` (so the
  * precision is obj's Hessian there, by finite differences of its gradient). Throws a HessianError
- * naming the smallest eigenvalue when the Hessian is singular or indefinite.
+ * naming the smallest eigenvalue when the Hessian is singular or indefinite. The Hessian's 2·dim
+ * gradients are one call of `batched` where given (the GPU's batched gradient, say).
  */
-export function laplaceApproximation(obj: Objective, mode: Float64Array): LaplaceApproximation {
+export function laplaceApproximation(obj: Objective, mode: Float64Array, batched?: BatchedObjective): LaplaceApproximation {
   const n = obj.dim;
-  const h = finiteDifferenceHessian(obj, mode);
+  const h = finiteDifferenceHessian(obj, mode, batched);
   if (!h.every(Number.isFinite)) throw new HessianError("the Hessian at the mode is not finite (the log density or its gradient is infinite or NaN near the mode)");
   const l = cholesky(h, n);
   const { values } = symmetricEigen(h, n);

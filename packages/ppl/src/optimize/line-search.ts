@@ -1,3 +1,4 @@
+import { runEvaluating, type Evaluating } from "./evaluating.ts";
 import { axpy, dot, type Objective } from "./objective.ts";
 
 /** Settings of the strong Wolfe line search. */
@@ -39,25 +40,31 @@ interface Trial {
  * safeguarded cubic interpolation). A point outside the domain (f infinite) counts as too long a step.
  */
 export function strongWolfe(obj: Objective, x: Float64Array, f0: number, g0: Float64Array, p: Float64Array, alpha0: number, opts: LineSearchOptions = LINE_SEARCH_DEFAULTS): LineSearchResult {
+  return runEvaluating(strongWolfeSteps(x, f0, g0, p, alpha0, opts), obj);
+}
+
+/** strongWolfe as a computation that requests its trial points one at a time (evaluating.ts), for searches run in lockstep. */
+export function* strongWolfeSteps(x: Float64Array, f0: number, g0: Float64Array, p: Float64Array, alpha0: number, opts: LineSearchOptions = LINE_SEARCH_DEFAULTS): Evaluating<LineSearchResult> {
   const d0 = dot(g0, p);
   let evaluations = 0;
-  const trial = (alpha: number): Trial => {
+  function* trial(alpha: number): Evaluating<Trial> {
     evaluations++;
     const xt = axpy(x, alpha, p);
-    const g = new Float64Array(x.length);
-    const f = obj.evaluate(xt, g);
+    const r = yield [xt];
+    const f = r.f[0]!;
+    const g = r.g[0]!;
     const finite = Number.isFinite(f) && g.every(Number.isFinite);
     return { alpha, x: xt, f: finite ? f : Infinity, g, d: finite ? dot(g, p) : NaN };
-  };
+  }
   const done = (t: Trial, ok: boolean): LineSearchResult => ({ ok, alpha: t.alpha, x: t.x, f: t.f, g: t.g, evaluations });
   const start: Trial = { alpha: 0, x, f: f0, g: g0, d: d0 };
   if (!(d0 < 0)) return done(start, false);
   const armijo = (t: Trial) => t.f <= f0 + opts.c1 * t.alpha * d0;
   const curvature = (t: Trial) => Math.abs(t.d) <= -opts.c2 * d0;
 
-  const zoom = (lo: Trial, hi: Trial): LineSearchResult => {
+  function* zoom(lo: Trial, hi: Trial): Evaluating<LineSearchResult> {
     while (evaluations < opts.maxEvaluations) {
-      const t = trial(interpolate(lo, hi));
+      const t = yield* trial(interpolate(lo, hi));
       if (!armijo(t) || t.f >= lo.f) hi = t;
       else {
         if (curvature(t)) return done(t, true);
@@ -68,15 +75,15 @@ export function strongWolfe(obj: Objective, x: Float64Array, f0: number, g0: Flo
     }
     // No step meets both conditions; one of sufficient decrease is still progress.
     return done(lo, lo.alpha > 0);
-  };
+  }
 
   let prev = start;
   let alpha = alpha0;
   while (evaluations < opts.maxEvaluations) {
-    const t = trial(alpha);
-    if (!armijo(t) || (prev.alpha > 0 && t.f >= prev.f)) return zoom(prev, t);
+    const t = yield* trial(alpha);
+    if (!armijo(t) || (prev.alpha > 0 && t.f >= prev.f)) return yield* zoom(prev, t);
     if (curvature(t)) return done(t, true);
-    if (t.d >= 0) return zoom(t, prev);
+    if (t.d >= 0) return yield* zoom(t, prev);
     prev = t;
     alpha *= 2;
   }

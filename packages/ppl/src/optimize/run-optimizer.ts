@@ -1,7 +1,8 @@
 import { bfgs } from "./bfgs.ts";
 import { CONVERGENCE_DEFAULTS, convergenceTest, converged, terminationMessage, type ConvergenceOptions, type Termination } from "./convergence.ts";
 import { lbfgs } from "./lbfgs.ts";
-import { LINE_SEARCH_DEFAULTS, strongWolfe } from "./line-search.ts";
+import { runEvaluating, type Evaluating } from "./evaluating.ts";
+import { LINE_SEARCH_DEFAULTS, strongWolfeSteps } from "./line-search.ts";
 import type { MethodSettings, OptimizerMethod, PointState } from "./method.ts";
 import { newton } from "./newton.ts";
 import { norm, sub, type Objective } from "./objective.ts";
@@ -43,10 +44,19 @@ export interface OptimizeResult {
  * Stan's BFGS does, before it ends the run. Pure: the state passed in is left as it was.
  */
 export function optimizerStep<S extends PointState>(method: OptimizerMethod<S>, obj: Objective, state: S, conv: ConvergenceOptions, settings: MethodSettings): StepResult<S> {
+  return runEvaluating(optimizerStepSteps(method, obj, state, conv, settings), obj);
+}
+
+/**
+ * optimizerStep as a computation whose line search requests its points (evaluating.ts), so that
+ * many paths' iterations run in lockstep; `obj` serves only the method's own direction and
+ * scaled gradient (L-BFGS evaluates nothing there).
+ */
+export function* optimizerStepSteps<S extends PointState>(method: OptimizerMethod<S>, obj: Objective, state: S, conv: ConvergenceOptions, settings: MethodSettings): Evaluating<StepResult<S>> {
   let from = state;
   for (let attempt = 0; attempt < 2; attempt++) {
     const { p, alpha0 } = method.direction(obj, from, settings);
-    const ls = strongWolfe(obj, from.x, from.f, from.g, p, alpha0, LINE_SEARCH_DEFAULTS);
+    const ls = yield* strongWolfeSteps(from.x, from.f, from.g, p, alpha0, LINE_SEARCH_DEFAULTS);
     if (ls.ok && ls.f <= from.f) {
       const next = method.update(from, { x: ls.x, f: ls.f, g: ls.g, iteration: from.iteration + 1, evaluations: from.evaluations + ls.evaluations }, settings);
       const termination = convergenceTest({

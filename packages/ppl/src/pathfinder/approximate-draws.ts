@@ -5,6 +5,7 @@
  * at the best iterate are the first of its output draws (as Stan reuses them) and every draw can
  * be replayed alone.
  */
+import { runEvaluating, type Evaluating } from "../optimize/evaluating.ts";
 import type { Objective } from "../optimize/objective.ts";
 import { Purpose, streamNormals, type SeedKey } from "../random/streams.ts";
 import { drawLowRankNormal, type LowRankNormal } from "./low-rank-normal.ts";
@@ -25,20 +26,24 @@ export interface DrawAddress {
 
 /** Draws `from` … `to` − 1 of the approximation at the address, each with the model's log density (−∞ where it is not finite). */
 export function approximateDraws(obj: Objective, approx: LowRankNormal, at: DrawAddress, from: number, to: number): ApproximateDraws {
+  return runEvaluating(approximateDrawsSteps(approx, at, from, to), obj);
+}
+
+/** approximateDraws as a computation (evaluating.ts): the draws' densities are one request, so that a batched objective evaluates them in one call. */
+export function* approximateDrawsSteps(approx: LowRankNormal, at: DrawAddress, from: number, to: number): Evaluating<ApproximateDraws> {
   const count = Math.max(0, to - from);
   const x: Float64Array[] = [];
   const lpApprox = new Float64Array(count);
   const lp = new Float64Array(count);
   const u = new Float64Array(approx.dim);
-  const grad = new Float64Array(approx.dim);
   for (let k = 0; k < count; k++) {
     streamNormals(at.key, at.path, at.iteration, Purpose.Pathfinder, from + k, u);
     const xk = new Float64Array(approx.dim);
     lpApprox[k] = drawLowRankNormal(approx, u, xk);
-    const f = obj.evaluate(xk, grad);
-    lp[k] = Number.isFinite(f) ? -f : -Infinity;
     x.push(xk);
   }
+  const { f } = count > 0 ? yield x : { f: new Float64Array(0) };
+  for (let k = 0; k < count; k++) lp[k] = Number.isFinite(f[k]!) ? -f[k]! : -Infinity;
   return { x, lpApprox, lp };
 }
 

@@ -6,10 +6,12 @@
  * a finite density), unless initial points are given.
  */
 import { initialCandidate, MAX_INIT_ATTEMPTS } from "../sampler/initialize.ts";
+import { loopedObjective, type BatchedObjective } from "../optimize/batched-objective.ts";
+import { runLockstep, type Evaluating } from "../optimize/evaluating.ts";
 import type { Objective } from "../optimize/objective.ts";
 import { seedKey } from "../random/streams.ts";
 import { psisResample, type PooledDraws } from "./pooled-draws.ts";
-import { PATH_DEFAULTS, singlePath, type PathSettings, type SinglePathResult } from "./single-path.ts";
+import { PATH_DEFAULTS, singlePathSteps, type PathSettings, type SinglePathResult } from "./single-path.ts";
 
 /** Settings of a Pathfinder run; what is left out takes CmdStan's default. */
 export interface PathfinderOptions extends Partial<PathSettings> {
@@ -41,13 +43,22 @@ export class PathfinderError extends Error {
   }
 }
 
-/** Runs multi-path Pathfinder on the density whose negative log is `obj`. */
-export function pathfinder(obj: Objective, opts: PathfinderOptions): PathfinderResult {
+/**
+ * Runs multi-path Pathfinder on the density whose negative log is `obj`. The paths advance in
+ * lockstep (path p is row p of each round): every round of their line searches' trial points, of
+ * their iterates' ELBO draws (numElboDraws a path) and of their output draws is one call of
+ * `batched` (the GPU's batched gradient, say), or of `obj` a point at a time. The paths are
+ * independent, so the result is the same bits as running them one after the other.
+ */
+export function pathfinder(obj: Objective, opts: PathfinderOptions, batched: BatchedObjective = loopedObjective(obj)): PathfinderResult {
   const settings: PathSettings = { ...PATH_DEFAULTS, ...definedOnly(opts) };
   const numPaths = opts.numPaths ?? 4;
   const key = seedKey(opts.seed);
-  const paths: SinglePathResult[] = [];
-  for (let p = 0; p < numPaths; p++) paths.push(singlePath(obj, startOf(obj, opts, p), p, key, settings));
+  function* path(p: number): Evaluating<SinglePathResult> {
+    const x0 = yield* startSteps(obj.dim, opts, p);
+    return yield* singlePathSteps(obj, x0, p, key, settings);
+  }
+  const paths = runLockstep(Array.from({ length: numPaths }, (_, p) => path(p)), batched);
   const ok = paths.filter((p) => p.draws !== null);
   if (ok.length === 0) {
     const why = [...new Set(paths.map((p) => p.message))].join("; ");
@@ -57,16 +68,16 @@ export function pathfinder(obj: Objective, opts: PathfinderOptions): PathfinderR
 }
 
 // The path's initial point: given, or the first finite one of the Init stream of chain `path`.
-function startOf(obj: Objective, opts: PathfinderOptions, path: number): Float64Array {
+function* startSteps(dim: number, opts: PathfinderOptions, path: number): Evaluating<Float64Array> {
   const given = opts.init === undefined ? undefined : opts.init[opts.init.length === 1 ? 0 : path];
   if (given !== undefined) return given;
   const radius = opts.initRadius ?? 2;
   const key = seedKey(opts.seed);
-  const q = new Float64Array(obj.dim);
-  const grad = new Float64Array(obj.dim);
   for (let attempt = 0; attempt < MAX_INIT_ATTEMPTS; attempt++) {
+    const q = new Float64Array(dim);
     initialCandidate(key, path, attempt, radius, q);
-    if (Number.isFinite(obj.evaluate(q, grad)) && grad.every(Number.isFinite)) return q;
+    const r = yield [q];
+    if (Number.isFinite(r.f[0]!) && r.g[0]!.every(Number.isFinite)) return q;
   }
   throw new PathfinderError(`path ${path + 1}: the log density is not finite at ${MAX_INIT_ATTEMPTS} random initial points uniform in (−${radius}, ${radius}) on the unconstrained scale`, "init");
 }

@@ -7,12 +7,13 @@
  * search fails before the second iterate) or no iterate has a finite ELBO.
  */
 import { CONVERGENCE_DEFAULTS, terminationMessage, type ConvergenceOptions, type Termination } from "../optimize/convergence.ts";
-import { lbfgs } from "../optimize/lbfgs.ts";
+import { runEvaluating, type Evaluating } from "../optimize/evaluating.ts";
+import { lbfgs, type LbfgsState } from "../optimize/lbfgs.ts";
 import type { MethodSettings } from "../optimize/method.ts";
 import { norm, sub, type Objective } from "../optimize/objective.ts";
-import { optimizerStep } from "../optimize/run-optimizer.ts";
+import { optimizerStepSteps } from "../optimize/run-optimizer.ts";
 import type { SeedKey } from "../random/streams.ts";
-import { approximateDraws, concatDraws, elboOf, type ApproximateDraws } from "./approximate-draws.ts";
+import { approximateDrawsSteps, concatDraws, elboOf, type ApproximateDraws } from "./approximate-draws.ts";
 import { lowRankNormal, type LowRankNormal } from "./low-rank-normal.ts";
 import { emptyHistory, pushPair } from "./path-history.ts";
 
@@ -58,8 +59,20 @@ interface Best {
 
 /** Runs path `path` from x0 (unconstrained, where the density is finite); its draws read the streams of `key`. */
 export function singlePath(obj: Objective, x0: Float64Array, path: number, key: SeedKey, settings: PathSettings = PATH_DEFAULTS): SinglePathResult {
+  return runEvaluating(singlePathSteps(obj, x0, path, key, settings), obj);
+}
+
+/**
+ * singlePath as a computation (evaluating.ts): each line-search trial, each iterate's ELBO draws
+ * and the output draws are one request, so that many paths run in lockstep over a batched
+ * objective (multi-path.ts) with the arithmetic of a path run alone. `obj` serves only L-BFGS's
+ * direction, which evaluates nothing.
+ */
+export function* singlePathSteps(obj: Objective, x0: Float64Array, path: number, key: SeedKey, settings: PathSettings = PATH_DEFAULTS): Evaluating<SinglePathResult> {
   const ms: MethodSettings = { historySize: settings.historySize, initAlpha: settings.initAlpha };
-  let state = lbfgs.init(obj, x0, ms);
+  const x = Float64Array.from(x0);
+  const start = yield [x];
+  let state: LbfgsState = { x, f: start.f[0]!, g: start.g[0]!, iteration: 0, evaluations: 1, s: [], y: [] };
   if (!Number.isFinite(state.f) || !state.g.every(Number.isFinite)) {
     return failed(path, 0, state.evaluations, "line-search", "the log density or its gradient is not finite at the initial point");
   }
@@ -68,7 +81,7 @@ export function singlePath(obj: Objective, x0: Float64Array, path: number, key: 
   let drawEvaluations = 0;
   let termination: Termination | null = norm(state.g) < settings.tolGrad ? "tol-grad" : null;
   while (termination === null) {
-    const r = optimizerStep(lbfgs, obj, state, settings, ms);
+    const r = yield* optimizerStepSteps(lbfgs, obj, state, settings, ms);
     if (r.termination === "line-search") {
       termination = "line-search";
       break;
@@ -79,7 +92,7 @@ export function singlePath(obj: Objective, x0: Float64Array, path: number, key: 
     if (history.s.length === 0) continue;
     const approx = lowRankNormal(state.x, state.g, history.alpha, history.s, history.y);
     if (approx === null) continue;
-    const draws = approximateDraws(obj, approx, { key, path, iteration: state.iteration }, 0, settings.numElboDraws);
+    const draws = yield* approximateDrawsSteps(approx, { key, path, iteration: state.iteration }, 0, settings.numElboDraws);
     drawEvaluations += settings.numElboDraws;
     const elbo = elboOf(draws);
     if (elbo > (best?.elbo ?? -Infinity)) best = { elbo, iteration: state.iteration, approx, draws };
@@ -90,7 +103,7 @@ export function singlePath(obj: Objective, x0: Float64Array, path: number, key: 
   }
   if (state.iteration === 0) return failed(path, 0, evaluations, termination, `L-BFGS made no step from the initial point (${terminationMessage(termination, settings)}): the density is flat or not finite around it`);
   if (best === null) return failed(path, state.iteration, evaluations, termination, `no iterate of the ${state.iteration} L-BFGS iterations gave a finite ELBO (the density was not finite at the approximations' draws)`);
-  const more = approximateDraws(obj, best.approx, { key, path, iteration: best.iteration }, settings.numElboDraws, settings.numDraws);
+  const more = yield* approximateDrawsSteps(best.approx, { key, path, iteration: best.iteration }, settings.numElboDraws, settings.numDraws);
   const elboDraws = settings.numDraws < settings.numElboDraws ? head(best.draws, settings.numDraws) : best.draws;
   return {
     path, draws: concatDraws(elboDraws, more), elbo: best.elbo, bestIteration: best.iteration, approximation: best.approx,

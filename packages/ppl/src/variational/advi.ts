@@ -1,3 +1,4 @@
+import type { BatchedObjective } from "../optimize/batched-objective.ts";
 import type { Objective } from "../optimize/objective.ts";
 import type { Rng } from "../random/rng.ts";
 import { adaptEta, type EtaAdaptation } from "./adapt-eta.ts";
@@ -69,12 +70,14 @@ export function familyOf(name: FamilyName): GaussianFamily {
  * ascent on the ELBO with reparameterized Monte Carlo gradients and the adaptive step-size
  * sequence, η adapted first (unless adaptEngaged is false), stopped by the relative ELBO test or
  * after `iter` iterations. `objective` is −log p with the log-Jacobian (the density NUTS samples).
- * Throws a VariationalError when the ELBO or its gradient cannot be estimated.
+ * Throws a VariationalError when the ELBO or its gradient cannot be estimated. Each gradient's
+ * gradSamples draws and each estimate's elboSamples draws are one call of `batched` (the GPU's
+ * batched gradient, say), or of `objective` a draw at a time when it is absent.
  */
-export function advi(objective: Objective, x0: Float64Array, rng: Rng, options: AdviOptions = {}): AdviResult {
+export function advi(objective: Objective, x0: Float64Array, rng: Rng, options: AdviOptions = {}, batched?: BatchedObjective): AdviResult {
   const o = { ...ADVI_DEFAULTS, ...options };
   const family = familyOf(o.algorithm);
-  const ctx: ElboContext = { objective, family, rng };
+  const ctx: ElboContext = { objective, family, rng, ...(batched !== undefined ? { batched } : {}) };
   const init = family.init(x0);
   const adaptation = o.adaptEngaged ? adaptEta(ctx, init, o) : undefined;
   const eta = adaptation?.eta ?? o.eta;

@@ -1,3 +1,4 @@
+import { loopedObjective, type BatchedObjective } from "../optimize/batched-objective.ts";
 import type { Objective } from "../optimize/objective.ts";
 import type { Rng } from "../random/rng.ts";
 import { standardNormal, type GaussianFamily } from "./family.ts";
@@ -10,11 +11,12 @@ export class VariationalError extends Error {
 /** Draws of the ELBO's gradient whose log density is not finite are drawn again, up to this many times the draws asked for (Stan's n_retries). */
 const GRADIENT_RETRIES = 10;
 
-/** Where the ELBO is taken: the target (−log p as an Objective), the family and the random source. */
+/** Where the ELBO is taken: the target (−log p as an Objective), the family and the random source; `batched` evaluates a round of draws in one call (the objective a draw at a time when absent). */
 export interface ElboContext {
   readonly objective: Objective;
   readonly family: GaussianFamily;
   readonly rng: Rng;
+  readonly batched?: BatchedObjective;
 }
 
 /**
@@ -23,24 +25,19 @@ export interface ElboContext {
  * dropped draws is a VariationalError.
  */
 export function estimateElbo(ctx: ElboContext, params: Float64Array, draws: number): number {
-  const dim = ctx.objective.dim;
-  const eta = new Float64Array(dim);
-  const zeta = new Float64Array(dim);
-  const grad = new Float64Array(dim);
   let sum = 0;
   let dropped = 0;
-  for (let i = 0; i < draws; ) {
-    standardNormal(ctx.rng, eta);
-    ctx.family.transform(params, dim, eta, zeta);
-    const logP = -ctx.objective.evaluate(zeta, grad);
-    if (Number.isFinite(logP)) {
-      sum += logP;
-      i++;
-    } else if (++dropped >= draws) {
-      throw new VariationalError(`the log density was not finite at ${dropped} draws of the approximation while estimating the ELBO: the model may be severely ill-conditioned or misspecified, or the step size too large (give a smaller --eta)`);
+  const accepted = drawRounds(ctx, params, draws, draws, (_eta, f) => {
+    if (Number.isFinite(-f)) {
+      sum += -f;
+      return true;
     }
+    return false;
+  }, () => ++dropped);
+  if (accepted < draws) {
+    throw new VariationalError(`the log density was not finite at ${dropped} draws of the approximation while estimating the ELBO: the model may be severely ill-conditioned or misspecified, or the step size too large (give a smaller --eta)`);
   }
-  return sum / draws + ctx.family.entropy(params, dim);
+  return sum / draws + ctx.family.entropy(params, dim(ctx));
 }
 
 /**
@@ -49,23 +46,51 @@ export function estimateElbo(ctx: ElboContext, params: Float64Array, draws: numb
  * ten times `draws` such draws, then a VariationalError.
  */
 export function elboGradient(ctx: ElboContext, params: Float64Array, draws: number, out: Float64Array): void {
-  const dim = ctx.objective.dim;
-  const eta = new Float64Array(dim);
-  const zeta = new Float64Array(dim);
-  const grad = new Float64Array(dim);
+  const d = dim(ctx);
   out.fill(0);
   let dropped = 0;
-  for (let i = 0; i < draws; ) {
-    standardNormal(ctx.rng, eta);
-    ctx.family.transform(params, dim, eta, zeta);
-    const f = ctx.objective.evaluate(zeta, grad);
-    if (Number.isFinite(f) && grad.every(Number.isFinite)) {
-      for (let k = 0; k < dim; k++) grad[k] = -grad[k]!;
-      ctx.family.accumulate(dim, eta, grad, out);
-      i++;
-    } else if (++dropped >= GRADIENT_RETRIES * draws) {
-      throw new VariationalError(`the gradient of the log density was not finite at ${dropped} draws of the approximation: the model may be severely ill-conditioned or misspecified, or the step size too large (give a smaller --eta)`);
+  const accepted = drawRounds(ctx, params, draws, GRADIENT_RETRIES * draws, (eta, f, grad) => {
+    if (!(Number.isFinite(f) && grad.every(Number.isFinite))) return false;
+    for (let k = 0; k < d; k++) grad[k] = -grad[k]!;
+    ctx.family.accumulate(d, eta, grad, out);
+    return true;
+  }, () => ++dropped);
+  if (accepted < draws) {
+    throw new VariationalError(`the gradient of the log density was not finite at ${dropped} draws of the approximation: the model may be severely ill-conditioned or misspecified, or the step size too large (give a smaller --eta)`);
+  }
+  ctx.family.finish(params, d, out, draws);
+}
+
+const dim = (ctx: ElboContext): number => ctx.objective.dim;
+
+/**
+ * Draws of the approximation in rounds, each round's densities one batched call: a round draws as
+ * many as are still wanted (never more than the drops still allowed, so that the random stream is
+ * read exactly as far as one draw at a time would read it), `take` keeps a draw or refuses it (a
+ * drop, counted by `drop`), in the stream's order. Returns the draws kept.
+ */
+function drawRounds(ctx: ElboContext, params: Float64Array, wanted: number, maxDropped: number,
+  take: (eta: Float64Array, f: number, grad: Float64Array) => boolean, drop: () => number): number {
+  const d = dim(ctx);
+  const batched = ctx.batched ?? loopedObjective(ctx.objective);
+  let kept = 0;
+  let dropped = 0;
+  while (kept < wanted && dropped < maxDropped) {
+    const n = Math.min(wanted - kept, maxDropped - dropped);
+    const etas = new Float64Array(n * d);
+    const zetas = new Float64Array(n * d);
+    for (let r = 0; r < n; r++) {
+      const eta = etas.subarray(r * d, (r + 1) * d);
+      standardNormal(ctx.rng, eta);
+      ctx.family.transform(params, d, eta, zetas.subarray(r * d, (r + 1) * d));
+    }
+    const f = new Float64Array(n);
+    const grads = new Float64Array(n * d);
+    batched.evaluateBatch(zetas, n, f, grads);
+    for (let r = 0; r < n; r++) {
+      if (take(etas.subarray(r * d, (r + 1) * d), f[r]!, grads.subarray(r * d, (r + 1) * d))) kept++;
+      else dropped = drop();
     }
   }
-  ctx.family.finish(params, dim, out, draws);
+  return kept;
 }

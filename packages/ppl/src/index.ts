@@ -40,7 +40,7 @@ export {
 export {
   sampleAsync, SamplingRun,
   prestartSamplerThreads, stopSamplerThreads, findStuckChains, samplingEvidence, stuckWarning, reinitialisedNote, type StuckChain, type ChainWindowEvidence, type Reinitialisation,
-  InitializationError, StepSizeError, AdaptationError, SamplerOptionError, PlacementError, Metric, type BackendRequest,
+  InitializationError, StepSizeError, AdaptationError, SamplerOptionError, Metric,
   type BatchedDensity, type SampleOptions, type SampleResult, type ChainStats, type ChainAdaptationResult,
   type DrawInfo, type ResolvedSampleSettings, type SamplerKind, type MetricKind,
   type RunLengthOptions, type StartOptions, type TransitionOptions, type AdaptationOptions, type OutputOptions, type PlacementOptions,
@@ -65,7 +65,7 @@ export { lastInitialPoint } from "./sampler/last-initial-point.ts";
 // Diagnostics
 export {
   mean, variance, sd, quantile, median, mad, autocovariance, averageRanks, rankNormalize, essBasic, essBulk, essTail, essQuantile, essMean, rhat,
-  rhatBasic, mcseMean, mcseSd, mcseQuantile, samplerDiagnostics, ebfmi, THRESHOLDS, summarize, summarizeEach, type Draws, type DrawSource, drawsSource,
+  rhatBasic, mcseMean, mcseSd, mcseQuantile, samplerDiagnostics, ebfmi, THRESHOLDS, summarize, type Draws,
   type ChainMatrix, type SamplerDraws, type SamplerDiagnostics, type DiagnosticWarning, type WarningKind,
   type ParameterSummary, type Summary, type SummarizeOptions,
 } from "./diagnostics/index.ts";

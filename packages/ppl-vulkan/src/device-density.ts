@@ -8,8 +8,11 @@
  * density's).
  */
 import type { BatchedDensity } from "@ppl/ppl";
+import { leapfrogsByRounds, type Trajectory } from "@ppl/ppl/inference";
+import type { ChainBatch } from "@ppl/ppl/runner";
 import type { VulkanBuffer, VulkanManager } from "@ppl/vulkan";
 import type { BatchedGradient } from "./batched-gradient.ts";
+import type { DeviceLeapfrogs } from "./device-leapfrogs.ts";
 
 /** A device density and what it holds on the device. */
 export interface DeviceDensity {
@@ -72,13 +75,20 @@ export function deviceDensity(manager: VulkanManager, gradient: BatchedGradient,
 
 /**
  * The host density with every call for the whole batch (C chains) served by `onDevice`; a call of
- * another size (a single chain's) goes to the host.
+ * another size (a single chain's) goes to the host. With `leapfrogs`, a run of whole trajectories
+ * (a static-HMC or ChEES iteration) is one submission on the device where it can be, else it goes
+ * by rounds of the gradient as on the CPU.
  */
-export function batchOnDevice<T extends BatchedDensity>(host: T, onDevice: DeviceDensity, chains: number): T {
+export function batchOnDevice<T extends BatchedDensity>(host: T, onDevice: DeviceDensity, chains: number, leapfrogs?: DeviceLeapfrogs): T {
   const dim = host.dim;
   const logpGrad = (q: Float64Array, lp: Float64Array, grad: Float64Array, active?: Uint8Array): void => {
     if (lp.length !== chains || q.length !== chains * dim) host.logpGrad(q, lp, grad, active);
     else onDevice.logpGrad(q, lp, grad, active);
   };
-  return Object.create(host, { logpGrad: { value: logpGrad } }) as T;
+  const density = Object.create(host, { logpGrad: { value: logpGrad } }) as T;
+  if (!leapfrogs) return density;
+  const byTrajectory = (batch: ChainBatch, trajectories: readonly Trajectory[]): void => {
+    if (!leapfrogs.run(batch, trajectories)) leapfrogsByRounds(density, batch, trajectories);
+  };
+  return Object.defineProperty(density, "leapfrogs", { value: byTrajectory });
 }

@@ -3,7 +3,9 @@
  * random walk, a caller's own) keeps its TypeScript controller on the host, and each round of its
  * chains' gradients is one evaluation of the batched gradient kernels on the device. The prepared
  * runner's plan (transitions "host") owns the run's chains and float type, as the GPU NUTS
- * runner's does; its hostDensity serves every call for the whole batch from the device.
+ * runner's does; its hostDensity serves every call for the whole batch from the device, and a
+ * method's whole leapfrog trajectories (static HMC, ChEES) in one submission each
+ * (device-leapfrogs.ts).
  */
 import { SamplerOptionError } from "@ppl/ppl";
 import type { PreparedRunner, RunPlan } from "@ppl/ppl/runner";
@@ -12,6 +14,7 @@ import { batchedGradient } from "./batched-gradient.ts";
 import { halfDataNote } from "./data-precision.ts";
 import { releaseDevice } from "./device-pool.ts";
 import { batchOnDevice, deviceDensity, type DeviceDensity } from "./device-density.ts";
+import { deviceLeapfrogs, type DeviceLeapfrogs } from "./device-leapfrogs.ts";
 import type { GpuModel } from "./engine.ts";
 import { openCheckedDevice } from "./gpu-runner.ts";
 
@@ -31,6 +34,8 @@ export interface GpuGradient extends PreparedRunner {
   readonly kernelsPerEvaluation: number;
   /** The device's evaluations so far, and the seconds the host waited for them. */
   readonly density: Pick<DeviceDensity, "evaluations" | "waitSeconds">;
+  /** The device's runs of whole leapfrog trajectories (static HMC, ChEES): submissions, steps, the seconds waited. */
+  readonly leapfrogs: Pick<DeviceLeapfrogs, "submissions" | "steps" | "waitSeconds">;
 }
 
 /**
@@ -43,16 +48,21 @@ export async function prepareGpuGradient(model: GpuModel, plan: RunPlan): Promis
   }
   const dataPrecision = plan.dataPrecision ?? "exact";
   const manager = openCheckedDevice(plan.device, plan.dtype, dataPrecision);
-  let evaluation: DeviceDensity;
+  let evaluation: DeviceDensity | undefined;
   let gradient;
+  let leapfrogs: DeviceLeapfrogs;
   try {
-    gradient = await batchedGradient(manager, model, plan.chains, plan.dtype, limitsOf(manager.device), dataPrecision);
+    const limits = limitsOf(manager.device);
+    gradient = await batchedGradient(manager, model, plan.chains, plan.dtype, limits, dataPrecision);
     evaluation = deviceDensity(manager, gradient, plan.chains, model.q.size, plan.dtype);
+    leapfrogs = await deviceLeapfrogs(manager, gradient, plan.chains, model.q.size, plan.dtype, limits);
   } catch (e) {
+    evaluation?.dispose();
     gradient?.dispose();
     releaseDevice(plan.device, manager);
     throw e;
   }
+  const density = evaluation;
   const info = manager.device;
   const ready = gradient;
   return {
@@ -65,14 +75,16 @@ export async function prepareGpuGradient(model: GpuModel, plan: RunPlan): Promis
     source: ready.source,
     kernels: ready.kernels,
     kernelsPerEvaluation: ready.step.length,
-    density: evaluation,
+    density,
+    leapfrogs,
     ...(dataPrecision === "f16" ? { note: halfDataNote(ready.half) } : {}),
     factory: () => {
       throw new SamplerOptionError("the GPU's batched gradient runs no transitions: its plan leaves them to the run's method on the host (plan.transitions 'host'); pass it as transitionRunner and the method as method");
     },
-    hostDensity: (host) => batchOnDevice(host, evaluation, plan.chains),
+    hostDensity: (host) => batchOnDevice(host, density, plan.chains, leapfrogs),
     dispose() {
-      evaluation.dispose();
+      leapfrogs.dispose();
+      density.dispose();
       ready.dispose();
       releaseDevice(plan.device, manager);
     },

@@ -3,8 +3,10 @@
 // the CPU density for the same seed, on whatever Vulkan device the machine has (lavapipe in CI).
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { compileModel, mcseMean, modelDensity, sample, SamplerOptionError, type SampleResult } from "@ppl/ppl";
-import { prepareTransitionRunner } from "@ppl/ppl/runner";
+import { compileModel, mcseMean, Metric, modelDensity, sample, SamplerOptionError, type BatchedDensity, type SampleResult } from "@ppl/ppl";
+import { leapfrogsByRounds, trajectory } from "@ppl/ppl/inference";
+import { ChainBatch, prepareTransitionRunner } from "@ppl/ppl/runner";
+import { seedKey } from "@ppl/ppl/internals";
 import { usableDevices } from "@ppl/vulkan";
 import { prepareGpuGradient, prepareRun } from "../src/index.ts";
 import eightSchools from "../../../examples/posteriordb/eight_schools-eight_schools_noncentered.ts";
@@ -13,6 +15,9 @@ const data = JSON.parse(
   readFileSync(new URL("../../../../shared/posteriordb/eight_schools-eight_schools_noncentered/data.json", import.meta.url), "utf8"),
 );
 const device = usableDevices()[0];
+
+/** The density without its whole-trajectory runs: the driver then goes a leapfrog a round. */
+const withoutLeapfrogs = <T extends BatchedDensity>(d: T): T => Object.create(d, { leapfrogs: { value: undefined } }) as T;
 
 /** The largest absolute difference between two runs' draws, over every chain. */
 function largestDifference(a: SampleResult, b: SampleResult): number {
@@ -31,23 +36,34 @@ describe.runIf(device !== undefined && device.features.shaderFloat64)("layer met
   // That reaches the draws only through the accept statistic and the step size adapted from it:
   // the first iterations are the same bits, 50 agree to about 3e-13, and a few hundred part as
   // any chaotic dynamics do once their bits differ (a leapfrog count or an accept test flips).
-  it("chees: the first transitions are the CPU's bits for the same seed, each round of gradients one device evaluation", async () => {
+  it("chees: the first transitions are the CPU's bits for the same seed, each iteration's trajectories one device submission", async () => {
     const opts = { warmup: 10, draws: 10, seed: 7, stepSize: 0.3, method: "chees" } as const;
     const cpu = sample(await modelDensity(compiled), { ...opts, chains });
     const gpu = await prepareGpuGradient(compiled, plan);
+    const byRounds = await prepareGpuGradient(compiled, plan);
     try {
       const host = await modelDensity(compiled);
       const res = sample(gpu.hostDensity(host), { ...opts, transitionRunner: gpu });
       // Every batched call went to the device; the host density evaluated nothing.
       expect(host.evaluations).toBe(0);
-      // One evaluation a round: the initial points, the step-size search's trials, and each leapfrog of the lockstep chains.
+      // Each iteration's trajectory of every chain is one submission: its leapfrogs recorded back to
+      // back on the device (the lockstep chains take the same n). The initial points and the
+      // step-size search's trials go round by round.
+      expect(gpu.leapfrogs.submissions).toBe(opts.warmup + opts.draws);
       const leapfrogs = res.stats[0]!.nLeapfrog.reduce((a, n) => a + n, 0);
-      expect(gpu.density.evaluations).toBeGreaterThan(leapfrogs);
+      expect(gpu.leapfrogs.steps).toBeGreaterThanOrEqual(leapfrogs);
       expect(res.gradientEvaluations).toEqual(cpu.gradientEvaluations);
       res.draws.forEach((d, c) => expect(Array.from(d)).toEqual(Array.from(cpu.draws[c]!)));
       res.stats.forEach((st, c) => expect(Array.from(st.nLeapfrog)).toEqual(Array.from(cpu.stats[c]!.nLeapfrog)));
+      // The device's trajectories are the host's leapfrog halves over the device's gradient, bit for
+      // bit: the same density going one leapfrog a round (one submission each) draws the same.
+      const rounds = sample(withoutLeapfrogs(byRounds.hostDensity(await modelDensity(compiled))), { ...opts, transitionRunner: byRounds });
+      expect(byRounds.leapfrogs.submissions).toBe(0);
+      expect(byRounds.density.evaluations).toBeGreaterThan(leapfrogs);
+      res.draws.forEach((d, c) => expect(Array.from(d)).toEqual(Array.from(rounds.draws[c]!)));
     } finally {
       gpu.dispose();
+      byRounds.dispose();
     }
   });
 
@@ -59,6 +75,73 @@ describe.runIf(device !== undefined && device.features.shaderFloat64)("layer met
       const res = sample(gpu.hostDensity(await modelDensity(compiled)), { ...opts, transitionRunner: gpu });
       expect(largestDifference(res, cpu)).toBeLessThan(1e-10);
       res.adaptation.forEach((a, c) => expect(a.stepSize / cpu.adaptation[c]!.stepSize).toBeCloseTo(1, 10));
+    } finally {
+      gpu.dispose();
+    }
+  });
+
+  // Static HMC adapts each chain's step size from its accept statistics, where the device's lp (one
+  // unit in the last place from the CPU's at some points) reaches it: its draws agree with the CPU's
+  // to about 1e-11 after 15 warmup iterations. The device's trajectories themselves are the host's
+  // leapfrogs over the device's gradient bit for bit: the run that goes round by round draws the same.
+  it("static hmc: its trajectories one submission each, the round-by-round run's bits, the CPU's to 1e-10", async () => {
+    const opts = { warmup: 15, draws: 10, seed: 5, stepSize: 0.2, method: "hmc", hmcSteps: 6 } as const;
+    const cpu = sample(await modelDensity(compiled), { ...opts, chains });
+    const gpu = await prepareGpuGradient(compiled, plan);
+    const byRounds = await prepareGpuGradient(compiled, plan);
+    try {
+      const res = sample(gpu.hostDensity(await modelDensity(compiled)), { ...opts, transitionRunner: gpu });
+      expect(gpu.leapfrogs.submissions).toBe(opts.warmup + opts.draws);
+      expect(gpu.leapfrogs.steps).toBe(opts.hmcSteps * (opts.warmup + opts.draws));
+      // The same device density without its leapfrogs: one submission a leapfrog, the host's halves.
+      const rounds = sample(withoutLeapfrogs(byRounds.hostDensity(await modelDensity(compiled))), { ...opts, transitionRunner: byRounds });
+      expect(byRounds.leapfrogs.submissions).toBe(0);
+      res.draws.forEach((d, c) => expect(Array.from(d)).toEqual(Array.from(rounds.draws[c]!)));
+      expect(largestDifference(res, cpu)).toBeLessThan(1e-10);
+      expect(res.gradientEvaluations).toEqual(cpu.gradientEvaluations);
+    } finally {
+      gpu.dispose();
+      byRounds.dispose();
+    }
+  });
+
+  it("a chain whose lp turns non-finite mid-trajectory stops there, as on the CPU; the others take every step", async () => {
+    const gpu = await prepareGpuGradient(compiled, { ...plan, chains: 4 });
+    try {
+      const host = await modelDensity(compiled);
+      const runOn = (density: BatchedDensity) => {
+        const batch = new ChainBatch(4, host.dim);
+        batch.q.fill(0.1);
+        host.logpGrad(batch.q, batch.lp, batch.grad);
+        const ts = [0, 1, 2, 3].map((c) => {
+          const chain = { batch, row: c, id: c, key: seedKey(1), metric: new Metric("diag", host.dim), q: batch.qRows[c]!, grad: batch.gradRows[c]! };
+          const p = Float64Array.from({ length: host.dim }, (_, i) => 0.3 * Math.sin(c + i));
+          // Chain 2's first drift takes log τ (coordinate 1) to 1000: τ overflows, its lp is not finite.
+          if (c === 2) p[1] = 4000;
+          const t = trajectory(chain, p, new Float64Array(host.dim), true);
+          t.steps = 12;
+          t.stepSize = 0.25;
+          return t;
+        });
+        density.leapfrogs!(batch, ts);
+        return { batch, ts };
+      };
+      const want = runOn({ dim: host.dim, logpGrad: host.logpGrad.bind(host), leapfrogs: (b, t) => leapfrogsByRounds(host, b, t) });
+      const got = runOn(gpu.hostDensity(host));
+      expect(gpu.leapfrogs.submissions).toBe(1);
+      expect(want.ts.map((t) => t.taken)).toEqual([12, 12, want.ts[2]!.taken, 12]);
+      expect(want.ts[2]!.taken).toBeLessThan(12);
+      expect(Number.isFinite(want.batch.lp[2]!)).toBe(false);
+      expect(got.ts.map((t) => t.taken)).toEqual(want.ts.map((t) => t.taken));
+      expect(Array.from(got.batch.evaluations)).toEqual(Array.from(want.batch.evaluations));
+      // The finite chains' rows and momenta are the CPU's bits; the stopped chain's q and p are where it stopped.
+      for (const c of [0, 1, 3]) {
+        expect(Array.from(got.batch.qRows[c]!)).toEqual(Array.from(want.batch.qRows[c]!));
+        expect(Array.from(got.batch.gradRows[c]!)).toEqual(Array.from(want.batch.gradRows[c]!));
+        expect(Array.from(got.ts[c]!.p)).toEqual(Array.from(want.ts[c]!.p));
+      }
+      expect(Array.from(got.batch.qRows[2]!)).toEqual(Array.from(want.batch.qRows[2]!));
+      expect(Array.from(got.ts[2]!.p)).toEqual(Array.from(want.ts[2]!.p));
     } finally {
       gpu.dispose();
     }

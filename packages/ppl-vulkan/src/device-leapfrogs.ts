@@ -1,0 +1,254 @@
+/**
+ * Whole leapfrog trajectories of every chain on the device, in ONE submission (BatchedDensity.
+ * leapfrogs for a layer method's run on the GPU's batched gradient): ppl's leapfrog halves
+ * (leapfrog-graph.ts, tensor-IR graphs over [chains, dim], rendered by the same codegen as the
+ * gradient) recorded n times around the gradient's kernels. The step state lives in two sets of
+ * buffers that the steps alternate between (each step reads one set and writes the other, so no
+ * kernel writes what it reads); the inputs are written into one host buffer and copied in at the
+ * start, the end state copied out at the end. What the host does per trajectory is O(C·D) copies,
+ * once, instead of a leapfrog's arithmetic and a submission per step.
+ */
+import { leapfrogGraphs, LEAPFROG_STATE, type LeapfrogStateField, type Trajectory } from "@ppl/ppl/inference";
+import type { ChainBatch } from "@ppl/ppl/runner";
+import type { Node } from "@ppl/tensor";
+import { planProgram, type RenderLimits, type Sequence, type VulkanBuffer, type VulkanManager } from "@ppl/vulkan";
+import { kernelPrelude, residentProgram, type ResidentProgram } from "@ppl/vulkan/internals";
+import type { BatchedGradient } from "./batched-gradient.ts";
+
+/** The device's leapfrog trajectories for a run of C chains, and what they cost. */
+export interface DeviceLeapfrogs {
+  /**
+   * Runs every chain's trajectory (trajectories[c] is row c's) as ppl's leapfrogsByRounds would;
+   * false, having done nothing, where it cannot (another number of chains, a dense metric).
+   */
+  run(batch: ChainBatch, trajectories: readonly Trajectory[]): boolean;
+  /** Submissions so far (one a run of trajectories). */
+  readonly submissions: number;
+  /** Leapfrog steps recorded so far (the longest trajectory of each run). */
+  readonly steps: number;
+  /** Seconds the host waited for the submissions. */
+  readonly waitSeconds: number;
+  dispose(): void;
+}
+
+// The state a step carries, in one of its two sets of buffers.
+type StateSet = Readonly<Record<LeapfrogStateField, VulkanBuffer>>;
+
+// The real-valued parts of the upload (then the i32 parts: active, taken, steps, stop), in order.
+const REAL_UPLOAD = ["q", "p", "grad", "lp", "invMetric", "stepSize"] as const;
+// What a run reads back: the end state's reals, then the steps taken.
+const REAL_RESULT = ["q", "p", "grad", "lp"] as const;
+
+/** The leapfrog programs of C chains beside the batched gradient, their buffers allocated once. */
+export async function deviceLeapfrogs(manager: VulkanManager, gradient: BatchedGradient, chains: number, dim: number, dtype: "f32" | "f64", limits: RenderLimits): Promise<DeviceLeapfrogs> {
+  const g = leapfrogGraphs(chains, dim, dtype);
+  const [begin, end] = await Promise.all([
+    programOf(manager, [g.begin.q, g.begin.p], limits),
+    programOf(manager, [g.end.q, g.end.p, g.end.grad, g.end.lp, g.end.active, g.end.taken], limits),
+  ]);
+  const R = dtype === "f64" ? 8 : 4;
+  const rows = chains * dim;
+  const sizes: Record<LeapfrogStateField, number> = { q: rows * R, p: rows * R, grad: rows * R, lp: chains * R, active: chains * 4, taken: chains * 4 };
+  const stateSet = (): StateSet => Object.fromEntries(LEAPFROG_STATE.map((f) => [f, manager.buffer(sizes[f])])) as unknown as StateSet;
+  const sets = [stateSet(), stateSet()] as const;
+  const fixed = { invMetric: manager.buffer(rows * R), stepSize: manager.buffer(chains * R), steps: manager.buffer(chains * 4), stop: manager.buffer(4) };
+  const midP = manager.buffer(rows * R);
+  const io = hostArrays(chains, dim, dtype);
+  const upload = manager.readbackBuffer(io.realBytes + io.ints.byteLength);
+  const result = manager.readbackBuffer(io.resultReals.byteLength + chains * 4);
+  const buffersOf = (set: StateSet, next: StateSet) => ({
+    begin: bindings(begin, { q: set.q, p: set.p, grad: set.grad, active: set.active, inv_metric: fixed.invMetric, step_size: fixed.stepSize }, [gradient.q, midP]),
+    end: bindings(end, {
+      q: set.q, grad: set.grad, lp: set.lp, active: set.active, taken: set.taken, steps: fixed.steps, stop: fixed.stop, step_size: fixed.stepSize,
+      mid_q: gradient.q, mid_p: midP, new_lp: gradient.lp, new_grad: gradient.grad,
+    }, LEAPFROG_STATE.map((f) => next[f])),
+  });
+  const steps = [buffersOf(sets[0], sets[1]), buffersOf(sets[1], sets[0])] as const;
+  const record = (n: number): Sequence => {
+    const s = manager.sequence();
+    copyIn(s, upload, sets[0], fixed, io);
+    for (let k = 0; k < n; k++) {
+      const at = steps[k % 2]!;
+      at.begin.forEach((d) => s.dispatch(d.algorithm, d.buffers, d.groups));
+      gradient.step.forEach((d) => s.dispatch(d.algorithm, d.buffers, d.groups));
+      at.end.forEach((d) => s.dispatch(d.algorithm, d.buffers, d.groups));
+    }
+    copyOut(s, sets[n % 2]!, result, io);
+    return s;
+  };
+  const recorded = new RecordedRuns(record);
+  const stats = { submissions: 0, steps: 0, waitSeconds: 0 };
+  return {
+    run(batch, trajectories) {
+      const stop = trajectories[0]?.stopAtNonFinite;
+      if (batch.chains !== chains || trajectories.some((t) => t.chain.metric.kind !== "diag" || t.stopAtNonFinite !== stop)) return false;
+      const n = io.fill(batch, trajectories);
+      if (n === 0) {
+        trajectories.forEach((t) => (t.taken = 0));
+        return true;
+      }
+      upload.write(io.reals);
+      upload.write(io.ints, io.realBytes);
+      const t0 = performance.now();
+      recorded.of(n).submitSync();
+      stats.waitSeconds += (performance.now() - t0) / 1e3;
+      stats.submissions++;
+      stats.steps += n;
+      result.readInto(io.resultReals);
+      result.readInto(io.taken, io.resultReals.byteLength);
+      io.scatter(batch, trajectories);
+      return true;
+    },
+    get submissions() {
+      return stats.submissions;
+    },
+    get steps() {
+      return stats.steps;
+    },
+    get waitSeconds() {
+      return stats.waitSeconds;
+    },
+    dispose() {
+      recorded.dispose();
+      [...sets.flatMap((s) => Object.values(s)), ...Object.values(fixed), midP, upload, result].forEach((b) => b.destroy());
+      begin.program.destroy();
+      end.program.destroy();
+    },
+  };
+}
+
+/** A leapfrog half planned and made resident (its own buffers for its leaves and outputs go unused: bindings puts the run's in their place). */
+interface HalfProgram {
+  readonly plan: ReturnType<typeof planProgram>;
+  readonly program: ResidentProgram;
+}
+
+async function programOf(manager: VulkanManager, outputs: readonly Node[], limits: RenderLimits): Promise<HalfProgram> {
+  // Kernels of one dependency level share a dispatch: a step costs its count of dispatches.
+  const plan = planProgram(outputs, limits, kernelPrelude, { merge: true });
+  plan.outputs.forEach((n) => {
+    if (n.op === "param") throw new Error(`leapfrog program: output ${n.attrs.name} is an input, left as it is; the step would not write it`);
+  });
+  return { plan, program: await residentProgram(manager, plan) };
+}
+
+/** The half's dispatches with the params bound by name and the outputs, in order, to the given buffers. */
+function bindings(half: HalfProgram, params: Readonly<Record<string, VulkanBuffer>>, outputs: readonly VulkanBuffer[]) {
+  const { plan, program } = half;
+  const of = new Map<unknown, VulkanBuffer>(plan.outputs.map((n, i) => [n, outputs[i]!]));
+  for (const n of plan.buffers) {
+    if (n.op !== "param") continue;
+    const b = params[n.attrs.name!];
+    if (!b) throw new Error(`leapfrog program: no buffer for its input '${n.attrs.name}'`);
+    of.set(n, b);
+  }
+  return plan.kernels.map((k, i) => ({ ...program.dispatches[i]!, buffers: k.bindings.map((b) => of.get(b) ?? program.buffers.get(b)!) }));
+}
+
+/** The host's side of a run: the upload (reals, then i32s) and the results, allocated once. */
+interface HostArrays {
+  /** The upload's reals: q, p, grad [C·D], lp [C], the inverse metric [C·D], the step sizes [C]. */
+  readonly reals: Float64Array | Float32Array;
+  readonly realBytes: number;
+  readonly chains: number;
+  readonly rows: number;
+  /** The upload's i32s: active [C], taken [C] (zeros), steps [C], stop [1]. */
+  readonly ints: Int32Array;
+  /** The end state's q, p, grad [C·D] and lp [C], and the steps each chain took. */
+  readonly resultReals: Float64Array | Float32Array;
+  readonly taken: Int32Array;
+  /** Writes the run's inputs; returns the longest trajectory's steps. */
+  fill(batch: ChainBatch, trajectories: readonly Trajectory[]): number;
+  /** Writes the results back into the batch and the trajectories. */
+  scatter(batch: ChainBatch, trajectories: readonly Trajectory[]): void;
+}
+
+function hostArrays(chains: number, dim: number, dtype: "f32" | "f64"): HostArrays {
+  const Real = dtype === "f64" ? Float64Array : Float32Array;
+  const rows = chains * dim;
+  const reals = new Real(4 * rows + 2 * chains);
+  const ints = new Int32Array(3 * chains + 1);
+  const resultReals = new Real(3 * rows + chains);
+  const taken = new Int32Array(chains);
+  return {
+    reals, realBytes: reals.byteLength, chains, rows, ints, resultReals, taken,
+    fill(batch, trajectories) {
+      reals.set(batch.q, 0);
+      reals.set(batch.grad, 2 * rows);
+      reals.set(batch.lp, 3 * rows);
+      let n = 0;
+      trajectories.forEach((t, c) => {
+        reals.set(t.p, rows + c * dim);
+        reals.set(t.chain.metric.inverse, 3 * rows + chains + c * dim);
+        reals[4 * rows + chains + c] = t.stepSize;
+        ints[c] = t.steps > 0 ? 1 : 0;
+        ints[chains + c] = 0;
+        ints[2 * chains + c] = t.steps;
+        n = Math.max(n, t.steps);
+      });
+      ints[3 * chains] = trajectories[0]?.stopAtNonFinite ? 1 : 0;
+      return n;
+    },
+    scatter(batch, trajectories) {
+      batch.q.set(resultReals.subarray(0, rows));
+      batch.grad.set(resultReals.subarray(2 * rows, 3 * rows));
+      batch.lp.set(resultReals.subarray(3 * rows));
+      trajectories.forEach((t, c) => {
+        t.p.set(resultReals.subarray(rows + c * dim, rows + (c + 1) * dim));
+        t.taken = taken[c]!;
+        batch.evaluations[c] = batch.evaluations[c]! + t.taken;
+      });
+    },
+  };
+}
+
+// The upload into the first state set and the fixed inputs, as copies at the sequence's start.
+function copyIn(s: Sequence, upload: VulkanBuffer, set: StateSet, fixed: Readonly<Record<"invMetric" | "stepSize" | "steps" | "stop", VulkanBuffer>>, io: HostArrays): void {
+  const R = io.reals.BYTES_PER_ELEMENT;
+  const { rows, chains } = io;
+  const realTargets = [set.q, set.p, set.grad, set.lp, fixed.invMetric, fixed.stepSize];
+  const realLengths = [rows, rows, rows, chains, rows, chains];
+  let at = 0;
+  REAL_UPLOAD.forEach((_, i) => {
+    s.copy(upload, realTargets[i]!, { srcOffset: at, byteLength: realLengths[i]! * R });
+    at += realLengths[i]! * R;
+  });
+  const intTargets = [set.active, set.taken, fixed.steps, fixed.stop];
+  intTargets.forEach((b, i) => s.copy(upload, b, { srcOffset: io.realBytes + 4 * chains * i, byteLength: i === 3 ? 4 : 4 * chains }));
+}
+
+// The end state's q, p, grad, lp and steps taken into the result buffer, as copies at the sequence's end.
+function copyOut(s: Sequence, set: StateSet, result: VulkanBuffer, io: HostArrays): void {
+  const R = io.reals.BYTES_PER_ELEMENT;
+  let at = 0;
+  for (const f of REAL_RESULT) {
+    const bytes = (f === "lp" ? io.chains : io.rows) * R;
+    s.copy(set[f], result, { dstOffset: at, byteLength: bytes });
+    at += bytes;
+  }
+  s.copy(set.taken, result, { dstOffset: io.resultReals.byteLength, byteLength: io.taken.byteLength });
+}
+
+/** Sequences recorded by trajectory length, the most recently used kept (a run's lengths are few after warmup). */
+class RecordedRuns {
+  private readonly kept = new Map<number, Sequence>();
+  constructor(private readonly record: (n: number) => Sequence, private readonly limit = 32) {}
+
+  of(n: number): Sequence {
+    let s = this.kept.get(n);
+    if (s) this.kept.delete(n);
+    else s = this.record(n);
+    this.kept.set(n, s);
+    if (this.kept.size > this.limit) {
+      const [oldest, seq] = this.kept.entries().next().value!;
+      seq.destroy();
+      this.kept.delete(oldest);
+    }
+    return s;
+  }
+
+  dispose(): void {
+    this.kept.forEach((s) => s.destroy());
+    this.kept.clear();
+  }
+}

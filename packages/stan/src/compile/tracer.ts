@@ -9,6 +9,7 @@ import { declaredConstraint, declaredShape, type BoundVals } from "./constraints
 import { Evaluator, ReturnSignal } from "./evaluate.ts";
 import { isMapAssignment, vectorizable, whyNotVectorized } from "./vectorize.ts";
 import { declareRandomQuantities } from "./generated.ts";
+import { runScan, scanPlan, type ScanHost } from "./scan-loop.ts";
 import { UNSUPPORTED_DISTRIBUTION_FIX } from "./refuse.ts";
 import { assignIndex, readIndex, type IndexVal } from "./indexing.ts";
 import { binaryOp } from "./evaluate.ts";
@@ -21,6 +22,8 @@ class LoopSignal {
 }
 
 const MAX_WHILE = 10_000_000;
+/** The fewest iterations a loop carrying state has for it to run as a scan (shorter ones are traced one by one). */
+const MIN_SCAN_ITERATIONS = 8;
 /** Graph nodes a loop traced one iteration at a time may make (outside transformed data, whose loops compute data) before the program is refused. */
 const MAX_UNROLLED_NODES = 50_000;
 
@@ -62,6 +65,8 @@ export class Tracer extends Evaluator {
   private batchRange: { variable: string; lo: number; hi: number } | undefined;
   /** The outermost loop being unrolled (outside transformed data), and the node count when it began. */
   private unrolling: { loop: Stmt & { kind: "for" }; firstNode: number } | undefined;
+  /** Set while a loop's body is traced as a scan's step: loops inside it are not scanned again. */
+  private scanning = false;
 
   constructor(checked: CheckedProgram, src: SourceFile, private readonly m: ModelBuilder, known?: KnownValues) {
     super(checked, src, known);
@@ -256,6 +261,7 @@ export class Tracer extends Evaluator {
       }
       return;
     }
+    if (hi - lo + 1 >= MIN_SCAN_ITERATIONS && !this.batched && !this.scanning && this.block !== "transformed data" && this.scanLoop(s, lo, hi)) return;
     const outermost = this.unrolling === undefined && this.block !== "transformed data";
     if (outermost) this.unrolling = { loop: s, firstNode: nodeCount() };
     try {
@@ -269,6 +275,35 @@ export class Tracer extends Evaluator {
       }
     } finally {
       if (outermost) this.unrolling = undefined;
+    }
+  }
+
+  // The loop pass's scan form (scan-loop.ts): a loop carrying state between iterations runs as one
+  // scan. Where the body cannot be traced so (a construct the step does not take), nothing has
+  // changed outside the step's own scope and the loop is traced one iteration at a time instead.
+  private scanLoop(s: Stmt & { kind: "for" }, lo: number, hi: number): boolean {
+    const plan = scanPlan(s);
+    if (plan === undefined) return false;
+    const host: ScanHost = {
+      lookup: (name) => this.lookup(name, s.span),
+      setVar: (name, v) => this.setVar(name, v),
+      runBody: (bindings) => {
+        this.frames.push(new Map(bindings));
+        try {
+          this.exec(s.body);
+          return this.frames[this.frames.length - 1]!;
+        } finally {
+          this.frames.pop();
+        }
+      },
+    };
+    this.scanning = true;
+    try {
+      return runScan(host, plan, s.variable, lo, hi);
+    } catch {
+      return false;
+    } finally {
+      this.scanning = false;
     }
   }
 

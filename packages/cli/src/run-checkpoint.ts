@@ -26,21 +26,29 @@ export function parseCheckpointEvery(text: string): CheckpointEvery {
   return m[2] === "s" ? { everySeconds: n } : { everyIterations: n };
 }
 
+/** Where a run samples: its backend and float type (a checkpoint resumes only there, where its draws are the same bits). */
+export interface CheckpointBackend {
+  readonly backend: "cpu" | "vulkan";
+  readonly dtype: "f32" | "f64";
+}
+
 /** What checkpoint.json holds. */
 interface CheckpointFile {
   /** Each chain file's length in bytes when the checkpoint was taken. */
   readonly files: Readonly<Record<string, number>>;
+  /** Where the run sampled (absent in files written before it was recorded: the CPU in f64). */
+  readonly backend?: CheckpointBackend;
   /** The sampler's checkpoint, as encodeCheckpoint writes it. */
   readonly sampler: unknown;
 }
 
 /** The sampler's checkpoint option of a run writing into `dir`: each checkpoint saved with its files' lengths, atomically. */
-export function checkpointOption(dir: string, paths: readonly string[], every: CheckpointEvery): CheckpointOptions {
+export function checkpointOption(dir: string, paths: readonly string[], every: CheckpointEvery, backend: CheckpointBackend): CheckpointOptions {
   return {
     ...every,
     save: (cp: Checkpoint) => {
       const files = Object.fromEntries(paths.map((p) => [basename(p), statSync(p).size]));
-      const text = JSON.stringify({ files, sampler: JSON.parse(encodeCheckpoint(cp)) as unknown } satisfies CheckpointFile);
+      const text = JSON.stringify({ files, backend, sampler: JSON.parse(encodeCheckpoint(cp)) as unknown } satisfies CheckpointFile);
       const path = join(dir, CHECKPOINT_FILE);
       const tmp = `${path}.${process.pid}.tmp`;
       const fd = openSync(tmp, "w");
@@ -59,7 +67,7 @@ export function checkpointOption(dir: string, paths: readonly string[], every: C
 export interface CheckpointPlan {
   readonly every?: CheckpointEvery;
   /** With --resume: the checkpoint, and each chain file's length when it was taken. */
-  readonly resumed?: { readonly checkpoint: Checkpoint; readonly files: Readonly<Record<string, number>> };
+  readonly resumed?: { readonly checkpoint: Checkpoint; readonly files: Readonly<Record<string, number>>; readonly backend: CheckpointBackend };
 }
 
 /** The options of `ppl sample` these read (a subset of SampleCommandOptions). */
@@ -84,14 +92,13 @@ export interface CheckpointCommandOptions {
 }
 
 /**
- * Checks what the options ask of checkpoints (the CPU sampler, NUTS or static HMC, one file per
- * chain) and, with --resume, reads the checkpoint (the files are cut back later, by cutFiles) and
+ * Checks what the options ask of checkpoints (NUTS or static HMC, on the CPU or with --backend
+ * vulkan, one file per chain) and, with --resume, reads the checkpoint (the files are cut back later, by cutFiles) and
  * checks that these options continue its run. Undefined when neither option is given.
  */
 export function checkpointPlan(opts: CheckpointCommandOptions, single: boolean): CheckpointPlan | undefined {
   if (opts.checkpointEvery === undefined && !opts.resume) return undefined;
   const what = opts.resume ? "--resume" : "--checkpoint-every";
-  if (opts.backend === "vulkan") throw usageError(`${what}: checkpoints hold the CPU sampler's state; use --backend cpu (or auto, which then takes the CPU)`);
   if (opts.algorithm === "chees" || opts.algorithm === "meads") throw usageError(`${what}: --algorithm ${opts.algorithm} adapts across chains, whose state a checkpoint does not hold; use --algorithm nuts or hmc`);
   if (opts.targetEss !== undefined) throw usageError(`${what} and --target-ess cannot be combined: the target's checks are not in a checkpoint; drop one`);
   if (single) throw usageError(`${what} works with one CSV file per chain; add --output-format chains`);
@@ -103,12 +110,27 @@ export function checkpointPlan(opts: CheckpointCommandOptions, single: boolean):
 }
 
 /** The sampler's options of a run with this plan: its checkpoints, and where it resumes. */
-export function checkpointSampleOptions(plan: CheckpointPlan | undefined, dir: string, paths: readonly string[]): { checkpoint?: CheckpointOptions; resume?: Checkpoint } {
+export function checkpointSampleOptions(plan: CheckpointPlan | undefined, dir: string, paths: readonly string[], backend: CheckpointBackend): { checkpoint?: CheckpointOptions; resume?: Checkpoint } {
   if (plan === undefined) return {};
   return {
-    ...(plan.every ? { checkpoint: checkpointOption(dir, paths, plan.every) } : {}),
+    ...(plan.every ? { checkpoint: checkpointOption(dir, paths, plan.every, backend) } : {}),
     ...(plan.resumed ? { resume: plan.resumed.checkpoint } : {}),
   };
+}
+
+/**
+ * Refuses to resume on another backend or float type than the checkpoint's run sampled on (the
+ * draws would not be that run's), and a run split over several devices (whose runner takes no
+ * checkpoints).
+ */
+export function checkBackend(plan: CheckpointPlan | undefined, choice: CheckpointBackend & { readonly devices?: readonly number[] }): void {
+  if (plan === undefined) return;
+  if (choice.devices !== undefined && choice.devices.length > 1) {
+    throw usageError(`${plan.resumed ? "--resume" : "--checkpoint-every"}: a run split over several devices takes no checkpoints; give one --device`);
+  }
+  const was = plan.resumed?.backend;
+  if (was === undefined || (was.backend === choice.backend && was.dtype === choice.dtype)) return;
+  throw usageError(`--resume: the checkpoint's run sampled with --backend ${was.backend} --dtype ${was.dtype}, this command with --backend ${choice.backend} --dtype ${choice.dtype}; resume with --backend ${was.backend} --dtype ${was.dtype}`);
 }
 
 // The run's settings that decide its draws, as the sampler resolves them from these options.
@@ -136,7 +158,7 @@ function readRunCheckpoint(output: string): NonNullable<CheckpointPlan["resumed"
   }
   try {
     const file = JSON.parse(text) as CheckpointFile;
-    return { checkpoint: decodeCheckpoint(JSON.stringify(file.sampler)), files: file.files };
+    return { checkpoint: decodeCheckpoint(JSON.stringify(file.sampler)), files: file.files, backend: file.backend ?? { backend: "cpu", dtype: "f64" } };
   } catch (e) {
     throw usageError(`--resume: '${path}' is not a checkpoint of ppl sample (${e instanceof SamplerOptionError || e instanceof Error ? e.message : String(e)})`);
   }

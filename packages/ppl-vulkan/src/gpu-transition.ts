@@ -62,6 +62,8 @@ export function gpuTransitionRunner(ctx: TransitionRunnerContext, dev: PreparedD
     // The block's last draws are the chains' state; their gradient comes back with them.
     batch.grad.set(results.g);
   };
+  // The last iteration reported: a checkpoint is whole after a block's last one (atBlockEnd).
+  let reported = -1;
   return {
     run(t, stepSizes, batch, out) {
       const k = blockFor(t, held);
@@ -72,6 +74,7 @@ export function gpuTransitionRunner(ctx: TransitionRunnerContext, dev: PreparedD
         endBlock(t, k, batch);
       }
       reportIteration(t, held, dev.layout, batch, out);
+      reported = t;
     },
     async runAsync(t, stepSizes, batch, out) {
       const k = blockFor(t, held);
@@ -88,7 +91,11 @@ export function gpuTransitionRunner(ctx: TransitionRunnerContext, dev: PreparedD
         if (t >= s.warmup && t + k < total) startAhead(dev, t + k, blockFor.limited(Math.min(K, total - t - k)), upload.control);
       }
       reportIteration(t, held, dev.layout, batch, out);
+      reported = t;
     },
+    // Within a block the batch's gradient is the block's last one (endBlock), and in warmup the
+    // device adapted the step size itself; at the block's end both are what the next block uploads.
+    atBlockEnd: () => reported === held.start + held.count - 1,
   };
 }
 

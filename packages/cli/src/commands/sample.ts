@@ -33,7 +33,7 @@ import { nestedRhatLines, nestedRhats, withNestedRhat } from "../nested-rhat-lin
 import { filterSummary, hiddenNote, selectVariables } from "../variable-filter.ts";
 import { readInitFile, readInvMetricFile } from "../start-values.ts";
 import { PATHFINDER_INIT, pathfinderInits } from "../pathfinder-init.ts";
-import { checkpointPlan, checkpointSampleOptions, cutFiles } from "../run-checkpoint.ts";
+import { checkBackend, checkpointPlan, checkpointSampleOptions, cutFiles } from "../run-checkpoint.ts";
 import { priorCommand } from "./prior.ts";
 import type { SampleCommandOptions } from "./sample-options.ts";
 
@@ -62,19 +62,21 @@ export async function sampleCommand(modelPath: string, options: SampleCommandOpt
   // Beyond ONE_FILE_CHAINS chains (or when asked) every chain goes into one draws.csv: one open file, not thousands.
   const single = opts.outputFormat === "single" || ((opts.outputFormat ?? "auto") === "auto" && opts.chains > ONE_FILE_CHAINS);
   if (single && opts.saveWarmup) throw usageError("--save-warmup writes warmup draws before each chain's adaptation block, which one draws.csv of every chain cannot hold; add --output-format chains, or drop --save-warmup");
-  // --checkpoint-every and --resume (run-checkpoint.ts): the CPU sampler, one file per chain.
+  // --checkpoint-every and --resume (run-checkpoint.ts): one file per chain, on the CPU unless --backend vulkan asks for the GPU.
   const checkpoints = checkpointPlan(opts, single);
   if (opts.steps !== undefined && !hmc) throw usageError("--steps is the number of leapfrog steps of --algorithm hmc; NUTS chooses its own (drop --steps, or add --algorithm hmc)");
   if (hostMethod && opts.gpuShape !== undefined && opts.gpuShape !== "auto") {
     throw usageError(`--gpu-shape lays out the GPU's NUTS kernel; --algorithm ${opts.algorithm} runs its transitions on the host over the GPU's batched gradient: drop --gpu-shape`);
   }
-  const request = checkpoints !== undefined ? { ...opts, backend: "cpu" as const } : opts;
+  // auto would start on the CPU and may move to a GPU midway, which a checkpoint cannot follow: it takes the CPU.
+  const request = checkpoints !== undefined && opts.backend !== "vulkan" ? { ...opts, backend: "cpu" as const } : opts;
   if (opts.threads !== undefined && request.backend === "vulkan") throw usageError("--threads spreads the CPU sampler's chains over threads; the GPU sampler runs every chain itself (drop --threads, or use --backend cpu)");
   // @ppl/vulkan (and its native addon) is loaded only then too, so that --backend cpu starts without it.
   const vulkan = request.backend === "cpu" ? undefined : await import("@ppl/vulkan");
   const listing = vulkan === undefined ? { devices: [], reason: null } : vulkan.listDevices();
   const picked = chooseBackend(request, listing);
   const choice = hostMethod ? layerMethodChoice(picked, opts.algorithm ?? "nuts") : picked;
+  checkBackend(checkpoints, choice);
   const threads = choice.backend === "cpu" ? Math.min(opts.threads ?? availableParallelism(), opts.chains) : 1;
 
   // With --typecheck, the TypeScript compiler first (commands/check.ts): a type error stops the run before it starts.
@@ -171,7 +173,7 @@ export async function sampleCommand(modelPath: string, options: SampleCommandOpt
       signal: target === undefined ? controller.signal : AbortSignal.any([controller.signal, targetMet.signal]),
       // The draws go to the files (and their spill) only: the memory used does not grow with --draws.
       keepDraws: false,
-      ...checkpointSampleOptions(checkpoints, dir, files.paths),
+      ...checkpointSampleOptions(checkpoints, dir, files.paths, { backend: choice.backend, dtype: choice.dtype }),
       ...(opened.transitionRunner ? { transitionRunner: opened.transitionRunner } : {}),
       // A GPU that `auto` took on its own: the run starts on the CPU backend while the GPU's kernel
       // is built, and moves to the GPU when it is ready and measures faster.

@@ -264,6 +264,16 @@ export class SamplingRun {
     return { seconds: this.runnerMs / 1000, gradients: this.runnerGradients };
   }
 
+  /** Whether this run can take checkpoints: on the host always; on a runner that says where its state is whole (TransitionRunner.atBlockEnd). */
+  get takesCheckpoints(): boolean {
+    return this.runner === null || this.runner.atBlockEnd !== undefined;
+  }
+
+  /** Whether a checkpoint taken now resumes to this run's own draws: on the host after any iteration, on a runner at its block's end. */
+  get atCheckpoint(): boolean {
+    return this.runner === null || (this.runner.atBlockEnd?.() ?? false);
+  }
+
   /** Whether the run's transitions can wait for a device without blocking the thread. */
   get waitsAsync(): boolean {
     return this.runner?.runAsync !== undefined;

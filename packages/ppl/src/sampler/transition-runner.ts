@@ -31,6 +31,13 @@ export interface RunnerStats {
 export interface TransitionRunner {
   run(t: number, stepSizes: Float64Array, batch: ChainBatch, stats: RunnerStats[]): void;
   runAsync?(t: number, stepSizes: Float64Array, batch: ChainBatch, stats: RunnerStats[]): Promise<void>;
+  /**
+   * Whether, after the last iteration reported, the batch (points, log densities, gradients) and
+   * the host's step sizes, metrics and adaptation are the whole of the runner's state: a runner of
+   * blocks is so at a block's end. A checkpoint is taken only then, so that a run resumed from it
+   * draws what the run that wrote it drew; a runner without it takes no checkpoints.
+   */
+  atBlockEnd?(): boolean;
 }
 
 /** What a transition runner is built from. */

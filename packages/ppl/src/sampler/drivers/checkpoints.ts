@@ -17,8 +17,10 @@ export function usesCheckpoints(options: SampleOptions): boolean {
 /** Refuses what checkpoints cannot hold, and restores a fresh run from options.resume. */
 export function resumeRun(run: SamplingRun, options: SampleOptions): void {
   if (!usesCheckpoints(options)) return;
-  // The state of a device's sampler, or of an adaptation across chains, is not part of a checkpoint.
-  if (options.transitionRunner || options.pendingRunner || options.fallback) throw new SamplerOptionError("checkpoint, resume: the run must sample on the CPU (leave transitionRunner, pendingRunner and fallback out)");
+  // A run that may move between the CPU and a device, or whose runner cannot say where its state is
+  // whole, or that adapts across chains, has state a checkpoint does not hold.
+  if (options.pendingRunner || options.fallback) throw new SamplerOptionError("checkpoint, resume: the run must stay where it starts (leave pendingRunner and fallback out)");
+  if (!run.takesCheckpoints) throw new SamplerOptionError("checkpoint, resume: the transition runner does not say where its state is whole (TransitionRunner.atBlockEnd); sample on the CPU, or with a runner that does");
   if (options.method !== undefined && methodOf(options.method).runAdaptation !== undefined) {
     throw new SamplerOptionError(`checkpoint, resume: ${methodOf(options.method).name} adapts across chains, whose state a checkpoint does not hold; use NUTS or static HMC`);
   }
@@ -33,6 +35,8 @@ export function resumeRun(run: SamplingRun, options: SampleOptions): void {
 /** Hands checkpoints to options.checkpoint.save as the run goes. */
 export class CheckpointSaver {
   private last = performance.now();
+  // A checkpoint is due and not yet taken (a runner's block has not ended).
+  private owed = false;
 
   constructor(private readonly options: SampleOptions) {
     const every = options.checkpoint?.everyIterations;
@@ -41,17 +45,22 @@ export class CheckpointSaver {
     if (seconds !== undefined && !(seconds > 0)) throw new SamplerOptionError(`checkpoint.everySeconds must be positive, got ${seconds}`);
   }
 
-  /** After an iteration of every chain: saves a checkpoint when one is due (never after the last iteration). */
+  /**
+   * After an iteration of every chain: saves a checkpoint when one is due (never after the last
+   * iteration). On a runner of blocks (a GPU) a due checkpoint waits for the block's end, where the
+   * run's state is whole; the run's draws do not change with checkpoints.
+   */
   after(run: SamplingRun): void {
     const o = this.options.checkpoint;
     if (o === undefined || run.done) return;
     const t = run.iterationsDone;
     const now = performance.now();
-    const due = t === run.settings.warmup
+    this.owed ||= t === run.settings.warmup
       || (o.everyIterations !== undefined && t % o.everyIterations === 0)
       || (o.everySeconds !== undefined && now - this.last >= o.everySeconds * 1000);
-    if (!due) return;
+    if (!this.owed || !run.atCheckpoint) return;
     o.save(checkpointOf(run.handOver(0, run.settings.chains), run.settings));
+    this.owed = false;
     this.last = now;
   }
 }

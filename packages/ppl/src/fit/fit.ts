@@ -18,7 +18,9 @@ import { relativeEff } from "../loo/relative-eff.ts";
 import type { CompiledModel } from "../model/compile.ts";
 import type { Model } from "../model/model.ts";
 import type { ChainAdaptationResult, SampleResult } from "../sampler/result.ts";
+import { stanNames } from "../model/stan-names.ts";
 import { FitError } from "./fit-error.ts";
+import type { VariableShape } from "./fit-generated.ts";
 import { writeFitInferenceData } from "./fit-inference-data.ts";
 
 /** One variable's draws with its shape: per chain, draw after draw, each draw's elements in row-major order. */
@@ -39,12 +41,17 @@ export interface FitParts {
   readonly result: SampleResult;
   /** Column name (bracket names, then SAMPLER_COLUMNS) → per chain the kept draws. */
   readonly columns: ReadonlyMap<string, Float64Array[]>;
+  /**
+   * The variables after the model's parameters and deterministics, in column order (generated
+   * quantities, predictive draws, log_lik), their columns in `columns`; none when left out.
+   */
+  readonly generated?: readonly VariableShape[];
   readonly maxDepth: number;
 }
 
 /** Options of fit.writeCsv. */
 export interface WriteCsvOptions {
-  /** Also write each draw's pointwise log-likelihood as columns log_lik.1 … log_lik.N, as `ppl sample --log-lik` does (false). */
+  /** Also write each draw's pointwise log-likelihood as columns log_lik.1 … log_lik.N, as `ppl sample --log-lik` does (false; a Fit sampled with { logLik: true } writes them anyway). */
   readonly logLik?: boolean;
 }
 
@@ -52,7 +59,10 @@ export interface WriteCsvOptions {
 export class Fit {
   /** The model's name. */
   readonly model: string;
-  /** Every reported variable's element names in column order (mu, theta[1], …), without the sampler's `__` columns. */
+  /**
+   * Every reported variable's element names in column order (mu, theta[1], …, then the generated
+   * quantities, y_rep[…] and log_lik[…] where the run made them), without the sampler's `__` columns.
+   */
   readonly names: readonly string[];
   /** Chains in the run. */
   readonly chains: number;
@@ -70,7 +80,7 @@ export class Fit {
     this.parts = parts;
     const { compiled, result } = parts;
     this.model = compiled.name;
-    this.names = compiled.constrainedNames();
+    this.names = [...compiled.constrainedNames(), ...(parts.generated ?? []).flatMap((g) => stanNames(g.name, g.shape))];
     this.chains = result.settings.chains;
     this.drawsPerChain = parts.columns.get(SAMPLER_COLUMNS[0])?.[0]?.length ?? 0;
     this.seed = result.settings.seed;
@@ -78,7 +88,7 @@ export class Fit {
     this.adaptation = result.adaptation;
   }
 
-  /** The draws of one scalar, one element (`theta[3]`) or a sampler column (`lp__`), as chain × draw. */
+  /** The draws of one scalar, one element (`theta[3]`, `y_rep[2]`, `log_lik[5]`) or a sampler column (`lp__`), as chain × draw. */
   draws(name: string): readonly Float64Array[] {
     const column = this.parts.columns.get(name);
     if (column !== undefined) return column;
@@ -91,7 +101,7 @@ export class Fit {
 
   /** The draws of a whole variable (a scalar, vector, matrix…) with its shape. */
   variable(name: string): VariableDraws {
-    const info = this.parts.compiled.generatedInfo.find((g) => g.name === name);
+    const info = this.variableShapes().find((g) => g.name === name);
     if (info === undefined) {
       throw new FitError(`fit.variable('${name}'): model '${this.model}' has no variable '${name}'; its variables are ${this.variableNames().join(", ")}`);
     }
@@ -106,9 +116,9 @@ export class Fit {
     return { name, shape: info.shape, chains };
   }
 
-  /** The names of the model's variables (parameters, then deterministics and generated quantities). */
+  /** The names of the run's variables (parameters, deterministics, then generated quantities, predictive draws and log_lik where made). */
   variableNames(): string[] {
-    return this.parts.compiled.generatedInfo.map((g) => g.name);
+    return this.variableShapes().map((g) => g.name);
   }
 
   /** Every variable's summary (mean, sd, quantiles, ESS, R-hat, MCSE) and the run's warnings, as `ppl sample` prints them. */
@@ -132,7 +142,7 @@ export class Fit {
    * Writes the run as ArviZ's InferenceData in one netCDF4 file at `path` (replaced), as `ppl export`
    * writes the CSV files of the same run: posterior, sample_stats (ArviZ's names), log_likelihood
    * keyed by each observed variable's name (when the model observes something),
-   * posterior_predictive (when the model reports <name>_rep draws), observed_data (the observed
+   * posterior_predictive (of a Fit sampled with { predictive: true }: y_rep under the name y), observed_data (the observed
    * variables only) and constant_data (the other data, integers as int64). Resolves to the path
    * written; open it with `arviz.from_netcdf(path)`.
    */
@@ -154,7 +164,8 @@ export class Fit {
     mkdirSync(dir, { recursive: true });
     const { result, model, compiled } = this.parts;
     const s = result.settings;
-    const logLik = options.logLik === true ? this.logLik() : new Map<string, Float64Array[]>();
+    const kept = this.names.some((n) => n.startsWith(`${LOG_LIK_NAME}[`));
+    const logLik = options.logLik === true && !kept ? this.logLik() : new Map<string, Float64Array[]>();
     const names = [...this.names, ...logLik.keys()];
     const order = [...SAMPLER_COLUMNS.map((n) => this.parts.columns.get(n)!), ...this.names.map((n) => this.parts.columns.get(n)!), ...logLik.values()];
     return Array.from({ length: this.chains }, (_, c) => {
@@ -175,6 +186,10 @@ export class Fit {
       writer.close(result.timing.warmupSeconds + result.timing.samplingSeconds > 0 ? { warmup: result.timing.warmupSeconds, sampling: result.timing.samplingSeconds } : undefined);
       return path;
     });
+  }
+
+  private variableShapes(): readonly VariableShape[] {
+    return [...this.parts.compiled.generatedInfo, ...(this.parts.generated ?? [])];
   }
 
   // Each observed element's log density at every draw, by column name (log_lik[1] …), each [chain][draw]: what loo() and `ppl sample --log-lik` compute.

@@ -12,9 +12,10 @@ import type { DrawInfo } from "../sampler/result.ts";
 import { sampleAsync } from "../sampler/sample.ts";
 import type { SettingsOptions } from "../sampler/settings.ts";
 import { Fit } from "./fit.ts";
+import { generatedColumns, type GeneratedColumnOptions } from "./fit-generated.ts";
 
 /** Options of sample(model, data, options): the run's settings (Stan's defaults) and where it runs. */
-export interface FitOptions extends SettingsOptions {
+export interface FitOptions extends GeneratedColumnOptions, SettingsOptions {
   /** Threads to spread the chains over (1); the draws are the same bits with any number. */
   readonly threads?: number;
   /** Stops the run between iterations; the Fit then holds the draws made so far (fit.aborted). */
@@ -60,5 +61,9 @@ export async function sampleModel<S extends DataSpec>(model: Model<S>, data: Dat
   // A stopped run keeps the draws every chain has (they stop after the same iteration).
   const n = Math.min(...done);
   if (n < kept) for (const [name, cols] of columns) columns.set(name, cols.map((c) => c.slice(0, n)));
-  return new Fit({ model, compiled, data: data as Readonly<Record<string, unknown>>, result, columns, maxDepth: result.settings.maxDepth });
+  // The generated quantities (and, as asked, y_rep and log_lik) of every kept draw, as ppl sample writes them.
+  const { seed, firstChain } = result.settings;
+  const generated = generatedColumns(compiled, columns, { seed, firstChain, chains, draws: n }, options);
+  for (const [name, cols] of generated.columns) columns.set(name, cols);
+  return new Fit({ model, compiled, data: data as Readonly<Record<string, unknown>>, result, columns, maxDepth: result.settings.maxDepth, generated: generated.variables });
 }

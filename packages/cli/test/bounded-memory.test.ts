@@ -7,7 +7,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { readStanCsv } from "@ppl/ppl";
-import { MAIN, ROOT, tempDir } from "./helpers.ts";
+import { CLI_NODE_ARGS, ROOT, tempDir } from "./helpers.ts";
 
 const LONG = process.env["PPL_LONG"] !== undefined && process.env["PPL_LONG"] !== "";
 const TIME = "/usr/bin/time";
@@ -16,7 +16,7 @@ const FIXTURE = join(ROOT, "packages/cli/test/fixtures/memory");
 // Runs `ppl ARGS` under GNU time; its exit code and peak resident set in MB.
 function peakRss(args: readonly string[]): Promise<{ code: number | null; mb: number; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(TIME, ["-v", process.execPath, "--import", "tsx", MAIN, ...args], { cwd: ROOT, stdio: ["ignore", "ignore", "pipe"] });
+    const child = spawn(TIME, ["-v", process.execPath, ...CLI_NODE_ARGS, ...args], { cwd: ROOT, stdio: ["ignore", "ignore", "pipe"] });
     let stderr = "";
     child.stderr.on("data", (b: Buffer) => (stderr += b.toString()));
     child.on("error", reject);

@@ -12,14 +12,14 @@ import { readRun } from "../src/read-runs.ts";
 import { summaryCommand } from "../src/commands/summary.ts";
 import { sampleCommand } from "../src/commands/sample.ts";
 import type { SampleCommandOptions } from "../src/commands/sample-options.ts";
-import { MAIN, ROOT, runCli, tempDir } from "./helpers.ts";
+import { CLI_NODE_ARGS, ROOT, runCli, tempDir } from "./helpers.ts";
 
 const LONG = process.env["PPL_LONG"] === "1";
 
 // Runs `ppl ARGS` under GNU time; its exit code and peak resident set in MB.
 function peakRss(args: readonly string[]): Promise<{ code: number | null; mb: number; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn("/usr/bin/time", ["-v", process.execPath, "--import", "tsx", MAIN, ...args], { cwd: ROOT, stdio: ["ignore", "ignore", "pipe"] });
+    const child = spawn("/usr/bin/time", ["-v", process.execPath, ...CLI_NODE_ARGS, ...args], { cwd: ROOT, stdio: ["ignore", "ignore", "pipe"] });
     let stderr = "";
     child.stderr.on("data", (b: Buffer) => (stderr += b.toString()));
     child.on("error", reject);

@@ -13,7 +13,8 @@ import { hasStackTrace, PPL_INDEX, readCsv, ROOT, runCli, tempDir } from "./help
 const EIGHT = JSON.parse(readFileSync(join(ROOT, "examples/eight_schools.json"), "utf8")) as { J: number; y: number[]; sigma: number[] };
 const J = EIGHT.J;
 const DATA = "examples/eight_schools.json";
-const TENSOR_INDEX = join(ROOT, "packages/tensor/src/index.ts");
+// The tensor package by name, as a user's model imports it (the CLI resolves it to its own copy).
+const TENSOR_INDEX = "@ppl/tensor";
 const school = (name: string) => Array.from({ length: J }, (_, i) => `${name}.${i + 1}`);
 const PARAMS = ["mu", "tau", ...school("theta_trans"), ...school("theta")];
 

@@ -1,10 +1,12 @@
-// Helpers for running `ppl` as a user would: a child process of the CLI entry point under tsx.
+// Helpers for running `ppl` as a user would: a child process of the built CLI when the build is
+// current, else of the CLI's sources under tsx (cli-entry.ts says which and why).
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { readStanCsv, type StanCsv } from "@ppl/ppl";
+import { chooseCliEntry } from "./cli-entry.ts";
 
 /** The repository root (the CLI runs from there, as `pnpm ppl` does). */
 export const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
@@ -12,6 +14,15 @@ export const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 export const MAIN = join(ROOT, "packages/cli/src/main.ts");
 /** The bin launcher. */
 export const LAUNCHER = join(ROOT, "packages/cli/bin/ppl.js");
+
+const ENTRY = chooseCliEntry(ROOT);
+// Said once a test file, so that a slow run from stale builds is not a mystery.
+if (!ENTRY.built) process.stderr.write(`ppl tests: ${ENTRY.reason}\n`);
+/**
+ * Node's arguments that start `ppl` before the command's: `[LAUNCHER]` when every package's build
+ * is current, else `["--import", "tsx", MAIN]` (PPL_TEST_CLI=built or =source chooses).
+ */
+export const CLI_NODE_ARGS: readonly string[] = ENTRY.nodeArgs;
 /**
  * What model files written by tests into temporary directories import the ppl package as: its
  * name, as a user's model does; the CLI resolves it to its own copy (model-bundle.ts).
@@ -26,9 +37,9 @@ export interface CliResult {
   readonly stderr: string;
 }
 
-/** Starts `ppl ARGS` (node --import tsx main.ts) without waiting; stdout and stderr are collected. */
+/** Starts `ppl ARGS` (node CLI_NODE_ARGS ARGS) without waiting; stdout and stderr are collected. */
 export function startCli(args: readonly string[], env: Record<string, string> = {}): { child: ChildProcess; done: Promise<CliResult> } {
-  const child = spawn(process.execPath, ["--import", "tsx", MAIN, ...args], {
+  const child = spawn(process.execPath, [...CLI_NODE_ARGS, ...args], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "pipe"],

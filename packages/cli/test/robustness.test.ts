@@ -7,13 +7,16 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
 import { readStanCsv } from "@ppl/ppl";
-import { hasStackTrace, MAIN, PPL_INDEX, readCsv, ROOT, runCli, startCli, tempDir, type CliResult } from "./helpers.ts";
+import { CLI_NODE_ARGS, hasStackTrace, PPL_INDEX, readCsv, ROOT, runCli, startCli, tempDir, type CliResult } from "./helpers.ts";
 
 const MODEL = "examples/eight_schools.ts";
 const DATA = "examples/eight_schools.json";
 const EIGHT = { J: 8, y: [28, 8, -3, 7, -1, 1, 18, 12], sigma: [15, 10, 16, 11, 9, 11, 10, 18] };
 const FAST = ["--chains", "1", "--warmup", "20", "--draws", "20", "--quiet", "--backend", "cpu"];
-const TENSOR_INDEX = join(ROOT, "packages/tensor/src/index.ts");
+// The tensor package by name, as a user's model imports it (the CLI resolves it to its own copy).
+const TENSOR_INDEX = "@ppl/tensor";
+// How a shell line starts `ppl` (node's arguments, quoted).
+const NODE_ARGS = CLI_NODE_ARGS.map((a) => JSON.stringify(a)).join(" ");
 
 const dir = tempDir("ppl-robust-");
 let n = 0;
@@ -249,7 +252,7 @@ describe.concurrent("output paths", () => {
 
   it("2: 400 chains under a limit of 256 open files: every file is written and closed", async () => {
     const o = out();
-    const cmd = `ulimit -n 256 && exec "${process.execPath}" --import tsx "${MAIN}" sample ${MODEL} --data ${DATA} --chains 400 --output-format chains --warmup 3 --draws 3 --seed 1 --quiet --backend cpu --output "${o}"`;
+    const cmd = `ulimit -n 256 && exec "${process.execPath}" ${NODE_ARGS} sample ${MODEL} --data ${DATA} --chains 400 --output-format chains --warmup 3 --draws 3 --seed 1 --quiet --backend cpu --output "${o}"`;
     const r = await collect(spawn("bash", ["-c", cmd], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] }));
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toBe("");
@@ -306,7 +309,7 @@ describe("pipes", () => {
     const rows = Array.from({ length: 20 }, (_, r) => ["-1", "0.9", "0.5", "2", "3", "0", "1", ...names.map((_, i) => String(Math.sin(r * 7 + i)))].join(","));
     const footer = ["# ", "#  Elapsed Time: 1 seconds (Warm-up)", "#                1 seconds (Sampling)", "#                2 seconds (Total)", "# "];
     const p = file("wide.csv", ["# model = wide", ["lp__", "accept_stat__", "stepsize__", "treedepth__", "n_leapfrog__", "divergent__", "energy__", ...names].join(","), ...rows, ...footer, ""].join("\n"));
-    const child = spawn(process.execPath, ["--import", "tsx", MAIN, "summary", p], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [...CLI_NODE_ARGS, "summary", p], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
     let stderr = "";
     child.stderr.setEncoding("utf8").on("data", (t: string) => (stderr += t));
     child.stdout.once("data", () => child.stdout.destroy());
@@ -320,7 +323,7 @@ describe("terminals", () => {
   it("4: on a terminal 30 columns wide, no progress line is longer than the terminal", () => {
     const o = out();
     // `script` runs the command on a pseudo-terminal, whose width stty sets.
-    const cmd = `stty cols 30 rows 20; exec "${process.execPath}" --import tsx "${MAIN}" sample ${MODEL} --data ${DATA} --backend cpu --chains 2 --warmup 300 --draws 300 --seed 4 --output "${o}"`;
+    const cmd = `stty cols 30 rows 20; exec "${process.execPath}" ${NODE_ARGS} sample ${MODEL} --data ${DATA} --backend cpu --chains 2 --warmup 300 --draws 300 --seed 4 --output "${o}"`;
     const r = spawnSync("script", ["-qec", cmd, "/dev/null"], { cwd: ROOT, encoding: "utf8" });
     expect(r.status, r.stdout).toBe(0);
     const rows = r.stdout.split(/\r?\n|\x1b\[\d*A/).map((l) => l.replace(/\x1b\[[0-9;]*[A-Za-z]/g, ""));

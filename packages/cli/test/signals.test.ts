@@ -10,7 +10,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { readStanCsv } from "@ppl/ppl";
-import { hasStackTrace, MAIN, ROOT, runCli, tempDir } from "./helpers.ts";
+import { CLI_NODE_ARGS, hasStackTrace, ROOT, runCli, tempDir } from "./helpers.ts";
 
 const LONG = process.env["PPL_LONG"] !== undefined && process.env["PPL_LONG"] !== "";
 const CHAINS = 2;
@@ -28,7 +28,7 @@ interface Stopped {
 // Runs `ppl sample` on eight schools into `out` and sends `signals` once stderr says `phase: <at>`.
 function stopAt(at: string, args: readonly string[], out: string, signals: readonly NodeJS.Signals[], env: Record<string, string> = {}): Promise<Stopped> {
   const child = spawn(process.execPath, [
-    "--import", "tsx", MAIN, "sample", "examples/eight_schools.ts", "--data", "examples/eight_schools.json",
+    ...CLI_NODE_ARGS, "sample", "examples/eight_schools.ts", "--data", "examples/eight_schools.json",
     "--chains", String(CHAINS), "--seed", "5", "--output", out, ...args,
   ], { cwd: ROOT, env: { ...process.env, PPL_TRACE_PHASES: "1", ...env }, stdio: ["ignore", "pipe", "pipe"] });
   let stderr = "";

@@ -12,6 +12,7 @@ import type { OptimizeCommandOptions } from "./commands/optimize.ts";
 import type { VariationalCommandOptions } from "./commands/variational.ts";
 import type { PathfinderCommandOptions } from "./commands/pathfinder.ts";
 import { processIO } from "./io.ts";
+import { deviceSelection } from "./device-option.ts";
 import { initOption, integer, nonNegative, positive } from "./options.ts";
 
 type Runner = (action: () => Promise<ExitCodeValue> | ExitCodeValue) => () => Promise<void>;
@@ -55,6 +56,9 @@ export function addApproximationCommands(program: Command, run: Runner): void {
     .option("--draws <n>", "number of draws", integer(1, 2 ** 31), 1000)
     .option("--no-jacobian", "approximate the density without the log-Jacobian (the mode of `ppl optimize` without --jacobian); default: with it, as CmdStan")
     .option("--init <r>", "initial point of the mode search, as for optimize", initOption, 2)
+    .addOption(new Option("--backend <name>", "where the batched evaluations run: auto (a GPU when one is usable), cpu, or vulkan").choices(["auto", "cpu", "vulkan"]).default("auto"))
+    .option("--device <n>", "Vulkan device index (see `ppl devices`)", deviceSelection)
+    .addOption(new Option("--dtype <type>", "float type of the GPU's density (default f64)").choices(["f32", "f64"]))
     .option("--seed <n>", "random seed", integer(0))
     .option("--output <dir>", "output directory", "output")
     .option("--quiet", "no informational lines on stderr", false)
@@ -74,6 +78,9 @@ export function addApproximationCommands(program: Command, run: Runner): void {
     .option("--history-size <n>", "L-BFGS's number of correction pairs", integer(1, 1000), 5)
     .option("--max-lbfgs-iters <n>", "most L-BFGS iterations of a path", integer(1, 2 ** 31), 1000)
     .option("--init <r>", "a number r: each path starts uniform in (-r, r) on the unconstrained scale; or a JSON file of constrained initial values (one object shared, or one per path)", initOption, 2)
+    .addOption(new Option("--backend <name>", "where the batched evaluations run: auto (a GPU when one is usable), cpu, or vulkan").choices(["auto", "cpu", "vulkan"]).default("auto"))
+    .option("--device <n>", "Vulkan device index (see `ppl devices`)", deviceSelection)
+    .addOption(new Option("--dtype <type>", "float type of the GPU's density (default f64)").choices(["f32", "f64"]))
     .option("--seed <n>", "random seed", integer(0))
     .option("--output <dir>", "output directory", "output")
     .option("--quiet", "no informational lines on stderr", false)
@@ -97,6 +104,9 @@ export function addApproximationCommands(program: Command, run: Runner): void {
     .option("--eval-elbo <n>", "iterations between ELBO estimates (and convergence checks)", integer(1, 2 ** 31), 100)
     .option("--draws <n>", "draws from the approximation written after its mean (CmdStan's output_samples)", integer(1, 2 ** 31), 1000)
     .option("--init <r>", "initial mean: uniform in (-r, r) on the unconstrained scale, or a JSON file of constrained values", initOption, 2)
+    .addOption(new Option("--backend <name>", "where the batched evaluations run: auto (a GPU when one is usable), cpu, or vulkan").choices(["auto", "cpu", "vulkan"]).default("auto"))
+    .option("--device <n>", "Vulkan device index (see `ppl devices`)", deviceSelection)
+    .addOption(new Option("--dtype <type>", "float type of the GPU's density (default f64)").choices(["f32", "f64"]))
     .option("--seed <n>", "random seed", integer(0))
     .option("-o, --output <dir>", "output directory", "output")
     .option("--quiet", "no informational lines on stderr", false)

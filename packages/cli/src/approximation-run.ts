@@ -5,7 +5,7 @@
  * the mode found by an optimizer, and a one-row-per-point Stan CSV file in CmdStan's layout.
  */
 import { approximationTarget, type ApproximationSource, fileSink, formatNumber, randomInitialPoint, runConfig, writeStanCsv, type CompiledModel, type ConfigNode, type Model } from "@ppl/ppl";
-import type { Objective } from "@ppl/ppl/inference";
+import type { BatchedObjective, Objective } from "@ppl/ppl/inference";
 import { compileWithData } from "./compile.ts";
 import { modelError } from "./exit-codes.ts";
 import type { CommandIO } from "./io.ts";
@@ -20,6 +20,8 @@ export interface ApproximationModel {
   readonly source: ApproximationSource;
   readonly compiled: CompiledModel;
   readonly objective: Objective;
+  /** The objective at many points in one call, where --backend placed it on a GPU (approximation-backend.ts). */
+  readonly batched?: BatchedObjective;
   /** Constrained parameters and deterministics at an unconstrained point. */
   generated(q: Float64Array): Float64Array;
 }

@@ -10,6 +10,7 @@
  */
 import { approximateTarget, FitError, type ApproximateFit, type LaplaceOptions } from "@ppl/ppl";
 import { HessianError, OptimizationError } from "@ppl/ppl/inference";
+import { placeApproximation, type ApproximationBackendFlags } from "../approximation-backend.ts";
 import { approximationModel, initialPoint } from "../approximation-run.ts";
 import { CliError, ExitCode, modelError, type ExitCodeValue } from "../exit-codes.ts";
 import type { CommandIO } from "../io.ts";
@@ -17,7 +18,7 @@ import { readModeFile } from "../mode-file.ts";
 import { prepareOutputDir } from "../output-dir.ts";
 
 /** The options of `ppl laplace`, as parsed by the command line. */
-export interface LaplaceCommandOptions {
+export interface LaplaceCommandOptions extends ApproximationBackendFlags {
   readonly data?: string;
   readonly mode?: string;
   readonly draws: number;
@@ -36,15 +37,21 @@ export async function laplaceCommand(modelPath: string, opts: LaplaceCommandOpti
   const options: LaplaceOptions = {
     method: "laplace", seed, draws: opts.draws, jacobian: opts.jacobian, ...(mode !== undefined ? { mode } : { initialPoints: [initialPoint(m, opts.init, seed)] }),
   };
+  const placed = await placeApproximation(opts, m, opts.jacobian, options, io, opts.quiet);
   let fit: ApproximateFit;
   try {
-    fit = approximateTarget(m, options, { dataFile: opts.data, init: opts.init, seedGiven: opts.seed !== undefined, source: m.source, ...(opts.mode !== undefined ? { modeFile: opts.mode } : {}) });
+    fit = approximateTarget(placed.model, options, {
+      dataFile: opts.data, init: opts.init, seedGiven: opts.seed !== undefined, source: m.source, ...(opts.mode !== undefined ? { modeFile: opts.mode } : {}),
+      ...(placed.note !== undefined ? { backendNote: placed.note } : {}),
+    });
   } catch (e) {
     if (!(e instanceof FitError)) throw e;
     if (e.cause instanceof OptimizationError) throw modelError(`model '${m.compiled.name}': ${e.cause.message}`, e.cause);
     if (e.cause instanceof HessianError) throw new CliError(e.message, ExitCode.notConverged, e.cause);
     // The mode was not found (the optimizer's result is the cause).
     throw new CliError(`${e.message}; find it with \`ppl optimize${opts.jacobian ? " --jacobian" : ""}\` (raise --iter) and pass its optimize.csv with --mode`, ExitCode.notConverged, e);
+  } finally {
+    placed.dispose();
   }
   const dir = await prepareOutputDir(opts.output, 0);
   const path = fit.writeCsv(dir);

@@ -9,6 +9,7 @@
  */
 import { approximateTarget, FitError, formatFourDigits as short, type ApproximateFit, type ApproximationInputs, type PathfinderModelOptions } from "@ppl/ppl";
 import { pathfinder, PathfinderError, type PathfinderResult } from "@ppl/ppl/inference";
+import { placeApproximation, type ApproximationBackendFlags } from "../approximation-backend.ts";
 import { approximationModel, type ApproximationModel } from "../approximation-run.ts";
 import { CliError, ExitCode, modelError, type ExitCodeValue } from "../exit-codes.ts";
 import type { CommandIO } from "../io.ts";
@@ -16,7 +17,7 @@ import { prepareOutputDir } from "../output-dir.ts";
 import { readInitFile } from "../start-values.ts";
 
 /** The options of `ppl pathfinder`, as parsed by the command line. */
-export interface PathfinderCommandOptions {
+export interface PathfinderCommandOptions extends ApproximationBackendFlags {
   readonly data?: string;
   readonly numPaths: number;
   readonly draws: number;
@@ -36,11 +37,18 @@ export async function pathfinderCommand(modelPath: string, opts: PathfinderComma
   const seed = opts.seed ?? Math.floor(Math.random() * 2 ** 32);
   const given = typeof opts.init === "string" ? readInitFile(opts.init, m.compiled, opts.numPaths, seed) : undefined;
   for (const note of given?.notes ?? []) io.stderr.write(note + "\n");
-  const fit = pathfinderFit(m, {
+  const options: PathfinderModelOptions = {
     method: "pathfinder", seed, draws: opts.draws, numPaths: opts.numPaths, psisResample: opts.psisResample, numElboDraws: opts.numElboDraws,
     historySize: opts.historySize, maxLbfgsIters: opts.maxLbfgsIters,
     ...(typeof opts.init === "number" ? { init: opts.init } : {}), ...(given ? { initialPoints: given.perChain } : {}),
-  }, { dataFile: opts.data, init: opts.init, seedGiven: opts.seed !== undefined, source: m.source });
+  };
+  const placed = await placeApproximation(opts, m, true, options, io, opts.quiet);
+  let fit: ApproximateFit;
+  try {
+    fit = pathfinderFit(placed.model, options, { dataFile: opts.data, init: opts.init, seedGiven: opts.seed !== undefined, source: m.source, ...(placed.note !== undefined ? { backendNote: placed.note } : {}) });
+  } finally {
+    placed.dispose();
+  }
   const dir = await prepareOutputDir(opts.output, 0);
   const path = fit.writeCsv(dir);
   printSummary(io, fit);

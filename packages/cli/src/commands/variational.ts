@@ -9,15 +9,16 @@
  * converged, says which criterion it missed and exits 5 (as `ppl optimize`); an ELBO that cannot
  * be estimated, or no step size that improves it, exits 5 and writes no file.
  */
-import { approximateTarget, FitError, formatNumber, type ApproximateFit } from "@ppl/ppl";
+import { approximateTarget, FitError, formatNumber, type ApproximateFit, type VariationalModelOptions } from "@ppl/ppl";
 import { VariationalError, type AdviResult, type FamilyName } from "@ppl/ppl/inference";
+import { placeApproximation, type ApproximationBackendFlags } from "../approximation-backend.ts";
 import { approximationModel, initialPoint } from "../approximation-run.ts";
 import { CliError, ExitCode, type ExitCodeValue } from "../exit-codes.ts";
 import type { CommandIO } from "../io.ts";
 import { prepareOutputDir } from "../output-dir.ts";
 
 /** The options of `ppl variational`, as parsed by the command line. */
-export interface VariationalCommandOptions {
+export interface VariationalCommandOptions extends ApproximationBackendFlags {
   readonly data?: string;
   readonly algorithm: FamilyName;
   readonly iter: number;
@@ -40,16 +41,20 @@ export async function variationalCommand(modelPath: string, opts: VariationalCom
   const m = await approximationModel(modelPath, opts.data, true, io);
   const seed = opts.seed ?? Math.floor(Math.random() * 2 ** 32);
   const x0 = initialPoint(m, opts.init, seed);
+  const options: VariationalModelOptions = {
+    method: "variational", seed, draws: opts.draws, initialPoints: [x0], algorithm: opts.algorithm, iter: opts.iter, gradSamples: opts.gradSamples,
+    elboSamples: opts.elboSamples, eta: opts.eta, adaptEngaged: opts.adaptEngaged, adaptIter: opts.adaptIter, tolRelObj: opts.tolRelObj, evalElbo: opts.evalElbo,
+  };
+  const placed = await placeApproximation(opts, m, true, options, io, opts.quiet);
   let fit: ApproximateFit;
   try {
-    fit = approximateTarget(m, {
-      method: "variational", seed, draws: opts.draws, initialPoints: [x0], algorithm: opts.algorithm, iter: opts.iter, gradSamples: opts.gradSamples,
-      elboSamples: opts.elboSamples, eta: opts.eta, adaptEngaged: opts.adaptEngaged, adaptIter: opts.adaptIter, tolRelObj: opts.tolRelObj, evalElbo: opts.evalElbo,
-    }, { dataFile: opts.data, init: opts.init, seedGiven: opts.seed !== undefined, source: m.source });
+    fit = approximateTarget(placed.model, options, { dataFile: opts.data, init: opts.init, seedGiven: opts.seed !== undefined, source: m.source, ...(placed.note !== undefined ? { backendNote: placed.note } : {}) });
   } catch (e) {
     const cause = e instanceof FitError ? e.cause : undefined;
     if (cause instanceof VariationalError) throw new CliError(`variational: ${cause.message}; no variational.csv was written`, ExitCode.notConverged, cause);
     throw e;
+  } finally {
+    placed.dispose();
   }
   const ascent = fit.ascent!;
   if (!opts.quiet) reportAscent(io, ascent);

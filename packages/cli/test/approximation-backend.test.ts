@@ -1,0 +1,59 @@
+// --backend, --device and --dtype of `ppl pathfinder`, `ppl variational` and `ppl laplace`, in
+// process: the flags a run cannot honour are usage errors naming the fix, and on a Vulkan device
+// with f64 (lavapipe in CI) `--backend vulkan` writes the CPU's draws to rounding, its file saying
+// where the batched evaluations ran.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { usableDevices } from "@ppl/vulkan";
+import { pathfinderCommand, type PathfinderCommandOptions } from "../src/commands/pathfinder.ts";
+import { variationalCommand, type VariationalCommandOptions } from "../src/commands/variational.ts";
+import { CliError } from "../src/exit-codes.ts";
+import { readCsv, tempDir } from "./helpers.ts";
+import { normalPosterior } from "./normal-posterior.ts";
+
+const tmp = tempDir("ppl-approx-backend-");
+const { model: NORMAL, data: DATA } = normalPosterior(tmp);
+const device = usableDevices()[0];
+const silent = { stdout: { write: () => true }, stderr: { write: () => true } };
+
+const PATHFINDER: PathfinderCommandOptions = {
+  data: DATA, numPaths: 2, draws: 50, psisResample: true, numElboDraws: 10, historySize: 5, maxLbfgsIters: 1000, init: 2, seed: 4, output: "", quiet: true,
+};
+
+async function exitOf(run: () => Promise<number>): Promise<{ code: number; message: string }> {
+  try {
+    return { code: await run(), message: "" };
+  } catch (e) {
+    if (e instanceof CliError) return { code: e.exitCode, message: e.message };
+    throw e;
+  }
+}
+
+describe("the approximations' --backend", () => {
+  it("--device with --backend cpu, and several devices, are usage errors (exit 2) naming the fix", async () => {
+    const cpu = await exitOf(() => pathfinderCommand(NORMAL, { ...PATHFINDER, output: join(tmp, "a"), backend: "cpu", device: 0 }, silent));
+    expect(cpu).toEqual({ code: 2, message: expect.stringContaining("--device selects a Vulkan device") });
+    const opts: VariationalCommandOptions = {
+      data: DATA, algorithm: "meanfield", iter: 100, gradSamples: 1, elboSamples: 10, eta: 1, adaptEngaged: false, adaptIter: 10, tolRelObj: 0.01, evalElbo: 50,
+      draws: 10, init: 2, seed: 1, output: join(tmp, "b"), quiet: true, backend: "vulkan", device: [0, 0],
+    };
+    const many = await exitOf(() => variationalCommand(NORMAL, opts, silent));
+    expect(many).toEqual({ code: 2, message: expect.stringContaining("give one index") });
+  });
+
+  it.runIf(device !== undefined && device.features.shaderFloat64)("pathfinder --backend vulkan --dtype f64: the CPU's draws to rounding, and a note in the file", async () => {
+    const cpuDir = join(tmp, "cpu");
+    const gpuDir = join(tmp, "gpu");
+    expect(await pathfinderCommand(NORMAL, { ...PATHFINDER, output: cpuDir, backend: "cpu" }, silent)).toBe(0);
+    expect(await pathfinderCommand(NORMAL, { ...PATHFINDER, output: gpuDir, backend: "vulkan", dtype: "f64", device: device!.index }, silent)).toBe(0);
+    const cpu = readCsv(join(cpuDir, "pathfinder.csv"));
+    const gpu = readCsv(join(gpuDir, "pathfinder.csv"));
+    expect(gpu.columns).toEqual(cpu.columns);
+    gpu.draws.forEach((column, j) => {
+      expect(column.length).toBe(cpu.draws[j]!.length);
+      column.forEach((v, i) => expect(Math.abs(v - cpu.draws[j]![i]!)).toBeLessThanOrEqual(1e-12 * Math.max(1, Math.abs(v))));
+    });
+    expect(readFileSync(join(gpuDir, "pathfinder.csv"), "utf8")).toMatch(/^# backend: vulkan \(f64\)/m);
+  });
+});

@@ -118,7 +118,7 @@ async function runCase(name: string, compiled: () => CompiledModel, chains: numb
       const sizes = chainGroupSizes(chains, groupsOpt);
       const parts: GpuNuts[] = [];
       for (const n of sizes) parts.push(await prepare(n));
-      const split = splitRunner(parts.map((r, g) => ({ chains: sizes[g]!, runner: r })));
+      const split = splitRunner(parts);
       runner = {
         ...split,
         shape: parts[0]!.shape,

@@ -1,58 +1,20 @@
 /**
- * Where a run samples, as one call: prepareRun turns a placed plan (the run's layout with the
- * backend and devices chosen) into the density the sampler evaluates and, on a GPU, the prepared
- * runner that owns the plan (its chains, depth, metric, dtype and shape), or the GPU's runner to
- * move to later. The placement policy lives here: which shape several devices share, which float
- * type the CPU computes in, when a run that may use the GPU starts on the CPU and moves.
+ * A placed run prepared, as one call: prepareRun turns a placed plan (placeRun's, place-run.ts:
+ * the run's layout with the backend, devices and groups chosen) into the density the sampler
+ * evaluates and, on a GPU, the prepared runner that owns the plan (its chains, depth, metric,
+ * dtype and shape), or the GPU's runner to move to later. What it decides: which shape several
+ * devices share, which float type the CPU computes in, how a run that may use the GPU starts on
+ * the CPU.
  */
 import { modelDensity, SamplerOptionError, type CompiledModel, type ModelDensity } from "@ppl/ppl";
-import { chainGroupSizes, splitRunner, type PreparedRunner, type ReadyRunner, type RunPlan } from "@ppl/ppl/runner";
+import { runLayout, splitRunner, type DeviceGroup, type PendingGpu, type PlacedPlan, type PreparedRun, type PreparedRunner } from "@ppl/ppl/runner";
 import { castFloats } from "@ppl/tensor/passes";
 import { roundedDataModel } from "./data-precision.ts";
 import { largestFactorisation } from "./execution-shape.ts";
 import { prepareGpuGradient } from "./gpu-gradient.ts";
 import { prepareGpuNuts } from "./gpu-runner.ts";
-import { gpuNutsOptions } from "./register.ts";
-
-/** A run's layout and where it runs: the plan the caller (the CLI's flags) places. */
-export interface PlacedPlan extends RunPlan {
-  readonly backend: "cpu" | "vulkan";
-  /** Every device the chains are split over, when there are several (one manager each; an index may repeat). */
-  readonly devices?: readonly number[];
-  /**
-   * Set when the GPU was taken without being asked for: the run starts on the CPU backend in this
-   * float type while the GPU's sampler is prepared, and moves there once it is ready and faster.
-   */
-  readonly cpuFallback?: { readonly dtype: "f32" | "f64" };
-}
-
-/** The GPU's sampler once prepared, for a run that started on the CPU. */
-export interface PendingGpu {
-  readonly ready: ReadyRunner;
-  /** The log's lines about the kernel (as PreparedRun.detail). */
-  readonly detail: string;
-  readonly warning?: string;
-}
-
-/** A placed run: the density the sampler evaluates, and on a GPU the runner that takes its transitions there. */
-export interface PreparedRun {
-  readonly density: ModelDensity;
-  /** The prepared runner (SampleOptions.transitionRunner): the run takes its chains, depth and metric from its plan. */
-  readonly transitionRunner?: PreparedRunner;
-  /**
-   * With plan.cpuFallback: starts preparing the GPU's sampler (once; later calls return the same
-   * promise). The run starts on `density` (the CPU backend, in cpuFallback's float type), calls
-   * this once its work left is long enough to gain from a GPU, and moves to the GPU once it is
-   * ready and measures faster (SampleOptions.pendingRunner).
-   */
-  readonly pendingGpu?: () => Promise<PendingGpu>;
-  /** Lines for the log: the GPU kernel's execution shape, and any note on the float type. */
-  readonly detail?: string;
-  /** A line the user must see: a layout that may return wrong draws on this device. */
-  readonly warning?: string;
-  /** Releases the device; with a GPU still being prepared, once it is ready (a GPU never started needs nothing). */
-  dispose(): void;
-}
+import { deviceGroups } from "./place-run.ts";
+import { gpuNutsOptions } from "./gpu-nuts-options.ts";
 
 /**
  * Prepares a run as placed. On Vulkan the NUTS transitions of all chains, and warmup's step-size
@@ -70,11 +32,11 @@ export async function prepareRun(compiled: CompiledModel, plan: PlacedPlan): Pro
   // With --data-precision f16 the host evaluates the rounded data the device holds: one posterior.
   const density = await modelDensity(roundedDataModel(compiled, plan.dataPrecision ?? "exact"), { backend: "cpu" });
   if (plan.transitions === "host") return prepareGradientRun(compiled, plan, density);
-  const several = plan.devices !== undefined && plan.devices.length > 1 ? plan.devices : undefined;
-  const prepare = (): Promise<PreparedRunner> => (several ? prepareGroups(compiled, plan, several) : prepareGpuNuts(compiled, gpuNutsOptions(plan)));
+  const groups = planGroups(plan);
+  const prepare = (): Promise<PreparedRunner> => (groups ? prepareGroups(compiled, plan, groups) : prepareGpuNuts(compiled, gpuNutsOptions(runLayout(plan))));
   const detailOf = (gpu: PreparedRunner): string => [
     gpu.plan.shape === "device" ? "GPU NUTS: whole device per gradient (batched gradient kernels and a controller kernel)" : `GPU NUTS kernel: ${gpu.plan.shape} per chain`,
-    ...(several ? [groupsLine(plan.chains, several)] : []),
+    ...(groups ? [groupsLine(groups)] : []),
     ...(gpu.note !== undefined ? [gpu.note] : []),
     ...(hint ? [hint] : []),
   ].join("\n");
@@ -99,7 +61,7 @@ async function prepareGradientRun(compiled: CompiledModel, plan: PlacedPlan, den
   if (plan.cpuFallback !== undefined) {
     throw new SamplerOptionError("cpuFallback: a run whose method takes its transitions on the host starts on the GPU's batched gradient; leave cpuFallback out (the CPU backend runs such a method as well)");
   }
-  const gpu = await prepareGpuGradient(compiled, plan);
+  const gpu = await prepareGpuGradient(compiled, runLayout(plan));
   const hint = precisionHint(compiled, plan.dtype);
   const detail = [
     `GPU batched gradient: the method's transitions run on the host, each round of all ${plan.chains} chains' gradients one device submission (${gpu.kernelsPerEvaluation} kernel${gpu.kernelsPerEvaluation === 1 ? "" : "s"}) and one read`,
@@ -136,30 +98,36 @@ async function startOnCpu(
   return { density: cpuDensity, pendingGpu, dispose: () => void prepared?.then((gpu) => gpu.dispose(), () => {}) };
 }
 
+// The plan's groups of chains per device, where it has several devices (a plan placeRun did not
+// make may name the devices alone: they then split the chains as placeRun would).
+function planGroups(plan: PlacedPlan): readonly DeviceGroup[] | undefined {
+  if (plan.groups !== undefined) return plan.groups.length > 1 ? plan.groups : undefined;
+  return plan.devices !== undefined && plan.devices.length > 1 ? deviceGroups(plan.chains, plan.devices) : undefined;
+}
+
 // One GPU sampler per device, each for its group of consecutive chains (its own manager, program
 // and buffers), under one runner. Every group takes the first group's shape, so that the layout
 // does not change with the group's size.
-async function prepareGroups(compiled: CompiledModel, plan: RunPlan, devices: readonly number[]): Promise<PreparedRunner> {
-  const counts = chainGroupSizes(plan.chains, devices.length);
+async function prepareGroups(compiled: CompiledModel, plan: PlacedPlan, groups: readonly DeviceGroup[]): Promise<PreparedRunner> {
+  const layout = runLayout(plan);
   const prepared: PreparedRunner[] = [];
   try {
-    for (let g = 0; g < counts.length; g++) {
-      const shape = plan.shape ?? prepared[0]?.plan.shape;
-      prepared.push(await prepareGpuNuts(compiled, gpuNutsOptions({ ...plan, chains: counts[g]!, device: devices[g]!, ...(shape !== undefined ? { shape } : {}) })));
+    for (const group of groups) {
+      const shape = layout.shape ?? prepared[0]?.plan.shape;
+      prepared.push(await prepareGpuNuts(compiled, gpuNutsOptions({ ...layout, chains: group.chains, device: group.device, ...(shape !== undefined ? { shape } : {}) })));
     }
   } catch (e) {
     for (const p of prepared) p.dispose();
     throw e;
   }
-  const split = splitRunner(prepared.map((runner, g) => ({ chains: counts[g]!, runner })));
+  const split = splitRunner(prepared);
   // Every group holds the same data the same way: the first group's note says it for all.
   const note = prepared[0]?.note;
   return note !== undefined ? { ...split, note } : split;
 }
 
-function groupsLine(chains: number, devices: readonly number[]): string {
-  const counts = chainGroupSizes(chains, devices.length);
-  return `chains split over ${counts.length} devices: ${counts.map((n, g) => `${n} on device ${devices[g]}`).join(", ")} (one after another within each block of iterations)`;
+function groupsLine(groups: readonly DeviceGroup[]): string {
+  return `chains split over ${groups.length} devices: ${groups.map((g) => `${g.chains} on device ${g.device}`).join(", ")} (one after another within each block of iterations)`;
 }
 
 // The model with every float computed in `dtype`; the CPU backend accepts f64 values for f32 leaves,

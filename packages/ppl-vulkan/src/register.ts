@@ -1,17 +1,9 @@
-import { SamplerOptionError } from "@ppl/ppl";
-import { registerTransitionRunner, type RunPlan } from "@ppl/ppl/runner";
+import { registerRunPlacement, registerTransitionRunner } from "@ppl/ppl/runner";
+import { gpuNutsOptions } from "./gpu-nuts-options.ts";
 import { prepareGpuGradient } from "./gpu-gradient.ts";
-import { prepareGpuNuts, type ExecutionShape } from "./gpu-runner.ts";
-
-const SHAPES: readonly string[] = ["thread", "workgroup", "device"] satisfies readonly ExecutionShape[];
-
-/** The GPU sampler's options from ppl's run plan (the plan's shape must be one of the execution shapes). */
-export function gpuNutsOptions(plan: RunPlan) {
-  if (plan.shape !== undefined && !SHAPES.includes(plan.shape)) {
-    throw new SamplerOptionError(`the GPU sampler has no shape '${plan.shape}': use ${SHAPES.join(", ")}, or leave it out to choose from the model`);
-  }
-  return { ...plan, shape: plan.shape as ExecutionShape | undefined };
-}
+import { prepareGpuNuts } from "./gpu-runner.ts";
+import { placeRun } from "./place-run.ts";
+import { prepareRun } from "./prepare-run.ts";
 
 /**
  * Registers the GPU sampler as ppl's "vulkan" transition runner: NUTS on the device, or, for a plan
@@ -19,4 +11,9 @@ export function gpuNutsOptions(plan: RunPlan) {
  */
 export function registerGpuRunner(): void {
   registerTransitionRunner("vulkan", (model, plan) => (plan.transitions === "host" ? prepareGpuGradient(model, plan) : prepareGpuNuts(model, gpuNutsOptions(plan))));
+}
+
+/** Registers placeRun and prepareRun as ppl's placement policy: sample(model, data, { backend }) then places a run as `ppl sample` does. */
+export function registerPlacement(): void {
+  registerRunPlacement({ placeRun: (options) => placeRun(options), prepareRun });
 }

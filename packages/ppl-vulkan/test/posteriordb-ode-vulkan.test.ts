@@ -33,8 +33,7 @@ async function onDevice(name: string): Promise<PosteriorReport> {
       const perGradient = CHAINS_A_GRADIENT[name];
       if (perGradient === undefined) return prepare(settings.chains);
       const counts = chainGroupSizes(settings.chains, Math.ceil(settings.chains / perGradient));
-      const groups = await Promise.all(counts.map(async (chains) => ({ chains, runner: await prepare(chains) })));
-      return splitRunner(groups);
+      return splitRunner(await Promise.all(counts.map((chains) => prepare(chains))));
     },
   });
   console.log(`${name} on Vulkan: worst |z| ${report.worstZ.value.toFixed(2)} (${report.worstZ.name}), sd ratio ${report.worstSdRatio.value.toFixed(3)} (${report.worstSdRatio.name}), ${report.divergences} divergences, ${report.wallSeconds.toFixed(0)} s`);

@@ -40,7 +40,7 @@ export {
 export {
   sampleAsync, SamplingRun,
   prestartSamplerThreads, stopSamplerThreads, findStuckChains, samplingEvidence, stuckWarning, reinitialisedNote, type StuckChain, type ChainWindowEvidence, type Reinitialisation,
-  InitializationError, StepSizeError, AdaptationError, SamplerOptionError, Metric,
+  InitializationError, StepSizeError, AdaptationError, SamplerOptionError, PlacementError, Metric, type BackendRequest,
   type BatchedDensity, type SampleOptions, type SampleResult, type ChainStats, type ChainAdaptationResult,
   type DrawInfo, type ResolvedSampleSettings, type SamplerKind, type MetricKind,
   type RunLengthOptions, type StartOptions, type TransitionOptions, type AdaptationOptions, type OutputOptions, type PlacementOptions,

@@ -20,7 +20,7 @@ const density: BatchedDensity = {
  * draws say which group and chain moved them), logging when its transitions start and end; with
  * `async`, it also offers runAsync, which waits a few milliseconds as a device would.
  */
-function fakeRunner(name: string, log: string[], async: boolean): PreparedRunner {
+function fakeRunner(name: string, log: string[], async: boolean, chains: number): PreparedRunner {
   const transition = (t: number, batch: { q: Float64Array; chains: number; dim: number }, stats: RunnerStats[], first: number) => {
     for (let c = 0; c < batch.chains; c++) {
       for (let i = 0; i < batch.dim; i++) batch.q[c * batch.dim + i] = (first + c + 1) * 0.01 * (t + 1) * (i + 1);
@@ -28,7 +28,7 @@ function fakeRunner(name: string, log: string[], async: boolean): PreparedRunner
     }
   };
   return {
-    plan: { chains: 0, maxDepth: 10, metric: "diag", dtype: "f64", shape: name },
+    plan: { chains, maxDepth: 10, metric: "diag", dtype: "f64", shape: name },
     factory(ctx) {
       const first = ctx.settings.firstChain;
       return {
@@ -58,7 +58,7 @@ const settings = { chains: 5, warmup: 3, draws: 2, seed: 9 };
 describe("splitRunner", () => {
   it("through sampleAsync runs the groups at the same time, each waiting for its own device", async () => {
     const log: string[] = [];
-    const split = splitRunner([{ chains: 3, runner: fakeRunner("a", log, true) }, { chains: 2, runner: fakeRunner("b", log, true) }]);
+    const split = splitRunner([fakeRunner("a", log, true, 3), fakeRunner("b", log, true, 2)]);
     await sampleAsync(density, { ...settings, transitionRunner: split });
     for (let t = 0; t < 5; t++) {
       const at = log.filter((e) => e.endsWith(` ${t}`));
@@ -69,7 +69,7 @@ describe("splitRunner", () => {
 
   it("through sample() runs them one after another, with the same draws", async () => {
     const log: string[] = [];
-    const make = (l: string[]) => splitRunner([{ chains: 3, runner: fakeRunner("a", l, true) }, { chains: 2, runner: fakeRunner("b", l, true) }]);
+    const make = (l: string[]) => splitRunner([fakeRunner("a", l, true, 3), fakeRunner("b", l, true, 2)]);
     const sync = sample(density, { ...settings, transitionRunner: make(log) });
     expect(log.slice(0, 4)).toEqual(["a run 0", "b run 0", "a run 1", "b run 1"]);
     const async = await sampleAsync(density, { ...settings, transitionRunner: make([]) });
@@ -80,8 +80,14 @@ describe("splitRunner", () => {
 
   it("waits synchronously when any group's runner cannot wait asynchronously", async () => {
     const log: string[] = [];
-    const split = splitRunner([{ chains: 3, runner: fakeRunner("a", log, true) }, { chains: 2, runner: fakeRunner("b", log, false) }]);
+    const split = splitRunner([fakeRunner("a", log, true, 3), fakeRunner("b", log, false, 2)]);
     await sampleAsync(density, { ...settings, transitionRunner: split });
     expect(log.slice(0, 4)).toEqual(["a run 0", "b run 0", "a run 1", "b run 1"]);
+  });
+
+  it("takes each group's chains from its runner's plan, and refuses a runner prepared for none", () => {
+    const log: string[] = [];
+    expect(splitRunner([fakeRunner("a", log, true, 3), fakeRunner("b", log, true, 2)]).plan).toMatchObject({ chains: 5, shape: "a+b" });
+    expect(() => splitRunner([fakeRunner("a", log, true, 3), fakeRunner("b", log, true, 0)])).toThrow(/prepared for 0 chains/);
   });
 });

@@ -3,7 +3,6 @@
  * the CPU, runs the sampler (NUTS by default) and keeps every kept draw on the constrained scale
  * by name, so that a script reads `fit.draws("mu")` as the CSV files of `ppl sample` hold it.
  */
-import { modelDensity } from "../density/model-density.ts";
 import { SAMPLER_COLUMNS, samplerValues } from "../io/sampler-columns.ts";
 import { compileModel } from "../model/compile.ts";
 import type { DataSpec, DataValues } from "../model/data-spec.ts";
@@ -13,9 +12,10 @@ import { sampleAsync } from "../sampler/sample.ts";
 import type { SettingsOptions } from "../sampler/settings.ts";
 import { Fit } from "./fit.ts";
 import { generatedColumns, type GeneratedColumnOptions } from "./fit-generated.ts";
+import { openFitRun, type FitPlacementOptions } from "./fit-placement.ts";
 
 /** Options of sample(model, data, options): the run's settings (Stan's defaults) and where it runs. */
-export interface FitOptions extends GeneratedColumnOptions, SettingsOptions {
+export interface FitOptions extends GeneratedColumnOptions, SettingsOptions, FitPlacementOptions {
   /** Threads to spread the chains over (1); the draws are the same bits with any number. */
   readonly threads?: number;
   /** Stops the run between iterations; the Fit then holds the draws made so far (fit.aborted). */
@@ -26,11 +26,13 @@ export interface FitOptions extends GeneratedColumnOptions, SettingsOptions {
   readonly allowExtraKeys?: boolean;
 }
 
-/** Samples `model` given `data` on the CPU and resolves to a {@link Fit} of named, constrained draws. */
+/** Samples `model` given `data` (on the CPU, or where options.backend places it) and resolves to a {@link Fit} of named, constrained draws. */
 export async function sampleModel<S extends DataSpec>(model: Model<S>, data: DataValues<S> | Readonly<Record<string, unknown>>, options: FitOptions = {}): Promise<Fit> {
-  const { threads, signal, onDraw, allowExtraKeys, ...settings } = options;
+  // The placement's options (read by openFitRun from `options`) are not the sampler's settings.
+  const { threads, signal, onDraw, allowExtraKeys, backend: _backend, device: _device, dtype: _dtype, onPlaced: _onPlaced, onPendingDecision: _onDecision, ...settings } = options;
   const compiled = compileModel(model, data, { allowExtraKeys: allowExtraKeys ?? false });
-  const density = await modelDensity(compiled, { backend: "cpu" });
+  const run = await openFitRun(compiled, settings, options, threads ?? 1);
+  const density = run.density;
   const names = compiled.constrainedNames();
   const chains = settings.chains ?? 4;
   const warmup = settings.warmup ?? 1000;
@@ -42,9 +44,9 @@ export async function sampleModel<S extends DataSpec>(model: Model<S>, data: Dat
   const order = [...SAMPLER_COLUMNS, ...names].map((n) => columns.get(n)!);
   const done = new Array<number>(chains).fill(0);
   const sampler = new Float64Array(SAMPLER_COLUMNS.length);
-  const result = await sampleAsync(density, {
+  const sampling = sampleAsync(density, {
     ...settings,
-    threads: threads ?? 1,
+    ...run.options,
     keepDraws: false,
     ...(signal !== undefined ? { signal } : {}),
     onDraw: (d) => {
@@ -58,6 +60,7 @@ export async function sampleModel<S extends DataSpec>(model: Model<S>, data: Dat
       done[d.chain] = at + 1;
     },
   });
+  const result = await sampling.finally(() => run.dispose());
   // A stopped run keeps the draws every chain has (they stop after the same iteration).
   const n = Math.min(...done);
   if (n < kept) for (const [name, cols] of columns) columns.set(name, cols.map((c) => c.slice(0, n)));

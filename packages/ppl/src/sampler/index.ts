@@ -19,7 +19,11 @@ export { cpuGradientLowerBound, cpuIsFaster, DEFAULT_MARGIN, dataElementCount, d
 export { reevaluated } from "./run-state.ts";
 export { firstMetricUpdate, runnerBlock, runSecondsPerGradient } from "./pending-runner.ts";
 export type { TrialBlock } from "./pending-runner.ts";
-export { splitRunner, chainGroupSizes, type RunnerGroup } from "./split-runner.ts";
+export { splitRunner, chainGroupSizes } from "./split-runner.ts";
+export { PlacementError, registerRunPlacement, runPlacement, runLayout, placedSampleOptions } from "./placement.ts";
+export type {
+  BackendRequest, OptionSpelling, PlacementRequest, PlaceRunOptions, Placement, DeviceGroup, PlacedPlan, PendingGpu, PreparedRun, RunPlacement, PendingGpuHooks,
+} from "./placement.ts";
 export { InitializationError, StepSizeError, AdaptationError, SamplerOptionError } from "./errors.ts";
 export { Metric } from "./metric.ts";
 export type { MetricKind } from "./metric.ts";

@@ -11,12 +11,6 @@ import { SamplerOptionError } from "./errors.ts";
 import type { RunnerStats, TransitionRunner, TransitionRunnerContext } from "./transition-runner.ts";
 import type { PreparedRunner } from "./runner-registry.ts";
 
-/** A group of consecutive chains and the runner prepared for exactly that many chains. */
-export interface RunnerGroup {
-  readonly chains: number;
-  readonly runner: PreparedRunner;
-}
-
 /** Chain counts of `groups` near-equal groups of `chains` chains (the first ones one larger); groups that would be empty are left out. */
 export function chainGroupSizes(chains: number, groups: number): number[] {
   const base = Math.floor(chains / groups), extra = chains % groups;
@@ -24,15 +18,19 @@ export function chainGroupSizes(chains: number, groups: number): number[] {
 }
 
 /**
- * A runner that advances each group of chains with its own runner: one after another within an
- * iteration through `run`, and all at once through `runAsync` (each group waiting for its own
- * device), which sampleAsync uses when every group's runner offers it.
+ * A runner that advances each group of chains with its own runner, given in chain order: each
+ * group's chain count is its runner's plan's (the plan a placement split the run into, e.g.
+ * PlacedPlan.groups). One group after another within an iteration through `run`, and all at once
+ * through `runAsync` (each group waiting for its own device), which sampleAsync uses when every
+ * group's runner offers it.
  */
-export function splitRunner(groups: readonly RunnerGroup[]): PreparedRunner {
-  if (groups.length === 0) throw new SamplerOptionError("splitRunner needs at least one group of chains");
+export function splitRunner(runners: readonly PreparedRunner[]): PreparedRunner {
+  if (runners.length === 0) throw new SamplerOptionError("splitRunner needs at least one group of chains");
+  const groups = runners.map((runner) => ({ chains: runner.plan.chains, runner }));
   const offsets: number[] = [];
   let total = 0;
   for (const g of groups) {
+    if (!Number.isInteger(g.chains) || g.chains < 1) throw new SamplerOptionError(`splitRunner: a group's runner was prepared for ${g.chains} chains; prepare each group's runner for its chains (at least 1)`);
     offsets.push(total);
     total += g.chains;
   }

@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rm -rf .gpuout && mkdir -p .gpuout/addon
-for prog in gpu-anchors pipeline-compile pipeline-stats gpu-conformance gpu-diagnose posteriordb-gpu vulkan-micro vulkan-variants kernel-edits hier-one-dispatch layer-methods-gpu posteriordb-layer; do
+for prog in gpu-anchors pipeline-compile pipeline-stats gpu-conformance gpu-diagnose posteriordb-gpu vulkan-micro vulkan-variants kernel-edits hier-one-dispatch layer-methods-gpu posteriordb-layer stan-vs-twin; do
   [ -f "bench/$prog.ts" ] || continue
   npx esbuild "bench/$prog.ts" --bundle --platform=node --format=esm --target=node20 \
     --outfile=".gpuout/$prog.mjs" --log-level=warning \
@@ -34,7 +34,13 @@ cp ../shared/anchors/make_data.py .gpuout/
 # The reference posteriors' data and summaries (not the reference draws) for posteriordb-gpu.
 for d in ../shared/posteriordb/*/; do
   n=$(basename "$d"); mkdir -p ".gpuout/posteriordb/$n"; cp "$d/data.json" "$d/reference.json" ".gpuout/posteriordb/$n/"
+  # Their Stan programs, for ppl sample model.stan and stan-vs-twin (--root .gpuout).
+  cp "$d/model.stan" ".gpuout/posteriordb/$n/"
 done
+for d in ../shared/posteriordb-ode/*/; do
+  n=$(basename "$d"); mkdir -p ".gpuout/posteriordb-ode/$n"; cp "$d/data.json" "$d/reference.json" "$d/model.stan" ".gpuout/posteriordb-ode/$n/"
+done
+mkdir -p .gpuout/stan && cp bench/stan/*.stan .gpuout/stan/
 cat > .gpuout/env.sh <<'EOS'
 # source after .gpu/enter.sh: points the bundled programs at the addon and the shaders.
 export PPL_VULKAN_ADDON=$PWD/.gpuout/addon/ppl_vulkan.node PPL_SHADERS_DIR=$PWD/.gpuout/shaders PPL_CACHE_DIR=/tmp/ppl-cache

@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rm -rf .gpuout && mkdir -p .gpuout/addon
-for prog in gpu-anchors pipeline-compile pipeline-stats gpu-conformance gpu-diagnose posteriordb-gpu vulkan-micro vulkan-variants kernel-edits hier-one-dispatch layer-methods-gpu posteriordb-layer stan-vs-twin; do
+for prog in gpu-anchors pipeline-compile pipeline-stats gpu-conformance gpu-diagnose posteriordb-gpu vulkan-micro vulkan-variants kernel-edits hier-one-dispatch layer-methods-gpu posteriordb-layer stan-vs-twin approximations-gpu; do
   [ -f "bench/$prog.ts" ] || continue
   npx esbuild "bench/$prog.ts" --bundle --platform=node --format=esm --target=node20 \
     --outfile=".gpuout/$prog.mjs" --log-level=warning \

@@ -38,7 +38,15 @@ export function readIndex(v: Val, idx: readonly IndexVal[]): Val {
     const size = node.shape[axis]!;
     if (i.kind === "single" && typeof i.at !== "number" && i.at.rank > 0) {
       if (batchAxis === undefined) {
-        node = gather(node, zeroBasedNode(i.at), axis);
+        // A loop over consecutive positions (x[n] for n in lo:hi) reads a slice, not a gather.
+        const from = consecutiveFrom(i.at);
+        if (from !== undefined) {
+          checkRange(from, size, axis);
+          checkRange(from + i.at.size - 1, size, axis);
+          const specs = [];
+          specs[axis] = { start: from - 1, stop: from - 1 + i.at.size };
+          node = slice(node, specs);
+        } else node = gather(node, zeroBasedNode(i.at), axis);
         batchAxis = axis++;
       } else node = alongIterations(node, batchAxis, axis, i.at);
     } else if (i.kind === "single") {
@@ -60,6 +68,15 @@ export function readIndex(v: Val, idx: readonly IndexVal[]): Val {
     }
   }
   return node;
+}
+
+// The first of a constant vector of consecutive positions (lo, lo + 1, …), else undefined.
+function consecutiveFrom(at: Node): number | undefined {
+  const v = at.op === "const" && at.rank === 1 ? at.attrs.value : undefined;
+  if (v === undefined || typeof v === "number" || v.length === 0) return undefined;
+  const first = v[0]!;
+  for (let k = 1; k < v.length; k++) if (v[k] !== first + k) return undefined;
+  return first;
 }
 
 // Entry at[k] of `axis` for iteration k: the iterations' axis and `axis` (next to it) merge into

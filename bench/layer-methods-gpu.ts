@@ -1,10 +1,15 @@
 /**
- * What a round of a layer method on the GPU's batched gradient costs (docs/many-chain-hmc.md, "On
- * the GPU"): eight schools (noncentered) sampled with the method's controller on the host and each
- * round of all chains' gradients one device evaluation, for each chain count given; the round's
- * time split into the device's wait (submit to done) and the host's part (the controller, the
- * writes and reads). With --cpu, the same run on the CPU density (f64) beside it. One JSON line a run.
- *   tsx bench/layer-methods-gpu.ts [CHAINS …] [--method chees] [--dtype f32] [--warmup 100] [--draws 100] [--cpu]
+ * What an iteration of a layer method on the GPU costs (docs/many-chain-hmc.md, "On the GPU"):
+ * eight schools (noncentered) sampled with the method's controller on the host, for each chain
+ * count given. A method with whole leapfrog trajectories (chees, hmc) runs each iteration's
+ * trajectories as one device submission; its other rounds (initial points, step-size searches),
+ * and every round of another method (meads), are one submission of the batched gradient each. The
+ * iteration's time split into the device's wait (submit to done) and the host's part (the
+ * controller, the writes and reads) and the recording of the trajectories' sequences (one a
+ * trajectory length, kept), with the submissions per iteration. With --rounds, the same
+ * run with the trajectories taken a leapfrog a submission (the route before whole trajectories);
+ * with --cpu, the same run on the CPU density (f64). One JSON line a run.
+ *   tsx bench/layer-methods-gpu.ts [CHAINS …] [--method chees] [--dtype f32] [--warmup 100] [--draws 100] [--rounds] [--cpu]
  *   (default 1024; on the GPU machine: node .gpuout/layer-methods-gpu.mjs 1024 4096 16384)
  */
 import { compileModel, modelDensity, sample } from "../packages/ppl/src/index.ts";
@@ -27,21 +32,36 @@ const warmup = Number(flag("warmup", "100"));
 const draws = Number(flag("draws", "100"));
 const compiled = compileModel(eightSchools, data);
 
-for (const chains of counts.length > 0 ? counts : [1024]) {
+// One run on the device, its trajectories whole (one submission an iteration's trajectories) or,
+// with the density's leapfrogs hidden, a leapfrog a round (one submission a leapfrog).
+async function deviceRun(chains: number, route: "trajectories" | "rounds"): Promise<void> {
   const p0 = performance.now();
   const gpu = await prepareGpuGradient(compiled, { chains, maxDepth: 10, metric: "diag", dtype, transitions: "host" });
   const prepareSeconds = (performance.now() - p0) / 1e3;
+  const onDevice = gpu.hostDensity(await modelDensity(compiled));
+  const density = route === "rounds" ? Object.create(onDevice, { leapfrogs: { value: undefined } }) : onDevice;
   const t0 = performance.now();
-  sample(gpu.hostDensity(await modelDensity(compiled)), { warmup, draws, seed: 1, method, transitionRunner: gpu, keepDraws: false });
+  sample(density, { warmup, draws, seed: 1, method, transitionRunner: gpu, keepDraws: false });
   const seconds = (performance.now() - t0) / 1e3;
   const rounds = gpu.density.evaluations;
-  const wait = gpu.density.waitSeconds;
+  const { submissions: trajectorySubmissions, steps: trajectorySteps, recordSeconds, dispatchesPerStep } = gpu.leapfrogs;
+  const wait = gpu.density.waitSeconds + gpu.leapfrogs.waitSeconds;
+  const iterations = warmup + draws;
   console.log(JSON.stringify({
-    device: gpu.device, method, dtype, chains, warmup, draws, prepareSeconds, seconds, rounds, kernels: gpu.kernelsPerEvaluation,
-    msPerRound: (1e3 * seconds) / rounds, deviceMsPerRound: (1e3 * wait) / rounds, hostMsPerRound: (1e3 * (seconds - wait)) / rounds,
+    device: gpu.device, method, dtype, chains, warmup, draws, route, prepareSeconds, seconds, kernels: gpu.kernelsPerEvaluation,
+    rounds, trajectorySubmissions, trajectorySteps, dispatchesPerStep, submissionsPerIteration: (rounds + trajectorySubmissions) / iterations,
+    msPerIteration: (1e3 * seconds) / iterations, deviceMsPerIteration: (1e3 * wait) / iterations,
+    hostMsPerIteration: (1e3 * (seconds - wait - recordSeconds)) / iterations, recordMsPerIteration: (1e3 * recordSeconds) / iterations,
+    // Round by round, the figures per round as before whole trajectories (bench/RESULTS.md's).
+    ...(trajectorySubmissions === 0 ? { msPerRound: (1e3 * seconds) / rounds, deviceMsPerRound: (1e3 * wait) / rounds, hostMsPerRound: (1e3 * (seconds - wait)) / rounds } : {}),
     maxRssMB: process.resourceUsage().maxRSS / 1024,
   }));
   gpu.dispose();
+}
+
+for (const chains of counts.length > 0 ? counts : [1024]) {
+  if (args.includes("--rounds")) await deviceRun(chains, "rounds");
+  await deviceRun(chains, "trajectories");
   if (args.includes("--cpu")) {
     const cpu = await modelDensity(compiled);
     const c0 = performance.now();

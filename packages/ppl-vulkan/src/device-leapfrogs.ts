@@ -28,6 +28,10 @@ export interface DeviceLeapfrogs {
   readonly steps: number;
   /** Seconds the host waited for the submissions. */
   readonly waitSeconds: number;
+  /** Seconds spent recording sequences (one a trajectory length, kept for the next run of that length). */
+  readonly recordSeconds: number;
+  /** Dispatches a step records: the two halves' and the gradient's. */
+  readonly dispatchesPerStep: number;
   dispose(): void;
 }
 
@@ -77,7 +81,7 @@ export async function deviceLeapfrogs(manager: VulkanManager, gradient: BatchedG
     return s;
   };
   const recorded = new RecordedRuns(record);
-  const stats = { submissions: 0, steps: 0, waitSeconds: 0 };
+  const stats = { submissions: 0, steps: 0, waitSeconds: 0, recordSeconds: 0 };
   return {
     run(batch, trajectories) {
       const stop = trajectories[0]?.stopAtNonFinite;
@@ -89,8 +93,11 @@ export async function deviceLeapfrogs(manager: VulkanManager, gradient: BatchedG
       }
       upload.write(io.reals);
       upload.write(io.ints, io.realBytes);
+      const r0 = performance.now();
+      const sequence = recorded.of(n);
       const t0 = performance.now();
-      recorded.of(n).submitSync();
+      stats.recordSeconds += (t0 - r0) / 1e3;
+      sequence.submitSync();
       stats.waitSeconds += (performance.now() - t0) / 1e3;
       stats.submissions++;
       stats.steps += n;
@@ -108,6 +115,10 @@ export async function deviceLeapfrogs(manager: VulkanManager, gradient: BatchedG
     get waitSeconds() {
       return stats.waitSeconds;
     },
+    get recordSeconds() {
+      return stats.recordSeconds;
+    },
+    dispatchesPerStep: steps[0].begin.length + gradient.step.length + steps[0].end.length,
     dispose() {
       recorded.dispose();
       [...sets.flatMap((s) => Object.values(s)), ...Object.values(fixed), midP, upload, result].forEach((b) => b.destroy());

@@ -35,7 +35,7 @@ export interface GpuGradient extends PreparedRunner {
   /** The device's evaluations so far, and the seconds the host waited for them. */
   readonly density: Pick<DeviceDensity, "evaluations" | "waitSeconds">;
   /** The device's runs of whole leapfrog trajectories (static HMC, ChEES): submissions, steps, the seconds waited. */
-  readonly leapfrogs: Pick<DeviceLeapfrogs, "submissions" | "steps" | "waitSeconds">;
+  readonly leapfrogs: Pick<DeviceLeapfrogs, "submissions" | "steps" | "waitSeconds" | "recordSeconds" | "dispatchesPerStep">;
 }
 
 /**

@@ -6,7 +6,7 @@
  * step is the host's bits (test/leapfrog-graph.test.ts, through the reference interpreter). A step
  * is `begin`, the gradient at its q, then `end`; a chain whose `active` is false keeps its values.
  */
-import { add, and, broadcastTo, cast, isFinite, lt, mul, not, or, param, reshape, select, type DType, type Node } from "@ppl/tensor";
+import { add, and, broadcastTo, cast, isFinite, lt, mul, not, or, param, reshape, select, sub, type DType, type Node } from "@ppl/tensor";
 
 /** The state a step reads and writes, by name: the params of the graphs, [C, D] or [C]. */
 export const LEAPFROG_STATE = ["q", "p", "grad", "lp", "active", "taken"] as const;
@@ -53,8 +53,11 @@ export function leapfrogGraphs(chains: number, dim: number, dtype: "f32" | "f64"
   const newLp = perChain("new_lp");
   const newGrad = rows("new_grad");
   // leapfrogEnd: p + half·g at the new point; then trajectoryAdvance's count and stop.
-  const taken = add(inputs.taken, cast(inputs.active, "i32"));
-  const goesOn = and(lt(taken, inputs.steps), or(not(inputs.stop), isFinite(newLp)));
+  const step = cast(inputs.active, "i32");
+  const taken = add(inputs.taken, step);
+  // taken + step < steps, written so that `active` does not read `taken` back from memory (the
+  // end of a step is then one dispatch, not two); exact in i32.
+  const goesOn = and(lt(inputs.taken, sub(inputs.steps, step)), or(not(inputs.stop), isFinite(newLp)));
   const end = {
     q: select(active, midQ, inputs.q),
     p: select(active, add(midP, mul(half, newGrad)), midP),

@@ -6,8 +6,9 @@
  *   gradient in log T: the acceptance-weighted mean over chains of
  *   h·T·(‖q′−q̄′‖² − ‖q₀−q̄₀‖²)·((q′−q̄′)·M⁻¹p′), with q₀ the start, q′ and p′ the proposal before the
  *   Metropolis test, q̄ the means over chains and h the iteration's jitter; each update clipped;
- * - a diagonal inverse metric: the variance over chains of their current points (Welford over the
- *   chains), smoothed over iterations and regularised as Stan's, shared by every chain.
+ * - a diagonal inverse metric, shared by every chain: nutpie's σᵢ² = √(Var(qᵢ)/Var(∇ᵢ)) over the
+ *   chains' current points and gradients (gradient-scaled-metric.ts), right from points far from
+ *   the posterior, smoothed over iterations in log scale.
  * T stays one step for the first tenth of warmup: while the chains still travel from their initial
  * points to the typical set the criterion's gradient is large and positive whatever T, and Adam,
  * carried by it, settles past the criterion's first maximum (on N(0, I) near T ≈ 8.6, not 2.2;
@@ -18,6 +19,7 @@ import { DualAveraging, defaultDualAveraging } from "../warmup/dual-averaging.ts
 import type { Metric } from "../metric.ts";
 import { SamplerOptionError } from "../errors.ts";
 import type { CheesState } from "./chees-state.ts";
+import { gradientScaledVariance } from "./gradient-scaled-metric.ts";
 import type { MethodSettings, RunAdaptationMethod } from "./method.ts";
 
 /** The acceptance ChEES's dual averaging targets (optimal for HMC, Beskos et al. 2013). */
@@ -31,7 +33,9 @@ const AVERAGE_DECAY = 0.5;
 // The metric's smoothing: the newest estimate's weight falls as 1/k to this floor.
 const METRIC_WEIGHT_FLOOR = 0.1;
 // The share of warmup before T adapts.
-const TRAJECTORY_DELAY = 0.1;
+const TRAJECTORY_DELAY = 0.2;
+// Leapfrog steps of a chain's trajectory (at most, jittered) while the chains travel in.
+const TRAVEL_STEPS = 10;
 
 /** The run's ChEES adaptation: the dual averaging, Adam's state, the averages, the shared metric. */
 export interface CheesAdaptationState {
@@ -43,12 +47,15 @@ export interface CheesAdaptationState {
   logTBar: number;
   adamV: number;
   count: number;
-  /** Warmup iterations before T adapts, and T's updates so far. */
+  /** Warmup iterations before T adapts (each chain with its own step size then), and T's updates so far. */
   readonly trajectoryStart: number;
+  /** Each chain's dual averaging and step size, while the chains travel in (the first trajectoryStart iterations). */
+  readonly chainDa: DualAveraging[];
+  readonly chainStep: Float64Array;
   trajectoryCount: number;
-  readonly variance: Float64Array;
-  readonly mean: Float64Array;
-  readonly m2: Float64Array;
+  /** The latest estimate of σ² (coordinates it could not estimate keep the one before) and its smoothed log. */
+  readonly estimate: Float64Array;
+  readonly logVariance: Float64Array;
   metricUpdates: number;
 }
 
@@ -115,7 +122,9 @@ function updateTrajectory(a: CheesAdaptationState, chains: readonly CheesState[]
   const vHat = a.adamV / (1 - ADAM_BETA2 ** a.trajectoryCount);
   const step = (ADAM_RATE * g) / (Math.sqrt(vHat) + ADAM_EPS);
   if (Number.isFinite(step)) a.logT += Math.max(-LOG_UPDATE_CLIP, Math.min(LOG_UPDATE_CLIP, step));
-  a.logT = clampLogT(a, a.logT, a.stepSize);
+  // Only the longest trajectory bounds T here: a floor of one step would ratchet T up with every
+  // excursion of the dual averaging's step size (a trajectory takes at least one step anyway).
+  a.logT = Math.min(Math.log(a.maxSteps * a.stepSize), a.logT);
   const weight = a.trajectoryCount ** -AVERAGE_DECAY;
   a.logTBar = (1 - weight) * a.logTBar + weight * a.logT;
 }
@@ -125,29 +134,47 @@ function clampLogT(a: CheesAdaptationState, logT: number, stepSize: number): num
   return Math.min(Math.log(a.maxSteps * stepSize), Math.max(Math.log(stepSize), logT));
 }
 
-// The variance over chains of their current points (Welford), smoothed and regularised as Stan's.
-function updateMetric(a: CheesAdaptationState, q: readonly Float64Array[]): void {
-  const n = q.length;
-  if (n < 2) return;
-  const { mean, m2, variance } = a;
-  mean.fill(0);
-  m2.fill(0);
-  q.forEach((row, k) => {
-    for (let i = 0; i < mean.length; i++) {
-      const d = row[i]! - mean[i]!;
-      mean[i] = mean[i]! + d / (k + 1);
-      m2[i] = m2[i]! + d * (row[i]! - mean[i]!);
-    }
-  });
+// The inverse metric: nutpie's √(Var(q)/Var(∇)) over chains (gradient-scaled-metric.ts), smoothed over
+// iterations in log scale (the scales may move by orders of magnitude while the chains travel in).
+function updateMetric(a: CheesAdaptationState, chains: readonly CheesState[], q: readonly Float64Array[]): void {
+  const { estimate, logVariance } = a;
+  if (gradientScaledVariance(q, chains.map((c) => c.chain.grad), estimate) === 0) return;
   a.metricUpdates++;
   const w = Math.max(METRIC_WEIGHT_FLOOR, 1 / a.metricUpdates);
-  const inverse = new Float64Array(mean.length);
-  for (let i = 0; i < mean.length; i++) {
-    const v = m2[i]! / (n - 1);
-    variance[i] = a.metricUpdates === 1 ? v : (1 - w) * variance[i]! + w * v;
-    inverse[i] = (n / (n + 5)) * variance[i]! + 1e-3 * (5 / (n + 5));
-  }
+  for (let i = 0; i < estimate.length; i++) logVariance[i] = (1 - w) * logVariance[i]! + w * Math.log(estimate[i]!);
+  const inverse = logVariance.map(Math.exp);
   for (const m of a.metrics) m.trySet(inverse);
+}
+
+// One step size for every chain from here on: the lower quartile of the chains' step sizes (the
+// harmonic mean of the acceptance the shared one is adapted by is the stiffer chains'), a fresh
+// dual averaging from it; T one step, from where Adam climbs to the criterion's first maximum.
+function shareStepSize(a: CheesAdaptationState, chains: readonly CheesState[], stepSizes: Float64Array): void {
+  const sorted = Float64Array.from(a.chainStep).sort();
+  const eps = sorted[Math.floor(sorted.length / 4)]!;
+  a.stepSize = eps;
+  a.da.mu = Math.log(10 * eps);
+  a.da.restart();
+  a.logT = Math.log(eps);
+  for (const c of chains) c.trajectoryLength = Math.exp(a.logT);
+  stepSizes.fill(eps);
+}
+
+// While the chains travel in from their initial points, at distances and curvatures that differ by
+// orders of magnitude from chain to chain (a scale parameter far from its conditional mode), one
+// shared step size is the one of the stiffest chain and leaves the others in place: each chain
+// takes one leapfrog step an iteration with its own dual-averaged step size. At the phase's end the
+// shared step size starts from their median and the metric's smoothing forgets the transient.
+function travelIn(a: CheesAdaptationState, chains: readonly CheesState[], stepSizes: Float64Array): void {
+  chains.forEach((c, k) => {
+    const eps = a.chainDa[k]!.learn(c.divergent ? 0 : c.acceptStat);
+    a.chainStep[k] = eps;
+    c.trajectoryLength = TRAVEL_STEPS * eps;
+  });
+  stepSizes.set(a.chainStep);
+  if (a.count < a.trajectoryStart) return;
+  a.metricUpdates = 0;
+  shareStepSize(a, chains, stepSizes);
 }
 
 /** ChEES's warmup over every chain of a run. */
@@ -158,34 +185,40 @@ export const cheesAdaptation: RunAdaptationMethod<CheesAdaptationState, CheesSta
     return {
       metrics, da: new DualAveraging(Math.log(10 * s.stepSize), { ...defaultDualAveraging, delta: CHEES_TARGET_ACCEPT }),
       maxSteps: 2 ** s.maxDepth, stepSize: s.stepSize, logT: Math.log(s.stepSize), logTBar: 0, adamV: 0, count: 0, trajectoryStart: Math.floor(TRAJECTORY_DELAY * s.warmup), trajectoryCount: 0,
-      variance: new Float64Array(dim), mean: new Float64Array(dim), m2: new Float64Array(dim), metricUpdates: 0,
+      estimate: new Float64Array(dim).fill(1), logVariance: new Float64Array(dim), metricUpdates: 0,
+      chainDa: metrics.map(() => new DualAveraging(Math.log(10 * s.stepSize), { ...defaultDualAveraging, delta: CHEES_TARGET_ACCEPT })), chainStep: new Float64Array(metrics.length).fill(s.stepSize),
     };
   },
   start(a, chains, stepSizes) {
-    // Every chain searched a step size from its own point; the run starts from their median.
-    const sorted = Float64Array.from(stepSizes).sort();
-    const eps = sorted[Math.floor(sorted.length / 2)]!;
-    a.stepSize = eps;
-    a.da.mu = Math.log(10 * eps);
-    a.da.restart();
-    a.logT = Math.log(eps);
-    for (const c of chains) c.trajectoryLength = eps;
-    stepSizes.fill(eps);
+    // Every chain searched a step size from its own point: its own dual averaging starts there
+    // while the chains travel in, the shared one from their median.
+    stepSizes.forEach((eps, k) => {
+      a.chainStep[k] = eps;
+      a.chainDa[k]!.mu = Math.log(10 * eps);
+      a.chainDa[k]!.restart();
+    });
+    shareStepSize(a, chains, stepSizes);
+    if (a.trajectoryStart > 0) {
+      chains.forEach((c, k) => (c.trajectoryLength = TRAVEL_STEPS * a.chainStep[k]!));
+      stepSizes.set(a.chainStep);
+    }
   },
   update(a, chains, q, stepSizes) {
     a.count++;
+    updateMetric(a, chains, q);
+    if (a.count <= a.trajectoryStart) {
+      travelIn(a, chains, stepSizes);
+      return;
+    }
     a.stepSize = a.da.learn(harmonicMeanAccept(chains));
-    if (a.count > a.trajectoryStart) {
-      a.trajectoryCount++;
-      updateTrajectory(a, chains);
-    } else a.logT = Math.log(a.stepSize);
-    updateMetric(a, q);
+    a.trajectoryCount++;
+    updateTrajectory(a, chains);
     const t = Math.exp(a.logT);
     for (const c of chains) c.trajectoryLength = t;
     stepSizes.fill(a.stepSize);
   },
   final(a, chains, stepSizes) {
-    const eps = a.count > 0 ? a.da.finalStepSize() : a.stepSize;
+    const eps = a.trajectoryCount > 0 ? a.da.finalStepSize() : a.stepSize;
     const t = a.trajectoryCount > 0 ? Math.exp(clampLogT(a, a.logTBar, eps)) : Math.exp(a.logT);
     for (const c of chains) c.trajectoryLength = t;
     stepSizes.fill(eps);

@@ -121,5 +121,7 @@ export function assignIndex(v: Val, idx: readonly IndexVal[], value: Val): Val {
   const vn = materialize(value);
   const want = block.reduce((a, b) => a * b, 1);
   if (vn.size !== want) throw new IndexRangeError(`the assigned value has shape [${shapeOf(value).join(",")}], the indexed block has ${want} entries`);
+  // The whole of x assigned (a map loop over every position): the value, nothing of x kept.
+  if (want === node.size) return reshape(vn, node.shape);
   return putSlice(node, reshape(vn, block), starts);
 }

@@ -1,4 +1,6 @@
-import { cast, reshape, scan, stack, type Node } from "@ppl/tensor";
+import { cast, reshape, scan, stack, type Node, type ScanResult } from "@ppl/tensor";
+import { batchGraph } from "@ppl/tensor/internals";
+import { substitute, toposort } from "@ppl/tensor/ir";
 import type { Expr, Index, LValue, Stmt } from "../syntax/ast.ts";
 import { readIndex, assignIndex } from "./indexing.ts";
 import { filled, materialize, shapeOf, toCells, type Cells, type Val } from "./values.ts";
@@ -203,7 +205,7 @@ export function runScan(host: ScanHost, plan: ScanPlan, loopVar: string, lo: num
     init.push(f64(v));
   }
   const rowShapes = new Map([...before].map(([name, v]) => [name, shapeOf(v).slice(1)] as const));
-  const result = scan((carry, x) => {
+  const step = (carry: Node[], x: Node[]): { carry: Node[]; ys: Node[] } => {
     let nc = 0, nx = 0;
     const bindings = new Map<string, Val>([[loopVar, plan.position]]);
     const window = (name: string): Val[] => Array.from({ length: plan.length }, () => filled(rowShapes.get(name)!, NaN));
@@ -231,7 +233,8 @@ export function runScan(host: ScanHost, plan: ScanPlan, loopVar: string, lo: num
     }
     plan.whole.forEach((name, k) => nextCarry.push(reshape(f64(materialize(after.get(name)!)), init[init.length - plan.whole.length + k]!.shape)));
     return { carry: nextCarry, ys };
-  }, init, xs, [], { length: n });
+  };
+  const result = scanHoisted(step, init, xs, n);
   let nc = 0;
   [...plan.windowed].forEach(([name, back], k) => {
     if (back > 0) nc++;
@@ -239,4 +242,65 @@ export function runScan(host: ScanHost, plan: ScanPlan, loopVar: string, lo: num
   });
   plan.whole.forEach((name) => host.setVar(name, result.carry[nc++]!));
   return true;
+}
+
+type Step = (carry: Node[], x: Node[]) => { carry: Node[]; ys: Node[] };
+
+/** Thrown out of a first trace of the step: what of it depends on the step's inputs alone. */
+class Hoistable {
+  constructor(readonly frontier: readonly Node[], readonly xArgs: readonly Node[]) {}
+}
+
+// The nodes of a step that depend on its inputs (xs) and on nothing carried, where the rest of the
+// step reads them: each is computed for every step at once before the scan (an HMM's emission
+// densities normal_lpdf(y[t] | mu[k], 1)), and the step reads its row as one more input.
+function inputOnlyFrontier(outputs: readonly Node[], xArgs: readonly Node[]): Node[] {
+  const xs = new Set(xArgs);
+  const inputOnly = new Set<Node>();
+  const other = new Set<Node>();
+  for (const node of toposort(outputs)) {
+    if (xs.has(node)) inputOnly.add(node);
+    else if (node.op === "arg" || node.inputs.some((i) => other.has(i))) other.add(node);
+    else if (node.inputs.some((i) => inputOnly.has(i))) inputOnly.add(node);
+  }
+  const frontier = new Set<Node>();
+  for (const node of toposort(outputs)) {
+    if (!other.has(node)) continue;
+    for (const i of node.inputs) if (inputOnly.has(i) && !xs.has(i)) frontier.add(i);
+  }
+  for (const o of outputs) if (inputOnly.has(o) && !xs.has(o)) frontier.add(o);
+  return [...frontier];
+}
+
+/**
+ * scan(step) with what the step computes from its inputs alone taken out of it: a first trace
+ * finds those nodes, batchGraph computes them over all steps, and a second trace reads them as
+ * inputs (the IR is hash-consed, so the second trace makes the same nodes, replaced by substitute).
+ */
+function scanHoisted(step: Step, init: readonly Node[], xs: readonly Node[], n: number): ScanResult {
+  const run = (extra: readonly Node[], frontier: readonly Node[], probe: boolean): ScanResult =>
+    scan((carry, xAll) => {
+      const x = xAll.slice(0, xs.length);
+      const out = step(carry, x);
+      const outputs = [...out.carry, ...out.ys];
+      if (probe) {
+        const f = inputOnlyFrontier(outputs, x);
+        if (f.length > 0) throw new Hoistable(f, x);
+      }
+      if (frontier.length === 0) return out;
+      const replaced = substitute(outputs, new Map(frontier.map((f, k) => [f, xAll[xs.length + k]!] as const)));
+      return { carry: replaced.slice(0, out.carry.length), ys: replaced.slice(out.carry.length) };
+    }, init, [...xs, ...extra], [], { length: n });
+  try {
+    return run([], [], true);
+  } catch (e) {
+    if (!(e instanceof Hoistable)) throw e;
+    let hoisted: Node[] | undefined;
+    try {
+      hoisted = batchGraph(e.frontier, new Map(e.xArgs.map((a, k) => [a, xs[k]!] as const)), n).map((v) => v.node);
+    } catch {
+      hoisted = undefined; // an op without a batching rule: the step keeps computing it
+    }
+    return hoisted ? run(hoisted, e.frontier, false) : run([], [], false);
+  }
 }

@@ -240,10 +240,14 @@ function copyOut(s: Sequence, set: StateSet, result: VulkanBuffer, io: HostArray
   s.copy(set.taken, result, { dstOffset: io.resultReals.byteLength, byteLength: io.taken.byteLength });
 }
 
-/** Sequences recorded by trajectory length, the most recently used kept (a run's lengths are few after warmup). */
+/**
+ * Sequences recorded by trajectory length, the most recently used kept: after warmup a ChEES run's
+ * lengths are ⌈h·T/ε⌉ for h ∈ (0, 1], at most ⌈T/ε⌉ of them, so that 128 kept are rarely recorded
+ * again (a sequence holds a command buffer and its descriptor sets, n·7 for eight schools).
+ */
 class RecordedRuns {
   private readonly kept = new Map<number, Sequence>();
-  constructor(private readonly record: (n: number) => Sequence, private readonly limit = 32) {}
+  constructor(private readonly record: (n: number) => Sequence, private readonly limit = 128) {}
 
   of(n: number): Sequence {
     let s = this.kept.get(n);

@@ -54,4 +54,12 @@ describe.runIf(device !== undefined && device.features.shaderFloat64)("the appro
     console.log(`laplace, lavapipe f64 against the CPU: largest relative difference ${worst.toExponential(2)}`);
     expect(worst).toBeLessThan(1e-8);
   });
+
+  it.runIf(device?.type === "cpu")("auto leaves a CPU implementation of Vulkan for the CPU backend: the CPU's bits, no backend line", async () => {
+    const options = { method: "laplace", seed: 5, draws: 50 } as const;
+    const cpu = await approximateCompiled(compiled, options);
+    const auto = await approximateCompiled(compiled, { ...options, backend: "auto" });
+    expect(Array.from(auto.draws("log_p__"))).toEqual(Array.from(cpu.draws("log_p__")));
+    expect(auto.notes).toEqual(cpu.notes);
+  });
 });

@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { compileModel, modelDensity, philoxRng, type BatchedDensity } from "../src/index.ts";
+import { approximate, compileModel, modelDensity, philoxRng, type BatchedDensity } from "../src/index.ts";
 import {
   advi, finiteDifferenceHessian, PATH_DEFAULTS, fixedBatchObjective, loopedObjective, objectiveOf, optimizationDensity, pathfinder, runLockstep, singlePath, strongWolfeSteps,
   type Objective,
@@ -116,5 +116,15 @@ describe("the approximations over a batched objective, on the CPU (eight schools
     const h20 = fixedBatchObjective(new Map([[2 * obj.dim, fixedRows(density, 2 * obj.dim)]]));
     expect(Array.from(finiteDifferenceHessian(obj, x, h20))).toEqual(Array.from(finiteDifferenceHessian(obj, x)));
     expect(h20.calls).toBe(1);
+  });
+});
+
+describe("approximate()'s backend without a GPU runner registered", () => {
+  it("vulkan is a FitError naming the import; auto stays on the CPU with the same draws", async () => {
+    await expect(approximate(eightSchools, data, { method: "laplace", seed: 1, draws: 10, backend: "vulkan" })).rejects.toThrow(/import '@ppl\/ppl-vulkan'/);
+    const cpu = await approximate(eightSchools, data, { method: "laplace", seed: 1, draws: 10 });
+    const auto = await approximate(eightSchools, data, { method: "laplace", seed: 1, draws: 10, backend: "auto" });
+    expect(Array.from(auto.draws("mu"))).toEqual(Array.from(cpu.draws("mu")));
+    expect(auto.notes).toEqual(cpu.notes);
   });
 });

@@ -148,14 +148,15 @@ function updateMetric(a: CheesAdaptationState, chains: readonly CheesState[], q:
 
 // One step size for every chain from here on: the lower quartile of the chains' step sizes (the
 // harmonic mean of the acceptance the shared one is adapted by is the stiffer chains'), a fresh
-// dual averaging from it; T one step, from where Adam climbs to the criterion's first maximum.
+// dual averaging from it; T one unit of time in the metric's scale (the chains are near the
+// posterior by now and the metric whitens it), below the criterion's first maximum, where Adam climbs.
 function shareStepSize(a: CheesAdaptationState, chains: readonly CheesState[], stepSizes: Float64Array): void {
   const sorted = Float64Array.from(a.chainStep).sort();
   const eps = sorted[Math.floor(sorted.length / 4)]!;
   a.stepSize = eps;
   a.da.mu = Math.log(10 * eps);
   a.da.restart();
-  a.logT = Math.log(eps);
+  a.logT = clampLogT(a, 0, eps);
   for (const c of chains) c.trajectoryLength = Math.exp(a.logT);
   stepSizes.fill(eps);
 }

@@ -8,7 +8,8 @@
  *   warm-up evaluations; the median over `--rounds` rounds of each round's process CPU time / evaluations.
  * - vulkan: the batched gradient of `--chains` chains (bench/gpu-anchors.ts' --gradient-only), the
  *   median of 7 submissions of `--evals` gradients, divided by the evaluations.
- * The twin and the program are timed alternately in the same process; the ratio is Stan / twin.
+ * The twin and the program are timed alternately in the same process; the ratio is Stan / twin, of
+ * the medians and of the fastest rounds (on a loaded machine the least disturbed).
  *
  *   npx tsx bench/stan-vs-twin.ts [--backend cpu|vulkan] [--cases eight_schools,kidiq,diamonds,hmm_example,hier_loop_n100k]
  *     [--rounds 15] [--chains 1] [--evals 100] [--dtype f32|f64] [--root DIR] [--json]
@@ -128,6 +129,10 @@ interface TwinTiming {
   readonly stanUs: number;
   readonly twinUs: number;
   readonly ratio: number;
+  /** The fastest round's figures and their ratio: on a shared machine, the round least disturbed. */
+  readonly stanMinUs: number;
+  readonly twinMinUs: number;
+  readonly minRatio: number;
   readonly stanBuildMs: number;
 }
 
@@ -147,7 +152,8 @@ async function timeCase(name: string, manager: VulkanManager | undefined): Promi
     b.push(tt());
   }
   const [stanUs, twinUs] = [median(a), median(b)];
-  return { case: name, dim: stan.dim, stanUs, twinUs, ratio: stanUs / twinUs, stanBuildMs };
+  const [stanMinUs, twinMinUs] = [Math.min(...a), Math.min(...b)];
+  return { case: name, dim: stan.dim, stanUs, twinUs, ratio: stanUs / twinUs, stanMinUs, twinMinUs, minRatio: stanMinUs / twinMinUs, stanBuildMs };
 }
 
 const manager = backend === "vulkan" ? new VulkanManager() : undefined;
@@ -156,7 +162,10 @@ for (const name of (opts.cases ?? Object.keys(CASES).join(",")).split(",")) {
   const t = await timeCase(name, manager);
   results.push(t);
   if (!opts.json) {
-    console.log(`${t.case}: dim ${t.dim}; Stan ${t.stanUs.toFixed(1)} µs, twin ${t.twinUs.toFixed(1)} µs per gradient (${backend}); ratio ${t.ratio.toFixed(2)}; Stan build ${t.stanBuildMs.toFixed(0)} ms`);
+    console.log(
+      `${t.case}: dim ${t.dim}; median Stan ${t.stanUs.toFixed(1)} µs, twin ${t.twinUs.toFixed(1)} µs per gradient (${backend}), ratio ${t.ratio.toFixed(2)}; ` +
+        `fastest round ${t.stanMinUs.toFixed(1)} / ${t.twinMinUs.toFixed(1)} µs, ratio ${t.minRatio.toFixed(2)}; Stan build ${t.stanBuildMs.toFixed(0)} ms`,
+    );
   }
 }
 if (opts.json) console.log(JSON.stringify({ date: new Date().toISOString(), backend, results }));

@@ -1,9 +1,9 @@
-import { cast, reshape, scan, stack, type Node, type ScanResult } from "@ppl/tensor";
+import { cast, concat, constant, reshape, scan, stack, type Node, type ScanResult } from "@ppl/tensor";
 import { batchGraph } from "@ppl/tensor/internals";
 import { substitute, toposort } from "@ppl/tensor/ir";
 import type { Expr, Index, LValue, Stmt } from "../syntax/ast.ts";
-import { readIndex, assignIndex } from "./indexing.ts";
-import { filled, materialize, shapeOf, toCells, type Cells, type Val } from "./values.ts";
+import { readIndex } from "./indexing.ts";
+import { filled, isCells, materialize, shapeOf, toCells, type Cells, type Val } from "./values.ts";
 
 /**
  * The loop pass's second form: a `for` loop whose iterations carry state (`sigma[t] = f(sigma[t - 1])`,
@@ -172,7 +172,23 @@ const isFloat = (n: Node): boolean => n.dtype === "f64" || n.dtype === "f32";
 const f64 = (n: Node): Node => (n.dtype === "f64" ? n : cast(n, "f64"));
 
 // Rows lo..hi (1-based) of a value along its first axis, as one node.
-const rows = (v: Val, lo: number, hi: number): Node => materialize(readIndex(v, [{ kind: "range", lower: lo, upper: hi }]));
+// Of a value held as cells, only the cells in the range are stacked (a container of N rows declared
+// and filled in the loop would otherwise be stacked whole at every evaluation), and a run of
+// unassigned cells (one number each, Stan's NaN) is one constant.
+function rows(v: Val, lo: number, hi: number): Node {
+  if (!isCells(v)) return materialize(readIndex(v, [{ kind: "range", lower: lo, upper: hi }]));
+  const cells = v.cells.slice(lo - 1, hi);
+  const first = cells[0];
+  if (typeof first === "number" && cells.every((c) => Object.is(c, first))) return constant(first, [cells.length, ...v.cellShape]);
+  return stack(cells.map((c) => (typeof c === "number" ? constant(c, v.cellShape) : materialize(c))));
+}
+
+// v with rows lo..hi (1-based) replaced by `block`: the rows before and after it, and the block, concatenated.
+function withRows(v: Val, lo: number, hi: number, block: Node): Node {
+  const length = shapeOf(v)[0]!;
+  const parts = [...(lo > 1 ? [rows(v, 1, lo - 1)] : []), block, ...(hi < length ? [rows(v, hi + 1, length)] : [])];
+  return parts.length === 1 ? block : concat(parts.map((p) => (p.dtype === block.dtype ? p : cast(p, block.dtype))));
+}
 
 /**
  * Runs a loop by its scan plan over iterations lo..hi, leaving every variable it assigns as the
@@ -238,7 +254,7 @@ export function runScan(host: ScanHost, plan: ScanPlan, loopVar: string, lo: num
   let nc = 0;
   [...plan.windowed].forEach(([name, back], k) => {
     if (back > 0) nc++;
-    host.setVar(name, assignIndex(before.get(name)!, [{ kind: "range", lower: lo, upper: hi }], result.ys[k]!));
+    host.setVar(name, withRows(before.get(name)!, lo, hi, result.ys[k]!));
   });
   plan.whole.forEach((name) => host.setVar(name, result.carry[nc++]!));
   return true;

@@ -65,22 +65,6 @@ export function placeSample(
   return withExitCodes(() => placeRun({ ...request, method: algorithm ?? "nuts", listing, spelling: "flags" }));
 }
 
-/** The one plan of a run's layout (chains, depth, metric, dtype, device, GPU shape) that the sampler and its runner share. */
-export function runPlan(
-  run: { readonly chains: number; readonly maxDepth: number; readonly metric: MetricKind; readonly gpuShape?: "auto" | ExecutionShape; readonly dataPrecision?: "exact" | "f16" },
-  choice: BackendChoice,
-): RunPlan {
-  return {
-    chains: run.chains,
-    maxDepth: run.maxDepth,
-    metric: run.metric,
-    dtype: choice.dtype,
-    ...(choice.device !== null ? { device: choice.device } : {}),
-    ...(run.gpuShape !== undefined && run.gpuShape !== "auto" ? { shape: run.gpuShape } : {}),
-    ...(run.dataPrecision === "f16" ? { dataPrecision: "f16" as const } : {}),
-  };
-}
-
 /** The compiled density, and on a GPU the runner that takes the sampler's transitions there (the library's PreparedRun). */
 export type OpenedDensity = PreparedRun;
 

@@ -6,12 +6,12 @@ import {
   AdaptationError, dataLayoutKeys, findStuckChains, reinitialisedNote, InitializationError, SAMPLER_COLUMNS, sampleAsync, sampleConfig, samplingEvidence, StepSizeError, stuckWarning, summaryToJson, writeSummaryJson, type ConfigNode,
   type SampleResult,
 } from "@ppl/ppl";
-import type { PendingRunnerDecision } from "@ppl/ppl/runner";
+import { placedSampleOptions, type PendingRunnerDecision, type PlacedPlan } from "@ppl/ppl/runner";
 import type * as Vulkan from "@ppl/vulkan";
 import { ChainFiles } from "../chain-files.ts";
 import { DRAWS_FILE, DrawsFile } from "../draws-file.ts";
 import { TargetEss } from "../target-ess.ts";
-import { chooseBackend, layerMethodChoice, openDensity, runPlan, type BackendChoice, type PendingGpu } from "../choose-backend.ts";
+import { placeSample, type PendingGpu } from "../choose-backend.ts";
 import { compileWithData } from "../compile.ts";
 import { explainInitFailure } from "../init-failure.ts";
 import { deviceError, ExitCode, modelError, usageError, type ExitCodeValue } from "../exit-codes.ts";
@@ -52,8 +52,6 @@ export async function sampleCommand(modelPath: string, options: SampleCommandOpt
   const hmc = (opts.algorithm ?? "nuts") === "hmc";
   // ChEES and MEADS adapt across chains on the host, in lockstep.
   const manyChain = opts.algorithm === "chees" || opts.algorithm === "meads";
-  // Every method but NUTS runs its controller on the host: on a GPU, over the device's batched gradient.
-  const hostMethod = hmc || manyChain;
   if (manyChain && opts.metric === "dense") throw usageError(`--algorithm ${opts.algorithm} adapts a diagonal metric from the variance over chains; drop --metric dense`);
   if (opts.algorithm === "meads" && (opts.chains % 4 !== 0 || opts.chains < 8)) throw usageError(`--algorithm meads splits the chains into 4 folds of at least 2; give --chains a multiple of 4, at least 8 (not ${opts.chains})`);
   if (opts.superchains !== undefined && opts.chains % opts.superchains !== 0) {
@@ -65,19 +63,19 @@ export async function sampleCommand(modelPath: string, options: SampleCommandOpt
   // --checkpoint-every and --resume (run-checkpoint.ts): one file per chain, on the CPU unless --backend vulkan asks for the GPU.
   const checkpoints = checkpointPlan(opts, single);
   if (opts.steps !== undefined && !hmc) throw usageError("--steps is the number of leapfrog steps of --algorithm hmc; NUTS chooses its own (drop --steps, or add --algorithm hmc)");
-  if (hostMethod && opts.gpuShape !== undefined && opts.gpuShape !== "auto") {
-    throw usageError(`--gpu-shape lays out the GPU's NUTS kernel; --algorithm ${opts.algorithm} runs its transitions on the host over the GPU's batched gradient: drop --gpu-shape`);
-  }
   // auto would start on the CPU and may move to a GPU midway, which a checkpoint cannot follow: it takes the CPU.
   const request = checkpoints !== undefined && opts.backend !== "vulkan" ? { ...opts, backend: "cpu" as const } : opts;
   if (opts.threads !== undefined && request.backend === "vulkan") throw usageError("--threads spreads the CPU sampler's chains over threads; the GPU sampler runs every chain itself (drop --threads, or use --backend cpu)");
   // @ppl/vulkan (and its native addon) is loaded only then too, so that --backend cpu starts without it.
   const vulkan = request.backend === "cpu" ? undefined : await import("@ppl/vulkan");
   const listing = vulkan === undefined ? { devices: [], reason: null } : vulkan.listDevices();
-  const picked = chooseBackend(request, listing);
-  const choice = hostMethod ? layerMethodChoice(picked, opts.algorithm ?? "nuts") : picked;
-  checkBackend(checkpoints, choice);
-  const threads = choice.backend === "cpu" ? Math.min(opts.threads ?? availableParallelism(), opts.chains) : 1;
+  // The library's placement (placeRun): the backend, the device(s) and their groups of chains, the
+  // float type, whether the run starts on the CPU; a method other than NUTS (--algorithm) takes its
+  // transitions on the host, the GPU serving its batched gradient.
+  const plan = placeSample({ ...request, chains: opts.chains, maxDepth: opts.maxDepth, metric: opts.metric, algorithm: opts.algorithm ?? "nuts" }, listing);
+  checkBackend(checkpoints, plan);
+  // The CPU sampler's threads (a run on the GPU's runner takes one: placedSampleOptions).
+  const threads = Math.min(opts.threads ?? availableParallelism(), opts.chains);
 
   // With --typecheck, the TypeScript compiler first (commands/check.ts): a type error stops the run before it starts.
   if (opts.typecheck) await (await import("./check.ts")).typecheckBeforeRun(modelPath, io);
@@ -99,23 +97,22 @@ export async function sampleCommand(modelPath: string, options: SampleCommandOpt
   const generated = generatedColumns(compiled, seed, opts.predictive ?? false);
   const shown = selectVariables([...compiled.constrainedNames(), ...generated.names, ...logLik.names], opts.variables, true);
   const target = opts.targetEss !== undefined ? new TargetEss(opts.targetEss, shown.names, opts.chains, opts.superchains) : undefined;
-  // A method other than NUTS takes its transitions on the host; the GPU serves its batched gradient.
-  const plan = hostMethod && choice.backend === "vulkan" ? { ...runPlan(opts, choice), transitions: "host" as const } : runPlan(opts, choice);
   let opened;
   try {
-    opened = await openDensity(choice, compiled, plan);
+    opened = await (await import("@ppl/ppl-vulkan")).prepareRun(compiled, plan);
   } catch (e) {
     // --data-precision f16 and data beyond the 16-bit range: the option is what to change.
-    if (choice.backend === "vulkan" && e instanceof (await import("@ppl/ppl-vulkan")).DataPrecisionError) throw usageError(e.message);
+    if (plan.backend === "vulkan" && e instanceof (await import("@ppl/ppl-vulkan")).DataPrecisionError) throw usageError(e.message);
     if (vulkan !== undefined && (e instanceof vulkan.VulkanError || e instanceof vulkan.ShaderCompileError || e instanceof vulkan.ShaderCompilerMissingError)) {
       throw deviceError(`the Vulkan device could not run the model's sampler: ${firstLine(e)}; use --backend cpu`);
     }
-    throw modelError(`model '${compiled.name}': its log density could not be compiled for the ${choice.backend} backend: ${firstLine(e)}`);
+    throw modelError(`model '${compiled.name}': its log density could not be compiled for the ${plan.backend} backend: ${firstLine(e)}`);
   }
   const density = opened.density;
 
   // Said once the model is ready, so that a model or data error stands alone on stderr.
-  info(opened.pendingGpu !== undefined ? `${choice.note}; the run starts on the CPU backend (${choice.cpuFallback?.dtype ?? "f64"}), builds the GPU's kernel meanwhile if the run is long enough to gain from it, and moves there if it measures faster` : choice.note);
+  const note = plan.note ?? `backend: ${plan.backend} (${plan.dtype})`;
+  info(opened.pendingGpu !== undefined ? `${note}; the run starts on the CPU backend (${plan.cpuFallback?.dtype ?? "f64"}), builds the GPU's kernel meanwhile if the run is long enough to gain from it, and moves there if it measures faster` : note);
   if (opened.detail) info(opened.detail);
   if (opened.warning) io.stderr.write(opened.warning + "\n");
   removeStaleChains(dir, first + opts.chains, single, info);
@@ -125,7 +122,7 @@ export async function sampleCommand(modelPath: string, options: SampleCommandOpt
   let files: ChainFiles | DrawsFile;
   try {
     const columns = [...compiled.constrainedNames(), ...generated.names, ...logLik.names];
-    const config = (c: number, file: string): ConfigNode[] => headerConfig(opts, choice, compiled.name, modelPath, seed, started, first + c, join(dir, file), dataHash, dataLayoutKeys(model, compiled), single);
+    const config = (c: number, file: string): ConfigNode[] => headerConfig(opts, plan, compiled.name, modelPath, seed, started, first + c, join(dir, file), dataHash, dataLayoutKeys(model, compiled), single);
     files = single
       ? new DrawsFile(dir, opts.chains, columns, config(0, DRAWS_FILE), first)
       : new ChainFiles(dir, opts.chains, columns, (c) => config(c, `chain-${first + c + 1}.csv`), SAMPLER_COLUMNS, first, { resume: checkpoints?.resumed !== undefined });
@@ -168,34 +165,25 @@ export async function sampleCommand(modelPath: string, options: SampleCommandOpt
       hmcSteps: opts.steps ?? 10,
       ...(manyChain ? { method: opts.algorithm ?? "nuts" } : {}),
       ...(opts.superchains !== undefined ? { superchainSize: opts.chains / opts.superchains } : {}),
-      threads,
       // A met --target-ess stops the sampler as a signal does, without being one (the run is complete).
       signal: target === undefined ? controller.signal : AbortSignal.any([controller.signal, targetMet.signal]),
       // The draws go to the files (and their spill) only: the memory used does not grow with --draws.
       keepDraws: false,
-      ...checkpointSampleOptions(checkpoints, dir, files.paths, { backend: choice.backend, dtype: choice.dtype }),
-      ...(opened.transitionRunner ? { transitionRunner: opened.transitionRunner } : {}),
-      // A GPU that `auto` took on its own: the run starts on the CPU backend while the GPU's kernel
-      // is built, and moves to the GPU when it is ready and measures faster.
-      ...(opened.pendingGpu !== undefined ? {
-        threads: Math.min(opts.threads ?? availableParallelism(), opts.chains),
-        pendingRunner: {
-          ready: () => opened.pendingGpu!().then((gpu) => {
-            gpuDetail = gpu;
-            return gpu.ready;
-          }),
-          onDecision: (d: PendingRunnerDecision) => {
-            const cpuDtype = choice.cpuFallback?.dtype ?? "f64";
-            if (d.moved && gpuDetail !== null) {
-              info(gpuDetail.detail);
-              if (gpuDetail.warning !== undefined) io.stderr.write(gpuDetail.warning + "\n");
-            }
-            const line = pendingLine(d, cpuDtype);
-            info(line);
-            files.writeComment(line);
-          },
+      ...checkpointSampleOptions(checkpoints, dir, files.paths, { backend: plan.backend, dtype: plan.dtype }),
+      // Where the run was placed: the GPU's runner, or the CPU's threads and, where `auto` took a GPU
+      // on its own, the move to the GPU once its kernel is built and measures faster.
+      ...placedSampleOptions(opened, threads, {
+        onPrepared: (gpu) => (gpuDetail = gpu),
+        onDecision: (d: PendingRunnerDecision) => {
+          if (d.moved && gpuDetail !== null) {
+            info(gpuDetail.detail);
+            if (gpuDetail.warning !== undefined) io.stderr.write(gpuDetail.warning + "\n");
+          }
+          const line = pendingLine(d, plan.cpuFallback?.dtype ?? "f64");
+          info(line);
+          files.writeComment(line);
         },
-      } : {}),
+      }),
       // A stuck chain started afresh: said on stderr as it happens, and in its CSV where its draws stand.
       onReinitialised: (r) => {
         const note = reinitialisedNote(r.stuck, first + r.chain + 1, r.iteration);
@@ -370,7 +358,7 @@ export function pendingLine(d: PendingRunnerDecision, dtype: "f32" | "f64"): str
 }
 
 function headerConfig(
-  opts: SampleCommandOptions, choice: BackendChoice, name: string, modelPath: string, seed: number, started: string, chain: number, outputFile: string,
+  opts: SampleCommandOptions, plan: PlacedPlan, name: string, modelPath: string, seed: number, started: string, chain: number, outputFile: string,
   dataHash: string, layout: Readonly<Record<string, string>>, single: boolean,
 ): ConfigNode[] {
   return sampleConfig({
@@ -395,9 +383,9 @@ function headerConfig(
     startDatetime: started,
     extra: {
       model_file: resolve(modelPath),
-      backend: choice.backend,
-      device: choice.devices?.join(",") ?? choice.device ?? "none",
-      dtype: choice.dtype,
+      backend: plan.backend,
+      device: plan.devices?.join(",") ?? plan.device ?? "none",
+      dtype: plan.dtype,
       ...(opts.dataPrecision === "f16" ? { data_precision: "f16" } : {}),
       backend_requested: opts.backend,
       // Stan's own `algorithm` and `engine` keys say hmc/nuts; the method that ran is this key.

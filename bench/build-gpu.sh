@@ -6,10 +6,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rm -rf .gpuout && mkdir -p .gpuout/addon
-for prog in gpu-anchors pipeline-compile pipeline-stats gpu-conformance gpu-diagnose posteriordb-gpu vulkan-micro vulkan-variants kernel-edits hier-one-dispatch layer-methods-gpu posteriordb-layer stan-vs-twin approximations-gpu; do
+for prog in gpu-anchors pipeline-compile pipeline-stats gpu-conformance gpu-diagnose posteriordb-gpu vulkan-micro vulkan-variants kernel-edits hier-one-dispatch layer-methods-gpu posteriordb-layer stan-vs-twin stan-posteriordb-cli approximations-gpu; do
   [ -f "bench/$prog.ts" ] || continue
   npx esbuild "bench/$prog.ts" --bundle --platform=node --format=esm --target=node20 \
-    --outfile=".gpuout/$prog.mjs" --log-level=warning \
+    --outfile=".gpuout/$prog.mjs" --log-level=warning --external:h5wasm \
     --banner:js="import { createRequire as __cr } from 'module'; const require = __cr(import.meta.url);"
 done
 # The CPU sampler's worker threads start from chain-worker.js beside the bundle that imports the

@@ -22,6 +22,7 @@ export interface BatchedGradient {
   readonly half: ReadonlySet<Node>;
   /** A shader that runs `batchedEpilogue`'s functions in place of the kernel of lp and grad: the buffers it binds for them, and `step` less that kernel. */
   epilogue(e: EpilogueSource): { readonly buffers: readonly VulkanBuffer[]; readonly step: readonly Dispatch[] };
+  /** Frees the kernels and buffers on the device. */
   dispose(): void;
 }
 

@@ -1,7 +1,11 @@
-// @ppl/ppl-vulkan: the GPU sampler. ppl's NUTS transitions of many chains as Vulkan kernels (a
-// fused kernel per chain or workgroup, or batched gradient kernels with a controller), built
-// from ppl's compiled model and plugged into ppl's sampler as its transition runner; and the
-// placement policy (placeRun, prepareRun), which sees both the CPU and the GPU.
+/**
+ * `@ppl/ppl-vulkan`: the GPU sampler. ppl's NUTS transitions of many chains as Vulkan kernels (a
+ * fused kernel per chain or workgroup, or batched gradient kernels with a controller), built
+ * from ppl's compiled model and plugged into ppl's sampler as its transition runner; and the
+ * placement policy (placeRun, prepareRun), which sees both the CPU and the GPU.
+ *
+ * @module \@ppl/ppl-vulkan
+ */
 export { largestFactorisation } from "./execution-shape.ts";
 export { placeRun, placeBackend, hostTransitions, devicesForAll, deviceGroups, type PlaceRunInput } from "./place-run.ts";
 export { prepareRun, precisionHint } from "./prepare-run.ts";

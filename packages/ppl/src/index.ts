@@ -1,9 +1,13 @@
-// @ppl/ppl: the user API — models and data, distributions, constraints, sampling, diagnostics, Stan
-// CSV/JSON, the log density, PSIS-LOO, generated quantities with predictive and prior draws.
-// The transition runner interface a GPU sampler plugs into, the run plan and the placement hooks
-// are in "@ppl/ppl/runner"; the inference layer's methods in "@ppl/ppl/inference". The sampler's
-// and diagnostics' building blocks, the random streams and the posteriordb runner are in
-// "@ppl/ppl/internals", for tests, benchmarks and packages that extend the sampler.
+/**
+ * `@ppl/ppl`: the user API — models and data, distributions, constraints, sampling, diagnostics, Stan
+ * CSV/JSON, the log density, PSIS-LOO, generated quantities with predictive and prior draws.
+ * The transition runner interface a GPU sampler plugs into, the run plan and the placement hooks
+ * are in `@ppl/ppl/runner`; the inference layer's methods in `@ppl/ppl/inference`. The sampler's
+ * and diagnostics' building blocks, the random streams and the posteriordb runner are in
+ * `@ppl/ppl/internals`, for tests, benchmarks and packages that extend the sampler.
+ *
+ * @module \@ppl/ppl
+ */
 // Models and data
 export {
   ModelError, DataError, data, model, isModel, compileModel, unusedDataKeys, type DataSpec, type DataField, type DataKind,
@@ -49,7 +53,9 @@ export {
 // Checkpoints of a run (bit-exact text), to resume it with SampleOptions.resume
 export { encodeCheckpoint, decodeCheckpoint, writeCheckpointFile, readCheckpointFile, type Checkpoint, type CheckpointOptions } from "./sampler/index.ts";
 // Sampling a model with its data: a Fit of named, constrained draws (`sample` also takes a batched density)
-export { sample, sampleModel, Fit, FitError, type FitOptions, type VariableDraws, type FitParts, type WriteCsvOptions } from "./fit/index.ts";
+export {
+  sample, sampleModel, Fit, FitError, type FitOptions, type VariableDraws, type FitParts, type WriteCsvOptions, type GeneratedColumnOptions, type VariableShape,
+} from "./fit/index.ts";
 // Approximating a model's posterior with its data (Laplace, Pathfinder, ADVI): an ApproximateFit of named, constrained draws
 export {
   approximate, approximateCompiled, approximateTarget, approximationTarget, ApproximateFit, approximationConfig, runConfig, laplaceMode, laplaceDraws, randomInitialPoint, pathfinderNotes,
@@ -76,7 +82,7 @@ export {
   toStanCsvName, fromStanCsvName, formatNumber, formatFourDigits, parseNumber, SAMPLE_DEFAULTS, sampleConfig, renderConfig,
   fileSink, stringSink, StanCsvWriter, writeStanCsv, SAMPLER_COLUMNS, samplerValues, readStanCsv,
   collectChains, chainsFromColumns, SAMPLER_BLOCK_KEY, summaryToJson, writeSummaryJson, type ConfigNode,
-  type SampleSettings, type TextSink, type StanCsvHeader, type Adaptation, type Timing, type SamplerColumn,
+  type SampleSettings, type TextSink, type StringSink, type StanCsvHeader, type Adaptation, type Timing, type SamplerColumn,
   type StanCsv, type ReadAdaptation, type ReadTiming, type ChainDraws, type ParameterSummaryJson,
   type SamplerSummaryJson, type SummaryJson,
 } from "./io/index.ts";

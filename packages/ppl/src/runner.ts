@@ -1,9 +1,13 @@
-// @ppl/ppl/runner: the plumbing a package that runs transitions somewhere else (a GPU) plugs into
-// the sampler with, and that a caller who places a run (the CLI) uses: the transition runner
-// interface and its registry, the run plan, the chain batch a runner reads and writes, several
-// runners as one (splitRunner, chainGroupSizes), and the CPU fallback and pending-runner hooks of
-// sampleAsync with the decisions they report; the placement of a run (its plan, the prepared run,
-// the registry through which @ppl/ppl-vulkan provides placeRun and prepareRun).
+/**
+ * `@ppl/ppl/runner`: the plumbing a package that runs transitions somewhere else (a GPU) plugs into
+ * the sampler with, and that a caller who places a run (the CLI) uses: the transition runner
+ * interface and its registry, the run plan, the chain batch a runner reads and writes, several
+ * runners as one (splitRunner, chainGroupSizes), and the CPU fallback and pending-runner hooks of
+ * sampleAsync with the decisions they report; the placement of a run (its plan, the prepared run,
+ * the registry through which `@ppl/ppl-vulkan` provides placeRun and prepareRun).
+ *
+ * @module \@ppl/ppl/runner
+ */
 export {
   registerTransitionRunner, prepareTransitionRunner, transitionRunnerNames, ChainBatch,
   type RunnerStats, type TransitionRunner, type TransitionRunnerContext, type TransitionRunnerFactory,

@@ -49,6 +49,7 @@ export interface Backend {
   readonly name: string;
   /** A line describing the device, for logs and CSV headers. */
   readonly device: string;
+  /** Compiles the graph of `outputs` into an executable (cached by graph hash and signature). */
   compile(outputs: readonly Node[]): Promise<Executable>;
   /** Synchronous compile, where the backend can offer it. */
   compileSync?(outputs: readonly Node[]): Executable;

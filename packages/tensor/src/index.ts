@@ -1,8 +1,12 @@
-// @ppl/tensor: what a model author or a user of the tensor library calls — the tracing API (leaves,
-// elementwise, reductions, shapes, linear algebra, scan, ODEs, …), nodes and their types, the errors
-// it throws, autodiff, vmap, and evaluating graphs (the reference interpreter, the registered
-// backends). The building blocks under them (IR op tables, graph passes, rewrites, rule tables,
-// the CPU backends' objects) are "@ppl/tensor/internals".
+/**
+ * `@ppl/tensor`: what a model author or a user of the tensor library calls — the tracing API (leaves,
+ * elementwise, reductions, shapes, linear algebra, scan, ODEs, …), nodes and their types, the errors
+ * it throws, autodiff, vmap, and evaluating graphs (the reference interpreter, the registered
+ * backends). The building blocks under them (IR op tables, graph passes, rewrites, rule tables,
+ * the CPU backends' objects) are `@ppl/tensor/internals`.
+ *
+ * @module \@ppl/tensor
+ */
 // The IR: nodes, dtypes, shapes, errors
 export { Node } from "./ir/node.ts";
 export type { DType } from "./ir/dtype.ts";

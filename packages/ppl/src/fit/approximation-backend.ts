@@ -32,6 +32,7 @@ export interface ApproximationBackendOptions {
 export interface ApproximationBackend {
   readonly batched?: BatchedObjective;
   readonly note: string;
+  /** Gives the device back (nothing on the CPU). */
   dispose(): void;
 }
 

@@ -1,6 +1,7 @@
 export { sample } from "./sample.ts";
 export { sampleModel, type FitOptions } from "./sample-model.ts";
 export { Fit, type VariableDraws, type FitParts, type WriteCsvOptions } from "./fit.ts";
+export type { GeneratedColumnOptions, VariableShape } from "./fit-generated.ts";
 export { FitError } from "./fit-error.ts";
 export { approximate, approximateCompiled, approximateTarget, pathfinderNotes, roundSizes } from "./approximate.ts";
 export { approximationBackend, type ApproximationBackend, type ApproximationBackendOptions } from "./approximation-backend.ts";

@@ -1,7 +1,7 @@
 export { toStanCsvName, fromStanCsvName } from "./names.ts";
 export { formatNumber, formatFourDigits, parseNumber } from "./number-format.ts";
 export { type ConfigNode, type SampleSettings, SAMPLE_DEFAULTS, sampleConfig, renderConfig } from "./config.ts";
-export { type TextSink, fileSink, stringSink } from "./sink.ts";
+export { type TextSink, type StringSink, fileSink, stringSink } from "./sink.ts";
 export {
   type StanCsvHeader,
   type Adaptation,

@@ -2,7 +2,9 @@ import { closeSync, fsyncSync, openSync, writeSync } from "node:fs";
 
 /** Destination for streamed text. */
 export interface TextSink {
+  /** Appends a chunk of text. */
   write(chunk: string): void;
+  /** Flushes and closes the destination; nothing is written after. */
   close(): void;
 }
 
@@ -28,8 +30,14 @@ export function fileSink(path: string): TextSink {
   };
 }
 
+/** A sink that keeps what is written in memory. */
+export interface StringSink extends TextSink {
+  /** Everything written so far. */
+  text(): string;
+}
+
 /** An in-memory sink; `text()` returns everything written so far. */
-export function stringSink(): TextSink & { text(): string } {
+export function stringSink(): StringSink {
   const chunks: string[] = [];
   return {
     write(chunk: string): void {

@@ -8,7 +8,9 @@ import { boxMullerCos, boxMullerSin, uniformFromWords } from "./variates.ts";
 
 /** The random source distributions sample from: uniforms in the open interval (0, 1) and standard normals. */
 export interface Rng {
+  /** A uniform draw in the open interval (0, 1). */
   uniform(): number;
+  /** A standard normal draw. */
   normal(): number;
 }
 

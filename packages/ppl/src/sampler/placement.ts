@@ -130,7 +130,9 @@ export class PlacementError extends SamplerOptionError {
 
 /** The placement policy a package provides: a plan for a request, and the run prepared from a plan. */
 export interface RunPlacement {
+  /** Decides where a run samples (backend, devices, float type, shape) from what the caller asks and the devices there are. */
   placeRun(options: PlaceRunOptions): PlacedPlan;
+  /** Builds the placed run's density and transition runner (or the pending GPU of a run that starts on the CPU). */
   prepareRun(model: CompiledModel, plan: PlacedPlan): Promise<PreparedRun>;
 }
 

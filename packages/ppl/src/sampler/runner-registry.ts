@@ -25,6 +25,7 @@ export interface PreparedRunner extends PlannedRunner {
   readonly blockIterations?: number;
   /** The host density for the sampler's own evaluations (initialization, step-size searches), moved to the runner's device where it can. */
   hostDensity<T extends BatchedDensity>(host: T): T;
+  /** Gives the runner's device resources back; the runner is not used after. */
   dispose(): void;
 }
 

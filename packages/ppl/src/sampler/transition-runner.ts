@@ -29,7 +29,9 @@ export interface RunnerStats {
  * the thread: sampleAsync uses it, so that runners on several devices (splitRunner) work at once.
  */
 export interface TransitionRunner {
+  /** Advances every chain by the transition of iteration t, from and into the batch's rows, filling each chain's stats. */
   run(t: number, stepSizes: Float64Array, batch: ChainBatch, stats: RunnerStats[]): void;
+  /** As run, waiting for the device without blocking the thread. */
   runAsync?(t: number, stepSizes: Float64Array, batch: ChainBatch, stats: RunnerStats[]): Promise<void>;
   /**
    * Whether, after the last iteration reported, the batch (points, log densities, gradients) and
@@ -55,6 +57,7 @@ export interface TransitionRunnerContext {
    */
   readonly stepSizeAdaptation: {
     readonly settings: DualAveragingSettings;
+    /** Chain `chain`'s dual-averaging state as the host has it now. */
     state(chain: number): DualAveragingState;
     readonly hostSteps: readonly number[];
   };

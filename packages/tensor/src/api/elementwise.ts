@@ -103,32 +103,57 @@ export function betaincGrad(a: Operand, b: Operand, x: Operand, wrt: 0 | 1): Nod
   return Node.make("betainc_grad", n.dtype, n.shape, n.inputs, { wrt });
 }
 
+/** −x, elementwise. */
 export const neg = (x: Operand) => unary("neg", x);
+/** |x|, elementwise. */
 export const abs = (x: Operand) => unary("abs", x);
+/** The sign of x (−1, 0 or 1), elementwise. */
 export const sign = (x: Operand) => unary("sign", x);
+/** eˣ, elementwise. */
 export const exp = (x: Operand) => unary("exp", x);
+/** eˣ − 1, exact near 0, elementwise. */
 export const expm1 = (x: Operand) => unary("expm1", x);
+/** The natural logarithm of x, elementwise. */
 export const log = (x: Operand) => unary("log", x);
+/** log(1 + x), exact near 0, elementwise. */
 export const log1p = (x: Operand) => unary("log1p", x);
+/** √x, elementwise. */
 export const sqrt = (x: Operand) => unary("sqrt", x);
+/** 1/√x, elementwise. */
 export const rsqrt = (x: Operand) => unary("rsqrt", x);
+/** x², elementwise. */
 export const square = (x: Operand) => unary("square", x);
+/** 1/x, elementwise. */
 export const reciprocal = (x: Operand) => unary("reciprocal", x);
+/** sin x, elementwise. */
 export const sin = (x: Operand) => unary("sin", x);
+/** cos x, elementwise. */
 export const cos = (x: Operand) => unary("cos", x);
+/** tanh x, elementwise. */
 export const tanh = (x: Operand) => unary("tanh", x);
+/** The logistic function 1/(1 + e⁻ˣ), elementwise. */
 export const sigmoid = (x: Operand) => unary("sigmoid", x);
+/** log(1 + eˣ), without overflow, elementwise. */
 export const softplus = (x: Operand) => unary("softplus", x);
+/** log σ(x) = −softplus(−x), without overflow, elementwise. */
 export const logSigmoid = (x: Operand) => unary("log_sigmoid", x);
+/** The error function, elementwise. */
 export const erf = (x: Operand) => unary("erf", x);
+/** The complementary error function 1 − erf(x), exact in the tail, elementwise. */
 export const erfc = (x: Operand) => unary("erfc", x);
+/** log |Γ(x)|, elementwise. */
 export const lgamma = (x: Operand) => unary("lgamma", x);
 /** The standard normal quantile Φ⁻¹(p). */
 export const invPhi = (p: Operand) => unary("inv_phi", p);
+/** ψ(x), the derivative of log Γ, elementwise. */
 export const digamma = (x: Operand) => polygamma(0, x);
+/** ψ′(x), elementwise. */
 export const trigamma = (x: Operand) => polygamma(1, x);
+/** ⌊x⌋, elementwise. */
 export const floor = (x: Operand) => unary("floor", x);
+/** ⌈x⌉, elementwise. */
 export const ceil = (x: Operand) => unary("ceil", x);
+/** Logical not of a boolean tensor, elementwise. */
 export const not = (x: Operand) => unary("not", x);
 /** True where x is NaN (bool); integers never are. */
 export const isNan = (x: Operand) => unary("is_nan", x);
@@ -137,13 +162,21 @@ export const isFinite = (x: Operand) => unary("is_finite", x);
 /** Identity whose gradient is zero. */
 export const stopGradient = (x: Operand) => unary("stop_gradient", x);
 
+/** a + b, elementwise with broadcasting. */
 export const add = (a: Operand, b: Operand) => binary("add", a, b);
+/** a − b, elementwise with broadcasting. */
 export const sub = (a: Operand, b: Operand) => binary("sub", a, b);
+/** a · b, elementwise with broadcasting. */
 export const mul = (a: Operand, b: Operand) => binary("mul", a, b);
+/** a / b, elementwise with broadcasting. */
 export const div = (a: Operand, b: Operand) => binary("div", a, b);
+/** aᵇ, elementwise with broadcasting. */
 export const pow = (a: Operand, b: Operand) => binary("pow", a, b);
+/** The larger of a and b, elementwise with broadcasting. */
 export const maximum = (a: Operand, b: Operand) => binary("max", a, b);
+/** The smaller of a and b, elementwise with broadcasting. */
 export const minimum = (a: Operand, b: Operand) => binary("min", a, b);
+/** The angle of the point (b, a), atan2(a, b), elementwise with broadcasting. */
 export const atan2 = (a: Operand, b: Operand) => binary("atan2", a, b);
 /** Remainder with the sign of the divisor (Python's %). */
 export const mod = (a: Operand, b: Operand) => binary("mod", a, b);
@@ -172,11 +205,19 @@ export const shiftLeft = (a: Operand, b: Operand) => binary("shift_left", a, b);
 /** Arithmetic right shift of i32 a by b mod 32 (floor(a / 2^b)). */
 export const shiftRight = (a: Operand, b: Operand) => binary("shift_right", a, b);
 
+/** a < b as a boolean tensor, elementwise with broadcasting. */
 export const lt = (a: Operand, b: Operand) => compare("lt", a, b);
+/** a ≤ b as a boolean tensor, elementwise with broadcasting. */
 export const le = (a: Operand, b: Operand) => compare("le", a, b);
+/** a > b as a boolean tensor, elementwise with broadcasting. */
 export const gt = (a: Operand, b: Operand) => compare("gt", a, b);
+/** a ≥ b as a boolean tensor, elementwise with broadcasting. */
 export const ge = (a: Operand, b: Operand) => compare("ge", a, b);
+/** a = b as a boolean tensor, elementwise with broadcasting. */
 export const eq = (a: Operand, b: Operand) => compare("eq", a, b);
+/** a ≠ b as a boolean tensor, elementwise with broadcasting. */
 export const ne = (a: Operand, b: Operand) => compare("ne", a, b);
+/** Logical and of two boolean tensors, elementwise with broadcasting. */
 export const and = (a: Operand, b: Operand) => compare("and", a, b);
+/** Logical or of two boolean tensors, elementwise with broadcasting. */
 export const or = (a: Operand, b: Operand) => compare("or", a, b);

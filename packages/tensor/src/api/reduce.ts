@@ -25,10 +25,15 @@ export function reduce(op: ReduceOp, x: Operand, axes?: Axes, keepdims = false):
   return keepdims ? reshape(out, n.shape.map((d, i) => (ax.includes(i) ? 1 : d))) : out;
 }
 
+/** The sum over `axes` (all by default), keeping them as size 1 with `keepdims`. */
 export const sum = (x: Operand, axes?: Axes, keepdims = false) => reduce("reduce_sum", x, axes, keepdims);
+/** The product over `axes` (all by default), keeping them as size 1 with `keepdims`. */
 export const prod = (x: Operand, axes?: Axes, keepdims = false) => reduce("reduce_prod", x, axes, keepdims);
+/** The largest element over `axes` (all by default), keeping them as size 1 with `keepdims`. */
 export const max = (x: Operand, axes?: Axes, keepdims = false) => reduce("reduce_max", x, axes, keepdims);
+/** The smallest element over `axes` (all by default), keeping them as size 1 with `keepdims`. */
 export const min = (x: Operand, axes?: Axes, keepdims = false) => reduce("reduce_min", x, axes, keepdims);
+/** log Σ exp(x) over `axes` (all by default) without overflow, keeping them as size 1 with `keepdims`. */
 export const logsumexp = (x: Operand, axes?: Axes, keepdims = false) => reduce("reduce_logsumexp", x, axes, keepdims);
 
 /** Arithmetic mean over `axes`. */

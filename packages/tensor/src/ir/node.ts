@@ -50,6 +50,7 @@ export class Node {
     return node;
   }
 
+  /** The node in short, op:dtype[shape], for messages and logs. */
   toString(): string {
     return `${this.op}:${this.dtype}[${this.shape.join(",")}]`;
   }

@@ -67,7 +67,7 @@ export interface SamplingMethod<S> {
   /**
    * For a method whose transition is a leapfrog trajectory of a length fixed before it starts
    * (static HMC, ChEES): the transition as start, trajectory, finish, so that a driver runs every
-   * chain's whole trajectory in one call of the density (BatchedDensity.leapfrogs). begin/advance
+   * chain's whole trajectory in one call of the density (LeapfrogDensity.leapfrogs). begin/advance
    * must take the same steps (leapfrogMethod derives them from this).
    */
   readonly leapfrogs?: LeapfrogTransition<S>;
@@ -108,6 +108,7 @@ export interface AdaptationMethod<A> {
   final(state: A): number;
   /** The state as data, to continue elsewhere (another thread), and back. */
   save(state: A): ChainAdaptationState;
+  /** Sets the state from what save() returned (a checkpoint, a thread's hand-over). */
   restore(state: A, saved: ChainAdaptationState): void;
   /** The step size's dual-averaging state, for a transition runner that carries warmup on by itself. */
   dualAveraging(state: A): DualAveragingState;

@@ -4,7 +4,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { compileModel, mcseMean, Metric, modelDensity, sample, SamplerOptionError, type BatchedDensity, type SampleResult } from "@ppl/ppl";
-import { leapfrogsByRounds, trajectory } from "@ppl/ppl/inference";
+import { leapfrogsByRounds, trajectory, type LeapfrogDensity } from "@ppl/ppl/inference";
 import { ChainBatch, prepareTransitionRunner } from "@ppl/ppl/runner";
 import { seedKey } from "@ppl/ppl/internals";
 import { usableDevices } from "@ppl/vulkan";
@@ -109,7 +109,7 @@ describe.runIf(device !== undefined && device.features.shaderFloat64)("layer met
     const gpu = await prepareGpuGradient(compiled, { ...plan, chains: 4 });
     try {
       const host = await modelDensity(compiled);
-      const runOn = (density: BatchedDensity) => {
+      const runOn = (density: LeapfrogDensity) => {
         const batch = new ChainBatch(4, host.dim);
         batch.q.fill(0.1);
         host.logpGrad(batch.q, batch.lp, batch.grad);

@@ -17,11 +17,11 @@ export {
 // per fold of chains from the other folds (a RunAdaptationMethod).
 export { meads, meadsAdaptation, maxEigenvalue, MEADS_FOLDS, type MeadsState, type MeadsAdaptationState } from "./sampler/methods/index.ts";
 // Whole leapfrog trajectories: a method whose n steps are fixed before it starts (static HMC, ChEES)
-// hands them to the density at once (BatchedDensity.leapfrogs); the CPU takes them by rounds of the
+// hands them to the density at once (LeapfrogDensity.leapfrogs); the CPU takes them by rounds of the
 // batched gradient, a GPU renders the halves' IR graphs n times between its gradient's kernels.
 export { leapfrogMethod, type LeapfrogMethodParts } from "./sampler/methods/leapfrog-method.ts";
 export type { LeapfrogTransition } from "./sampler/methods/method.ts";
-export { trajectory, trajectoryBegin, trajectoryAdvance, leapfrogsByRounds, runLeapfrogs, type Trajectory } from "./sampler/trajectory.ts";
+export { trajectory, trajectoryBegin, trajectoryAdvance, leapfrogsByRounds, runLeapfrogs, type Trajectory, type LeapfrogDensity } from "./sampler/trajectory.ts";
 export { leapfrogGraphs, LEAPFROG_STATE, type LeapfrogGraphs, type LeapfrogStateField } from "./sampler/leapfrog-graph.ts";
 export {
   drawMomentum, rowCopy, saveRow, restoreRow, Purpose, streamUniform,

@@ -1,6 +1,6 @@
 /**
  * Whole leapfrog trajectories (trajectory.ts): a method that knows its n steps before it starts
- * (ChEES, static HMC) hands them to the density in one call (BatchedDensity.leapfrogs), and the
+ * (ChEES, static HMC) hands them to the density in one call (LeapfrogDensity.leapfrogs), and the
  * leapfrog halves as tensor-IR graphs (leapfrog-graph.ts, what a GPU renders) run through the
  * reference interpreter as that call give the CPU's draws bit for bit. A chain whose lp turns
  * non-finite stops there (ChEES) and the others go on.
@@ -8,7 +8,7 @@
 import { describe, expect, it } from "vitest";
 import { interpret } from "@ppl/tensor";
 import { compileModel, modelDensity, sample, type BatchedDensity, type SampleResult } from "../src/index.ts";
-import { leapfrogGraphs, leapfrogsByRounds, trajectory, type Trajectory } from "../src/inference.ts";
+import { leapfrogGraphs, leapfrogsByRounds, trajectory, type LeapfrogDensity, type Trajectory } from "../src/inference.ts";
 import { ChainBatch } from "../src/sampler/batch.ts";
 import { Metric } from "../src/sampler/metric.ts";
 import { chainContext } from "../src/sampler/transition.ts";
@@ -56,8 +56,8 @@ function interpretedLeapfrogs(density: BatchedDensity, batch: ChainBatch, trajec
 }
 
 /** The density with leapfrogs served by `run`, counting its calls. */
-function withLeapfrogs(host: BatchedDensity, run: (d: BatchedDensity, b: ChainBatch, t: readonly Trajectory[]) => unknown): BatchedDensity & { calls: number } {
-  const d = { dim: host.dim, calls: 0, logpGrad: host.logpGrad.bind(host) } as BatchedDensity & { calls: number };
+function withLeapfrogs(host: BatchedDensity, run: (d: BatchedDensity, b: ChainBatch, t: readonly Trajectory[]) => unknown): LeapfrogDensity & { calls: number } {
+  const d: LeapfrogDensity & { calls: number } = { dim: host.dim, calls: 0, logpGrad: host.logpGrad.bind(host) };
   d.leapfrogs = (batch, trajectories) => {
     d.calls++;
     run(host, batch, trajectories);

@@ -1,7 +1,7 @@
 /**
  * The leapfrog halves of integrator.ts (diagonal metric) as tensor-IR graphs over C chains, with
  * the masking of trajectory.ts: what a backend renders to run n steps of every chain's trajectory
- * without the host (the GPU's BatchedDensity.leapfrogs records them n times between its gradient's
+ * without the host (the GPU's LeapfrogDensity.leapfrogs records them n times between its gradient's
  * kernels). The same operations in the same order as leapfrogBegin/leapfrogEnd, so that in f64 a
  * step is the host's bits (test/leapfrog-graph.test.ts, through the reference interpreter). A step
  * is `begin`, the gradient at its q, then `end`; a chain whose `active` is false keeps its values.

@@ -1,7 +1,7 @@
 /**
  * A trajectory of n leapfrog steps whose length is fixed before it starts (static HMC; ChEES
  * within an iteration): what a method hands to its driver, so that a density able to run many
- * steps at once (a GPU's, BatchedDensity.leapfrogs) runs the whole trajectory of every chain in
+ * steps at once (a GPU's, LeapfrogDensity.leapfrogs) runs the whole trajectory of every chain in
  * one call. leapfrogsByRounds is the CPU's way and the reference: one batched density call a
  * step, the halves of integrator.ts between them, exactly the loop a method's begin/advance runs.
  */
@@ -9,6 +9,17 @@ import type { ChainBatch } from "./batch.ts";
 import type { BatchedDensity } from "./density.ts";
 import { leapfrogBegin, leapfrogEnd } from "./integrator.ts";
 import type { ChainContext } from "./transition.ts";
+
+/**
+ * A batched density that may run whole trajectories itself: `leapfrogs` runs the trajectory of
+ * every chain of the batch at once (trajectories[c] is row c's), leaving what leapfrogsByRounds
+ * leaves (each chain's row at its end, its momentum, its steps taken, its gradients counted in
+ * batch.evaluations); a GPU's runs all steps in one submission. Any BatchedDensity is one (without
+ * it, the driver takes the steps by rounds of logpGrad).
+ */
+export interface LeapfrogDensity extends BatchedDensity {
+  leapfrogs?(batch: ChainBatch, trajectories: readonly Trajectory[]): void;
+}
 
 /** One chain's trajectory: where it starts (the chain's row), its momentum, its length and step size. */
 export interface Trajectory {
@@ -59,7 +70,7 @@ export function trajectoryAdvance(t: Trajectory): boolean {
 /**
  * Runs the trajectory of every chain of the batch (trajectories[c] is row c's), one batched
  * density call a round over the chains still stepping: the CPU's implementation of
- * BatchedDensity.leapfrogs, counting each chain's gradients in batch.evaluations.
+ * LeapfrogDensity.leapfrogs, counting each chain's gradients in batch.evaluations.
  */
 export function leapfrogsByRounds(density: BatchedDensity, batch: ChainBatch, trajectories: readonly Trajectory[]): void {
   const { active, evaluations } = batch;
@@ -75,7 +86,7 @@ export function leapfrogsByRounds(density: BatchedDensity, batch: ChainBatch, tr
 }
 
 /** Runs every chain's trajectory on the density's own implementation where it has one, else by rounds. */
-export function runLeapfrogs(density: BatchedDensity, batch: ChainBatch, trajectories: readonly Trajectory[]): void {
+export function runLeapfrogs(density: LeapfrogDensity, batch: ChainBatch, trajectories: readonly Trajectory[]): void {
   if (density.leapfrogs) density.leapfrogs(batch, trajectories);
   else leapfrogsByRounds(density, batch, trajectories);
 }

@@ -9,3 +9,8 @@ export type { SamplingMethod, AdaptationMethod, RunAdaptationMethod, MethodSetti
 export type { ChainContext, ChainSlot, TransitionStats, RowCopy } from "../transition.ts";
 export { drawMomentum, rowCopy, saveRow, restoreRow } from "../transition.ts";
 export { Purpose, streamUniform } from "../../random/streams.ts";
+// A method whose transition is a fixed-length leapfrog trajectory writes start and finish around it
+// (leapfrogMethod derives begin/advance); a driver then hands whole trajectories to the density.
+export type { LeapfrogTransition } from "./method.ts";
+export { leapfrogMethod, type LeapfrogMethodParts } from "./leapfrog-method.ts";
+export { trajectory, type Trajectory } from "../trajectory.ts";

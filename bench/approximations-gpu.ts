@@ -9,7 +9,12 @@
  *   tsx bench/approximations-gpu.ts --data DIR [--cases hier,lr] [--methods pathfinder,variational]
  *     [--backends vulkan,cpu] [--dtype f64|f32] [--seed 1] [--paths 4] [--draws 1000] [--elbo-draws 25]
  *     [--lbfgs-iters 1000] [--iter 10000] [--grad-samples 1] [--elbo-samples 100] [--device N]
- *   (on the GPU machine: node .gpuout/approximations-gpu.mjs --data /tmp/anchor-data)
+ *   On the GPU machine (bash bench/build-gpu.sh bundles it): source .gpu/enter.sh; source .gpuout/env.sh;
+ *   python3 .gpuout/make_data.py /tmp/data; then one command a case, each within a call's 10 minutes
+ *   (the CPU side of a case is most of its time: Pathfinder's thousands of gradients at 10–25 ms on lr):
+ *     node .gpuout/approximations-gpu.mjs --data /tmp/data --cases lr
+ *     node .gpuout/approximations-gpu.mjs --data /tmp/data --cases hier
+ *   (--backends vulkan alone, or --dtype f32, for the device's side without the CPU's.)
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";

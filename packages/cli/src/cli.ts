@@ -82,7 +82,7 @@ export function buildProgram(done: (code: ExitCodeValue) => void): Command {
     .option("--quiet", "no progress or informational lines on stderr", false)
     .option("--strict", "exit with code 1 when the diagnostics give warnings", false)
     .option("--typecheck", "type-check the model file first, as `ppl check` does; a type error stops the run (exit 3)", false)
-    .option("--checkpoint-every <n>", "save the sampler's whole state to DIR/checkpoint.json every n iterations (100) or seconds (60s), and at the end of warmup, for --resume (the CPU sampler in one thread, or --backend vulkan on one device, where a checkpoint waits for the end of the GPU's block of iterations)")
+    .option("--checkpoint-every <n>", "save the sampler's whole state to DIR/checkpoint.json every n iterations (100) or seconds (60s), and at the end of warmup, for --resume (the CPU sampler in one thread, or --backend vulkan, where a checkpoint waits for the end of the GPU's block of iterations)")
     .option("--resume", "continue the run in --output from its checkpoint.json, with the options it was started with: the files end as the uninterrupted run's, bit for bit", false)
     .option("--log-lik", "also write log_lik columns: the pointwise log-likelihood of every observed element (for `ppl loo`)", false)
     .option("--predictive", "also write predictive draws of every observed variable: y_rep.1 … for an observe of data field y", false)

@@ -118,16 +118,9 @@ export function checkpointSampleOptions(plan: CheckpointPlan | undefined, dir: s
   };
 }
 
-/**
- * Refuses to resume on another backend or float type than the checkpoint's run sampled on (the
- * draws would not be that run's), and a run split over several devices (whose runner takes no
- * checkpoints).
- */
-export function checkBackend(plan: CheckpointPlan | undefined, choice: CheckpointBackend & { readonly devices?: readonly number[] }): void {
+/** Refuses to resume on another backend or float type than the checkpoint's run sampled on (the draws would not be that run's). */
+export function checkBackend(plan: CheckpointPlan | undefined, choice: CheckpointBackend): void {
   if (plan === undefined) return;
-  if (choice.devices !== undefined && choice.devices.length > 1) {
-    throw usageError(`${plan.resumed ? "--resume" : "--checkpoint-every"}: a run split over several devices takes no checkpoints; give one --device`);
-  }
   const was = plan.resumed?.backend;
   if (was === undefined || (was.backend === choice.backend && was.dtype === choice.dtype)) return;
   throw usageError(`--resume: the checkpoint's run sampled with --backend ${was.backend} --dtype ${was.dtype}, this command with --backend ${choice.backend} --dtype ${choice.dtype}; resume with --backend ${was.backend} --dtype ${was.dtype}`);

@@ -35,6 +35,8 @@ interface Backend {
 const CPU: Backend = { name: "cpu", flags: ["--backend", "cpu"], every: "5", first: 5 };
 const LAVAPIPE_F32: Backend = { name: "vulkan f32", flags: ["--backend", "vulkan", "--dtype", "f32"], every: "10", first: 100 };
 const LAVAPIPE_F64: Backend = { name: "vulkan f64", flags: ["--backend", "vulkan", "--dtype", "f64"], every: "10", first: 100 };
+// The chains split over two managers of the one device (as over two GPUs): their blocks end together.
+const LAVAPIPE_SPLIT: Backend = { name: "vulkan f32 --device 0,0", flags: ["--backend", "vulkan", "--dtype", "f32", "--device", "0,0"], every: "10", first: 100 };
 
 // Kill points: the iteration (warmup's included, as --save-warmup writes them) whose row in
 // chain-1.csv the run has written when it is killed, past the backend's first checkpoint and
@@ -141,6 +143,10 @@ describe("ppl sample --checkpoint-every, --resume", () => {
 
     it.each(killPoints(LAVAPIPE_F64, 49).slice(LONG ? 0 : 1))("f64, killed once iteration %i is written, resumes to the uninterrupted run's files", async (at) => {
       await killAndResume(LAVAPIPE_F64, at, await wholeRun(LAVAPIPE_F64));
+    }, 300_000);
+
+    it.each(killPoints(LAVAPIPE_SPLIT, 50).slice(LONG ? 0 : 1))("f32 over two managers (--device 0,0), killed once iteration %i is written, resumes to the uninterrupted run's files", async (at) => {
+      await killAndResume(LAVAPIPE_SPLIT, at, await wholeRun(LAVAPIPE_SPLIT));
     }, 300_000);
   });
 });

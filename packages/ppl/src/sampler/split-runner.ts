@@ -47,6 +47,9 @@ export function splitRunner(runners: readonly PreparedRunner[]): PreparedRunner 
     factory(ctx) {
       const parts = groups.map((g, i) => groupPart(ctx, offsets[i]!, g.chains, g.runner));
       const concurrent = parts.every((p) => p.runAsync !== undefined);
+      // The run's state is whole where every group's is (their blocks end together); a group that cannot say takes no checkpoints.
+      const ends = parts.map((p) => p.atBlockEnd);
+      const atBlockEnd = ends.every((f) => f !== undefined) ? () => ends.every((f) => f!()) : undefined;
       return {
         run(t, stepSizes, batch, stats) {
           for (const p of parts) p.run(t, stepSizes, batch, stats);
@@ -58,6 +61,7 @@ export function splitRunner(runners: readonly PreparedRunner[]): PreparedRunner 
               },
             }
           : {}),
+        ...(atBlockEnd ? { atBlockEnd } : {}),
       };
     },
     hostDensity<T extends BatchedDensity>(host: T): T {
@@ -127,5 +131,6 @@ function groupPart(ctx: TransitionRunnerContext, offset: number, n: number, prep
       copyOut(batch);
     };
   }
+  if (runner.atBlockEnd) part.atBlockEnd = runner.atBlockEnd.bind(runner);
   return part;
 }

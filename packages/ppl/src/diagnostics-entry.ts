@@ -14,6 +14,8 @@ export {
   summarize,
   summarizeEach,
   summarizeSteps,
+  type DrawSource,
+  drawsSource,
   mean,
   sd,
   quantile,

@@ -1,4 +1,4 @@
-import { bitReversal, butterflies, nextPowerOfTwo, twiddles } from "./fft.ts";
+import { fftInPlace, nextPowerOfTwo, twiddles } from "./fft.ts";
 import { mean, varianceAbout } from "./moments.ts";
 
 /**
@@ -11,23 +11,24 @@ export function autocovariance(x: ArrayLike<number>): Float64Array {
   const m = mean(x);
   const varx = varianceAbout(x, m);
   if (!(varx > 0)) return out; // a constant sequence has zero autocovariance at every lag
-  const re = unscaledAutocovariance(x, m);
+  const re = unscaledAutocovariance(x, m, n);
   const scale = lagZeroScale(varx, n, re);
   for (let t = 0; t < n; t++) out[t] = re[t]! * scale;
   return out;
 }
 
 /**
- * Adds the autocovariance of `x` at lags 0..n-1 to `target`, given x's mean and variance (the
- * values `autocovariance` returns, added one by one, without an array for them); a constant series
- * adds nothing.
+ * Adds the autocovariance of `x` at lags 0..target.length-1 (at most x.length) to `target`, given
+ * x's mean and variance (the values `autocovariance` returns, added one by one, without an array
+ * for them); a constant series adds nothing. Fewer lags take a smaller transform.
  */
 export function addAutocovariance(x: ArrayLike<number>, m: number, varx: number, target: Float64Array): void {
   const n = x.length;
   if (!(varx > 0)) return;
-  const re = unscaledAutocovariance(x, m);
+  const lags = Math.min(target.length, n);
+  const re = unscaledAutocovariance(x, m, lags);
   const scale = lagZeroScale(varx, n, re);
-  for (let t = 0; t < n; t++) target[t] = target[t]! + re[t]! * scale;
+  for (let t = 0; t < lags; t++) target[t] = target[t]! + re[t]! * scale;
 }
 
 // Scaling by the directly computed variance avoids the FFT's normalization and rounding at lag 0.
@@ -35,81 +36,75 @@ function lagZeroScale(varx: number, n: number, re: Float64Array): number {
   return (varx * (n - 1)) / n / re[0]!;
 }
 
-// Scratch arrays of each transform size, reused: a summary transforms thousands of series of the
-// same length, and allocating them per series was a tenth of its time (and its garbage).
-const scratch = new Map<number, { re: Float64Array; im: Float64Array; power: Float64Array }>();
+// Scratch arrays of the largest transform so far, reused (a prefix serves a smaller one): a summary
+// transforms thousands of series, and allocating them per series was a tenth of its time.
+let scratch = { re: new Float64Array(0), im: new Float64Array(0), power: new Float64Array(0) };
 
 /**
- * The circular autocorrelation sums of x - m zero-padded to a power of two at least 2n, at lags
- * 0..n-1 of the returned scratch array (valid until the next call): the power spectrum of a
- * forward FFT, transformed forward again (it is real and even, so a forward transform serves as
- * the inverse). Both transforms are `fftInPlace`'s butterflies, each computing what it did there,
- * with what a real input allows left out: the bit-reversal permutation is where each input is
- * written, the first two stages skip the products with zero imaginary parts, and the last stage
- * of the second transform computes only the real parts of lags below n. Left out are only
- * operations that returned one of their operands unchanged (x + 0, 1·x) and values never read, so
- * every value read is the one the full transforms give (up to the sign of zeros, which squaring
- * and the later sums erase).
+ * The circular autocorrelation sums of x - m zero-padded to N points, a power of two at least
+ * n + lags - 1 (so that lags 0..lags-1 do not wrap around), at indices 0..lags-1 of the returned
+ * scratch array (valid until the next call). The padded series is real, so each N-point transform
+ * is one of N/2 complex points (even entries as real parts, odd as imaginary) and a split of its
+ * result (Y_k = E_k + W^k O_k); the power spectrum is real and even, so a forward transform of it
+ * serves as the inverse. Memory: 3·N/2 doubles and a twiddle table of N/2 points; a summary asks
+ * for a few lags first (see ess.ts), which halves N.
  */
-function unscaledAutocovariance(x: ArrayLike<number>, m: number): Float64Array {
+function unscaledAutocovariance(x: ArrayLike<number>, m: number, lags: number): Float64Array {
   const n = x.length;
-  // Padding to at least 2n makes the circular correlation equal the linear one.
-  const size = nextPowerOfTwo(2 * n);
-  let buffers = scratch.get(size);
-  if (buffers === undefined) {
-    buffers = { re: new Float64Array(size), im: new Float64Array(size), power: new Float64Array(size) };
-    scratch.set(size, buffers);
+  const size = Math.max(4, nextPowerOfTwo(n + lags - 1));
+  const half = size >> 1;
+  if (scratch.re.length < half) scratch = { re: new Float64Array(half), im: new Float64Array(half), power: new Float64Array(half + 1) };
+  const { re, im, power } = scratch;
+  for (let k = 0; k < half; k++) {
+    const i = 2 * k;
+    re[k] = i < n ? x[i]! - m : 0;
+    im[k] = i + 1 < n ? x[i + 1]! - m : 0;
   }
-  const { re, im, power } = buffers;
-  const rev = bitReversal(size);
-  for (let i = 0; i < n; i++) re[rev[i]!] = x[i]! - m;
-  for (let i = n; i < size; i++) re[rev[i]!] = 0;
-  realTransform(re, im, size);
-  for (let i = 0; i < size; i++) power[rev[i]!] = re[i]! * re[i]! + im[i]! * im[i]!;
-  realTransform(power, im, size, n);
+  fftInPlace(re, im, half);
+  const w = halfTwiddles(size);
+  // |Y_k|^2 for k = 0..N/2 from Z_k and Z_{N/2-k}.
+  power[0] = (re[0]! + im[0]!) ** 2;
+  power[half] = (re[0]! - im[0]!) ** 2;
+  for (let k = 1; k < half; k++) {
+    const ar = re[k]!, ai = im[k]!, br = re[half - k]!, bi = im[half - k]!;
+    const er = (ar + br) / 2, ei = (ai - bi) / 2, or = (ai + bi) / 2, oi = (br - ar) / 2;
+    const wr = w.cos(k), wi = w.sin(k);
+    const yr = er + wr * or - wi * oi;
+    const yi = ei + wr * oi + wi * or;
+    power[k] = yr * yr + yi * yi;
+  }
+  // The spectrum, real and even (P_{N-j} = P_j), packed as before and transformed again.
+  for (let k = 0; k < half; k++) {
+    const j = 2 * k;
+    re[k] = j <= half ? power[j]! : power[size - j]!;
+    im[k] = j + 1 <= half ? power[j + 1]! : power[size - j - 1]!;
+  }
+  fftInPlace(re, im, half);
+  // The real parts of the result at lags below `lags` (≤ n ≤ N/2).
+  for (let t = 0; t < lags; t++) {
+    const b = t === 0 ? 0 : half - t;
+    const ar = re[t]!, ai = im[t]!, br = re[b]!, bi = im[b]!;
+    power[t] = (ar + br) / 2 + w.cos(t) * ((ai + bi) / 2) - w.sin(t) * ((br - ar) / 2);
+  }
   return power;
 }
 
-/**
- * `fftInPlace` of bit-reversed real input (`re`; `im` is overwritten): the first two stages for a
- * zero imaginary part, then the general ones; with `needed`, the last stage computes only re[0..needed-1].
- */
-function realTransform(re: Float64Array, im: Float64Array, size: number, needed = size): void {
-  im.fill(0);
-  if (size >= 2) {
-    // Stage 1: the twiddle is (1, -0), so each butterfly is a sum and a difference of real values.
-    for (let a = 0; a < size; a += 2) {
-      const t = re[a + 1]!;
-      re[a + 1] = re[a]! - t;
-      re[a] = re[a]! + t;
-    }
-  }
-  if (size >= 4) {
-    // Stage 2: twiddles (1, -0) and (cos(-π/2), -1) on real values; the second leaves imaginary parts ±re[b].
-    const wr = twiddles(4).cos[1]!;
-    for (let start = 0; start < size; start += 4) {
-      const t = re[start + 2]!;
-      re[start + 2] = re[start]! - t;
-      re[start] = re[start]! + t;
-      const rb = re[start + 3]!;
-      const tr = wr * rb;
-      re[start + 3] = re[start + 1]! - tr;
-      im[start + 3] = rb;
-      re[start + 1] = re[start + 1]! + tr;
-      im[start + 1] = -rb;
-    }
-  }
-  for (let stage = 8; stage <= size; stage <<= 1) {
-    const halfSize = stage >> 1;
-    const { cos, sin } = twiddles(stage);
-    if (stage === size && needed <= halfSize) {
-      // Only the real parts of the first `needed` outputs are read.
-      for (let a = 0; a < needed; a++) {
-        const b = a + halfSize;
-        re[a] = re[a]! + (cos[a]! * re[b]! - sin[a]! * im[b]!);
-      }
-      return;
-    }
-    butterflies(re, im, stage, halfSize, cos, sin);
-  }
+// exp(-2πi·k/N) for k < N/2 from the table of N/2 points (every other one) and, for odd k, one
+// product with exp(-2πi/N): the table of N points would be twice as large.
+function halfTwiddles(size: number): { cos: (k: number) => number; sin: (k: number) => number } {
+  const t = twiddles(size >> 1);
+  const stride = t.size / (size >> 1);
+  const c1 = Math.cos((-2 * Math.PI) / size);
+  const s1 = Math.sin((-2 * Math.PI) / size);
+  const { cos, sin } = t;
+  return {
+    cos: (k) => {
+      const j = (k >> 1) * stride;
+      return (k & 1) === 0 ? cos[j]! : cos[j]! * c1 - sin[j]! * s1;
+    },
+    sin: (k) => {
+      const j = (k >> 1) * stride;
+      return (k & 1) === 0 ? sin[j]! : cos[j]! * s1 + sin[j]! * c1;
+    },
+  };
 }

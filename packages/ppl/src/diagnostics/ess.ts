@@ -1,5 +1,6 @@
 import { addAutocovariance } from "./autocovariance.ts";
 import { type ChainMatrix, type Draws, chainOf, mapMatrix, shouldReturnNA } from "./draws.ts";
+import { nextPowerOfTwo } from "./fft.ts";
 import { mean, variance, varianceAbout } from "./moments.ts";
 import { ParameterDraws } from "./parameter-draws.ts";
 import { splitChains } from "./split-chains.ts";
@@ -12,37 +13,111 @@ import { splitChains } from "./split-chains.ts";
  * Returns NaN (NA) for fewer than 3 draws per chain, non-finite or constant input.
  */
 export function essOfMatrix(m: ChainMatrix): number {
-  const chains = m.chains;
-  const n = m.iterations;
-  if (n < 3 || shouldReturnNA(m.values)) return NaN;
+  if (m.iterations < 3 || shouldReturnNA(m.values)) return NaN;
+  return essOfSeries(m.chains, m.iterations, (c) => chainOf(m, c));
+}
 
-  const acovMeans = new Float64Array(n);
-  const chainMeans = new Float64Array(chains);
-  for (let c = 0; c < chains; c++) {
-    const chain = chainOf(m, c);
-    const chainMean = mean(chain);
-    // Summed into acovMeans chain by chain, as the separate autocovariances were.
-    addAutocovariance(chain, chainMean, varianceAbout(chain, chainMean), acovMeans);
-    chainMeans[c] = chainMean;
+/**
+ * `essOfMatrix` of `count` series of `n` values each, made by `series(j)` when asked for (it may
+ * return one buffer filled anew each time, and is called again for a second pass when the first
+ * one's lags were too few), so that a summary holds one series at a time.
+ */
+export function essOfSeries(count: number, n: number, series: (j: number) => Float64Array): number {
+  if (n < 3) return NaN;
+  return essAfterPass(seriesPass(count, n, series, lagsFor(n)), series);
+}
+
+/** The ESS of the series that `pass` read with `lagsFor(n)` lags: NaN (NA) as essOfMatrix says, else from its lags or, when Geyer's sequences read further, from a second pass with all of them. */
+export function essAfterPass(pass: SeriesPass, series: (j: number) => Float64Array): number {
+  if (pass.n < 3 || pass.returnsNA) return NaN;
+  return essFromPass(pass) ?? essFromPass(seriesPass(pass.count, pass.n, series, pass.n))!;
+}
+
+/** What one pass over a matrix's series gives: each series' mean and variance, whether posterior says NA, and (when lags were asked for) the chains' mean autocovariance. */
+export interface SeriesPass {
+  readonly count: number;
+  readonly n: number;
+  readonly means: Float64Array;
+  readonly variances: Float64Array;
+  readonly returnsNA: boolean;
+  /** Summed autocovariances at lags 0..lags-1 (divided by `count` in essFromPass). */
+  readonly acov: Float64Array;
+}
+
+/** Reads every series once: means, variances, posterior's NA test over all values and, with `lags` > 0, the autocovariances at lags below it. */
+export function seriesPass(count: number, n: number, series: (j: number) => Float64Array, lags: number): SeriesPass {
+  const means = new Float64Array(count);
+  const variances = new Float64Array(count);
+  const acov = new Float64Array(lags);
+  const na = new NaTest();
+  for (let j = 0; j < count; j++) {
+    const x = series(j);
+    na.add(x);
+    const m = mean(x);
+    const v = varianceAbout(x, m);
+    means[j] = m;
+    variances[j] = v;
+    // Summed chain by chain, as the separate autocovariances were.
+    if (lags > 0) addAutocovariance(x, m, v, acov);
   }
-  for (let t = 0; t < n; t++) acovMeans[t] = acovMeans[t]! / chains;
+  return { count, n, means, variances, returnsNA: na.returnsNA(), acov };
+}
+
+/** posterior's `should_return_NA` over values given in parts (`shouldReturnNA` of them all). */
+export class NaTest {
+  private min = Infinity;
+  private max = -Infinity;
+  private nonFinite = false;
+
+  /** Takes more values. */
+  add(values: ArrayLike<number>): void {
+    for (let i = 0; i < values.length && !this.nonFinite; i++) {
+      const v = values[i]!;
+      if (!Number.isFinite(v)) this.nonFinite = true;
+      if (v < this.min) this.min = v;
+      if (v > this.max) this.max = v;
+    }
+  }
+
+  /** True when a value was non-finite or all were equal to within machine epsilon. */
+  returnsNA(): boolean {
+    return this.nonFinite || Math.abs(this.max - this.min) < Number.EPSILON;
+  }
+}
+
+/**
+ * The lags a first pass computes (0 below 3 draws, where there is no ESS): what fits in n and a
+ * quarter more padded to a power of two, usually far more than Geyer's sequences read, with a
+ * transform of at most 2.5·n points instead of 2n rounded up to 4n.
+ */
+export function lagsFor(n: number): number {
+  return n < 3 ? 0 : Math.min(n, nextPowerOfTwo(Math.ceil(1.25 * n)) - n + 1);
+}
+
+/** The ESS from a pass's autocovariances (Geyer's sequences); null when they read a lag the pass did not compute. */
+export function essFromPass(pass: SeriesPass): number | null {
+  const { count: chains, n, acov } = pass;
+  const lags = acov.length;
+  const acovMeans = new Float64Array(lags);
+  for (let t = 0; t < lags; t++) acovMeans[t] = acov[t]! / chains;
 
   const meanVar = (acovMeans[0]! * n) / (n - 1);
   let varPlus = (meanVar * (n - 1)) / n;
-  if (chains > 1) varPlus += variance(chainMeans);
+  if (chains > 1) varPlus += variance(pass.means);
 
-  // rho[t] is the autocorrelation estimate at lag t.
-  const rho = new Float64Array(n);
   const rhoAt = (t: number): number => 1 - (meanVar - acovMeans[t]!) / varPlus;
 
   // Geyer's initial positive sequence: sum lag pairs while their sum stays positive.
   let t = 0;
   let rhoEven = 1;
   let rhoOdd = rhoAt(1);
+  // rho[t] is the autocorrelation estimate at lag t (the lags read are below `lags` or the pass was short).
+  const rho = new Float64Array(lags);
   rho[0] = rhoEven;
   rho[1] = rhoOdd;
   while (t < n - 5 && !Number.isNaN(rhoEven + rhoOdd) && rhoEven + rhoOdd > 0) {
     t += 2;
+    if (t + 1 >= lags) return null;
     rhoEven = rhoAt(t);
     rhoOdd = rhoAt(t + 1);
     if (rhoEven + rhoOdd >= 0) {

@@ -17,7 +17,8 @@ export {
   countNonZero,
   countTreeDepthHits,
 } from "./sampler.ts";
-export { type DiagnosticWarning, type WarningKind, THRESHOLDS, nonFiniteWarnings, parameterWarnings, samplerWarnings } from "./warnings.ts";
+export { type DiagnosticWarning, type WarningKind, THRESHOLDS, nonFiniteWarnings, nonFiniteWarning, parameterWarnings, samplerWarnings } from "./warnings.ts";
 export type { ParameterSummary } from "./parameter-summary.ts";
-export { type Summary, type SummarizeOptions, summarizeParameter, summarize, summarizeEach, summarizeSteps } from "./summary.ts";
+export { type Summary, type SummarizeOptions, summarizeParameter, summarizeInMemory, summarize, summarizeEach, summarizeSteps } from "./summary.ts";
+export { type DrawSource, drawsSource, isDrawSource } from "./draw-source.ts";
 export { rhatNested, rhatNestedOfMatrix, contiguousSuperchains, SuperchainError } from "./rhat-nested.ts";

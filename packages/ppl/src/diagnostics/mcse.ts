@@ -51,12 +51,16 @@ export function mcseQuantile(draws: Draws, prob: number): number {
 
 /** `mcseQuantile` of one parameter's draws given the quantile's ESS (`essQuantileOf`, which it shares with ess_tail). */
 export function mcseQuantileFrom(p: ParameterDraws, prob: number, ess: number): number {
+  return Number.isNaN(ess) ? NaN : mcseQuantileSorted(p.sorted(), prob, ess);
+}
+
+/** `mcseQuantile` from the pooled draws sorted ascending and the quantile's ESS. */
+export function mcseQuantileSorted(sorted: Float64Array, prob: number, ess: number): number {
   if (Number.isNaN(ess)) return NaN;
   const alpha = ess * prob + 1;
   const beta = ess * (1 - prob) + 1;
   const a1 = betaQuantile(ONE_SIGMA_PROBS[0], alpha, beta);
   const a2 = betaQuantile(ONE_SIGMA_PROBS[1], alpha, beta);
-  const sorted = p.sorted();
   const s = sorted.length;
   // 1-based order statistics, clamped to the sample.
   const lo = Math.max(Math.floor(a1 * s), 1);

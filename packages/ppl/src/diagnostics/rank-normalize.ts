@@ -69,7 +69,8 @@ export function rankNormalizeOrdered(m: ChainMatrix, order: Uint32Array): ChainM
   return { chains: m.chains, iterations: m.iterations, values };
 }
 
-function normalScore(rank: number, s: number): number {
+/** The normal score of a (mean) rank among `s` values: qnorm((rank - 3/8) / (s + 1/4)). */
+export function normalScore(rank: number, s: number): number {
   return normalQuantile((rank - RANK_OFFSET) / (s - 2 * RANK_OFFSET + 1));
 }
 

@@ -1,4 +1,5 @@
 import { type ChainMatrix, type Draws, chainOf, shouldReturnNA } from "./draws.ts";
+import { type SeriesPass, seriesPass } from "./ess.ts";
 import { mean, variance } from "./moments.ts";
 import { ParameterDraws } from "./parameter-draws.ts";
 
@@ -8,16 +9,15 @@ import { ParameterDraws } from "./parameter-draws.ts";
  */
 export function rhatOfMatrix(m: ChainMatrix): number {
   if (shouldReturnNA(m.values)) return NaN;
-  const n = m.iterations;
-  const chainMeans = new Float64Array(m.chains);
-  const chainVars = new Float64Array(m.chains);
-  for (let c = 0; c < m.chains; c++) {
-    const chain = chainOf(m, c);
-    chainMeans[c] = mean(chain);
-    chainVars[c] = variance(chain);
-  }
-  const varBetween = n * variance(chainMeans);
-  const varWithin = mean(chainVars);
+  return rhatFromPass(seriesPass(m.chains, m.iterations, (c) => chainOf(m, c), 0));
+}
+
+/** `rhatOfMatrix` from a pass over the matrix's series (their means and variances). */
+export function rhatFromPass(pass: SeriesPass): number {
+  if (pass.returnsNA) return NaN;
+  const n = pass.n;
+  const varBetween = n * variance(pass.means);
+  const varWithin = mean(pass.variances);
   return Math.sqrt((varBetween / varWithin + n - 1) / n);
 }
 

@@ -1,3 +1,4 @@
+import { type DrawSource, drawsSource, isDrawSource } from "./draw-source.ts";
 import type { Draws } from "./draws.ts";
 import { essBasicOf, essBulkOf, essQuantileOf, essTailFrom } from "./ess.ts";
 import { madOf } from "./mad.ts";
@@ -6,7 +7,8 @@ import { ParameterDraws } from "./parameter-draws.ts";
 import type { ParameterSummary } from "./parameter-summary.ts";
 import { rhatBasicOf, rhatOf } from "./rhat.ts";
 import { type SamplerDiagnostics, type SamplerDraws, samplerDiagnostics } from "./sampler.ts";
-import { type DiagnosticWarning, nonFiniteWarnings, parameterWarnings, samplerWarnings } from "./warnings.ts";
+import { summarizeSource } from "./streamed-summary.ts";
+import { type DiagnosticWarning, nonFiniteWarning, nonFiniteWarnings, parameterWarnings, samplerWarnings } from "./warnings.ts";
 
 /** Summary of a whole run: per-parameter statistics, sampler diagnostics, warnings. */
 export interface Summary {
@@ -25,8 +27,33 @@ export interface SummarizeOptions {
   readonly maxTreeDepth?: number;
 }
 
-/** Every statistic of one parameter's draws ([chain][draw]). */
-export function summarizeParameter(name: string, draws: Draws): ParameterSummary {
+/** Every statistic of one parameter's draws ([chain][draw], or a DrawSource that reads them). */
+export function summarizeParameter(name: string, draws: Draws | DrawSource): ParameterSummary {
+  return summarizeOne(name, draws).summary;
+}
+
+// A parameter's statistics and its non-finite draws, by the route that holds the least: the
+// streamed one (see streamed-summary.ts), or, when more than half the draws are infinite, all
+// draws in memory.
+function summarizeOne(name: string, draws: Draws | DrawSource): { summary: ParameterSummary; warning: DiagnosticWarning | null } {
+  const source = isDrawSource(draws) ? draws : drawsSource(draws);
+  const streamed = summarizeSource(name, source);
+  if (streamed !== null) return { summary: streamed.summary, warning: nonFiniteWarning(name, streamed.nonFinite) };
+  const all = isDrawSource(draws) ? readAll(draws) : draws;
+  return { summary: summarizeInMemory(name, all), warning: nonFiniteWarnings([[name, [...all]]])[0] ?? null };
+}
+
+// Every chain of a source, read whole.
+function readAll(source: DrawSource): Float64Array[] {
+  return Array.from({ length: source.chains }, (_, c) => {
+    const out = new Float64Array(source.iterations);
+    source.read(c, 0, out);
+    return out;
+  });
+}
+
+/** Every statistic of one parameter from its draws held in memory, through ParameterDraws' shared intermediates (what `summarizeParameter` gives, holding about ten copies of the draws). */
+export function summarizeInMemory(name: string, draws: Draws): ParameterSummary {
   // One set of intermediates for all statistics: the sort, the split chains, the rank
   // normalizations, and the ESS that two statistics each need (basic ESS for ess_basic and
   // mcse_mean, the quantile ESS for ess_tail and mcse_q5/q95).
@@ -71,9 +98,10 @@ export function summarize(
 
 /**
  * `summarize` over parameters loaded one at a time by `load` (e.g. from a file): each one's draws
- * are dropped before the next is loaded, so that the memory used is one parameter's draws.
+ * are dropped before the next is loaded; a DrawSource is read a chain's stretch at a time, so that
+ * the memory used is about one parameter's draws, sorted (see streamed-summary.ts).
  */
-export function summarizeEach(names: readonly string[], load: (name: string) => Draws, options: SummarizeOptions = {}): Summary {
+export function summarizeEach(names: readonly string[], load: (name: string) => Draws | DrawSource, options: SummarizeOptions = {}): Summary {
   const steps = summarizeSteps(names, load, options);
   for (;;) {
     const r = steps.next();
@@ -86,18 +114,19 @@ export function summarizeEach(names: readonly string[], load: (name: string) => 
  * summarized and returns the summary, so that a caller can stop between parameters (a signal, a
  * deadline) or let other work run.
  */
-export function* summarizeSteps(names: readonly string[], load: (name: string) => Draws, options: SummarizeOptions = {}): Generator<string, Summary, void> {
+export function* summarizeSteps(names: readonly string[], load: (name: string) => Draws | DrawSource, options: SummarizeOptions = {}): Generator<string, Summary, void> {
   const summaries: ParameterSummary[] = [];
   const nonFinite: DiagnosticWarning[] = [];
   let chains = -1;
   let drawsPerChain = 0;
   for (const name of names) {
     const draws = load(name);
-    summaries.push(summarizeParameter(name, draws));
-    nonFinite.push(...nonFiniteWarnings([[name, draws]]));
+    const { summary, warning } = summarizeOne(name, draws);
+    summaries.push(summary);
+    if (warning !== null) nonFinite.push(warning);
     if (chains < 0) {
-      chains = draws.length;
-      drawsPerChain = draws[0]?.length ?? 0;
+      chains = isDrawSource(draws) ? draws.chains : draws.length;
+      drawsPerChain = isDrawSource(draws) ? draws.iterations : (draws[0]?.length ?? 0);
     }
     yield name;
   }

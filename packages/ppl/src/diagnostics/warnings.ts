@@ -83,17 +83,24 @@ export function nonFiniteWarnings(draws: readonly (readonly [string, readonly Ar
         }
       }
     }
-    if (bad === 0) continue;
-    const what = nan === bad ? "NaN" : nan === 0 ? "infinite" : "NaN or infinite";
-    out.push({
-      kind: "nonfinite",
-      parameter: name,
-      value: bad,
-      threshold: 0,
-      message: `${bad} of ${total} draws of ${name} are ${what}, so its statistics are NA: check the expression that computes it (a log or division of a value that reaches 0, an overflow) or its bounds.`,
-    });
+    const w = nonFiniteWarning(name, { bad, nan, total });
+    if (w !== null) out.push(w);
   }
   return out;
+}
+
+/** The warning for one parameter of whose `total` draws `bad` are non-finite, `nan` of them NaN; null when none is. */
+export function nonFiniteWarning(name: string, count: { readonly bad: number; readonly nan: number; readonly total: number }): DiagnosticWarning | null {
+  const { bad, nan, total } = count;
+  if (bad === 0) return null;
+  const what = nan === bad ? "NaN" : nan === 0 ? "infinite" : "NaN or infinite";
+  return {
+    kind: "nonfinite",
+    parameter: name,
+    value: bad,
+    threshold: 0,
+    message: `${bad} of ${total} draws of ${name} are ${what}, so its statistics are NA: check the expression that computes it (a log or division of a value that reaches 0, an overflow) or its bounds.`,
+  };
 }
 
 /** Warnings for divergences, tree-depth saturation and low E-BFMI. */

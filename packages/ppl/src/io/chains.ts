@@ -1,4 +1,4 @@
-import type { SamplerDraws } from "../diagnostics/index.ts";
+import type { DrawSource, SamplerDraws } from "../diagnostics/index.ts";
 import { fromStanCsvName } from "./names.ts";
 import type { StanCsv } from "./stan-csv-reader.ts";
 
@@ -12,6 +12,11 @@ export interface ChainDraws {
   readonly sampler?: SamplerDraws;
   /** Draws per chain used (the shortest chain's count, so an interrupted chain fits). */
   readonly drawsPerChain: number;
+  /**
+   * A parameter's draws (by bracket name) read a stretch at a time, where they are in a file
+   * rather than in memory: the summary then holds one parameter's draws, not every column's.
+   */
+  readonly source?: (name: string) => DrawSource | undefined;
 }
 
 /**

@@ -1,8 +1,9 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { fromStanCsvName, readStanCsv, SAMPLER_COLUMNS, samplerValues, writeStanCsv, type ChainDraws, type TextSink, type ChainAdaptationResult, type ConfigNode, type DrawInfo, type StanCsvWriter } from "@ppl/ppl";
+import { readStanCsv, SAMPLER_COLUMNS, samplerValues, writeStanCsv, type ChainDraws, type TextSink, type ChainAdaptationResult, type ConfigNode, type DrawInfo, type StanCsvWriter } from "@ppl/ppl";
 import { ColumnSpill } from "./column-spill.ts";
 import { FilePool } from "./file-pool.ts";
+import { spillDraws } from "./spill-draws.ts";
 
 /**
  * One Stan CSV file per chain (DIR/chain-1.csv …), each draw written the moment it is made, and
@@ -110,28 +111,10 @@ export class ChainFiles {
 
   /**
    * Every draw written so far, regrouped per column as `collectChains` does with the files read
-   * back; each column is read from the spill when it is asked for, so take one at a time.
+   * back, read from the spill when asked for (spill-draws.ts): take one column at a time.
    */
   draws(): ChainDraws {
-    const names = this.writers[0]!.columns;
-    const chains = this.writers.length;
-    let length = Infinity;
-    for (let c = 0; c < chains; c++) length = Math.min(length, this.kept.rows(c));
-    const n = chains === 0 ? 0 : length;
-    const columns: Record<string, Float64Array[]> = {};
-    const parameters: Record<string, Float64Array[]> = {};
-    names.forEach((name, k) => {
-      const get = { get: () => this.kept.column(k, n), enumerable: true };
-      Object.defineProperty(columns, name, get);
-      if (!name.endsWith("__")) Object.defineProperty(parameters, fromStanCsvName(name), get);
-    });
-    const has = ["divergent__", "treedepth__", "energy__"].every((c) => names.includes(c));
-    const sampler = has ? {
-      get divergent() { return columns["divergent__"]!; },
-      get treedepth() { return columns["treedepth__"]!; },
-      get energy() { return columns["energy__"]!; },
-    } : undefined;
-    return { parameters, columns, ...(sampler !== undefined ? { sampler } : {}), drawsPerChain: n };
+    return spillDraws(this.kept, this.writers[0]!.columns, this.writers.length);
   }
 
   /** Deletes the spill that `draws()` reads: once the summary is made (also done when the process exits). */

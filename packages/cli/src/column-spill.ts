@@ -59,6 +59,25 @@ export class ColumnSpill {
     return this.buffers.map((_, c) => this.chainColumn(c, k, length));
   }
 
+  /** Copies rows start .. start + out.length - 1 of column `k` of a chain into `out` (one read per block they span). */
+  read(chain: number, k: number, start: number, out: Float64Array): void {
+    const end = start + out.length;
+    let first = 0; // the first row of the block at hand
+    for (const b of this.blocks[chain]!) {
+      const from = Math.max(start, first);
+      const to = Math.min(end, first + b.rows);
+      if (from < to) readExactly(this.fd, new Uint8Array(out.buffer, out.byteOffset + (from - start) * 8, (to - from) * 8), b.offset + (k * b.rows + from - first) * 8);
+      first += b.rows;
+      if (first >= end) return;
+    }
+    // The rows not yet written: the block being filled.
+    const buf = this.buffers[chain]!;
+    for (let r = Math.max(start, first); r < end; r++) {
+      if (r - first >= this.filled[chain]!) throw new RangeError(`the spill holds ${first + this.filled[chain]!} rows of chain ${chain + 1}, not ${end}`);
+      out[r - start] = buf[k * this.blockRows + r - first]!;
+    }
+  }
+
   /** Closes and deletes the spill file (again: nothing). */
   remove(): void {
     if (this.removed) return;

@@ -1,9 +1,10 @@
 import { join } from "node:path";
 import {
-  fileSink, fromStanCsvName, SAMPLER_COLUMNS, samplerValues, writeStanCsv, type ChainAdaptationResult, type ChainDraws, type ConfigNode, type DrawInfo,
+  fileSink, SAMPLER_COLUMNS, samplerValues, writeStanCsv, type ChainAdaptationResult, type ChainDraws, type ConfigNode, type DrawInfo,
   type StanCsvWriter, type TextSink,
 } from "@ppl/ppl";
 import { ColumnSpill } from "./column-spill.ts";
+import { spillDraws } from "./spill-draws.ts";
 
 /** The file name of a run's draws written as one file (`--output-format single`). */
 export const DRAWS_FILE = "draws.csv";
@@ -110,23 +111,7 @@ export class DrawsFile {
 
   /** Every draw written so far, per column, read from the spill when asked for (as ChainFiles.draws). */
   draws(): ChainDraws {
-    const chains = this.chains;
-    let length = Infinity;
-    for (let c = 0; c < chains; c++) length = Math.min(length, this.kept.rows(c));
-    const n = chains === 0 ? 0 : length;
-    const columns: Record<string, Float64Array[]> = {};
-    const parameters: Record<string, Float64Array[]> = {};
-    this.names.forEach((name, k) => {
-      const get = { get: () => this.kept.column(k, n), enumerable: true };
-      Object.defineProperty(columns, name, get);
-      if (!name.endsWith("__")) Object.defineProperty(parameters, fromStanCsvName(name), get);
-    });
-    const sampler = {
-      get divergent() { return columns["divergent__"]!; },
-      get treedepth() { return columns["treedepth__"]!; },
-      get energy() { return columns["energy__"]!; },
-    };
-    return { parameters, columns, sampler, drawsPerChain: n };
+    return spillDraws(this.kept, this.names, this.chains);
   }
 
   /** Deletes the spill (once the summary is made). */

@@ -125,8 +125,9 @@ export function summarizeRun(run: Run): Summary {
 /** The diagnostics summary of draws regrouped per column (read from files, or spilled by the sampler's writer): one parameter at a time. */
 export function summarizeDraws(chains: ChainDraws, maxTreeDepth: number): Summary {
   const { parameters, sampler } = chains;
-  // By name, so that draws that are read when asked for (ChainFiles.draws) are read one parameter at a time.
-  return summarizeEach(Object.keys(parameters), (name) => parameters[name]!, { ...(sampler !== undefined ? { sampler } : {}), maxTreeDepth });
+  // By name, so that draws that are read when asked for (ChainFiles.draws) are read one parameter at a
+  // time, and through the source where there is one (a stretch of a chain at a time).
+  return summarizeEach(Object.keys(parameters), (name) => chains.source?.(name) ?? parameters[name]!, { ...(sampler !== undefined ? { sampler } : {}), maxTreeDepth });
 }
 
 /**

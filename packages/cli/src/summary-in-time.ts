@@ -11,8 +11,9 @@ const SLICE_MS = 20;
 /** summarizeDraws's summary, or null once `expired()` says that there is no time left for it; `stepDelayMs`: a test's wait after each parameter. */
 export async function summarizeInTime(chains: ChainDraws, maxTreeDepth: number, expired: () => boolean, stepDelayMs = 0): Promise<Summary | null> {
   const { parameters, sampler } = chains;
-  // By name, so that draws that are read when asked for (ChainFiles.draws) are read one parameter at a time.
-  const steps = summarizeSteps(Object.keys(parameters), (name) => parameters[name]!, { ...(sampler !== undefined ? { sampler } : {}), maxTreeDepth });
+  // By name, so that draws that are read when asked for (ChainFiles.draws) are read one parameter at a
+  // time, and through the source where there is one (a stretch of a chain at a time).
+  const steps = summarizeSteps(Object.keys(parameters), (name) => chains.source?.(name) ?? parameters[name]!, { ...(sampler !== undefined ? { sampler } : {}), maxTreeDepth });
   let slice = performance.now();
   for (;;) {
     if (expired()) return null;

@@ -1,5 +1,5 @@
 // The columnar spill that a run's summary reads: every column read back equals the rows pushed,
-// bit for bit, whatever the block size, the chains' lengths and the cut.
+// bit for bit, whatever the block size, the chains' lengths and the cut, and so does any stretch of a chain.
 import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -18,7 +18,9 @@ describe("ColumnSpill", () => {
         fc.integer({ min: 1, max: 9 }),
         fc.array(fc.integer({ min: 0, max: 40 }), { minLength: 4, maxLength: 4 }),
         fc.double(),
-        (chains, width, blockRows, lengths, x) => {
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        (chains, width, blockRows, lengths, x, u, v) => {
           const spill = new ColumnSpill(join(dir, `s${n++}`), chains, width, blockRows);
           const value = (c: number, i: number, k: number): number => (k === 0 && i === 1 ? x : c * 1e6 + i * 10 + k + 0.25);
           // Chains take turns, as a run's do, with uneven lengths (a run stopped mid-iteration).
@@ -32,6 +34,13 @@ describe("ColumnSpill", () => {
             const cols = spill.column(k, cut);
             expect(cols.length).toBe(chains);
             cols.forEach((col, c) => expect(Array.from(col)).toEqual(Array.from({ length: cut }, (_, i) => value(c, i, k))));
+            // A stretch of each chain, across written blocks and the one being filled.
+            for (let c = 0; c < chains; c++) {
+              const start = Math.floor(u * rows[c]!);
+              const out = new Float64Array(Math.floor(v * (rows[c]! - start)));
+              spill.read(c, k, start, out);
+              expect(Array.from(out)).toEqual(Array.from(out, (_, i) => value(c, start + i, k)));
+            }
           }
           spill.remove();
           expect(existsSync(spill.path)).toBe(false);

@@ -8,6 +8,7 @@ import { contiguousSuperchains, rhatNested } from "../diagnostics/rhat-nested.ts
 import { mean, sd } from "../diagnostics/moments.ts";
 import { compileModel, type CompiledModel } from "../model/compile.ts";
 import { isModel, type Model } from "../model/model.ts";
+import type { SamplingMethod } from "../sampler/methods/method.ts";
 import type { PendingRunnerDecision } from "../sampler/result.ts";
 import { sample, sampleAsync } from "../sampler/sample.ts";
 import type { PlannedRunner } from "../sampler/transition-runner.ts";
@@ -47,8 +48,8 @@ export interface RunPosteriorOptions {
   runnerPending?: boolean;
   /** With runnerPending: the CPU's projected seconds left beyond which the runner is prepared (PendingRunner.startAfterSeconds). */
   runnerStartAfterSeconds?: number;
-  /** The sampling method by name ("chees", "meads", …; SampleOptions.method); default NUTS. */
-  method?: string;
+  /** The sampling method, by name ("chees", "meads", …) or itself (SampleOptions.method); default NUTS. */
+  method?: string | SamplingMethod<unknown>;
   /** Superchains (nested R-hat): the chains split into this many groups, each started from one point. */
   superchains?: number;
 }
@@ -193,7 +194,7 @@ export async function runPosterior(name: string, opts: RunPosteriorOptions = {})
 }
 
 // The run's method and superchain size, checked: superchains must divide the chains.
-function layerOptions(opts: RunPosteriorOptions, chains: number): { method?: string; superchainSize?: number } {
+function layerOptions(opts: RunPosteriorOptions, chains: number): { method?: string | SamplingMethod<unknown>; superchainSize?: number } {
   const k = opts.superchains;
   if (k !== undefined && (!Number.isSafeInteger(k) || k < 1 || chains % k !== 0)) {
     throw new RangeError(`superchains: ${k} does not divide the ${chains} chains; choose a divisor of the chain count`);

@@ -34,6 +34,20 @@ function nodeCount(): number {
   return constant(0, [0, ++probes]).id;
 }
 
+// The variables a statement assigns (not those it declares: they live in the statement's own scope).
+function assignedNames(s: Stmt): string[] {
+  switch (s.kind) {
+    case "assign": return [s.target.name];
+    case "block":
+    case "profile": return s.body.flatMap(assignedNames);
+    case "for":
+    case "foreach":
+    case "while": return assignedNames(s.body);
+    case "if": return [...assignedNames(s.then), ...(s.else ? assignedNames(s.else) : [])];
+    default: return [];
+  }
+}
+
 // The value a condition picks from two branches' values: entries that differ are selected, the others kept.
 function merge(cond: Node, a: Val, b: Val): Val {
   if (a === b) return a;
@@ -192,18 +206,23 @@ export class Tracer extends Evaluator {
     // A condition that depends on parameters (or on data entries): both branches are traced, and
     // each variable they assign takes the value of the branch the condition picks (a select).
     const cond = ne(materialize(test), 0);
-    const before = this.snapshot();
+    // Only the variables the branches assign are kept aside and merged: copying every variable in
+    // scope at each such if made a Viterbi pass over T = 500 steps take minutes to trace.
+    const names = [...new Set([...assignedNames(s.then), ...(s.else ? assignedNames(s.else) : [])])].filter((n) => this.frames.some((f) => f.has(n)));
+    const before = this.capture(names, s.span);
     this.branch(s.then, s.span);
-    const afterThen = this.snapshot();
-    this.restore(before);
+    const afterThen = this.capture(names, s.span);
+    for (const [name, v] of before) this.setVar(name, copyVal(v));
     if (s.else) this.branch(s.else, s.span);
-    const afterElse = this.snapshot();
-    this.frames.forEach((frame, i) => {
-      for (const [name, v] of afterThen[i]!) {
-        const w = afterElse[i]!.get(name)!;
-        frame.set(name, this.at(s.span, `'${name}' assigned under a condition`, () => merge(cond, v, w)));
-      }
-    });
+    for (const [name, v] of afterThen) {
+      const w = this.lookup(name, s.span);
+      this.setVar(name, this.at(s.span, `'${name}' assigned under a condition`, () => merge(cond, v, w)));
+    }
+  }
+
+  // The current values of variables in scope, copied (cells are assigned in place).
+  private capture(names: readonly string[], span: Span): Map<string, Val> {
+    return new Map(names.map((n) => [n, copyVal(this.lookup(n, span))]));
   }
 
   // A branch under a condition known only at run time: it may assign variables, nothing else that has effects.
@@ -218,17 +237,6 @@ export class Tracer extends Evaluator {
     } finally {
       this.inBranch = saved;
     }
-  }
-
-  private snapshot(): Map<string, Val>[] {
-    return this.frames.map((f) => new Map([...f].map(([k, v]) => [k, copyVal(v)])));
-  }
-
-  private restore(s: readonly Map<string, Val>[]): void {
-    s.forEach((f, i) => {
-      this.frames[i]!.clear();
-      for (const [k, v] of f) this.frames[i]!.set(k, copyVal(v));
-    });
   }
 
   // Runs a loop's body in its own scope; returns "break" when the loop must stop.

@@ -77,7 +77,8 @@ const dtype: "f32" | "f64" = dtypeFlag;
 const chains = count("chains", values.chains, 256, 2);
 const superchains = count("superchains", values.superchains, 16, 1);
 const seed = count("seed", values.seed, DEFAULT_SEED, 0);
-const lengths = { chains, warmup: count("warmup", values.warmup, 300, 0), draws: count("draws", values.draws, 100, 1) };
+// The layer methods adapt a diagonal metric (diamonds' settings ask for a dense one for NUTS).
+const lengths = { chains, metric: "diag" as const, warmup: count("warmup", values.warmup, 300, 0), draws: count("draws", values.draws, 100, 1) };
 const dir = values.posteriordb;
 const present = Object.keys(MODELS).filter((n) => existsSync(join(dir ?? folderOf(n), n, "reference.json")));
 let names: string[];

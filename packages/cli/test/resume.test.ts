@@ -35,7 +35,8 @@ interface Backend {
 const CPU: Backend = { name: "cpu", flags: ["--backend", "cpu"], every: "5", first: 5 };
 const LAVAPIPE_F32: Backend = { name: "vulkan f32", flags: ["--backend", "vulkan", "--dtype", "f32"], every: "10", first: 100 };
 const LAVAPIPE_F64: Backend = { name: "vulkan f64", flags: ["--backend", "vulkan", "--dtype", "f64"], every: "10", first: 100 };
-// The chains split over two managers of the one device (as over two GPUs): their blocks end together.
+// The chains split over two managers of the one device (as over two GPUs): their blocks end
+// together, and the draws are one device's, so the resumed run is compared with LAVAPIPE_F32's.
 const LAVAPIPE_SPLIT: Backend = { name: "vulkan f32 --device 0,0", flags: ["--backend", "vulkan", "--dtype", "f32", "--device", "0,0"], every: "10", first: 100 };
 
 // Kill points: the iteration (warmup's included, as --save-warmup writes them) whose row in
@@ -137,7 +138,7 @@ describe("ppl sample --checkpoint-every, --resume", () => {
   // The GPU's sampler runs blocks of iterations; a checkpoint waits for a block's end, where the
   // batch is its whole state, so a kill resumes from the last block's end before it.
   describe.runIf(usableDevices().length > 0)("on the GPU's sampler (--backend vulkan)", () => {
-    it.each(killPoints(LAVAPIPE_F32, 48))("f32, killed once iteration %i is written, resumes to the uninterrupted run's files", async (at) => {
+    it.each(killPoints(LAVAPIPE_F32, 48).slice(0, LONG ? undefined : 1))("f32, killed once iteration %i is written, resumes to the uninterrupted run's files", async (at) => {
       await killAndResume(LAVAPIPE_F32, at, await wholeRun(LAVAPIPE_F32));
     }, 300_000);
 
@@ -146,7 +147,7 @@ describe("ppl sample --checkpoint-every, --resume", () => {
     }, 300_000);
 
     it.each(killPoints(LAVAPIPE_SPLIT, 50).slice(LONG ? 0 : 1))("f32 over two managers (--device 0,0), killed once iteration %i is written, resumes to the uninterrupted run's files", async (at) => {
-      await killAndResume(LAVAPIPE_SPLIT, at, await wholeRun(LAVAPIPE_SPLIT));
+      await killAndResume(LAVAPIPE_SPLIT, at, await wholeRun(LAVAPIPE_F32));
     }, 300_000);
   });
 });

@@ -111,13 +111,19 @@ export function essFromPass(pass: SeriesPass): number | null {
   let t = 0;
   let rhoEven = 1;
   let rhoOdd = rhoAt(1);
-  // rho[t] is the autocorrelation estimate at lag t (the lags read are below `lags` or the pass was short).
-  const rho = new Float64Array(lags);
+  // rho[t] is the autocorrelation estimate at lag t (0 where not set), grown as Geyer's sequence
+  // reads on: it usually stops within a few hundred lags of millions.
+  let rho = new Float64Array(Math.min(lags, 1024));
   rho[0] = rhoEven;
   rho[1] = rhoOdd;
   while (t < n - 5 && !Number.isNaN(rhoEven + rhoOdd) && rhoEven + rhoOdd > 0) {
     t += 2;
     if (t + 1 >= lags) return null;
+    if (t + 1 >= rho.length) {
+      const longer = new Float64Array(Math.min(lags, 2 * rho.length));
+      longer.set(rho);
+      rho = longer;
+    }
     rhoEven = rhoAt(t);
     rhoOdd = rhoAt(t + 1);
     if (rhoEven + rhoOdd >= 0) {

@@ -12,6 +12,7 @@
  *   tsx bench/layer-methods-gpu.ts [CHAINS …] [--method chees] [--dtype f32] [--warmup 100] [--draws 100] [--rounds] [--cpu]
  *   (default 1024; on the GPU machine: node .gpuout/layer-methods-gpu.mjs 1024 4096 16384)
  */
+import { readFileSync } from "node:fs";
 import { compileModel, modelDensity, sample } from "../packages/ppl/src/index.ts";
 import { prepareGpuGradient } from "../packages/ppl-vulkan/src/index.ts";
 import eightSchools from "../examples/posteriordb/eight_schools-eight_schools_noncentered.ts";
@@ -32,6 +33,17 @@ const warmup = Number(flag("warmup", "100"));
 const draws = Number(flag("draws", "100"));
 const compiled = compileModel(eightSchools, data);
 
+// The calling thread's CPU seconds so far, from /proc (Linux; −1 elsewhere): Node 20 has no per-thread clock.
+function threadCpuSeconds(): number {
+  try {
+    const fields = readFileSync("/proc/thread-self/stat", "utf8").split(") ")[1]!.split(" ");
+    // utime and stime, fields 14 and 15 of stat(5), in clock ticks (100 a second on Linux).
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return -1;
+  }
+}
+
 // One run on the device, its trajectories whole (one submission an iteration's trajectories) or,
 // with the density's leapfrogs hidden, a leapfrog a round (one submission a leapfrog).
 async function deviceRun(chains: number, route: "trajectories" | "rounds"): Promise<void> {
@@ -41,8 +53,10 @@ async function deviceRun(chains: number, route: "trajectories" | "rounds"): Prom
   const onDevice = gpu.hostDensity(await modelDensity(compiled));
   const density = route === "rounds" ? Object.create(onDevice, { leapfrogs: { value: undefined } }) : onDevice;
   const t0 = performance.now();
+  const cpu0 = threadCpuSeconds();
   sample(density, { warmup, draws, seed: 1, method, transitionRunner: gpu, keepDraws: false });
   const seconds = (performance.now() - t0) / 1e3;
+  const threadCpu = threadCpuSeconds() - cpu0;
   const rounds = gpu.density.evaluations;
   const { submissions: trajectorySubmissions, steps: trajectorySteps, recordSeconds, dispatchesPerStep } = gpu.leapfrogs;
   const wait = gpu.density.waitSeconds + gpu.leapfrogs.waitSeconds;
@@ -54,6 +68,9 @@ async function deviceRun(chains: number, route: "trajectories" | "rounds"): Prom
     hostMsPerIteration: (1e3 * (seconds - wait - recordSeconds)) / iterations, recordMsPerIteration: (1e3 * recordSeconds) / iterations,
     // Round by round, the figures per round as before whole trajectories (bench/RESULTS.md's).
     ...(trajectorySubmissions === 0 ? { msPerRound: (1e3 * seconds) / rounds, deviceMsPerRound: (1e3 * wait) / rounds, hostMsPerRound: (1e3 * (seconds - wait)) / rounds } : {}),
+    // The calling thread's CPU time (Linux), where the wall clock's host share is the machine's load's:
+    // the device's queue runs in threads of its own, so this is the host's work (and the submissions').
+    ...(threadCpu >= 0 ? { threadCpuMsPerIteration: (1e3 * threadCpu) / iterations } : {}),
     maxRssMB: process.resourceUsage().maxRSS / 1024,
   }));
   gpu.dispose();

@@ -85,7 +85,7 @@ export async function deviceLeapfrogs(manager: VulkanManager, gradient: BatchedG
   return {
     run(batch, trajectories) {
       const stop = trajectories[0]?.stopAtNonFinite;
-      if (batch.chains !== chains || trajectories.some((t) => t.chain.metric.kind !== "diag" || t.stopAtNonFinite !== stop)) return false;
+      if (batch.chains !== chains || trajectories.length !== chains || !uniform(trajectories, stop)) return false;
       const n = io.fill(batch, trajectories);
       if (n === 0) {
         trajectories.forEach((t) => (t.taken = 0));
@@ -126,6 +126,15 @@ export async function deviceLeapfrogs(manager: VulkanManager, gradient: BatchedG
       end.program.destroy();
     },
   };
+}
+
+// Whether every trajectory has a diagonal metric and the same stopAtNonFinite (a loop: this runs every iteration).
+function uniform(trajectories: readonly Trajectory[], stop: boolean | undefined): boolean {
+  for (let c = 0; c < trajectories.length; c++) {
+    const t = trajectories[c]!;
+    if (t.chain.metric.kind !== "diag" || t.stopAtNonFinite !== stop) return false;
+  }
+  return true;
 }
 
 /** A leapfrog half planned and made resident (its own buffers for its leaves and outputs go unused: bindings puts the run's in their place). */
@@ -188,15 +197,22 @@ function hostArrays(chains: number, dim: number, dtype: "f32" | "f64"): HostArra
       reals.set(batch.grad, 2 * rows);
       reals.set(batch.lp, 3 * rows);
       let n = 0;
-      trajectories.forEach((t, c) => {
-        reals.set(t.p, rows + c * dim);
-        reals.set(t.chain.metric.inverse, 3 * rows + chains + c * dim);
+      // Element loops: a row is short (D), and TypedArray.set's call (converting to f32) costs more than its copy.
+      const inverseAt = 3 * rows + chains;
+      for (let c = 0; c < chains; c++) {
+        const t = trajectories[c]!;
+        const { p } = t;
+        const inv = t.chain.metric.inverse;
+        for (let i = 0, o = c * dim; i < dim; i++) {
+          reals[rows + o + i] = p[i]!;
+          reals[inverseAt + o + i] = inv[i]!;
+        }
         reals[4 * rows + chains + c] = t.stepSize;
         ints[c] = t.steps > 0 ? 1 : 0;
         ints[chains + c] = 0;
         ints[2 * chains + c] = t.steps;
-        n = Math.max(n, t.steps);
-      });
+        if (t.steps > n) n = t.steps;
+      }
       ints[3 * chains] = trajectories[0]?.stopAtNonFinite ? 1 : 0;
       return n;
     },
@@ -204,11 +220,15 @@ function hostArrays(chains: number, dim: number, dtype: "f32" | "f64"): HostArra
       batch.q.set(resultReals.subarray(0, rows));
       batch.grad.set(resultReals.subarray(2 * rows, 3 * rows));
       batch.lp.set(resultReals.subarray(3 * rows));
-      trajectories.forEach((t, c) => {
-        t.p.set(resultReals.subarray(rows + c * dim, rows + (c + 1) * dim));
+      const { evaluations } = batch;
+      // No view a chain: a subarray per chain per iteration was the loop's garbage.
+      for (let c = 0; c < chains; c++) {
+        const t = trajectories[c]!;
+        const { p } = t;
+        for (let i = 0, o = rows + c * dim; i < dim; i++) p[i] = resultReals[o + i]!;
         t.taken = taken[c]!;
-        batch.evaluations[c] = batch.evaluations[c]! + t.taken;
-      });
+        evaluations[c] = evaluations[c]! + t.taken;
+      }
     },
   };
 }

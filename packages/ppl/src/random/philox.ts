@@ -15,18 +15,11 @@ const W1 = 0xbb67ae85;
 
 /** High 32 bits of the 64-bit product of two unsigned 32-bit integers. */
 export function mulhi32(a: number, b: number): number {
-  const aLo = a & 0xffff;
-  const aHi = a >>> 16;
-  const bLo = b & 0xffff;
-  const bHi = b >>> 16;
-  // Each partial product of 16-bit halves fits in 32 bits, so doubles hold them exactly.
-  const lolo = aLo * bLo;
-  const lohi = aLo * bHi;
-  const hilo = aHi * bLo;
-  const hihi = aHi * bHi;
-  // Carry out of the low word: the middle column's overflow past bit 32.
-  const mid = (lolo >>> 16) + (lohi & 0xffff) + (hilo & 0xffff);
-  return (hihi + (lohi >>> 16) + (hilo >>> 16) + (mid >>> 16)) >>> 0;
+  // b split in 16-bit halves: a·bLo and a·bHi + ⌊a·bLo / 2¹⁶⌋ stay below 2⁵³, exact in a double, and
+  // ⌊a·b / 2³²⌋ = ⌊(a·bHi + ⌊a·bLo / 2¹⁶⌋) / 2¹⁶⌋; two products where four were (this is Philox's inner loop).
+  const ua = a >>> 0;
+  const t = ua * (b & 0xffff);
+  return Math.floor((ua * (b >>> 16) + Math.floor(t / 65536)) / 65536) >>> 0;
 }
 
 /** Low 32 bits of the product of two unsigned 32-bit integers. */

@@ -12,7 +12,7 @@ import { hamiltonian } from "../integrator.ts";
 import { trajectory, type Trajectory } from "../trajectory.ts";
 import { cheesAdaptation } from "./chees-adaptation.ts";
 import { leapfrogMethod } from "./leapfrog-method.ts";
-import { drawMomentum, Purpose, restoreRow, rowCopy, saveRow, streamUniform, type ChainContext, type RowCopy, type SamplingMethod } from "./layer.ts";
+import { copyRow, drawMomentum, Purpose, restoreRow, rowCopy, saveRow, streamUniform, type ChainContext, type RowCopy, type SamplingMethod } from "./layer.ts";
 import type { MethodSettings } from "./method.ts";
 import type { CheesJitter, CheesState } from "./chees-state.ts";
 
@@ -72,8 +72,8 @@ function finish(s: CheesState): void {
   const lp = chain.batch.lp[chain.row]!;
   s.stepsDone = s.trajectory.taken;
   const h = hamiltonian(lp, chain.grad, p, chain.metric, vel);
-  s.proposal.set(chain.q);
-  s.proposalVelocity.set(vel);
+  copyRow(chain.q, s.proposal);
+  copyRow(vel, s.proposalVelocity);
   const dH = h - s.h0;
   s.divergent = !(dH <= s.maxDeltaH);
   s.acceptStat = s.divergent ? 0 : dH <= 0 ? 1 : Math.exp(-dH);

@@ -19,31 +19,47 @@ export const METRIC_BOUNDS = { min: 1e-12, max: 1e12 } as const;
 export function gradientScaledVariance(q: readonly Float64Array[], grad: readonly Float64Array[], out: Float64Array): number {
   const dim = out.length;
   const rows: number[] = [];
-  grad.forEach((g, c) => {
-    if (g.every(Number.isFinite) && q[c]!.every(Number.isFinite)) rows.push(c);
-  });
+  // Loops, not every(Number.isFinite): this runs over every chain at every warmup iteration.
+  for (let c = 0; c < grad.length; c++) if (allFinite(grad[c]!) && allFinite(q[c]!)) rows.push(c);
   const n = rows.length;
   if (n < 2) return 0;
+  // Row by row into per-coordinate sums (each coordinate's sums add the rows in the same order as a
+  // column's loop would, so the same bits), reading each chain's row once and in order.
+  const mq = new Float64Array(dim);
+  const mg = new Float64Array(dim);
+  for (const c of rows) {
+    const qc = q[c]!;
+    const gc = grad[c]!;
+    for (let i = 0; i < dim; i++) {
+      mq[i] = mq[i]! + qc[i]!;
+      mg[i] = mg[i]! + gc[i]!;
+    }
+  }
+  for (let i = 0; i < dim; i++) {
+    mq[i] = mq[i]! / n;
+    mg[i] = mg[i]! / n;
+  }
+  const vq = new Float64Array(dim);
+  const vg = new Float64Array(dim);
+  for (const c of rows) {
+    const qc = q[c]!;
+    const gc = grad[c]!;
+    for (let i = 0; i < dim; i++) {
+      vq[i] = vq[i]! + (qc[i]! - mq[i]!) ** 2;
+      vg[i] = vg[i]! + (gc[i]! - mg[i]!) ** 2;
+    }
+  }
   let written = 0;
   for (let i = 0; i < dim; i++) {
-    let mq = 0;
-    let mg = 0;
-    for (const c of rows) {
-      mq += q[c]![i]!;
-      mg += grad[c]![i]!;
-    }
-    mq /= n;
-    mg /= n;
-    let vq = 0;
-    let vg = 0;
-    for (const c of rows) {
-      vq += (q[c]![i]! - mq) ** 2;
-      vg += (grad[c]![i]! - mg) ** 2;
-    }
-    const ratio = Math.sqrt(vq / vg);
-    if (!(vq > 0 && vg > 0 && Number.isFinite(ratio))) continue;
+    const ratio = Math.sqrt(vq[i]! / vg[i]!);
+    if (!(vq[i]! > 0 && vg[i]! > 0 && Number.isFinite(ratio))) continue;
     out[i] = Math.min(METRIC_BOUNDS.max, Math.max(METRIC_BOUNDS.min, ratio));
     written++;
   }
   return written;
+}
+
+function allFinite(v: Float64Array): boolean {
+  for (let i = 0; i < v.length; i++) if (!Number.isFinite(v[i]!)) return false;
+  return true;
 }

@@ -7,7 +7,7 @@
  */
 export type { SamplingMethod, AdaptationMethod, RunAdaptationMethod, MethodSettings } from "./method.ts";
 export type { ChainContext, ChainSlot, TransitionStats, RowCopy } from "../transition.ts";
-export { drawMomentum, rowCopy, saveRow, restoreRow } from "../transition.ts";
+export { copyRow, drawMomentum, rowCopy, saveRow, restoreRow } from "../transition.ts";
 export { Purpose, streamUniform } from "../../random/streams.ts";
 // A method whose transition is a fixed-length leapfrog trajectory writes start and finish around it
 // (leapfrogMethod derives begin/advance); a driver then hands whole trajectories to the density.

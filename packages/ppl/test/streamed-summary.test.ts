@@ -34,6 +34,19 @@ describe("the streamed summary", () => {
     );
   });
 
+  it("equals the in-memory summary for split chains long enough for the radix sort, odd and even", () => {
+    for (const n of [1200, 1201]) {
+      // Rounded to a tenth: many ties; a NaN-free AR(1)-like walk so that the chains differ.
+      const x = [0, 1, 2].map((c) => {
+        let v = c;
+        return Array.from({ length: n }, (_, i) => (v = Math.round((0.8 * v + Math.sin(i * 1.7 + c)) * 10) / 10));
+      });
+      const expected = summarizeInMemory("x", x);
+      const got = summarizeParameter("x", drawsSource(x));
+      for (const [key, v] of Object.entries(expected)) expect(Object.is(got[key as keyof typeof got], v), `n ${n}, ${key}: ${String(got[key as keyof typeof got])} vs ${String(v)}`).toBe(true);
+    }
+  });
+
   it("reads past the first pass's lags with a second pass of all of them", () => {
     // A slow wave: its autocorrelations stay positive far beyond the first pass's 29 lags of 100.
     const n = 100;

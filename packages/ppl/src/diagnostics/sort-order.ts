@@ -5,11 +5,13 @@
  * (`averageRanks`) took about three times as long as ranking through this order now does, and a
  * summary ranked every parameter's draws three times.
  */
-export function sortOrder(values: Float64Array): Uint32Array {
+export function sortOrder(values: Float64Array, scratch?: SortScratch): Uint32Array {
   const n = values.length;
   const bits = new Uint32Array(values.buffer, values.byteOffset, 2 * n);
-  const lo = new Uint32Array(n);
-  const hi = new Uint32Array(n);
+  // Four arrays of n, from the caller's scratch when it sorts many series (a summary's split chains).
+  const take = (k: number): Uint32Array => (scratch !== undefined && scratch.arrays[k]!.length >= n ? scratch.arrays[k]!.subarray(0, n) : new Uint32Array(n));
+  const lo = take(0);
+  const hi = take(1);
   // Little-endian doubles (every platform Node runs on): the low word first.
   for (let i = 0; i < n; i++) {
     const h = bits[2 * i + 1]!;
@@ -23,8 +25,8 @@ export function sortOrder(values: Float64Array): Uint32Array {
       lo[i] = l;
     }
   }
-  let order = new Uint32Array(n);
-  let next = new Uint32Array(n);
+  let order = take(2);
+  let next = take(3);
   for (let i = 0; i < n; i++) order[i] = i;
   const counts = new Uint32Array(RADIX);
   // Six passes of 11, 11 and 10 bits over each word, least significant first.
@@ -61,3 +63,11 @@ const PASSES: ReadonlyArray<readonly [0 | 1, number]> = [
   [1, 11],
   [1, 22],
 ];
+
+/** Four arrays that `sortOrder` sorts in instead of allocating its own, for series of up to `capacity` values; the order it returns lies in one of them, valid until the next sort. */
+export class SortScratch {
+  readonly arrays: readonly Uint32Array[];
+  constructor(capacity: number) {
+    this.arrays = Array.from({ length: 4 }, () => new Uint32Array(capacity));
+  }
+}

@@ -7,7 +7,7 @@ import type { ParameterSummary } from "./parameter-summary.ts";
 import { quantileSorted } from "./quantile.ts";
 import { normalScore } from "./rank-normalize.ts";
 import { rhatFromPass } from "./rhat.ts";
-import { sortOrder } from "./sort-order.ts";
+import { SortScratch, sortOrder } from "./sort-order.ts";
 
 /** How many of a parameter's draws are NaN or infinite (for its warning). */
 export interface NonFiniteCount {
@@ -265,6 +265,12 @@ class SplitChains {
     this.work = new Float64Array(this.length);
   }
 
+  // The radix sort's arrays, made once for all split chains (four arrays of a split chain's length).
+  private get sortScratch(): SortScratch {
+    return (this.scratch ??= new SortScratch(this.length));
+  }
+  private scratch: SortScratch | undefined;
+
   /** Split chain j's draws (in a buffer that the next call reuses). */
   raw(j: number): Float64Array {
     const chains = this.source.chains;
@@ -301,7 +307,7 @@ class SplitChains {
    * splitting drops. Written over the other buffer than `values`.
    */
   scores(values: Float64Array, left: Float64Array, pool: RankPool): Float64Array {
-    const order = ascending(values);
+    const order = ascending(values, this.sortScratch);
     const out = values === this.raws ? this.work : this.raws;
     const s = pool.total - left.length;
     let leftAt = 0; // left-out values below the current run's value
@@ -329,9 +335,9 @@ class SplitChains {
 
 // The positions of values (no NaN) in ascending order: the radix sort, or for a few values a
 // comparison sort (the radix sort's 2048 counters a pass would cost more than the values).
-function ascending(values: Float64Array): Uint32Array {
+function ascending(values: Float64Array, scratch: SortScratch): Uint32Array {
   const n = values.length;
-  if (n >= 256) return sortOrder(values);
+  if (n >= 256) return sortOrder(values, scratch);
   // Insertion sort: any ascending order serves (equal values, -0 and +0 among them, are one run).
   const order = new Uint32Array(n);
   for (let i = 0; i < n; i++) {

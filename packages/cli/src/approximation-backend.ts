@@ -2,13 +2,15 @@
  * `--backend`, `--device` and `--dtype` of `ppl pathfinder`, `ppl variational` and `ppl laplace`:
  * where the method's batched evaluations run (Pathfinder's rounds of its paths' line searches and
  * ELBO draws, ADVI's Monte Carlo draws, the Laplace Hessian's gradients and the draws' densities).
- * The backend is chosen as `ppl sample` chooses it (choose-backend.ts: `auto` takes a GPU, never a
- * CPU implementation of Vulkan), in f64 unless --dtype says otherwise; on a GPU the library's
- * approximationBackend builds the batched gradient for the method's round sizes.
+ * The library's approximationBackend places them by the registered placement (placeRun with the
+ * method's rounds: `auto` takes a GPU, never a CPU implementation of Vulkan, and only where the
+ * rounds are large enough to gain from it), in f64 unless --dtype says otherwise, and on a GPU
+ * builds the batched gradient for the method's round sizes.
  */
-import { approximationBackend, roundSizes, type ApproximateOptions } from "@ppl/ppl";
+import { approximationBackend, PlacementError, roundSizes, type ApproximateOptions } from "@ppl/ppl";
+// Importing the placement registers it (placeRun) and the GPU's batched gradient as the "vulkan" runner.
+import "@ppl/ppl-vulkan";
 import type { ApproximationModel } from "./approximation-run.ts";
-import { chooseBackend } from "./choose-backend.ts";
 import { deviceError, usageError } from "./exit-codes.ts";
 import type { CommandIO } from "./io.ts";
 import { firstLine } from "./load-model.ts";
@@ -21,7 +23,7 @@ export interface ApproximationBackendFlags {
   readonly dtype?: "f32" | "f64";
 }
 
-/** The model with its batched objective placed, the line that says where (absent on the CPU by `auto`'s own choice), and what gives the device back. */
+/** The model with its batched objective placed, the line that says where it runs on a GPU (absent on the CPU), and what gives the device back. */
 export interface PlacedApproximation {
   readonly model: ApproximationModel;
   readonly note?: string;
@@ -34,33 +36,16 @@ export async function placeApproximation(flags: ApproximationBackendFlags, m: Ap
   if (device === "all" || typeof device === "object") {
     throw usageError(`--device: ppl ${options.method} evaluates its batches on one device; give one index (see \`ppl devices\`)`);
   }
-  const dtype = flags.dtype ?? "f64";
   const backend = flags.backend ?? "auto";
-  // @ppl/vulkan (and its native addon) is loaded only when Vulkan is an option.
-  const vulkan = backend === "cpu" ? undefined : await import("@ppl/vulkan");
-  const listing = vulkan === undefined ? { devices: [], reason: null } : vulkan.listDevices();
-  const choice = chooseBackend({ backend, dtype, ...(device !== undefined ? { device } : {}) }, listing);
-  const info = (line: string): void => {
-    if (!quiet) io.stderr.write(line + "\n");
-  };
-  const picked = choice.device === null ? undefined : listing.devices.find((d) => d.index === choice.device);
-  if (choice.backend === "cpu" || picked === undefined) {
-    if (backend === "cpu") info(choice.note);
-    return { model: m, dispose() {} };
-  }
-  if (dtype === "f64" && !picked.features.shaderFloat64) {
-    if (backend === "vulkan") throw deviceError(`Vulkan device ${picked.index} '${picked.name}' has no shaderFloat64; use --dtype f32`);
-    info(`backend: cpu (f64) — Vulkan device ${picked.index} '${picked.name}' has no shaderFloat64 (--dtype f32 runs on it in f32)`);
-    return { model: m, dispose() {} };
-  }
-  // Importing the GPU sampler registers its batched gradient as the "vulkan" runner.
-  await import("@ppl/ppl-vulkan");
+  const request = { backend, ...(device !== undefined ? { device } : {}), ...(flags.dtype !== undefined ? { dtype: flags.dtype } : {}) };
   let placed;
   try {
-    placed = await approximationBackend(m.compiled, jacobian, roundSizes(options, m.compiled.dim), { backend: "vulkan", device: picked.index, dtype });
+    placed = await approximationBackend(m.compiled, jacobian, roundSizes(options, m.compiled.dim), request, "flags");
   } catch (e) {
+    if (e instanceof PlacementError) throw e.kind === "usage" ? usageError(e.message) : deviceError(e.message);
     throw deviceError(`the Vulkan device could not evaluate the model's batched gradient: ${firstLine(e)}; use --backend cpu`);
   }
-  info(placed.note);
-  return { model: { ...m, ...(placed.batched !== undefined ? { batched: placed.batched } : {}) }, note: placed.note, dispose: () => placed.dispose() };
+  if (!quiet) io.stderr.write(placed.note + "\n");
+  if (placed.batched === undefined) return { model: m, dispose() {} };
+  return { model: { ...m, batched: placed.batched }, note: placed.note, dispose: () => placed.dispose() };
 }

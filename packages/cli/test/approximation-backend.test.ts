@@ -56,4 +56,15 @@ describe("the approximations' --backend", () => {
     });
     expect(readFileSync(join(gpuDir, "pathfinder.csv"), "utf8")).toMatch(/^# backend: vulkan \(f64\)/m);
   });
+
+  it.runIf(device?.type === "cpu")("pathfinder --backend auto on a CPU implementation of Vulkan: the CPU's file, bit for bit, and the line that says why", async () => {
+    const cpuDir = join(tmp, "cpu-auto");
+    const autoDir = join(tmp, "auto");
+    const lines: string[] = [];
+    const io = { stdout: { write: () => true }, stderr: { write: (s: string) => lines.push(s) > 0 } };
+    expect(await pathfinderCommand(NORMAL, { ...PATHFINDER, output: cpuDir, backend: "cpu" }, silent)).toBe(0);
+    expect(await pathfinderCommand(NORMAL, { ...PATHFINDER, output: autoDir, backend: "auto", quiet: false }, io)).toBe(0);
+    expect(readCsv(join(autoDir, "pathfinder.csv")).draws).toEqual(readCsv(join(cpuDir, "pathfinder.csv")).draws);
+    expect(lines.join("")).toMatch(/backend: cpu \(f64\) — Vulkan device \d+ '.*' is a CPU implementation; the CPU backend is faster \(use --backend vulkan to run on it anyway\)/);
+  });
 });

@@ -1,3 +1,4 @@
+import type { CompiledModel } from "@ppl/ppl";
 import { type Node } from "@ppl/tensor";
 import { toposort } from "@ppl/tensor/ir";
 
@@ -68,6 +69,12 @@ const ROW_PASS_WORKGROUP_LIMIT = 2 ** 24;
 export function chooseStepSizeSearch(dataElements: number, chains: number, deviceType?: string): "host" | "device" {
   if (deviceType === "cpu") return "host";
   return dataElements * chains >= 2 ** 18 ? "device" : "host";
+}
+
+/** The model's size as the shapes are chosen by: its data's and its parameters' elements. */
+export function modelWork(model: Pick<CompiledModel, "q" | "dataBindings">): number {
+  // Sizes from the shapes: a binding's f64 data may not exist until read (check-data.ts).
+  return Object.values(model.dataBindings).reduce((s, v) => s + v.shape.reduce((a, b) => a * b, 1), 0) + model.q.size;
 }
 
 /** Threads per chain in the workgroup shape: enough to spread the data loop, a power of two. */

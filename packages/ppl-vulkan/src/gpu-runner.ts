@@ -8,7 +8,7 @@ import type { KernelProfile, Engine, EngineCounters, GpuModel, StateBuffers } fr
 import { stepSizeLayout, TRANSITION_STATS } from "./nuts-layout.ts";
 import { blockReadback, type BlockLayout } from "./block-readback.ts";
 import { deviceHostDensity, gpuTransitionRunner, type PreparedDevice } from "./gpu-transition.ts";
-import { chooseShape, chooseStepSizeSearch, chooseWorkgroup, largestFactorisation, longestScan, rowPassDecides, type ExecutionShape } from "./execution-shape.ts";
+import { chooseShape, chooseStepSizeSearch, chooseWorkgroup, largestFactorisation, longestScan, modelWork, rowPassDecides, type ExecutionShape } from "./execution-shape.ts";
 import { fusedEngine } from "./fused-engine.ts";
 import { checkDataPrecision, halfDataNote, type DataPrecision } from "./data-precision.ts";
 import { metricSize } from "./metric-buffer.ts";
@@ -144,12 +144,6 @@ export function openCheckedDevice(device: number | undefined, dtype: "f32" | "f6
     throw e;
   }
   return manager;
-}
-
-/** The model's size as the shapes are chosen by: its data's and its parameters' elements. */
-function modelWork(model: GpuModel): number {
-  // Sizes from the shapes: a binding's f64 data may not exist until read (check-data.ts).
-  return Object.values(model.dataBindings).reduce((s, v) => s + v.shape.reduce((a, b) => a * b, 1), 0) + model.q.size;
 }
 
 /** The sampler's state buffers for a run's layout, shared by every execution shape. */

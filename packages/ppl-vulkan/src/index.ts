@@ -6,10 +6,10 @@
  *
  * @module \@ppl/ppl-vulkan
  */
-export { largestFactorisation } from "./execution-shape.ts";
-export { placeRun, placeBackend, hostTransitions, devicesForAll, deviceGroups, type PlaceRunInput } from "./place-run.ts";
+export { largestFactorisation, modelWork } from "./execution-shape.ts";
+export { placeRun, placeBatched, batchedRoundsGain, placeBackend, hostTransitions, devicesForAll, deviceGroups, type PlaceRunInput } from "./place-run.ts";
 export { prepareRun, precisionHint } from "./prepare-run.ts";
-export type { PlacedPlan, PreparedRun, PendingGpu, Placement, PlacementRequest, PlaceRunOptions, DeviceGroup, OptionSpelling } from "@ppl/ppl/runner";
+export type { PlacedPlan, PreparedRun, PendingGpu, Placement, PlacementRequest, PlaceRunOptions, BatchedRounds, DeviceGroup, OptionSpelling } from "@ppl/ppl/runner";
 export { prepareGpuNuts, chooseShape, chooseStepSizeSearch, type ExecutionShape, type GpuNuts, type GpuNutsOptions, type GpuModel } from "./gpu-runner.ts";
 export { prepareGpuGradient, GRADIENT_SHAPE, type GpuGradient } from "./gpu-gradient.ts";
 export { closeIdleDevices, IDLE_DEVICE_MS } from "./device-pool.ts";

@@ -7,8 +7,9 @@
  * and sample(model, data, { backend }) both place a run here.
  */
 import { PlacementError } from "@ppl/ppl";
-import { chainGroupSizes, type DeviceGroup, type OptionSpelling, type PlacedPlan, type Placement, type PlacementRequest, type PlaceRunOptions } from "@ppl/ppl/runner";
+import { chainGroupSizes, type BatchedRounds, type DeviceGroup, type OptionSpelling, type PlacedPlan, type Placement, type PlacementRequest, type PlaceRunOptions } from "@ppl/ppl/runner";
 import { listDevices, type DeviceInfo, type DeviceListing } from "@ppl/vulkan";
+import { chooseStepSizeSearch, modelWork } from "./execution-shape.ts";
 
 /** placeRun's options: the run's layout and request, and the device listing to place it by (default: this machine's, none for backend "cpu"). */
 export interface PlaceRunInput extends PlaceRunOptions {
@@ -19,6 +20,7 @@ const NO_DEVICES: DeviceListing = { devices: [], reason: null };
 
 /** Places a run: its plan, from the request and the devices (see the module's comment). */
 export function placeRun(options: PlaceRunInput): PlacedPlan {
+  if (options.batched !== undefined) return placeBatched(options, options.batched);
   const say = optionNames(options.spelling ?? "options");
   const method = options.method ?? "nuts";
   const host = method !== "nuts";
@@ -44,6 +46,74 @@ export function placeRun(options: PlaceRunInput): PlacedPlan {
     ...(placed.cpuFallback !== undefined ? { cpuFallback: placed.cpuFallback } : {}),
     note: placed.note,
   };
+}
+
+/**
+ * An approximation's placement (options.batched): its rounds of batched evaluations on one device,
+ * or on the CPU. The backend is placeBackend's, in f64 unless dtype says otherwise, decided from
+ * the device listing alone (no kernel is built to find a CPU implementation of Vulkan). `auto`
+ * takes a GPU on its own as it does for a sampler whose transitions run on the host, except where
+ * the rounds are too small to gain from it (batchedRoundsGain) or the device lacks f64 for an f64
+ * run: those stay on the CPU, the note saying why and what runs them on the GPU anyway.
+ */
+export function placeBatched(options: PlaceRunInput, batched: BatchedRounds): PlacedPlan {
+  const spelling = options.spelling ?? "options";
+  const say = optionNames(spelling);
+  if (options.gpuShape !== undefined && options.gpuShape !== "auto") {
+    throw new PlacementError("usage", `${say("gpuShape")} lays out the GPU's NUTS kernel; an approximation evaluates its rounds on the GPU's batched gradient: drop ${say("gpuShape")}`);
+  }
+  if (options.device === "all" || typeof options.device === "object") {
+    throw new PlacementError("usage", `an approximation evaluates its batches on one device; give ${say("device")} one index`);
+  }
+  const listing = options.listing ?? (options.backend === "cpu" ? NO_DEVICES : listDevices());
+  const dtype = options.dtype ?? "f64";
+  const picked = placeBackend({ ...options, dtype }, listing, spelling);
+  const placed = picked.backend === "vulkan" && options.backend !== "vulkan" ? autoBatched(picked, batched, listing, say) : picked;
+  return {
+    chains: Math.max(1, ...batched.sizes),
+    maxDepth: options.maxDepth,
+    metric: options.metric,
+    dtype: placed.dtype,
+    ...(placed.device !== null ? { device: placed.device } : {}),
+    ...(options.dataPrecision === "f16" ? { dataPrecision: "f16" as const } : {}),
+    ...(placed.backend === "vulkan" ? { transitions: "host" as const } : {}),
+    backend: placed.backend,
+    note: placed.backend === "vulkan" ? `${placed.note}; each round of ${sizesText(batched.sizes)} points one batched evaluation on the device` : placed.note,
+  };
+}
+
+/**
+ * Whether an approximation's rounds gain from a GPU: its smallest round's work (points × the
+ * model's data and parameter elements) reaches the size from which placement moves a batched
+ * evaluation to the device (chooseStepSizeSearch, 2^18 element-points: about 2.6 ms of host work a
+ * round against one submission and read, about 0.1 ms, after a build of a second or more). An
+ * approximation has no long run to measure a start on the CPU against, so the size decides.
+ */
+export function batchedRoundsGain(batched: BatchedRounds, deviceType: DeviceInfo["type"]): boolean {
+  const smallest = Math.max(1, Math.min(...batched.sizes));
+  return chooseStepSizeSearch(modelWork(batched.model), smallest, deviceType) === "device";
+}
+
+// `auto`'s GPU for an approximation: kept where the device has the float type and the rounds gain
+// from it; a device asked for by index is kept whatever the rounds' size (as a sampler's run starts
+// there), never one without f64 for an f64 run.
+function autoBatched(picked: Placement, batched: BatchedRounds, listing: DeviceListing, say: Say): Placement {
+  const d = listing.devices.find((x) => x.index === picked.device)!;
+  const cpu = (why: string): Placement => ({ backend: "cpu", dtype: "f64", device: null, note: `backend: cpu (f64) — ${why}` });
+  if (picked.dtype === "f64" && !d.features.shaderFloat64) {
+    return cpu(`Vulkan device ${d.index} '${d.name}' has no shaderFloat64 (${say("dtype", "f32")} runs on it in f32)`);
+  }
+  if (picked.cpuFallback !== undefined && !batchedRoundsGain(batched, d.type)) {
+    const smallest = Math.max(1, Math.min(...batched.sizes));
+    const work = modelWork(batched.model);
+    return cpu(`rounds of ${smallest} point${smallest === 1 ? "" : "s"} × ${work} data and parameter elements are too small to gain from Vulkan device ${d.index} '${d.name}' (${say("backend", "vulkan")} runs on it anyway)`);
+  }
+  const { cpuFallback: _fallback, ...kept } = picked;
+  return kept;
+}
+
+function sizesText(sizes: readonly number[]): string {
+  return [...new Set(sizes)].sort((a, b) => a - b).join(" or ");
 }
 
 /** Each device's group of consecutive chains: near-equal groups in device order (chainGroupSizes), empty ones left out. */

@@ -5,10 +5,10 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { thrownBy } from "@ppl/tensor/testing";
-import { PlacementError, sample, type Fit } from "@ppl/ppl";
+import { compileModel, data as field, model, normal, PlacementError, sample, type Fit } from "@ppl/ppl";
 import type { PlacedPlan } from "@ppl/ppl/runner";
 import { usableDevices, type DeviceInfo, type DeviceListing } from "@ppl/vulkan";
-import { deviceGroups, placeRun } from "../src/index.ts";
+import { batchedRoundsGain, deviceGroups, modelWork, placeRun } from "../src/index.ts";
 import eightSchools from "../../../examples/posteriordb/eight_schools-eight_schools_noncentered.ts";
 
 function device(index: number, type: DeviceInfo["type"], f64 = true): DeviceInfo {
@@ -89,6 +89,58 @@ describe("placeRun", () => {
     expect(thrown(() => placeRun({ ...layout, listing: { devices: [], reason: "no device: none here" }, backend: "vulkan", spelling: "flags" })).message).toBe(
       "--backend vulkan: no Vulkan device: none here; use --backend cpu",
     );
+  });
+});
+
+// A normal mean with N observations: one point's work is N + 1 elements (y and mu).
+const normalMean = model({
+  name: "normal_mean",
+  data: { N: field.int({ lower: 1 }), y: field.vector("N") },
+  build(m, d) {
+    m.observe(d.y, normal(m.param("mu", normal(0, 5)), 1));
+  },
+});
+const normalOf = (n: number) => compileModel(normalMean, { N: n, y: Array.from({ length: n }, (_, i) => Math.sin(i)) });
+// Pathfinder's rounds with 4 paths and 25 ELBO draws each: 4 × (N + 1) element-points at least.
+const TINY = { sizes: [4, 100], model: normalOf(10) };
+const LARGE = { sizes: [4, 100], model: normalOf(70_000) };
+
+describe("placeRun for an approximation's rounds (batched)", () => {
+  const approx = { chains: 100, maxDepth: 10, metric: "diag" } as const;
+
+  it("auto keeps tiny rounds on the CPU and takes the GPU where every round reaches 2^18 element-points, in f64, transitions on the host", () => {
+    expect(modelWork(TINY.model)).toBe(11);
+    expect(modelWork(LARGE.model)).toBe(70_001);
+    expect([batchedRoundsGain(TINY, "discrete"), batchedRoundsGain(LARGE, "discrete"), batchedRoundsGain(LARGE, "cpu")]).toEqual([false, true, false]);
+    const tiny = placeRun({ ...approx, listing: HOST, batched: TINY });
+    expect(tiny).toMatchObject({ backend: "cpu", dtype: "f64", chains: 100 });
+    expect(tiny.transitions).toBeUndefined();
+    expect(tiny.note).toBe(`backend: cpu (f64) — rounds of 4 points × 11 data and parameter elements are too small to gain from Vulkan device 1 'dev1' (backend: "vulkan" runs on it anyway)`);
+    const large = placeRun({ ...approx, listing: HOST, batched: LARGE });
+    expect(large).toEqual({
+      ...approx, dtype: "f64", device: 1, transitions: "host", backend: "vulkan",
+      note: "backend: vulkan (f64) on device 1 'dev1' (discrete GPU); each round of 4 or 100 points one batched evaluation on the device",
+    } satisfies PlacedPlan);
+  });
+
+  it("decides from the listing alone: lavapipe and a GPU without f64 leave auto on the CPU; a device or backend vulkan asked for is taken", () => {
+    const lavapipeOnly = placeRun({ ...approx, listing: { devices: [device(0, "cpu")], reason: null }, batched: LARGE });
+    expect(lavapipeOnly).toMatchObject({ backend: "cpu", dtype: "f64", note: expect.stringContaining("is a CPU implementation; the CPU backend is faster") });
+    const noF64: DeviceListing = { devices: [device(0, "discrete", false)], reason: null };
+    expect(placeRun({ ...approx, listing: noF64, batched: LARGE }).note).toBe(`backend: cpu (f64) — Vulkan device 0 'dev0' has no shaderFloat64 (dtype: "f32" runs on it in f32)`);
+    expect(placeRun({ ...approx, listing: noF64, batched: LARGE, dtype: "f32" })).toMatchObject({ backend: "vulkan", dtype: "f32", device: 0 });
+    // A device asked for under auto starts there, as a sampler's run does, whatever the rounds' size.
+    expect(placeRun({ ...approx, listing: HOST, batched: TINY, device: 1 })).toMatchObject({ backend: "vulkan", device: 1, dtype: "f64" });
+    expect(placeRun({ ...approx, listing: HOST, batched: TINY, backend: "vulkan", device: 0 })).toMatchObject({ backend: "vulkan", device: 0, transitions: "host" });
+    expect(placeRun({ ...approx, batched: TINY, backend: "cpu" })).toMatchObject({ backend: "cpu", dtype: "f64", note: "backend: cpu (f64), as requested" });
+  });
+
+  it("refuses several devices, a GPU shape, a device with the CPU and f64 on a device without it, naming the flag", () => {
+    const flags = { ...approx, listing: HOST, batched: TINY, spelling: "flags" } as const;
+    expect(thrown(() => placeRun({ ...flags, device: [1, 1] }))).toMatchObject({ kind: "usage", message: "an approximation evaluates its batches on one device; give --device one index" });
+    expect(thrown(() => placeRun({ ...flags, gpuShape: "thread" })).kind).toBe("usage");
+    expect(thrown(() => placeRun({ ...flags, backend: "cpu", device: 1 })).message).toBe("--device selects a Vulkan device; it has no meaning with --backend cpu");
+    expect(thrown(() => placeRun({ ...flags, backend: "vulkan", device: 2 }))).toMatchObject({ kind: "device", message: "Vulkan device 2 'dev2' has no shaderFloat64; use --dtype f32" });
   });
 });
 

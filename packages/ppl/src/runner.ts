@@ -15,5 +15,5 @@ export {
   splitRunner, chainGroupSizes, type RunnerFallback, type FallbackDecision, cpuGradientLowerBound, dataElementCount,
   type PendingRunner, type PendingRunnerDecision, type ReadyRunner,
   registerRunPlacement, runPlacement, runLayout, placedSampleOptions,
-  type OptionSpelling, type PlacementRequest, type PlaceRunOptions, type Placement, type DeviceGroup, type PlacedPlan, type PendingGpu, type PreparedRun, type RunPlacement, type PendingGpuHooks,
+  type OptionSpelling, type PlacementRequest, type PlaceRunOptions, type BatchedRounds, type Placement, type DeviceGroup, type PlacedPlan, type PendingGpu, type PreparedRun, type RunPlacement, type PendingGpuHooks,
 } from "./sampler/index.ts";

@@ -22,7 +22,7 @@ export type { TrialBlock } from "./pending-runner.ts";
 export { splitRunner, chainGroupSizes } from "./split-runner.ts";
 export { PlacementError, registerRunPlacement, runPlacement, runLayout, placedSampleOptions } from "./placement.ts";
 export type {
-  BackendRequest, OptionSpelling, PlacementRequest, PlaceRunOptions, Placement, DeviceGroup, PlacedPlan, PendingGpu, PreparedRun, RunPlacement, PendingGpuHooks,
+  BackendRequest, OptionSpelling, PlacementRequest, PlaceRunOptions, BatchedRounds, Placement, DeviceGroup, PlacedPlan, PendingGpu, PreparedRun, RunPlacement, PendingGpuHooks,
 } from "./placement.ts";
 export { InitializationError, StepSizeError, AdaptationError, SamplerOptionError } from "./errors.ts";
 export { Metric } from "./metric.ts";

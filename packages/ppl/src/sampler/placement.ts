@@ -40,6 +40,17 @@ export interface PlacementRequest {
   readonly method?: string;
 }
 
+/**
+ * The rounds of an approximation (Pathfinder, ADVI, Laplace): a method that evaluates its points
+ * in batches, its controller on the host, each round one evaluation of a batched gradient.
+ */
+export interface BatchedRounds {
+  /** The points of each size of round the method evaluates at once (a batched gradient is built for each). */
+  readonly sizes: readonly number[];
+  /** The model the rounds evaluate: its data's and parameters' elements are one point's work. */
+  readonly model: Pick<CompiledModel, "q" | "dataBindings">;
+}
+
 /** A run's layout and what it asks of placement: placeRun's input. */
 export interface PlaceRunOptions extends PlacementRequest {
   readonly chains: number;
@@ -47,6 +58,12 @@ export interface PlaceRunOptions extends PlacementRequest {
   readonly metric: MetricKind;
   /** How the messages name options (default "options"). */
   readonly spelling?: OptionSpelling;
+  /**
+   * Set for an approximation: its rounds of batched evaluations (the plan then has transitions
+   * "host" on a GPU, in f64 unless dtype says otherwise), which `auto` takes to a GPU on its own
+   * only where every round is large enough to gain from it (placeRun's rule).
+   */
+  readonly batched?: BatchedRounds;
 }
 
 /** Where placement put a run, and the line that tells the user why. */

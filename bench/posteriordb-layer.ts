@@ -99,12 +99,22 @@ async function vulkanRunner(compiled: Parameters<typeof prepareGpuGradient>[0], 
 
 const started = Date.now();
 const reports: PosteriorReport[] = [];
+// A posterior that cannot run (a driver that refuses its kernels) is reported and the suite goes on.
+const errors: string[] = [];
 for (const name of names) {
-  const report = await runPosterior(name, {
-    seed, model: MODELS[name], settings: lengths, method: algorithm, superchains,
-    ...(dir ? { posteriordb: dir } : {}),
-    ...(backend === "vulkan" ? { runner: vulkanRunner } : {}),
-  });
+  let report: PosteriorReport;
+  try {
+    report = await runPosterior(name, {
+      seed, model: MODELS[name], settings: lengths, method: algorithm, superchains,
+      ...(dir ? { posteriordb: dir } : {}),
+      ...(backend === "vulkan" ? { runner: vulkanRunner } : {}),
+    });
+  } catch (e) {
+    const message = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+    errors.push(`${name}: ${message}`);
+    console.error(`ERROR ${name}: ${message}`);
+    continue;
+  }
   reports.push(report);
   const ess = report.minEssBulk;
   const rhat = report.maxRhatNested;
@@ -116,6 +126,7 @@ for (const name of names) {
 console.log(`\nposteriordb, ${algorithm} on ${backend}${backend === "vulkan" ? ` (${dtype}, f64 where a posterior needs it)` : " (f64)"} — ${chains} chains in ${superchains} superchains, ` +
   `${lengths.warmup} warmup + ${lengths.draws} draws, seed ${seed}, ${new Date().toISOString()}\n`);
 console.log(reportTable(reports));
-console.log(`\n${reports.filter((r) => r.pass).length}/${reports.length} pass; total ${((Date.now() - started) / 1000).toFixed(0)} s`);
-if (values.json) writeFileSync(values.json, JSON.stringify({ algorithm, backend, dtype, seed, ...lengths, superchains, reports }, null, 2));
-process.exit(reports.every((r) => r.pass) ? 0 : 1);
+for (const e of errors) console.log(`did not run: ${e}`);
+console.log(`\n${reports.filter((r) => r.pass).length}/${reports.length + errors.length} pass; total ${((Date.now() - started) / 1000).toFixed(0)} s`);
+if (values.json) writeFileSync(values.json, JSON.stringify({ algorithm, backend, dtype, seed, ...lengths, superchains, reports, errors }, null, 2));
+process.exit(errors.length === 0 && reports.every((r) => r.pass) ? 0 : 1);

@@ -23,15 +23,18 @@ export interface ApproximationBackendFlags {
   readonly dtype?: "f32" | "f64";
 }
 
+/** What is placed: a compiled model's objective (an ApproximationModel, or the target `ppl sample --init pathfinder` builds). */
+type Placeable = Pick<ApproximationModel, "compiled" | "objective" | "batched">;
+
 /** The model with its batched objective placed, the line that says where it runs on a GPU (absent on the CPU), and what gives the device back. */
-export interface PlacedApproximation {
-  readonly model: ApproximationModel;
+export interface PlacedApproximation<M extends Placeable = ApproximationModel> {
+  readonly model: M;
   readonly note?: string;
   dispose(): void;
 }
 
 /** Places a method's batched evaluations as the flags ask; a GPU that cannot be used is a device error (exit 4). */
-export async function placeApproximation(flags: ApproximationBackendFlags, m: ApproximationModel, jacobian: boolean, options: ApproximateOptions, io: CommandIO, quiet: boolean): Promise<PlacedApproximation> {
+export async function placeApproximation<M extends Placeable>(flags: ApproximationBackendFlags, m: M, jacobian: boolean, options: ApproximateOptions, io: CommandIO, quiet: boolean): Promise<PlacedApproximation<M>> {
   const device = flags.device;
   if (device === "all" || typeof device === "object") {
     throw usageError(`--device: ppl ${options.method} evaluates its batches on one device; give one index (see \`ppl devices\`)`);

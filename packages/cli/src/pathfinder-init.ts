@@ -1,28 +1,52 @@
 /**
  * `ppl sample --init pathfinder`: each chain starts at a Pathfinder draw. Multi-path Pathfinder
- * runs once on the CPU density with CmdStan's defaults and the run's seed (4 paths, 1000 draws
- * each, PSIS resampling), and chain c takes resampled draw c, the draw on row c of
- * `ppl pathfinder --seed SEED`'s pathfinder.csv; with --first-chain F the chains take draws F….
- * Starting in the typical set shortens what warmup must do to find it.
+ * runs once with CmdStan's defaults and the run's seed (4 paths, 1000 draws each, PSIS
+ * resampling), and chain c takes resampled draw c, the draw on row c of `ppl pathfinder --seed
+ * SEED`'s pathfinder.csv; with --first-chain F the chains take draws F…. Its paths run on the
+ * sampling run's backend: on the run's GPU (its device and float type) as the GPU's batched
+ * gradient, on the CPU otherwise. Starting in the typical set shortens what warmup must do to find it.
  */
-import { approximationTarget, type CompiledModel } from "@ppl/ppl";
-import { runPathfinder } from "./commands/pathfinder.ts";
+import { approximationTarget, type CompiledModel, type PathfinderModelOptions } from "@ppl/ppl";
+import type { PlacedPlan } from "@ppl/ppl/runner";
+import { placeApproximation, type ApproximationBackendFlags } from "./approximation-backend.ts";
+import { runPathfinder, type PathfinderCommandOptions } from "./commands/pathfinder.ts";
 import type { CommandIO } from "./io.ts";
 import type { InitValues } from "./start-values.ts";
 
 /** The `--init` value that asks for Pathfinder's draws (a file of that name is given as ./pathfinder). */
 export const PATHFINDER_INIT = "pathfinder";
 
-/** Initial points of chains `first` … `first + chains − 1` from one multi-path Pathfinder run with `seed`. */
-export async function pathfinderInits(compiled: CompiledModel, chains: number, first: number, seed: number, io: CommandIO): Promise<InitValues> {
+/** CmdStan's pathfinder defaults, as `ppl pathfinder` takes them. */
+const DEFAULTS: PathfinderCommandOptions = { numPaths: 4, draws: 1000, psisResample: true, numElboDraws: 25, historySize: 5, maxLbfgsIters: 1000, init: 2, output: "", quiet: true };
+
+/**
+ * Where Pathfinder's paths run for a sampling run placed by `plan`: its GPU (device and float type)
+ * where the run samples there from the start, the CPU where it does (or starts there, as auto's
+ * run that may move to the GPU midway).
+ */
+export function pathfinderBackend(plan: Pick<PlacedPlan, "backend" | "device" | "devices" | "dtype" | "cpuFallback">): ApproximationBackendFlags {
+  if (plan.backend === "cpu" || plan.cpuFallback !== undefined) return { backend: "cpu" };
+  const device = plan.device ?? plan.devices?.[0];
+  return { backend: "vulkan", dtype: plan.dtype, ...(device !== undefined ? { device } : {}) };
+}
+
+/** Initial points of chains `first` … `first + chains − 1` from one multi-path Pathfinder run with `seed`, its paths where `where` places them (the CPU by default). */
+export async function pathfinderInits(compiled: CompiledModel, chains: number, first: number, seed: number, io: CommandIO, where: ApproximationBackendFlags = { backend: "cpu" }): Promise<InitValues> {
   const m = await approximationTarget(compiled, true);
+  const options: PathfinderModelOptions = { method: "pathfinder", numPaths: DEFAULTS.numPaths, numElboDraws: DEFAULTS.numElboDraws };
+  const placed = await placeApproximation(where, m, true, options, io, true);
   const t0 = performance.now();
-  const opts = { numPaths: 4, draws: 1000, psisResample: true, numElboDraws: 25, historySize: 5, maxLbfgsIters: 1000, init: 2, output: "", quiet: true };
-  const r = runPathfinder(m, opts, seed, io, { first, count: chains });
+  let r;
+  try {
+    r = runPathfinder(placed.model, DEFAULTS, seed, io, { first, count: chains });
+  } finally {
+    placed.dispose();
+  }
   const failed = r.paths.filter((p) => p.draws === null).length;
   const k = Number.isNaN(r.paretoK) ? "none, equal weights" : Number.isFinite(r.paretoK) ? r.paretoK.toFixed(2) : "Inf";
+  const on = placed.note !== undefined ? `, ${placed.note}` : "";
   const notes = [
-    `init: pathfinder (${r.paths.length - failed} of ${r.paths.length} paths, Pareto k ${k}, ${((performance.now() - t0) / 1000).toFixed(1)}s): chain c starts at row c of \`ppl pathfinder --seed ${seed}\`'s draws`,
+    `init: pathfinder (${r.paths.length - failed} of ${r.paths.length} paths, Pareto k ${k}, ${((performance.now() - t0) / 1000).toFixed(1)}s${on}): chain c starts at row c of \`ppl pathfinder --seed ${seed}\`'s draws`,
   ];
   return { perChain: r.draws.x.map((x) => Float64Array.from(x)), notes };
 }

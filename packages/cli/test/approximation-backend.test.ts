@@ -5,12 +5,15 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { compileModel } from "@ppl/ppl";
 import { usableDevices } from "@ppl/vulkan";
 import { pathfinderCommand, type PathfinderCommandOptions } from "../src/commands/pathfinder.ts";
 import { variationalCommand, type VariationalCommandOptions } from "../src/commands/variational.ts";
 import { CliError } from "../src/exit-codes.ts";
+import { pathfinderBackend, pathfinderInits } from "../src/pathfinder-init.ts";
 import { readCsv, tempDir } from "./helpers.ts";
 import { normalPosterior } from "./normal-posterior.ts";
+import eightSchools from "../../../examples/posteriordb/eight_schools-eight_schools_noncentered.ts";
 
 const tmp = tempDir("ppl-approx-backend-");
 const { model: NORMAL, data: DATA } = normalPosterior(tmp);
@@ -66,5 +69,29 @@ describe("the approximations' --backend", () => {
     expect(await pathfinderCommand(NORMAL, { ...PATHFINDER, output: autoDir, backend: "auto", quiet: false }, io)).toBe(0);
     expect(readCsv(join(autoDir, "pathfinder.csv")).draws).toEqual(readCsv(join(cpuDir, "pathfinder.csv")).draws);
     expect(lines.join("")).toMatch(/backend: cpu \(f64\) — Vulkan device \d+ '.*' is a CPU implementation; the CPU backend is faster \(use --backend vulkan to run on it anyway\)/);
+  });
+});
+
+describe("ppl sample --init pathfinder: its paths on the sampling run's backend", () => {
+  it("the run's GPU (device, float type) where it samples there from the start; the CPU where it starts on the CPU", () => {
+    expect(pathfinderBackend({ backend: "cpu", dtype: "f64" })).toEqual({ backend: "cpu" });
+    expect(pathfinderBackend({ backend: "vulkan", dtype: "f32", device: 1 })).toEqual({ backend: "vulkan", dtype: "f32", device: 1 });
+    expect(pathfinderBackend({ backend: "vulkan", dtype: "f64", devices: [2, 3] })).toEqual({ backend: "vulkan", dtype: "f64", device: 2 });
+    expect(pathfinderBackend({ backend: "vulkan", dtype: "f32" })).toEqual({ backend: "vulkan", dtype: "f32" });
+    // auto's run that starts on the CPU and may move to the GPU midway.
+    expect(pathfinderBackend({ backend: "vulkan", dtype: "f32", cpuFallback: { dtype: "f64" } })).toEqual({ backend: "cpu" });
+  });
+
+  it.runIf(device !== undefined && device.features.shaderFloat64)("on a Vulkan device in f64: the CPU's initial points to rounding, the note saying where the paths ran", async () => {
+    // Eight schools, not the normal posterior: there every iterate's approximation is exact, so a
+    // path's best iterate is chosen among ELBOs equal but for rounding, which the device's
+    // last-place differences may flip (other draws, of the same distribution).
+    const compiled = compileModel(eightSchools, JSON.parse(readFileSync(new URL("../../../../shared/posteriordb/eight_schools-eight_schools_noncentered/data.json", import.meta.url), "utf8")));
+    const cpu = await pathfinderInits(compiled, 4, 1, 11, silent);
+    const gpu = await pathfinderInits(compiled, 4, 1, 11, silent, { backend: "vulkan", dtype: "f64", device: device!.index });
+    expect(gpu.perChain.length).toBe(4);
+    gpu.perChain.forEach((q, c) => q.forEach((v, i) => expect(Math.abs(v - cpu.perChain[c]![i]!)).toBeLessThanOrEqual(1e-12 * Math.max(1, Math.abs(v)))));
+    expect(gpu.notes.join("\n")).toMatch(/backend: vulkan \(f64\)/);
+    expect(cpu.notes.join("\n")).not.toMatch(/backend: vulkan/);
   });
 });

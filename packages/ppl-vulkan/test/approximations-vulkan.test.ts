@@ -48,11 +48,12 @@ describe.runIf(device !== undefined && device.features.shaderFloat64)("the appro
     expect(gpu.ascent!.iterations).toBe(cpu.ascent!.iterations);
   });
 
-  it("laplace: the Hessian's 2·dim gradients and the draws' densities on the device, the CPU's draws to rounding", async () => {
+  it("laplace: the mode search (L-BFGS one row a call, Newton's Hessians), the Hessian's 2·dim gradients and the draws' densities on the device, the CPU's draws to rounding", async () => {
     const [cpu, gpu] = await both({ method: "laplace", seed: 5, draws: 200 });
     const worst = largestDifference(gpu, cpu, ["log_p__", "log_g__"]);
     console.log(`laplace, lavapipe f64 against the CPU: largest relative difference ${worst.toExponential(2)}`);
     expect(worst).toBeLessThan(1e-8);
+    expect(gpu.notes.join("\n")).toMatch(new RegExp(`each round of 1 or ${2 * compiled.dim} points`));
   });
 
   it.runIf(device?.type === "cpu")("auto leaves a CPU implementation of Vulkan for the CPU backend: the CPU's bits, no backend line", async () => {

@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { approximate, compileModel, modelDensity, philoxRng, type BatchedDensity } from "../src/index.ts";
+import { approximate, compileModel, laplaceMode, modelDensity, philoxRng, type BatchedDensity } from "../src/index.ts";
 import {
   advi, finiteDifferenceHessian, PATH_DEFAULTS, fixedBatchObjective, loopedObjective, objectiveOf, optimizationDensity, pathfinder, runLockstep, singlePath, strongWolfeSteps,
   type Objective,
@@ -116,6 +116,24 @@ describe("the approximations over a batched objective, on the CPU (eight schools
     const h20 = fixedBatchObjective(new Map([[2 * obj.dim, fixedRows(density, 2 * obj.dim)]]));
     expect(Array.from(finiteDifferenceHessian(obj, x, h20))).toEqual(Array.from(finiteDifferenceHessian(obj, x)));
     expect(h20.calls).toBe(1);
+  });
+
+  it("laplace's mode search over a batched objective: L-BFGS one row a call, each Newton Hessian one call, the CPU's mode bit for bit", async () => {
+    const obj = await objective();
+    const density = await modelDensity(compileModel(eightSchools, data));
+    const rows: number[] = [];
+    const counted = (n: number): BatchedDensity => ({ dim: density.dim, logpGrad: (q, lp, g) => (rows.push(n), fixedRows(density, n).logpGrad(q, lp, g)) });
+    const batched = fixedBatchObjective(new Map([[1, counted(1)], [2 * obj.dim, counted(2 * obj.dim)]]));
+    const x0 = Float64Array.from({ length: obj.dim }, (_, i) => 0.2 * i - 1);
+    const cpu = laplaceMode(obj, x0);
+    const placed = laplaceMode(obj, x0, batched);
+    expect(Array.from(placed.x)).toEqual(Array.from(cpu.x));
+    expect([placed.f, placed.iterations, placed.evaluations, placed.converged]).toEqual([cpu.f, cpu.iterations, cpu.evaluations, cpu.converged]);
+    // Every evaluation went through the batched objective: one-row calls (L-BFGS, Newton's line
+    // searches) and 2·dim-row calls (Newton's Hessians, one per direction and scaled gradient).
+    expect(rows.filter((n) => n === 1).length).toBeGreaterThan(placed.iterations);
+    expect(rows.filter((n) => n === 2 * obj.dim).length).toBeGreaterThan(0);
+    expect(rows.every((n) => n === 1 || n === 2 * obj.dim)).toBe(true);
   });
 });
 

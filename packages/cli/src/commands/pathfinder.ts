@@ -66,8 +66,8 @@ function pathfinderFit(m: ApproximationModel, options: PathfinderModelOptions, i
   }
 }
 
-/** Runs the paths; a density not finite at any initial point is a model error (exit 3), every path failing exit 5. */
-export function runPathfinder(m: Pick<ApproximationModel, "compiled" | "objective">, opts: PathfinderCommandOptions, seed: number, io: CommandIO, resampled?: { first: number; count: number }): PathfinderResult {
+/** Runs the paths (a round of them one call of m.batched where placed on a GPU); a density not finite at any initial point is a model error (exit 3), every path failing exit 5. */
+export function runPathfinder(m: Pick<ApproximationModel, "compiled" | "objective" | "batched">, opts: PathfinderCommandOptions, seed: number, io: CommandIO, resampled?: { first: number; count: number }): PathfinderResult {
   const given = typeof opts.init === "string" ? readInitFile(opts.init, m.compiled, opts.numPaths, seed) : undefined;
   for (const note of given?.notes ?? []) io.stderr.write(note + "\n");
   try {
@@ -77,7 +77,7 @@ export function runPathfinder(m: Pick<ApproximationModel, "compiled" | "objectiv
       ...(typeof opts.init === "number" ? { initRadius: opts.init } : {}),
       ...(given ? { init: given.perChain } : {}),
       ...(resampled ? { firstResampled: resampled.first, numResampled: resampled.count } : {}),
-    });
+    }, m.batched);
   } catch (e) {
     throw e instanceof PathfinderError ? pathfinderFailure(m, e) : e;
   }

@@ -57,7 +57,8 @@ export function roundSizes(o: ApproximateOptions, dim: number): number[] {
     return [paths, paths * (o.numElboDraws ?? 25)];
   }
   if (o.method === "variational") return [o.gradSamples ?? 1, o.elboSamples ?? 100];
-  return [2 * dim];
+  // Laplace: the Hessian's 2·dim gradients, and the mode search's one point a call when it has to find the mode.
+  return o.mode === undefined ? [1, 2 * dim] : [2 * dim];
 }
 
 /** Approximates the posterior of a target built with the log-Jacobian (Laplace: as options.jacobian asks); what the CLI's commands run. */

@@ -5,7 +5,7 @@
  */
 import { HessianError, laplaceApproximation, laplaceDraw, type LaplaceApproximation } from "../optimize/laplace.ts";
 import { minimize, OptimizationError, type OptimizeResult } from "../optimize/run-optimizer.ts";
-import { loopedObjective, type BatchedObjective } from "../optimize/batched-objective.ts";
+import { loopedObjective, pointObjective, type BatchedObjective } from "../optimize/batched-objective.ts";
 import type { Objective } from "../optimize/objective.ts";
 import { philoxRng } from "../random/rng.ts";
 import type { ApproximationTarget, LaplaceOptions, MethodDraws } from "./approximate-options.ts";
@@ -15,9 +15,12 @@ import { FitError } from "./fit-error.ts";
  * The mode from `start`: L-BFGS gets near it; Newton's steps (the Hessian is needed anyway) then
  * finish it, where an ill-conditioned posterior stops L-BFGS's relative tests early (kidiq's
  * regression). A Newton step that cannot decrease the objective further (a line search failing at
- * the mode to rounding) leaves L-BFGS's point, which converged.
+ * the mode to rounding) leaves L-BFGS's point, which converged. With `batched` (the GPU's batched
+ * gradient, say) the search runs there: L-BFGS as one path, each of its evaluations a one-row
+ * call, and each Newton step's Hessian one call of 2·dim rows.
  */
-export function laplaceMode(objective: Objective, start: Float64Array): OptimizeResult {
+export function laplaceMode(objective: Objective, start: Float64Array, batched?: BatchedObjective): OptimizeResult {
+  if (batched !== undefined) objective = pointObjective(batched);
   let near: OptimizeResult;
   try {
     near = minimize(objective, start, {});
@@ -56,7 +59,7 @@ export function logDensities(batched: BatchedObjective, points: readonly Float64
 export function laplaceFit(target: ApproximationTarget, o: LaplaceOptions, seed: number, start: () => Float64Array): MethodDraws {
   let mode = o.mode;
   if (mode === undefined) {
-    const found = laplaceMode(target.objective, start());
+    const found = laplaceMode(target.objective, start(), target.batched);
     if (!found.converged) throw new FitError(`laplace: the mode was not found: ${found.message}`, { cause: found });
     mode = found.x;
   }

@@ -70,14 +70,25 @@ export function fixedBatchObjective(bySize: ReadonlyMap<number, BatchedDensity>)
   };
 }
 
-/** One point's evaluation through a batched objective (for the steps that evaluate a point alone). */
-export function pointObjective(batched: BatchedObjective): Objective {
+/** An Objective that evaluates each point as a one-row call of a batched objective, which it keeps for the steps that evaluate many points at once (a Hessian's gradients). */
+export interface PointObjective extends Objective {
+  readonly batched: BatchedObjective;
+}
+
+/** One point's evaluation through a batched objective (for the steps that evaluate a point alone: an optimizer's path). */
+export function pointObjective(batched: BatchedObjective): PointObjective {
   const f = new Float64Array(1);
   return {
     dim: batched.dim,
+    batched,
     evaluate(x, grad) {
       batched.evaluateBatch(x, 1, f, grad);
       return f[0]!;
     },
   };
+}
+
+/** The batched objective behind `obj` (a PointObjective's), or the CPU's loop over it. */
+export function batchedOf(obj: Objective): BatchedObjective {
+  return "batched" in obj ? (obj as PointObjective).batched : loopedObjective(obj);
 }

@@ -1,4 +1,4 @@
-import { loopedObjective, type BatchedObjective } from "./batched-objective.ts";
+import { batchedOf, type BatchedObjective } from "./batched-objective.ts";
 import type { Objective } from "./objective.ts";
 
 /**
@@ -6,9 +6,10 @@ import type { Objective } from "./objective.ts";
  * by reverse-mode autodiff; CmdStan's Laplace approximation takes finite differences of gradients
  * too), symmetrized: H[i][j] = (∂g_j(x + h_i e_i) − ∂g_j(x − h_i e_i)) / 2h_i with h_i = ε^(1/3)·max(1, |x_i|),
  * whose truncation error is O(h²). Row-major n·n; NaN entries where the gradient is not finite there.
- * The 2n gradients are one call of `batched` (the GPU's batched gradient, say), or of `obj` a point at a time.
+ * The 2n gradients are one call of `batched` (by default the one behind a PointObjective, so that
+ * Newton's steps on a GPU take one call a Hessian), or of `obj` a point at a time.
  */
-export function finiteDifferenceHessian(obj: Objective, x: Float64Array, batched: BatchedObjective = loopedObjective(obj)): Float64Array {
+export function finiteDifferenceHessian(obj: Objective, x: Float64Array, batched: BatchedObjective = batchedOf(obj)): Float64Array {
   const n = obj.dim;
   const h = new Float64Array(n * n);
   // Rows 2i and 2i + 1: x + h_i e_i and x − h_i e_i.

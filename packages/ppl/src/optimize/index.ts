@@ -1,5 +1,5 @@
 export { type Objective, objectiveOf, dot, norm } from "./objective.ts";
-export { loopedObjective, fixedBatchObjective, pointObjective, type BatchedObjective } from "./batched-objective.ts";
+export { loopedObjective, fixedBatchObjective, pointObjective, batchedOf, type BatchedObjective, type PointObjective } from "./batched-objective.ts";
 export { runEvaluating, runLockstep, type Evaluating, type Evaluations } from "./evaluating.ts";
 export { strongWolfe, strongWolfeSteps, LINE_SEARCH_DEFAULTS, type LineSearchOptions, type LineSearchResult } from "./line-search.ts";
 export { CONVERGENCE_DEFAULTS, converged, convergenceTest, terminationMessage, type ConvergenceOptions, type Termination, type IterationChange } from "./convergence.ts";

@@ -32,7 +32,7 @@ import { formatSummary } from "../summary-text.ts";
 import { nestedRhatLines, nestedRhats, withNestedRhat } from "../nested-rhat-lines.ts";
 import { filterSummary, hiddenNote, selectVariables } from "../variable-filter.ts";
 import { readInitFile, readInvMetricFile } from "../start-values.ts";
-import { PATHFINDER_INIT, pathfinderInits } from "../pathfinder-init.ts";
+import { PATHFINDER_INIT, pathfinderBackend, pathfinderInits } from "../pathfinder-init.ts";
 import { checkBackend, checkpointPlan, checkpointSampleOptions, cutFiles } from "../run-checkpoint.ts";
 import { priorCommand } from "./prior.ts";
 import type { SampleCommandOptions } from "./sample-options.ts";
@@ -83,7 +83,7 @@ export async function sampleCommand(modelPath: string, options: SampleCommandOpt
   const compiled = compileWithData(model, loadData(opts.data), modelPath, opts.data, (line) => io.stderr.write(line + "\n"));
   const seed = opts.seed ?? checkpoints?.resumed?.checkpoint.settings.seed ?? Math.floor(Math.random() * 2 ** 32);
   // Read before the output directory is made, so that a bad file leaves nothing behind.
-  const initValues = opts.init === PATHFINDER_INIT ? await pathfinderInits(compiled, opts.chains, first, seed, io)
+  const initValues = opts.init === PATHFINDER_INIT ? await pathfinderInits(compiled, opts.chains, first, seed, io, pathfinderBackend(plan))
     : typeof opts.init === "string" ? readInitFile(opts.init, compiled, opts.chains, seed, first) : undefined;
   for (const note of initValues?.notes ?? []) io.stderr.write(note + "\n");
   const invMetric = opts.invMetric !== undefined ? readInvMetricFile(opts.invMetric, opts.metric, compiled.dim) : undefined;

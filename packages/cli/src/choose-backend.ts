@@ -5,11 +5,11 @@
  * the library's PlacementError as the CLI's exit codes (usage, device).
  */
 import { PlacementError, type CompiledModel, type MetricKind } from "@ppl/ppl";
-import type { Placement, PlacedPlan, RunPlan } from "@ppl/ppl/runner";
+import type { Placement, PlacedPlan } from "@ppl/ppl/runner";
 import type { DeviceInfo, DeviceListing } from "@ppl/vulkan";
 import {
-  devicesForAll as placementDevicesForAll, hostTransitions, placeBackend, placeRun, precisionHint as placementHint, prepareRun,
-  type ExecutionShape, type PendingGpu, type PreparedRun,
+  devicesForAll as placementDevicesForAll, hostTransitions, placeBackend, placeRun, precisionHint as placementHint,
+  type ExecutionShape,
 } from "@ppl/ppl-vulkan";
 import { deviceError, usageError } from "./exit-codes.ts";
 
@@ -63,22 +63,6 @@ export function placeSample(
 ): PlacedPlan {
   const { algorithm, ...request } = req;
   return withExitCodes(() => placeRun({ ...request, method: algorithm ?? "nuts", listing, spelling: "flags" }));
-}
-
-/** The compiled density, and on a GPU the runner that takes the sampler's transitions there (the library's PreparedRun). */
-export type OpenedDensity = PreparedRun;
-
-/** The GPU's sampler once prepared, for a run that started on the CPU. */
-export type { PendingGpu };
-
-/** Prepares the run where the choice placed it: the library's prepareRun, on the plan with the choice's backend, devices and start on the CPU. */
-export function openDensity(choice: BackendChoice, compiled: CompiledModel, plan: RunPlan): Promise<OpenedDensity> {
-  return prepareRun(compiled, {
-    ...plan,
-    backend: choice.backend,
-    ...(choice.devices !== undefined ? { devices: choice.devices } : {}),
-    ...(choice.cpuFallback !== undefined ? { cpuFallback: choice.cpuFallback } : {}),
-  });
 }
 
 /** The hint for an f32 density that factorises a matrix (the library's precisionHint). */

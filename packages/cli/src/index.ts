@@ -1,3 +1,3 @@
 export { main, buildProgram, reportError } from "./cli.ts";
 export { ExitCode, CliError, type ExitCodeValue } from "./exit-codes.ts";
-export { chooseBackend, openDensity, type BackendChoice, type BackendRequest } from "./choose-backend.ts";
+export { chooseBackend, type BackendChoice, type BackendRequest } from "./choose-backend.ts";

@@ -7,11 +7,12 @@ import {
   type SampleResult,
 } from "@ppl/ppl";
 import { placedSampleOptions, type PendingRunnerDecision, type PlacedPlan } from "@ppl/ppl/runner";
+import type { PendingGpu } from "@ppl/ppl-vulkan";
 import type * as Vulkan from "@ppl/vulkan";
 import { ChainFiles } from "../chain-files.ts";
 import { DRAWS_FILE, DrawsFile } from "../draws-file.ts";
 import { TargetEss } from "../target-ess.ts";
-import { placeSample, type PendingGpu } from "../choose-backend.ts";
+import { placeSample } from "../choose-backend.ts";
 import { compileWithData } from "../compile.ts";
 import { explainInitFailure } from "../init-failure.ts";
 import { deviceError, ExitCode, modelError, usageError, type ExitCodeValue } from "../exit-codes.ts";

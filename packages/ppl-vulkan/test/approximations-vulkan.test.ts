@@ -40,12 +40,16 @@ describe.runIf(device !== undefined && device.features.shaderFloat64)("the appro
     expect(gpu.notes.map((n) => n.replace(/ELBO \S+/, ""))).toEqual([...cpu.notes.map((n) => n.replace(/ELBO \S+/, "")), expect.stringMatching(/^backend: vulkan \(f64\)/)]);
   });
 
-  it("variational (meanfield): each gradient's and ELBO's draws one batched call, the CPU's fit to rounding", async () => {
+  it("variational (meanfield): each gradient's and ELBO's draws one batched call, the step-size trials in lockstep, the CPU's fit to rounding", async () => {
     const [cpu, gpu] = await both({ method: "variational", seed: 3, draws: 100, iter: 600, gradSamples: 4, elboSamples: 50, adaptIter: 20 });
     const worst = largestDifference(gpu, cpu, ["log_p__", "log_g__"]);
     console.log(`variational, lavapipe f64 against the CPU: largest relative difference ${worst.toExponential(2)}`);
     expect(worst).toBeLessThan(1e-8);
     expect(gpu.ascent!.iterations).toBe(cpu.ascent!.iterations);
+    expect(gpu.ascent!.adaptation!.trials.map((t) => t.eta)).toEqual(cpu.ascent!.adaptation!.trials.map((t) => t.eta));
+    expect(gpu.ascent!.eta).toBe(cpu.ascent!.eta);
+    // The trials' gradients in lockstep: 5 × 4 rows a round.
+    expect(gpu.notes.join("\n")).toMatch(/each round of 4 or 20 or 50 points/);
   });
 
   it("laplace: the mode search (L-BFGS one row a call, Newton's Hessians), the Hessian's 2·dim gradients and the draws' densities on the device, the CPU's draws to rounding", async () => {

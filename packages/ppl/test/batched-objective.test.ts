@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { approximate, compileModel, laplaceMode, modelDensity, philoxRng, type BatchedDensity } from "../src/index.ts";
 import {
   advi, finiteDifferenceHessian, PATH_DEFAULTS, fixedBatchObjective, loopedObjective, objectiveOf, optimizationDensity, pathfinder, runLockstep, singlePath, strongWolfeSteps,
-  type Objective,
+  type BatchedObjective, type Objective,
 } from "../src/inference.ts";
 import { seedKey } from "../src/random/streams.ts";
 import eightSchools from "../../../examples/posteriordb/eight_schools-eight_schools_noncentered.ts";
@@ -116,6 +116,46 @@ describe("the approximations over a batched objective, on the CPU (eight schools
     const h20 = fixedBatchObjective(new Map([[2 * obj.dim, fixedRows(density, 2 * obj.dim)]]));
     expect(Array.from(finiteDifferenceHessian(obj, x, h20))).toEqual(Array.from(finiteDifferenceHessian(obj, x)));
     expect(h20.calls).toBe(1);
+  });
+
+  it("advi's step-size trials in lockstep: the bits of the trials in turn, in fewer batched calls; draws dropped where the density is not finite", async () => {
+    const counted = (inner: BatchedObjective): BatchedObjective & { rounds: number } => {
+      const c = { dim: inner.dim, rounds: 0, calls: 0, evaluateBatch(x: Float64Array, n: number, f: Float64Array, g: Float64Array) { c.rounds++; inner.evaluateBatch(x, n, f, g); } };
+      return c;
+    };
+    const o = { iter: 100, evalElbo: 100, elboSamples: 20, adaptIter: 30 };
+    const obj = await objective();
+    const x0 = new Float64Array(obj.dim);
+    const inTurn = advi(obj, x0, philoxRng(8, 100), o);
+    const batched = counted(loopedObjective(obj));
+    const lockstep = advi(obj, x0, philoxRng(8, 100), o, batched);
+    expect(Array.from(lockstep.params)).toEqual(Array.from(inTurn.params));
+    expect(lockstep.adaptation).toEqual(inTurn.adaptation);
+    // In turn: the initial ELBO, each trial's gradients and ELBO, the ascent's gradients and its one ELBO check.
+    const trials = inTurn.adaptation!.trials.length;
+    expect(trials).toBeGreaterThan(1);
+    expect(batched.rounds).toBeLessThan(1 + trials * (o.adaptIter + 1) + o.iter + 1);
+
+    // −log p = ½|x − 1|² where x₀ < 2.5, +∞ beyond: the trials drop draws (and the large η's diverge), so a
+    // trial reads further than predicted and the ones after it run again from where it stopped.
+    let infinite = 0;
+    const bounded: Objective = {
+      dim: 3,
+      evaluate(x, g) {
+        let t = 0;
+        for (let i = 0; i < 3; i++) (g[i] = x[i]! - 1), (t += 0.5 * (x[i]! - 1) ** 2);
+        if (x[0]! >= 2.5) return (infinite++, Infinity);
+        return t;
+      },
+    };
+    const b0 = new Float64Array(3);
+    const a = advi(bounded, b0, philoxRng(4, 100), o);
+    const dropped = infinite;
+    const b = advi(bounded, b0, philoxRng(4, 100), o, loopedObjective(bounded));
+    expect(dropped).toBeGreaterThan(0);
+    expect(Array.from(b.params)).toEqual(Array.from(a.params));
+    expect(b.adaptation).toEqual(a.adaptation);
+    expect(b.checks).toEqual(a.checks);
   });
 
   it("laplace's mode search over a batched objective: L-BFGS one row a call, each Newton Hessian one call, the CPU's mode bit for bit", async () => {

@@ -14,6 +14,7 @@ import { pathfinder, PathfinderError, type PathfinderResult } from "../pathfinde
 import { philoxRng } from "../random/rng.ts";
 import { advi, approximationDraw, approximationMean, type AdviResult } from "../variational/advi.ts";
 import { VariationalError } from "../variational/elbo.ts";
+import { ETA_SEQUENCE } from "../variational/adapt-eta.ts";
 import { ApproximateFit, type ApproximationMethod } from "./approximate-fit.ts";
 import { approximationConfig, runConfig } from "./approximation-config.ts";
 import {
@@ -56,7 +57,8 @@ export function roundSizes(o: ApproximateOptions, dim: number): number[] {
     const paths = o.numPaths ?? 4;
     return [paths, paths * (o.numElboDraws ?? 25)];
   }
-  if (o.method === "variational") return [o.gradSamples ?? 1, o.elboSamples ?? 100];
+  // ADVI: its gradients' and ELBO estimates' draws, and the step-size trials' gradients in lockstep.
+  if (o.method === "variational") return [o.gradSamples ?? 1, o.elboSamples ?? 100, ...(o.adaptEngaged ?? true ? [ETA_SEQUENCE.length * (o.gradSamples ?? 1)] : [])];
   // Laplace: the Hessian's 2·dim gradients, and the mode search's one point a call when it has to find the mode.
   return o.mode === undefined ? [1, 2 * dim] : [2 * dim];
 }

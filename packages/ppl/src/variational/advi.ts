@@ -72,14 +72,18 @@ export function familyOf(name: FamilyName): GaussianFamily {
  * after `iter` iterations. `objective` is −log p with the log-Jacobian (the density NUTS samples).
  * Throws a VariationalError when the ELBO or its gradient cannot be estimated. Each gradient's
  * gradSamples draws and each estimate's elboSamples draws are one call of `batched` (the GPU's
- * batched gradient, say), or of `objective` a draw at a time when it is absent.
+ * batched gradient, say), or of `objective` a draw at a time when it is absent; with `batched` the
+ * adaptation's trials run in lockstep (adapt-eta.ts), the same bits as in turn.
  */
 export function advi(objective: Objective, x0: Float64Array, rng: Rng, options: AdviOptions = {}, batched?: BatchedObjective): AdviResult {
   const o = { ...ADVI_DEFAULTS, ...options };
   const family = familyOf(o.algorithm);
   const ctx: ElboContext = { objective, family, rng, ...(batched !== undefined ? { batched } : {}) };
   const init = family.init(x0);
-  const adaptation = o.adaptEngaged ? adaptEta(ctx, init, o) : undefined;
+  const search = o.adaptEngaged ? adaptEta(ctx, init, o) : undefined;
+  const adaptation = search?.adaptation;
+  // The ascent reads the random stream on from where the adaptation's trials (in turn) left it.
+  const ascent: ElboContext = search !== undefined ? { ...ctx, rng: search.rng } : ctx;
   const eta = adaptation?.eta ?? o.eta;
   if (!(eta > 0)) throw new VariationalError(`eta must be positive, not ${eta}`);
   const params = Float64Array.from(init);
@@ -90,10 +94,10 @@ export function advi(objective: Objective, x0: Float64Array, rng: Rng, options: 
   const notes: string[] = [];
   let best = -Infinity;
   for (let k = 1; k <= o.iter; k++) {
-    elboGradient(ctx, params, o.gradSamples, grad);
+    elboGradient(ascent, params, o.gradSamples, grad);
     ascend(steps, eta, params, grad);
     if (k % o.evalElbo !== 0) continue;
-    const check = { iteration: k, ...checkRelativeChange(test, estimateElbo(ctx, params, o.elboSamples), o.tolRelObj) };
+    const check = { iteration: k, ...checkRelativeChange(test, estimateElbo(ascent, params, o.elboSamples), o.tolRelObj) };
     checks.push(check);
     best = Math.max(best, check.elbo);
     if (k > 10 * o.evalElbo && (check.median > 0.5 || check.mean > 0.5)) notes.push(`iteration ${k}: the relative ELBO change is large (mean ${check.mean.toPrecision(3)}, median ${check.median.toPrecision(3)}): the ascent may be diverging; inspect the ELBO`);

@@ -1,4 +1,5 @@
 import { loopedObjective, type BatchedObjective } from "../optimize/batched-objective.ts";
+import { runLockstep, type Evaluating } from "../optimize/evaluating.ts";
 import type { Objective } from "../optimize/objective.ts";
 import type { Rng } from "../random/rng.ts";
 import { standardNormal, type GaussianFamily } from "./family.ts";
@@ -25,9 +26,14 @@ export interface ElboContext {
  * dropped draws is a VariationalError.
  */
 export function estimateElbo(ctx: ElboContext, params: Float64Array, draws: number): number {
+  return evaluateWith(ctx, estimateElboSteps(ctx, params, draws));
+}
+
+/** estimateElbo as a computation whose rounds of draws are requests (optimize/evaluating.ts), for estimates run in lockstep. */
+export function* estimateElboSteps(ctx: ElboContext, params: Float64Array, draws: number): Evaluating<number> {
   let sum = 0;
   let dropped = 0;
-  const accepted = drawRounds(ctx, params, draws, draws, (_eta, f) => {
+  const accepted = yield* drawRounds(ctx, params, draws, draws, (_eta, f) => {
     if (Number.isFinite(-f)) {
       sum += -f;
       return true;
@@ -46,10 +52,15 @@ export function estimateElbo(ctx: ElboContext, params: Float64Array, draws: numb
  * ten times `draws` such draws, then a VariationalError.
  */
 export function elboGradient(ctx: ElboContext, params: Float64Array, draws: number, out: Float64Array): void {
+  evaluateWith(ctx, elboGradientSteps(ctx, params, draws, out));
+}
+
+/** elboGradient as a computation whose rounds of draws are requests (optimize/evaluating.ts), for gradients run in lockstep. */
+export function* elboGradientSteps(ctx: ElboContext, params: Float64Array, draws: number, out: Float64Array): Evaluating<void> {
   const d = dim(ctx);
   out.fill(0);
   let dropped = 0;
-  const accepted = drawRounds(ctx, params, draws, GRADIENT_RETRIES * draws, (eta, f, grad) => {
+  const accepted = yield* drawRounds(ctx, params, draws, GRADIENT_RETRIES * draws, (eta, f, grad) => {
     if (!(Number.isFinite(f) && grad.every(Number.isFinite))) return false;
     for (let k = 0; k < d; k++) grad[k] = -grad[k]!;
     ctx.family.accumulate(d, eta, grad, out);
@@ -63,32 +74,37 @@ export function elboGradient(ctx: ElboContext, params: Float64Array, draws: numb
 
 const dim = (ctx: ElboContext): number => ctx.objective.dim;
 
+// Runs one computation, each of its rounds one call of the context's batched objective (the objective a draw at a time when absent).
+function evaluateWith<T>(ctx: ElboContext, gen: Evaluating<T>): T {
+  return runLockstep([gen], ctx.batched ?? loopedObjective(ctx.objective))[0]!;
+}
+
 /**
- * Draws of the approximation in rounds, each round's densities one batched call: a round draws as
- * many as are still wanted (never more than the drops still allowed, so that the random stream is
- * read exactly as far as one draw at a time would read it), `take` keeps a draw or refuses it (a
- * drop, counted by `drop`), in the stream's order. Returns the draws kept.
+ * Draws of the approximation in rounds, each round's points one request: a round draws as many as
+ * are still wanted (never more than the drops still allowed, so that the random stream is read
+ * exactly as far as one draw at a time would read it), `take` keeps a draw or refuses it (a drop,
+ * counted by `drop`), in the stream's order. Returns the draws kept.
  */
-function drawRounds(ctx: ElboContext, params: Float64Array, wanted: number, maxDropped: number,
-  take: (eta: Float64Array, f: number, grad: Float64Array) => boolean, drop: () => number): number {
+function* drawRounds(ctx: ElboContext, params: Float64Array, wanted: number, maxDropped: number,
+  take: (eta: Float64Array, f: number, grad: Float64Array) => boolean, drop: () => number): Evaluating<number> {
   const d = dim(ctx);
-  const batched = ctx.batched ?? loopedObjective(ctx.objective);
   let kept = 0;
   let dropped = 0;
   while (kept < wanted && dropped < maxDropped) {
     const n = Math.min(wanted - kept, maxDropped - dropped);
-    const etas = new Float64Array(n * d);
-    const zetas = new Float64Array(n * d);
+    const etas: Float64Array[] = [];
+    const zetas: Float64Array[] = [];
     for (let r = 0; r < n; r++) {
-      const eta = etas.subarray(r * d, (r + 1) * d);
+      const eta = new Float64Array(d);
       standardNormal(ctx.rng, eta);
-      ctx.family.transform(params, d, eta, zetas.subarray(r * d, (r + 1) * d));
+      const zeta = new Float64Array(d);
+      ctx.family.transform(params, d, eta, zeta);
+      etas.push(eta);
+      zetas.push(zeta);
     }
-    const f = new Float64Array(n);
-    const grads = new Float64Array(n * d);
-    batched.evaluateBatch(zetas, n, f, grads);
+    const { f, g } = yield zetas;
     for (let r = 0; r < n; r++) {
-      if (take(etas.subarray(r * d, (r + 1) * d), f[r]!, grads.subarray(r * d, (r + 1) * d))) kept++;
+      if (take(etas[r]!, f[r]!, g[r]!)) kept++;
       else dropped = drop();
     }
   }

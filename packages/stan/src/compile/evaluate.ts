@@ -57,6 +57,16 @@ export abstract class Evaluator {
     return this.known?.scalar(v);
   }
 
+  /** A value that follows from data and a loop index that is not a number while tracing (the subclass's vmapped loops), else undefined. */
+  protected decided(_n: Node): number | undefined {
+    return undefined;
+  }
+
+  /** x[i] read inside a vmapped loop over i, where the loop fills x's rows (the subclass's), else undefined. */
+  protected ownRow(_e: Expr & { kind: "index" }): Val | undefined {
+    return undefined;
+  }
+
   /** Runs one statement (the subclass's). */
   protected abstract exec(s: Stmt): void;
 
@@ -114,7 +124,7 @@ export abstract class Evaluator {
     if (typeof v === "number") return v;
     const n = materialize(v);
     if (n.op === "const" && typeof n.attrs.value === "number") return n.attrs.value;
-    const k = this.knownScalar(n);
+    const k = this.knownScalar(n) ?? this.decided(n);
     if (k !== undefined) return k;
     throw this.fail("unsupported", e.span, `${what} must be known before sampling (from data, transformed data or a loop index), but it depends on parameters; loop over a bound known from data and select with a conditional expression (c ? a : b) instead`);
   }
@@ -136,6 +146,8 @@ export abstract class Evaluator {
       case "binary": return this.binary(e);
       case "cond": return this.conditional(e);
       case "index": {
+        const row = this.ownRow(e);
+        if (row !== undefined) return row;
         const target = this.eval(e.target);
         const idx = this.indexVals(e.indices);
         return this.at(e.span, "indexing", () => readIndex(target, idx));

@@ -183,8 +183,8 @@ function rows(v: Val, lo: number, hi: number): Node {
   return stack(cells.map((c) => (typeof c === "number" ? constant(c, v.cellShape) : materialize(c))));
 }
 
-// v with rows lo..hi (1-based) replaced by `block`: the rows before and after it, and the block, concatenated.
-function withRows(v: Val, lo: number, hi: number, block: Node): Node {
+/** v with rows lo..hi (1-based) replaced by `block`: the rows before and after it, and the block, concatenated. */
+export function withRows(v: Val, lo: number, hi: number, block: Node): Node {
   const length = shapeOf(v)[0]!;
   const parts = [...(lo > 1 ? [rows(v, 1, lo - 1)] : []), block, ...(hi < length ? [rows(v, hi + 1, length)] : [])];
   return parts.length === 1 ? block : concat(parts.map((p) => (p.dtype === block.dtype ? p : cast(p, block.dtype))));

@@ -1,6 +1,6 @@
 import { all, and, broadcastTo, constant, ge, le, ne, select, sum, type Node, type Operand } from "@ppl/tensor";
 import { truncated, type ModelBuilder } from "@ppl/ppl";
-import type { Stmt, VarDecl } from "../syntax/ast.ts";
+import type { Expr, Stmt, VarDecl } from "../syntax/ast.ts";
 import type { SourceFile, Span } from "../syntax/source.ts";
 import type { CheckedProgram } from "../check/check.ts";
 import { UNKNOWN, type SType } from "../check/types.ts";
@@ -10,6 +10,7 @@ import { Evaluator, ReturnSignal } from "./evaluate.ts";
 import { isMapAssignment, vectorizable, whyNotVectorized } from "./vectorize.ts";
 import { declareRandomQuantities } from "./generated.ts";
 import { runScan, scanPlan, type ScanHost } from "./scan-loop.ts";
+import { isLoopIndex, MIN_VMAP_ITERATIONS, runVmap, vmapPlan, type VmapHost, type VmapTrace } from "./vmap-loop.ts";
 import { UNSUPPORTED_DISTRIBUTION_FIX } from "./refuse.ts";
 import { assignIndex, readIndex, type IndexVal } from "./indexing.ts";
 import { binaryOp } from "./evaluate.ts";
@@ -81,6 +82,8 @@ export class Tracer extends Evaluator {
   private unrolling: { loop: Stmt & { kind: "for" }; firstNode: number } | undefined;
   /** Set while a loop's body is traced as a scan's step: loops inside it are not scanned again. */
   private scanning = false;
+  /** Set while a loop's body is traced for one symbolic iteration of the vmapped form (vmap-loop.ts). */
+  private vmap: VmapTrace | undefined;
 
   constructor(checked: CheckedProgram, src: SourceFile, private readonly m: ModelBuilder, known?: KnownValues) {
     super(checked, src, known);
@@ -166,7 +169,7 @@ export class Tracer extends Evaluator {
       case "target": {
         this.noBranch(s.span);
         const v = this.eval(s.value);
-        return this.at(s.span, "target +=", () => this.m.factor(sum(materialize(v))));
+        return this.at(s.span, "target +=", () => this.addTerm(sum(materialize(v))));
       }
       case "for": return this.forLoop(s);
       case "foreach": return this.foreach(s);
@@ -197,7 +200,7 @@ export class Tracer extends Evaluator {
 
   private ifStatement(s: Stmt & { kind: "if" }): void {
     const test = this.eval(s.test);
-    const known = this.knownScalar(test) ?? constValue(materialize(test));
+    const known = this.knownScalar(test) ?? constValue(materialize(test)) ?? this.decided(materialize(test));
     if (known !== undefined) {
       if (known !== 0) this.within(() => this.exec(s.then));
       else if (s.else) this.within(() => this.exec(s.else!));
@@ -269,7 +272,9 @@ export class Tracer extends Evaluator {
       }
       return;
     }
-    if (hi - lo + 1 >= MIN_SCAN_ITERATIONS && !this.batched && !this.scanning && this.block !== "transformed data" && this.scanLoop(s, lo, hi)) return;
+    const traced = !this.batched && !this.scanning && this.vmap === undefined && this.block !== "transformed data";
+    if (traced && hi - lo + 1 >= MIN_VMAP_ITERATIONS && this.vmapLoop(s, lo, hi)) return;
+    if (traced && hi - lo + 1 >= MIN_SCAN_ITERATIONS && this.scanLoop(s, lo, hi)) return;
     const outermost = this.unrolling === undefined && this.block !== "transformed data";
     if (outermost) this.unrolling = { loop: s, firstNode: nodeCount() };
     try {
@@ -315,6 +320,76 @@ export class Tracer extends Evaluator {
     }
   }
 
+  // The loop pass's vmapped form (vmap-loop.ts): independent iterations whose body is more than
+  // scalars run as one trace of a symbolic iteration, batched. Where the iterations turn out not to
+  // be independent, nothing has changed and the loop goes on to the other forms.
+  private vmapLoop(s: Stmt & { kind: "for" }, lo: number, hi: number): boolean {
+    const plan = vmapPlan(s);
+    if (plan === undefined) return false;
+    const host: VmapHost = {
+      lookup: (name) => this.lookup(name, s.span),
+      setVar: (name, v) => this.setVar(name, v),
+      factor: (term) => this.m.factor(term),
+      known: this.known,
+      runBody: (trace) => {
+        this.vmap = trace;
+        this.frames.push(trace.frame);
+        try {
+          this.within(() => this.exec(s.body));
+        } finally {
+          this.frames.pop();
+          this.vmap = undefined;
+        }
+      },
+    };
+    return runVmap(host, plan, s.variable, lo, hi);
+  }
+
+  // A term of the log density: in a vmapped loop's iteration, kept for the loop to sum.
+  private addTerm(term: Node): void {
+    if (this.vmap) this.vmap.terms.push(term);
+    else this.m.factor(term);
+  }
+
+  protected override decided(n: Node): number | undefined {
+    return this.vmap?.decide(n);
+  }
+
+  // Whether `name` is, here, a map variable of the vmapped loop being traced (not a function's argument of the same name).
+  private vmapRow(name: string): boolean {
+    if (!this.vmap?.isMap(name)) return false;
+    const owner = [...this.frames].reverse().find((f) => f.has(name));
+    return owner === this.vmap.frame;
+  }
+
+  protected override ownRow(e: Expr & { kind: "index" }): Val | undefined {
+    if (e.target.kind !== "var" || !isLoopIndex(e.indices[0], this.vmap?.loopVar ?? "") || !this.vmapRow(e.target.name)) return undefined;
+    const row = this.vmap!.rows.get(e.target.name)!;
+    const rest = this.indexVals(e.indices.slice(1));
+    return this.at(e.span, "indexing", () => readIndex(row, rest));
+  }
+
+  // x[i, …] (op)= value in a vmapped loop over i that fills x's rows: the iteration's row of x.
+  private assignRow(s: Stmt & { kind: "assign" }): boolean {
+    const name = s.target.name;
+    if (!isLoopIndex(s.target.indices[0]?.[0], this.vmap?.loopVar ?? "") || !this.vmapRow(name)) return false;
+    const rest = [...s.target.indices[0]!.slice(1), ...s.target.indices.slice(1).flat()];
+    if (s.target.indices.slice(0, -1).some((l) => l.some((i) => i.kind === "range"))) return false;
+    const idx = this.indexVals(rest);
+    const rows = this.vmap!.rows;
+    let value = this.intValue(this.eval(s.value), this.targetType(s));
+    if (s.op !== "=") {
+      const op = s.op.slice(0, -1) as "+" | "-" | "*" | "/" | ".*" | "./";
+      const old = readIndex(rows.get(name)!, idx);
+      const tt = this.targetType(s);
+      const v = value;
+      value = this.at(s.span, `'${s.op}'`, () => binaryOp(op, old, v, tt, this.typeOf(s.value)));
+    }
+    const v = value;
+    rows.set(name, this.at(s.span, `the assignment to '${name}'`, () => assignIndex(rows.get(name)!, idx, copyVal(v))));
+    return true;
+  }
+
   // One more iteration traced one by one: beyond MAX_UNROLLED_NODES graph nodes the graph would be
   // too long to compile and run well, and the program is refused, naming the outermost such loop
   // and why it could not run vectorized.
@@ -344,6 +419,7 @@ export class Tracer extends Evaluator {
   }
 
   private assign(s: Stmt & { kind: "assign" }): void {
+    if (this.vmap && this.assignRow(s)) return;
     const name = s.target.name;
     const r = this.batchRange;
     const map = r !== undefined && isMapAssignment(s, r.variable);
@@ -384,7 +460,7 @@ export class Tracer extends Evaluator {
     const user = this.checked.functions.get(`${s.dist}_lpdf`) ?? this.checked.functions.get(`${s.dist}_lpmf`);
     if (user) {
       const lp = this.callUser(user, [y, ...s.args.map((a) => this.eval(a))], s.span);
-      this.at(s.span, "~", () => this.m.factor(materialize(lp)));
+      this.at(s.span, "~", () => this.addTerm(materialize(lp)));
       return;
     }
     if (!DISTRIBUTIONS[s.dist]) throw this.fail("unsupported", s.distSpan, `the distribution '${s.dist}' is not supported yet; ${UNSUPPORTED_DISTRIBUTION_FIX}`);
@@ -399,7 +475,8 @@ export class Tracer extends Evaluator {
     const d = dist;
     // Data observed (no parameter in the outcome) are observations: their pointwise log density is
     // the log-likelihood and they have predictive draws. Otherwise the statement is a term of the density.
-    this.at(s.span, `~ ${s.dist}`, () => (readsParams(yn) ? this.m.factor(sum(d.logpdf(yn))) : this.m.observe(yn, d)));
+    // In a vmapped loop's iteration, the statement is a term the loop sums.
+    this.at(s.span, `~ ${s.dist}`, () => (readsParams(yn) || this.vmap ? this.addTerm(sum(d.logpdf(yn))) : this.m.observe(yn, d)));
   }
 
   /** The block being traced, for messages. */

@@ -20,7 +20,7 @@ export interface ApproximationModel {
   readonly source: ApproximationSource;
   readonly compiled: CompiledModel;
   readonly objective: Objective;
-  /** The objective at many points in one call, where --backend placed it on a GPU (approximation-backend.ts). */
+  /** The objective at many points in one call, where --backend placed it on a GPU (approximation-backend-flags.ts). */
   readonly batched?: BatchedObjective;
   /** Constrained parameters and deterministics at an unconstrained point. */
   generated(q: Float64Array): Float64Array;

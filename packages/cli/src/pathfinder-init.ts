@@ -8,7 +8,7 @@
  */
 import { approximationTarget, type CompiledModel, type PathfinderModelOptions } from "@ppl/ppl";
 import type { PlacedPlan } from "@ppl/ppl/runner";
-import { placeApproximation, type ApproximationBackendFlags } from "./approximation-backend.ts";
+import { placeApproximation, type ApproximationBackendFlags } from "./approximation-backend-flags.ts";
 import { runPathfinder, type PathfinderCommandOptions } from "./commands/pathfinder.ts";
 import type { CommandIO } from "./io.ts";
 import type { InitValues } from "./start-values.ts";

@@ -10,7 +10,7 @@
  */
 import { approximateTarget, FitError, type ApproximateFit, type LaplaceOptions } from "@ppl/ppl";
 import { HessianError, OptimizationError } from "@ppl/ppl/inference";
-import { placeApproximation, type ApproximationBackendFlags } from "../approximation-backend.ts";
+import { placeApproximation, type ApproximationBackendFlags } from "../approximation-backend-flags.ts";
 import { approximationModel, initialPoint } from "../approximation-run.ts";
 import { CliError, ExitCode, modelError, type ExitCodeValue } from "../exit-codes.ts";
 import type { CommandIO } from "../io.ts";

@@ -9,7 +9,7 @@
  */
 import { approximateTarget, FitError, formatFourDigits as short, type ApproximateFit, type ApproximationInputs, type PathfinderModelOptions } from "@ppl/ppl";
 import { pathfinder, PathfinderError, type PathfinderResult } from "@ppl/ppl/inference";
-import { placeApproximation, type ApproximationBackendFlags } from "../approximation-backend.ts";
+import { placeApproximation, type ApproximationBackendFlags } from "../approximation-backend-flags.ts";
 import { approximationModel, type ApproximationModel } from "../approximation-run.ts";
 import { CliError, ExitCode, modelError, type ExitCodeValue } from "../exit-codes.ts";
 import type { CommandIO } from "../io.ts";

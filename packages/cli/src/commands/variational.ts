@@ -11,7 +11,7 @@
  */
 import { approximateTarget, FitError, formatNumber, type ApproximateFit, type VariationalModelOptions } from "@ppl/ppl";
 import { VariationalError, type AdviResult, type FamilyName } from "@ppl/ppl/inference";
-import { placeApproximation, type ApproximationBackendFlags } from "../approximation-backend.ts";
+import { placeApproximation, type ApproximationBackendFlags } from "../approximation-backend-flags.ts";
 import { approximationModel, initialPoint } from "../approximation-run.ts";
 import { CliError, ExitCode, type ExitCodeValue } from "../exit-codes.ts";
 import type { CommandIO } from "../io.ts";

@@ -7,7 +7,7 @@ import type { CompiledModel } from "../model/compile.ts";
 import type { Model } from "../model/model.ts";
 import type { BatchedObjective } from "../optimize/batched-objective.ts";
 import type { Objective } from "../optimize/objective.ts";
-import type { ApproximationBackendOptions } from "./approximation-backend.ts";
+import type { ApproximationBackendOptions } from "./approximation-placement.ts";
 import { objectiveOf } from "../optimize/objective.ts";
 import { optimizationDensity } from "../optimize/model-objective.ts";
 import type { AdviOptions, AdviResult } from "../variational/advi.ts";

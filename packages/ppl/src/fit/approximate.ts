@@ -24,7 +24,7 @@ import {
 import { FitError } from "./fit-error.ts";
 import { generatedColumnsOf } from "./generated-row.ts";
 import { laplaceFit, logDensities } from "./laplace-fit.ts";
-import { approximationBackend } from "./approximation-backend.ts";
+import { approximationBackend } from "./approximation-placement.ts";
 import { loopedObjective } from "../optimize/batched-objective.ts";
 import { randomInitialPoint } from "./initial-point.ts";
 
@@ -51,7 +51,7 @@ export async function approximateCompiled(compiled: CompiledModel, options: Appr
   }
 }
 
-/** The sizes of a method's rounds of batched evaluations (approximation-backend.ts): what a GPU's batched gradient is built for. */
+/** The sizes of a method's rounds of batched evaluations (approximation-placement.ts): what a GPU's batched gradient is built for. */
 export function roundSizes(o: ApproximateOptions, dim: number): number[] {
   if (o.method === "pathfinder") {
     const paths = o.numPaths ?? 4;

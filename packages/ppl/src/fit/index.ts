@@ -4,7 +4,7 @@ export { Fit, type VariableDraws, type FitParts, type WriteCsvOptions } from "./
 export type { GeneratedColumnOptions, VariableShape } from "./fit-generated.ts";
 export { FitError } from "./fit-error.ts";
 export { approximate, approximateCompiled, approximateTarget, pathfinderNotes, roundSizes } from "./approximate.ts";
-export { approximationBackend, type ApproximationBackend, type ApproximationBackendOptions } from "./approximation-backend.ts";
+export { approximationBackend, type ApproximationBackend, type ApproximationBackendOptions } from "./approximation-placement.ts";
 export {
   approximationTarget, type ApproximateOptions, type ApproximateCommonOptions, type LaplaceOptions, type PathfinderModelOptions, type VariationalModelOptions,
   type ApproximationInputs, type ApproximationTarget, type MethodDraws, type ApproximationSource,

@@ -1,8 +1,10 @@
 /**
- * `--backend`, `--device` and `--dtype` of `ppl pathfinder`, `ppl variational` and `ppl laplace`:
- * where the method's batched evaluations run (Pathfinder's rounds of its paths' line searches and
- * ELBO draws, ADVI's Monte Carlo draws, the Laplace Hessian's gradients and the draws' densities).
- * The library's approximationBackend places them by the registered placement (placeRun with the
+ * `--backend`, `--device` and `--dtype` of `ppl pathfinder`, `ppl variational` and `ppl laplace`
+ * (and of `ppl sample --init pathfinder`'s paths), mapped onto the library's placement and its
+ * errors onto exit codes: where the method's batched evaluations run (Pathfinder's rounds of its
+ * paths' line searches and ELBO draws, ADVI's Monte Carlo draws, Laplace's mode search, its
+ * Hessian's gradients and the draws' densities). The library's approximationBackend
+ * (fit/approximation-placement.ts) places them by the registered placement (placeRun with the
  * method's rounds: `auto` takes a GPU, never a CPU implementation of Vulkan, and only where the
  * rounds are large enough to gain from it), in f64 unless --dtype says otherwise, and on a GPU
  * builds the batched gradient for the method's round sizes.

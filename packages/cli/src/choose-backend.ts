@@ -58,7 +58,7 @@ export function devicesForAll(listing: DeviceListing, dtype: "f32" | "f64", back
 
 /** `ppl sample`'s flags placed: the library's placeRun over the listing, its plan (layout, backend, device groups, the note that says why). */
 export function placeSample(
-  req: BackendRequest & { readonly chains: number; readonly maxDepth: number; readonly metric: MetricKind; readonly algorithm?: string },
+  req: BackendRequest & { readonly chains: number; readonly maxDepth: number; readonly metric: MetricKind; readonly algorithm?: string; readonly model?: Pick<CompiledModel, "q" | "dataBindings"> },
   listing: DeviceListing,
 ): PlacedPlan {
   const { algorithm, ...request } = req;

@@ -29,7 +29,11 @@ export function placeRun(options: PlaceRunInput): PlacedPlan {
   }
   const listing = options.listing ?? (options.backend === "cpu" ? NO_DEVICES : listDevices());
   const picked = placeBackend(options, listing, options.spelling);
-  const placed = host ? hostTransitions(picked, method, options.spelling) : picked;
+  // auto's GPU for a method other than NUTS: its rounds of every chain's gradient sized as an approximation's.
+  const sized = host && options.model !== undefined && picked.backend === "vulkan" && picked.cpuFallback !== undefined
+    ? autoBatched(picked, { sizes: [options.chains], model: options.model }, listing, say, "chain")
+    : picked;
+  const placed = host ? hostTransitions(sized, method, options.spelling) : sized;
   const groups = placed.devices !== undefined && placed.devices.length > 1 ? deviceGroups(options.chains, placed.devices) : undefined;
   return {
     chains: options.chains,
@@ -68,7 +72,7 @@ export function placeBatched(options: PlaceRunInput, batched: BatchedRounds): Pl
   const listing = options.listing ?? (options.backend === "cpu" ? NO_DEVICES : listDevices());
   const dtype = options.dtype ?? "f64";
   const picked = placeBackend({ ...options, dtype }, listing, spelling);
-  const placed = picked.backend === "vulkan" && options.backend !== "vulkan" ? autoBatched(picked, batched, listing, say) : picked;
+  const placed = picked.backend === "vulkan" && options.backend !== "vulkan" ? autoBatched(picked, batched, listing, say, "point") : picked;
   return {
     chains: Math.max(1, ...batched.sizes),
     maxDepth: options.maxDepth,
@@ -94,10 +98,11 @@ export function batchedRoundsGain(batched: BatchedRounds, deviceType: DeviceInfo
   return chooseStepSizeSearch(modelWork(batched.model), smallest, deviceType) === "device";
 }
 
-// `auto`'s GPU for an approximation: kept where the device has the float type and the rounds gain
-// from it; a device asked for by index is kept whatever the rounds' size (as a sampler's run starts
-// there), never one without f64 for an f64 run.
-function autoBatched(picked: Placement, batched: BatchedRounds, listing: DeviceListing, say: Say): Placement {
+// `auto`'s GPU for rounds of batched evaluations (an approximation's points, or a host method's
+// chains): kept where the device has the float type and the rounds gain from it; a device asked for
+// by index is kept whatever the rounds' size (as a sampler's run starts there), never one without
+// f64 for an f64 run.
+function autoBatched(picked: Placement, batched: BatchedRounds, listing: DeviceListing, say: Say, unit: "point" | "chain"): Placement {
   const d = listing.devices.find((x) => x.index === picked.device)!;
   const cpu = (why: string): Placement => ({ backend: "cpu", dtype: "f64", device: null, note: `backend: cpu (f64) — ${why}` });
   if (picked.dtype === "f64" && !d.features.shaderFloat64) {
@@ -106,7 +111,7 @@ function autoBatched(picked: Placement, batched: BatchedRounds, listing: DeviceL
   if (picked.cpuFallback !== undefined && !batchedRoundsGain(batched, d.type)) {
     const smallest = Math.max(1, Math.min(...batched.sizes));
     const work = modelWork(batched.model);
-    return cpu(`rounds of ${smallest} point${smallest === 1 ? "" : "s"} × ${work} data and parameter elements are too small to gain from Vulkan device ${d.index} '${d.name}' (${say("backend", "vulkan")} runs on it anyway)`);
+    return cpu(`rounds of ${smallest} ${unit}${smallest === 1 ? "" : "s"} × ${work} data and parameter elements are too small to gain from Vulkan device ${d.index} '${d.name}' (${say("backend", "vulkan")} runs on it anyway)`);
   }
   const { cpuFallback: _fallback, ...kept } = picked;
   return kept;
@@ -137,7 +142,8 @@ export function placeBackend(req: PlacementRequest, listing: DeviceListing, spel
 /**
  * The placement of a method other than NUTS: on a GPU its controller runs on the host over the
  * batched gradient of one device, from the start (the measured start on the CPU is the GPU NUTS
- * runner's, so no cpuFallback); several devices are a usage error.
+ * runner's, so no cpuFallback; under `auto`, placeRun first sizes the chains' rounds against the
+ * device when it has the model); several devices are a usage error.
  */
 export function hostTransitions(picked: Placement, method: string, spelling: OptionSpelling = "options"): Placement {
   if (picked.backend !== "vulkan") return picked;

@@ -76,6 +76,22 @@ describe("placeRun", () => {
     expect(placeRun({ ...layout, listing: { devices: [], reason: null }, method: "chees" }).transitions).toBeUndefined();
   });
 
+  it("a method other than NUTS with its model: auto keeps the GPU only where a round of every chain's gradient gains from it", () => {
+    // 5 chains × 11 elements: the CPU, saying why; 5 × 70,001 reaches 2^18 element-points.
+    const tiny = placeRun({ ...layout, listing: HOST, method: "chees", model: TINY.model });
+    expect(tiny).toMatchObject({ backend: "cpu", dtype: "f64" });
+    expect(tiny.transitions).toBeUndefined();
+    expect(tiny.note).toBe(`backend: cpu (f64) — rounds of 5 chains × 11 data and parameter elements are too small to gain from Vulkan device 1 'dev1' (backend: "vulkan" runs on it anyway)`);
+    expect(placeRun({ ...layout, chains: 30_000, listing: HOST, method: "chees", model: TINY.model })).toMatchObject({ backend: "vulkan", device: 1, transitions: "host" });
+    const large = placeRun({ ...layout, listing: HOST, method: "meads", model: LARGE.model });
+    expect(large).toMatchObject({ backend: "vulkan", device: 1, dtype: "f32", transitions: "host" });
+    expect(large.cpuFallback).toBeUndefined();
+    // A GPU asked for is taken whatever the size; NUTS is placed as before (its start on the CPU measures).
+    expect(placeRun({ ...layout, listing: HOST, backend: "vulkan", method: "chees", model: TINY.model })).toMatchObject({ backend: "vulkan", transitions: "host" });
+    expect(placeRun({ ...layout, listing: HOST, device: 1, method: "chees", model: TINY.model })).toMatchObject({ backend: "vulkan", device: 1 });
+    expect(placeRun({ ...layout, listing: HOST, model: TINY.model })).toMatchObject({ backend: "vulkan", cpuFallback: { dtype: "f64" } });
+  });
+
   it("refuses what it cannot honour, kind and option named (as the library's options, or as ppl sample's flags)", () => {
     const several = thrown(() => placeRun({ ...layout, listing: HOST, backend: "vulkan", device: [0, 1], method: "meads" }));
     expect(several.kind).toBe("usage");

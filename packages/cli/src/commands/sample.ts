@@ -67,21 +67,20 @@ export async function sampleCommand(modelPath: string, options: SampleCommandOpt
   // auto would start on the CPU and may move to a GPU midway, which a checkpoint cannot follow: it takes the CPU.
   const request = checkpoints !== undefined && opts.backend !== "vulkan" ? { ...opts, backend: "cpu" as const } : opts;
   if (opts.threads !== undefined && request.backend === "vulkan") throw usageError("--threads spreads the CPU sampler's chains over threads; the GPU sampler runs every chain itself (drop --threads, or use --backend cpu)");
-  // @ppl/vulkan (and its native addon) is loaded only then too, so that --backend cpu starts without it.
-  const vulkan = request.backend === "cpu" ? undefined : await import("@ppl/vulkan");
-  const listing = vulkan === undefined ? { devices: [], reason: null } : vulkan.listDevices();
-  // The library's placement (placeRun): the backend, the device(s) and their groups of chains, the
-  // float type, whether the run starts on the CPU; a method other than NUTS (--algorithm) takes its
-  // transitions on the host, the GPU serving its batched gradient.
-  const plan = placeSample({ ...request, chains: opts.chains, maxDepth: opts.maxDepth, metric: opts.metric, algorithm: opts.algorithm ?? "nuts" }, listing);
-  checkBackend(checkpoints, plan);
-  // The CPU sampler's threads (a run on the GPU's runner takes one: placedSampleOptions).
-  const threads = Math.min(opts.threads ?? availableParallelism(), opts.chains);
-
   // With --typecheck, the TypeScript compiler first (commands/check.ts): a type error stops the run before it starts.
   if (opts.typecheck) await (await import("./check.ts")).typecheckBeforeRun(modelPath, io);
   const model = await loadModel(modelPath);
   const compiled = compileWithData(model, loadData(opts.data), modelPath, opts.data, (line) => io.stderr.write(line + "\n"));
+  // @ppl/vulkan (and its native addon) is loaded only where the backend may be a GPU, so that --backend cpu starts without it.
+  const vulkan = request.backend === "cpu" ? undefined : await import("@ppl/vulkan");
+  const listing = vulkan === undefined ? { devices: [], reason: null } : vulkan.listDevices();
+  // The library's placement (placeRun): the backend, the device(s) and their groups of chains, the
+  // float type, whether the run starts on the CPU; a method other than NUTS (--algorithm) takes its
+  // transitions on the host, the GPU serving its batched gradient where the model's rounds gain from it.
+  const plan = placeSample({ ...request, chains: opts.chains, maxDepth: opts.maxDepth, metric: opts.metric, algorithm: opts.algorithm ?? "nuts", model: compiled }, listing);
+  checkBackend(checkpoints, plan);
+  // The CPU sampler's threads (a run on the GPU's runner takes one: placedSampleOptions).
+  const threads = Math.min(opts.threads ?? availableParallelism(), opts.chains);
   const seed = opts.seed ?? checkpoints?.resumed?.checkpoint.settings.seed ?? Math.floor(Math.random() * 2 ** 32);
   // Read before the output directory is made, so that a bad file leaves nothing behind.
   const initValues = opts.init === PATHFINDER_INIT ? await pathfinderInits(compiled, opts.chains, first, seed, io, pathfinderBackend(plan))

@@ -54,6 +54,7 @@ export async function openFitRun(compiled: CompiledModel, settings: SettingsOpti
     maxDepth: resolved.maxDepth,
     metric: resolved.metric,
     method: methodName(settings),
+    model: compiled,
   });
   onPlaced?.(plan);
   const prepared = await placer.prepareRun(compiled, plan);

@@ -64,6 +64,12 @@ export interface PlaceRunOptions extends PlacementRequest {
    * only where every round is large enough to gain from it (placeRun's rule).
    */
   readonly batched?: BatchedRounds;
+  /**
+   * The model a method other than NUTS evaluates (its data's and parameters' elements, one chain's
+   * work): given, `auto` keeps a GPU it took on its own only where a round of every chain's
+   * gradient is large enough to gain from it, as for an approximation's rounds.
+   */
+  readonly model?: BatchedRounds["model"];
 }
 
 /** Where placement put a run, and the line that tells the user why. */

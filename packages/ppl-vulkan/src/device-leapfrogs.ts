@@ -6,9 +6,11 @@
  * buffers that the steps alternate between (each step reads one set and writes the other, so no
  * kernel writes what it reads); the inputs are written into one host buffer and copied in at the
  * start, the end state copied out at the end. What the host does per trajectory is O(C·D) copies,
- * once, instead of a leapfrog's arithmetic and a submission per step.
+ * once (whole arrays where the method keeps its momenta in one; a chain's inverse metric only when
+ * it changed), instead of a leapfrog's arithmetic and a submission per step.
  */
-import { leapfrogGraphs, LEAPFROG_STATE, type LeapfrogStateField, type Trajectory } from "@ppl/ppl/inference";
+import { leapfrogGraphs, LEAPFROG_STATE, momentumRowsOf, type LeapfrogStateField, type Trajectory } from "@ppl/ppl/inference";
+import type { Metric } from "@ppl/ppl";
 import type { ChainBatch } from "@ppl/ppl/runner";
 import type { Node } from "@ppl/tensor";
 import { planProgram, type RenderLimits, type Sequence, type VulkanBuffer, type VulkanManager } from "@ppl/vulkan";
@@ -190,22 +192,34 @@ function hostArrays(chains: number, dim: number, dtype: "f32" | "f64"): HostArra
   const ints = new Int32Array(3 * chains + 1);
   const resultReals = new Real(3 * rows + chains);
   const taken = new Int32Array(chains);
+  // Each chain's metric and its generation when its row of the upload was last written.
+  const metricOf: (Metric | undefined)[] = new Array<Metric | undefined>(chains);
+  const generationOf = new Float64Array(chains);
   return {
     reals, realBytes: reals.byteLength, chains, rows, ints, resultReals, taken,
     fill(batch, trajectories) {
       reals.set(batch.q, 0);
       reals.set(batch.grad, 2 * rows);
       reals.set(batch.lp, 3 * rows);
+      // Momenta a method keeps in one array (ChEES) go in one copy; others row by row.
+      const momenta = momentumRowsOf(trajectories, dim);
+      if (momenta) reals.set(momenta, rows);
       let n = 0;
       // Element loops: a row is short (D), and TypedArray.set's call (converting to f32) costs more than its copy.
       const inverseAt = 3 * rows + chains;
       for (let c = 0; c < chains; c++) {
         const t = trajectories[c]!;
-        const { p } = t;
-        const inv = t.chain.metric.inverse;
-        for (let i = 0, o = c * dim; i < dim; i++) {
-          reals[rows + o + i] = p[i]!;
-          reals[inverseAt + o + i] = inv[i]!;
+        if (!momenta) {
+          const { p } = t;
+          for (let i = 0, o = rows + c * dim; i < dim; i++) reals[o + i] = p[i]!;
+        }
+        // A chain's inverse metric is copied when it changed since the last run (warmup's updates), not every run.
+        const metric = t.chain.metric;
+        if (metric !== metricOf[c] || metric.generation !== generationOf[c]) {
+          const inv = metric.inverse;
+          for (let i = 0, o = inverseAt + c * dim; i < dim; i++) reals[o + i] = inv[i]!;
+          metricOf[c] = metric;
+          generationOf[c] = metric.generation;
         }
         reals[4 * rows + chains + c] = t.stepSize;
         ints[c] = t.steps > 0 ? 1 : 0;
@@ -220,12 +234,14 @@ function hostArrays(chains: number, dim: number, dtype: "f32" | "f64"): HostArra
       batch.q.set(resultReals.subarray(0, rows));
       batch.grad.set(resultReals.subarray(2 * rows, 3 * rows));
       batch.lp.set(resultReals.subarray(3 * rows));
+      const momenta = momentumRowsOf(trajectories, dim);
+      if (momenta) momenta.set(resultReals.subarray(rows, 2 * rows));
       const { evaluations } = batch;
       // No view a chain: a subarray per chain per iteration was the loop's garbage.
       for (let c = 0; c < chains; c++) {
         const t = trajectories[c]!;
         const { p } = t;
-        for (let i = 0, o = rows + c * dim; i < dim; i++) p[i] = resultReals[o + i]!;
+        if (!momenta) for (let i = 0, o = rows + c * dim; i < dim; i++) p[i] = resultReals[o + i]!;
         t.taken = taken[c]!;
         evaluations[c] = evaluations[c]! + t.taken;
       }

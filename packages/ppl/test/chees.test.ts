@@ -86,6 +86,25 @@ describe("ChEES-HMC", () => {
     expect(u.draws.every((d) => d.every(Number.isFinite))).toBe(true);
   });
 
+  it("every chain's start and finish at once (startAll, finishAll) give the chain-by-chain start and finish's bits", () => {
+    const small = { chains: 16, warmup: 30, draws: 10, seed: 4 };
+    for (const m of [chees, cheesUniform]) {
+      const { startAll: _s, finishAll: _f, ...byChain } = m.leapfrogs!;
+      const batchWide = sample(gaussian, { ...small, method: m });
+      const chainByChain = sample(gaussian, { ...small, method: { ...m, leapfrogs: byChain } });
+      expect(chainByChain.draws).toEqual(batchWide.draws);
+      expect(chainByChain.stats).toEqual(batchWide.stats);
+      expect(chainByChain.adaptation).toEqual(batchWide.adaptation);
+    }
+  });
+
+  it("chains given inverse metrics of their own keep their own metric objects and adapt to one metric", () => {
+    const given = Array.from({ length: 8 }, (_, c) => Float64Array.of(1 + c, 1, 1));
+    const r = sample(gaussian, { chains: 8, warmup: 30, draws: 5, seed: 2, method: "chees", invMetric: given });
+    for (const a of r.adaptation) expect(Array.from(a.invMetric)).toEqual(Array.from(r.adaptation[0]!.invMetric));
+    expect(r.draws.every((d) => d.every(Number.isFinite))).toBe(true);
+  });
+
   it("Halton's base-2 sequence is the van der Corput sequence", () => {
     expect([1, 2, 3, 4, 5, 6, 7].map(halton)).toEqual([0.5, 0.25, 0.75, 0.125, 0.625, 0.375, 0.875]);
   });

@@ -8,7 +8,7 @@
 import { describe, expect, it } from "vitest";
 import { interpret } from "@ppl/tensor";
 import { compileModel, modelDensity, sample, type BatchedDensity, type SampleResult } from "../src/index.ts";
-import { leapfrogGraphs, leapfrogsByRounds, trajectory, type LeapfrogDensity, type Trajectory } from "../src/inference.ts";
+import { leapfrogGraphs, leapfrogsByRounds, momentumRowsOf, trajectory, type LeapfrogDensity, type Trajectory } from "../src/inference.ts";
 import { ChainBatch } from "../src/sampler/batch.ts";
 import { Metric } from "../src/sampler/metric.ts";
 import { chainContext } from "../src/sampler/transition.ts";
@@ -133,5 +133,20 @@ describe("whole leapfrog trajectories", () => {
     // Without the stop (static HMC) every chain takes every step, whatever the density.
     expect(runWith(leapfrogsByRounds, false).ts.map((t) => t.taken)).toEqual([8, 8]);
     expect(runWith(interpretedLeapfrogs, false).ts.map((t) => t.taken)).toEqual([8, 8]);
+  });
+
+  it("momentumRowsOf: the one array whose row c is trajectory c's momentum, else null", () => {
+    const dim = 3;
+    const batch = new ChainBatch(4, dim);
+    const rows = new Float64Array(4 * dim);
+    const at = (c: number, all: Float64Array = rows): Trajectory =>
+      trajectory(chainContext(batch, { row: c, id: c }, seedKey(1), new Metric("diag", dim)), all.subarray(c * dim, (c + 1) * dim), new Float64Array(dim), true, all);
+    const ts = [0, 1, 2, 3].map((c) => at(c));
+    expect(momentumRowsOf(ts, dim)).toBe(rows);
+    // Out of row order, rows of another array, fewer trajectories than rows, or momenta of their own: row by row.
+    expect(momentumRowsOf([ts[1]!, ts[0]!, ts[2]!, ts[3]!], dim)).toBeNull();
+    expect(momentumRowsOf([ts[0]!, ts[1]!, at(2, new Float64Array(4 * dim)), ts[3]!], dim)).toBeNull();
+    expect(momentumRowsOf(ts.slice(0, 3), dim)).toBeNull();
+    expect(momentumRowsOf(ts.map((t) => trajectory(t.chain, t.p, t.vel, true)), dim)).toBeNull();
   });
 });

@@ -22,6 +22,12 @@ export class Metric {
   readonly inverse: Float64Array;
   // diag: 1/sqrt(M⁻¹ᵢᵢ); dense: lower Cholesky factor L of M⁻¹ = L·Lᵀ.
   private readonly factor: Float64Array;
+  private changes = 0;
+
+  /** How many times M⁻¹ has been replaced: a copy of it taken at the same generation is still current. */
+  get generation(): number {
+    return this.changes;
+  }
 
   /** Unit metric of the given kind, or the given inverse metric. */
   constructor(kind: MetricKind, dim: number, inverse?: Float64Array) {
@@ -58,12 +64,14 @@ export class Metric {
         this.inverse[i] = inverse[i]!;
         this.factor[i] = 1 / Math.sqrt(inverse[i]!);
       }
+      this.changes++;
       return true;
     }
     const l = Float64Array.from(inverse);
     if (!choleskyInPlace(l, n)) return false;
     this.inverse.set(inverse);
     this.factor.set(l);
+    this.changes++;
     return true;
   }
 
@@ -83,6 +91,7 @@ export class Metric {
   restore(s: MetricState): void {
     this.inverse.set(s.inverse);
     this.factor.set(s.factor);
+    this.changes++;
   }
 
   /** Velocity dq/dt = M⁻¹·p (Stan's p_sharp), written to out. */

@@ -108,11 +108,13 @@ export class SamplingRun {
     this.draws = [];
     this.stats = [];
     this.runnerStats = [];
+    // A method whose adaptation keeps every chain's metric equal has one metric object for all.
+    const sharedMetric = method.runAdaptation?.sharedMetric && givenMetrics.every((m) => m === undefined) ? new Metric(s.metric, dim) : null;
     for (let c = 0; c < s.chains; c++) {
       this.runnerStats.push({ acceptStat: 0, treeDepth: 0, nLeapfrog: 0, divergent: false, energy: 0 });
       this.drawRecords.push(drawRecord(c, s.firstChain + c, this.batch.qRows[c]!));
       const slot = { row: c, id: s.firstChain + c };
-      const metric = new Metric(s.metric, dim);
+      const metric = sharedMetric ?? new Metric(s.metric, dim);
       const given = givenMetrics[c];
       if (given && !metric.trySet(given)) {
         throw new SamplerOptionError(`invMetric for chain ${c + 1} is not finite and positive definite`);
@@ -310,9 +312,11 @@ export class SamplingRun {
     if (lf) {
       // Whole trajectories: every chain's in one call of the density (a GPU's runs them on the device).
       const trajectories = this.trajectories;
-      for (let c = 0; c < this.settings.chains; c++) trajectories[c] = lf.start(states[c], t, stepSizes[c]!);
+      if (lf.startAll) lf.startAll(states, t, stepSizes, trajectories);
+      else for (let c = 0; c < this.settings.chains; c++) trajectories[c] = lf.start(states[c], t, stepSizes[c]!);
       runLeapfrogs(this.density, batch, trajectories);
-      for (let c = 0; c < this.settings.chains; c++) lf.finish(states[c]);
+      if (lf.finishAll) lf.finishAll(states);
+      else for (let c = 0; c < this.settings.chains; c++) lf.finish(states[c]);
       return;
     }
     for (let c = 0; c < this.settings.chains; c++) batch.active[c] = method.begin(states[c], t, stepSizes[c]!) ? 1 : 0;
@@ -416,10 +420,10 @@ export class SamplingRun {
     const s = this.settings;
     const { batch, dim } = this;
     const onDraw = this.options.onDraw;
-    // Nothing to store or report in warmup without a callback (a thousand chains' loop per iteration).
-    if (warmup && !onDraw) return;
-    const { draws, stats, stepSizes } = this;
     const keep = this.options.keepDraws !== false;
+    // Nothing to store or report in warmup, or without keepDraws, when there is no callback (a loop over every chain an iteration).
+    if ((warmup || !keep) && !onDraw) return;
+    const { draws, stats, stepSizes } = this;
     const q = batch.q;
     for (let c = 0; c < s.chains; c++) {
       const tr = this.lastStats(c);

@@ -39,11 +39,33 @@ export interface Trajectory {
   stopAtNonFinite: boolean;
   /** Steps the last run took. */
   taken: number;
+  /**
+   * Where a method keeps every chain's momentum in one array (ChEES): that array, whose row
+   * chain.row is p, so that a density running the trajectories copies the momenta in one piece.
+   */
+  readonly momentumRows?: Float64Array;
 }
 
-/** A trajectory over the chain's own momentum and scratch, of no steps until a method sets them. */
-export function trajectory(chain: ChainContext, p: Float64Array, vel: Float64Array, stopAtNonFinite: boolean): Trajectory {
-  return { chain, p, vel, steps: 0, stepSize: 0, stopAtNonFinite, taken: 0 };
+/**
+ * A trajectory over the chain's own momentum and scratch, of no steps until a method sets them;
+ * momentumRows, where p is the chain's row of an array of every chain's momentum.
+ */
+export function trajectory(chain: ChainContext, p: Float64Array, vel: Float64Array, stopAtNonFinite: boolean, momentumRows?: Float64Array): Trajectory {
+  return momentumRows ? { chain, p, vel, steps: 0, stepSize: 0, stopAtNonFinite, taken: 0, momentumRows } : { chain, p, vel, steps: 0, stepSize: 0, stopAtNonFinite, taken: 0 };
+}
+
+/**
+ * The array holding every trajectory's momentum as its chain's row, trajectory c's chain in batch
+ * row c (a batch-wide method's: one copy moves them all); null where they are rows of no one array.
+ */
+export function momentumRowsOf(trajectories: readonly Trajectory[], dim: number): Float64Array | null {
+  const rows = trajectories[0]?.momentumRows;
+  if (!rows || rows.length !== trajectories.length * dim) return null;
+  for (let c = 0; c < trajectories.length; c++) {
+    const t = trajectories[c]!;
+    if (t.momentumRows !== rows || t.chain.row !== c) return null;
+  }
+  return rows;
 }
 
 /** Starts a run: the first step's half kick and drift; true when it needs the gradient at chain.q. */

@@ -40,6 +40,8 @@ const TRAVEL_STEPS = 10;
 /** The run's ChEES adaptation: the dual averaging, Adam's state, the averages, the shared metric. */
 export interface CheesAdaptationState {
   readonly metrics: readonly Metric[];
+  /** The metrics without repeats (one where the chains share theirs). */
+  readonly distinctMetrics: readonly Metric[];
   readonly da: DualAveraging;
   readonly maxSteps: number;
   stepSize: number;
@@ -62,7 +64,8 @@ export interface CheesAdaptationState {
 function harmonicMeanAccept(chains: readonly CheesState[]): number {
   let n = 0;
   let inv = 0;
-  for (const c of chains) {
+  for (let k = 0; k < chains.length; k++) {
+    const c = chains[k]!;
     if (c.divergent) continue;
     n++;
     inv += 1 / c.acceptStat;
@@ -71,47 +74,53 @@ function harmonicMeanAccept(chains: readonly CheesState[]): number {
   return Number.isFinite(h) ? h : 0;
 }
 
-// Mean over chains of q (weights w or all 1) into out.
-function meanOver(rows: readonly Float64Array[], w: Float64Array | null, out: Float64Array): void {
-  out.fill(0);
-  let total = 0;
-  rows.forEach((r, c) => {
-    const wc = w ? w[c]! : 1;
-    if (!(wc > 0)) return;
-    total += wc;
-    for (let i = 0; i < out.length; i++) out[i] = out[i]! + wc * r[i]!;
-  });
-  for (let i = 0; i < out.length; i++) out[i] = total > 0 ? out[i]! / total : 0;
-}
+// The weight of chain c in the criterion: its acceptance, none where it diverged.
+const weightOf = (c: CheesState): number => (c.divergent ? 0 : c.acceptStat);
 
 /** The ChEES criterion's gradient in log T, the acceptance-weighted mean over non-divergent chains. */
 export function cheesGradient(chains: readonly CheesState[]): number {
   const dim = chains[0]!.proposal.length;
-  const w = new Float64Array(chains.length);
-  chains.forEach((c, k) => (w[k] = c.divergent ? 0 : c.acceptStat));
+  // The proposals' mean weighted by acceptance and the starts' plain mean, the rows added in chain order.
   const meanProposal = new Float64Array(dim);
   const meanStart = new Float64Array(dim);
-  meanOver(chains.map((c) => c.proposal), w, meanProposal);
-  meanOver(chains.map((c) => c.start.q), null, meanStart);
+  let weights = 0;
+  for (let k = 0; k < chains.length; k++) {
+    const c = chains[k]!;
+    const start = c.start.q;
+    for (let i = 0; i < dim; i++) meanStart[i] = meanStart[i]! + start[i]!;
+    const w = weightOf(c);
+    if (!(w > 0)) continue;
+    weights += w;
+    const proposal = c.proposal;
+    for (let i = 0; i < dim; i++) meanProposal[i] = meanProposal[i]! + w * proposal[i]!;
+  }
+  for (let i = 0; i < dim; i++) {
+    meanProposal[i] = weights > 0 ? meanProposal[i]! / weights : 0;
+    meanStart[i] = chains.length > 0 ? meanStart[i]! / chains.length : 0;
+  }
   let num = 0;
   let den = 0;
-  chains.forEach((c, k) => {
-    if (!(w[k]! > 0)) return;
+  for (let k = 0; k < chains.length; k++) {
+    const c = chains[k]!;
+    const w = weightOf(c);
+    if (!(w > 0)) continue;
+    const { proposal, proposalVelocity } = c;
+    const start = c.start.q;
     let sqP = 0;
     let sqS = 0;
     let dot = 0;
     for (let i = 0; i < dim; i++) {
-      const dp = c.proposal[i]! - meanProposal[i]!;
-      const ds = c.start.q[i]! - meanStart[i]!;
+      const dp = proposal[i]! - meanProposal[i]!;
+      const ds = start[i]! - meanStart[i]!;
       sqP += dp * dp;
       sqS += ds * ds;
-      dot += dp * c.proposalVelocity[i]!;
+      dot += dp * proposalVelocity[i]!;
     }
     const g = c.jitter * c.trajectoryLength * (sqP - sqS) * dot;
-    if (!Number.isFinite(g)) return;
-    num += w[k]! * g;
-    den += w[k]!;
-  });
+    if (!Number.isFinite(g)) continue;
+    num += w * g;
+    den += w;
+  }
   return den > 0 ? num / den : 0;
 }
 
@@ -138,12 +147,13 @@ function clampLogT(a: CheesAdaptationState, logT: number, stepSize: number): num
 // iterations in log scale (the scales may move by orders of magnitude while the chains travel in).
 function updateMetric(a: CheesAdaptationState, chains: readonly CheesState[], q: readonly Float64Array[]): void {
   const { estimate, logVariance } = a;
-  if (gradientScaledVariance(q, chains.map((c) => c.chain.grad), estimate) === 0) return;
+  if (gradientScaledVariance(q, chains[0]!.chain.batch.gradRows, estimate) === 0) return;
   a.metricUpdates++;
   const w = Math.max(METRIC_WEIGHT_FLOOR, 1 / a.metricUpdates);
   for (let i = 0; i < estimate.length; i++) logVariance[i] = (1 - w) * logVariance[i]! + w * Math.log(estimate[i]!);
   const inverse = logVariance.map(Math.exp);
-  for (const m of a.metrics) m.trySet(inverse);
+  // Each distinct metric once: the run's chains share one (sharedMetric) unless the caller gave their own.
+  for (const m of a.distinctMetrics) m.trySet(inverse);
 }
 
 // One step size for every chain from here on: the lower quartile of the chains' step sizes (the
@@ -167,11 +177,12 @@ function shareStepSize(a: CheesAdaptationState, chains: readonly CheesState[], s
 // takes one leapfrog step an iteration with its own dual-averaged step size. At the phase's end the
 // shared step size starts from their median and the metric's smoothing forgets the transient.
 function travelIn(a: CheesAdaptationState, chains: readonly CheesState[], stepSizes: Float64Array): void {
-  chains.forEach((c, k) => {
+  for (let k = 0; k < chains.length; k++) {
+    const c = chains[k]!;
     const eps = a.chainDa[k]!.learn(c.divergent ? 0 : c.acceptStat);
     a.chainStep[k] = eps;
     c.trajectoryLength = TRAVEL_STEPS * eps;
-  });
+  }
   stepSizes.set(a.chainStep);
   if (a.count < a.trajectoryStart) return;
   a.metricUpdates = 0;
@@ -180,11 +191,12 @@ function travelIn(a: CheesAdaptationState, chains: readonly CheesState[], stepSi
 
 /** ChEES's warmup over every chain of a run. */
 export const cheesAdaptation: RunAdaptationMethod<CheesAdaptationState, CheesState> = {
+  sharedMetric: true,
   init(metrics: readonly Metric[], s: MethodSettings): CheesAdaptationState {
     if (metrics.some((m) => m.kind !== "diag")) throw new SamplerOptionError("metric: ChEES adapts a diagonal metric; use metric \"diag\"");
     const dim = metrics[0]?.dim ?? 0;
     return {
-      metrics, da: new DualAveraging(Math.log(10 * s.stepSize), { ...defaultDualAveraging, delta: CHEES_TARGET_ACCEPT }),
+      metrics, distinctMetrics: [...new Set(metrics)], da: new DualAveraging(Math.log(10 * s.stepSize), { ...defaultDualAveraging, delta: CHEES_TARGET_ACCEPT }),
       maxSteps: 2 ** s.maxDepth, stepSize: s.stepSize, logT: Math.log(s.stepSize), logTBar: 0, adamV: 0, count: 0, trajectoryStart: Math.floor(TRAJECTORY_DELAY * s.warmup), trajectoryCount: 0,
       estimate: new Float64Array(dim).fill(1), logVariance: new Float64Array(dim), metricUpdates: 0,
       chainDa: metrics.map(() => new DualAveraging(Math.log(10 * s.stepSize), { ...defaultDualAveraging, delta: CHEES_TARGET_ACCEPT })), chainStep: new Float64Array(metrics.length).fill(s.stepSize),

@@ -5,9 +5,43 @@ import type { ChainContext, RowCopy } from "./layer.ts";
 /** How an iteration's trajectory length is jittered. */
 export type CheesJitter = "halton" | "uniform";
 
-/** One chain's ChEES state: its trajectory's storage, the run's shared T, and what the last transition saw. */
+/**
+ * Every chain's rows of a batch in one array a quantity (row c is the chain of batch row c's), so
+ * that an iteration's loops over the chains copy whole arrays (a device copies the momenta in one
+ * piece) and the adaptation reads them in order. Each chain's state holds views of its rows.
+ */
+export interface CheesRows {
+  readonly chains: number;
+  readonly dim: number;
+  /** The momenta and their velocities M⁻¹p. */
+  readonly p: Float64Array;
+  readonly vel: Float64Array;
+  /** The momenta's standard normals (scratch of the draw). */
+  readonly normals: Float64Array;
+  /** The points the transitions started from: q, ∇ and lp. */
+  readonly startQ: Float64Array;
+  readonly startGrad: Float64Array;
+  readonly startLp: Float64Array;
+  /** The proposals before the Metropolis test, and their velocities (the criterion's gradient reads them). */
+  readonly proposal: Float64Array;
+  readonly proposalVelocity: Float64Array;
+  /** Scratch: 1 where the chain's Metropolis test returned it to its start. */
+  readonly rejected: Uint8Array;
+}
+
+/** Rows for C chains of dimension D, zeroed. */
+export function cheesRows(chains: number, dim: number): CheesRows {
+  const rows = (): Float64Array => new Float64Array(chains * dim);
+  return {
+    chains, dim, p: rows(), vel: rows(), normals: rows(), startQ: rows(), startGrad: rows(), startLp: new Float64Array(chains),
+    proposal: rows(), proposalVelocity: rows(), rejected: new Uint8Array(chains),
+  };
+}
+
+/** One ChEES chain's state: views of its rows, the run's shared T, and what the last transition saw. */
 export interface CheesState {
   readonly chain: ChainContext;
+  readonly rows: CheesRows;
   readonly jitterKind: CheesJitter;
   readonly maxSteps: number;
   readonly maxDeltaH: number;
@@ -34,4 +68,3 @@ export interface CheesState {
   divergent: boolean;
   energy: number;
 }
-

@@ -12,9 +12,10 @@ import { hamiltonian } from "../integrator.ts";
 import { trajectory, type Trajectory } from "../trajectory.ts";
 import { cheesAdaptation } from "./chees-adaptation.ts";
 import { leapfrogMethod } from "./leapfrog-method.ts";
-import { copyRow, drawMomentum, Purpose, restoreRow, rowCopy, saveRow, streamUniform, type ChainContext, type RowCopy, type SamplingMethod } from "./layer.ts";
+import { copyRow, drawMomentum, Purpose, restoreRow, saveRow, streamUniform, type ChainContext, type RowCopy, type SamplingMethod } from "./layer.ts";
 import type { MethodSettings } from "./method.ts";
-import type { CheesJitter, CheesState } from "./chees-state.ts";
+import { cheesRows, type CheesJitter, type CheesRows, type CheesState } from "./chees-state.ts";
+import type { ChainBatch } from "../batch.ts";
 
 /** Element `index` (≥ 1) of the base-2 van der Corput (Halton) sequence, in (0, 1). */
 export function halton(index: number): number {
@@ -37,52 +38,141 @@ export function cheesJitter(chain: ChainContext, kind: CheesJitter, iteration: n
   return 1 - streamUniform(chain.key, 0, iteration, Purpose.StepSize, JITTER_SUB, 0, 0);
 }
 
-function initState(chain: ChainContext, s: MethodSettings, jitterKind: CheesJitter): CheesState {
-  const dim = chain.q.length;
-  const p = new Float64Array(dim);
-  const vel = new Float64Array(dim);
+// Each batch's rows, made by its first chain's init: the chains of a run share one batch.
+const batchRows = new WeakMap<ChainBatch, CheesRows>();
+
+function rowsOf(batch: ChainBatch): CheesRows {
+  let rows = batchRows.get(batch);
+  if (!rows || rows.chains !== batch.chains || rows.dim !== batch.dim) {
+    rows = cheesRows(batch.chains, batch.dim);
+    batchRows.set(batch, rows);
+  }
+  return rows;
+}
+
+// The chain's saved start as views of the rows (its lp an element of startLp).
+function startView(rows: CheesRows, row: number): RowCopy {
+  const at = row * rows.dim;
+  const { startLp } = rows;
   return {
-    chain, jitterKind, maxSteps: 2 ** s.maxDepth, maxDeltaH: s.maxDeltaH, trajectoryLength: s.stepSize,
-    p, vel, normals: new Float64Array(dim), start: rowCopy(dim), trajectory: trajectory(chain, p, vel, true),
-    proposal: new Float64Array(dim), proposalVelocity: new Float64Array(dim),
+    q: rows.startQ.subarray(at, at + rows.dim),
+    grad: rows.startGrad.subarray(at, at + rows.dim),
+    get lp() {
+      return startLp[row]!;
+    },
+    set lp(v: number) {
+      startLp[row] = v;
+    },
+  };
+}
+
+function initState(chain: ChainContext, s: MethodSettings, jitterKind: CheesJitter): CheesState {
+  const rows = rowsOf(chain.batch);
+  const { dim } = rows;
+  const at = chain.row * dim;
+  const view = (a: Float64Array): Float64Array => a.subarray(at, at + dim);
+  const p = view(rows.p);
+  const vel = view(rows.vel);
+  return {
+    chain, rows, jitterKind, maxSteps: 2 ** s.maxDepth, maxDeltaH: s.maxDeltaH, trajectoryLength: s.stepSize,
+    p, vel, normals: view(rows.normals), start: startView(rows, chain.row), trajectory: trajectory(chain, p, vel, true, rows.p),
+    proposal: view(rows.proposal), proposalVelocity: view(rows.proposalVelocity),
     iteration: 0, stepSize: s.stepSize, steps: 0, stepsDone: 0, jitter: 1, h0: 0, acceptStat: 0, divergent: false, energy: 0,
   };
 }
 
-// The momentum, the start's energy and the iteration's jittered number of steps; the trajectory
-// (a point outside the support ends it early) runs next.
-function start(s: CheesState, iteration: number, stepSize: number): Trajectory {
+// Whether states[c] is batch row c's for every row of the batch, all over one set of rows: then a
+// row-by-row copy between the batch and the rows is one copy of the whole array.
+function coversBatch(states: readonly CheesState[]): boolean {
+  const { rows } = states[0]!;
+  if (states.length !== rows.chains || states[0]!.chain.batch.chains !== rows.chains) return false;
+  for (let c = 0; c < states.length; c++) if (states[c]!.rows !== rows || states[c]!.chain.row !== c) return false;
+  return true;
+}
+
+// After the start is saved: the momentum, the start's energy and the iteration's jittered number of
+// steps; the trajectory (a point outside the support ends it early) runs next.
+function beginTrajectory(s: CheesState, iteration: number, stepSize: number, jitter: number): void {
   const { chain, p, vel } = s;
   s.iteration = iteration;
   s.stepSize = stepSize;
-  saveRow(chain, s.start);
   drawMomentum(chain, iteration, Purpose.Momentum, 0, s.normals, p);
   s.h0 = hamiltonian(s.start.lp, chain.grad, p, chain.metric, vel);
-  s.jitter = cheesJitter(chain, s.jitterKind, iteration);
-  s.steps = Math.min(s.maxSteps, Math.max(1, Math.ceil((s.jitter * s.trajectoryLength) / stepSize)));
+  s.jitter = jitter;
+  s.steps = Math.min(s.maxSteps, Math.max(1, Math.ceil((jitter * s.trajectoryLength) / stepSize)));
   s.stepsDone = 0;
   s.trajectory.steps = s.steps;
   s.trajectory.stepSize = stepSize;
+}
+
+function start(s: CheesState, iteration: number, stepSize: number): Trajectory {
+  saveRow(s.chain, s.start);
+  beginTrajectory(s, iteration, stepSize, cheesJitter(s.chain, s.jitterKind, iteration));
   return s.trajectory;
 }
 
-// The Metropolis test at the trajectory's end; a trajectory ended early is divergent whatever follows.
-function finish(s: CheesState): void {
+// Every chain's start: the jitter drawn once (it is every chain's), the starts copied whole.
+function startAll(states: readonly CheesState[], iteration: number, stepSizes: Float64Array, trajectories: Trajectory[]): void {
+  const first = states[0];
+  if (!first) return;
+  const whole = coversBatch(states);
+  if (whole) {
+    const { rows } = first;
+    const { batch } = first.chain;
+    rows.startQ.set(batch.q);
+    rows.startGrad.set(batch.grad);
+    rows.startLp.set(batch.lp);
+  }
+  const jitter = cheesJitter(first.chain, first.jitterKind, iteration);
+  for (let c = 0; c < states.length; c++) {
+    const s = states[c]!;
+    if (!whole) saveRow(s.chain, s.start);
+    beginTrajectory(s, iteration, stepSizes[c]!, jitter);
+    trajectories[c] = s.trajectory;
+  }
+}
+
+// The Metropolis test at the trajectory's end, leaving the chain's row as it is (a trajectory ended
+// early is divergent whatever follows); true where the chain returns to its start.
+function rejects(s: CheesState): boolean {
   const { chain, p, vel } = s;
   const lp = chain.batch.lp[chain.row]!;
   s.stepsDone = s.trajectory.taken;
   const h = hamiltonian(lp, chain.grad, p, chain.metric, vel);
-  copyRow(chain.q, s.proposal);
-  copyRow(vel, s.proposalVelocity);
   const dH = h - s.h0;
   s.divergent = !(dH <= s.maxDeltaH);
   s.acceptStat = s.divergent ? 0 : dH <= 0 ? 1 : Math.exp(-dH);
   const u = streamUniform(chain.key, chain.id, s.iteration, Purpose.Accept, 0, 0, 0);
-  if (u < s.acceptStat) s.energy = h;
-  else {
-    restoreRow(chain, s.start);
-    s.energy = s.h0;
+  if (u < s.acceptStat) {
+    s.energy = h;
+    return false;
   }
+  s.energy = s.h0;
+  return true;
+}
+
+// The proposal (and its velocity, left by the test's energy) kept for the criterion, then the test's outcome.
+function finish(s: CheesState): void {
+  const back = rejects(s);
+  copyRow(s.chain.q, s.proposal);
+  copyRow(s.vel, s.proposalVelocity);
+  if (back) restoreRow(s.chain, s.start);
+}
+
+// Every chain's finish: the tests, the proposals copied whole, then the rejected chains' starts restored.
+function finishAll(states: readonly CheesState[]): void {
+  const first = states[0];
+  if (!first) return;
+  if (!coversBatch(states)) {
+    for (const s of states) finish(s);
+    return;
+  }
+  const { rows } = first;
+  const { rejected } = rows;
+  for (let c = 0; c < states.length; c++) rejected[c] = rejects(states[c]!) ? 1 : 0;
+  rows.proposal.set(first.chain.batch.q);
+  rows.proposalVelocity.set(rows.vel);
+  for (let c = 0; c < states.length; c++) if (rejected[c] === 1) restoreRow(states[c]!.chain, states[c]!.start);
 }
 
 /** ChEES-HMC with the given jitter of the trajectory length, under the name given. */
@@ -92,7 +182,7 @@ export function cheesMethod(name: string, jitterKind: CheesJitter): SamplingMeth
     adaptation: null,
     runAdaptation: cheesAdaptation,
     init: (chain, s) => initState(chain, s, jitterKind),
-    leapfrogs: { start, trajectory: (s) => s.trajectory, finish },
+    leapfrogs: { start, trajectory: (s) => s.trajectory, finish, startAll, finishAll },
     info: (s) => ({ acceptStat: s.acceptStat, treeDepth: 0, nLeapfrog: s.stepsDone, divergent: s.divergent, energy: s.energy }),
   });
 }

@@ -81,6 +81,14 @@ export interface LeapfrogTransition<S> {
   trajectory(state: S): Trajectory;
   /** After the trajectory ran (the chain's row at its end, its momentum and steps taken in the trajectory): the Metropolis test. */
   finish(state: S): void;
+  /**
+   * start of every chain of the batch at once (states[c] is batch row c's, stepSizes[c] its step
+   * size), trajectories[c] set to its trajectory: what start does chain by chain, the same bits,
+   * with the work the chains share done once and their rows copied whole.
+   */
+  startAll?(states: readonly S[], iteration: number, stepSizes: Float64Array, trajectories: Trajectory[]): void;
+  /** finish of every chain of the batch at once (states[c] is batch row c's): the same bits as finish chain by chain. */
+  finishAll?(states: readonly S[]): void;
 }
 
 /**
@@ -120,6 +128,12 @@ export interface AdaptationMethod<A> {
  * all, or not) and may adapt the chains' metrics and method states in place.
  */
 export interface RunAdaptationMethod<R, S> {
+  /**
+   * Every chain's metric is the same at every iteration (ChEES): the run then gives its chains one
+   * Metric object (unless the caller gave per-chain inverse metrics), so that setting it is once
+   * for all chains, and init receives that object once a chain.
+   */
+  readonly sharedMetric?: boolean;
   /** The run's adaptation state, over the chains' metrics (adapted in place). */
   init(metrics: readonly Metric[], settings: MethodSettings): R;
   /** Before the first warmup transition, with each chain's searched step size in stepSizes (rewritten). */

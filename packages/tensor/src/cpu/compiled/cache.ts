@@ -3,6 +3,7 @@ import { fmt } from "../../ir/shape.ts";
 import { buildProgram, type Program } from "./program.ts";
 import { lowerLpdfSums } from "../../rewrite/lower-lpdf-sum.ts";
 import { renderProgram } from "./render.ts";
+import { lowerShortProducts } from "./short-products.ts";
 
 /**
  * Programs by graph: the key is the output nodes' hashes (which cover the whole graph, constants
@@ -25,8 +26,9 @@ export function cachedProgram(outputs: readonly Node[]): Program {
   if (p) {
     programs.delete(key); // re-insert: most recently used last
   } else {
-    // lpdf_sum has no loop of its own: its expansion fuses into the loops around it.
-    p = buildProgram(renderProgram(lowerLpdfSums(outputs)));
+    // lpdf_sum has no loop of its own: its expansion fuses into the loops around it; so do short
+    // matrix-vector products (short-products.ts).
+    p = buildProgram(renderProgram(lowerShortProducts(lowerLpdfSums(outputs))));
     if (programs.size >= MAX_ENTRIES) programs.delete(programs.keys().next().value!);
   }
   programs.set(key, p);

@@ -30,8 +30,14 @@ export function viewLayout(n: Node, l: Layout): Layout {
   if (l.kind === "lit") return { kind: "lit", value: l.value, shape: n.shape };
   switch (n.op) {
     case "reshape":
-      if (!isContiguous(l)) throw new GraphError(`compiled CPU: reshape of a non-contiguous view (scheduler bug)`);
-      return { ...l, shape: n.shape, strides: stridesOf(n.shape) };
+      if (isContiguous(l)) return { ...l, shape: n.shape, strides: stridesOf(n.shape) };
+      // Adding or dropping axes of length 1 re-indexes any window: the other axes keep their strides.
+      if (isUnitReshape(l.shape, n.shape)) {
+        const kept = l.strides.filter((_, i) => l.shape[i] !== 1);
+        let k = 0;
+        return { ...l, shape: n.shape, strides: n.shape.map((d) => (d === 1 ? 0 : kept[k++]!)) };
+      }
+      throw new GraphError(`compiled CPU: reshape of a non-contiguous view (scheduler bug)`);
     case "transpose": {
       const perm = n.attrs.perm!;
       return { ...l, shape: n.shape, strides: perm.map((p) => l.strides[p]!) };
@@ -57,4 +63,10 @@ export function isContiguous(l: Layout): boolean {
   if (l.kind === "lit") return false;
   const rowMajor = stridesOf(l.shape);
   return l.shape.every((d, i) => d <= 1 || l.strides[i] === rowMajor[i]);
+}
+
+/** True when a reshape from `from` to `to` only adds or drops axes of length 1 (the other axes are the same, in order). */
+export function isUnitReshape(from: readonly number[], to: readonly number[]): boolean {
+  const a = from.filter((d) => d !== 1), b = to.filter((d) => d !== 1);
+  return a.length === b.length && a.every((d, i) => d === b[i]);
 }

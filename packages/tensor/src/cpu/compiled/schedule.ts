@@ -2,7 +2,7 @@ import type { Node } from "../../ir/node.ts";
 import { isCheap, isElementwise, isReduce, isView } from "../../ir/ops.ts";
 import { sizeOf } from "../../ir/shape.ts";
 import { toposort } from "../../graph/toposort.ts";
-import { isContiguous, layoutOf } from "./layout.ts";
+import { isContiguous, isUnitReshape, layoutOf } from "./layout.ts";
 import type { Kernel, LoopKernel, Schedule, Scope } from "./loop-nest.ts";
 import { shareSiblingLoops } from "./siblings.ts";
 import { sinkProducers } from "./sink.ts";
@@ -136,7 +136,10 @@ export function schedule(outputs: readonly Node[]): Schedule {
     }
   };
   for (const n of order) {
-    if (n.op === "reshape") needContiguous(n.inputs[0]!);
+    // A reshape that only adds or drops axes of length 1 re-indexes any window (layout.ts).
+    if (n.op === "reshape") {
+      if (!isUnitReshape(n.inputs[0]!.shape, n.shape)) needContiguous(n.inputs[0]!);
+    }
     else if (!isLeaf(n) && !isView(n.op) && !isFusible(n) && n.op !== "matmul" && n.op !== "tuple_get") n.inputs.forEach(needContiguous);
   }
 

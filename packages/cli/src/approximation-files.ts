@@ -4,7 +4,6 @@
  * header names: which of their rows are draws (variational.csv's first row is the approximation's
  * mean), what their leading columns are called in ArviZ, and one method per run read.
  */
-import type { StanCsv } from "@ppl/ppl/diagnostics";
 import { usageError } from "./exit-codes.ts";
 
 /** The approximation methods whose files `ppl summary` and `ppl export` read. */
@@ -14,19 +13,18 @@ export const APPROXIMATION_METHODS = ["optimize", "laplace", "variational", "pat
 export type ApproximationMethod = (typeof APPROXIMATION_METHODS)[number];
 
 /** The approximation a file holds (from its header's method), or undefined for MCMC chains. */
-export function approximationMethod(csv: StanCsv): ApproximationMethod | undefined {
+export function approximationMethod(csv: { readonly config: Readonly<Record<string, string>> }): ApproximationMethod | undefined {
   const m = csv.config["method"];
   return APPROXIMATION_METHODS.find((a) => a === m);
 }
 
-/** The file with only its draws: variational.csv's first row, the approximation's mean (zeros in lp__, log_p__ and log_g__), set aside. */
-export function drawsOnly(csv: StanCsv): StanCsv {
-  if (approximationMethod(csv) !== "variational") return csv;
-  return { ...csv, draws: csv.draws.map((c) => c.subarray(1)) };
+/** Leading rows of a file (by its header) that are not draws: variational.csv's first row, the approximation's mean (zeros in lp__, log_p__ and log_g__). */
+export function setAside(config: Readonly<Record<string, string>>): number {
+  return approximationMethod({ config }) === "variational" ? 1 : 0;
 }
 
 /** Refuses files of several methods read as one run (a directory holding optimize.csv and laplace.csv, say), naming the fix. */
-export function checkOneMethod(paths: readonly string[], files: readonly StanCsv[]): void {
+export function checkOneMethod(paths: readonly string[], files: readonly { readonly config: Readonly<Record<string, string>> }[]): void {
   const methods = files.map((f) => approximationMethod(f) ?? "sample");
   const other = methods.findIndex((m) => m !== methods[0]);
   if (other < 0) return;

@@ -49,6 +49,19 @@ export class ColumnSpill {
     if (n + 1 === this.blockRows) this.flush(chain);
   }
 
+  /** Adds a chain (its rows empty) after those the spill was made with; returns its index. */
+  addChain(): number {
+    this.buffers.push(new Float64Array(this.blockRows * this.width));
+    this.filled.push(0);
+    this.blocks.push([]);
+    return this.buffers.length - 1;
+  }
+
+  /** Chains the spill holds. */
+  get chains(): number {
+    return this.buffers.length;
+  }
+
   /** Rows appended to each chain so far. */
   rows(chain: number): number {
     return this.blocks[chain]!.reduce((a, b) => a + b.rows, 0) + this.filled[chain]!;

@@ -4,7 +4,7 @@
  * print after the summary, a warning where a value reaches the threshold, and the `rhat_nested`
  * entries of the JSON summary.
  */
-import { contiguousSuperchains, rhatNested, type StanCsv, type SummaryJson } from "@ppl/ppl";
+import { contiguousSuperchains, rhatNested, type SummaryJson } from "@ppl/ppl";
 import { usageError } from "./exit-codes.ts";
 
 /**
@@ -62,7 +62,7 @@ export function withNestedRhat(json: SummaryJson, values: readonly NestedRhat[])
  * The number of superchains of a run: `given` (ppl summary --superchains) or the `superchains`
  * key `ppl sample --superchains` writes into each file's header; undefined when neither says.
  */
-export function runSuperchains(files: readonly StanCsv[], chains: number, given?: number): number | undefined {
+export function runSuperchains(files: readonly { readonly config: Readonly<Record<string, string>> }[], chains: number, given?: number): number | undefined {
   const header = files[0]?.config["superchains"];
   const k = given ?? (header !== undefined ? Number(header) : undefined);
   if (k === undefined) return undefined;

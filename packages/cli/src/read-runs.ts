@@ -1,22 +1,35 @@
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { collectChains, readStanCsv, summarizeEach, type ChainDraws, type StanCsv, type Summary } from "@ppl/ppl/diagnostics";
-import { approximationMethod, checkOneMethod, drawsOnly } from "./approximation-files.ts";
+import { summarizeEach, type ChainDraws, type Summary } from "@ppl/ppl/diagnostics";
+import { approximationMethod, checkOneMethod, setAside } from "./approximation-files.ts";
 import { CliError, usageError } from "./exit-codes.ts";
-import { isDrawsFile, readDrawsFile } from "./read-draws-file.ts";
-import { describeFsError, readTextFile } from "./read-file.ts";
+import { fileKind } from "./read-draws-file.ts";
+import { describeFsError } from "./read-file.ts";
+import { RunSpill, type ChainFile, type SpilledChain } from "./run-spill.ts";
 
-/** Stan CSV files read from disk, one chain each, with their draws regrouped per column. */
+export type { ChainFile } from "./run-spill.ts";
+
+/**
+ * Stan CSV files read from disk, one chain each, their draws in a spill on disk (run-spill.ts)
+ * and regrouped per column, read from it when a column is asked for: take one parameter at a
+ * time. `release` closes the spill once the command is done with the draws.
+ */
 export interface Run {
   readonly paths: string[];
-  readonly files: StanCsv[];
+  readonly files: ChainFile[];
   readonly chains: ChainDraws;
+  /** The saved warmup draws (--save-warmup) of every chain, per column; undefined when a chain has none. */
+  readonly warmup: ChainDraws | undefined;
   /** The maximum tree depth the run used (from the header; Stan's 10 when absent). */
   readonly maxTreeDepth: number;
   /** The model name from the header, or null. */
   readonly model: string | null;
   /** CSV files of the directories given that are not chains of the run, each with why (see runNotes). */
   readonly skipped: readonly SkippedFile[];
+  /** Every sampling draw of chain `i` (a file's), a column each. */
+  chainColumns(i: number): Float64Array[];
+  /** Closes the spill of the draws (again: nothing); the draws cannot be read after it. */
+  release(): void;
 }
 
 /** A CSV file in a run's directory left out of the run, and why. */
@@ -63,23 +76,53 @@ export function csvPaths(args: readonly string[]): { paths: string[]; fromDirect
   return { paths: out, fromDirectory, skipped };
 }
 
-/** Reads and parses the Stan CSV files named by `args`; a file that is not Stan CSV is a usage error naming it. */
-export function readRun(args: readonly string[]): Run {
+/**
+ * Reads the Stan CSV files named by `args` into a spill, a line at a time; a file that is not Stan
+ * CSV is a usage error naming it. `spillBlockRows`: the spill's rows a block (a test's small blocks).
+ */
+export function readRun(args: readonly string[], spillBlockRows?: number): Run {
   const found = csvPaths(args);
+  const kinds = found.paths.map((p) => ({ path: p, kind: fileKindOrUsage(p) }));
+  const spill = new RunSpill(kinds.reduce((n, k) => n + (k.kind.drawsFile && k.kind.numChains > 0 ? k.kind.numChains : 1), 0), spillBlockRows);
+  try {
+    return readInto(spill, kinds, found);
+  } catch (e) {
+    spill.release();
+    throw e;
+  }
+}
+
+// What the file's header says of its kind; a missing, unreadable or directory path is a usage error that names it.
+function fileKindOrUsage(p: string): ReturnType<typeof fileKind> {
+  let isDir = false;
+  try {
+    isDir = statSync(p).isDirectory();
+  } catch (e) {
+    throw usageError(`Stan CSV file '${p}' ${describeFsError(e)}; check the path`);
+  }
+  if (isDir) throw usageError(`Stan CSV file '${p}' is a directory; give a file`);
+  try {
+    return fileKind(p);
+  } catch (e) {
+    throw usageError(`Stan CSV file '${p}' cannot be read: ${describeFsError(e)}`);
+  }
+}
+
+function readInto(spill: RunSpill, kinds: readonly { path: string; kind: ReturnType<typeof fileKind> }[], found: ReturnType<typeof csvPaths>): Run {
   const skipped = [...found.skipped];
   const paths: string[] = [];
-  const files: StanCsv[] = [];
-  for (const p of found.paths) {
-    let csv: StanCsv;
+  const chains: SpilledChain[] = [];
+  for (const { path: p, kind } of kinds) {
+    let read: SpilledChain;
     try {
-      if (isDrawsFile(p)) {
-        // One file of every chain (--output-format single): a StanCsv per chain, named by its chain.
-        const chains = readDrawsFile(p);
-        files.push(...chains);
-        paths.push(...chains.map((c) => `${p} (chain ${c.config["id"]})`));
+      if (kind.drawsFile) {
+        // One file of every chain (--output-format single): a chain each, named by its chain.
+        const all = spill.readDrawsFile(p);
+        chains.push(...all);
+        paths.push(...all.map((c) => `${p} (chain ${c.file.config["id"]})`));
         continue;
       }
-      csv = readStanCsv(readTextFile(p, "Stan CSV file"));
+      read = spill.readChainFile(p, setAside);
     } catch (e) {
       if (e instanceof CliError) throw e;
       const why = e instanceof Error ? e.message : String(e);
@@ -90,31 +133,33 @@ export function readRun(args: readonly string[]): Run {
     }
     // Every chain file, ours or CmdStan's, leads with lp__ (laplace.csv, with log_p__ and log_g__,
     // says its method); a table of something else may still parse.
-    if (found.fromDirectory.has(p) && !csv.columns.includes("lp__") && approximationMethod(csv) === undefined) {
+    if (found.fromDirectory.has(p) && !read.file.columns.includes("lp__") && approximationMethod(read.file) === undefined) {
       skipped.push({ path: p, reason: "no lp__ column, so not a chain's draws" });
       continue;
     }
-    files.push(drawsOnly(csv));
+    chains.push(read);
     paths.push(p);
   }
+  const files = chains.map((c) => c.file);
   if (files.length === 0) throw usageError(`no Stan CSV files among ${skipped.map((s) => `'${s.path}'`).slice(0, 3).join(", ")}${skipped.length > 3 ? ", …" : ""} (${skipped[0]!.reason}); give the output directory of \`ppl sample\` or CSV files`);
   checkOneMethod(paths, files);
   checkOneRun(paths, files);
-  let chains: ChainDraws;
-  try {
-    chains = collectChains(files);
-  } catch (e) {
-    const msg = e instanceof Error ? e.message : String(e);
-    throw usageError(`the files do not belong to one run: ${msg.replace(/^chain (\d+)/, (_m, i: string) => `'${paths[Number(i) - 1]}'`)} ('${paths[0]}')`);
-  }
-  if (chains.drawsPerChain === 0) {
-    const short = paths.filter((_, i) => (files[i]!.draws[0]?.length ?? 0) === 0);
+  const other = chains.findIndex((c) => c.chain < 0);
+  if (other >= 0) throw usageError(`the files do not belong to one run: '${paths[other]}' has different columns than chain 1 ('${paths[0]}')`);
+  const draws = spill.draws(chains);
+  if (draws.drawsPerChain === 0) {
+    const short = paths.filter((_, i) => files[i]!.drawCount === 0);
     throw usageError(`${short.map((p) => `'${p}'`).join(", ")} ${short.length > 1 ? "hold" : "holds"} no sampling draws (was the run stopped during warmup?); nothing to summarize`);
   }
-  if (Object.keys(chains.parameters).length === 0) throw usageError(`'${paths[0]}' has no parameter columns; nothing to summarize`);
+  if (Object.keys(draws.parameters).length === 0) throw usageError(`'${paths[0]}' has no parameter columns; nothing to summarize`);
   const depth = Number(files[0]!.config["max_depth"]);
   const model = files[0]!.config["model"] ?? null;
-  return { paths, files, chains, maxTreeDepth: Number.isInteger(depth) && depth > 0 ? depth : 10, model, skipped };
+  return {
+    paths, files, chains: draws, warmup: files.every((f) => f.warmupCount > 0) ? spill.warmupDraws(chains) : undefined,
+    maxTreeDepth: Number.isInteger(depth) && depth > 0 ? depth : 10, model, skipped,
+    chainColumns: (i) => spill.chainColumns(chains[i]!),
+    release: () => spill.release(),
+  };
 }
 
 /** The diagnostics summary of a run: every parameter, and the sampler when its columns are present. */
@@ -141,7 +186,7 @@ export const RUN_KEYS = [
 ] as const;
 
 /** Refuses files that are not chains of one run: a header setting that differs, or (files of `ppl sample`) one chain id twice; one line naming it. */
-export function checkOneRun(paths: readonly string[], files: readonly StanCsv[]): void {
+export function checkOneRun(paths: readonly string[], files: readonly { readonly config: Readonly<Record<string, string>> }[]): void {
   for (const key of RUN_KEYS) {
     const at = files.findIndex((f) => f.config[key] !== undefined);
     if (at < 0) continue;

@@ -18,7 +18,7 @@ export function runNotes(run: Pick<Run, "paths" | "files"> & Partial<Pick<Run, "
       return;
     }
     const asked = expectedDraws(f.config);
-    const held = f.draws[0]?.length ?? 0;
+    const held = f.drawCount;
     if (asked !== null && held < asked) short.push(`${quote(path)} (${held} of ${asked})`);
   });
   const skipped = run.skipped ?? [];

@@ -49,9 +49,19 @@ export function selectVariables(all: readonly string[], wanted: readonly string[
   return { names: [...keep], hidden: new Map() };
 }
 
-/** The draws with only the selected parameters (the sampler's columns stay). */
+/** The draws with only the selected parameters (the sampler's columns stay); draws read when asked for (a run's spill) are still read only then. */
 export function pickParameters(chains: ChainDraws, selection: VariableSelection): ChainDraws {
-  return { ...chains, parameters: Object.fromEntries(selection.names.map((n) => [n, chains.parameters[n]!])) };
+  return { ...chains, parameters: pickEntries(chains.parameters, selection.names) };
+}
+
+/** The entries `names` of a record, in that order, each as it is there: a getter stays a getter, so that nothing is read before it is asked for. */
+export function pickEntries<T>(record: Readonly<Record<string, T>>, names: Iterable<string>): Record<string, T> {
+  const out: Record<string, T> = {};
+  for (const n of names) {
+    const d = Object.getOwnPropertyDescriptor(record, n);
+    if (d !== undefined) Object.defineProperty(out, n, { ...d, enumerable: true, configurable: true });
+  }
+  return out;
 }
 
 /** The summary of the selected names only, in the selection's order (rows, and the warnings about them; the run-wide warnings stay). */

@@ -32,5 +32,6 @@ export {
   THRESHOLDS,
 } from "./diagnostics/index.ts";
 export { type StanCsv, type ReadAdaptation, type ReadTiming, readStanCsv } from "./io/stan-csv-reader.ts";
+export { type StanCsvHead, StanCsvParser, parseStanCsvRow } from "./io/stan-csv-parser.ts";
 export { type ChainDraws, collectChains } from "./io/chains.ts";
 export { type ParameterSummaryJson, type SamplerSummaryJson, type SummaryJson, summaryToJson } from "./io/summary-json.ts";

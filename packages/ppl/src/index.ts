@@ -80,7 +80,7 @@ export { rhatNested, rhatNestedOfMatrix, contiguousSuperchains, SuperchainError 
 // Stan CSV and JSON
 export {
   toStanCsvName, fromStanCsvName, formatNumber, formatFourDigits, parseNumber, SAMPLE_DEFAULTS, sampleConfig, renderConfig,
-  fileSink, stringSink, StanCsvWriter, writeStanCsv, SAMPLER_COLUMNS, samplerValues, readStanCsv,
+  fileSink, stringSink, StanCsvWriter, writeStanCsv, SAMPLER_COLUMNS, samplerValues, readStanCsv, StanCsvParser, parseStanCsvRow, type StanCsvHead,
   collectChains, chainsFromColumns, SAMPLER_BLOCK_KEY, summaryToJson, writeSummaryJson, type ConfigNode,
   type SampleSettings, type TextSink, type StringSink, type StanCsvHeader, type Adaptation, type Timing, type SamplerColumn,
   type StanCsv, type ReadAdaptation, type ReadTiming, type ChainDraws, type ParameterSummaryJson,

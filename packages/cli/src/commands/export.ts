@@ -8,7 +8,7 @@
  */
 import { existsSync, writeFileSync } from "node:fs";
 import {
-  chainsFromColumns, dataGroups, fromStanCsvName, inferenceDataAttributes, inferenceGroup, observedTermsOf, readDataLayout, runGroups, splitName, writeNetcdf, type ChainDraws, type InferenceGroup,
+  dataGroups, fromStanCsvName, inferenceDataAttributes, inferenceGroup, observedTermsOf, readDataLayout, runGroups, splitName, writeNetcdf, type ChainDraws, type InferenceGroup,
 } from "@ppl/ppl";
 import { basename, resolve } from "node:path";
 import { approximationMethod } from "../approximation-files.ts";
@@ -18,7 +18,7 @@ import { loadData } from "../load-data.ts";
 import { readRun, type Run } from "../read-runs.ts";
 import { describeFsError } from "../read-file.ts";
 import { firstLine } from "../load-model.ts";
-import { selectVariables } from "../variable-filter.ts";
+import { pickEntries, selectVariables } from "../variable-filter.ts";
 
 /** Options of `ppl export`. */
 export interface ExportCommandOptions {
@@ -43,7 +43,7 @@ function keptBases(names: readonly string[], wanted: readonly string[] | undefin
 // The draws with only the parameters of the kept base names (the sampler's columns stay).
 function onlyBases(chains: ChainDraws, keep: ReadonlySet<string> | undefined): ChainDraws {
   if (keep === undefined) return chains;
-  return { ...chains, parameters: Object.fromEntries(Object.entries(chains.parameters).filter(([n]) => keep.has(splitName(n).base))) };
+  return { ...chains, parameters: pickEntries(chains.parameters, Object.keys(chains.parameters).filter((n) => keep.has(splitName(n).base))) };
 }
 
 const samplerColumnsOf = (run: Run): string[] => run.files[0]!.columns.filter((c) => c.endsWith("__"));
@@ -52,6 +52,18 @@ const isPriorRun = (run: Run): boolean => run.files[0]!.config["prior"] === "1";
 /** Writes the InferenceData file; returns the exit code. */
 export async function exportCommand(dir: string, opts: ExportCommandOptions, io: CommandIO): Promise<ExitCodeValue> {
   const read = readRun([dir]);
+  let priorRun: Run | undefined;
+  try {
+    if (opts.prior !== undefined) priorRun = readRun([opts.prior]);
+    return await exportRun(read, dir, priorRun, opts, io);
+  } finally {
+    read.release();
+    priorRun?.release();
+  }
+}
+
+// Writes the InferenceData file of a run read (and of its prior run), its draws read from their spills.
+async function exportRun(read: Run, dir: string, priorRun: Run | undefined, opts: ExportCommandOptions, io: CommandIO): Promise<ExitCodeValue> {
   const keep = keptBases(Object.keys(read.chains.parameters), opts.variables);
   const run = { ...read, chains: onlyBases(read.chains, keep) };
   const prior = isPriorRun(run);
@@ -59,12 +71,11 @@ export async function exportCommand(dir: string, opts: ExportCommandOptions, io:
   const layout = readDataLayout(run.files[0]!.config);
   const groups: InferenceGroup[] = runGroups(run.chains, samplerColumnsOf(run), prior, layout);
   // Warmup draws saved with --save-warmup: ArviZ's warmup_posterior, warmup_sample_stats, ….
-  if (!prior && run.files.every((f) => (f.warmupDraws[0]?.length ?? 0) > 0)) {
-    const warmup = onlyBases(chainsFromColumns(run.files[0]!.columns, run.files.map((f) => f.warmupDraws)), keep);
+  if (!prior && run.warmup !== undefined) {
+    const warmup = onlyBases(run.warmup, keep);
     groups.push(...runGroups(warmup, samplerColumnsOf(run), false, layout).map((g) => ({ ...g, name: `warmup_${g.name}` })));
   }
-  if (opts.prior !== undefined) {
-    const priorRun = readRun([opts.prior]);
+  if (opts.prior !== undefined && priorRun !== undefined) {
     if (!isPriorRun(priorRun)) throw usageError(`--prior '${opts.prior}' is not the output of \`ppl sample --prior\`; give the directory of a prior run`);
     if (prior) throw usageError(`'${dir}' is itself a prior run; give the posterior run's directory, with --prior '${opts.prior}'`);
     groups.push(...runGroups(onlyBases(priorRun.chains, keep), [], true, readDataLayout(priorRun.files[0]!.config)));

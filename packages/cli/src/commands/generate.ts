@@ -10,7 +10,7 @@
  */
 import { writeFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
-import { dataLayoutKeys, layoutNodes, toStanCsvName, writeSummaryJson, type ConfigNode } from "@ppl/ppl";
+import { dataLayoutKeys, fromStanCsvName, layoutNodes, toStanCsvName, writeSummaryJson, type ConfigNode } from "@ppl/ppl";
 import { ChainFiles } from "../chain-files.ts";
 import { compileWithData } from "../compile.ts";
 import { ExitCode, usageError, type ExitCodeValue } from "../exit-codes.ts";
@@ -22,7 +22,7 @@ import { firstLine, loadModel } from "../load-model.ts";
 import { logLikColumns } from "../log-lik-columns.ts";
 import { prepareOutputDir } from "../output-dir.ts";
 import { lockOutputDir } from "../output-lock.ts";
-import { readRun, summarizeDraws } from "../read-runs.ts";
+import { readRun, summarizeDraws, type Run } from "../read-runs.ts";
 import { runNotes } from "../run-notes.ts";
 import { formatSummary } from "../summary-text.ts";
 
@@ -43,12 +43,21 @@ export interface GenerateCommandOptions {
 
 /** Runs `ppl generate`; returns the exit code. */
 export async function generateCommand(modelPath: string, opts: GenerateCommandOptions, io: CommandIO): Promise<ExitCodeValue> {
-  const info = (line: string): void => {
-    if (!opts.quiet) io.stderr.write(line + "\n");
-  };
   const model = await loadModel(modelPath);
   const json = loadData(opts.data);
   const run = readRun([opts.fit]);
+  try {
+    return await generateFrom(run, model, json, modelPath, opts, io);
+  } finally {
+    run.release();
+  }
+}
+
+// The generated quantities over a fit read (a chain's draws at a time from its spill).
+async function generateFrom(run: Run, model: Awaited<ReturnType<typeof loadModel>>, json: ReturnType<typeof loadData>, modelPath: string, opts: GenerateCommandOptions, io: CommandIO): Promise<ExitCodeValue> {
+  const info = (line: string): void => {
+    if (!opts.quiet) io.stderr.write(line + "\n");
+  };
   for (const note of runNotes(run)) io.stderr.write(note + "\n");
   const chains = run.files.length;
   if (run.paths.some((p) => dirname(resolve(p)) === resolve(opts.output))) {
@@ -67,10 +76,13 @@ export async function generateCommand(modelPath: string, opts: GenerateCommandOp
     throw usageError(`the fit '${opts.fit}' has no column${missing.length > 1 ? "s" : ""} ${shown}${missing.length > 3 ? ", …" : ""} of model '${compiled.name}'; give --fit the output directory of a run of this model`);
   }
   const dataHash = checkFitData(run.files[0]!.config, opts, io);
-  const columns = reported.map((n) => run.chains.parameters[n]!);
-  const samplerColumns = run.files[0]!.columns.filter((c) => c.endsWith("__"));
-  const samplerValues = samplerColumns.map((c) => run.chains.columns[c]!);
-  const lengths = run.files.map((f) => f.draws[0]?.length ?? 0);
+  // Where each reported parameter and each sampler column is among a chain's columns (read a chain at a time).
+  const fileColumns = run.files[0]!.columns;
+  const at = new Map(fileColumns.map((c, k) => [fromStanCsvName(c), k]));
+  const reportedAt = reported.map((n) => at.get(n)!);
+  const samplerColumns = fileColumns.filter((c) => c.endsWith("__"));
+  const samplerAt = samplerColumns.map((c) => fileColumns.indexOf(c));
+  const lengths = run.files.map((f) => f.drawCount);
   const draws = run.chains.drawsPerChain;
   if (lengths.some((n) => n !== draws)) io.stderr.write(`note: '${opts.fit}': the chains have ${lengths.join(", ")} draws; each is cut to the shortest (${draws})\n`);
 
@@ -109,11 +121,12 @@ export async function generateCommand(modelPath: string, opts: GenerateCommandOp
   try {
     for (let c = 0; c < chains; c++) {
       const gen = columnsFor(seeds[c]!);
+      const chain = run.chainColumns(c);
       for (let s = 0; s < draws; s++) {
-        for (let j = 0; j < columns.length; j++) params[j] = columns[j]![c]![s]!;
+        for (let j = 0; j < reportedAt.length; j++) params[j] = chain[reportedAt[j]!]![s]!;
         const values = logLik.row(gen.row(ids[c]!, s, params));
         if (row.length !== samplerColumns.length + values.length) row = new Float64Array(samplerColumns.length + values.length);
-        for (let k = 0; k < samplerColumns.length; k++) row[k] = samplerValues[k]![c]![s]!;
+        for (let k = 0; k < samplerColumns.length; k++) row[k] = chain[samplerAt[k]!]![s]!;
         row.set(values, samplerColumns.length);
         files.writeRow(c, row);
       }

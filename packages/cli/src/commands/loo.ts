@@ -8,7 +8,7 @@ import { ExitCode, modelError, usageError, type ExitCodeValue } from "../exit-co
 import type { CommandIO } from "../io.ts";
 import { formatLoo, formatLooCompare, looJson } from "../loo-text.ts";
 import { compareDataHashes, shortHash } from "../data-hash.ts";
-import { readRun } from "../read-runs.ts";
+import { readRun, type Run } from "../read-runs.ts";
 import { runNotes } from "../run-notes.ts";
 
 /** Options of `ppl loo`. */
@@ -61,6 +61,15 @@ export function looCommand(dirs: readonly string[], opts: LooCommandOptions, io:
 // log_lik[1] … log_lik[N] of the run in `dir`, each [chain][draw], checked to be complete and finite.
 function readLogLik(dir: string, io: CommandIO): RunLogLik {
   const run = readRun([dir]);
+  try {
+    return logLikOf(run, dir, io);
+  } finally {
+    run.release();
+  }
+}
+
+// The run's log_lik columns, each read from its spill (the other columns are not read).
+function logLikOf(run: Run, dir: string, io: CommandIO): RunLogLik {
   for (const note of runNotes(run)) io.stderr.write(note + "\n");
   const { parameters, drawsPerChain } = run.chains;
   const pattern = new RegExp(`^${LOG_LIK_NAME}\\[(\\d+)\\]$`);
@@ -73,7 +82,7 @@ function readLogLik(dir: string, io: CommandIO): RunLogLik {
   if (indices.some((k, i) => k !== i + 1)) {
     throw usageError(`'${dir}': the log_lik columns are not log_lik.1 … log_lik.${indices.length} (found log_lik.${indices.join(", log_lik.")}); sample again with --log-lik`);
   }
-  const lengths = run.files.map((f) => f.draws[0]?.length ?? 0);
+  const lengths = run.files.map((f) => f.drawCount);
   if (lengths.some((len) => len !== drawsPerChain)) {
     io.stderr.write(`note: '${dir}': the chains have ${lengths.join(", ")} draws; each is cut to the shortest (${drawsPerChain})\n`);
   }

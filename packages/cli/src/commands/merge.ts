@@ -10,7 +10,7 @@ import { ExitCode, usageError, type ExitCodeValue } from "../exit-codes.ts";
 import type { CommandIO } from "../io.ts";
 import { firstLine } from "../load-model.ts";
 import { prepareOutputDir } from "../output-dir.ts";
-import { readRun, summarizeRun } from "../read-runs.ts";
+import { readRun, summarizeRun, type Run } from "../read-runs.ts";
 import { runNotes } from "../run-notes.ts";
 
 /** Options of `ppl merge`. */
@@ -22,6 +22,15 @@ export interface MergeCommandOptions {
 /** Copies the chains of every directory into OUT as chain-ID.csv, writes summary.json; returns the exit code. */
 export async function mergeCommand(dirs: readonly string[], opts: MergeCommandOptions, io: CommandIO): Promise<ExitCodeValue> {
   const run = readRun(dirs);
+  try {
+    return await mergeRun(run, dirs, opts, io);
+  } finally {
+    run.release();
+  }
+}
+
+// Copies a run read from `dirs` into OUT with its summary.json.
+async function mergeRun(run: Run, dirs: readonly string[], opts: MergeCommandOptions, io: CommandIO): Promise<ExitCodeValue> {
   for (const note of runNotes(run)) io.stderr.write(note + "\n");
   const out = resolve(opts.output);
   const inputs = new Set(run.paths.map((p) => resolve(p, "..")));

@@ -1,6 +1,5 @@
 /** `ppl report DIR`: one self-contained HTML file with the summary, warnings and SVG plots. */
 import { writeFileSync } from "node:fs";
-import { chainsFromColumns } from "@ppl/ppl";
 import { MAX_PAIRS, renderReport } from "../report/html.ts";
 import { logScaled } from "../report/log-scale.ts";
 import { observationsOf } from "../report/observations.ts";
@@ -31,6 +30,18 @@ export interface ReportCommandOptions {
 export function reportCommand(dirs: string | readonly string[], opts: ReportCommandOptions, io: CommandIO): ExitCodeValue {
   const list = typeof dirs === "string" ? [dirs] : dirs;
   const all = readRun(list);
+  let prior: Run | undefined;
+  try {
+    prior = opts.prior !== undefined ? priorRun(opts.prior, list) : undefined;
+    return writeReport(all, list, prior, opts, io);
+  } finally {
+    all.release();
+    prior?.release();
+  }
+}
+
+// The report of a run read (its draws taken from the spill a parameter at a time).
+function writeReport(all: Run, list: readonly string[], prior: Run | undefined, opts: ReportCommandOptions, io: CommandIO): ExitCodeValue {
   for (const note of runNotes(all)) io.stderr.write(note + "\n");
   const names = Object.keys(all.chains.parameters);
   const shown = selectVariables(names, opts.variables, true);
@@ -49,8 +60,8 @@ export function reportCommand(dirs: string | readonly string[], opts: ReportComm
     logScale,
     ...(pairs ? { pairs } : {}),
     ...(note !== undefined ? { note } : {}),
-    ...(opts.prior !== undefined ? { prior: priorDraws(opts.prior, list) } : {}),
-    ...(warmupDraws(all) ?? {}),
+    ...(prior !== undefined ? { prior: prior.chains.parameters } : {}),
+    ...(all.warmup !== undefined ? { warmup: all.warmup.parameters } : {}),
   });
   try {
     writeFileSync(opts.output, html);
@@ -74,16 +85,13 @@ function pairNames(all: readonly string[], shown: readonly string[], wanted: rea
   return out.slice(0, MAX_PAIRS);
 }
 
-// The parameters' draws of the prior run in `dir`, checked to be one (its header says prior = 1).
-function priorDraws(dir: string, posterior: readonly string[]): Record<string, Float64Array[]> {
+// The prior run in `dir`, checked to be one (its header says prior = 1).
+function priorRun(dir: string, posterior: readonly string[]): Run {
   if (posterior.includes(dir)) throw usageError(`--prior '${dir}' is the run itself; give the directory of \`ppl sample --prior\``);
   const run = readRun([dir]);
-  if (run.files[0]!.config["prior"] !== "1") throw usageError(`--prior '${dir}' is not the output of \`ppl sample --prior\`; give the directory of a prior run`);
-  return run.chains.parameters;
-}
-
-// Saved warmup draws (--save-warmup) of every chain, by parameter; undefined when any chain has none.
-function warmupDraws(run: Run): { warmup: Record<string, Float64Array[]> } | undefined {
-  if (!run.files.every((f) => (f.warmupDraws[0]?.length ?? 0) > 0)) return undefined;
-  return { warmup: chainsFromColumns(run.files[0]!.columns, run.files.map((f) => f.warmupDraws)).parameters };
+  if (run.files[0]!.config["prior"] !== "1") {
+    run.release();
+    throw usageError(`--prior '${dir}' is not the output of \`ppl sample --prior\`; give the directory of a prior run`);
+  }
+  return run;
 }

@@ -4,7 +4,7 @@ import { ExitCode, type ExitCodeValue } from "../exit-codes.ts";
 import type { CommandIO } from "../io.ts";
 import { approximationMethod } from "../approximation-files.ts";
 import { printApproximationSummary } from "../approximation-summary.ts";
-import { readRun, summarizeRun } from "../read-runs.ts";
+import { readRun, summarizeRun, type Run } from "../read-runs.ts";
 import { runNotes } from "../run-notes.ts";
 import { formatSummary } from "../summary-text.ts";
 import { percentileColumns, withPercentiles } from "../percentiles.ts";
@@ -25,6 +25,15 @@ export interface SummaryCommandOptions {
 /** Prints the summary of the files or directories given; returns the exit code. */
 export function summaryCommand(paths: readonly string[], opts: SummaryCommandOptions, io: CommandIO): ExitCodeValue {
   const all = readRun(paths);
+  try {
+    return printSummary(all, opts, io);
+  } finally {
+    all.release();
+  }
+}
+
+// The summary of a run read (its draws taken from the spill a parameter at a time).
+function printSummary(all: Run, opts: SummaryCommandOptions, io: CommandIO): ExitCodeValue {
   const run = { ...all, chains: pickParameters(all.chains, selectVariables(Object.keys(all.chains.parameters), opts.variables, false)) };
   // optimize.csv, laplace.csv, variational.csv, pathfinder.csv: no Markov chain, so no chain diagnostics.
   const method = approximationMethod(run.files[0]!);
@@ -43,7 +52,7 @@ export function summaryCommand(paths: readonly string[], opts: SummaryCommandOpt
     io.stdout.write(JSON.stringify(quantiles ? withPercentiles(json, summary, quantiles) : json, null, 2) + "\n");
     return ExitCode.ok;
   }
-  const lengths = run.files.map((f) => f.draws[0]?.length ?? 0);
+  const lengths = run.files.map((f) => f.drawCount);
   if (lengths.some((n) => n !== run.chains.drawsPerChain)) {
     io.stderr.write(`note: the chains have ${lengths.join(", ")} draws; each is cut to the shortest (${run.chains.drawsPerChain})\n`);
   }

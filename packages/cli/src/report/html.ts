@@ -4,7 +4,7 @@
  * bars, energy and pair plots, and per parameter the density by chain beside the trace (as
  * ArviZ's plot_trace), a rank plot and the autocorrelation. Every plot is a `figure.panel`.
  */
-import { THRESHOLDS, type Summary } from "@ppl/ppl";
+import { quantile, THRESHOLDS, type Summary } from "@ppl/ppl";
 import type { Run } from "../read-runs.ts";
 import { samplerLines, summaryRows } from "../summary-text.ts";
 import { autocorrSvg } from "./svg-autocorr.ts";
@@ -55,7 +55,9 @@ export function renderReport(run: Run, summary: Summary, opts: ReportOptions): s
   const names = Object.keys(run.chains.parameters);
   const chains = run.files.length;
   const perChain = Math.max(100, Math.min(1000, Math.floor(TRACE_POINT_BUDGET / Math.max(1, names.length * chains * (opts.warmup !== undefined ? 2 : 1)))));
-  const divergent = run.chains.columns["divergent__"];
+  // Read from the spill once (its chains are read again at each access), for every parameter's trace.
+  const divergentColumn = run.chains.columns["divergent__"];
+  const divergent = divergentColumn !== undefined ? Array.from(divergentColumn) : undefined;
   const config = run.files[0]!.config;
   const title = `ppl report — ${run.model ?? "model"}`;
 
@@ -64,7 +66,7 @@ export function renderReport(run: Run, summary: Summary, opts: ReportOptions): s
     const out = new Float64Array(chainsOf.reduce((a, c) => a + c.length, 0));
     let o = 0;
     for (const c of chainsOf) {
-      out.set(Array.from(c), o);
+      out.set(c, o);
       o += c.length;
     }
     return out;
@@ -75,7 +77,7 @@ export function renderReport(run: Run, summary: Summary, opts: ReportOptions): s
       : `<p class="note">The pair plot needs at least two parameters.</p>`;
   const energy = run.chains.sampler ? panel("energy", energySvg(run.chains.sampler.energy)) : `<p class="note">No energy__ column: the energy plot needs Stan's sampler columns.</p>`;
 
-  const warmupDraws = opts.warmup !== undefined ? (run.files[0]!.warmupDraws[0]?.length ?? 0) : 0;
+  const warmupDraws = opts.warmup !== undefined ? run.files[0]!.warmupCount : 0;
   const params = names.map((name, i) => {
     const draws = run.chains.parameters[name]!;
     const log = opts.logScale?.has(name) ?? false;
@@ -91,7 +93,11 @@ export function renderReport(run: Run, summary: Summary, opts: ReportOptions): s
   });
 
   const stats = summary.parameters;
-  const forest = panel("forest", forestSvg(stats.map((p) => ({ name: p.name, pooled: pooled(run.chains.parameters[p.name]!), q5: p.q5, median: p.median, q95: p.q95, rhat: p.rhat }))));
+  // The 50% interval's quantiles a parameter at a time: the pooled draws of every parameter at once would be the whole run.
+  const forest = panel("forest", forestSvg(stats.map((p) => {
+    const x = pooled(run.chains.parameters[p.name]!);
+    return { name: p.name, q25: quantile(x, 0.25), q75: quantile(x, 0.75), q5: p.q5, median: p.median, q95: p.q95, rhat: p.rhat };
+  })));
   const ess = panel("ess", essSvg(stats.map((p) => ({ name: p.name, bulk: p.ess_bulk, tail: p.ess_tail })), chains, chains * run.chains.drawsPerChain));
   const mcse = panel("mcse", mcseSvg(stats.map((p) => ({ name: p.name, mcseMean: p.mcse_mean, mcseSd: p.mcse_sd, sd: p.sd }))));
 

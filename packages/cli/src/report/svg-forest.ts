@@ -1,11 +1,12 @@
-import { quantile, THRESHOLDS } from "@ppl/ppl";
+import { THRESHOLDS } from "@ppl/ppl";
 import { rowLayout } from "./svg-rows.ts";
 import { axes, extent, padded, px, svg } from "./svg.ts";
 
-/** One parameter of the forest plot: its summary's median and 90% interval, R-hat, and the pooled draws for the 50% interval. */
+/** One parameter of the forest plot: its summary's median and 90% interval, its 50% interval (the pooled draws' 25% and 75% quantiles), R-hat. */
 export interface ForestRow {
   readonly name: string;
-  readonly pooled: ArrayLike<number>;
+  readonly q25: number;
+  readonly q75: number;
   readonly q5: number;
   readonly median: number;
   readonly q95: number;
@@ -30,8 +31,7 @@ export function forestSvg(rows: readonly ForestRow[], width = 760): string {
   rows.forEach((r, i) => {
     const y = px(layout.rowY(i));
     if (Number.isFinite(r.q5) && Number.isFinite(r.q95)) thin.push(`M${px(f.x.at(r.q5))} ${y}H${px(f.x.at(r.q95))}`);
-    const q25 = quantile(r.pooled, 0.25);
-    const q75 = quantile(r.pooled, 0.75);
+    const { q25, q75 } = r;
     if (Number.isFinite(q25) && Number.isFinite(q75)) thick.push(`M${px(f.x.at(q25))} ${y}H${px(f.x.at(q75))}`);
     if (Number.isFinite(r.median)) dots.push(`M${px(f.x.at(r.median))} ${y}h0`);
     const bad = !(r.rhat <= THRESHOLDS.rhat);

@@ -11,6 +11,7 @@ export {
 } from "./stan-csv-writer.ts";
 export { SAMPLER_COLUMNS, type SamplerColumn, samplerValues } from "./sampler-columns.ts";
 export { type StanCsv, type ReadAdaptation, type ReadTiming, readStanCsv } from "./stan-csv-reader.ts";
+export { type StanCsvHead, StanCsvParser, parseStanCsvRow } from "./stan-csv-parser.ts";
 export { type ChainDraws, collectChains, chainsFromColumns } from "./chains.ts";
 export {
   type ParameterSummaryJson,

@@ -36,6 +36,7 @@ export {
   Purpose, seedKey, streamBlock, streamUniform, streamUniforms, streamNormals, streamExponentials,
   StreamRng, streamRng, type SeedKey,
 } from "./random/index.ts";
+export { philoxGraph, uniformGraph, normalsGraph, type StreamParams } from "./random/philox-graph.ts";
 // Diagnostics
 export {
   toChainMatrix, splitChains, essOfMatrix, rhatOfMatrix,

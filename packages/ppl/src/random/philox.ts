@@ -8,10 +8,9 @@
  * 64-bit integers), exactly as a shader without `umulExtended` would do it.
  */
 
-const M0 = 0xd2511f53;
-const M1 = 0xcd9e8d57;
-const W0 = 0x9e3779b9;
-const W1 = 0xbb67ae85;
+/** Philox4x32's round multipliers and key increments (Random123's), shared with philox-graph.ts. */
+export const PHILOX_CONSTANTS = { M0: 0xd2511f53, M1: 0xcd9e8d57, W0: 0x9e3779b9, W1: 0xbb67ae85 } as const;
+const { M0, M1, W0, W1 } = PHILOX_CONSTANTS;
 
 /** High 32 bits of the 64-bit product of two unsigned 32-bit integers. */
 export function mulhi32(a: number, b: number): number {

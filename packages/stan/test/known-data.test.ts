@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { compileModel } from "@ppl/ppl";
+import { toposort } from "@ppl/tensor/ir";
 import { compileStan } from "../src/index.ts";
 
 // Data values decide loop bounds, branches, indices and sizes while the program is traced, as
@@ -104,5 +105,28 @@ model { for (n in 1:N) y[n] ~ normal(m[a[n], b[n]] * ones[n], 1); }`;
     const rows = [[0.1, 0.2, 0.3], [0.4, 0.5, 0.6]];
     const want = y.reduce((s, v, n) => s + normalLp(v, rows[a[n]! - 1]![b[n]! - 1]!, 1), 0);
     expect(model.logDensityAt(model.unconstrain({ m: rows }))).toBeCloseTo(want, 10);
+  });
+
+  it("a transformed data matrix filled entry by entry in a loop is one constant in the model's graph, with the loop's values", () => {
+    const program = `data { int J; int K; matrix[J, K] W; vector[J] y; }
+transformed data {
+  matrix[J, K] W_adj;
+  for (k in 1:K) for (j in 1:J) W_adj[j, k] = (W[j, k] - mean(W[:, k])) / sd(W[:, k]);
+}
+parameters { vector[K] lambda; }
+model { y ~ normal(W_adj * lambda, 1); }`;
+    const J = 40, K = 3;
+    const W = Array.from({ length: J }, (_, j) => Array.from({ length: K }, (_, k) => Math.round(100 * Math.sin(1.1 * j + 2.3 * k)) / 100));
+    const y = Array.from({ length: J }, (_, j) => Math.round(100 * Math.cos(0.7 * j)) / 100);
+    const model = compile(program, { J, K, W, y });
+    const stats = Array.from({ length: K }, (_, k) => {
+      const col = W.map((r) => r[k]!);
+      const mean = col.reduce((a, b) => a + b, 0) / J;
+      return { mean, sd: Math.sqrt(col.reduce((a, b) => a + (b - mean) ** 2, 0) / (J - 1)) };
+    });
+    const lambda = [0.3, -0.2, 0.5];
+    const want = y.reduce((s, v, j) => s + normalLp(v, W[j]!.reduce((a, w, k) => a + ((w - stats[k]!.mean) / stats[k]!.sd) * lambda[k]!, 0), 1), 0);
+    expect(model.logDensityAt(lambda)).toBeCloseTo(want, 9);
+    expect(toposort([model.logDensity]).length).toBeLessThan(40);
   });
 });

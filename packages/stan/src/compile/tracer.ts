@@ -1,7 +1,8 @@
 import { all, and, broadcastTo, constant, ge, le, ne, select, sum, type Node, type Operand } from "@ppl/tensor";
 import { truncated, type ModelBuilder } from "@ppl/ppl";
+import { toposort } from "@ppl/tensor/ir";
 import type { Expr, Stmt, VarDecl } from "../syntax/ast.ts";
-import type { SourceFile, Span } from "../syntax/source.ts";
+import type { SourceFile, Span, StanError } from "../syntax/source.ts";
 import type { CheckedProgram } from "../check/check.ts";
 import { UNKNOWN, type SType } from "../check/types.ts";
 import { DISTRIBUTIONS } from "../library/distributions.ts";
@@ -23,10 +24,17 @@ class LoopSignal {
 }
 
 const MAX_WHILE = 10_000_000;
+/** A transformed data variable computed by at least this many graph nodes is folded into a constant. */
+const FOLD_NODES = 64;
 /** The fewest iterations a loop carrying state has for it to run as a scan (shorter ones are traced one by one). */
 const MIN_SCAN_ITERATIONS = 8;
 /** Graph nodes a loop traced one iteration at a time may make (outside transformed data, whose loops compute data) before the program is refused. */
 const MAX_UNROLLED_NODES = 50_000;
+
+// A JavaScript engine's stack overflow: recursion over a trace too long or too deep.
+function isStackOverflow(e: unknown): boolean {
+  return e instanceof RangeError && /call stack/i.test(e.message);
+}
 
 // How many graph nodes exist so far: each new node takes the next id, so the id of a node made now
 // (a constant of a shape never used before; its fill is one number) counts them.
@@ -89,18 +97,54 @@ export class Tracer extends Evaluator {
     super(checked, src, known);
   }
 
-  /** Traces every block in order. */
+  /** Traces every block in order; a stack overflow while tracing a statement is refused at that statement. */
   run(d: Readonly<Record<string, number | Node>>): void {
+    try {
+      this.runBlocks(d);
+    } catch (e) {
+      if (!isStackOverflow(e)) throw e;
+      const at = this.statement ?? this.checked.program.blocks.model?.[0];
+      throw at ? this.fail("unsupported", at.span, `tracing this statement overflowed the stack (a graph too long or too deep to build, in ${this.block}); write its loops with vector operations (docs/stan-support.md)`) : e;
+    }
+  }
+
+  /** The top-level statement being traced, for the refusal of a stack overflow. */
+  private statement: Stmt | undefined;
+
+  // Transformed data computed by long traces (a matrix filled entry by entry in a loop) become the
+  // constants they are: the model's graph would otherwise carry, and its compiled gradient
+  // recompute or hoist, every entry's own nodes (2pl_latent_reg_irt: 12k nodes, 16 s to compile).
+  private foldTransformedData(body: readonly Stmt[]): void {
+    if (this.known === undefined) return;
+    for (const s of body) {
+      if (s.kind !== "decl") continue;
+      const v = this.frames[0]!.get(s.name);
+      if (v === undefined || typeof v === "number") continue;
+      const node = materialize(v);
+      if (toposort([node]).length < FOLD_NODES) continue;
+      const values = this.known.values(node);
+      if (values !== undefined) this.setVar(s.name, constant(values, node.shape, node.dtype));
+    }
+  }
+
+  // A statement of a block, kept as the one being traced.
+  private top(s: Stmt): void {
+    this.statement = s;
+    this.exec(s);
+  }
+
+  private runBlocks(d: Readonly<Record<string, number | Node>>): void {
     const blocks = this.checked.program.blocks;
     for (const s of blocks.data ?? []) if (s.kind === "decl") this.frames[0]!.set(s.name, d[s.name]!);
     this.block = "transformed data";
-    for (const s of blocks["transformed data"] ?? []) this.exec(s);
+    for (const s of blocks["transformed data"] ?? []) this.top(s);
+    this.foldTransformedData(blocks["transformed data"] ?? []);
     this.block = "parameters";
     for (const s of blocks.parameters ?? []) if (s.kind === "decl") this.param(s);
     this.block = "transformed parameters";
     this.reported(blocks["transformed parameters"] ?? [], true);
     this.block = "model";
-    this.within(() => (blocks.model ?? []).forEach((s) => this.exec(s)));
+    this.within(() => (blocks.model ?? []).forEach((s) => this.top(s)));
     this.block = "generated quantities";
     this.rngCalls = [];
     this.reported(blocks["generated quantities"] ?? [], false);
@@ -109,7 +153,7 @@ export class Tracer extends Evaluator {
   // Runs a block whose top-level variables are reported with the draws; a transformed parameter
   // outside its bounds makes the log density −∞ (Stan rejects the draw).
   private reported(body: readonly Stmt[], checkBounds: boolean): void {
-    for (const s of body) this.exec(s);
+    for (const s of body) this.top(s);
     if (this.rngCalls && this.rngCalls.length > 0) {
       // Quantities that draw random numbers are computed per kept draw on the host (generated.ts).
       const outputs = body.flatMap((s) => (s.kind === "decl" ? [{ name: s.name, value: materialize(this.lookup(s.name, s.span)) }] : []));
@@ -286,9 +330,17 @@ export class Tracer extends Evaluator {
         });
         if (stop === "break") break;
       }
+    } catch (e) {
+      if (outermost && isStackOverflow(e)) throw this.tooLarge(s, "into a graph too deep to build");
+      throw e;
     } finally {
       if (outermost) this.unrolling = undefined;
     }
+  }
+
+  // The refusal of a loop traced one iteration at a time that grew too large: its line, why the loop pass did not take it, and what to write instead.
+  private tooLarge(loop: Stmt & { kind: "for" }, what: string): StanError {
+    return this.fail("unsupported", loop.span, `a loop traced one iteration at a time ${what} (it cannot run vectorized: ${whyNotVectorized(loop, this.checked)}); write its body with vector operations, or keep it to scalar statements the loop pass takes (docs/stan-support.md)`);
   }
 
   // The loop pass's scan form (scan-loop.ts): a loop carrying state between iterations runs as one
@@ -397,8 +449,7 @@ export class Tracer extends Evaluator {
     if (this.unrolling === undefined) return;
     const made = nodeCount() - this.unrolling.firstNode;
     if (made <= MAX_UNROLLED_NODES) return;
-    const loop = this.unrolling.loop;
-    throw this.fail("unsupported", loop.span, `a loop traced one iteration at a time into more than ${MAX_UNROLLED_NODES} graph nodes (it cannot run vectorized: ${whyNotVectorized(loop, this.checked)}); write its body with vector operations, or keep it to scalar statements the loop pass takes (docs/stan-support.md)`);
+    throw this.tooLarge(this.unrolling.loop, `into more than ${MAX_UNROLLED_NODES} graph nodes`);
   }
 
   private foreach(s: Stmt & { kind: "foreach" }): void {

@@ -205,7 +205,12 @@ function traceGroup(host: VmapHost, plan: VmapPlan, loopVar: string, group: read
   const outputs = [...(term ? [term] : []), ...rows, ...scratch];
   if (dependsOn(outputs, trace.placeholders)) return undefined;
   const n = group.length;
-  const batched = batchGraph(outputs, new Map([[trace.index, constant(group, [n])]]), n);
+  let batched: ReturnType<typeof batchGraph>;
+  try {
+    batched = batchGraph(outputs, new Map([[trace.index, constant(group, [n])]]), n);
+  } catch {
+    return undefined; // an op without a batching rule: the loop is left to the other forms
+  }
   const all = (k: number): Node => (batched[k]!.batched ? batched[k]!.node : broadcastTo(batched[k]!.node, [n, ...outputs[k]!.shape]));
   const t0 = term ? 1 : 0;
   return {

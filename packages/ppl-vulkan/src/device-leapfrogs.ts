@@ -9,10 +9,11 @@
  * once (whole arrays where the method keeps its momenta in one; a chain's inverse metric only when
  * it changed), instead of a leapfrog's arithmetic and a submission per step.
  */
-import { leapfrogGraphs, LEAPFROG_STATE, momentumRowsOf, type LeapfrogStateField, type Trajectory } from "@ppl/ppl/inference";
+import { leapfrogGraphs, LEAPFROG_STATE, momentumRowsOf, type LeapfrogStateField, type MomentumDraw, type Trajectory } from "@ppl/ppl/inference";
+import { normalsGraph } from "@ppl/ppl/internals";
 import type { Metric } from "@ppl/ppl";
 import type { ChainBatch } from "@ppl/ppl/runner";
-import type { Node } from "@ppl/tensor";
+import { div, mul, param, sqrt, type Node } from "@ppl/tensor";
 import { planProgram, type RenderLimits, type Sequence, type VulkanBuffer, type VulkanManager } from "@ppl/vulkan";
 import { kernelPrelude, residentProgram, type ResidentProgram } from "@ppl/vulkan/internals";
 import type { BatchedGradient } from "./batched-gradient.ts";
@@ -48,9 +49,10 @@ const REAL_RESULT = ["q", "p", "grad", "lp"] as const;
 /** The leapfrog programs of C chains beside the batched gradient, their buffers allocated once. */
 export async function deviceLeapfrogs(manager: VulkanManager, gradient: BatchedGradient, chains: number, dim: number, dtype: "f32" | "f64", limits: RenderLimits): Promise<DeviceLeapfrogs> {
   const g = leapfrogGraphs(chains, dim, dtype);
-  const [begin, end] = await Promise.all([
+  const [begin, end, draw] = await Promise.all([
     programOf(manager, [g.begin.q, g.begin.p], limits),
     programOf(manager, [g.end.q, g.end.p, g.end.grad, g.end.lp, g.end.active, g.end.taken], limits),
+    programOf(manager, [momentumGraph(chains, dim, dtype)], limits),
   ]);
   const R = dtype === "f64" ? 8 : 4;
   const rows = chains * dim;
@@ -59,6 +61,11 @@ export async function deviceLeapfrogs(manager: VulkanManager, gradient: BatchedG
   const sets = [stateSet(), stateSet()] as const;
   const fixed = { invMetric: manager.buffer(rows * R), stepSize: manager.buffer(chains * R), steps: manager.buffer(chains * 4), stop: manager.buffer(4) };
   const midP = manager.buffer(rows * R);
+  const streams: StreamBuffers = { chainId: manager.buffer(chains * 4), iteration: manager.buffer(4), purposeWord: manager.buffer(4), keyLo: manager.buffer(4), keyHi: manager.buffer(4) };
+  // The momentum draw writes the first state set's p, the steps' start.
+  const drawDispatches = bindings(draw, {
+    chain_id: streams.chainId, iteration: streams.iteration, purpose_word: streams.purposeWord, key_lo: streams.keyLo, key_hi: streams.keyHi, inv_metric: fixed.invMetric,
+  }, [sets[0].p]);
   const io = hostArrays(chains, dim, dtype);
   const upload = manager.readbackBuffer(io.realBytes + io.ints.byteLength);
   const result = manager.readbackBuffer(io.resultReals.byteLength + chains * 4);
@@ -70,9 +77,15 @@ export async function deviceLeapfrogs(manager: VulkanManager, gradient: BatchedG
     }, LEAPFROG_STATE.map((f) => next[f])),
   });
   const steps = [buffersOf(sets[0], sets[1]), buffersOf(sets[1], sets[0])] as const;
-  const record = (n: number): Sequence => {
+  // A sequence by its key: 2n for n steps, 2n + 1 for n steps after the momenta's draw (its momenta copied out as drawn).
+  const record = (key: number): Sequence => {
+    const n = key >> 1;
     const s = manager.sequence();
-    copyIn(s, upload, sets[0], fixed, io);
+    copyIn(s, upload, sets[0], fixed, streams, io);
+    if (key & 1) {
+      drawDispatches.forEach((d) => s.dispatch(d.algorithm, d.buffers, d.groups));
+      s.copy(sets[0].p, result, { dstOffset: io.initialAt * io.reals.BYTES_PER_ELEMENT, byteLength: io.rows * io.reals.BYTES_PER_ELEMENT });
+    }
     for (let k = 0; k < n; k++) {
       const at = steps[k % 2]!;
       at.begin.forEach((d) => s.dispatch(d.algorithm, d.buffers, d.groups));
@@ -86,17 +99,18 @@ export async function deviceLeapfrogs(manager: VulkanManager, gradient: BatchedG
   const stats = { submissions: 0, steps: 0, waitSeconds: 0, recordSeconds: 0 };
   return {
     run(batch, trajectories) {
-      const stop = trajectories[0]?.stopAtNonFinite;
-      if (batch.chains !== chains || trajectories.length !== chains || !uniform(trajectories, stop)) return false;
+      const first = trajectories[0];
+      if (batch.chains !== chains || trajectories.length !== chains || !uniform(trajectories, first)) return false;
+      const drawn = first?.draw !== undefined;
       const n = io.fill(batch, trajectories);
-      if (n === 0) {
+      if (n === 0 && !drawn) {
         trajectories.forEach((t) => (t.taken = 0));
         return true;
       }
       upload.write(io.reals);
       upload.write(io.ints, io.realBytes);
       const r0 = performance.now();
-      const sequence = recorded.of(n);
+      const sequence = recorded.of(2 * n + (drawn ? 1 : 0));
       const t0 = performance.now();
       stats.recordSeconds += (t0 - r0) / 1e3;
       sequence.submitSync();
@@ -123,21 +137,39 @@ export async function deviceLeapfrogs(manager: VulkanManager, gradient: BatchedG
     dispatchesPerStep: steps[0].begin.length + gradient.step.length + steps[0].end.length,
     dispose() {
       recorded.dispose();
-      [...sets.flatMap((s) => Object.values(s)), ...Object.values(fixed), midP, upload, result].forEach((b) => b.destroy());
+      [...sets.flatMap((s) => Object.values(s)), ...Object.values(fixed), ...Object.values(streams), midP, upload, result].forEach((b) => b.destroy());
       begin.program.destroy();
       end.program.destroy();
+      draw.program.destroy();
     },
   };
 }
 
-// Whether every trajectory has a diagonal metric and the same stopAtNonFinite (a loop: this runs every iteration).
-function uniform(trajectories: readonly Trajectory[], stop: boolean | undefined): boolean {
+// Whether every trajectory has a diagonal metric, the first's stopAtNonFinite, and draws its momentum
+// as the first does (or none does) from the same key (a loop: this runs every iteration).
+function uniform(trajectories: readonly Trajectory[], first: Trajectory | undefined): boolean {
+  if (!first) return true;
+  const stop = first.stopAtNonFinite;
+  const d = first.draw;
+  const key = first.chain.key;
   for (let c = 0; c < trajectories.length; c++) {
     const t = trajectories[c]!;
     if (t.chain.metric.kind !== "diag" || t.stopAtNonFinite !== stop) return false;
+    if (d ? !sameDraw(t.draw, d) || t.chain.key.lo !== key.lo || t.chain.key.hi !== key.hi : t.draw !== undefined) return false;
   }
   return true;
 }
+
+const sameDraw = (a: MomentumDraw | undefined, b: MomentumDraw): boolean => a !== undefined && a.iteration === b.iteration && a.purpose === b.purpose && a.sub === b.sub;
+
+/** The momenta p = z·M^(−1/2) of every chain from normalsGraph's streams (the host's Metric.momentumFromNormals: z·(1/√M⁻¹)). */
+function momentumGraph(chains: number, dim: number, dtype: "f32" | "f64"): Node {
+  const { normals } = normalsGraph(chains, dim, dtype);
+  return mul(normals, div(1, sqrt(param("inv_metric", [chains, dim], dtype))));
+}
+
+/** The momentum draw's inputs: each chain's id and the stream's words, i32. */
+type StreamBuffers = Readonly<Record<"chainId" | "iteration" | "purposeWord" | "keyLo" | "keyHi", VulkanBuffer>>;
 
 /** A leapfrog half planned and made resident (its own buffers for its leaves and outputs go unused: bindings puts the run's in their place). */
 interface HalfProgram {
@@ -174,10 +206,11 @@ interface HostArrays {
   readonly realBytes: number;
   readonly chains: number;
   readonly rows: number;
-  /** The upload's i32s: active [C], taken [C] (zeros), steps [C], stop [1]. */
+  /** The upload's i32s: active [C], taken [C] (zeros), steps [C], stop [1], then the draw's chain ids [C], iteration, purpose word, key words. */
   readonly ints: Int32Array;
-  /** The end state's q, p, grad [C·D] and lp [C], and the steps each chain took. */
+  /** The end state's q, p, grad [C·D] and lp [C], then the momenta drawn [C·D] (at initialAt), and the steps each chain took. */
   readonly resultReals: Float64Array | Float32Array;
+  readonly initialAt: number;
   readonly taken: Int32Array;
   /** Writes the run's inputs; returns the longest trajectory's steps. */
   fill(batch: ChainBatch, trajectories: readonly Trajectory[]): number;
@@ -189,14 +222,15 @@ function hostArrays(chains: number, dim: number, dtype: "f32" | "f64"): HostArra
   const Real = dtype === "f64" ? Float64Array : Float32Array;
   const rows = chains * dim;
   const reals = new Real(4 * rows + 2 * chains);
-  const ints = new Int32Array(3 * chains + 1);
-  const resultReals = new Real(3 * rows + chains);
+  const ints = new Int32Array(4 * chains + 5);
+  const initialAt = 3 * rows + chains;
+  const resultReals = new Real(4 * rows + chains);
   const taken = new Int32Array(chains);
   // Each chain's metric and its generation when its row of the upload was last written.
   const metricOf: (Metric | undefined)[] = new Array<Metric | undefined>(chains);
   const generationOf = new Float64Array(chains);
   return {
-    reals, realBytes: reals.byteLength, chains, rows, ints, resultReals, taken,
+    reals, realBytes: reals.byteLength, chains, rows, ints, resultReals, initialAt, taken,
     fill(batch, trajectories) {
       reals.set(batch.q, 0);
       reals.set(batch.grad, 2 * rows);
@@ -228,20 +262,37 @@ function hostArrays(chains: number, dim: number, dtype: "f32" | "f64"): HostArra
         if (t.steps > n) n = t.steps;
       }
       ints[3 * chains] = trajectories[0]?.stopAtNonFinite ? 1 : 0;
+      const draw = trajectories[0]?.draw;
+      if (draw) {
+        const at = 3 * chains + 1;
+        for (let c = 0; c < chains; c++) ints[at + c] = trajectories[c]!.chain.id;
+        const { key } = trajectories[0]!.chain;
+        // The stream's words as i32 (an Int32Array keeps the low 32 bits).
+        ints[at + chains] = draw.iteration;
+        ints[at + chains + 1] = draw.purpose | (draw.sub << 8);
+        ints[at + chains + 2] = key.lo;
+        ints[at + chains + 3] = key.hi;
+      }
       return n;
     },
     scatter(batch, trajectories) {
       batch.q.set(resultReals.subarray(0, rows));
       batch.grad.set(resultReals.subarray(2 * rows, 3 * rows));
-      batch.lp.set(resultReals.subarray(3 * rows));
+      batch.lp.set(resultReals.subarray(3 * rows, initialAt));
       const momenta = momentumRowsOf(trajectories, dim);
       if (momenta) momenta.set(resultReals.subarray(rows, 2 * rows));
+      const draw = trajectories[0]?.draw;
+      // The momenta drawn, in one piece where the method keeps them in one array.
+      const initialRows = draw?.initialRows?.length === rows ? draw.initialRows : undefined;
+      if (initialRows) initialRows.set(resultReals.subarray(initialAt, initialAt + rows));
       const { evaluations } = batch;
       // No view a chain: a subarray per chain per iteration was the loop's garbage.
       for (let c = 0; c < chains; c++) {
         const t = trajectories[c]!;
         const { p } = t;
         if (!momenta) for (let i = 0, o = rows + c * dim; i < dim; i++) p[i] = resultReals[o + i]!;
+        const initial = draw && !initialRows ? t.draw!.initial : undefined;
+        if (initial) for (let i = 0, o = initialAt + c * dim; i < dim; i++) initial[i] = resultReals[o + i]!;
         t.taken = taken[c]!;
         evaluations[c] = evaluations[c]! + t.taken;
       }
@@ -250,7 +301,7 @@ function hostArrays(chains: number, dim: number, dtype: "f32" | "f64"): HostArra
 }
 
 // The upload into the first state set and the fixed inputs, as copies at the sequence's start.
-function copyIn(s: Sequence, upload: VulkanBuffer, set: StateSet, fixed: Readonly<Record<"invMetric" | "stepSize" | "steps" | "stop", VulkanBuffer>>, io: HostArrays): void {
+function copyIn(s: Sequence, upload: VulkanBuffer, set: StateSet, fixed: Readonly<Record<"invMetric" | "stepSize" | "steps" | "stop", VulkanBuffer>>, streams: StreamBuffers, io: HostArrays): void {
   const R = io.reals.BYTES_PER_ELEMENT;
   const { rows, chains } = io;
   const realTargets = [set.q, set.p, set.grad, set.lp, fixed.invMetric, fixed.stepSize];
@@ -262,6 +313,9 @@ function copyIn(s: Sequence, upload: VulkanBuffer, set: StateSet, fixed: Readonl
   });
   const intTargets = [set.active, set.taken, fixed.steps, fixed.stop];
   intTargets.forEach((b, i) => s.copy(upload, b, { srcOffset: io.realBytes + 4 * chains * i, byteLength: i === 3 ? 4 : 4 * chains }));
+  const streamAt = io.realBytes + 4 * (3 * chains + 1);
+  s.copy(upload, streams.chainId, { srcOffset: streamAt, byteLength: 4 * chains });
+  [streams.iteration, streams.purposeWord, streams.keyLo, streams.keyHi].forEach((b, i) => s.copy(upload, b, { srcOffset: streamAt + 4 * (chains + i), byteLength: 4 }));
 }
 
 // The end state's q, p, grad, lp and steps taken into the result buffer, as copies at the sequence's end.

@@ -2,11 +2,13 @@
  * Whole leapfrog trajectories (trajectory.ts): a method that knows its n steps before it starts
  * (ChEES, static HMC) hands them to the density in one call (LeapfrogDensity.leapfrogs), and the
  * leapfrog halves as tensor-IR graphs (leapfrog-graph.ts, what a GPU renders) run through the
- * reference interpreter as that call give the CPU's draws bit for bit. A chain whose lp turns
+ * reference interpreter as that call, ChEES's momenta drawn by the Philox graphs (random/philox-graph.ts),
+ * give the CPU's draws bit for bit. A chain whose lp turns
  * non-finite stops there (ChEES) and the others go on.
  */
 import { describe, expect, it } from "vitest";
-import { interpret } from "@ppl/tensor";
+import { div, interpret, mul, param, sqrt } from "@ppl/tensor";
+import { normalsGraph } from "../src/random/philox-graph.ts";
 import { compileModel, modelDensity, sample, type BatchedDensity, type SampleResult } from "../src/index.ts";
 import { leapfrogGraphs, leapfrogsByRounds, momentumRowsOf, trajectory, type LeapfrogDensity, type Trajectory } from "../src/inference.ts";
 import { ChainBatch } from "../src/sampler/batch.ts";
@@ -35,6 +37,18 @@ function interpretedLeapfrogs(density: BatchedDensity, batch: ChainBatch, trajec
     q: Float64Array.from(batch.q), p: rows((t) => t.p), grad: Float64Array.from(batch.grad), lp: Float64Array.from(batch.lp),
     active: Float64Array.from(trajectories, (t) => (t.steps > 0 ? 1 : 0)), taken: new Float64Array(C),
   };
+  // The momenta a trajectory draws itself (ChEES), as a device draws them: normalsGraph·(1/√M⁻¹).
+  const draw = trajectories[0]!.draw;
+  if (draw) {
+    const { normals } = normalsGraph(C, D, "f64");
+    const { key } = trajectories[0]!.chain;
+    const [p0] = interpret([mul(normals, div(1, sqrt(param("inv_metric", [C, D], "f64"))))], {
+      inv_metric: fixed.inv_metric, chain_id: Float64Array.from(trajectories, (t) => t.chain.id), iteration: Float64Array.of(draw.iteration),
+      purpose_word: Float64Array.of(draw.purpose | (draw.sub << 8)), key_lo: Float64Array.of(key.lo | 0), key_hi: Float64Array.of(key.hi | 0),
+    });
+    state.p = p0!.data;
+    trajectories.forEach((t, c) => t.draw!.initial.set(p0!.data.subarray(c * D, (c + 1) * D)));
+  }
   const n = Math.max(...trajectories.map((t) => t.steps));
   const lp = new Float64Array(C);
   const grad = new Float64Array(C * D);

@@ -8,14 +8,16 @@
 import type { ChainBatch } from "./batch.ts";
 import type { BatchedDensity } from "./density.ts";
 import { leapfrogBegin, leapfrogEnd } from "./integrator.ts";
-import type { ChainContext } from "./transition.ts";
+import { copyRow, drawMomentum, type ChainContext } from "./transition.ts";
+import type { Purpose } from "../random/streams.ts";
 
 /**
  * A batched density that may run whole trajectories itself: `leapfrogs` runs the trajectory of
  * every chain of the batch at once (trajectories[c] is row c's), leaving what leapfrogsByRounds
- * leaves (each chain's row at its end, its momentum, its steps taken, its gradients counted in
- * batch.evaluations); a GPU's runs all steps in one submission. Any BatchedDensity is one (without
- * it, the driver takes the steps by rounds of logpGrad).
+ * leaves (a trajectory's momentum drawn first where it asks for the draw, each chain's row at its
+ * end, its momentum, its steps taken, its gradients counted in batch.evaluations); a GPU's runs the
+ * draws and all steps in one submission. Any BatchedDensity is one (without it, the driver takes
+ * the steps by rounds of logpGrad).
  */
 export interface LeapfrogDensity extends BatchedDensity {
   leapfrogs?(batch: ChainBatch, trajectories: readonly Trajectory[]): void;
@@ -44,14 +46,38 @@ export interface Trajectory {
    * chain.row is p, so that a density running the trajectories copies the momenta in one piece.
    */
   readonly momentumRows?: Float64Array;
+  /** Where the trajectory draws its momentum itself before its first step (ChEES): what to draw, and where it is kept. */
+  readonly draw?: MomentumDraw;
+}
+
+/**
+ * A momentum drawn as the trajectory starts, by whatever runs it: p ~ N(0, M) with the chain's
+ * metric, from block sub of the chain's `purpose` stream at `iteration` (drawMomentum's), written
+ * to p and kept in `initial` (the Metropolis test's start energy reads it). A device draws it with
+ * the same bits in f64 (random/philox-graph.ts).
+ */
+export interface MomentumDraw {
+  /** The iteration whose stream is drawn, set by the method before each run. */
+  iteration: number;
+  readonly purpose: Purpose;
+  readonly sub: number;
+  /** The momentum drawn, the chain's row of initialRows where the method keeps every chain's in one array. */
+  readonly initial: Float64Array;
+  readonly initialRows?: Float64Array;
 }
 
 /**
  * A trajectory over the chain's own momentum and scratch, of no steps until a method sets them;
  * momentumRows, where p is the chain's row of an array of every chain's momentum.
  */
-export function trajectory(chain: ChainContext, p: Float64Array, vel: Float64Array, stopAtNonFinite: boolean, momentumRows?: Float64Array): Trajectory {
-  return momentumRows ? { chain, p, vel, steps: 0, stepSize: 0, stopAtNonFinite, taken: 0, momentumRows } : { chain, p, vel, steps: 0, stepSize: 0, stopAtNonFinite, taken: 0 };
+export function trajectory(chain: ChainContext, p: Float64Array, vel: Float64Array, stopAtNonFinite: boolean, momentumRows?: Float64Array, draw?: MomentumDraw): Trajectory {
+  return { chain, p, vel, steps: 0, stepSize: 0, stopAtNonFinite, taken: 0, ...(momentumRows ? { momentumRows } : {}), ...(draw ? { draw } : {}) };
+}
+
+/** The trajectory's own momentum draw, on the host: drawMomentum into p (vel the normals' scratch, free before the first step), kept in draw.initial. */
+export function drawTrajectoryMomentum(t: Trajectory, draw: MomentumDraw): void {
+  drawMomentum(t.chain, draw.iteration, draw.purpose, draw.sub, t.vel, t.p);
+  copyRow(t.p, draw.initial);
 }
 
 /**
@@ -68,9 +94,10 @@ export function momentumRowsOf(trajectories: readonly Trajectory[], dim: number)
   return rows;
 }
 
-/** Starts a run: the first step's half kick and drift; true when it needs the gradient at chain.q. */
+/** Starts a run: the momentum where the trajectory draws it, the first step's half kick and drift; true when it needs the gradient at chain.q. */
 export function trajectoryBegin(t: Trajectory): boolean {
   t.taken = 0;
+  if (t.draw) drawTrajectoryMomentum(t, t.draw);
   if (t.steps <= 0) return false;
   const { chain } = t;
   leapfrogBegin(chain.q, t.p, chain.grad, t.stepSize, chain.metric, t.vel);

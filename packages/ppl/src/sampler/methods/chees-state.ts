@@ -1,5 +1,5 @@
 /** A ChEES chain's state, read by the method (chees.ts) and by the run's adaptation (chees-adaptation.ts). */
-import type { Trajectory } from "../trajectory.ts";
+import type { MomentumDraw, Trajectory } from "../trajectory.ts";
 import type { ChainContext, RowCopy } from "./layer.ts";
 
 /** How an iteration's trajectory length is jittered. */
@@ -16,8 +16,8 @@ export interface CheesRows {
   /** The momenta and their velocities M⁻¹p. */
   readonly p: Float64Array;
   readonly vel: Float64Array;
-  /** The momenta's standard normals (scratch of the draw). */
-  readonly normals: Float64Array;
+  /** The momenta drawn as the trajectories started (whoever runs them draws them: MomentumDraw). */
+  readonly initialP: Float64Array;
   /** The points the transitions started from: q, ∇ and lp. */
   readonly startQ: Float64Array;
   readonly startGrad: Float64Array;
@@ -33,7 +33,7 @@ export interface CheesRows {
 export function cheesRows(chains: number, dim: number): CheesRows {
   const rows = (): Float64Array => new Float64Array(chains * dim);
   return {
-    chains, dim, p: rows(), vel: rows(), normals: rows(), startQ: rows(), startGrad: rows(), startLp: new Float64Array(chains),
+    chains, dim, p: rows(), vel: rows(), initialP: rows(), startQ: rows(), startGrad: rows(), startLp: new Float64Array(chains),
     proposal: rows(), proposalVelocity: rows(), rejected: new Uint8Array(chains),
   };
 }
@@ -49,9 +49,9 @@ export interface CheesState {
   trajectoryLength: number;
   readonly p: Float64Array;
   readonly vel: Float64Array;
-  readonly normals: Float64Array;
-  /** The iteration's trajectory over p and vel, stopped at a point outside the support. */
+  /** The iteration's trajectory over p and vel, stopped at a point outside the support, and its momentum's draw (the trajectory's runner draws it). */
   readonly trajectory: Trajectory;
+  readonly draw: MomentumDraw;
   /** The point the transition started from (the ChEES criterion's initial position). */
   readonly start: RowCopy;
   /** The proposal before the Metropolis test, and its velocity M⁻¹p (the criterion's gradient reads them). */

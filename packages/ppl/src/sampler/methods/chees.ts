@@ -9,10 +9,10 @@
  * diagonal metric across chains; afterwards they are fixed.
  */
 import { hamiltonian } from "../integrator.ts";
-import { trajectory, type Trajectory } from "../trajectory.ts";
+import { trajectory, type MomentumDraw, type Trajectory } from "../trajectory.ts";
 import { cheesAdaptation } from "./chees-adaptation.ts";
 import { leapfrogMethod } from "./leapfrog-method.ts";
-import { copyRow, drawMomentum, Purpose, restoreRow, saveRow, streamUniform, type ChainContext, type RowCopy, type SamplingMethod } from "./layer.ts";
+import { copyRow, Purpose, restoreRow, saveRow, streamUniform, type ChainContext, type RowCopy, type SamplingMethod } from "./layer.ts";
 import type { MethodSettings } from "./method.ts";
 import { cheesRows, type CheesJitter, type CheesRows, type CheesState } from "./chees-state.ts";
 import type { ChainBatch } from "../batch.ts";
@@ -73,9 +73,10 @@ function initState(chain: ChainContext, s: MethodSettings, jitterKind: CheesJitt
   const view = (a: Float64Array): Float64Array => a.subarray(at, at + dim);
   const p = view(rows.p);
   const vel = view(rows.vel);
+  const draw: MomentumDraw = { iteration: 0, purpose: Purpose.Momentum, sub: 0, initial: view(rows.initialP), initialRows: rows.initialP };
   return {
     chain, rows, jitterKind, maxSteps: 2 ** s.maxDepth, maxDeltaH: s.maxDeltaH, trajectoryLength: s.stepSize,
-    p, vel, normals: view(rows.normals), start: startView(rows, chain.row), trajectory: trajectory(chain, p, vel, true, rows.p),
+    p, vel, start: startView(rows, chain.row), trajectory: trajectory(chain, p, vel, true, rows.p, draw), draw,
     proposal: view(rows.proposal), proposalVelocity: view(rows.proposalVelocity),
     iteration: 0, stepSize: s.stepSize, steps: 0, stepsDone: 0, jitter: 1, h0: 0, acceptStat: 0, divergent: false, energy: 0,
   };
@@ -90,14 +91,12 @@ function coversBatch(states: readonly CheesState[]): boolean {
   return true;
 }
 
-// After the start is saved: the momentum, the start's energy and the iteration's jittered number of
-// steps; the trajectory (a point outside the support ends it early) runs next.
+// After the start is saved: the iteration's momentum draw and jittered number of steps; the
+// trajectory runs next, its runner drawing the momentum (a point outside the support ends it early).
 function beginTrajectory(s: CheesState, iteration: number, stepSize: number, jitter: number): void {
-  const { chain, p, vel } = s;
   s.iteration = iteration;
   s.stepSize = stepSize;
-  drawMomentum(chain, iteration, Purpose.Momentum, 0, s.normals, p);
-  s.h0 = hamiltonian(s.start.lp, chain.grad, p, chain.metric, vel);
+  s.draw.iteration = iteration;
   s.jitter = jitter;
   s.steps = Math.min(s.maxSteps, Math.max(1, Math.ceil((jitter * s.trajectoryLength) / stepSize)));
   s.stepsDone = 0;
@@ -136,6 +135,8 @@ function startAll(states: readonly CheesState[], iteration: number, stepSizes: F
 // early is divergent whatever follows); true where the chain returns to its start.
 function rejects(s: CheesState): boolean {
   const { chain, p, vel } = s;
+  // The start's energy, from the start and the momentum the trajectory drew.
+  s.h0 = hamiltonian(s.start.lp, s.start.grad, s.draw.initial, chain.metric, vel);
   const lp = chain.batch.lp[chain.row]!;
   s.stepsDone = s.trajectory.taken;
   const h = hamiltonian(lp, chain.grad, p, chain.metric, vel);

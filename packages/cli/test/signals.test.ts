@@ -131,6 +131,19 @@ describe("a stop signal at any moment of ppl sample", () => {
     expect(JSON.parse(readFileSync(join(out, "summary.json"), "utf8")).sampler__.draws_per_chain).toBe(100);
   }, 60_000);
 
+  // No test delay: a real summary of 2 × 1,500,000 draws, whose every parameter takes seconds on
+  // two cores; the stop is answered between the steps of one parameter's work (its sort, each split
+  // chain of each pass), not only between parameters.
+  it.runIf(LONG)("during the summary of 2 × 1,500,000 draws: exit 130 within 2 s, the files complete, the note names ppl summary DIR (PPL_LONG=1)", async () => {
+    const out = join(tempDir(), "run");
+    const r = await stopAt("summary", ["--warmup", "100", "--draws", "1500000", "--refresh", "0"], out, ["SIGINT"]);
+    expect(r.code, r.stderr).toBe(130);
+    expect(r.exitMs).toBeLessThan(STOP_WITHIN_MS);
+    expect(r.stderr).toMatch(/interrupted by SIGINT during the summary: the run is complete .*; `ppl summary .*` prints it/);
+    expect(closedCleanly(out)).toEqual([1_500_000, 1_500_000]);
+    expect(existsSync(join(out, "summary.json"))).toBe(false);
+  }, 1_200_000);
+
   it("a second signal exits at once, every row on disk whole", async () => {
     const out = join(tempDir(), "run");
     const r = await stopAt("sampling", ["--warmup", "30", "--draws", "1000000"], out, ["SIGINT", "SIGINT"]);

@@ -22,8 +22,8 @@ import { firstLine, loadModel } from "../load-model.ts";
 import { logLikColumns } from "../log-lik-columns.ts";
 import { prepareOutputDir } from "../output-dir.ts";
 import { lockOutputDir } from "../output-lock.ts";
-import { summarizeDraws } from "../read-runs.ts";
-import { stopExitCode, stopOnSignals, stoppedBy } from "../stop-signals.ts";
+import { pastStopDeadline, STOP_WITHIN_SECONDS, stopExitCode, stopOnSignals, stoppedBy } from "../stop-signals.ts";
+import { summarizeInTime } from "../summary-in-time.ts";
 import { formatSummary } from "../summary-text.ts";
 import { filterSummary, hiddenNote, selectVariables } from "../variable-filter.ts";
 import type { SampleCommandOptions } from "./sample-options.ts";
@@ -69,7 +69,9 @@ export async function priorCommand(modelPath: string, opts: SampleCommandOptions
   }
 
   const controller = new AbortController();
+  // Held through the summary too: a stop during it ends the command within STOP_WITHIN_SECONDS.
   const releaseSignals = stopOnSignals(controller);
+  const summaryExpired = pastStopDeadline(controller.signal, STOP_WITHIN_SECONDS - 1);
   const t0 = performance.now();
   let last = t0;
   let done = 0;
@@ -90,20 +92,29 @@ export async function priorCommand(modelPath: string, opts: SampleCommandOptions
       }
     }
   } catch (e) {
+    releaseSignals();
     files.close();
     if (e instanceof ModelError) throw modelError(e.message, e);
     throw e;
-  } finally {
-    releaseSignals();
   }
   const seconds = (performance.now() - t0) / 1000;
   files.close({ warmup: 0, sampling: seconds });
   if (done === 0) {
+    releaseSignals();
     io.stderr.write(`interrupted by ${stoppedBy(controller.signal)} before the first prior draw; the CSV files in ${opts.output} hold their headers only\n`);
     return stopExitCode(stoppedBy(controller.signal));
   }
-  const summary = summarizeDraws(files.draws(), opts.maxDepth);
+  const summary = await summarizeInTime(files.draws(), opts.maxDepth, summaryExpired);
+  releaseSignals();
   files.release();
+  if (summary === null) {
+    const signal = stoppedBy(controller.signal);
+    io.stderr.write(
+      `interrupted by ${signal}: ${done} of ${opts.draws} prior draws per chain are in ${files.paths.length} valid CSV files in ${opts.output}, ` +
+        `not summarized (there was no time left: a stop ends the command within ${STOP_WITHIN_SECONDS} s); \`ppl summary ${opts.output}\` prints the summary\n`,
+    );
+    return stopExitCode(signal);
+  }
   writeFileSync(join(dir, "summary.json"), writeSummaryJson(summary));
   if (controller.signal.aborted) {
     const signal = stoppedBy(controller.signal);

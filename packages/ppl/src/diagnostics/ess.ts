@@ -4,6 +4,7 @@ import { nextPowerOfTwo } from "./fft.ts";
 import { mean, variance, varianceAbout } from "./moments.ts";
 import { ParameterDraws } from "./parameter-draws.ts";
 import { splitChains } from "./split-chains.ts";
+import { finish } from "./steps.ts";
 
 /**
  * Effective sample size of a chain matrix (chains already split if wanted),
@@ -23,14 +24,24 @@ export function essOfMatrix(m: ChainMatrix): number {
  * one's lags were too few), so that a summary holds one series at a time.
  */
 export function essOfSeries(count: number, n: number, series: (j: number) => Float64Array): number {
+  return finish(essOfSeriesSteps(count, n, series));
+}
+
+/** `essOfSeries` in steps: the generator yields after each series it reads. */
+export function* essOfSeriesSteps(count: number, n: number, series: (j: number) => Float64Array): Generator<void, number, void> {
   if (n < 3) return NaN;
-  return essAfterPass(seriesPass(count, n, series, lagsFor(n)), series);
+  return yield* essAfterPassSteps(yield* seriesPassSteps(count, n, series, lagsFor(n)), series);
 }
 
 /** The ESS of the series that `pass` read with `lagsFor(n)` lags: NaN (NA) as essOfMatrix says, else from its lags or, when Geyer's sequences read further, from a second pass with all of them. */
 export function essAfterPass(pass: SeriesPass, series: (j: number) => Float64Array): number {
+  return finish(essAfterPassSteps(pass, series));
+}
+
+/** `essAfterPass` in steps: the generator yields after each series a second pass reads. */
+export function* essAfterPassSteps(pass: SeriesPass, series: (j: number) => Float64Array): Generator<void, number, void> {
   if (pass.n < 3 || pass.returnsNA) return NaN;
-  return essFromPass(pass) ?? essFromPass(seriesPass(pass.count, pass.n, series, pass.n))!;
+  return essFromPass(pass) ?? essFromPass(yield* seriesPassSteps(pass.count, pass.n, series, pass.n))!;
 }
 
 /** What one pass over a matrix's series gives: each series' mean and variance, whether posterior says NA, and (when lags were asked for) the chains' mean autocovariance. */
@@ -46,6 +57,11 @@ export interface SeriesPass {
 
 /** Reads every series once: means, variances, posterior's NA test over all values and, with `lags` > 0, the autocovariances at lags below it. */
 export function seriesPass(count: number, n: number, series: (j: number) => Float64Array, lags: number): SeriesPass {
+  return finish(seriesPassSteps(count, n, series, lags));
+}
+
+/** `seriesPass` in steps: the generator yields after each series, so that a caller can stop between them (a split chain of millions of draws takes a transform of as many points). */
+export function* seriesPassSteps(count: number, n: number, series: (j: number) => Float64Array, lags: number): Generator<void, SeriesPass, void> {
   const means = new Float64Array(count);
   const variances = new Float64Array(count);
   const acov = new Float64Array(lags);
@@ -59,6 +75,7 @@ export function seriesPass(count: number, n: number, series: (j: number) => Floa
     variances[j] = v;
     // Summed chain by chain, as the separate autocovariances were.
     if (lags > 0) addAutocovariance(x, m, v, acov);
+    yield;
   }
   return { count, n, means, variances, returnsNA: na.returnsNA(), acov };
 }

@@ -1,4 +1,5 @@
 import type { Draws } from "./draws.ts";
+import { finish } from "./steps.ts";
 
 /** Per-draw sampler columns needed for the sampler diagnostics, each [chain][draw]. */
 export interface SamplerDraws {
@@ -68,8 +69,28 @@ export function ebfmi(energy: ArrayLike<number>): number {
 
 /** Divergences, tree-depth saturation and E-BFMI per chain. */
 export function samplerDiagnostics(sampler: SamplerDraws, maxTreeDepth: number): SamplerDiagnostics {
-  const divergencesPerChain = sampler.divergent.map((chain) => countNonZero(chain));
-  const treeDepthHitsPerChain = sampler.treedepth.map((chain) => countTreeDepthHits(chain, maxTreeDepth));
+  return finish(samplerDiagnosticsSteps(sampler, maxTreeDepth));
+}
+
+/** `samplerDiagnostics` in steps: the generator yields after each chain of each column (each read once, where they are read from a file when taken). */
+export function* samplerDiagnosticsSteps(sampler: SamplerDraws, maxTreeDepth: number): Generator<void, SamplerDiagnostics, void> {
+  const divergencesPerChain: number[] = [];
+  const lengths: number[] = [];
+  for (const chain of sampler.divergent) {
+    divergencesPerChain.push(countNonZero(chain));
+    lengths.push(chain.length);
+    yield;
+  }
+  const treeDepthHitsPerChain: number[] = [];
+  for (const chain of sampler.treedepth) {
+    treeDepthHitsPerChain.push(countTreeDepthHits(chain, maxTreeDepth));
+    yield;
+  }
+  const ebfmis: number[] = [];
+  for (const chain of sampler.energy) {
+    ebfmis.push(ebfmi(chain));
+    yield;
+  }
   const sum = (xs: number[]): number => xs.reduce((a, b) => a + b, 0);
   return {
     divergencesPerChain,
@@ -77,7 +98,7 @@ export function samplerDiagnostics(sampler: SamplerDraws, maxTreeDepth: number):
     maxTreeDepth,
     treeDepthHitsPerChain,
     treeDepthHits: sum(treeDepthHitsPerChain),
-    ebfmi: sampler.energy.map((chain) => ebfmi(chain)),
-    draws: sum(sampler.divergent.map((chain) => chain.length)),
+    ebfmi: ebfmis,
+    draws: sum(lengths),
   };
 }

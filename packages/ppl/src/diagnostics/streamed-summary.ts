@@ -1,5 +1,5 @@
 import type { DrawSource } from "./draw-source.ts";
-import { essAfterPass, essOfSeries, essTailFrom, lagsFor, seriesPass } from "./ess.ts";
+import { essAfterPassSteps, essOfSeriesSteps, essTailFrom, lagsFor, seriesPassSteps } from "./ess.ts";
 import { MAD_CONSTANT } from "./mad.ts";
 import { mcseQuantileSorted } from "./mcse.ts";
 import { mean, varianceAbout } from "./moments.ts";
@@ -7,7 +7,9 @@ import type { ParameterSummary } from "./parameter-summary.ts";
 import { quantileSorted } from "./quantile.ts";
 import { normalScore } from "./rank-normalize.ts";
 import { rhatFromPass } from "./rhat.ts";
+import { sortInSteps } from "./sort-in-steps.ts";
 import { SortScratch, sortOrder } from "./sort-order.ts";
+import { finish } from "./steps.ts";
 
 /** How many of a parameter's draws are NaN or infinite (for its warning). */
 export interface NonFiniteCount {
@@ -27,13 +29,26 @@ export interface NonFiniteCount {
  * the caller takes the in-memory route.
  */
 export function summarizeSource(name: string, source: DrawSource): { summary: ParameterSummary; nonFinite: NonFiniteCount } | null {
+  return finish(summarizeSourceSteps(name, source));
+}
+
+/**
+ * `summarizeSource` in steps: the generator yields after each chain read, each step of the sort
+ * and each split chain of a pass (none of them more than a second or so at 4 × 5,000,000 draws),
+ * so that a caller can let a stop signal's handler run and give up the summary.
+ */
+export function* summarizeSourceSteps(name: string, source: DrawSource): Generator<void, { summary: ParameterSummary; nonFinite: NonFiniteCount } | null, void> {
   const { chains, iterations: n } = source;
   const total = chains * n;
   const pooled = new Float64Array(total);
-  for (let c = 0; c < chains; c++) source.read(c, 0, pooled.subarray(c * n, (c + 1) * n));
+  for (let c = 0; c < chains; c++) {
+    source.read(c, 0, pooled.subarray(c * n, (c + 1) * n));
+    yield;
+  }
   const moments = pooledMoments(pooled);
+  yield;
   // In place: the chains are read again from the source when a pass needs them in order.
-  const sorted = pooled.sort();
+  const sorted = yield* sortInSteps(pooled);
   const hasNaN = moments.nonFinite.nan > 0;
   const quantile = (p: number): number => (hasNaN ? NaN : quantileSorted(sorted, p));
   const median = quantile(0.5);
@@ -42,13 +57,13 @@ export function summarizeSource(name: string, source: DrawSource): { summary: Pa
 
   // One pass gives both basic R-hat and basic ESS (and the bulk pass both bulk statistics).
   const raw = (j: number): Float64Array => split.raw(j);
-  const basic = seriesPass(split.count, split.length, raw, lagsFor(split.length));
-  const essBasic = essAfterPass(basic, raw);
+  const basic = yield* seriesPassSteps(split.count, split.length, raw, lagsFor(split.length));
+  const essBasic = yield* essAfterPassSteps(basic, raw);
   const center = moments.mean;
-  const essSquared = essOfSeries(split.count, split.length, (j) => split.map(j, (x) => (x - center) * (x - center)));
+  const essSquared = yield* essOfSeriesSteps(split.count, split.length, (j) => split.map(j, (x) => (x - center) * (x - center)));
   const varVar = (moments.fourth - moments.eVar * moments.eVar) / essSquared;
-  const essQ05 = moments.returnsNA ? NaN : essOfSeries(split.count, split.length, indicator(split, quantile(0.05)));
-  const essQ95 = moments.returnsNA ? NaN : essOfSeries(split.count, split.length, indicator(split, quantile(0.95)));
+  const essQ05 = moments.returnsNA ? NaN : yield* essOfSeriesSteps(split.count, split.length, indicator(split, quantile(0.05)));
+  const essQ95 = moments.returnsNA ? NaN : yield* essOfSeriesSteps(split.count, split.length, indicator(split, quantile(0.95)));
 
   let rhat = NaN;
   let essBulk = NaN;
@@ -56,13 +71,13 @@ export function summarizeSource(name: string, source: DrawSource): { summary: Pa
   if (!hasNaN) {
     const pool = split.middles((x) => x);
     const bulk = (j: number): Float64Array => split.scores(split.raw(j), pool, new SortedPool(sorted));
-    const bulkPass = seriesPass(split.count, split.length, bulk, lagsFor(split.length));
-    essBulk = essAfterPass(bulkPass, bulk);
+    const bulkPass = yield* seriesPassSteps(split.count, split.length, bulk, lagsFor(split.length));
+    essBulk = yield* essAfterPassSteps(bulkPass, bulk);
     const fold = (x: number): number => Math.abs(x - median);
     const foldedPool = split.middles(fold);
     const medianAt = gallop(sorted, 0, 1, NaN, 0, sorted.length, median, false);
     const tail = (j: number): Float64Array => split.scores(split.map(j, fold), foldedPool, new FoldedPool(sorted, median, medianAt));
-    rhat = rhatOfBoth(rhatFromPass(bulkPass), rhatFromPass(seriesPass(split.count, split.length, tail, 0)));
+    rhat = rhatOfBoth(rhatFromPass(bulkPass), rhatFromPass(yield* seriesPassSteps(split.count, split.length, tail, 0)));
     mad = MAD_CONSTANT * foldedMedian(sorted, median);
   }
   const sd = Math.sqrt(moments.variance);

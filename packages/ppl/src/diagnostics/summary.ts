@@ -6,8 +6,9 @@ import { mcseMeanFrom, mcseQuantileFrom, mcseSdOf } from "./mcse.ts";
 import { ParameterDraws } from "./parameter-draws.ts";
 import type { ParameterSummary } from "./parameter-summary.ts";
 import { rhatBasicOf, rhatOf } from "./rhat.ts";
-import { type SamplerDiagnostics, type SamplerDraws, samplerDiagnostics } from "./sampler.ts";
-import { summarizeSource } from "./streamed-summary.ts";
+import { type SamplerDiagnostics, type SamplerDraws, samplerDiagnosticsSteps } from "./sampler.ts";
+import { summarizeSourceSteps } from "./streamed-summary.ts";
+import { finish } from "./steps.ts";
 import { type DiagnosticWarning, nonFiniteWarning, nonFiniteWarnings, parameterWarnings, samplerWarnings } from "./warnings.ts";
 
 /** Summary of a whole run: per-parameter statistics, sampler diagnostics, warnings. */
@@ -29,15 +30,15 @@ export interface SummarizeOptions {
 
 /** Every statistic of one parameter's draws ([chain][draw], or a DrawSource that reads them). */
 export function summarizeParameter(name: string, draws: Draws | DrawSource): ParameterSummary {
-  return summarizeOne(name, draws).summary;
+  return finish(summarizeOne(name, draws)).summary;
 }
 
 // A parameter's statistics and its non-finite draws, by the route that holds the least: the
 // streamed one (see streamed-summary.ts), or, when more than half the draws are infinite, all
 // draws in memory.
-function summarizeOne(name: string, draws: Draws | DrawSource): { summary: ParameterSummary; warning: DiagnosticWarning | null } {
+function* summarizeOne(name: string, draws: Draws | DrawSource): Generator<void, { summary: ParameterSummary; warning: DiagnosticWarning | null }, void> {
   const source = isDrawSource(draws) ? draws : drawsSource(draws);
-  const streamed = summarizeSource(name, source);
+  const streamed = yield* summarizeSourceSteps(name, source);
   if (streamed !== null) return { summary: streamed.summary, warning: nonFiniteWarning(name, streamed.nonFinite) };
   const all = isDrawSource(draws) ? readAll(draws) : draws;
   return { summary: summarizeInMemory(name, all), warning: nonFiniteWarnings([[name, [...all]]])[0] ?? null };
@@ -110,18 +111,21 @@ export function summarizeEach(names: readonly string[], load: (name: string) => 
 }
 
 /**
- * `summarizeEach` a parameter at a time: the generator yields each parameter's name once it is
- * summarized and returns the summary, so that a caller can stop between parameters (a signal, a
- * deadline) or let other work run.
+ * `summarizeEach` in steps: the generator yields each parameter's name once it is summarized, and
+ * null between the steps of one parameter's work (see summarizeSourceSteps), and returns the
+ * summary, so that a caller can stop at any of them (a signal, a deadline) or let other work run.
  */
-export function* summarizeSteps(names: readonly string[], load: (name: string) => Draws | DrawSource, options: SummarizeOptions = {}): Generator<string, Summary, void> {
+export function* summarizeSteps(names: readonly string[], load: (name: string) => Draws | DrawSource, options: SummarizeOptions = {}): Generator<string | null, Summary, void> {
   const summaries: ParameterSummary[] = [];
   const nonFinite: DiagnosticWarning[] = [];
   let chains = -1;
   let drawsPerChain = 0;
   for (const name of names) {
     const draws = load(name);
-    const { summary, warning } = summarizeOne(name, draws);
+    const one = summarizeOne(name, draws);
+    let r = one.next();
+    for (; !r.done; r = one.next()) yield null;
+    const { summary, warning } = r.value;
     summaries.push(summary);
     if (warning !== null) nonFinite.push(warning);
     if (chains < 0) {
@@ -133,6 +137,9 @@ export function* summarizeSteps(names: readonly string[], load: (name: string) =
   if (chains < 0) chains = options.sampler?.energy.length ?? 0;
   const warnings = [...nonFinite, ...parameterWarnings(summaries, chains)];
   if (options.sampler === undefined) return { chains, drawsPerChain, parameters: summaries, warnings };
-  const sampler = samplerDiagnostics(options.sampler, options.maxTreeDepth ?? 10);
+  const diagnostics = samplerDiagnosticsSteps(options.sampler, options.maxTreeDepth ?? 10);
+  let d = diagnostics.next();
+  for (; !d.done; d = diagnostics.next()) yield null;
+  const sampler = d.value;
   return { chains, drawsPerChain, parameters: summaries, sampler, warnings: [...warnings, ...samplerWarnings(sampler)] };
 }

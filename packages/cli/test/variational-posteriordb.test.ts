@@ -1,16 +1,21 @@
 // `ppl variational` (meanfield) on kidiq_interaction and earnings against posteriordb's reference
-// (PPL_LONG=1, about six minutes): every parameter's mean within 0.5 reference sd. Both
-// posteriors have coefficients with multiple correlations above 0.99, along whose ridge the noisy
-// ascent moves slowly: with CmdStan's defaults the relative ELBO test stops it (or --iter 10000
-// does) with means several reference sds off (docs/variational.md has the numbers), so each run
-// here takes 10 draws a gradient and 300000 iterations with a tolerance it does not reach (exit 5,
-// the file marked as not converged): what is checked is where meanfield ADVI gets to, not when
-// Stan's test stops it. The settings differ per posterior: docs/variational.md lists every setting
-// tried with seed 1 (no one setting passed both: on earnings the adapted η = 10 leaves log σ
-// unsettled, on kidiq η = 1 leaves the means 0.6 sd off); the seed here is another, 2.
-// The sds are not checked: meanfield's optimum underestimates correlated marginals by design.
-// Measured (seed 2): kidiq passes (largest |z| 0.055); earnings' coefficients pass (largest 0.32)
-// and its σ does not (0.551): docs/variational.md, "posteriordb".
+// (PPL_LONG=1, about four minutes): every parameter's mean within 0.5 reference sd, as issue 45's
+// Done-when asks. Meanfield's optimum meets that rule on both: for these regressions with flat
+// priors it is in closed form, its coefficient means the posterior's exactly and its σ mean within
+// 0.01 reference sd of the reference (docs/variational.md). What keeps ADVI from it is the
+// stochastic ascent: both posteriors have coefficients with multiple correlations above 0.99,
+// along whose ridge the noisy ascent moves slowly, so with CmdStan's defaults the relative ELBO test
+// stops it (or --iter 10000 does) with means several reference sds off (docs/variational.md has the
+// numbers). Each run here therefore takes 10 draws a gradient and 300000 iterations with a
+// tolerance it does not reach (exit 5, the file marked as not converged): what is checked is where
+// meanfield ADVI gets to, not when Stan's test stops it. The step size differs per posterior, for
+// a reason: kidiq's ridge needs the adapted η (10; at η = 0.3 its means are 1.5 sd off), while on
+// earnings the ascent's noise across the posterior's thin directions puts the coefficients' mean at
+// a Mahalanobis distance D from the posterior's, which raises σ's by about D²/√(2N) reference sd
+// (D² 29 at η = 1: σ 0.55 sd high, the coefficients within 0.32; D² 5.6 at η = 0.3: σ 0.11;
+// η = 0.1 leaves the ridge unfinished, 0.65 sd). With η = 0.3 earnings passes on seeds 1, 2 and 3
+// (largest |z| 0.33, 0.32, 0.42). The sds are not checked: meanfield's optimum underestimates
+// correlated marginals by design (to 3% of the reference on earnings).
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -25,7 +30,7 @@ describe("ppl variational on posteriordb", () => {
   const LONG_RUN = ["--grad-samples", "10", "--iter", "300000", "--tol-rel-obj", "0.0001"];
   it.runIf(LONG).each([
     ["kidiq-kidscore_interaction", LONG_RUN],
-    ["earnings-logearn_interaction", [...LONG_RUN, "--no-adapt-engaged", "--eta", "1"]],
+    ["earnings-logearn_interaction", [...LONG_RUN, "--no-adapt-engaged", "--eta", "0.3"]],
   ] as const)("%s: meanfield means within 0.5 reference sd (PPL_LONG=1)", async (posterior, settings) => {
     const dir = `../shared/posteriordb/${posterior}`;
     const out = tempDir("ppl-variational-pdb-");

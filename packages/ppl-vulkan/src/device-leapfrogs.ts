@@ -9,11 +9,10 @@
  * once (whole arrays where the method keeps its momenta in one; a chain's inverse metric only when
  * it changed), instead of a leapfrog's arithmetic and a submission per step.
  */
-import { leapfrogGraphs, LEAPFROG_STATE, momentumRowsOf, type LeapfrogStateField, type MomentumDraw, type Trajectory } from "@ppl/ppl/inference";
-import { normalsGraph } from "@ppl/ppl/internals";
+import { leapfrogGraphs, LEAPFROG_STATE, momentumDrawGraphs, momentumRowsOf, type LeapfrogStateField, type MomentumDraw, type Trajectory } from "@ppl/ppl/inference";
 import type { Metric } from "@ppl/ppl";
 import type { ChainBatch } from "@ppl/ppl/runner";
-import { div, mul, param, sqrt, type Node } from "@ppl/tensor";
+import type { Node } from "@ppl/tensor";
 import { planProgram, type RenderLimits, type Sequence, type VulkanBuffer, type VulkanManager } from "@ppl/vulkan";
 import { kernelPrelude, residentProgram, type ResidentProgram } from "@ppl/vulkan/internals";
 import type { BatchedGradient } from "./batched-gradient.ts";
@@ -52,7 +51,7 @@ export async function deviceLeapfrogs(manager: VulkanManager, gradient: BatchedG
   const [begin, end, draw] = await Promise.all([
     programOf(manager, [g.begin.q, g.begin.p], limits),
     programOf(manager, [g.end.q, g.end.p, g.end.grad, g.end.lp, g.end.active, g.end.taken], limits),
-    programOf(manager, [momentumGraph(chains, dim, dtype)], limits),
+    programOf(manager, drawOutputs(chains, dim, dtype), limits),
   ]);
   const R = dtype === "f64" ? 8 : 4;
   const rows = chains * dim;
@@ -61,11 +60,8 @@ export async function deviceLeapfrogs(manager: VulkanManager, gradient: BatchedG
   const sets = [stateSet(), stateSet()] as const;
   const fixed = { invMetric: manager.buffer(rows * R), stepSize: manager.buffer(chains * R), steps: manager.buffer(chains * 4), stop: manager.buffer(4) };
   const midP = manager.buffer(rows * R);
-  const streams: StreamBuffers = { chainId: manager.buffer(chains * 4), iteration: manager.buffer(4), purposeWord: manager.buffer(4), keyLo: manager.buffer(4), keyHi: manager.buffer(4) };
-  // The momentum draw writes the first state set's p, the steps' start.
-  const drawDispatches = bindings(draw, {
-    chain_id: streams.chainId, iteration: streams.iteration, purpose_word: streams.purposeWord, key_lo: streams.keyLo, key_hi: streams.keyHi, inv_metric: fixed.invMetric,
-  }, [sets[0].p]);
+  // The momentum draw writes the first state set's p, the steps' start, and each chain's accept uniform.
+  const { streams, acceptU, dispatches: drawDispatches } = drawBindings(manager, draw, chains, R, fixed.invMetric, sets[0].p);
   const io = hostArrays(chains, dim, dtype);
   const upload = manager.readbackBuffer(io.realBytes + io.ints.byteLength);
   const result = manager.readbackBuffer(io.resultReals.byteLength + chains * 4);
@@ -84,7 +80,8 @@ export async function deviceLeapfrogs(manager: VulkanManager, gradient: BatchedG
     copyIn(s, upload, sets[0], fixed, streams, io);
     if (key & 1) {
       drawDispatches.forEach((d) => s.dispatch(d.algorithm, d.buffers, d.groups));
-      s.copy(sets[0].p, result, { dstOffset: io.initialAt * io.reals.BYTES_PER_ELEMENT, byteLength: io.rows * io.reals.BYTES_PER_ELEMENT });
+      s.copy(sets[0].p, result, { dstOffset: io.initialAt * R, byteLength: io.rows * R });
+      s.copy(acceptU, result, { dstOffset: (io.initialAt + io.rows) * R, byteLength: chains * R });
     }
     for (let k = 0; k < n; k++) {
       const at = steps[k % 2]!;
@@ -137,7 +134,7 @@ export async function deviceLeapfrogs(manager: VulkanManager, gradient: BatchedG
     dispatchesPerStep: steps[0].begin.length + gradient.step.length + steps[0].end.length,
     dispose() {
       recorded.dispose();
-      [...sets.flatMap((s) => Object.values(s)), ...Object.values(fixed), ...Object.values(streams), midP, upload, result].forEach((b) => b.destroy());
+      [...sets.flatMap((s) => Object.values(s)), ...Object.values(fixed), ...Object.values(streams), acceptU, midP, upload, result].forEach((b) => b.destroy());
       begin.program.destroy();
       end.program.destroy();
       draw.program.destroy();
@@ -160,16 +157,30 @@ function uniform(trajectories: readonly Trajectory[], first: Trajectory | undefi
   return true;
 }
 
-const sameDraw = (a: MomentumDraw | undefined, b: MomentumDraw): boolean => a !== undefined && a.iteration === b.iteration && a.purpose === b.purpose && a.sub === b.sub;
+const sameDraw = (a: MomentumDraw | undefined, b: MomentumDraw): boolean =>
+  a !== undefined && a.iteration === b.iteration && a.purpose === b.purpose && a.sub === b.sub && a.acceptPurpose === b.acceptPurpose;
 
-/** The momenta p = z·M^(−1/2) of every chain from normalsGraph's streams (the host's Metric.momentumFromNormals: z·(1/√M⁻¹)). */
-function momentumGraph(chains: number, dim: number, dtype: "f32" | "f64"): Node {
-  const { normals } = normalsGraph(chains, dim, dtype);
-  return mul(normals, div(1, sqrt(param("inv_metric", [chains, dim], dtype))));
+// The draw's outputs: every chain's momentum and accept uniform (ppl's momentumDrawGraphs).
+function drawOutputs(chains: number, dim: number, dtype: "f32" | "f64"): Node[] {
+  const g = momentumDrawGraphs(chains, dim, dtype);
+  return [g.p, g.acceptUniform];
 }
 
-/** The momentum draw's inputs: each chain's id and the stream's words, i32. */
-type StreamBuffers = Readonly<Record<"chainId" | "iteration" | "purposeWord" | "keyLo" | "keyHi", VulkanBuffer>>;
+/** The draw's inputs: each chain's id and the streams' words, i32. */
+type StreamBuffers = Readonly<Record<"chainId" | "iteration" | "purposeWord" | "keyLo" | "keyHi" | "acceptWord", VulkanBuffer>>;
+
+// The draw's input buffers, its accept uniforms' buffer (C reals of R bytes), and its dispatches writing the momenta into p.
+function drawBindings(manager: VulkanManager, draw: HalfProgram, chains: number, R: number, invMetric: VulkanBuffer, p: VulkanBuffer) {
+  const streams: StreamBuffers = {
+    chainId: manager.buffer(4 * chains), iteration: manager.buffer(4), purposeWord: manager.buffer(4), keyLo: manager.buffer(4), keyHi: manager.buffer(4), acceptWord: manager.buffer(4),
+  };
+  const acceptU = manager.buffer(chains * R);
+  const dispatches = bindings(draw, {
+    chain_id: streams.chainId, iteration: streams.iteration, purpose_word: streams.purposeWord, key_lo: streams.keyLo, key_hi: streams.keyHi,
+    accept_word: streams.acceptWord, inv_metric: invMetric,
+  }, [p, acceptU]);
+  return { streams, acceptU, dispatches };
+}
 
 /** A leapfrog half planned and made resident (its own buffers for its leaves and outputs go unused: bindings puts the run's in their place). */
 interface HalfProgram {
@@ -208,7 +219,7 @@ interface HostArrays {
   readonly rows: number;
   /** The upload's i32s: active [C], taken [C] (zeros), steps [C], stop [1], then the draw's chain ids [C], iteration, purpose word, key words. */
   readonly ints: Int32Array;
-  /** The end state's q, p, grad [C·D] and lp [C], then the momenta drawn [C·D] (at initialAt), and the steps each chain took. */
+  /** The end state's q, p, grad [C·D] and lp [C], then the momenta drawn [C·D] (at initialAt) and the accept uniforms [C], and the steps each chain took. */
   readonly resultReals: Float64Array | Float32Array;
   readonly initialAt: number;
   readonly taken: Int32Array;
@@ -222,9 +233,9 @@ function hostArrays(chains: number, dim: number, dtype: "f32" | "f64"): HostArra
   const Real = dtype === "f64" ? Float64Array : Float32Array;
   const rows = chains * dim;
   const reals = new Real(4 * rows + 2 * chains);
-  const ints = new Int32Array(4 * chains + 5);
+  const ints = new Int32Array(4 * chains + 6);
   const initialAt = 3 * rows + chains;
-  const resultReals = new Real(4 * rows + chains);
+  const resultReals = new Real(4 * rows + 2 * chains);
   const taken = new Int32Array(chains);
   // Each chain's metric and its generation when its row of the upload was last written.
   const metricOf: (Metric | undefined)[] = new Array<Metric | undefined>(chains);
@@ -272,6 +283,7 @@ function hostArrays(chains: number, dim: number, dtype: "f32" | "f64"): HostArra
         ints[at + chains + 1] = draw.purpose | (draw.sub << 8);
         ints[at + chains + 2] = key.lo;
         ints[at + chains + 3] = key.hi;
+        ints[at + chains + 4] = draw.acceptPurpose ?? 0;
       }
       return n;
     },
@@ -291,8 +303,11 @@ function hostArrays(chains: number, dim: number, dtype: "f32" | "f64"): HostArra
         const t = trajectories[c]!;
         const { p } = t;
         if (!momenta) for (let i = 0, o = rows + c * dim; i < dim; i++) p[i] = resultReals[o + i]!;
-        const initial = draw && !initialRows ? t.draw!.initial : undefined;
-        if (initial) for (let i = 0, o = initialAt + c * dim; i < dim; i++) initial[i] = resultReals[o + i]!;
+        if (draw) {
+          const own = t.draw!;
+          if (!initialRows) for (let i = 0, o = initialAt + c * dim; i < dim; i++) own.initial[i] = resultReals[o + i]!;
+          if (own.acceptPurpose !== undefined) own.acceptUniform = resultReals[initialAt + rows + c]!;
+        }
         t.taken = taken[c]!;
         evaluations[c] = evaluations[c]! + t.taken;
       }
@@ -315,7 +330,7 @@ function copyIn(s: Sequence, upload: VulkanBuffer, set: StateSet, fixed: Readonl
   intTargets.forEach((b, i) => s.copy(upload, b, { srcOffset: io.realBytes + 4 * chains * i, byteLength: i === 3 ? 4 : 4 * chains }));
   const streamAt = io.realBytes + 4 * (3 * chains + 1);
   s.copy(upload, streams.chainId, { srcOffset: streamAt, byteLength: 4 * chains });
-  [streams.iteration, streams.purposeWord, streams.keyLo, streams.keyHi].forEach((b, i) => s.copy(upload, b, { srcOffset: streamAt + 4 * (chains + i), byteLength: 4 }));
+  [streams.iteration, streams.purposeWord, streams.keyLo, streams.keyHi, streams.acceptWord].forEach((b, i) => s.copy(upload, b, { srcOffset: streamAt + 4 * (chains + i), byteLength: 4 }));
 }
 
 // The end state's q, p, grad, lp and steps taken into the result buffer, as copies at the sequence's end.

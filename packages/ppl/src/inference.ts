@@ -22,7 +22,7 @@ export { meads, meadsAdaptation, maxEigenvalue, MEADS_FOLDS, type MeadsState, ty
 export { leapfrogMethod, type LeapfrogMethodParts } from "./sampler/methods/leapfrog-method.ts";
 export type { LeapfrogTransition } from "./sampler/methods/method.ts";
 export { trajectory, trajectoryBegin, trajectoryAdvance, drawTrajectoryMomentum, leapfrogsByRounds, runLeapfrogs, momentumRowsOf, type Trajectory, type MomentumDraw, type LeapfrogDensity } from "./sampler/trajectory.ts";
-export { leapfrogGraphs, LEAPFROG_STATE, type LeapfrogGraphs, type LeapfrogStateField } from "./sampler/leapfrog-graph.ts";
+export { leapfrogGraphs, momentumDrawGraphs, LEAPFROG_STATE, type LeapfrogGraphs, type LeapfrogStateField } from "./sampler/leapfrog-graph.ts";
 export {
   drawMomentum, rowCopy, saveRow, restoreRow, Purpose, streamUniform,
   type ChainContext, type ChainSlot, type TransitionStats, type RowCopy,

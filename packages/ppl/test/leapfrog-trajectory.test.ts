@@ -7,10 +7,9 @@
  * non-finite stops there (ChEES) and the others go on.
  */
 import { describe, expect, it } from "vitest";
-import { div, interpret, mul, param, sqrt } from "@ppl/tensor";
-import { normalsGraph } from "../src/random/philox-graph.ts";
+import { interpret } from "@ppl/tensor";
 import { compileModel, modelDensity, sample, type BatchedDensity, type SampleResult } from "../src/index.ts";
-import { leapfrogGraphs, leapfrogsByRounds, momentumRowsOf, trajectory, type LeapfrogDensity, type Trajectory } from "../src/inference.ts";
+import { leapfrogGraphs, leapfrogsByRounds, momentumDrawGraphs, momentumRowsOf, trajectory, type LeapfrogDensity, type Trajectory } from "../src/inference.ts";
 import { ChainBatch } from "../src/sampler/batch.ts";
 import { Metric } from "../src/sampler/metric.ts";
 import { chainContext } from "../src/sampler/transition.ts";
@@ -37,17 +36,21 @@ function interpretedLeapfrogs(density: BatchedDensity, batch: ChainBatch, trajec
     q: Float64Array.from(batch.q), p: rows((t) => t.p), grad: Float64Array.from(batch.grad), lp: Float64Array.from(batch.lp),
     active: Float64Array.from(trajectories, (t) => (t.steps > 0 ? 1 : 0)), taken: new Float64Array(C),
   };
-  // The momenta a trajectory draws itself (ChEES), as a device draws them: normalsGraph·(1/√M⁻¹).
+  // The momenta and accept uniforms a trajectory draws itself (ChEES), by the graphs a device runs.
   const draw = trajectories[0]!.draw;
   if (draw) {
-    const { normals } = normalsGraph(C, D, "f64");
+    const g = momentumDrawGraphs(C, D, "f64");
     const { key } = trajectories[0]!.chain;
-    const [p0] = interpret([mul(normals, div(1, sqrt(param("inv_metric", [C, D], "f64"))))], {
+    const [p0, u] = interpret([g.p, g.acceptUniform], {
       inv_metric: fixed.inv_metric, chain_id: Float64Array.from(trajectories, (t) => t.chain.id), iteration: Float64Array.of(draw.iteration),
       purpose_word: Float64Array.of(draw.purpose | (draw.sub << 8)), key_lo: Float64Array.of(key.lo | 0), key_hi: Float64Array.of(key.hi | 0),
+      accept_word: Float64Array.of(draw.acceptPurpose ?? 0),
     });
     state.p = p0!.data;
-    trajectories.forEach((t, c) => t.draw!.initial.set(p0!.data.subarray(c * D, (c + 1) * D)));
+    trajectories.forEach((t, c) => {
+      t.draw!.initial.set(p0!.data.subarray(c * D, (c + 1) * D));
+      t.draw!.acceptUniform = u!.data[c]!;
+    });
   }
   const n = Math.max(...trajectories.map((t) => t.steps));
   const lp = new Float64Array(C);

@@ -6,7 +6,8 @@
  * step is the host's bits (test/leapfrog-graph.test.ts, through the reference interpreter). A step
  * is `begin`, the gradient at its q, then `end`; a chain whose `active` is false keeps its values.
  */
-import { add, and, broadcastTo, cast, isFinite, lt, mul, not, or, param, reshape, select, sub, type DType, type Node } from "@ppl/tensor";
+import { add, and, broadcastTo, cast, constant, div, isFinite, lt, mul, not, or, param, reshape, select, sqrt, sub, type DType, type Node } from "@ppl/tensor";
+import { normalsGraph, philoxGraph, uniformGraph } from "../random/philox-graph.ts";
 
 /** The state a step reads and writes, by name: the params of the graphs, [C, D] or [C]. */
 export const LEAPFROG_STATE = ["q", "p", "grad", "lp", "active", "taken"] as const;
@@ -68,4 +69,17 @@ export function leapfrogGraphs(chains: number, dim: number, dtype: "f32" | "f64"
     inputs: { midQ, midP, newLp, newGrad },
   };
   return { inputs, begin, end };
+}
+
+/**
+ * A trajectory's own draws (MomentumDraw) for C chains as graphs: the momenta p = z·(1/√M⁻¹) from
+ * normalsGraph's streams (Metric.momentumFromNormals' arithmetic), and each chain's accept uniform,
+ * streamUniform's variate 0 of block 0 at the same iteration under accept_word. Params:
+ * normalsGraph's (chain_id, iteration, purpose_word, key_lo, key_hi), accept_word, inv_metric [C, D].
+ */
+export function momentumDrawGraphs(chains: number, dim: number, dtype: "f32" | "f64"): { readonly p: Node; readonly acceptUniform: Node } {
+  const { params, normals } = normalsGraph(chains, dim, dtype);
+  const p = mul(normals, div(1, sqrt(param("inv_metric", [chains, dim], dtype))));
+  const [w0, w1] = philoxGraph([params.chain, params.iteration, param("accept_word", [], "i32"), constant(0, [], "i32")], [params.keyLo, params.keyHi]);
+  return { p, acceptUniform: uniformGraph(w0, w1, dtype) };
 }

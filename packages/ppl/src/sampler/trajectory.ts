@@ -9,7 +9,7 @@ import type { ChainBatch } from "./batch.ts";
 import type { BatchedDensity } from "./density.ts";
 import { leapfrogBegin, leapfrogEnd } from "./integrator.ts";
 import { copyRow, drawMomentum, type ChainContext } from "./transition.ts";
-import type { Purpose } from "../random/streams.ts";
+import { streamUniform, type Purpose } from "../random/streams.ts";
 
 /**
  * A batched density that may run whole trajectories itself: `leapfrogs` runs the trajectory of
@@ -64,6 +64,13 @@ export interface MomentumDraw {
   /** The momentum drawn, the chain's row of initialRows where the method keeps every chain's in one array. */
   readonly initial: Float64Array;
   readonly initialRows?: Float64Array;
+  /**
+   * Where the transition's Metropolis test takes its uniform from the chain's `acceptPurpose`
+   * stream at the same iteration (variate 0 of block 0, streamUniform's): drawn with the momentum
+   * into acceptUniform, so that the host draws nothing where a device runs the trajectory.
+   */
+  readonly acceptPurpose?: Purpose;
+  acceptUniform: number;
 }
 
 /**
@@ -74,10 +81,12 @@ export function trajectory(chain: ChainContext, p: Float64Array, vel: Float64Arr
   return { chain, p, vel, steps: 0, stepSize: 0, stopAtNonFinite, taken: 0, ...(momentumRows ? { momentumRows } : {}), ...(draw ? { draw } : {}) };
 }
 
-/** The trajectory's own momentum draw, on the host: drawMomentum into p (vel the normals' scratch, free before the first step), kept in draw.initial. */
+/** The trajectory's own momentum draw, on the host: drawMomentum into p (vel the normals' scratch, free before the first step), kept in draw.initial, and the accept uniform where asked for. */
 export function drawTrajectoryMomentum(t: Trajectory, draw: MomentumDraw): void {
-  drawMomentum(t.chain, draw.iteration, draw.purpose, draw.sub, t.vel, t.p);
+  const { chain } = t;
+  drawMomentum(chain, draw.iteration, draw.purpose, draw.sub, t.vel, t.p);
   copyRow(t.p, draw.initial);
+  if (draw.acceptPurpose !== undefined) draw.acceptUniform = streamUniform(chain.key, chain.id, draw.iteration, draw.acceptPurpose, 0, 0, 0);
 }
 
 /**

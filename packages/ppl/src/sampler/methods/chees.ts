@@ -73,7 +73,7 @@ function initState(chain: ChainContext, s: MethodSettings, jitterKind: CheesJitt
   const view = (a: Float64Array): Float64Array => a.subarray(at, at + dim);
   const p = view(rows.p);
   const vel = view(rows.vel);
-  const draw: MomentumDraw = { iteration: 0, purpose: Purpose.Momentum, sub: 0, initial: view(rows.initialP), initialRows: rows.initialP };
+  const draw: MomentumDraw = { iteration: 0, purpose: Purpose.Momentum, sub: 0, initial: view(rows.initialP), initialRows: rows.initialP, acceptPurpose: Purpose.Accept, acceptUniform: 0 };
   return {
     chain, rows, jitterKind, maxSteps: 2 ** s.maxDepth, maxDeltaH: s.maxDeltaH, trajectoryLength: s.stepSize,
     p, vel, start: startView(rows, chain.row), trajectory: trajectory(chain, p, vel, true, rows.p, draw), draw,
@@ -143,8 +143,8 @@ function rejects(s: CheesState): boolean {
   const dH = h - s.h0;
   s.divergent = !(dH <= s.maxDeltaH);
   s.acceptStat = s.divergent ? 0 : dH <= 0 ? 1 : Math.exp(-dH);
-  const u = streamUniform(chain.key, chain.id, s.iteration, Purpose.Accept, 0, 0, 0);
-  if (u < s.acceptStat) {
+  // The chain's Accept uniform at this iteration, drawn with the momentum by the trajectory's runner.
+  if (s.draw.acceptUniform < s.acceptStat) {
     s.energy = h;
     return false;
   }

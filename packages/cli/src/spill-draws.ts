@@ -30,6 +30,8 @@ export function spillStretchDraws(kept: ColumnSpill, names: readonly string[], s
   const parameters: Record<string, Float64Array[]> = {};
   const sources = new Map<string, DrawSource>();
   names.forEach((name, k) => {
+    // Every column, the sampler's too, can be read a stretch at a time (ppl export writes them so).
+    sources.set(fromStanCsvName(name), { chains: stretches.length, iterations: n, read: (c, start, out) => kept.read(stretches[c]!.chain, k, stretches[c]!.first + start, out) });
     if (name.endsWith("__")) {
       // Sampler columns go to the diagnostics chain by chain: each chain is read when it is taken.
       Object.defineProperty(columns, name, { get: () => lazyChains(kept, k, n, stretches), enumerable: true });
@@ -38,7 +40,6 @@ export function spillStretchDraws(kept: ColumnSpill, names: readonly string[], s
     const get = { get: () => stretches.map((s) => readStretch(kept, s, k, n)), enumerable: true };
     Object.defineProperty(columns, name, get);
     Object.defineProperty(parameters, fromStanCsvName(name), get);
-    sources.set(fromStanCsvName(name), { chains: stretches.length, iterations: n, read: (c, start, out) => kept.read(stretches[c]!.chain, k, stretches[c]!.first + start, out) });
   });
   const has = ["divergent__", "treedepth__", "energy__"].every((c) => names.includes(c));
   const sampler = has ? {

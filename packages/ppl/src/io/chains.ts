@@ -13,8 +13,9 @@ export interface ChainDraws {
   /** Draws per chain used (the shortest chain's count, so an interrupted chain fits). */
   readonly drawsPerChain: number;
   /**
-   * A parameter's draws (by bracket name) read a stretch at a time, where they are in a file
-   * rather than in memory: the summary then holds one parameter's draws, not every column's.
+   * A column's draws (a parameter's by its bracket name) read a stretch at a time, where they are
+   * in a file rather than in memory: the summary then holds one parameter's draws, not every
+   * column's, and an export one stretch of a variable.
    */
   readonly source?: (name: string) => DrawSource | undefined;
 }

@@ -63,7 +63,7 @@ export function adaptEta(ctx: ElboContext, init: Float64Array, opts: EtaAdaptati
 
 // The trials from t on in lockstep, each reader at the offset the trials before it would leave
 // the stream at without drops; a trial that read another amount sends the rest round again.
-function lockstepSearch(ctx: ElboContext, batched: BatchedObjective, init: Float64Array, opts: EtaAdaptationOptions, record: Record): EtaSearch {
+function lockstepSearch(ctx: ElboContext, batched: BatchedObjective, init: Float64Array, opts: EtaAdaptationOptions, record: TrialRecord): EtaSearch {
   const tape = new NormalTape(ctx.rng);
   const perTrial = (opts.adaptIter * opts.gradSamples + opts.elboSamples) * ctx.objective.dim;
   let offset = 0;
@@ -84,9 +84,9 @@ function lockstepSearch(ctx: ElboContext, batched: BatchedObjective, init: Float
 }
 
 // Records trial t's ELBO; the adaptation once the search stops there (a VariationalError when the last η fails too).
-type Record = (t: number, elbo: number) => EtaAdaptation | undefined;
+type TrialRecord = (t: number, elbo: number) => EtaAdaptation | undefined;
 
-function searchRecord(initialElbo: number): Record {
+function searchRecord(initialElbo: number): TrialRecord {
   const trials: { eta: number; elbo: number }[] = [];
   let best = { eta: 0, elbo: -Infinity };
   return (t, elbo) => {

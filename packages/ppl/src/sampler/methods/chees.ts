@@ -137,9 +137,12 @@ function rejects(s: CheesState): boolean {
   const { chain, p, vel } = s;
   // The start's energy, from the start and the momentum the trajectory drew.
   s.h0 = hamiltonian(s.start.lp, s.start.grad, s.draw.initial, chain.metric, vel);
-  const lp = chain.batch.lp[chain.row]!;
   s.stepsDone = s.trajectory.taken;
-  const h = hamiltonian(lp, chain.grad, p, chain.metric, vel);
+  return test(s, hamiltonian(chain.batch.lp[chain.row]!, chain.grad, p, chain.metric, vel));
+}
+
+// The test given the end's energy h (s.h0 the start's): the statistics, and true where the chain returns to its start.
+function test(s: CheesState, h: number): boolean {
   const dH = h - s.h0;
   s.divergent = !(dH <= s.maxDeltaH);
   s.acceptStat = s.divergent ? 0 : dH <= 0 ? 1 : Math.exp(-dH);
@@ -169,11 +172,46 @@ function finishAll(states: readonly CheesState[]): void {
     return;
   }
   const { rows } = first;
-  const { rejected } = rows;
-  for (let c = 0; c < states.length; c++) rejected[c] = rejects(states[c]!) ? 1 : 0;
-  rows.proposal.set(first.chain.batch.q);
+  const { rejected, dim } = rows;
+  const { batch } = first.chain;
+  for (let c = 0; c < states.length; c++) {
+    const s = states[c]!;
+    const inv = s.chain.metric.inverse;
+    const at = c * dim;
+    // rejects' energies over the rows (ChEES's metric is diagonal): the same arithmetic, no call a chain.
+    s.h0 = rowHamiltonian(rows.startLp[c]!, rows.startGrad, rows.initialP, inv, at, dim, null);
+    s.stepsDone = s.trajectory.taken;
+    rejected[c] = test(s, rowHamiltonian(batch.lp[c]!, batch.grad, rows.p, inv, at, dim, rows.vel)) ? 1 : 0;
+  }
+  rows.proposal.set(batch.q);
   rows.proposalVelocity.set(rows.vel);
-  for (let c = 0; c < states.length; c++) if (rejected[c] === 1) restoreRow(states[c]!.chain, states[c]!.start);
+  const { q, grad, lp } = batch;
+  for (let c = 0; c < states.length; c++) {
+    if (rejected[c] !== 1) continue;
+    for (let i = c * dim, end = i + dim; i < end; i++) {
+      q[i] = rows.startQ[i]!;
+      grad[i] = rows.startGrad[i]!;
+    }
+    lp[c] = rows.startLp[c]!;
+  }
+}
+
+/**
+ * hamiltonian() with a diagonal metric over row `at` of batch-wide arrays: −lp + ½·Σ p·(M⁻¹p) in
+ * Metric.kinetic's order, +∞ where it is NaN or the row's gradient is not finite; M⁻¹p into vel where
+ * given. finishAll's energies, tested equal to finish's chain by chain (chees.test.ts).
+ */
+function rowHamiltonian(lp: number, grad: Float64Array, p: Float64Array, inv: Float64Array, at: number, dim: number, vel: Float64Array | null): number {
+  let sum = 0;
+  for (let i = 0; i < dim; i++) {
+    const v = inv[i]! * p[at + i]!;
+    if (vel) vel[at + i] = v;
+    sum += p[at + i]! * v;
+  }
+  const h = -lp + 0.5 * sum;
+  if (Number.isNaN(h)) return Infinity;
+  for (let i = at; i < at + dim; i++) if (!Number.isFinite(grad[i]!)) return Infinity;
+  return h;
 }
 
 /** ChEES-HMC with the given jitter of the trajectory length, under the name given. */

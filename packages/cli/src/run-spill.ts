@@ -58,7 +58,7 @@ export class RunSpill {
     const parser = new StanCsvParser((values) => {
       if (chain === -2) chain = this.chainFor(parser.columnNames!);
       if (chain >= 0) this.spill!.push(chain, values);
-    });
+    }, true);
     const head = readLines(path, parser);
     if (chain === -2) chain = this.chainFor(head.columns);
     const skip = Math.min(skipRows(head.config), head.rows - head.warmupRows);
@@ -76,7 +76,7 @@ export class RunSpill {
       if (c === undefined) chains.set(id, (c = { chain: this.chainFor(parser.columnNames!.slice(1)), rows: 0 }));
       if (c.chain >= 0) this.spill!.push(c.chain, values.subarray(1));
       c.rows++;
-    });
+    }, true);
     const head = readLines(path, parser, (text) => {
       const a = chainAdaptation(text);
       if (a !== undefined) adaptations.set(a.id, a.adaptation);

@@ -58,8 +58,15 @@ export class StanCsvParser {
   // The last row seen, parsed when a later non-blank line comes (it was complete) or at the end.
   private pending: { text: string; lineNo: number } | undefined;
 
-  /** `row` receives each complete row's values (a new array each time) and its line number. */
-  constructor(private readonly row: (values: Float64Array, lineNo: number) => void) {}
+  // One array for every row, where the caller copies each row's values out (`reuseRow`).
+  private shared: Float64Array | undefined;
+
+  /**
+   * `row` receives each complete row's values and its line number: a new array each time, or with
+   * `reuseRow` one array filled anew for every row (a streaming reader copies the values out, and
+   * a million rows' arrays need not wait for the garbage collector).
+   */
+  constructor(private readonly row: (values: Float64Array, lineNo: number) => void, private readonly reuseRow = false) {}
 
   /** The column names, once the column line has been read. */
   get columnNames(): readonly string[] | undefined {
@@ -116,7 +123,9 @@ export class StanCsvParser {
     const p = this.pending;
     if (p === undefined) return;
     this.pending = undefined;
-    this.row(parseStanCsvRow(p.text, this.columns!, p.lineNo), p.lineNo);
+    const columns = this.columns!;
+    if (this.reuseRow && this.shared === undefined) this.shared = new Float64Array(columns.length);
+    this.row(parseStanCsvRow(p.text, columns, p.lineNo, this.shared), p.lineNo);
     this.rows++;
   }
 
@@ -159,13 +168,13 @@ export class StanCsvParser {
   }
 }
 
-/** One row of draws parsed to numbers; a field that is not a number, or a wrong count of fields, is an error naming the line. */
-export function parseStanCsvRow(line: string, columns: readonly string[], lineNo: number): Float64Array {
+/** One row of draws parsed to numbers (into `out` when given); a field that is not a number, or a wrong count of fields, is an error naming the line. */
+export function parseStanCsvRow(line: string, columns: readonly string[], lineNo: number, out?: Float64Array): Float64Array {
   const fields = line.split(",");
   if (fields.length !== columns.length) {
     throw new Error(`Stan CSV line ${lineNo}: expected ${columns.length} numeric fields, got ${fields.length}: "${line.slice(0, 80)}"`);
   }
-  const values = new Float64Array(fields.length);
+  const values = out ?? new Float64Array(fields.length);
   for (let k = 0; k < fields.length; k++) {
     const field = fields[k]!;
     // A plain decimal (what rows of draws hold, as a rule) is read at once: over these characters

@@ -1,9 +1,9 @@
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import fc from "fast-check";
 import * as T from "../src/index.ts";
 import * as TI from "../src/internals.ts";
 import { compiledBackend } from "../src/cpu/compiled/backend.ts";
-import { cacheSize } from "../src/cpu/compiled/cache.ts";
+import { cacheSize, clearProgramCache } from "../src/cpu/compiled/cache.ts";
 import { broadcastableTo, floats, shapeArb, valuesArb } from "../src/testing/index.ts";
 import type { Node } from "../src/ir/node.ts";
 
@@ -110,6 +110,13 @@ describe("fusion", () => {
     T.interpret(outs, bindings).forEach((w, j) => expect(Array.from(got[j]!.data)).toEqual(Array.from(w.data)));
     // A loop that needs the sum stays after it.
     expect(cpu.compileSync([T.mul(a, T.sum(a)), T.add(a, 1)]).stats.kernels).toBe(3);
+  });
+
+  it("a loop does not merge into a reduction's loop whose inner loop reads it at other indices (sum(x · exp(w), 1))", () => {
+    // exp(w) [3] is read broadcast in each row's inner loop, and the loop over the rows is also over
+    // [3]: merged into it, entry i1 of exp(w) would be read before it is written.
+    const xs = T.param("xs", [3, 3]), w = T.param("w", [3]);
+    expectSame([T.sum(T.mul(xs, T.exp(w)), 1)], { w: seq(3), xs: seq(9, (i) => i + 0.5) }, 0);
   });
 
   it("a loop does not merge past the kernel that copies a strided view it reads (the columns of a matrix through reshapes)", () => {
@@ -228,7 +235,9 @@ describe("fusion", () => {
   });
 });
 
-describe("short matrix-vector products fused into the loops around them (short-products.ts)", () => {
+describe("fusion across kernels: short matrix-vector products (short-products.ts), gathers and scatter-adds (fused-indexing.ts)", () => {
+  // The properties compile a few hundred graphs: leave the program cache below its bound for the tests after.
+  afterAll(() => clearProgramCache());
   const bitsEqual = (outputs: Node[], bindings: T.Bindings): void => {
     const got = cpu.compileSync(outputs).runSync(bindings), want = T.interpret(outputs, bindings);
     got.forEach((g, j) => g.data.forEach((v, i) => expect(Object.is(v, want[j]!.data[i]), `output ${j} element ${i}: ${v} vs ${want[j]!.data[i]}`).toBe(true)));
@@ -269,6 +278,26 @@ describe("short matrix-vector products fused into the loops around them (short-p
     const exe = cpu.compileSync(outs);
     expect(exe.source.match(/< 40; /g)).toHaveLength(1);
     bitsEqual(outs, { A: seq(120, (i) => (i % 7) - 3 + 0.25), r: seq(40, (i) => Math.cos(i)) });
+  });
+
+  it("gather(θ, g) → elementwise → sum and scatter_add(r, g) over the same rows (a hierarchical model) give the interpreter's bits in one loop", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 30 }), fc.integer({ min: 1, max: 6 }), fc.nat(unaries.length - 1), fc.array(pool, { minLength: 64, maxLength: 64 }), fc.array(fc.nat(), { minLength: 30, maxLength: 30 }),
+        (n, j, f, values, groups) => {
+          const theta = T.param("theta", [j]), y = T.data("y", [n]), g = T.data("g", [n], "i32");
+          const r = T.sub(y, unaries[f]!(T.gather(theta, g)));
+          const outputs = [T.sum(T.square(r)), T.scatterAdd(r, g, 0, j)];
+          const v = (len: number, o: number) => Float64Array.from({ length: len }, (_, i) => values[(i + o) % 64]!);
+          const bindings = { theta: v(j, 3), y: v(n, 11), g: Float64Array.from({ length: n }, (_, i) => groups[i]! % j) };
+          const source = cpu.compileSync(outputs).source;
+          expect(source).not.toMatch(/= (gather|scatter_add)\(/);
+          if (n > 5) expect(source.match(new RegExp(`i\\d+ < ${n}; `, "g")) ?? []).toHaveLength(1);
+          bitsEqual(outputs, bindings);
+        },
+      ),
+      { numRuns: 60 },
+    );
   });
 
   it("f32 products and products large enough for WebAssembly keep their kernel", () => {

@@ -8,6 +8,7 @@ import { elementwiseExpr, literal, roundExpr, roundValue } from "./expr.ts";
 import { viewLayout, type Layout } from "./layout.ts";
 import type { LoopKernel, Scope } from "./loop-nest.ts";
 import { expSharing } from "./shared-exp.ts";
+import { indexCheck, reducedAxesOf, isFusedGather, isFusedScatter } from "./fused-indexing.ts";
 
 /**
  * Renders a fused loop kernel. First a tree of blocks (one per scope) with every memory access
@@ -32,10 +33,22 @@ type Operand = { readonly text: string } | { readonly addr: Address };
 type Stmt =
   | { readonly kind: "compute"; readonly node: Node; readonly args: readonly Operand[] }
   | { readonly kind: "pad"; readonly node: Node; readonly axis: number | undefined; readonly from: number; readonly to: number; readonly value: Operand; readonly fill: string }
-  // Sibling reductions sharing one inner loop (see siblings.ts): one accumulator and one value each.
-  | { readonly kind: "reduce"; readonly nodes: readonly Node[]; readonly inner: Block; readonly values: readonly Operand[] }
+  // Sibling reductions sharing one inner loop (see siblings.ts): one accumulator and one value each;
+  // a fused scatter-add (fused-indexing.ts) adds its value into its output at its index instead.
+  | { readonly kind: "reduce"; readonly nodes: readonly Node[]; readonly inner: Block; readonly values: readonly Operand[]; readonly scatters: readonly (Scatter | undefined)[] }
+  // A fused gather: the table's entry at the index.
+  | { readonly kind: "gather"; readonly node: Node; readonly axis: number | undefined; readonly index: Operand; readonly table: Table }
   | { readonly kind: "store"; readonly node: Node; readonly addr: Address }
   | { readonly kind: "accumulate"; readonly node: Node; readonly value: Operand; readonly addr: Address; readonly scratch?: Address };
+
+/** Where a fused scatter-add accumulates: its output, at the index read in the loop. */
+interface Scatter {
+  readonly out: ArrayRef;
+  readonly index: Operand;
+}
+
+/** A gathered vector: a literal, or a buffer window read at start + j · stride. */
+type Table = { readonly text: string } | { readonly ref: ArrayRef; readonly start: number; readonly stride: number };
 
 interface Block {
   readonly axes: readonly Axis[];
@@ -96,13 +109,13 @@ export function renderLoopKernel(k: LoopKernel, ctx: RenderContext): string[] {
     const stmts: Stmt[] = [];
     const looped = new Set<Scope>();
     for (const n of s.nodes) {
-      if (isReduce(n.op)) {
+      if (isReduce(n.op) || isFusedScatter(n)) {
         const inner = schedule.innerOf.get(n)!;
         // The first of sibling reductions runs their shared loop; the others' values are locals by then.
         if (looped.has(inner)) continue;
         looped.add(inner);
-        const siblings = s.nodes.filter((m) => isReduce(m.op) && schedule.innerOf.get(m) === inner);
-        const reduced = n.attrs.axes!;
+        const siblings = s.nodes.filter((m) => (isReduce(m.op) || isFusedScatter(m)) && schedule.innerOf.get(m) === inner);
+        const reduced = reducedAxesOf(n);
         const innerDims: (number | undefined)[] = [];
         const innerAxes: Axis[] = [];
         let kept = 0;
@@ -115,11 +128,18 @@ export function renderLoopKernel(k: LoopKernel, ctx: RenderContext): string[] {
           } else innerDims.push(dims[kept++ + dims.length - n.rank]);
         });
         const block = build(inner, innerDims, innerAxes);
-        stmts.push({ kind: "reduce", nodes: siblings, inner: block, values: siblings.map((m) => operand(m.inputs[0]!, inner, innerDims)) });
-        for (const m of siblings) if (schedule.written.has(m)) stmts.push({ kind: "store", node: m, addr: storeAt(m, dims) });
+        const values = siblings.map((m) => operand(m.inputs[0]!, inner, innerDims));
+        const scatters = siblings.map((m) => (isFusedScatter(m) ? { out: ctx.target(m), index: operand(m.inputs[1]!, inner, innerDims) } : undefined));
+        stmts.push({ kind: "reduce", nodes: siblings, inner: block, values, scatters });
+        // A scatter-add's output is written in the loop.
+        for (const m of siblings) if (schedule.written.has(m) && !isFusedScatter(m)) stmts.push({ kind: "store", node: m, addr: storeAt(m, dims) });
         continue;
       } else if (isElementwise(n.op)) {
         stmts.push({ kind: "compute", node: n, args: n.inputs.map((x) => operand(x, s, dims)) });
+      } else if (isFusedGather(n)) {
+        const l = schedule.layout(n.inputs[0]!);
+        const table: Table = l.kind === "lit" ? { text: literal(l.value) } : { ref: ctx.source(l.source), start: l.start, stride: l.strides[0]! };
+        stmts.push({ kind: "gather", node: n, axis: dims[dims.length - 1], index: operand(n.inputs[1]!, s, dims), table });
       } else if (n.op === "pad") {
         // A vector padded in the loop over its own shape: x[i − before] inside, the fill outside.
         const x = n.inputs[0]!;
@@ -193,8 +213,10 @@ function addresses(b: Block, out: Address[] = []): Address[] {
     else if (s.kind === "pad") fromOperand(s.value);
     else if (s.kind === "reduce") {
       s.values.forEach(fromOperand);
+      for (const sc of s.scatters) if (sc) fromOperand(sc.index);
       addresses(s.inner, out);
-    } else if (s.kind === "store") out.push(s.addr);
+    } else if (s.kind === "gather") fromOperand(s.index);
+    else if (s.kind === "store") out.push(s.addr);
     else {
       fromOperand(s.value);
       out.push(s.addr);
@@ -223,7 +245,8 @@ function coalesce(b: Block, groups: Map<number, Group>, extra: readonly Address[
     }
   }
   flush();
-  for (const s of b.stmts) if (s.kind === "reduce") coalesce(s.inner, groups, s.values.flatMap((v) => ("addr" in v ? [v.addr] : [])));
+  const addrs = (o: Operand): Address[] => ("addr" in o ? [o.addr] : []);
+  for (const s of b.stmts) if (s.kind === "reduce") coalesce(s.inner, groups, [...s.values.flatMap(addrs), ...s.scatters.flatMap((sc) => (sc ? addrs(sc.index) : []))]);
 }
 
 function printAddress(a: Address, groups: ReadonlyMap<number, Group>): string {
@@ -249,7 +272,10 @@ function storedArrays(b: Block, out = new Set<string>()): Set<string> {
     else if (s.kind === "accumulate") {
       out.add(s.addr.ref.name);
       if (s.scratch) out.add(s.scratch.ref.name);
-    } else if (s.kind === "reduce") storedArrays(s.inner, out);
+    } else if (s.kind === "reduce") {
+      for (const sc of s.scatters) if (sc) out.add(sc.out.name);
+      storedArrays(s.inner, out);
+    }
   }
   return out;
 }
@@ -286,10 +312,18 @@ function printBlock(b: Block, pr: Printer, tail: (op: (o: Operand) => string) =>
   const exps = expSharing(loops.length > 0 ? stored : storedArrays(b));
   for (const s of b.stmts) {
     if (s.kind === "reduce") {
-      body.push(...printReduce(s.nodes, s.inner, s.values, pr));
+      body.push(...printReduce(s.nodes, s.inner, s.values, s.scatters, pr));
       continue;
     }
     const name = `v${ctx.id(s.node)}`;
+    if (s.kind === "gather") {
+      // The table is read at a run-time index: never hoisted.
+      const j = `j${ctx.id(s.node)}`, d = s.node.inputs[0]!.shape[0]!;
+      const q = s.axis === undefined ? "0" : groups.get(s.axis)!.name;
+      const at = "text" in s.table ? s.table.text : `${s.table.ref.name}[${sumExpr(s.table.ref.offset, s.table.start, scaled(j, s.table.stride))}]`;
+      body.push(`const ${j} = ${op(s.index)};`, indexCheck("gather", j, d, q), `const ${name} = ${at};`);
+      continue;
+    }
     if (s.kind === "compute") {
       const args = s.args.map(op);
       if (s.node.op === "neg") exps.noteNeg(name, args[0]!);
@@ -352,13 +386,13 @@ function accumulate(op: string, acc: string, x: string): string[] {
 
 // Reductions inside a scope, sharing one inner loop: it runs in place, their results become locals.
 // `values`: what each reduction adds up, read in the inner loop.
-function printReduce(nodes: readonly Node[], inner: Block, values: readonly Operand[], pr: Printer): string[] {
+function printReduce(nodes: readonly Node[], inner: Block, values: readonly Operand[], scatters: readonly (Scatter | undefined)[], pr: Printer): string[] {
   const { ctx } = pr;
   const n = nodes[0]!;
   const id = ctx.id(n);
   const acc = `acc${id}`;
   const what = nodes.map((m) => `n${ctx.id(m)} ${m.op}`).join(", ");
-  const out: string[] = [`// ${what} over axes [${n.attrs.axes!.join(",")}] of [${n.inputs[0]!.shape.join(",")}]`];
+  const out: string[] = [`// ${what} over axes [${reducedAxesOf(n).join(",")}] of [${n.inputs[0]!.shape.join(",")}]`];
   const wrap = (lines: string[]) => ["{", ...lines.map((l) => "  " + l), "}"];
   if (n.op === "reduce_logsumexp") {
     // Never shared (siblings.ts): two passes over its loop.
@@ -374,8 +408,23 @@ function printReduce(nodes: readonly Node[], inner: Block, values: readonly Oper
     return out;
   }
   const accs = nodes.map((m) => `acc${ctx.id(m)}`);
-  nodes.forEach((m, k) => out.push(`let ${accs[k]} = ${literal(reduceIdentity(m.op, m.dtype))};`));
-  out.push(...wrap(printBlock(inner, pr, (op) => nodes.flatMap((m, k) => accumulate(m.op, accs[k]!, op(values[k]!))))));
-  nodes.forEach((m, k) => out.push(`const v${ctx.id(m)} = ${roundExpr(m.dtype, accs[k]!)};`));
+  nodes.forEach((m, k) => {
+    const sc = scatters[k];
+    if (sc) out.push(`for (let f = 0; f < ${m.size}; f++) ${sc.out.name}[${sumExpr(sc.out.offset, "f")}] = 0;`);
+    else out.push(`let ${accs[k]} = ${literal(reduceIdentity(m.op, m.dtype))};`);
+  });
+  // The entry number a scatter-add's index check reports: the inner loop's (one) index.
+  const q = inner.axes.length === 0 ? "0" : pr.groups.get(inner.axes[0]!.id)!.name;
+  const tail = (op: (o: Operand) => string): string[] =>
+    nodes.flatMap((m, k) => {
+      const sc = scatters[k];
+      if (!sc) return accumulate(m.op, accs[k]!, op(values[k]!));
+      const j = `j${ctx.id(m)}`;
+      return [`{`, `  const ${j} = ${op(sc.index)};`, `  ${indexCheck("scatter_add", j, m.size, q)}`, `  ${sc.out.name}[${sumExpr(sc.out.offset, j)}] += ${op(values[k]!)};`, `}`];
+    });
+  out.push(...wrap(printBlock(inner, pr, tail)));
+  nodes.forEach((m, k) => {
+    if (!scatters[k]) out.push(`const v${ctx.id(m)} = ${roundExpr(m.dtype, accs[k]!)};`);
+  });
   return out;
 }

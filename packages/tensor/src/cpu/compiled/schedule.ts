@@ -2,6 +2,7 @@ import type { Node } from "../../ir/node.ts";
 import { isCheap, isElementwise, isReduce, isView } from "../../ir/ops.ts";
 import { sizeOf } from "../../ir/shape.ts";
 import { toposort } from "../../graph/toposort.ts";
+import { isFusedGather, isFusedScatter, readsInPlace } from "./fused-indexing.ts";
 import { isContiguous, isUnitReshape, layoutOf } from "./layout.ts";
 import type { Kernel, LoopKernel, Schedule, Scope } from "./loop-nest.ts";
 import { shareSiblingLoops } from "./siblings.ts";
@@ -28,7 +29,9 @@ export const isLeaf = (n: Node): boolean => n.op === "param" || n.op === "data" 
 // A pad of a vector reads its input at a shifted index: it joins a loop over its own shape (its
 // input stays in a buffer), where the padded gradient of a parameter slice is added up.
 const isFusedPad = (n: Node): boolean => n.op === "pad" && n.rank === 1;
-const isFusible = (n: Node): boolean => isElementwise(n.op) || isReduce(n.op) || isFusedPad(n);
+const isFusible = (n: Node): boolean => isElementwise(n.op) || isReduce(n.op) || isFusedPad(n) || isFusedGather(n);
+// Nodes that own an inner loop: reductions, and scatter-adds accumulated in a loop over their updates.
+const ownsLoop = (n: Node): boolean => isReduce(n.op) || isFusedScatter(n);
 
 /** True when a reduction's kept axes all come before its reduced axes (ignoring axes of length 1). */
 export function reducesTrailing(r: Node): boolean {
@@ -81,13 +84,13 @@ export function schedule(outputs: readonly Node[]): Schedule {
   const place = (n: Node, s: Scope) => {
     scopeOf.set(n, s);
     s.nodes.push(n);
-    if (isReduce(n.op)) innerOf.set(n, newScope(n.inputs[0]!.shape, s.kernel, s));
+    if (ownsLoop(n)) innerOf.set(n, newScope(n.inputs[0]!.shape, s.kernel, s));
   };
   // The one scope every user computes `n` in, or undefined when some user needs it in a buffer.
   const commonScope = (n: Node): Scope | undefined => {
     let found: Scope | undefined;
     for (const u of users.get(n) ?? []) {
-      const s = isReduce(u.op) ? innerOf.get(u) : isFusible(u) && !isFusedPad(u) ? scopeOf.get(u) : undefined;
+      const s = !readsInPlace(u, n) ? undefined : ownsLoop(u) ? innerOf.get(u) : isFusible(u) && !isFusedPad(u) ? scopeOf.get(u) : undefined;
       if (!s || (found && s !== found)) return undefined;
       found = s;
     }
@@ -106,6 +109,11 @@ export function schedule(outputs: readonly Node[]): Schedule {
         place(n, newLoop(n, n.shape).main);
         written.add(n);
       }
+    } else if (isFusedScatter(n)) {
+      // A loop of its own over no axes, whose inner loop runs over the updates: it joins the
+      // density's sums over the same rows (mergeLoops, siblings.ts).
+      place(n, newLoop(n, []).main);
+      written.add(n);
     } else if (!isFusible(n)) {
       kernels.push({ kind: "op", root: n });
       written.add(n);
@@ -140,7 +148,7 @@ export function schedule(outputs: readonly Node[]): Schedule {
     if (n.op === "reshape") {
       if (!isUnitReshape(n.inputs[0]!.shape, n.shape)) needContiguous(n.inputs[0]!);
     }
-    else if (!isLeaf(n) && !isView(n.op) && !isFusible(n) && n.op !== "matmul" && n.op !== "tuple_get") n.inputs.forEach(needContiguous);
+    else if (!isLeaf(n) && !isView(n.op) && !isFusible(n) && !isFusedScatter(n) && n.op !== "matmul" && n.op !== "tuple_get") n.inputs.forEach(needContiguous);
   }
 
   for (const s of scopes) s.nodes.sort((a, b) => position.get(a)! - position.get(b)!);
@@ -153,8 +161,8 @@ export function schedule(outputs: readonly Node[]): Schedule {
 }
 
 /**
- * Merges a loop kernel into the latest earlier loop kernel over the same shape when no kernel in
- * between writes anything it reads, and it reads what the earlier loop writes only directly, at the
+ * Merges a loop kernel into the earliest earlier loop kernel over the same shape that it can join:
+ * no kernel in between writes or computes anything it reads, and it reads what the earlier loop writes only directly, at the
  * same index (a node of the earlier loop's main scope, of the loop's full shape: its value at this
  * index is the local variable), never through a view or from an inner loop (other indices, which the
  * merged loop may not have written yet). The merged kernel computes the same operations on the
@@ -177,7 +185,12 @@ function mergeLoops(kernels: Kernel[], scopes: Scope[], scopeOf: Map<Node, Scope
       if (isView(x.op) && !(written.has(x) && !own.has(x))) return x.inputs.forEach((i) => visit(i, true));
       (through ? viewed : direct).add(x);
     };
-    for (const n of own) n.inputs.forEach((i) => visit(i, isView(n.op) || !(isElementwise(n.op) || isReduce(n.op))));
+    // Only an elementwise node of the main scope reads its inputs at the loop's index; a node of an
+    // inner loop (a reduction's producers) reads them at every index of that loop, before the merged
+    // loop has computed them (sum(x · exp(w), 1) with w broadcast over the rows: exp(w)'s loop over
+    // [2] must not merge into the loop over the rows).
+    const main = k.kind === "loop" ? k.main : undefined;
+    for (const n of own) n.inputs.forEach((i) => visit(i, !(isElementwise(n.op) && scopeOf.get(n) === main)));
     return { direct, viewed };
   };
   const writes = (k: Kernel): Node[] => {
@@ -191,32 +204,36 @@ function mergeLoops(kernels: Kernel[], scopes: Scope[], scopeOf: Map<Node, Scope
     if (b.kind !== "loop" || b.scatter) continue;
     const { direct, viewed } = reads(b);
     const needs = new Set([...direct, ...viewed]);
+    // The earliest loop b can join: merging as early as it can gathers the sums over the same rows
+    // of several kernels into one kernel, where they share a loop (siblings.ts).
+    let into: LoopKernel | undefined;
     for (let i = j - 1; i >= 0; i--) {
       const a = kernels[i]!;
       if (a.kind === "loop" && !a.scatter && sameShape(a.main.shape, b.main.shape)) {
         const fromA = new Set(writes(a));
         const local = (x: Node): boolean => scopeOf.get(x) === a.main && sameShape(x.shape, a.main.shape);
-        if ([...viewed].every((x) => !fromA.has(x) && scopeOf.get(x)?.kernel !== a) && [...direct].every((x) => (!fromA.has(x) && scopeOf.get(x)?.kernel !== a) || local(x))) {
-          const moved = scopesOf.get(b) ?? [];
-          for (const s of moved) {
-            s.kernel = a;
-            if (s.parent === b.main) s.parent = a.main;
-          }
-          for (const n of b.main.nodes) {
-            scopeOf.set(n, a.main);
-            a.main.nodes.push(n);
-          }
-          scopesOf.get(a)!.push(...moved.filter((s) => s !== b.main));
-          scopesOf.delete(b);
-          scopes.splice(scopes.indexOf(b.main), 1); // its nodes are a's now
-          grown.add(a.main);
-          kernels.splice(j, 1);
-          j--;
-        }
-        break;
+        if ([...viewed].every((x) => !fromA.has(x) && scopeOf.get(x)?.kernel !== a) && [...direct].every((x) => (!fromA.has(x) && scopeOf.get(x)?.kernel !== a) || local(x))) into = a;
       }
-      // A kernel in between that writes what b reads keeps b after it.
-      if (writes(a).some((w) => needs.has(w))) break;
+      // A kernel in between that writes what b reads, or computes it, keeps b after it.
+      if (writes(a).some((w) => needs.has(w)) || [...needs].some((x) => scopeOf.get(x)?.kernel === a)) break;
+    }
+    if (into) {
+      const a = into;
+      const moved = scopesOf.get(b) ?? [];
+      for (const s of moved) {
+        s.kernel = a;
+        if (s.parent === b.main) s.parent = a.main;
+      }
+      for (const n of b.main.nodes) {
+        scopeOf.set(n, a.main);
+        a.main.nodes.push(n);
+      }
+      scopesOf.get(a)!.push(...moved.filter((s) => s !== b.main));
+      scopesOf.delete(b);
+      scopes.splice(scopes.indexOf(b.main), 1); // its nodes are a's now
+      grown.add(a.main);
+      kernels.splice(j, 1);
+      j--;
     }
   }
   return [...grown];

@@ -1,6 +1,7 @@
 import type { Node } from "../../ir/node.ts";
 import { sameShape } from "../../ir/shape.ts";
 import { isView } from "../../ir/ops.ts";
+import { isFusedScatter, reducedAxesOf } from "./fused-indexing.ts";
 import type { Scope } from "./loop-nest.ts";
 
 /**
@@ -17,7 +18,8 @@ import type { Scope } from "./loop-nest.ts";
  * reads anything else its kernel computes stays on its own.
  */
 
-// Reductions that accumulate in one pass (logsumexp takes two: the maximum, then the sum of exps).
+// Reductions that accumulate in one pass (logsumexp takes two: the maximum, then the sum of exps);
+// fused scatter-adds (fused-indexing.ts) accumulate in one pass too.
 const SHAREABLE = new Set<string>(["reduce_sum", "reduce_prod", "reduce_max", "reduce_min"]);
 
 /**
@@ -35,8 +37,8 @@ export function shareSiblingLoops(scopes: Scope[], scopeOf: Map<Node, Scope>, in
     if (gone.has(s)) continue;
     const firstOf = new Map<string, Node>();
     for (const r of s.nodes) {
-      if (!SHAREABLE.has(r.op) || innerOf.get(r)?.parent !== s) continue;
-      const key = `${r.inputs[0]!.shape.join(",")}|${r.attrs.axes!.join(",")}`;
+      if (!(SHAREABLE.has(r.op) || isFusedScatter(r)) || innerOf.get(r)?.parent !== s) continue;
+      const key = `${r.inputs[0]!.shape.join(",")}|${reducedAxesOf(r).join(",")}`;
       const first = firstOf.get(key);
       if (!first) {
         firstOf.set(key, r);

@@ -1,6 +1,7 @@
 import type { Node } from "../../ir/node.ts";
 import { isElementwise, isReduce } from "../../ir/ops.ts";
 import { sameShape } from "../../ir/shape.ts";
+import { isFusedGather, isFusedScatter, readsInPlace } from "./fused-indexing.ts";
 import type { Kernel, LoopKernel, Scope } from "./loop-nest.ts";
 
 /**
@@ -59,14 +60,14 @@ function target(
 ): Scope | undefined {
   if (p.scatter || scopes.some((s) => s.kernel === p && s !== p.main)) return undefined;
   const nodes = p.main.nodes;
-  if (nodes.length === 0 || !nodes.every((n) => isElementwise(n.op))) return undefined;
+  if (nodes.length === 0 || !nodes.every((n) => isElementwise(n.op) || isFusedGather(n))) return undefined;
   let into: Scope | undefined;
   for (const w of nodes) {
     if (!written.has(w)) continue;
     if (isOutput.has(w) || !sameShape(w.shape, p.main.shape)) return undefined;
     for (const u of users.get(w) ?? []) {
       // Where u reads w: a reduction reads its input in its inner loop, an elementwise node where it sits.
-      const at = isReduce(u.op) ? innerOf.get(u) : isElementwise(u.op) ? scopeOf.get(u) : undefined;
+      const at = !readsInPlace(u, w) ? undefined : isReduce(u.op) || isFusedScatter(u) ? innerOf.get(u) : isElementwise(u.op) || isFusedGather(u) ? scopeOf.get(u) : undefined;
       if (at === p.main) continue; // a local of p, which moves with it
       if (!at || at.kernel === p || (into && at !== into)) return undefined;
       into = at;

@@ -8,8 +8,9 @@
  */
 import { approximationTarget, type CompiledModel, type PathfinderModelOptions } from "@ppl/ppl";
 import type { PlacedPlan } from "@ppl/ppl/runner";
-import { placeApproximation, type ApproximationBackendFlags } from "./approximation-backend-flags.ts";
+import { placeApproximation, type ApproximationBackendFlags, type PlacedApproximation } from "./approximation-backend-flags.ts";
 import { runPathfinder, type PathfinderCommandOptions } from "./commands/pathfinder.ts";
+import { CliError, ExitCode } from "./exit-codes.ts";
 import type { CommandIO } from "./io.ts";
 import type { InitValues } from "./start-values.ts";
 
@@ -30,11 +31,13 @@ export function pathfinderBackend(plan: Pick<PlacedPlan, "backend" | "device" | 
   return { backend: "vulkan", dtype: plan.dtype, ...(device !== undefined ? { device } : {}) };
 }
 
+type PathfinderTarget = Awaited<ReturnType<typeof approximationTarget>>;
+
 /** Initial points of chains `first` … `first + chains − 1` from one multi-path Pathfinder run with `seed`, its paths where `where` places them (the CPU by default). */
 export async function pathfinderInits(compiled: CompiledModel, chains: number, first: number, seed: number, io: CommandIO, where: ApproximationBackendFlags = { backend: "cpu" }): Promise<InitValues> {
   const m = await approximationTarget(compiled, true);
   const options: PathfinderModelOptions = { method: "pathfinder", numPaths: DEFAULTS.numPaths, numElboDraws: DEFAULTS.numElboDraws };
-  const placed = await placeApproximation(where, m, true, options, io, true);
+  const placed = await placeOrCpu(where, m, options, io);
   const t0 = performance.now();
   let r;
   try {
@@ -44,9 +47,21 @@ export async function pathfinderInits(compiled: CompiledModel, chains: number, f
   }
   const failed = r.paths.filter((p) => p.draws === null).length;
   const k = Number.isNaN(r.paretoK) ? "none, equal weights" : Number.isFinite(r.paretoK) ? r.paretoK.toFixed(2) : "Inf";
-  const on = placed.note !== undefined ? `, ${placed.note}` : "";
+  const on = placed.note !== undefined ? `, ${placed.note}` : placed.fallback !== undefined ? `, on the CPU: ${placed.fallback}` : "";
   const notes = [
     `init: pathfinder (${r.paths.length - failed} of ${r.paths.length} paths, Pareto k ${k}, ${((performance.now() - t0) / 1000).toFixed(1)}s${on}): chain c starts at row c of \`ppl pathfinder --seed ${seed}\`'s draws`,
   ];
   return { perChain: r.draws.x.map((x) => Float64Array.from(x)), notes };
+}
+
+// The paths placed where asked; where the run's device cannot evaluate the model's batched
+// gradient (a driver's limit, say), on the CPU, the reason kept for the init line: the init is
+// the run's helper, and the sampler may still run on the device (or fail there with its own error).
+async function placeOrCpu(where: ApproximationBackendFlags, m: PathfinderTarget, options: PathfinderModelOptions, io: CommandIO): Promise<PlacedApproximation<PathfinderTarget> & { readonly fallback?: string }> {
+  try {
+    return await placeApproximation(where, m, true, options, io, true);
+  } catch (e) {
+    if (where.backend === "cpu" || !(e instanceof CliError && e.exitCode === ExitCode.device)) throw e;
+    return { ...(await placeApproximation({ backend: "cpu" }, m, true, options, io, true)), fallback: e.message.replace(/; use --backend cpu$/, "") };
+  }
 }

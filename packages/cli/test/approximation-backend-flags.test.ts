@@ -14,6 +14,7 @@ import { pathfinderBackend, pathfinderInits } from "../src/pathfinder-init.ts";
 import { readCsv, tempDir } from "./helpers.ts";
 import { normalPosterior } from "./normal-posterior.ts";
 import eightSchools from "../../../examples/posteriordb/eight_schools-eight_schools_noncentered.ts";
+import garch from "../../../examples/posteriordb/garch-garch11.ts";
 
 const tmp = tempDir("ppl-approx-backend-");
 const { model: NORMAL, data: DATA } = normalPosterior(tmp);
@@ -93,5 +94,13 @@ describe("ppl sample --init pathfinder: its paths on the sampling run's backend"
     gpu.perChain.forEach((q, c) => q.forEach((v, i) => expect(Math.abs(v - cpu.perChain[c]![i]!)).toBeLessThanOrEqual(1e-12 * Math.max(1, Math.abs(v)))));
     expect(gpu.notes.join("\n")).toMatch(/backend: vulkan \(f64\)/);
     expect(cpu.notes.join("\n")).not.toMatch(/backend: vulkan/);
+  });
+
+  it.runIf(device?.type === "cpu" && /llvmpipe/.test(device.name))("where the device cannot evaluate the model's batched gradient (garch11's scan past llvmpipe's loop limit): the CPU's initial points, the init line saying why", async () => {
+    const compiled = compileModel(garch, JSON.parse(readFileSync(new URL("../../../../shared/posteriordb/garch-garch11/data.json", import.meta.url), "utf8")));
+    const cpu = await pathfinderInits(compiled, 4, 0, 3, silent);
+    const gpu = await pathfinderInits(compiled, 4, 0, 3, silent, { backend: "vulkan", dtype: "f64", device: device!.index });
+    expect(gpu.perChain.map((q) => Array.from(q))).toEqual(cpu.perChain.map((q) => Array.from(q)));
+    expect(gpu.notes.join("\n")).toMatch(/, on the CPU: the Vulkan device could not evaluate the model's batched gradient: .*loop/);
   });
 });

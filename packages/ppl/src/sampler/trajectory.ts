@@ -78,7 +78,8 @@ export interface MomentumDraw {
  * momentumRows, where p is the chain's row of an array of every chain's momentum.
  */
 export function trajectory(chain: ChainContext, p: Float64Array, vel: Float64Array, stopAtNonFinite: boolean, momentumRows?: Float64Array, draw?: MomentumDraw): Trajectory {
-  return { chain, p, vel, steps: 0, stepSize: 0, stopAtNonFinite, taken: 0, ...(momentumRows ? { momentumRows } : {}), ...(draw ? { draw } : {}) };
+  // One literal of every field (absent ones undefined): objects of one shape, read and written every iteration.
+  return { chain, p, vel, steps: 0, stepSize: 0, stopAtNonFinite, taken: 0, momentumRows, draw };
 }
 
 /** The trajectory's own momentum draw, on the host: drawMomentum into p (vel the normals' scratch, free before the first step), kept in draw.initial, and the accept uniform where asked for. */

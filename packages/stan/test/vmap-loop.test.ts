@@ -110,6 +110,23 @@ model {
     expect(nodes(build(program, data(48)))).toBe(nodes(vmapped));
   });
 
+  it("assigns x[i, i] in a loop over i (a GP's jitter on the diagonal) as one batched trace", async () => {
+    const program = `data { int N; array[N] real t; vector[N] y; }
+parameters { real<lower=0> rho; real<lower=0> alpha; }
+model {
+  matrix[N, N] K = gp_exp_quad_cov(t, alpha, rho);
+  for (n in 1:N) {
+    K[n, n] = K[n, n] + 0.1;
+    /*END*/
+  }
+  y ~ multi_normal(rep_vector(0, N), K);
+}`;
+    const data = (N: number) => ({ N, t: Array.from({ length: N }, (_, i) => i / 2), y: sines(N, 0.8) });
+    const { vmapped, unrolled } = await sameAsUnrolled(program, data(10));
+    expect(nodes(build(program, data(20)))).toBe(nodes(vmapped));
+    expect(nodes(vmapped)).toBeLessThan(nodes(unrolled));
+  });
+
   it("leaves a loop that carries state between iterations to the other forms (a scratch value read before it is assigned)", async () => {
     const program = `data { int N; vector[N] x; }
 parameters { real mu; }

@@ -1,4 +1,4 @@
-import { add, cast, gather, index, iota, mul, putSlice, reshape, slice, sub, type Node } from "@ppl/tensor";
+import { add, broadcastTo, cast, eq, gather, index, iota, mul, putSlice, reshape, select, slice, sub, type Node } from "@ppl/tensor";
 import { StaticValueError } from "../library/functions.ts";
 import { isCells, materialize, shapeOf, toCells, type Val } from "./values.ts";
 
@@ -89,6 +89,15 @@ function alongIterations(node: Node, batchAxis: number, axis: number, at: Node):
   return gather(merged, flat, batchAxis);
 }
 
+// x with x[at, rest] replaced, `at` a position known only at run time (a vmapped loop's index,
+// x[i, i] = …): the row at `at`, assigned, selected into x where the position matches.
+function assignAtNode(node: Node, at: Node, rest: readonly IndexVal[], value: Val): Node {
+  const row = materialize(assignIndex(gather(node, zeroBasedNode(at), 0), rest, value));
+  const rowShape = node.shape.slice(1);
+  const mask = reshape(eq(iota(node.shape[0]!), zeroBasedNode(at)), [node.shape[0]!, ...rowShape.map(() => 1)]);
+  return select(mask, broadcastTo(reshape(cast(row, node.dtype), [1, ...rowShape]), node.shape), node);
+}
+
 /** x with x[indices] replaced by `value`: entry by entry along the first axis where the index is known, else as a block. */
 export function assignIndex(v: Val, idx: readonly IndexVal[], value: Val): Val {
   if (idx.length === 0) return value;
@@ -100,6 +109,7 @@ export function assignIndex(v: Val, idx: readonly IndexVal[], value: Val): Val {
     return cells;
   }
   const node = materialize(v);
+  if (first!.kind === "single" && typeof first!.at !== "number" && first!.at.rank === 0) return assignAtNode(node, first!.at, rest, value);
   const starts: number[] = [];
   const block: number[] = [];
   node.shape.forEach((size, axis) => {

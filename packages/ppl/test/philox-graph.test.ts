@@ -7,8 +7,9 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { interpret, param } from "@ppl/tensor";
-import { normalsGraph, philoxGraph } from "../src/random/philox-graph.ts";
+import { normalsGraph, philoxGraph, uniformGraph } from "../src/random/philox-graph.ts";
 import { philox4x32 } from "../src/random/philox.ts";
+import { uniformFromWords } from "../src/random/variates.ts";
 import { Purpose, seedKey, streamNormals } from "../src/random/streams.ts";
 
 const N = 16;
@@ -52,5 +53,16 @@ describe("Philox as tensor-IR graphs", () => {
         });
       }
     }
+  });
+
+  it("uniformGraph: uniformFromWords' value in f64, and below 1 in f32 where the sum rounds up", () => {
+    const words = [[0xffffffff, 0xffffffff], [0, 0], [0x12345678, 0x9abcdef0]] as const;
+    const hi = param("hi", [3], "i32");
+    const lo = param("lo", [3], "i32");
+    const bound = { hi: Float64Array.from(words, (w) => w[0] | 0), lo: Float64Array.from(words, (w) => w[1] | 0) };
+    const [u64, u32] = interpret([uniformGraph(hi, lo, "f64"), uniformGraph(hi, lo, "f32")], bound).map((v) => v.data);
+    expect(Array.from(u64!)).toEqual(words.map(([h, l]) => uniformFromWords(h, l)));
+    expect(u32![0]).toBe(1 - 2 ** -24);
+    expect(u32![1]).toBe(Math.fround(uniformFromWords(0, 0)));
   });
 });

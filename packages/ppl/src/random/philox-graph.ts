@@ -7,7 +7,7 @@
  * result of a bit op: the interpreter wraps each i32 node (| 0) and a GPU's int wraps by itself,
  * so both hold the same 32 bits whether a sum in between wrapped or not.
  */
-import { add, bitAnd, bitOr, bitXor, cast, concat, constant, cos, log, lt, mul, param, reshape, select, shiftLeft, shiftRight, sin, slice, sqrt, type Node } from "@ppl/tensor";
+import { add, bitAnd, bitOr, bitXor, cast, concat, constant, cos, log, lt, minimum, mul, param, reshape, select, shiftLeft, shiftRight, sin, slice, sqrt, type Node } from "@ppl/tensor";
 import { PHILOX_CONSTANTS } from "./philox.ts";
 
 const { M0, M1, W0, W1 } = PHILOX_CONSTANTS;
@@ -54,11 +54,16 @@ export function philoxGraph(counter: readonly [Node, Node, Node, Node], key: rea
   return [x0, x1, x2, x3];
 }
 
-/** uniformFromWords(hi, lo) in `dtype`: ((hi >>> 12)·2³² + (lo >>> 0) + 0.5)·2⁻⁵², in the host's order. */
+/**
+ * uniformFromWords(hi, lo) in `dtype`: ((hi >>> 12)·2³² + (lo >>> 0) + 0.5)·2⁻⁵², in the host's
+ * order. In f32 the sum may round up to 1, which the open interval excludes (an accept test u < 1
+ * would then reject a sure move): it is kept at the largest f32 below 1.
+ */
 export function uniformGraph(hi: Node, lo: Node, dtype: "f32" | "f64"): Node {
   const top = cast(shiftRightLogical(hi, 12), dtype);
   const unsignedLo = add(cast(lo, dtype), select(lt(lo, 0), constant(2 ** 32, [], dtype), constant(0, [], dtype)));
-  return add(add(mul(top, 2 ** -20), mul(unsignedLo, 2 ** -52)), 2 ** -53);
+  const u = add(add(mul(top, 2 ** -20), mul(unsignedLo, 2 ** -52)), 2 ** -53);
+  return dtype === "f32" ? minimum(u, 1 - 2 ** -24) : u;
 }
 
 /** The params of normalsGraph: each chain's id, the iteration, the third counter word, the key's words. */

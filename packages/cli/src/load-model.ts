@@ -1,7 +1,6 @@
 import { readFileSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { isModel, type Model } from "@ppl/ppl";
-import { compileStan, StanError } from "@ppl/stan";
 import { modelError, usageError } from "./exit-codes.ts";
 import { bundleModel } from "./model-bundle.ts";
 import { describeFsError } from "./read-file.ts";
@@ -21,7 +20,7 @@ export async function loadModel(path: string): Promise<Model> {
     throw usageError(`model file '${path}' ${describeFsError(e)}; check the path`);
   }
   if (!isFile) throw usageError(`model file '${path}' is not a file; give the path of a .ts file that default-exports a model`);
-  if (abs.endsWith(".stan")) return loadStan(path, abs);
+  if (abs.endsWith(".stan")) return await loadStan(path, abs);
 
   let ns: Record<string, unknown>;
   try {
@@ -41,7 +40,9 @@ export async function loadModel(path: string): Promise<Model> {
 }
 
 // A Stan program, compiled by @ppl/stan; its errors name the file, line and column, as Stan's do.
-function loadStan(path: string, abs: string): Model {
+// The compiler is imported here, not at the top, so that a TypeScript model's run does not load it.
+async function loadStan(path: string, abs: string): Promise<Model> {
+  const { compileStan, StanError } = await import("@ppl/stan");
   let text: string;
   try {
     text = readFileSync(abs, "utf8");

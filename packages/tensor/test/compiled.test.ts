@@ -300,6 +300,13 @@ describe("fusion across kernels: short matrix-vector products (short-products.ts
     );
   });
 
+  it("a sum over rows that reads a scatter-add's output (through a gather) runs after the scatter-add's loop", () => {
+    const u = T.param("u", [12]), x = T.data("x", [12]), g = T.data("g", [12], "i32");
+    const s = T.scatterAdd(T.exp(u), g, 0, 4);
+    const outs = [T.sum(T.mul(T.gather(s, g), x)), T.sum(T.mul(T.exp(u), x)), s];
+    expectSame(outs, { u: seq(12), x: seq(12, (i) => i - 5.5), g: Float64Array.from({ length: 12 }, (_, i) => (i * 7) % 4) }, 0);
+  });
+
   it("f32 products and products large enough for WebAssembly keep their kernel", () => {
     const x32 = T.matmul(T.data("X", [50, 4], "f32"), T.param("b", [4], "f32"));
     expect(cpu.compileSync([x32]).source).toMatch(/= matmul\(/);

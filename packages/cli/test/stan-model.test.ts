@@ -39,6 +39,29 @@ describe("ppl sample with a .stan model", () => {
     expect(Math.abs(s["postpredk"]!.mean - 15 * s["theta"]!.mean)).toBeLessThanOrEqual(4 * Math.hypot(s["postpredk"]!.mcse_mean, 15 * s["theta"]!.mcse_mean));
   });
 
+  it("draws _rng whose arguments read earlier draws in program order, each with its own arguments", async () => {
+    const file = join(tempDir(), "chain.stan");
+    writeFileSync(file, `parameters { real mu; }
+model { mu ~ normal(0, 1); }
+generated quantities {
+  real level = normal_rng(0, 1);
+  array[12] real x;
+  for (i in 1:12) x[i] = normal_rng(level + 100 * i + mu, 1e-6);
+  real last = normal_rng(x[12], 1e-6);
+}
+`);
+    const out = tempDir();
+    const r = await runCli(["sample", file, "--chains", "1", "--warmup", "20", "--draws", "10", "--seed", "4", "--output", out, "--quiet"]);
+    expect(r.code, r.stderr).toBe(0);
+    const csv = readFileSync(join(out, "chain-1.csv"), "utf8").split("\n").filter((l) => l !== "" && !l.startsWith("#"));
+    const header = csv[0]!.split(",");
+    for (const line of csv.slice(1)) {
+      const v = (name: string) => Number(line.split(",")[header.indexOf(name)]);
+      for (let i = 1; i <= 12; i++) expect(v(`x.${i}`) - v("level") - v("mu")).toBeCloseTo(100 * i, 3);
+      expect(v("last") - v("x.12")).toBeCloseTo(0, 3);
+    }
+  });
+
   it("reports a Stan program's error with its file, line and column (exit 3)", async () => {
     const file = join(tempDir(), "bad.stan");
     writeFileSync(file, "parameters {\n  real mu;\n}\nmodel {\n  mu ~ normal(0, sigma);\n}\n");

@@ -483,3 +483,21 @@ describe("gradient graphs", () => {
     }
   });
 });
+
+describe("a graph too large for one generated function", () => {
+  it("is a GraphError that names its size and what to write instead, not a stack overflow", () => {
+    // 45,000 scalar terms fused into one kernel: rendered line by line (no spread of its lines),
+    // the function V8 then refuses to enter is said as the graph's size.
+    const q = T.param("q", []);
+    let terms: Node[] = [];
+    for (let i = 0; i < 45_000; i++) terms.push(T.mul(T.exp(T.mul(q, 1 + i * 1e-5)), i % 7));
+    while (terms.length > 1) {
+      const next: Node[] = [];
+      for (let i = 0; i < terms.length; i += 2) next.push(i + 1 < terms.length ? T.add(terms[i]!, terms[i + 1]!) : terms[i]!);
+      terms = next;
+    }
+    const exe = cpu.compileSync([terms[0]!]);
+    expect(() => exe.runSync({ q: Float64Array.of(0.1) })).toThrow(/^the compiled CPU program of this graph is too large to run \(1 kernel\(s\), \d+ lines .*write it with whole tensors/);
+    clearProgramCache();
+  }, 60_000);
+});

@@ -312,7 +312,7 @@ function printBlock(b: Block, pr: Printer, tail: (op: (o: Operand) => string) =>
   const exps = expSharing(loops.length > 0 ? stored : storedArrays(b));
   for (const s of b.stmts) {
     if (s.kind === "reduce") {
-      body.push(...printReduce(s.nodes, s.inner, s.values, s.scatters, pr));
+      append(body, printReduce(s.nodes, s.inner, s.values, s.scatters, pr));
       continue;
     }
     const name = `v${ctx.id(s.node)}`;
@@ -342,10 +342,10 @@ function printBlock(b: Block, pr: Printer, tail: (op: (o: Operand) => string) =>
       if (s.node.op === "reduce_logsumexp") {
         if (secondPass) body.push(`{`, `  const m = ${at};`, `  if (m > -Infinity && m < Infinity) ${printAddress(s.scratch!, groups)} += Math.exp(${x} - m);`, `}`);
         else body.push(`{`, `  const x = ${x}, m = ${at};`, `  if (x > m || x !== x) ${at} = x;`, `}`);
-      } else body.push(...accumulate(s.node.op, at, x));
+      } else append(body, accumulate(s.node.op, at, x));
     }
   }
-  body.push(...tail(op));
+  append(body, tail(op));
   return [...before, ...printLoops(loops, body)];
 }
 
@@ -399,10 +399,10 @@ function printReduce(nodes: readonly Node[], inner: Block, values: readonly Oper
     const x = values[0]!;
     const m = `max${id}`;
     out.push(`let ${m} = -Infinity;`);
-    out.push(...wrap(printBlock(inner, pr, (op) => [`const x${id} = ${op(x)};`, `if (x${id} > ${m} || x${id} !== x${id}) ${m} = x${id};`])));
+    append(out, wrap(printBlock(inner, pr, (op) => [`const x${id} = ${op(x)};`, `if (x${id} > ${m} || x${id} !== x${id}) ${m} = x${id};`])));
     out.push(`let ${acc} = 0;`);
     out.push(`if (${m} > -Infinity && ${m} < Infinity) {`);
-    out.push(...printBlock(inner, pr, (op) => [`${acc} += Math.exp(${op(x)} - ${m});`]).map((l) => "  " + l));
+    append(out, printBlock(inner, pr, (op) => [`${acc} += Math.exp(${op(x)} - ${m});`]).map((l) => "  " + l));
     out.push(`}`);
     out.push(`const v${id} = ${roundExpr(n.dtype, `${m} > -Infinity && ${m} < Infinity ? ${m} + Math.log(${acc}) : ${m}`)};`);
     return out;
@@ -422,9 +422,15 @@ function printReduce(nodes: readonly Node[], inner: Block, values: readonly Oper
       const j = `j${ctx.id(m)}`;
       return [`{`, `  const ${j} = ${op(sc.index)};`, `  ${indexCheck("scatter_add", j, m.size, q)}`, `  ${sc.out.name}[${sumExpr(sc.out.offset, j)}] += ${op(values[k]!)};`, `}`];
     });
-  out.push(...wrap(printBlock(inner, pr, tail)));
+  append(out, wrap(printBlock(inner, pr, tail)));
   nodes.forEach((m, k) => {
     if (!scatters[k]) out.push(`const v${ctx.id(m)} = ${roundExpr(m.dtype, accs[k]!)};`);
   });
   return out;
+}
+
+// Appends line by line: a spread (push(...lines)) passes every line as an argument, which a loop
+// body of tens of thousands of lines turns into a call stack overflow.
+function append(out: string[], lines: readonly string[]): void {
+  for (const l of lines) out.push(l);
 }

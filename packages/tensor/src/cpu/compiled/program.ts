@@ -1,4 +1,4 @@
-import { IndexRangeError } from "../../ir/errors.ts";
+import { GraphError, IndexRangeError } from "../../ir/errors.ts";
 import { BINARY, UNARY, polygamma } from "../scalar.ts";
 import { eighMatrix, luSolveMatrix, slogdetMatrix } from "../linalg.ts";
 import { argsortLines } from "../sort.ts";
@@ -52,7 +52,17 @@ const F = {
 export function buildProgram(plan: ProgramPlan): Program {
   const children = plan.children.map(buildProgram);
   const make = new Function("F", "K", `"use strict";\nreturn function run(IN, INOFF, OUT, OUTOFF, T, C, W) {\n${indentSource(plan.source)}\n};`);
-  const run = make(F, plan.consts) as RunFunction;
+  const generated = make(F, plan.consts) as RunFunction;
+  // V8 refuses to enter a function whose frame is too large (a kernel of tens of thousands of
+  // fused nodes) with a stack overflow: said here as the graph's size, not as an internal error.
+  const run: RunFunction = (IN, INOFF, OUT, OUTOFF, T, C, W) => {
+    try {
+      generated(IN, INOFF, OUT, OUTOFF, T, C, W);
+    } catch (e) {
+      if (e instanceof RangeError && /call stack/.test(e.message)) throw tooLarge(plan);
+      throw e;
+    }
+  };
   return { plan, run, children };
 }
 
@@ -81,4 +91,12 @@ function indentSource(s: string): string {
     .split("\n")
     .map((l) => (l ? "  " + l : l))
     .join("\n");
+}
+
+function tooLarge(plan: ProgramPlan): GraphError {
+  const lines = plan.source.split("\n").length;
+  return new GraphError(
+    `the compiled CPU program of this graph is too large to run (${plan.kernels} kernel(s), ${lines} lines of generated JavaScript): ` +
+      "a graph of tens of thousands of scalar nodes usually comes from a loop traced one iteration at a time; write it with whole tensors (vectorized), or run it on the reference interpreter",
+  );
 }

@@ -130,7 +130,10 @@ export function renderProgram(outputs: readonly Node[], nArgs?: number): Program
   const body: string[] = [];
   sched.kernels.forEach((k, i) => {
     body.push("", `// kernel ${i}: ${kernelTitle(k, sched, describe, id)}`);
-    body.push("{", ...kernelLines(k, ctx, users.get(k.root) ?? []).map((l) => "  " + l), "}");
+    // Line by line: a spread of a kernel of tens of thousands of lines would overflow the call stack.
+    body.push("{");
+    for (const l of kernelLines(k, ctx, users.get(k.root) ?? [])) body.push("  " + l);
+    body.push("}");
   });
   // An output listed twice gets its own copy.
   outputs.forEach((o, j) => {

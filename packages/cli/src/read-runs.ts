@@ -135,6 +135,7 @@ function readInto(spill: RunSpill, kinds: readonly { path: string; kind: ReturnT
     // says its method); a table of something else may still parse.
     if (found.fromDirectory.has(p) && !read.file.columns.includes("lp__") && approximationMethod(read.file) === undefined) {
       skipped.push({ path: p, reason: "no lp__ column, so not a chain's draws" });
+      spill.forget(read);
       continue;
     }
     chains.push(read);

@@ -107,6 +107,17 @@ export class RunSpill {
     return c.file.columns.map((_, k) => readStretch(this.spill!, { chain: c.chain, first: c.first, rows: c.file.drawCount }, k, c.file.drawCount));
   }
 
+  /**
+   * Forgets a chain read but not taken (a stray CSV file beside CmdStan's): where it was the only
+   * chain, the spill is closed, so that the next file's columns set the run's width.
+   */
+  forget(c: SpilledChain): void {
+    if (c.chain !== 0 || this.spill === undefined || this.spill.chains !== 1) return;
+    this.spill.remove();
+    this.spill = undefined;
+    this.names = undefined;
+  }
+
   /** Closes the spill (again: nothing). */
   release(): void {
     this.spill?.remove();

@@ -390,3 +390,11 @@ describe("sampler columns", () => {
     expect(Object.keys(chainsFromColumns(names, draws).parameters)).toEqual(["theta[1]", "theta[2]"]);
   });
 });
+
+describe("readStanCsv's header", () => {
+  it("refuses a column without a name or named twice, naming the line and the column", () => {
+    expect(() => readStanCsv(",\n")).toThrow("line 1: the header's column 1 has no name");
+    expect(() => readStanCsv("# model = m\nlp__,mu,,tau\n1,2,3,4\n")).toThrow("line 2: the header's column 3 has no name");
+    expect(() => readStanCsv("lp__,mu,mu\n1,2,3\n")).toThrow("line 1: the header names column 'mu' twice");
+  });
+});

@@ -86,7 +86,7 @@ export class StanCsvParser {
     }
     this.collectingMetric = false;
     if (this.columns === undefined) {
-      this.columns = text.split(",").map((s) => s.trim());
+      this.columns = headerColumns(text, lineNo);
       return;
     }
     this.pending = { text, lineNo };
@@ -246,4 +246,17 @@ function countWarmup(rows: number, rowsBeforeAdaptation: number | undefined, con
   const thin = Number(config["thin"] ?? "1") || 1;
   if (!Number.isFinite(numWarmup) || numWarmup <= 0) return 0;
   return Math.min(rows, Math.ceil(numWarmup / thin));
+}
+
+// The header's column names: each named, none twice (draws are looked up by name).
+function headerColumns(text: string, lineNo: number): string[] {
+  const columns = text.split(",").map((s) => s.trim());
+  const empty = columns.indexOf("");
+  if (empty >= 0) throw new Error(`line ${lineNo}: the header's column ${empty + 1} has no name`);
+  const seen = new Set<string>();
+  for (const c of columns) {
+    if (seen.has(c)) throw new Error(`line ${lineNo}: the header names column '${c}' twice`);
+    seen.add(c);
+  }
+  return columns;
 }

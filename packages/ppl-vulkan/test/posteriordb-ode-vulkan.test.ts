@@ -7,10 +7,10 @@
 // llvmpipe ends all of an invocation's loops once they have run 65,535 iterations together
 // (RenderLimits.maxLoopIterations), nested loops included. The solver is one scan per output
 // interval, each a one-thread kernel of its own, so a thread runs at most maxSteps steps of the
-// current state of every chain; planProgram refuses a scan that could pass the cap
-// (ScanLoopBudgetError). one_comp's maxSteps fits with its 4 chains in one gradient;
-// Lotka–Volterra's 100 attempts an interval fit one chain a gradient only, so there its chains
-// run as groups of one (splitRunner, the route of --device 0,1), each with its own Philox stream.
+// current state of every chain; planProgram runs a scan that could pass the cap as a chain of
+// shorter scans (split-long-scans.ts). one_comp's maxSteps fits with its 4 chains in one gradient;
+// Lotka–Volterra's chains run here as groups of one (splitRunner, the route of --device 0,1), each
+// with its own Philox stream, as they did before scans were split.
 import { describe, expect, it } from "vitest";
 import { usableDevices } from "@ppl/vulkan";
 import { failureLines, runPosterior, type PosteriorReport } from "@ppl/ppl/internals";

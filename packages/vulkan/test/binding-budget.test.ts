@@ -75,8 +75,8 @@ describe("kernels within the device's storage buffers", () => {
     // Planning reads only shapes: any positive observations do.
     const y = Array.from({ length: N }, (_, i) => [30 + (i % 7), 4 + (i % 5)]);
     const m = compileModel(lotkaVolterra, { N, ts, y_init: [30, 4], y });
-    // One chain a gradient, as lavapipe runs it (splitRunner): with two, the solver's 100 attempts an
-    // interval exceed llvmpipe's loop cap (ScanLoopBudgetError), which the runner plans around.
+    // One chain a gradient (with more, the solver's 100 attempts an interval pass llvmpipe's loop cap
+    // in one thread, and each interval's scan runs as a chain of shorter ones: split-long-scans.ts).
     const graph = gradientGraph(m, { dtype: "f64", chains: 1 });
     const plan = planProgram([graph.lp, graph.grad], lavapipe, () => "", { merge: true });
     for (const k of plan.kernels) expect(k.bindings.length).toBeLessThanOrEqual(32);

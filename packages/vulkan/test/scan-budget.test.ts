@@ -82,21 +82,43 @@ describe("scanLoopIterations", () => {
 
 describe("the plan-time loop budget of scans (llvmpipe)", () => {
   const counter = (length: number) => scan(([c]) => ({ carry: [add(c!, 1)] }), [param("c0", [1])], [], [], { length }).carry[0]!;
+  // The same with each step's value as a y: a scan that cannot be split.
+  const counterYs = (length: number) => {
+    const r = scan(([c]) => ({ carry: [add(c!, 1)], ys: [mul(c!, 2)] }), [param("c0", [1])], [], [], { length });
+    return add(sum(r.ys[0]!, [0, 1]), sum(r.carry[0]!, [0]));
+  };
   // One step of the counter: the step loop, the carry copied out and back.
   const fits = Math.floor((lavapipe.maxLoopIterations - 2) / 3);
+  const scanKernels = (out: Node, limits: typeof lavapipe) => planProgram([out], limits, () => "").kernels.filter((k) => k.nodes.some((n) => n.op === "scan"));
 
-  it("refuses a scan one step longer than fits, with the longest that does and the ways out", () => {
-    expect(() => planProgram([counter(fits)], lavapipe, () => "")).not.toThrow();
+  it("splits a scan of carries alone that is too long for one thread into a chain of scans that fit", () => {
+    expect(scanKernels(counter(fits), lavapipe)).toHaveLength(1);
+    expect(scanKernels(counter(fits + 1), lavapipe)).toHaveLength(2);
+    expect(scanKernels(counter(10 * fits), lavapipe)).toHaveLength(10);
+    expect(scanKernels(counter(10 * fits), h200)).toHaveLength(1);
+    for (const k of scanKernels(counter(10 * fits + 7), lavapipe)) expect(scanLoopIterations(k.nodes.find((n) => n.op === "scan")!)).toBeLessThanOrEqual(lavapipe.maxLoopIterations);
+  });
+
+  it("refuses a scan with ys one step longer than fits, with the longest that does and the ways out", () => {
     let error: unknown;
     try {
-      planProgram([counter(fits + 1)], lavapipe, () => "");
+      planProgram([counterYs(100_000)], lavapipe, () => "");
     } catch (e) {
       error = e;
     }
     expect(error).toBeInstanceOf(ScanLoopBudgetError);
-    expect((error as ScanLoopBudgetError).maxLength).toBe(fits);
-    expect((error as Error).message).toMatch(new RegExp(`give it at most ${fits} steps .*maxSteps.*fewer chains.*GPU or on the CPU backend`));
-    expect(() => planProgram([counter(10 * fits)], h200, () => "")).not.toThrow();
+    const longest = (error as ScanLoopBudgetError).maxLength;
+    expect(longest).toBeGreaterThan(1000);
+    expect(() => planProgram([counterYs(longest)], lavapipe, () => "")).not.toThrow();
+    expect(() => planProgram([counterYs(longest + 1)], lavapipe, () => "")).toThrow(ScanLoopBudgetError);
+    expect((error as Error).message).toMatch(new RegExp(`give it at most ${longest} steps, batch fewer chains.*GPU or on the CPU backend`));
+    expect(() => planProgram([counterYs(10 * longest)], h200, () => "")).not.toThrow();
+  });
+
+  it.runIf(device !== undefined && device.driver === "llvmpipe")("runs a split scan of carries alone to its end on lavapipe", async () => {
+    const backend = await vulkanBackend();
+    const got = await (await backend.compile([counter(3 * fits + 5)])).run({ c0: [0] });
+    expect(got[0]!.data[0]).toBe(3 * fits + 5);
   });
 
   it.runIf(device !== undefined && device.driver === "llvmpipe")("lets through only scans that run to their end on lavapipe", async () => {
@@ -106,16 +128,18 @@ describe("the plan-time loop budget of scans (llvmpipe)", () => {
     // The body with loops of its own, at the longest length the check allows.
     let longest = 0;
     try {
-      planProgram([recurrence(3, 100_000, false, true)], lavapipe, () => "");
+      planProgram([recurrence(3, 100_000, true, true)], lavapipe, () => "");
     } catch (e) {
       longest = (e as ScanLoopBudgetError).maxLength;
     }
     expect(longest).toBeGreaterThan(100);
-    const out = recurrence(3, longest, false, true);
     const bindings = { x0: [0.1, -0.2, 0.3], M: [0.2, 0.1, 0, -0.1, 0.3, 0.1, 0, 0.2, -0.2] };
-    const want = interpret([out], bindings)[0]!.data;
-    const res = await (await backend.compile([out])).run(bindings);
-    Array.from(want).forEach((v, i) => expect(res[0]!.data[i]).toBeCloseTo(v, 4));
+    // The longest with ys, and three times as long without (split into a chain of scans).
+    for (const out of [recurrence(3, longest, true, true), recurrence(3, 3 * longest, false, true)]) {
+      const want = interpret([out], bindings)[0]!.data;
+      const res = await (await backend.compile([out])).run(bindings);
+      Array.from(want).forEach((v, i) => expect(res[0]!.data[i]).toBeCloseTo(v, 4));
+    }
   });
 });
 

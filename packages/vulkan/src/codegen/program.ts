@@ -12,6 +12,7 @@ import { checkKnownIndices } from "./index-range.ts";
 import { checkLinalgLoopBudget } from "./linalg-units.ts";
 import { checkScanLoopBudget, checkSerialLoopBudget } from "./scan-budget.ts";
 import { renderScan } from "./sequential.ts";
+import { splitLongScans } from "./split-long-scans.ts";
 import { knownSegments, segmentConstants } from "./scatter-segments.ts";
 import { laneScatterKernel, segmentLanes } from "./scatter-lanes.ts";
 import { segmentedScatterUnits } from "./scatter-units.ts";
@@ -97,7 +98,10 @@ export function planProgram(given: readonly Node[], limits: RenderLimits, prelud
   // calls of one argument share their exp (lower-logistic.ts). Sums over a scatter's targets are
   // written over its rows, so that they need not wait for the scatter (sum-scatters-over-rows.ts:
   // a hierarchical model's gradient of its group-level parameters).
-  const { outputs, schedule: sched } = scheduleWithinBindings(sumScattersOverRows(lowerLogisticFunctions(lowerLpdfSums(given))), limits);
+  // Scans of carries alone too long for one thread under the driver's loop cap run as a chain of
+  // shorter ones (split-long-scans.ts: an ODE solver's intervals on lavapipe).
+  const lowered = splitLongScans(sumScattersOverRows(lowerLogisticFunctions(lowerLpdfSums(given))), limits.maxLoopIterations);
+  const { outputs, schedule: sched } = scheduleWithinBindings(lowered, limits);
   const all = toposortAll(outputs);
   const dtypes = new Set(all.map((n) => n.dtype));
   if (dtypes.has("f64") && !limits.float64) {

@@ -98,6 +98,12 @@ function scatterLoops(node: Node): number {
   return node.size + node.inputs[node.inputs.length - 1]!.size;
 }
 
+/** The most steps of `node`'s scan one thread runs within `maxLoopIterations` (0 when one step is over it). */
+export function scanMaxLength(node: Node, maxLoopIterations: number): number {
+  const { fixed, perStep } = scanCost(node);
+  return Math.max(0, Math.floor((maxLoopIterations - fixed) / perStep));
+}
+
 /**
  * Refuse, at plan time, a scan kernel whose thread could run past the driver's cap on loop
  * iterations (llvmpipe ends all of an invocation's loops after 65,535): its results would be left
@@ -111,10 +117,10 @@ export function checkScanLoopBudget(kernels: readonly Node[], maxLoopIterations:
     const length = n.attrs.length!;
     const iterations = fixed + length * perStep;
     if (iterations <= maxLoopIterations) continue;
-    const maxLength = Math.max(0, Math.floor((maxLoopIterations - fixed) / perStep));
+    const maxLength = scanMaxLength(n, maxLoopIterations);
     throw new ScanLoopBudgetError(
       `a scan of ${length} steps may run ${iterations} loop iterations in one thread (${perStep} a step), more than the ${maxLoopIterations} this driver (llvmpipe) runs before it ends every loop: ` +
-        `give it at most ${maxLength} steps (odeRK45's maxSteps counts per output interval), batch fewer chains into one gradient, or run it on a GPU or on the CPU backend`,
+        `give it at most ${maxLength} steps, batch fewer chains into one gradient, or run it on a GPU or on the CPU backend`,
       length,
       iterations,
       maxLength,

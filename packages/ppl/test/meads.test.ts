@@ -3,7 +3,9 @@
  * target's means and variances within Monte Carlo error (fixed seed, |z| ≤ 4 per statistic, the
  * MCSE from the draws' own ESS); its warmup lands the step size, the metric and the damping in the
  * range the target's scales imply; the eigenvalue estimate is the paper's; runs are reproducible;
- * chain counts the folds cannot split are refused.
+ * chain counts the folds cannot split are refused; from random initial points in (−2, 2) it
+ * reaches a regression's posterior whose coefficients' sds are 10⁻³ (sblrc-blr's shape: unscaled
+ * predictors, a noise scale far from its conditional mode), which it did not before the travel-in.
  */
 import { describe, expect, it } from "vitest";
 import { mcseMean, sample, type BatchedDensity, type SampleResult } from "../src/index.ts";
@@ -70,5 +72,84 @@ describe("MEADS", () => {
     const small = { chains: 8, warmup: 20, draws: 5, seed: 3, method: "meads" };
     expect(sample(gaussian, small).draws).toEqual(sample(gaussian, small).draws);
     expect(() => sample(gaussian, { ...small, chains: 6 })).toThrow(/a multiple of 4 chains, at least 8/);
+  });
+});
+
+// y = Xβ + ε, X's three columns N(0, 100²), β = (1, 1, 1), ε ~ N(0, 1), N = 100; parameters (β, log σ),
+// flat priors on both: β's posterior is Student's t with N − 3 degrees of freedom around the least
+// squares fit, with covariance ν/(ν−2)·s²(XᵀX)⁻¹, s² = SSR/ν (β's sds about 10⁻³).
+const N = 100;
+const P = 3;
+function regressionData(): { x: Float64Array; y: Float64Array } {
+  let state = 20261208;
+  // mulberry32: a fixed, portable stream for the data.
+  const uniform = (): number => {
+    state = (state + 0x6d2b79f5) | 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const normal = (): number => Math.sqrt(-2 * Math.log(1 - uniform())) * Math.cos(2 * Math.PI * uniform());
+  const x = Float64Array.from({ length: N * P }, () => 100 * normal());
+  const y = Float64Array.from({ length: N }, (_, n) => x[n * P]! + x[n * P + 1]! + x[n * P + 2]! + normal());
+  return { x, y };
+}
+const { x: X, y: Y } = regressionData();
+const regression: BatchedDensity = {
+  dim: P + 1,
+  logpGrad(q, lp, grad) {
+    const d = P + 1;
+    for (let c = 0; c < lp.length; c++) {
+      const o = c * d;
+      const logSigma = q[o + P]!;
+      const inv2 = Math.exp(-2 * logSigma);
+      let ssr = 0;
+      for (let j = 0; j <= P; j++) grad[o + j] = 0;
+      for (let n = 0; n < N; n++) {
+        let r = Y[n]!;
+        for (let j = 0; j < P; j++) r -= X[n * P + j]! * q[o + j]!;
+        ssr += r * r;
+        for (let j = 0; j < P; j++) grad[o + j] = grad[o + j]! + X[n * P + j]! * r * inv2;
+      }
+      lp[c] = -N * logSigma - 0.5 * ssr * inv2;
+      grad[o + P] = -N + ssr * inv2;
+    }
+  },
+};
+
+// The exact posterior mean and sd of each β: the least squares fit and √(ν/(ν−2)·s²·[(XᵀX)⁻¹]ᵢᵢ).
+function regressionPosterior(): { mean: number[]; sd: number[] } {
+  const a = Array.from({ length: P }, (_, i) => Array.from({ length: P }, (_, j) => { let s = 0; for (let n = 0; n < N; n++) s += X[n * P + i]! * X[n * P + j]!; return s; }));
+  const b = Array.from({ length: P }, (_, i) => { let s = 0; for (let n = 0; n < N; n++) s += X[n * P + i]! * Y[n]!; return s; });
+  // (XᵀX)⁻¹ by Gauss–Jordan on [A | I].
+  const m = a.map((row, i) => [...row, ...Array.from({ length: P }, (_, j) => (i === j ? 1 : 0))]);
+  for (let i = 0; i < P; i++) {
+    const pivot = m[i]![i]!;
+    for (let j = 0; j < 2 * P; j++) m[i]![j] = m[i]![j]! / pivot;
+    for (let k = 0; k < P; k++) if (k !== i) { const f = m[k]![i]!; for (let j = 0; j < 2 * P; j++) m[k]![j] = m[k]![j]! - f * m[i]![j]!; }
+  }
+  const inv = m.map((row) => row.slice(P));
+  const mean = inv.map((row) => row.reduce((s, v, j) => s + v * b[j]!, 0));
+  let ssr = 0;
+  for (let n = 0; n < N; n++) { let r = Y[n]!; for (let j = 0; j < P; j++) r -= X[n * P + j]! * mean[j]!; ssr += r * r; }
+  const nu = N - P;
+  return { mean, sd: inv.map((row, i) => Math.sqrt((nu / (nu - 2)) * (ssr / nu) * row[i]!)) };
+}
+
+describe("MEADS from random initial points", () => {
+  it("reaches a regression posterior whose sds are 10⁻³ and draws its means and sds", () => {
+    const run = sample(regression, { chains: 64, warmup: 300, draws: 100, seed: 20261208, method: "meads" });
+    const { mean, sd } = regressionPosterior();
+    for (let j = 0; j < P; j++) {
+      expect(sd[j]!).toBeLessThan(3e-3);
+      const x = coordinate(run, j);
+      const z = (meanOf(x) - mean[j]!) / mcseMean(x);
+      const m = meanOf(x);
+      const ratio = Math.sqrt(meanOf(coordinate(run, j, (v) => (v - m) ** 2))) / sd[j]!;
+      expect(Math.abs(z), `mean of β${j}: z ${z}`).toBeLessThan(4);
+      // The posteriordb rule's bounds on the sd.
+      expect(ratio, `sd of β${j}: ratio ${ratio}`).toBeGreaterThan(0.8);
+      expect(ratio, `sd of β${j}: ratio ${ratio}`).toBeLessThan(1.25);
+    }
   });
 });

@@ -2,9 +2,9 @@
  * MEADS's warmup over all chains of a run at once (Hoffman & Sountsov 2022, Algorithm 3):
  * the chains are split into K = 4 folds (chain c in fold c mod K, the assignment shuffled every K
  * iterations with a permutation from a stream no chain owns). Before iteration t, for each fold j:
- * - σⱼ: the standard deviation over fold j's chains of their points (regularised as Stan's);
- * - εⱼ = ½ / √λ̂(∇·σⱼ): the step size from the largest eigenvalue of the second moment of the
- *   fold's gradients in the σⱼ-scaled coordinates;
+ * - σⱼ: the standard deviation over fold j's chains of their points;
+ * - εⱼ = min(1, ½ / √λ̂(∇·σⱼ)): the step size from the largest eigenvalue of the second moment of
+ *   the fold's gradients in the σⱼ-scaled coordinates;
  * - γⱼ = max(1 / √λ̂((q − q̄ⱼ)/σⱼ), 1 / ((t+1)·εⱼ)): the damping, from the largest eigenvalue of
  *   the fold's scaled covariance, kept high early on; αⱼ = 1 − exp(−2·εⱼ·γⱼ), δⱼ = αⱼ/2.
  * Fold k transitions with fold k−1's (mod K) ε, σ² as its diagonal inverse metric, α and δ, so that
@@ -13,10 +13,15 @@
  * target invariant. λ̂ is the paper's estimate of the largest eigenvalue of E[xxᵀ] from n rows:
  * (Σᵢ≠ⱼ (xᵢ·xⱼ)² / (n(n−1))) / (Σᵢ ‖xᵢ‖² / n), i.e. tr(Σ²)/tr(Σ). At warmup's end every chain
  * samples with the means over the folds of ε, σ², α and δ.
+ * Before the folds adapt, the first fifth of warmup is a travel-in phase (meads-travel-in.ts): the
+ * estimates above hold near stationarity only, and from initial points far from a narrow posterior
+ * they make ε collapse; each chain first travels with its own step size. The damping's floor
+ * 1/((t+1)·ε) counts t from warmup's start.
  */
 import type { Metric } from "../metric.ts";
 import { SamplerOptionError } from "../errors.ts";
 import { Purpose, streamUniform } from "./layer.ts";
+import { startTravel, travelIn, updateTravel, type MeadsTravelIn } from "./meads-travel-in.ts";
 import type { MeadsState } from "./meads-state.ts";
 import type { MethodSettings, RunAdaptationMethod } from "./method.ts";
 
@@ -38,6 +43,8 @@ export interface MeadsAdaptationState {
   readonly eps: Float64Array;
   readonly inverse: Float64Array[];
   readonly alpha: Float64Array;
+  /** The first share of warmup, each chain with its own step size (meads-travel-in.ts). */
+  readonly travel: MeadsTravelIn;
 }
 
 /** The paper's estimate of the largest eigenvalue of E[xxᵀ] from the rows x (tr(Σ²)/tr(Σ), unbiased in both). */
@@ -71,27 +78,31 @@ function shuffle(a: MeadsAdaptationState, chains: readonly MeadsState[]): void {
   order.forEach((c, position) => (a.foldOf[c] = position % MEADS_FOLDS));
 }
 
-// One fold's σ² (regularised), ε and α from its chains' points and gradients, before iteration t.
+// One fold's σ², ε and α from its chains' points and gradients, before iteration t.
 function foldParameters(a: MeadsAdaptationState, chains: readonly MeadsState[], members: readonly number[], j: number): void {
   const n = members.length;
   const mean = new Float64Array(a.dim);
   for (const c of members) chains[c]!.chain.q.forEach((x, i) => (mean[i] = mean[i]! + x / n));
+  // σ² the variance over the fold's chains, as the paper's (no regularisation towards 10⁻³: with
+  // posterior variances of 10⁻⁶, as sblrc-blr's, it would set the metric's scale); a fold whose
+  // variance is not positive in some coordinate (its chains at one point) keeps its metric.
   const inverse = new Float64Array(a.dim);
   for (let i = 0; i < a.dim; i++) {
     let m2 = 0;
     for (const c of members) m2 += (chains[c]!.chain.q[i]! - mean[i]!) ** 2;
-    inverse[i] = (n / (n + 5)) * (m2 / (n - 1)) + 1e-3 * (5 / (n + 5));
+    inverse[i] = m2 / (n - 1);
   }
-  const sd = inverse.map(Math.sqrt);
+  if (inverse.every((v) => Number.isFinite(v) && v > 0)) a.inverse[j] = inverse;
+  const sd = a.inverse[j]!.map(Math.sqrt);
   const lambdaGrad = maxEigenvalue(members.map((c) => chains[c]!.chain.grad.map((g, i) => g * sd[i]!)));
   const lambdaQ = maxEigenvalue(members.map((c) => chains[c]!.chain.q.map((x, i) => (x - mean[i]!) / sd[i]!)));
-  const eps = STEP_MULTIPLIER / Math.sqrt(lambdaGrad);
+  // At most 1 in the metric's scale (the paper's cap).
+  const eps = Math.min(1, STEP_MULTIPLIER / Math.sqrt(lambdaGrad));
   // A fold whose gradients give no estimate (non-finite) keeps its step size.
   if (Number.isFinite(eps) && eps > 0) a.eps[j] = eps;
   const gamma = Math.max(1 / Math.sqrt(lambdaQ), 1 / ((a.t + 1) * a.eps[j]!));
   const alpha = 1 - Math.exp(-2 * a.eps[j]! * gamma);
   if (Number.isFinite(alpha) && alpha > 0) a.alpha[j] = alpha;
-  if (inverse.every((v) => Number.isFinite(v) && v > 0)) a.inverse[j] = inverse;
 }
 
 // Every fold's parameters for iteration a.t, handed to the chains of the next fold; fold t mod K frozen.
@@ -108,6 +119,7 @@ function assign(a: MeadsAdaptationState, chains: readonly MeadsState[], stepSize
     s.alpha = a.alpha[j]!;
     s.delta = s.alpha / 2;
     s.frozen = k === frozen;
+    s.travelSteps = 1;
   });
 }
 
@@ -122,14 +134,17 @@ export const meadsAdaptation: RunAdaptationMethod<MeadsAdaptationState, MeadsSta
     return {
       metrics, dim, t: 0, foldOf: Int32Array.from(metrics, (_, c) => c % MEADS_FOLDS),
       eps: new Float64Array(MEADS_FOLDS).fill(s.stepSize), inverse: Array.from({ length: MEADS_FOLDS }, () => new Float64Array(dim).fill(1)), alpha: new Float64Array(MEADS_FOLDS).fill(1),
+      travel: travelIn(metrics.length, dim, s.warmup, s.stepSize),
     };
   },
   start(a, chains, stepSizes) {
     a.t = 0;
-    assign(a, chains, stepSizes);
+    if (a.travel.iterations > 0) startTravel(a.travel, chains, stepSizes);
+    else assign(a, chains, stepSizes);
   },
   update(a, chains, _q, stepSizes) {
     a.t++;
+    if (a.t < a.travel.iterations) return updateTravel(a.travel, chains, a.metrics, a.t, stepSizes);
     if (a.t % MEADS_FOLDS === 0) shuffle(a, chains);
     assign(a, chains, stepSizes);
   },
@@ -143,6 +158,7 @@ export const meadsAdaptation: RunAdaptationMethod<MeadsAdaptationState, MeadsSta
       s.alpha = alpha;
       s.delta = alpha / 2;
       s.frozen = false;
+      s.travelSteps = 1;
     });
     stepSizes.fill(eps);
   },

@@ -19,6 +19,8 @@ export interface MeadsState {
   /** The momentum's refresh share α ∈ (0, 1] and the slice drift δ = α/2, set by the adaptation. */
   alpha: number;
   delta: number;
+  /** Leapfrog steps of a transition: one (MEADS), more while the chains travel in (meads-travel-in.ts). */
+  travelSteps: number;
   /** True for the chains of the fold that stays put this iteration (warmup's cross-fold rule). */
   frozen: boolean;
   iteration: number;

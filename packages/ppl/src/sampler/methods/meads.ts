@@ -22,7 +22,7 @@ function initState(chain: ChainContext, s: MethodSettings): MeadsState {
   return {
     chain, maxDeltaH: s.maxDeltaH, p: new Float64Array(dim), p0: new Float64Array(dim), vel: new Float64Array(dim), normals: new Float64Array(dim),
     start: rowCopy(dim), hasMomentum: false, u: 2 * streamUniform(chain.key, chain.id, 0, Purpose.Accept, SLICE_SUB, 0, 0) - 1,
-    alpha: 1, delta: 0.5, frozen: false, iteration: 0, stepSize: s.stepSize, h0: 0, acceptStat: 0, divergent: false, energy: 0, steps: 0,
+    alpha: 1, delta: 0.5, travelSteps: 1, frozen: false, iteration: 0, stepSize: s.stepSize, h0: 0, acceptStat: 0, divergent: false, energy: 0, steps: 0,
   };
 }
 
@@ -55,7 +55,12 @@ function advance(s: MeadsState): boolean {
   const { chain, p, vel } = s;
   const lp = chain.batch.lp[chain.row]!;
   leapfrogEnd(p, chain.grad, s.stepSize);
-  s.steps = 1;
+  s.steps++;
+  // More steps while the chains travel in (a trajectory that reaches a non-finite density stops there).
+  if (s.steps < s.travelSteps && Number.isFinite(lp)) {
+    leapfrogBegin(chain.q, p, chain.grad, s.stepSize, chain.metric, vel);
+    return true;
+  }
   const h = hamiltonian(lp, chain.grad, p, chain.metric, vel);
   const dH = h - s.h0;
   s.divergent = !(dH <= s.maxDeltaH);

@@ -3,7 +3,8 @@ import fc from "fast-check";
 import * as T from "../src/index.ts";
 import * as TI from "../src/internals.ts";
 import { compiledBackend } from "../src/cpu/compiled/backend.ts";
-import { cacheSize, clearProgramCache } from "../src/cpu/compiled/cache.ts";
+import { cacheSize, cachedProgram, clearProgramCache } from "../src/cpu/compiled/cache.ts";
+import { instantiate } from "../src/cpu/compiled/program.ts";
 import { broadcastableTo, floats, shapeArb, valuesArb } from "../src/testing/index.ts";
 import type { Node } from "../src/ir/node.ts";
 
@@ -497,7 +498,24 @@ describe("a graph too large for one generated function", () => {
       terms = next;
     }
     const exe = cpu.compileSync([terms[0]!]);
-    expect(() => exe.runSync({ q: Float64Array.of(0.1) })).toThrow(/^the compiled CPU program of this graph is too large to run \(1 kernel\(s\), \d+ lines .*write it with whole tensors/);
+    const tooLarge = /^the compiled CPU program of this graph is too large to run \(1 kernel\(s\), \d+ lines .*write it with whole tensors/;
+    expect(() => exe.runSync({ q: Float64Array.of(0.1) })).toThrow(tooLarge);
+    // A run that failed leaves the check in place: the next run says the same.
+    expect(() => exe.runSync({ q: Float64Array.of(0.2) })).toThrow(tooLarge);
     clearProgramCache();
   }, 60_000);
+
+  it("is checked on the first run only: once a run completes, the instance calls the generated function itself", () => {
+    const q = T.param("q", [3]);
+    const outputs = [T.sum(T.exp(q))];
+    const program = cachedProgram(outputs);
+    const inst = instantiate(program);
+    expect(inst.run).not.toBe(program.run);
+    inst.IN[0] = Float64Array.of(0, 1, 2);
+    inst.OUT[0] = new Float64Array(1);
+    inst.run(inst.IN, inst.INOFF, inst.OUT, inst.OUTOFF, inst.T, inst.C);
+    expect(inst.run).toBe(program.run);
+    expect(inst.OUT[0]![0]).toBe(T.interpret(outputs, { q: Float64Array.of(0, 1, 2) })[0]!.data[0]);
+    clearProgramCache();
+  });
 });

@@ -14,13 +14,15 @@ export type RunFunction = (
 /** A rendered plan turned into a function (shared by every executable of the same graph). */
 export interface Program {
   readonly plan: ProgramPlan;
+  /** The generated function itself: an instance runs it through checkedFirstRun once, then directly. */
   readonly run: RunFunction;
   readonly children: readonly Program[];
 }
 
 /** A program with its buffers: what one executable owns. Slots are reused across runs. */
 export interface Instance {
-  readonly run: RunFunction;
+  /** The program's function; until its first run completes, a check of that run (checkedFirstRun). */
+  run: RunFunction;
   readonly IN: Float64Array[];
   readonly INOFF: number[];
   readonly OUT: Float64Array[];
@@ -52,23 +54,12 @@ const F = {
 export function buildProgram(plan: ProgramPlan): Program {
   const children = plan.children.map(buildProgram);
   const make = new Function("F", "K", `"use strict";\nreturn function run(IN, INOFF, OUT, OUTOFF, T, C, W) {\n${indentSource(plan.source)}\n};`);
-  const generated = make(F, plan.consts) as RunFunction;
-  // V8 refuses to enter a function whose frame is too large (a kernel of tens of thousands of
-  // fused nodes) with a stack overflow: said here as the graph's size, not as an internal error.
-  const run: RunFunction = (IN, INOFF, OUT, OUTOFF, T, C, W) => {
-    try {
-      generated(IN, INOFF, OUT, OUTOFF, T, C, W);
-    } catch (e) {
-      if (e instanceof RangeError && /call stack/.test(e.message)) throw tooLarge(plan);
-      throw e;
-    }
-  };
-  return { plan, run, children };
+  return { plan, run: make(F, plan.consts) as RunFunction, children };
 }
 
 /** Allocate the buffers of a program and of its children. */
 export function instantiate(p: Program): Instance {
-  return {
+  const inst: Instance = {
     run: p.run,
     IN: new Array<Float64Array>(p.plan.inputs.length),
     INOFF: new Array<number>(p.plan.inputs.length).fill(0),
@@ -76,6 +67,24 @@ export function instantiate(p: Program): Instance {
     OUTOFF: new Array<number>(p.plan.outputs.length).fill(0),
     T: p.plan.temps.map((n) => new Float64Array(n)),
     C: p.children.map(instantiate),
+  };
+  inst.run = checkedFirstRun(p, inst);
+  return inst;
+}
+
+// V8 refuses to enter a function whose frame is too large (a kernel of tens of thousands of fused
+// nodes) with a stack overflow, at its first call as at every other: the first run is checked and
+// says it as the graph's size, not as an internal error. Once a run completes, the instance calls
+// the generated function itself, so that a gradient pays no wrapper (a closure and a try/catch).
+function checkedFirstRun(p: Program, inst: Instance): RunFunction {
+  return (IN, INOFF, OUT, OUTOFF, T, C, W) => {
+    try {
+      p.run(IN, INOFF, OUT, OUTOFF, T, C, W);
+    } catch (e) {
+      if (e instanceof RangeError && /call stack/.test(e.message)) throw tooLarge(p.plan);
+      throw e;
+    }
+    inst.run = p.run;
   };
 }
 

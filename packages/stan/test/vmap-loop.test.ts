@@ -143,5 +143,53 @@ model {
     // Traced one iteration at a time: a graph that grows with the rows.
     expect(nodes(build(program, { N: 2 * N, x: sines(2 * N, 0.7) }))).toBeGreaterThan(nodes(vmapped));
   });
+
+  it("fills a matrix's columns (x[t, n] in a loop over n) whose steps read the column's history through sub_col (ecdc0401's renewal equation)", async () => {
+    const program = `data { int M; int T; int T0; vector[T] w; }
+parameters { vector<lower=0>[M] y0; real<lower=0> r; }
+transformed parameters {
+  matrix[T, M] pred = rep_matrix(0, T, M);
+  matrix[T, M] cum = rep_matrix(0, T, M);
+  for (n in 1:M) {
+    pred[1:T0, n] = rep_vector(y0[n], T0);
+    cum[2:T0, n] = cumulative_sum(pred[2:T0, n]);
+    for (t in (T0 + 1):T) {
+      real conv = dot_product(sub_col(pred, 1, n, t - 1), tail(w, t - 1));
+      cum[t, n] = cum[t - 1, n] + pred[t - 1, n];
+      pred[t, n] = r * conv / (1 + 0.01 * cum[t, n]);
+    }
+    /*END*/
+  }
+}
+model {
+  y0 ~ exponential(1);
+  r ~ normal(1, 0.2);
+  target += normal_lpdf(to_vector(pred) | 1, 2) + normal_lpdf(col(cum, 2) | 3, 2);
+}`;
+    const data = (M: number) => ({ M, T: 12, T0: 3, w: Array.from({ length: 12 }, (_, i) => Math.exp(-0.4 * (11 - i))) });
+    const { vmapped, unrolled } = await sameAsUnrolled(program, data(9));
+    // One column's trace, batched: the graph does not grow with the columns.
+    expect(nodes(build(program, data(18)))).toBe(nodes(vmapped));
+    expect(nodes(vmapped)).toBeLessThan(nodes(unrolled) / 3);
+  });
+
+  it("sums an accumulation (s += …, x[k] -= …, never read in the loop) over a vectorized loop's iterations", async () => {
+    const program = `data { int K; vector[K] a; }
+parameters { vector[K] theta; }
+model {
+  real s = 0;
+  array[2] real parts = {0.0, 0.0};
+  for (n in 1:K) {
+    s += a[n] * theta[n];
+    parts[2] -= 0.5 * square(theta[n]);
+    /*END*/
+  }
+  target += s + parts[2];
+}`;
+    const K = 20;
+    const { vmapped, unrolled } = await sameAsUnrolled(program, { K, a: sines(K, 0.3) });
+    expect(nodes(build(program, { K: 2 * K, a: sines(2 * K, 0.3) }))).toBe(nodes(vmapped));
+    expect(nodes(vmapped)).toBeLessThan(nodes(unrolled) / 3);
+  });
 });
 

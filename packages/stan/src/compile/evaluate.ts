@@ -67,6 +67,11 @@ export abstract class Evaluator {
     return undefined;
   }
 
+  /** col(x, i), row(x, i) and their segments read inside a vmapped loop over i that fills x (the subclass's), else undefined. */
+  protected ownCall(_e: Expr & { kind: "call" }): Val | undefined {
+    return undefined;
+  }
+
   /** Runs one statement (the subclass's). */
   protected abstract exec(s: Stmt): void;
 
@@ -159,7 +164,7 @@ export abstract class Evaluator {
         const cellShape = typeof first === "number" ? [] : isCells(first) ? [first.cells.length, ...first.cellShape] : first.shape;
         return { cells, cellShape };
       }
-      case "call": return this.call(e);
+      case "call": return this.ownCall(e) ?? this.call(e);
     }
   }
 

@@ -1,4 +1,4 @@
-import { all, and, broadcastTo, constant, ge, le, ne, select, sum, type Node, type Operand } from "@ppl/tensor";
+import { all, and, broadcastTo, constant, ge, le, mul, ne, select, sum, type Node, type Operand } from "@ppl/tensor";
 import { truncated, type ModelBuilder } from "@ppl/ppl";
 import { toposort } from "@ppl/tensor/ir";
 import type { Expr, Stmt, VarDecl } from "../syntax/ast.ts";
@@ -8,10 +8,10 @@ import { UNKNOWN, type SType } from "../check/types.ts";
 import { DISTRIBUTIONS } from "../library/distributions.ts";
 import { declaredConstraint, declaredShape, type BoundVals } from "./constraints.ts";
 import { Evaluator, ReturnSignal } from "./evaluate.ts";
-import { isMapAssignment, vectorizable, whyNotVectorized } from "./vectorize.ts";
+import { isAccumulation, isMapAssignment, vectorizable, whyNotVectorized } from "./vectorize.ts";
 import { declareRandomQuantities } from "./generated.ts";
 import { runScan, scanPlan, type ScanHost } from "./scan-loop.ts";
-import { isLoopIndex, MIN_VMAP_ITERATIONS, runVmap, vmapPlan, type VmapHost, type VmapTrace } from "./vmap-loop.ts";
+import { mapAxis, MIN_VMAP_ITERATIONS, runVmap, vmapPlan, type VmapHost, type VmapTrace } from "./vmap-loop.ts";
 import { UNSUPPORTED_DISTRIBUTION_FIX } from "./refuse.ts";
 import { assignIndex, readIndex, type IndexVal } from "./indexing.ts";
 import { binaryOp } from "./evaluate.ts";
@@ -30,6 +30,12 @@ const FOLD_NODES = 64;
 const MIN_SCAN_ITERATIONS = 8;
 /** Graph nodes a loop traced one iteration at a time may make (outside transformed data, whose loops compute data) before the program is refused. */
 const MAX_UNROLLED_NODES = 50_000;
+/**
+ * The same in generated quantities, whose graph is evaluated once a kept draw and never
+ * differentiated (a draw's loops over days and countries, with a random draw in each, cannot be
+ * batched: ecdc0401's projections make about 106,000 nodes).
+ */
+const MAX_UNROLLED_NODES_GENERATED = 250_000;
 
 // A JavaScript engine's stack overflow: recursion over a trace too long or too deep.
 function isStackOverflow(e: unknown): boolean {
@@ -85,7 +91,7 @@ export class Tracer extends Evaluator {
   /** Set while a branch under a condition known only at run time is traced: the density may not change there. */
   private inBranch: Span | undefined;
   /** The vectorized loop being traced: x[i] = … by its index fills x[lo:hi]. */
-  private batchRange: { variable: string; lo: number; hi: number } | undefined;
+  private batchRange: { variable: string; lo: number; hi: number; body: Stmt } | undefined;
   /** The outermost loop being unrolled (outside transformed data), and the node count when it began. */
   private unrolling: { loop: Stmt & { kind: "for" }; firstNode: number } | undefined;
   /** Set while a loop's body is traced as a scan's step: loops inside it are not scanned again. */
@@ -304,7 +310,7 @@ export class Tracer extends Evaluator {
       // The loop pass: one trace of the body with the index bound to all its values (vectorize.ts).
       const all = constant(Array.from({ length: hi - lo + 1 }, (_, k) => lo + k), [hi - lo + 1]);
       this.batched = true;
-      this.batchRange = { variable: s.variable, lo, hi };
+      this.batchRange = { variable: s.variable, lo, hi, body: s.body };
       try {
         this.within(() => {
           this.frames[this.frames.length - 1]!.set(s.variable, all);
@@ -415,17 +421,37 @@ export class Tracer extends Evaluator {
   }
 
   protected override ownRow(e: Expr & { kind: "index" }): Val | undefined {
-    if (e.target.kind !== "var" || !isLoopIndex(e.indices[0], this.vmap?.loopVar ?? "") || !this.vmapRow(e.target.name)) return undefined;
+    if (e.target.kind !== "var" || !this.vmapRow(e.target.name)) return undefined;
+    const axis = this.vmap!.axisOf(e.target.name);
+    if (mapAxis(e.indices, this.vmap!.loopVar) !== axis) return undefined;
     const row = this.vmap!.rows.get(e.target.name)!;
-    const rest = this.indexVals(e.indices.slice(1));
+    const rest = this.indexVals(e.indices.filter((_, k) => k !== axis));
     return this.at(e.span, "indexing", () => readIndex(row, rest));
   }
 
-  // x[i, …] (op)= value in a vmapped loop over i that fills x's rows: the iteration's row of x.
+  // col(x, i) and sub_col(x, a, i, n) of a map along columns, row(x, i) and sub_row(x, i, a, n) of
+  // one along rows, in a vmapped loop over i: the iteration's column (row), or a segment of it.
+  protected override ownCall(e: Expr & { kind: "call" }): Val | undefined {
+    const at = { col: [1, 1], sub_col: [1, 2], row: [0, 1], sub_row: [0, 1] }[e.name];
+    const x = e.args[0];
+    if (at === undefined || x?.kind !== "var" || !this.vmapRow(x.name) || this.vmap!.axisOf(x.name) !== at[0]) return undefined;
+    const i = e.args[at[1]!]!;
+    if (i.kind !== "var" || i.name !== this.vmap!.loopVar) return undefined;
+    const row = this.vmap!.rows.get(x.name)!;
+    if (e.name === "col" || e.name === "row") return row;
+    // The segment's start is the other position argument (sub_col's row, sub_row's column), its size the last.
+    const start = this.staticNumber(e.args[e.name === "sub_col" ? 1 : 2]!, `${e.name}'s start`);
+    const size = this.staticNumber(e.args[3]!, `${e.name}'s size`);
+    return this.at(e.span, `'${e.name}'`, () => readIndex(row, [{ kind: "range", lower: start, upper: start + size - 1 }]));
+  }
+
+  // x[i, …] (op)= value in a vmapped loop over i that fills x's rows (x[…, i]: its columns): the iteration's row of x.
   private assignRow(s: Stmt & { kind: "assign" }): boolean {
     const name = s.target.name;
-    if (!isLoopIndex(s.target.indices[0]?.[0], this.vmap?.loopVar ?? "") || !this.vmapRow(name)) return false;
-    const rest = [...s.target.indices[0]!.slice(1), ...s.target.indices.slice(1).flat()];
+    if (!this.vmapRow(name)) return false;
+    const axis = this.vmap!.axisOf(name);
+    if (mapAxis(s.target.indices[0], this.vmap!.loopVar) !== axis) return false;
+    const rest = [...s.target.indices[0]!.filter((_, k) => k !== axis), ...s.target.indices.slice(1).flat()];
     if (s.target.indices.slice(0, -1).some((l) => l.some((i) => i.kind === "range"))) return false;
     const idx = this.indexVals(rest);
     const rows = this.vmap!.rows;
@@ -448,8 +474,9 @@ export class Tracer extends Evaluator {
   private countIteration(): void {
     if (this.unrolling === undefined) return;
     const made = nodeCount() - this.unrolling.firstNode;
-    if (made <= MAX_UNROLLED_NODES) return;
-    throw this.tooLarge(this.unrolling.loop, `into more than ${MAX_UNROLLED_NODES} graph nodes`);
+    const cap = this.block === "generated quantities" ? MAX_UNROLLED_NODES_GENERATED : MAX_UNROLLED_NODES;
+    if (made <= cap) return;
+    throw this.tooLarge(this.unrolling.loop, `into more than ${cap} graph nodes`);
   }
 
   private foreach(s: Stmt & { kind: "foreach" }): void {
@@ -480,6 +507,11 @@ export class Tracer extends Evaluator {
     }
     let value = this.intValue(this.eval(s.value), this.targetType(s));
     const current = this.lookup(name, s.target.span);
+    // s += value in a vectorized loop (an accumulation, vectorize.ts): the sum over the iterations.
+    if (r !== undefined && !map && this.accumulating(s)) {
+      const count = r.hi - r.lo + 1;
+      value = shapeOf(value).length === 0 ? mul(materialize(value), count) : sum(materialize(value));
+    }
     if (s.op !== "=") {
       const op = s.op.slice(0, -1) as "+" | "-" | "*" | "/" | ".*" | "./";
       const old = readIndex(current, idx);
@@ -495,6 +527,12 @@ export class Tracer extends Evaluator {
   // filled from data stays numbers, usable as bounds and indices, and one constant when read whole).
   private intValue(v: Val, t: SType): Val {
     return t.base === "int" && typeof v !== "number" && !isCells(v) && v.rank === 0 ? (this.knownScalar(v) ?? v) : v;
+  }
+
+  // Whether an assignment in the vectorized loop being traced is an accumulation into a variable from outside it.
+  private accumulating(s: Stmt & { kind: "assign" }): boolean {
+    const r = this.batchRange;
+    return r !== undefined && isAccumulation(s, r.variable, this.checked, r.body);
   }
 
   private targetType(s: Stmt & { kind: "assign" }): SType {

@@ -21,6 +21,36 @@ export function vectorizable(loop: Stmt & { kind: "for" }, c: CheckedProgram): b
   return body(loop.body, loop.variable, locals, c, loop.body);
 }
 
+/**
+ * Whether `s` is an accumulation into a real scalar from outside the loop, `s += value` or
+ * `x[a, b] -= value` with indices that do not involve the loop index, whose variable the loop's
+ * body names nowhere else: the loop adds (subtracts) the sum of the values over its iterations.
+ */
+export function isAccumulation(s: Stmt, index: string, c: CheckedProgram, whole: Stmt): s is Stmt & { kind: "assign" } {
+  if (s.kind !== "assign" || (s.op !== "+=" && s.op !== "-=")) return false;
+  const t = c.targets.get(s.target);
+  if (t === undefined || !isScalar(t) || t.base !== "real") return false;
+  if (s.target.indices.flat().some((i) => i.kind !== "single" || mentions(i.expr, index))) return false;
+  return namedOnlyAsAccumulation(whole, s.target.name, index, c, whole);
+}
+
+// Whether the statement names `name` only as the target of accumulations (never reads it).
+function namedOnlyAsAccumulation(s: Stmt, name: string, index: string, c: CheckedProgram, whole: Stmt): boolean {
+  const inExprs = (es: readonly (Expr | undefined)[]) => es.some((e) => e !== undefined && mentions(e, name));
+  switch (s.kind) {
+    case "block": return s.body.every((b) => namedOnlyAsAccumulation(b, name, index, c, whole));
+    case "decl": return s.name !== name && !inExprs([s.init]);
+    case "assign":
+      if (s.target.name === name) return (s.op === "+=" || s.op === "-=") && !inExprs([s.value, ...s.target.indices.flat().flatMap((i) => (i.kind === "single" ? [i.expr] : [i.lower, i.upper]))]);
+      return !inExprs([s.value, ...s.target.indices.flat().flatMap((i) => (i.kind === "single" ? [i.expr] : [i.lower, i.upper]))]);
+    case "target": return !inExprs([s.value]);
+    case "tilde": return !inExprs([s.value, ...s.args]);
+    case "for": return !inExprs([s.lower, s.upper]) && s.variable !== name && namedOnlyAsAccumulation(s.body, name, index, c, whole);
+    case "empty": return true;
+    default: return false;
+  }
+}
+
 /** Whether `s` is x[i] = value for the loop index i, x declared outside the loop: the loop fills x[lo:hi] (a map). */
 export function isMapAssignment(s: Stmt, index: string): s is Stmt & { kind: "assign" } {
   if (s.kind !== "assign" || s.op !== "=" || s.target.indices.length !== 1) return false;
@@ -74,6 +104,7 @@ function body(s: Stmt, index: string, locals: Set<string>, c: CheckedProgram, wh
       // Locals of the body, or x[i] = … into a variable from outside that the body never reads
       // (reading it would carry state between iterations).
       if (locals.has(s.target.name) && s.target.indices.length === 0) return scalarExpr(s.value, index, c);
+      if (!locals.has(s.target.name) && isAccumulation(s, index, c, whole)) return scalarExpr(s.value, index, c);
       const t = c.targets.get(s.target);
       return isMapAssignment(s, index) && !locals.has(s.target.name) && t !== undefined && isScalar(t) && !reads(whole, s.target.name, index) && scalarExpr(s.value, index, c);
     }
@@ -158,7 +189,7 @@ export function whyNotVectorized(loop: Stmt & { kind: "for" }, c: CheckedProgram
     switch (s.kind) {
       case "block": return s.body.map(why).find((r) => r !== undefined);
       case "decl": return s.type.base !== "real" && s.type.base !== "int" || s.type.arrayDims.length > 0 ? `it declares the local container '${s.name}'` : expr(s.init);
-      case "assign": return s.target.indices.length === 0 || isMapAssignment(s, loop.variable) ? expr(s.value) : `it assigns '${s.target.name}' at another place than [${loop.variable}] (state carried between iterations)`;
+      case "assign": return s.target.indices.length === 0 || isMapAssignment(s, loop.variable) || isAccumulation(s, loop.variable, c, loop.body) ? expr(s.value) : `it assigns '${s.target.name}' at another place than [${loop.variable}] (state carried between iterations)`;
       case "target": return expr(s.value);
       case "tilde": return DISTRIBUTIONS[s.dist]?.draw !== undefined || s.truncation ? `~ ${s.dist} is multivariate or truncated` : [s.value, ...s.args].map(expr).find((r) => r !== undefined);
       case "for": return mentions(s.lower, loop.variable) || mentions(s.upper, loop.variable) ? `an inner loop's bounds depend on '${loop.variable}'` : why(s.body);

@@ -1,11 +1,11 @@
-import { add, broadcastTo, cast, concat, constant, data as dataLeaf, gather, index, mul, sum, type Node } from "@ppl/tensor";
+import { add, broadcastTo, cast, concat, constant, data as dataLeaf, gather, index, mT, mul, sum, type Node } from "@ppl/tensor";
 import { batchGraph } from "@ppl/tensor/internals";
 import { toposort } from "@ppl/tensor/ir";
 import type { Expr, Index, Stmt } from "../syntax/ast.ts";
 import { readIndex } from "./indexing.ts";
 import type { KnownValues } from "./known.ts";
 import { withRows } from "./scan-loop.ts";
-import { materialize, readsParams, shapeOf, type Val } from "./values.ts";
+import { isCells, materialize, readsParams, shapeOf, type Val } from "./values.ts";
 
 /**
  * The loop pass's third form: a `for` loop whose iterations are independent but whose body is
@@ -14,8 +14,10 @@ import { materialize, readsParams, shapeOf, type Val } from "./values.ts";
  * one vmapped trace: the body is traced once for a symbolic iteration, its index a leaf, and the
  * graph of that iteration is batched over all iterations (batchGraph). The body's effects are
  * collected: `~` and `target +=` as one term per iteration, summed; `x[i] = …` into a variable
- * declared outside (a map) as the row of x; and variables declared outside and assigned without
- * the index (scratch) as their value after the last iteration.
+ * declared outside (a map) as the row of x, and `x[…, i] = …` into a matrix as its column (a map
+ * along axis 1: `prediction[t, m]` in a loop over m; `col(x, m)` and `sub_col(x, a, m, n)` read the
+ * iteration's column, as `row` and `sub_row` its row); and variables declared outside and assigned
+ * without the index (scratch) as their value after the last iteration.
  *
  * Whether the iterations are independent is checked on the trace, not guessed from the syntax:
  * a scratch variable enters each iteration as a placeholder leaf, and so does a map read other than
@@ -28,6 +30,8 @@ import { materialize, readsParams, shapeOf, type Val } from "./values.ts";
 export interface VmapPlan {
   /** Variables declared outside the loop and assigned at [i] only: the loop fills their rows. */
   readonly maps: readonly string[];
+  /** Each map's axis the loop index selects: 0 for x[i, …], 1 for a matrix's x[…, i]. */
+  readonly axes: ReadonlyMap<string, number>;
   /** Variables declared outside the loop and assigned other than at [i]: their value after the loop is the last iteration's. */
   readonly scratch: readonly string[];
 }
@@ -98,7 +102,7 @@ export function isLoopIndex(i: Index | undefined, loopVar: string): boolean {
 /** The vmap plan of a loop, or undefined where its body holds a statement the form does not take, or random draws. */
 export function vmapPlan(loop: Stmt & { kind: "for" }): VmapPlan | undefined {
   const locals = new Set<string>([loop.variable]);
-  const atIndex = new Set<string>();
+  const atIndex = new Map<string, Set<number>>();
   const other = new Set<string>();
   let ok = true;
   walk(loop.body, (s) => {
@@ -106,10 +110,23 @@ export function vmapPlan(loop: Stmt & { kind: "for" }): VmapPlan | undefined {
     if (exprsOf(s).flatMap(callsOf).some((f) => f.endsWith("_rng"))) ok = false;
     if (s.kind === "decl") locals.add(s.name);
     if (s.kind === "for" || s.kind === "foreach") locals.add(s.variable);
-    if (s.kind === "assign" && !locals.has(s.target.name)) (isLoopIndex(s.target.indices[0]?.[0], loop.variable) ? atIndex : other).add(s.target.name);
+    if (s.kind === "assign" && !locals.has(s.target.name)) {
+      const axis = mapAxis(s.target.indices[0], loop.variable);
+      if (axis === undefined) other.add(s.target.name);
+      else atIndex.set(s.target.name, (atIndex.get(s.target.name) ?? new Set()).add(axis));
+    }
   });
   if (!ok) return undefined;
-  return { maps: [...atIndex].filter((n) => !other.has(n)), scratch: [...other] };
+  // A variable assigned at the index on two axes, or also elsewhere, is scratch.
+  for (const [name, axes] of atIndex) if (axes.size > 1) other.add(name);
+  const maps = [...atIndex.keys()].filter((n) => !other.has(n));
+  return { maps, axes: new Map(maps.map((n) => [n, [...atIndex.get(n)!][0]!] as const)), scratch: [...other] };
+}
+
+/** The axis at which the first bracket of an assignment or read has exactly the loop's variable (0: x[i, …]; 1: x[a, i]), else undefined. */
+export function mapAxis(first: readonly Index[] | undefined, loopVar: string): number | undefined {
+  if (isLoopIndex(first?.[0], loopVar)) return 0;
+  return first?.length === 2 && isLoopIndex(first[1], loopVar) ? 1 : undefined;
 }
 
 /** Thrown while a group of iterations is traced: a condition whose value differs between them (one value per iteration). */
@@ -149,8 +166,16 @@ export class VmapTrace {
       return leaf;
     };
     for (const name of [...plan.maps, ...plan.scratch]) this.frame.set(name, placeholder(name));
-    // A map's row before the iteration assigns it is the row the variable held before the loop.
-    for (const name of plan.maps) this.rows.set(name, readIndex(before.get(name)!, [{ kind: "single", at: this.index }]));
+    // A map's row (or column) before the iteration assigns it is the one the variable held before the loop.
+    for (const name of plan.maps) {
+      const at = { kind: "single", at: this.index } as const;
+      this.rows.set(name, readIndex(before.get(name)!, plan.axes.get(name) === 1 ? [{ kind: "range", lower: undefined, upper: undefined }, at] : [at]));
+    }
+  }
+
+  /** The axis of a map variable the loop index selects (0 rows, 1 columns). */
+  axisOf(name: string): number {
+    return this.plan.axes.get(name) ?? 0;
   }
 
   /** Whether `name` is a map variable of this loop. */
@@ -243,7 +268,14 @@ function assembled(before: Val, results: readonly GroupResult[], k: number, lo: 
 export function runVmap(host: VmapHost, plan: VmapPlan, loopVar: string, lo: number, hi: number): boolean {
   const before = new Map<string, Val>();
   for (const name of [...plan.maps, ...plan.scratch]) before.set(name, host.lookup(name));
-  if (plan.maps.some((name) => shapeOf(before.get(name)!).length === 0 || lo < 1 || hi > shapeOf(before.get(name)!)[0]!)) return false;
+  const outside = (name: string): boolean => {
+    const shape = shapeOf(before.get(name)!);
+    const axis = plan.axes.get(name) ?? 0;
+    // A map along columns is a matrix (rank 2), not an array of cells.
+    if (axis === 1 && (shape.length !== 2 || isCells(before.get(name)!))) return true;
+    return shape.length === 0 || lo < 1 || hi > shape[axis]!;
+  };
+  if (plan.maps.some(outside)) return false;
   const results: GroupResult[] = [];
   const pending: (readonly number[])[] = [Array.from({ length: hi - lo + 1 }, (_, k) => lo + k)];
   let groups = 1;
@@ -263,7 +295,11 @@ export function runVmap(host: VmapHost, plan: VmapPlan, loopVar: string, lo: num
   }
   results.sort((a, b) => a.group[0]! - b.group[0]!);
   for (const r of results) if (r.term) host.factor(r.term);
-  plan.maps.forEach((name, k) => host.setVar(name, assembled(before.get(name)!, results, k, lo, hi)));
+  plan.maps.forEach((name, k) => {
+    // A map along columns is assembled as the rows of its transpose.
+    if (plan.axes.get(name) === 1) host.setVar(name, mT(assembled(mT(materialize(before.get(name)!)), results, k, lo, hi)));
+    else host.setVar(name, assembled(before.get(name)!, results, k, lo, hi));
+  });
   // Groups keep the iterations in order, so hi ends its group, whose last row is the scratch's value.
   const last = results.find((r) => r.group.at(-1) === hi)!;
   plan.scratch.forEach((name, k) => host.setVar(name, last.scratch[k]!));

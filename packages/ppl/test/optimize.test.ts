@@ -106,6 +106,22 @@ describe("optimizers", () => {
     ), { seed: 45, numRuns: 200 });
   });
 
+  test("an objective without a minimum (f = −x₁ − ½x₂, falling as far as the steps reach) fails the line search as unbounded, for the quasi-Newton methods", () => {
+    const linear: Objective = { dim: 2, evaluate: (x, g) => ((g[0] = -1), (g[1] = -0.5), -x[0]! - 0.5 * x[1]!) };
+    const x0 = Float64Array.of(0.3, -0.2);
+    const g0 = Float64Array.of(-1, -0.5);
+    const ls = strongWolfe(linear, x0, linear.evaluate(x0, new Float64Array(2)), g0, Float64Array.of(1, 0.5), 1);
+    expect([ls.ok, ls.unbounded, ls.evaluations]).toEqual([false, true, LINE_SEARCH_DEFAULTS.maxEvaluations]);
+    // Newton's Hessian is zero here: its floored eigenvalues give no descent direction to search.
+    expect(minimize(linear, x0, { algorithm: "newton" }).converged).toBe(false);
+    for (const algorithm of ["lbfgs", "bfgs"] as const) {
+      const r = minimize(linear, x0, { algorithm });
+      expect([r.termination, r.converged, r.iterations], algorithm).toEqual(["unbounded", false, 0]);
+      expect(Array.from(r.x)).toEqual(Array.from(x0));
+      expect(r.message).toMatch(/kept decreasing along the search direction .* it may have no minimum/);
+    }
+  });
+
   test("Jacobi eigenvalues of a symmetric matrix reconstruct it", () => {
     const a = Float64Array.of(4, 1, 0.5, 1, 3, -1, 0.5, -1, 2);
     const { values, vectors } = symmetricEigen(a, 3);

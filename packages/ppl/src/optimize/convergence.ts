@@ -19,12 +19,15 @@ export const CONVERGENCE_DEFAULTS: ConvergenceOptions = {
   iter: 2000, tolObj: 1e-12, tolRelObj: 1e4, tolGrad: 1e-8, tolRelGrad: 1e7, tolParam: 1e-8,
 };
 
-/** Why an optimization stopped: a convergence criterion, or a failure (iterations spent, a line search that made no progress). */
-export type Termination = "tol-obj" | "tol-rel-obj" | "tol-grad" | "tol-rel-grad" | "tol-param" | "max-iterations" | "line-search";
+/**
+ * Why an optimization stopped: a convergence criterion, or a failure (iterations spent, a line
+ * search that made no progress, or one whose objective kept falling as far as its steps reached).
+ */
+export type Termination = "tol-obj" | "tol-rel-obj" | "tol-grad" | "tol-rel-grad" | "tol-param" | "max-iterations" | "line-search" | "unbounded";
 
 /** Whether a termination is convergence. */
 export function converged(t: Termination): boolean {
-  return t !== "max-iterations" && t !== "line-search";
+  return t !== "max-iterations" && t !== "line-search" && t !== "unbounded";
 }
 
 /** The message CmdStan prints for each termination, with the option that governs it. */
@@ -37,6 +40,7 @@ export function terminationMessage(t: Termination, opts: ConvergenceOptions): st
     case "tol-param": return `Convergence detected: absolute parameter change was below tolerance (--tol-param ${opts.tolParam})`;
     case "max-iterations": return `Maximum number of iterations hit (--iter ${opts.iter}), may not be at an optimum`;
     case "line-search": return "Line search failed to achieve a sufficient decrease, no more progress can be made";
+    case "unbounded": return "Line search failed: the objective function (the negative log density) kept decreasing along the search direction at every step tried, each twice the last, up to 2^39 times the first: it may have no minimum (a log density that grows without bound); give every parameter a proper prior";
   }
 }
 

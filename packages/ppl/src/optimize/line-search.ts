@@ -17,6 +17,11 @@ export const LINE_SEARCH_DEFAULTS: LineSearchOptions = { c1: 1e-4, c2: 0.9, maxE
 /** Where the search stopped: a step meeting the strong Wolfe conditions, or none (ok false). */
 export interface LineSearchResult {
   readonly ok: boolean;
+  /**
+   * The bracketing phase ran out of evaluations with every trial a sufficient decrease and the
+   * slope still steep: the objective kept falling as far as the doubled steps reached (ok false).
+   */
+  readonly unbounded: boolean;
   readonly alpha: number;
   readonly x: Float64Array;
   readonly f: number;
@@ -56,7 +61,7 @@ export function* strongWolfeSteps(x: Float64Array, f0: number, g0: Float64Array,
     const finite = Number.isFinite(f) && g.every(Number.isFinite);
     return { alpha, x: xt, f: finite ? f : Infinity, g, d: finite ? dot(g, p) : NaN };
   }
-  const done = (t: Trial, ok: boolean): LineSearchResult => ({ ok, alpha: t.alpha, x: t.x, f: t.f, g: t.g, evaluations });
+  const done = (t: Trial, ok: boolean, unbounded = false): LineSearchResult => ({ ok, unbounded, alpha: t.alpha, x: t.x, f: t.f, g: t.g, evaluations });
   const start: Trial = { alpha: 0, x, f: f0, g: g0, d: d0 };
   if (!(d0 < 0)) return done(start, false);
   const armijo = (t: Trial) => t.f <= f0 + opts.c1 * t.alpha * d0;
@@ -87,7 +92,10 @@ export function* strongWolfeSteps(x: Float64Array, f0: number, g0: Float64Array,
     prev = t;
     alpha *= 2;
   }
-  return done(prev, prev.alpha > 0);
+  // Never bracketed: after maxEvaluations doublings (2^39 times the first step) the objective still
+  // falls as steeply, which is an objective without a minimum along p (a density increasing without
+  // bound), not a step to take; Stan's line search fails here too.
+  return done(prev, false, prev.alpha > 0);
 }
 
 // The minimizer of the cubic through both ends' values and slopes, kept in the middle 80% of the

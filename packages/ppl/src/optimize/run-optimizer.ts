@@ -54,9 +54,11 @@ export function optimizerStep<S extends PointState>(method: OptimizerMethod<S>, 
  */
 export function* optimizerStepSteps<S extends PointState>(method: OptimizerMethod<S>, obj: Objective, state: S, conv: ConvergenceOptions, settings: MethodSettings): Evaluating<StepResult<S>> {
   let from = state;
+  let unbounded = false;
   for (let attempt = 0; attempt < 2; attempt++) {
     const { p, alpha0 } = method.direction(obj, from, settings);
     const ls = yield* strongWolfeSteps(from.x, from.f, from.g, p, alpha0, LINE_SEARCH_DEFAULTS);
+    unbounded = ls.unbounded;
     if (ls.ok && ls.f <= from.f) {
       const next = method.update(from, { x: ls.x, f: ls.f, g: ls.g, iteration: from.iteration + 1, evaluations: from.evaluations + ls.evaluations }, settings);
       const termination = convergenceTest({
@@ -67,7 +69,7 @@ export function* optimizerStepSteps<S extends PointState>(method: OptimizerMetho
     }
     from = method.reset({ ...from, evaluations: from.evaluations + ls.evaluations });
   }
-  return { state: from, termination: "line-search" };
+  return { state: from, termination: unbounded ? "unbounded" : "line-search" };
 }
 
 /** Minimizes an objective from x0 with CmdStan's defaults for what `opts` leaves out. */

@@ -82,8 +82,8 @@ export function* singlePathSteps(obj: Objective, x0: Float64Array, path: number,
   let termination: Termination | null = norm(state.g) < settings.tolGrad ? "tol-grad" : null;
   while (termination === null) {
     const r = yield* optimizerStepSteps(lbfgs, obj, state, settings, ms);
-    if (r.termination === "line-search") {
-      termination = "line-search";
+    if (r.termination === "line-search" || r.termination === "unbounded") {
+      termination = r.termination;
       break;
     }
     history = pushPair(history, sub(r.state.x, state.x), sub(r.state.g, state.g), settings.historySize);
@@ -98,7 +98,7 @@ export function* singlePathSteps(obj: Objective, x0: Float64Array, path: number,
     if (elbo > (best?.elbo ?? -Infinity)) best = { elbo, iteration: state.iteration, approx, draws };
   }
   const evaluations = state.evaluations + drawEvaluations;
-  if (termination === "line-search" && state.iteration < 2) {
+  if ((termination === "line-search" || termination === "unbounded") && state.iteration < 2) {
     return failed(path, state.iteration, evaluations, termination, `L-BFGS could not start (${terminationMessage(termination, settings)} at iteration ${state.iteration + 1})`);
   }
   if (state.iteration === 0) return failed(path, 0, evaluations, termination, `L-BFGS made no step from the initial point (${terminationMessage(termination, settings)}): the density is flat or not finite around it`);

@@ -1,4 +1,4 @@
-import { THRESHOLDS, type Summary } from "@ppl/ppl/diagnostics";
+import { LISTED_CHAINS, THRESHOLDS, type Summary } from "@ppl/ppl/diagnostics";
 import type { PercentileColumns } from "./percentiles.ts";
 
 /** The table's columns: header, and how to read the value off a parameter summary. */
@@ -50,8 +50,8 @@ export function formatSummary(summary: Summary, percentiles?: PercentileColumns,
   return lines.join("\n") + "\n";
 }
 
-/** Chains beyond which the sampler lines give counts over the chains instead of a value per chain. */
-export const LISTED_CHAINS = 16;
+/** Chains beyond which the sampler lines give counts over the chains instead of a value per chain (the warnings' too). */
+export { LISTED_CHAINS };
 
 /** The sampler-diagnostics lines: divergences, tree-depth hits and E-BFMI per chain (over the chains, beyond LISTED_CHAINS). */
 export function samplerLines(summary: Summary): string[] {

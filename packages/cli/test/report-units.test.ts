@@ -86,7 +86,7 @@ describe("grouped warnings", () => {
     expect(groups[0]!.text).toBe("divergences message");
     expect(groups[2]!.text).toMatch(/^E-BFMI below 0.3 in 2 chains: chain 3 \(0.21\), chain 1 \(0.10\)\. /);
     expect(groups[3]!.text).toMatch(/^R-hat above 1.01 for 2 parameters: a \(1.023\), b\[2\] \(1.200\)\. The chains have not mixed/);
-    expect(groups[4]!.text).toMatch(/^Bulk-ESS below 400 \(100 per chain\) for 2 parameters: a \(123\), c \(1235\)\. /);
+    expect(groups[4]!.text).toMatch(/^Bulk-ESS below 400 \(100 per chain, at most 400 in all\) for 2 parameters: a \(123\), c \(1235\)\. /);
   });
 
   it("is empty without warnings", () => {

@@ -314,7 +314,7 @@ describe("ppl report", () => {
     expect(warnings[0]![1]).toMatch(/^\d+ of 4000 transitions ended with a divergence/);
     expect(new Set(kinds).size).toBe(kinds.length);
     const bulk = warnings.find(([k]) => k === "ess_bulk")![1];
-    expect(bulk).toMatch(/^Bulk-ESS below 400 \(100 per chain\) for 30 parameters: beta\[1\] \(\d+\), beta\[2\] \(\d+\), /);
+    expect(bulk).toMatch(/^Bulk-ESS below 400 \(100 per chain, at most 400 in all\) for 30 parameters: beta\[1\] \(\d+\), beta\[2\] \(\d+\), /);
     for (const name of names) expect(bulk).toContain(`${name} (`);
     expectReadablePanels(await layout(page), names, 4);
     await page.close();

@@ -30,6 +30,9 @@ export {
   mcseSd,
   mcseQuantile,
   THRESHOLDS,
+  LISTED_CHAINS,
+  ESS_RULE,
+  minimumEss,
 } from "./diagnostics/index.ts";
 export { type StanCsv, type ReadAdaptation, type ReadTiming, readStanCsv } from "./io/stan-csv-reader.ts";
 export { type StanCsvHead, StanCsvParser, parseStanCsvRow } from "./io/stan-csv-parser.ts";

@@ -71,7 +71,7 @@ export { lastInitialPoint } from "./sampler/last-initial-point.ts";
 // Diagnostics
 export {
   mean, variance, sd, quantile, median, mad, autocovariance, averageRanks, rankNormalize, essBasic, essBulk, essTail, essQuantile, essMean, rhat,
-  rhatBasic, mcseMean, mcseSd, mcseQuantile, samplerDiagnostics, ebfmi, THRESHOLDS, summarize, type Draws,
+  rhatBasic, mcseMean, mcseSd, mcseQuantile, samplerDiagnostics, ebfmi, THRESHOLDS, LISTED_CHAINS, ESS_RULE, minimumEss, summarize, type Draws,
   type ChainMatrix, type SamplerDraws, type SamplerDiagnostics, type DiagnosticWarning, type WarningKind,
   type ParameterSummary, type Summary, type SummarizeOptions,
 } from "./diagnostics/index.ts";

@@ -1,4 +1,4 @@
-import { THRESHOLDS } from "@ppl/ppl";
+import { minimumEss } from "@ppl/ppl";
 import { ROW_HEIGHT, rowLayout } from "./svg-rows.ts";
 import { axes, px, svg } from "./svg.ts";
 
@@ -15,11 +15,11 @@ const LEGEND_COLUMN = 120;
 
 /**
  * Bulk- and tail-ESS of every parameter as two bars per row, with the dashed line of the usual
- * minimum (100 per chain): a bar short of the line names a parameter whose mean or quantiles
+ * minimum (100 per chain, at most 400 in all): a bar short of the line names a parameter whose mean or quantiles
  * need more draws. The axis reaches the number of draws, the ESS of independent draws.
  */
 export function essSvg(rows: readonly EssRow[], chains: number, draws: number, width = 760): string {
-  const minimum = THRESHOLDS.essPerChain * chains;
+  const minimum = minimumEss(chains);
   const top = Math.max(draws, minimum, ...rows.flatMap((r) => [r.bulk, r.tail]).filter(Number.isFinite));
   const layout = rowLayout(rows.map((r) => r.name), [0, top * 1.02], width, LEGEND_COLUMN);
   const f = layout.frame;

@@ -3,7 +3,7 @@
  * first (divergences, tree depth, E-BFMI: they can make every estimate wrong), then one line per
  * per-parameter criterion naming the parameters it flags, with their values.
  */
-import { type DiagnosticWarning, THRESHOLDS, type WarningKind } from "@ppl/ppl";
+import { type DiagnosticWarning, ESS_RULE, THRESHOLDS, type WarningKind } from "@ppl/ppl";
 
 /** One line of the grouped warnings. */
 export interface WarningGroup {
@@ -45,14 +45,16 @@ function groupText(kind: WarningKind, ws: readonly DiagnosticWarning[]): string 
   const count = (noun: string): string => `${ws.length} ${noun}${ws.length === 1 ? "" : "s"}`;
   switch (kind) {
     case "ebfmi":
+      // Beyond LISTED_CHAINS chains one warning counts them: its message already says it all.
+      if (ws.length === 1 && ws[0]!.chains !== undefined) return ws[0]!.message;
       return `E-BFMI below ${THRESHOLDS.ebfmi} in ${count("chain")}: ${list((w) => `chain ${(w.chain ?? 0) + 1}`)}. The sampler may not explore the posterior's energy well; reparameterize.`;
     case "nonfinite":
       return `NaN or infinite draws in ${count("parameter")} (number of such draws): ${list(param)}. Their statistics are NA; check the expressions that compute them (a log or division of a value that reaches 0, an overflow) or their bounds.`;
     case "rhat":
       return `R-hat above ${THRESHOLDS.rhat} for ${count("parameter")}: ${list(param)}. The chains have not mixed; run longer or reparameterize.`;
     case "ess_bulk":
-      return `Bulk-ESS below ${ws[0]!.threshold} (${THRESHOLDS.essPerChain} per chain) for ${count("parameter")}: ${list(param)}. Their means and medians may be unreliable; run more draws.`;
+      return `Bulk-ESS below ${ws[0]!.threshold} (${ESS_RULE}) for ${count("parameter")}: ${list(param)}. Their means and medians may be unreliable; run more draws.`;
     case "ess_tail":
-      return `Tail-ESS below ${ws[0]!.threshold} (${THRESHOLDS.essPerChain} per chain) for ${count("parameter")}: ${list(param)}. Their tail quantiles may be unreliable; run more draws.`;
+      return `Tail-ESS below ${ws[0]!.threshold} (${ESS_RULE}) for ${count("parameter")}: ${list(param)}. Their tail quantiles may be unreliable; run more draws.`;
   }
 }

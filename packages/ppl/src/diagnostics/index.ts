@@ -17,7 +17,7 @@ export {
   countNonZero,
   countTreeDepthHits,
 } from "./sampler.ts";
-export { type DiagnosticWarning, type WarningKind, THRESHOLDS, nonFiniteWarnings, nonFiniteWarning, parameterWarnings, samplerWarnings } from "./warnings.ts";
+export { type DiagnosticWarning, type WarningKind, THRESHOLDS, LISTED_CHAINS, ESS_RULE, minimumEss, nonFiniteWarnings, nonFiniteWarning, parameterWarnings, samplerWarnings } from "./warnings.ts";
 export type { ParameterSummary } from "./parameter-summary.ts";
 export { type Summary, type SummarizeOptions, summarizeParameter, summarizeInMemory, summarize, summarizeEach, summarizeSteps } from "./summary.ts";
 export { type DrawSource, drawsSource, isDrawSource } from "./draw-source.ts";

@@ -5,11 +5,27 @@ import type { ParameterSummary } from "./parameter-summary.ts";
 export const THRESHOLDS = {
   /** R-hat above this suggests the chains have not mixed. */
   rhat: 1.01,
-  /** Bulk- and tail-ESS below this many per chain are too small for reliable estimates. */
+  /** Bulk- and tail-ESS below this many per chain are too small for reliable estimates ... */
   essPerChain: 100,
+  /**
+   * ... up to this many in all: the 400 that Vehtari et al. (2021) and posterior recommend (100 per
+   * chain for their 4 chains), whatever the chains; 256 short chains need not reach 25,600.
+   */
+  essTotal: 400,
   /** E-BFMI below this suggests the momentum resampling explores the energy poorly. */
   ebfmi: 0.3,
 } as const;
+
+/** Chains beyond which per-chain diagnostics are counted over the chains instead of listed (one line, one warning). */
+export const LISTED_CHAINS = 16;
+
+/** The bulk- and tail-ESS below which a parameter is flagged: 100 per chain, at most 400 in all. */
+export function minimumEss(chains: number): number {
+  return Math.min(THRESHOLDS.essPerChain * chains, THRESHOLDS.essTotal);
+}
+
+/** The ESS threshold's rule in words, for messages. */
+export const ESS_RULE = `${THRESHOLDS.essPerChain} per chain, at most ${THRESHOLDS.essTotal} in all`;
 
 /** Kind of problem a warning reports. */
 export type WarningKind = "nonfinite" | "rhat" | "ess_bulk" | "ess_tail" | "divergences" | "treedepth" | "ebfmi";
@@ -19,8 +35,10 @@ export interface DiagnosticWarning {
   readonly kind: WarningKind;
   /** Parameter name for per-parameter warnings. */
   readonly parameter?: string;
-  /** 0-based chain index for per-chain warnings. */
+  /** 0-based chain index for per-chain warnings (for a warning counted over the chains, the worst chain). */
   readonly chain?: number;
+  /** For a warning counted over many chains (E-BFMI beyond LISTED_CHAINS): in how many chains it holds. */
+  readonly chains?: number;
   /** The offending value (a count for divergences and tree depth hits). */
   readonly value: number;
   /** The threshold it was compared against. */
@@ -35,7 +53,7 @@ function fmt(x: number): string {
 /** Warnings for R-hat and ESS of each parameter summary, given the number of chains. */
 export function parameterWarnings(summaries: readonly ParameterSummary[], chains: number): DiagnosticWarning[] {
   const out: DiagnosticWarning[] = [];
-  const minEss = THRESHOLDS.essPerChain * chains;
+  const minEss = minimumEss(chains);
   for (const s of summaries) {
     if (s.rhat > THRESHOLDS.rhat) {
       out.push({
@@ -55,7 +73,7 @@ export function parameterWarnings(summaries: readonly ParameterSummary[], chains
           parameter: s.name,
           value: ess,
           threshold: minEss,
-          message: `${label} of ${s.name} is ${fmt(ess)} (< ${minEss}, i.e. ${THRESHOLDS.essPerChain} per chain): estimates of its ${kind === "ess_bulk" ? "mean and median" : "tail quantiles"} may be unreliable; run more draws.`,
+          message: `${label} of ${s.name} is ${fmt(ess)} (< ${minEss}: ${ESS_RULE}): estimates of its ${kind === "ess_bulk" ? "mean and median" : "tail quantiles"} may be unreliable; run more draws.`,
         });
       }
     }
@@ -122,6 +140,11 @@ export function samplerWarnings(d: SamplerDiagnostics): DiagnosticWarning[] {
       message: `${d.treeDepthHits} of ${d.draws} transitions hit the maximum tree depth of ${d.maxTreeDepth}: sampling is inefficient; increase max-depth or reparameterize.`,
     });
   }
+  if (d.ebfmi.length > LISTED_CHAINS) {
+    const w = ebfmiCountWarning(d.ebfmi);
+    if (w !== null) out.push(w);
+    return out;
+  }
   d.ebfmi.forEach((value, chain) => {
     if (value < THRESHOLDS.ebfmi) {
       out.push({
@@ -134,4 +157,25 @@ export function samplerWarnings(d: SamplerDiagnostics): DiagnosticWarning[] {
     }
   });
   return out;
+}
+
+// Beyond LISTED_CHAINS chains, one warning: in how many chains E-BFMI is low, the lowest and its chain.
+function ebfmiCountWarning(ebfmi: readonly number[]): DiagnosticWarning | null {
+  let below = 0;
+  let low = -1;
+  ebfmi.forEach((value, chain) => {
+    if (!(value < THRESHOLDS.ebfmi)) return;
+    below++;
+    if (low < 0 || value < ebfmi[low]!) low = chain;
+  });
+  if (below === 0) return null;
+  const value = ebfmi[low]!;
+  return {
+    kind: "ebfmi",
+    chain: low,
+    chains: below,
+    value,
+    threshold: THRESHOLDS.ebfmi,
+    message: `E-BFMI is below ${THRESHOLDS.ebfmi} in ${below} of ${ebfmi.length} chains (lowest ${fmt(value)}, chain ${low + 1}): the sampler may not explore the posterior's energy well; reparameterize.`,
+  };
 }

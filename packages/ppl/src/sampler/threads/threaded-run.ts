@@ -1,9 +1,9 @@
 /**
  * Chains on several threads. The calling thread starts sampling every chain at once, as on one
- * thread. Once its own pace says that more than half a second of work is left, it enlists worker
- * threads (a worker costs a tenth of a second or more to start, see worker-script.ts, and on a
- * machine whose cores are busy a second thread slows the first, so a short run stays on one
- * thread, as fast as it was); as soon as workers are ready, it hands them contiguous groups of its
+ * thread. Once its own pace says that more than half a second of work is left, and it got half a
+ * core or more (or the run is long), it enlists worker threads (enlist-policy.ts: a worker costs a
+ * tenth of a second or more to start, see worker-script.ts, and on a machine whose cores are busy
+ * a second thread slows the first, so a short run stays on one thread, as fast as it was); as soon as workers are ready, it hands them contiguous groups of its
  * chains between two iterations, with where they stand (SamplingRun.handOver), and goes on with the
  * first group. Every chain therefore draws the same bits wherever it runs. Draws, adaptations and
  * errors come back as messages; onDraw and onAdapted are called in the calling thread, each chain's
@@ -23,6 +23,7 @@ import type { RunState } from "../run-state.ts";
 import { SamplingRun } from "../sampling-run.ts";
 import { workerSettings } from "../methods/method-source.ts";
 import { chainRangeOptions, checkChainOptions, resolveSettings, type ResolvedSampleSettings } from "../settings.ts";
+import { shouldEnlist, type CallingThreadWork } from "./enlist-policy.ts";
 import { densityIdOf, prestartSamplerThreads, slots, type Slot, type StartFn } from "./pool.ts";
 import { evidenceBuffers, SharedEvidenceExchange, type EvidenceBuffers } from "./stuck-exchange.ts";
 import {
@@ -118,8 +119,11 @@ export async function sampleThreadsPausable(
   return new ThreadedRun(density, share.call(density), options, s, layout, resume).outcome();
 }
 
-// Projected seconds of the calling thread's work beyond which a run enlists its workers.
-const ENLIST_AFTER_SECONDS = 0.5;
+// The process's CPU time in ms (every thread's: before a hand-over only the calling thread samples).
+const cpuMs = (): number => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
 
 // Sleeps until the next turn of the event loop (so that messages and signals are handled).
 const yieldTurn = (): Promise<void> => new Promise<void>((resolve) => setImmediate(resolve));
@@ -395,7 +399,8 @@ class ThreadedRun {
     let run = this.ownRun(first, this.s.chains, this.resume);
     let last = performance.now();
     let busySince = performance.now();
-    const work = { ms: 0, chainIterations: 0 };
+    let cpuSince = cpuMs();
+    const work = { ms: 0, cpuMs: 0, chainIterations: 0 };
     // This thread's iterations since its chains came to it: their seconds and gradients.
     const log = new IterationLog();
     while (!run.done) {
@@ -412,11 +417,13 @@ class ThreadedRun {
       const forced = layout.handOverAt !== undefined && run.iterationsDone === layout.handOverAt;
       if (forced || performance.now() - last >= this.every) {
         work.ms += performance.now() - busySince;
+        work.cpuMs += cpuMs() - cpuSince;
         const kept = await this.maybeHandOver(run, first, forced, work, log);
         if (kept === null) return this.watchWorkers();
         run = kept;
         await yieldTurn();
         last = busySince = performance.now();
+        cpuSince = cpuMs();
       }
     }
     this.ranges.push({ first, thread: 0, result: run.result(false) });
@@ -426,13 +433,11 @@ class ThreadedRun {
   // pace so far) is worth sharing; returns the run of the chains it keeps (`run` when none moved),
   // or null when it kept none (handOverAll).
   private async maybeHandOver(
-    run: SamplingRun, first: number, forced: boolean, work: { ms: number; chainIterations: number }, log: IterationLog,
+    run: SamplingRun, first: number, forced: boolean, work: CallingThreadWork, log: IterationLog,
   ): Promise<SamplingRun | null> {
     const { s, mine, handOverAll } = this;
     const total = s.warmup + s.draws;
-    // Seconds of this thread's own work left at its pace so far.
-    const left = ((run.settings.chains * (total - run.iterationsDone)) / work.chainIterations) * (work.ms / 1000);
-    if (!forced && !(left > (this.layout.enlistAfterSeconds ?? ENLIST_AFTER_SECONDS))) return run;
+    if (!forced && !shouldEnlist(work, run.settings.chains * (total - run.iterationsDone), this.layout.enlistAfterSeconds)) return run;
     this.enlistWorkers();
     // Handing every chain over (keeping none) waits until every worker that is wanted is
     // ready; a forced hand-over (tests) waits for them, while any live worker has no group yet

@@ -2,6 +2,7 @@
  * The posteriordb suite sampled by a many-chain layer method (ChEES, MEADS) from random initial
  * points in (−2, 2), on the CPU (f64) or with each round's batched gradient on a Vulkan device:
  *   tsx bench/posteriordb-layer.ts --algorithm chees|meads [--chains 256] [--superchains 16] [--warmup N] [--draws N]
+ *     (warmup and draws 300 + 100 for chees, 2000 + 500 for meads)
  *     [--backend cpu|vulkan] [--dtype f32|f64] [--seed N] [--posteriordb DIR] [--json FILE] [names…]
  * Prints the pass table of bench/posteriordb.ts, with each posterior's lowest bulk ESS and highest
  * nested R-hat (of the reference parameters) on stderr. On vulkan, a posterior whose settings need
@@ -36,7 +37,7 @@ const MODELS: Record<string, Model> = {
   "one_comp_mm_elim_abs-one_comp_mm_elim_abs": oneComp, "sblrc-blr": sblrc,
 };
 
-const USAGE = "usage: tsx bench/posteriordb-layer.ts --algorithm chees|meads [--chains 256] [--superchains 16] [--warmup N] [--draws N] [--backend cpu|vulkan] [--dtype f32|f64] [--seed N] [--posteriordb DIR] [--json FILE] [names…]";
+const USAGE = "usage: tsx bench/posteriordb-layer.ts --algorithm chees|meads [--chains 256] [--superchains 16] [--warmup N] [--draws N] (300 + 100 for chees, 2000 + 500 for meads) [--backend cpu|vulkan] [--dtype f32|f64] [--seed N] [--posteriordb DIR] [--json FILE] [names…]";
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -78,7 +79,10 @@ const chains = count("chains", values.chains, 256, 2);
 const superchains = count("superchains", values.superchains, 16, 1);
 const seed = count("seed", values.seed, DEFAULT_SEED, 0);
 // The layer methods adapt a diagonal metric (diamonds' settings ask for a dense one for NUTS).
-const lengths = { chains, metric: "diag" as const, warmup: count("warmup", values.warmup, 300, 0), draws: count("draws", values.draws, 100, 1) };
+// MEADS takes one leapfrog step an iteration: its default run is longer in iterations (2000 + 500,
+// about 2,600 gradients a chain) than ChEES's (300 + 100, each iteration a trajectory of many).
+const meadsRun = algorithm === "meads";
+const lengths = { chains, metric: "diag" as const, warmup: count("warmup", values.warmup, meadsRun ? 2000 : 300, 0), draws: count("draws", values.draws, meadsRun ? 500 : 100, 1) };
 const dir = values.posteriordb;
 const present = Object.keys(MODELS).filter((n) => existsSync(join(dir ?? folderOf(n), n, "reference.json")));
 let names: string[];

@@ -46,6 +46,7 @@ export {
 // posteriordb
 export {
   runPosterior, failureLines, type PosteriorSettings, type PosteriorReport, type RunPosteriorOptions,
+  loadModel, loadPosterior, posteriorSettings, DEFAULT_SEED,
 } from "./posteriordb/index.ts";
 // PSIS-LOO and the pointwise log-likelihood
 export {

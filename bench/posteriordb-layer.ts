@@ -80,7 +80,7 @@ const superchains = count("superchains", values.superchains, 16, 1);
 const seed = count("seed", values.seed, DEFAULT_SEED, 0);
 // The layer methods adapt a diagonal metric (diamonds' settings ask for a dense one for NUTS).
 // MEADS takes one leapfrog step an iteration: its default run is longer in iterations (2000 + 500,
-// about 2,600 gradients a chain) than ChEES's (300 + 100, each iteration a trajectory of many).
+// about 3,900 gradients a chain with its travel-in) than ChEES's (300 + 100, each iteration a trajectory of many).
 const meadsRun = algorithm === "meads";
 const lengths = { chains, metric: "diag" as const, warmup: count("warmup", values.warmup, meadsRun ? 2000 : 300, 0), draws: count("draws", values.draws, meadsRun ? 500 : 100, 1) };
 const dir = values.posteriordb;

@@ -3,7 +3,8 @@
  * summarizeSteps: a chain read, a part of the sort, a split chain of a pass), letting signals in
  * between: after a stop signal the command must end within two seconds, so the summary goes on
  * only until its deadline and is otherwise left to `ppl summary DIR`, which reads the same files.
- * One parameter of 4 × 5,000,000 draws takes a minute; its steps, a second or less each.
+ * One parameter of 4 × 5,000,000 draws takes minutes; its steps, milliseconds each (every loop over
+ * the draws, a split chain's or all of them, yields every few tens of thousands of elements).
  */
 import { summarizeSteps, type ChainDraws, type Summary } from "@ppl/ppl/diagnostics";
 

@@ -1,5 +1,6 @@
-import { fftInPlace, nextPowerOfTwo, twiddles } from "./fft.ts";
+import { fftSteps, nextPowerOfTwo, twiddles } from "./fft.ts";
 import { mean, varianceAbout } from "./moments.ts";
+import { finish, inRanges } from "./steps.ts";
 
 /**
  * Autocovariance at every lag 0..n-1 by FFT, using the "biased" estimator
@@ -11,7 +12,7 @@ export function autocovariance(x: ArrayLike<number>): Float64Array {
   const m = mean(x);
   const varx = varianceAbout(x, m);
   if (!(varx > 0)) return out; // a constant sequence has zero autocovariance at every lag
-  const re = unscaledAutocovariance(x, m, n);
+  const re = finish(unscaledAutocovarianceSteps(x, m, n));
   const scale = lagZeroScale(varx, n, re);
   for (let t = 0; t < n; t++) out[t] = re[t]! * scale;
   return out;
@@ -23,12 +24,19 @@ export function autocovariance(x: ArrayLike<number>): Float64Array {
  * for them); a constant series adds nothing. Fewer lags take a smaller transform.
  */
 export function addAutocovariance(x: ArrayLike<number>, m: number, varx: number, target: Float64Array): void {
+  finish(addAutocovarianceSteps(x, m, varx, target));
+}
+
+/** `addAutocovariance` in steps: the generator yields inside the transforms and the loops around them (see fftSteps). */
+export function* addAutocovarianceSteps(x: ArrayLike<number>, m: number, varx: number, target: Float64Array): Generator<void, void, void> {
   const n = x.length;
   if (!(varx > 0)) return;
   const lags = Math.min(target.length, n);
-  const re = unscaledAutocovariance(x, m, lags);
+  const re = yield* unscaledAutocovarianceSteps(x, m, lags);
   const scale = lagZeroScale(varx, n, re);
-  for (let t = 0; t < lags; t++) target[t] = target[t]! + re[t]! * scale;
+  yield* inRanges(lags, (from, to) => {
+    for (let t = from; t < to; t++) target[t] = target[t]! + re[t]! * scale;
+  });
 }
 
 // Scaling by the directly computed variance avoids the FFT's normalization and rounding at lag 0.
@@ -49,43 +57,51 @@ let scratch = { re: new Float64Array(0), im: new Float64Array(0), power: new Flo
  * serves as the inverse. Memory: 3·N/2 doubles and a twiddle table of N/2 points; a summary asks
  * for a few lags first (see ess.ts), which halves N.
  */
-function unscaledAutocovariance(x: ArrayLike<number>, m: number, lags: number): Float64Array {
+function* unscaledAutocovarianceSteps(x: ArrayLike<number>, m: number, lags: number): Generator<void, Float64Array, void> {
   const n = x.length;
   const size = Math.max(4, nextPowerOfTwo(n + lags - 1));
   const half = size >> 1;
   if (scratch.re.length < half) scratch = { re: new Float64Array(half), im: new Float64Array(half), power: new Float64Array(half + 1) };
   const { re, im, power } = scratch;
-  for (let k = 0; k < half; k++) {
-    const i = 2 * k;
-    re[k] = i < n ? x[i]! - m : 0;
-    im[k] = i + 1 < n ? x[i + 1]! - m : 0;
-  }
-  fftInPlace(re, im, half);
+  yield* inRanges(half, (from, to) => {
+    for (let k = from; k < to; k++) {
+      const i = 2 * k;
+      re[k] = i < n ? x[i]! - m : 0;
+      im[k] = i + 1 < n ? x[i + 1]! - m : 0;
+    }
+  });
+  yield* fftSteps(re, im, half);
   const w = halfTwiddles(size);
   // |Y_k|^2 for k = 0..N/2 from Z_k and Z_{N/2-k}.
   power[0] = (re[0]! + im[0]!) ** 2;
   power[half] = (re[0]! - im[0]!) ** 2;
-  for (let k = 1; k < half; k++) {
-    const ar = re[k]!, ai = im[k]!, br = re[half - k]!, bi = im[half - k]!;
-    const er = (ar + br) / 2, ei = (ai - bi) / 2, or = (ai + bi) / 2, oi = (br - ar) / 2;
-    const wr = w.cos(k), wi = w.sin(k);
-    const yr = er + wr * or - wi * oi;
-    const yi = ei + wr * oi + wi * or;
-    power[k] = yr * yr + yi * yi;
-  }
+  yield* inRanges(half, (from, to) => {
+    for (let k = Math.max(1, from); k < to; k++) {
+      const ar = re[k]!, ai = im[k]!, br = re[half - k]!, bi = im[half - k]!;
+      const er = (ar + br) / 2, ei = (ai - bi) / 2, or = (ai + bi) / 2, oi = (br - ar) / 2;
+      const wr = w.cos(k), wi = w.sin(k);
+      const yr = er + wr * or - wi * oi;
+      const yi = ei + wr * oi + wi * or;
+      power[k] = yr * yr + yi * yi;
+    }
+  });
   // The spectrum, real and even (P_{N-j} = P_j), packed as before and transformed again.
-  for (let k = 0; k < half; k++) {
-    const j = 2 * k;
-    re[k] = j <= half ? power[j]! : power[size - j]!;
-    im[k] = j + 1 <= half ? power[j + 1]! : power[size - j - 1]!;
-  }
-  fftInPlace(re, im, half);
+  yield* inRanges(half, (from, to) => {
+    for (let k = from; k < to; k++) {
+      const j = 2 * k;
+      re[k] = j <= half ? power[j]! : power[size - j]!;
+      im[k] = j + 1 <= half ? power[j + 1]! : power[size - j - 1]!;
+    }
+  });
+  yield* fftSteps(re, im, half);
   // The real parts of the result at lags below `lags` (≤ n ≤ N/2).
-  for (let t = 0; t < lags; t++) {
-    const b = t === 0 ? 0 : half - t;
-    const ar = re[t]!, ai = im[t]!, br = re[b]!, bi = im[b]!;
-    power[t] = (ar + br) / 2 + w.cos(t) * ((ai + bi) / 2) - w.sin(t) * ((br - ar) / 2);
-  }
+  yield* inRanges(lags, (from, to) => {
+    for (let t = from; t < to; t++) {
+      const b = t === 0 ? 0 : half - t;
+      const ar = re[t]!, ai = im[t]!, br = re[b]!, bi = im[b]!;
+      power[t] = (ar + br) / 2 + w.cos(t) * ((ai + bi) / 2) - w.sin(t) * ((br - ar) / 2);
+    }
+  });
   return power;
 }
 

@@ -1,10 +1,18 @@
-import { addAutocovariance } from "./autocovariance.ts";
+import { addAutocovarianceSteps } from "./autocovariance.ts";
 import { type ChainMatrix, type Draws, chainOf, mapMatrix, shouldReturnNA } from "./draws.ts";
 import { nextPowerOfTwo } from "./fft.ts";
 import { mean, variance, varianceAbout } from "./moments.ts";
 import { ParameterDraws } from "./parameter-draws.ts";
 import { splitChains } from "./split-chains.ts";
-import { finish } from "./steps.ts";
+import { finish, made } from "./steps.ts";
+
+/** Series j of a matrix, made in steps (read from a file, ranked): a buffer that the next call may reuse. */
+export type SeriesSteps = (j: number) => Generator<void, Float64Array, void>;
+
+// A function of series made at once, as steps.
+function stepsOf(series: (j: number) => Float64Array): SeriesSteps {
+  return (j) => made(series(j));
+}
 
 /**
  * Effective sample size of a chain matrix (chains already split if wanted),
@@ -24,22 +32,22 @@ export function essOfMatrix(m: ChainMatrix): number {
  * one's lags were too few), so that a summary holds one series at a time.
  */
 export function essOfSeries(count: number, n: number, series: (j: number) => Float64Array): number {
-  return finish(essOfSeriesSteps(count, n, series));
+  return finish(essOfSeriesSteps(count, n, stepsOf(series)));
 }
 
-/** `essOfSeries` in steps: the generator yields after each series it reads. */
-export function* essOfSeriesSteps(count: number, n: number, series: (j: number) => Float64Array): Generator<void, number, void> {
+/** `essOfSeries` in steps: the generator yields while each series is made and its autocovariances computed. */
+export function* essOfSeriesSteps(count: number, n: number, series: SeriesSteps): Generator<void, number, void> {
   if (n < 3) return NaN;
   return yield* essAfterPassSteps(yield* seriesPassSteps(count, n, series, lagsFor(n)), series);
 }
 
 /** The ESS of the series that `pass` read with `lagsFor(n)` lags: NaN (NA) as essOfMatrix says, else from its lags or, when Geyer's sequences read further, from a second pass with all of them. */
 export function essAfterPass(pass: SeriesPass, series: (j: number) => Float64Array): number {
-  return finish(essAfterPassSteps(pass, series));
+  return finish(essAfterPassSteps(pass, stepsOf(series)));
 }
 
-/** `essAfterPass` in steps: the generator yields after each series a second pass reads. */
-export function* essAfterPassSteps(pass: SeriesPass, series: (j: number) => Float64Array): Generator<void, number, void> {
+/** `essAfterPass` in steps: the generator yields inside each series a second pass reads. */
+export function* essAfterPassSteps(pass: SeriesPass, series: SeriesSteps): Generator<void, number, void> {
   if (pass.n < 3 || pass.returnsNA) return NaN;
   return essFromPass(pass) ?? essFromPass(yield* seriesPassSteps(pass.count, pass.n, series, pass.n))!;
 }
@@ -57,24 +65,24 @@ export interface SeriesPass {
 
 /** Reads every series once: means, variances, posterior's NA test over all values and, with `lags` > 0, the autocovariances at lags below it. */
 export function seriesPass(count: number, n: number, series: (j: number) => Float64Array, lags: number): SeriesPass {
-  return finish(seriesPassSteps(count, n, series, lags));
+  return finish(seriesPassSteps(count, n, stepsOf(series), lags));
 }
 
-/** `seriesPass` in steps: the generator yields after each series, so that a caller can stop between them (a split chain of millions of draws takes a transform of as many points). */
-export function* seriesPassSteps(count: number, n: number, series: (j: number) => Float64Array, lags: number): Generator<void, SeriesPass, void> {
+/** `seriesPass` in steps: the generator yields while each series is made and inside its transforms, so that a caller can stop at any moment (a split chain of millions of draws takes a transform of as many points). */
+export function* seriesPassSteps(count: number, n: number, series: SeriesSteps, lags: number): Generator<void, SeriesPass, void> {
   const means = new Float64Array(count);
   const variances = new Float64Array(count);
   const acov = new Float64Array(lags);
   const na = new NaTest();
   for (let j = 0; j < count; j++) {
-    const x = series(j);
+    const x = yield* series(j);
     na.add(x);
     const m = mean(x);
     const v = varianceAbout(x, m);
     means[j] = m;
     variances[j] = v;
     // Summed chain by chain, as the separate autocovariances were.
-    if (lags > 0) addAutocovariance(x, m, v, acov);
+    if (lags > 0) yield* addAutocovarianceSteps(x, m, v, acov);
     yield;
   }
   return { count, n, means, variances, returnsNA: na.returnsNA(), acov };

@@ -1,37 +1,77 @@
+import { finish, STEP_WORK } from "./steps.ts";
+
 /**
  * In-place iterative radix-2 FFT of a complex sequence given as separate real and imaginary
  * arrays (the first `n` entries, n a power of two; the arrays may be longer, so that scratch
  * buffers of the largest size serve every smaller one).
  */
 export function fftInPlace(re: Float64Array, im: Float64Array, n = re.length): void {
+  finish(fftSteps(re, im, n));
+}
+
+/**
+ * `fftInPlace` in steps: the generator yields after about STEP_WORK butterflies (a transform of
+ * 2^21 points is 22 million of them, seconds that a stop signal could not interrupt). The
+ * butterflies of a stage are independent, so doing them in ranges changes no bit.
+ */
+export function* fftSteps(re: Float64Array, im: Float64Array, n = re.length): Generator<void, void, void> {
   if ((n & (n - 1)) !== 0) throw new Error(`FFT length must be a power of two, got ${n}`);
-  bitReverse(re, im, n);
+  yield* bitReverseSteps(re, im, n);
   const table = twiddles(n);
-  const size = table.size;
   for (let stage = 2; stage <= n; stage <<= 1) {
     const half = stage >> 1;
-    const stride = size / stage;
-    // Block by block, so that a stage reads memory in order whatever its size.
-    for (let start = 0; start < n; start += stage) {
-      for (let k = 0; k < half; k++) {
-        const wr = table.cos[k * stride]!;
-        const wi = table.sin[k * stride]!;
-        const a = start + k;
-        const b = a + half;
-        const tr = wr * re[b]! - wi * im[b]!;
-        const ti = wr * im[b]! + wi * re[b]!;
-        re[b] = re[a]! - tr;
-        im[b] = im[a]! - ti;
-        re[a] = re[a]! + tr;
-        im[a] = im[a]! + ti;
+    if (half >= STEP_WORK) {
+      // Long blocks: a range of each block's butterflies at a time.
+      for (let start = 0; start < n; start += stage) {
+        for (let k = 0; k < half; k += STEP_WORK) {
+          butterflies(re, im, table, stage, start, start + stage, k, Math.min(half, k + STEP_WORK));
+          yield;
+        }
+      }
+    } else {
+      // Short blocks: as many whole blocks as make STEP_WORK butterflies.
+      const span = (STEP_WORK / half) * stage;
+      for (let start = 0; start < n; start += span) {
+        butterflies(re, im, table, stage, start, Math.min(n, start + span), 0, half);
+        yield;
       }
     }
   }
 }
 
-// Swaps each entry with the one at its bit-reversed index (the permutation is its own inverse).
-function bitReverse(re: Float64Array, im: Float64Array, n: number): void {
-  for (let i = 1, j = 0; i < n; i++) {
+// The butterflies k0..k1-1 of the blocks of one stage that start in [from, to).
+function butterflies(re: Float64Array, im: Float64Array, table: Twiddles, stage: number, from: number, to: number, k0: number, k1: number): void {
+  const half = stage >> 1;
+  const stride = table.size / stage;
+  // Block by block, so that a stage reads memory in order whatever its size.
+  for (let start = from; start < to; start += stage) {
+    for (let k = k0; k < k1; k++) {
+      const wr = table.cos[k * stride]!;
+      const wi = table.sin[k * stride]!;
+      const a = start + k;
+      const b = a + half;
+      const tr = wr * re[b]! - wi * im[b]!;
+      const ti = wr * im[b]! + wi * re[b]!;
+      re[b] = re[a]! - tr;
+      im[b] = im[a]! - ti;
+      re[a] = re[a]! + tr;
+      im[a] = im[a]! + ti;
+    }
+  }
+}
+
+// Swaps each entry with the one at its bit-reversed index (the permutation is its own inverse), in ranges of STEP_WORK entries.
+function* bitReverseSteps(re: Float64Array, im: Float64Array, n: number): Generator<void, void, void> {
+  let j = 0;
+  for (let from = 1; from < n; from += STEP_WORK) {
+    j = bitReverse(re, im, n, from, Math.min(n, from + STEP_WORK), j);
+    yield;
+  }
+}
+
+// Entries from..to-1 of the bit-reversal; j is the reversed index of from - 1, and the reversed index of to - 1 is returned.
+function bitReverse(re: Float64Array, im: Float64Array, n: number, from: number, to: number, j: number): number {
+  for (let i = from; i < to; i++) {
     let bit = n >> 1;
     for (; j & bit; bit >>= 1) j ^= bit;
     j ^= bit;
@@ -44,6 +84,7 @@ function bitReverse(re: Float64Array, im: Float64Array, n: number): void {
       im[j] = t;
     }
   }
+  return j;
 }
 
 /** exp(-2πi·j/size) for j < size/2, as cos and sin arrays. */

@@ -9,9 +9,8 @@
  * equal doubles (NaN aside, which all take the largest key), so the result is the built-in sort's,
  * value for value.
  */
+import { STEP_WORK } from "./steps.ts";
 
-/** Elements counted or moved between two yields (a few milliseconds of work). */
-const STEP_WORK = 1 << 20;
 /** Buckets at most this long are sorted by the built-in sort. */
 const SMALL_BUCKET = 1 << 12;
 const DIGITS = 256;

@@ -1,3 +1,5 @@
+import { finish, inRanges } from "./steps.ts";
+
 /**
  * The positions of `values` in ascending order (a stable sort), for values without NaN: an LSD
  * radix sort of the doubles' bit patterns mapped to unsigned keys that order as the numbers do
@@ -6,14 +8,50 @@
  * summary ranked every parameter's draws three times.
  */
 export function sortOrder(values: Float64Array, scratch?: SortScratch): Uint32Array {
+  return finish(sortOrderSteps(values, scratch));
+}
+
+/** `sortOrder` in steps: the generator yields after about STEP_WORK keys made, counted or moved (a split chain of 2,500,000 draws took a second and more in one call). */
+export function* sortOrderSteps(values: Float64Array, scratch?: SortScratch): Generator<void, Uint32Array, void> {
   const n = values.length;
   const bits = new Uint32Array(values.buffer, values.byteOffset, 2 * n);
   // Four arrays of n, from the caller's scratch when it sorts many series (a summary's split chains).
   const take = (k: number): Uint32Array => (scratch !== undefined && scratch.arrays[k]!.length >= n ? scratch.arrays[k]!.subarray(0, n) : new Uint32Array(n));
   const lo = take(0);
   const hi = take(1);
-  // Little-endian doubles (every platform Node runs on): the low word first.
-  for (let i = 0; i < n; i++) {
+  yield* inRanges(n, (from, to) => makeKeys(bits, lo, hi, from, to));
+  let order = take(2);
+  let next = take(3);
+  yield* inRanges(n, (from, to) => {
+    for (let i = from; i < to; i++) order[i] = i;
+  });
+  const counts = new Uint32Array(RADIX);
+  // Six passes of 11, 11 and 10 bits over each word, least significant first.
+  for (const [word, shift] of PASSES) {
+    const keys = word === 0 ? lo : hi;
+    counts.fill(0);
+    yield* inRanges(n, (from, to) => {
+      for (let i = from; i < to; i++) counts[(keys[i]! >>> shift) & MASK]!++;
+    });
+    // A digit that all keys share leaves the order as it is.
+    if (counts[(keys[0]! >>> shift) & MASK] === n) continue;
+    let sum = 0;
+    for (let d = 0; d < RADIX; d++) {
+      const c = counts[d]!;
+      counts[d] = sum;
+      sum += c;
+    }
+    const [from, into] = [order, next];
+    yield* inRanges(n, (start, end) => scatter(from, into, keys, counts, shift, start, end));
+    order = into;
+    next = from;
+  }
+  return order;
+}
+
+// The keys of values from..to-1 (their bits, little-endian doubles: the low word first, as on every platform Node runs on).
+function makeKeys(bits: Uint32Array, lo: Uint32Array, hi: Uint32Array, from: number, to: number): void {
+  for (let i = from; i < to; i++) {
     const h = bits[2 * i + 1]!;
     const l = bits[2 * i]!;
     // Negative numbers order backwards by their bits, so all their bits flip; positive ones get the sign bit set.
@@ -25,32 +63,14 @@ export function sortOrder(values: Float64Array, scratch?: SortScratch): Uint32Ar
       lo[i] = l;
     }
   }
-  let order = take(2);
-  let next = take(3);
-  for (let i = 0; i < n; i++) order[i] = i;
-  const counts = new Uint32Array(RADIX);
-  // Six passes of 11, 11 and 10 bits over each word, least significant first.
-  for (const [word, shift] of PASSES) {
-    const keys = word === 0 ? lo : hi;
-    counts.fill(0);
-    for (let i = 0; i < n; i++) counts[(keys[i]! >>> shift) & MASK]!++;
-    // A digit that all keys share leaves the order as it is.
-    if (counts[(keys[0]! >>> shift) & MASK] === n) continue;
-    let sum = 0;
-    for (let d = 0; d < RADIX; d++) {
-      const c = counts[d]!;
-      counts[d] = sum;
-      sum += c;
-    }
-    for (let k = 0; k < n; k++) {
-      const i = order[k]!;
-      next[counts[(keys[i]! >>> shift) & MASK]!++] = i;
-    }
-    const t = order;
-    order = next;
-    next = t;
+}
+
+// One pass's moves of order[start..end-1] into their digits' next places (counts: each digit's next place, advanced).
+function scatter(order: Uint32Array, next: Uint32Array, keys: Uint32Array, counts: Uint32Array, shift: number, start: number, end: number): void {
+  for (let k = start; k < end; k++) {
+    const i = order[k]!;
+    next[counts[(keys[i]! >>> shift) & MASK]!++] = i;
   }
-  return order;
 }
 
 const RADIX = 2048;

@@ -1,15 +1,19 @@
 import type { DrawSource } from "./draw-source.ts";
-import { essAfterPassSteps, essOfSeriesSteps, essTailFrom, lagsFor, seriesPassSteps } from "./ess.ts";
+import { essAfterPassSteps, essOfSeriesSteps, essTailFrom, lagsFor, seriesPassSteps, type SeriesSteps } from "./ess.ts";
 import { MAD_CONSTANT } from "./mad.ts";
 import { mcseQuantileSorted } from "./mcse.ts";
-import { mean, varianceAbout } from "./moments.ts";
 import type { ParameterSummary } from "./parameter-summary.ts";
 import { quantileSorted } from "./quantile.ts";
 import { normalScore } from "./rank-normalize.ts";
 import { rhatFromPass } from "./rhat.ts";
 import { sortInSteps } from "./sort-in-steps.ts";
-import { SortScratch, sortOrder } from "./sort-order.ts";
-import { finish } from "./steps.ts";
+import { SortScratch, sortOrderSteps } from "./sort-order.ts";
+import { finish, inRanges, STEP_WORK } from "./steps.ts";
+
+/** Draws read from a source in one call: a spill's read of millions is tens of milliseconds, and a stop waits for none longer than this. */
+const READ_STRETCH = 1 << 18;
+/** Distinct values ranked between two yields: each is a search through the pooled draws and a normal quantile. */
+const RANK_STEP = 1 << 12;
 
 /** How many of a parameter's draws are NaN or infinite (for its warning). */
 export interface NonFiniteCount {
@@ -33,20 +37,17 @@ export function summarizeSource(name: string, source: DrawSource): { summary: Pa
 }
 
 /**
- * `summarizeSource` in steps: the generator yields after each chain read, each step of the sort
- * and each split chain of a pass (none of them more than a second or so at 4 × 5,000,000 draws),
- * so that a caller can let a stop signal's handler run and give up the summary.
+ * `summarizeSource` in steps: the generator yields inside every long loop (the chains' reads in
+ * stretches, the pooled moments' passes, the sort, each split chain's read, ranks and transforms,
+ * in ranges of STEP_WORK elements), none more than milliseconds at 4 × 5,000,000 draws, so that a
+ * caller can let a stop signal's handler run and give up the summary at any moment.
  */
 export function* summarizeSourceSteps(name: string, source: DrawSource): Generator<void, { summary: ParameterSummary; nonFinite: NonFiniteCount } | null, void> {
   const { chains, iterations: n } = source;
   const total = chains * n;
   const pooled = new Float64Array(total);
-  for (let c = 0; c < chains; c++) {
-    source.read(c, 0, pooled.subarray(c * n, (c + 1) * n));
-    yield;
-  }
-  const moments = pooledMoments(pooled);
-  yield;
+  for (let c = 0; c < chains; c++) yield* readSteps(source, c, 0, pooled.subarray(c * n, (c + 1) * n));
+  const moments = yield* pooledMoments(pooled);
   // In place: the chains are read again from the source when a pass needs them in order.
   const sorted = yield* sortInSteps(pooled);
   const hasNaN = moments.nonFinite.nan > 0;
@@ -56,7 +57,7 @@ export function* summarizeSourceSteps(name: string, source: DrawSource): Generat
   const split = new SplitChains(source);
 
   // One pass gives both basic R-hat and basic ESS (and the bulk pass both bulk statistics).
-  const raw = (j: number): Float64Array => split.raw(j);
+  const raw: SeriesSteps = (j) => split.raw(j);
   const basic = yield* seriesPassSteps(split.count, split.length, raw, lagsFor(split.length));
   const essBasic = yield* essAfterPassSteps(basic, raw);
   const center = moments.mean;
@@ -70,15 +71,19 @@ export function* summarizeSourceSteps(name: string, source: DrawSource): Generat
   let mad = NaN;
   if (!hasNaN) {
     const pool = split.middles((x) => x);
-    const bulk = (j: number): Float64Array => split.scores(split.raw(j), pool, new SortedPool(sorted));
+    const bulk: SeriesSteps = function* (j) {
+      return yield* split.scores(yield* split.raw(j), pool, new SortedPool(sorted));
+    };
     const bulkPass = yield* seriesPassSteps(split.count, split.length, bulk, lagsFor(split.length));
     essBulk = yield* essAfterPassSteps(bulkPass, bulk);
     const fold = (x: number): number => Math.abs(x - median);
     const foldedPool = split.middles(fold);
     const medianAt = gallop(sorted, 0, 1, NaN, 0, sorted.length, median, false);
-    const tail = (j: number): Float64Array => split.scores(split.map(j, fold), foldedPool, new FoldedPool(sorted, median, medianAt));
+    const tail: SeriesSteps = function* (j) {
+      return yield* split.scores(yield* split.map(j, fold), foldedPool, new FoldedPool(sorted, median, medianAt));
+    };
     rhat = rhatOfBoth(rhatFromPass(bulkPass), rhatFromPass(yield* seriesPassSteps(split.count, split.length, tail, 0)));
-    mad = MAD_CONSTANT * foldedMedian(sorted, median);
+    mad = MAD_CONSTANT * (yield* foldedMedian(sorted, median));
   }
   const sd = Math.sqrt(moments.variance);
   const summary: ParameterSummary = {
@@ -109,46 +114,80 @@ function rhatOfBoth(bulk: number, tail: number): number {
 }
 
 // The indicator draws <= q of each split chain.
-function indicator(split: SplitChains, q: number): (j: number) => Float64Array {
+function indicator(split: SplitChains, q: number): SeriesSteps {
   return (j) => split.map(j, (x) => (x <= q ? 1 : 0));
 }
 
 // What the pooled draws in chain order give, before they are sorted: mean and variance as
 // `mean`/`variance` compute them, posterior's NA test, and the squared centred draws' first two
-// moments (mcse_sd), each summed in the same order as over an array of them.
-function pooledMoments(x: Float64Array): { mean: number; variance: number; eVar: number; fourth: number; returnsNA: boolean; nonFinite: NonFiniteCount } {
-  const m = mean(x);
+// moments (mcse_sd), each summed in the same order as over an array of them, in ranges of
+// STEP_WORK draws (a pass over 20,000,000 draws is a tenth of a second and more).
+function* pooledMoments(x: Float64Array): Generator<void, { mean: number; variance: number; eVar: number; fourth: number; returnsNA: boolean; nonFinite: NonFiniteCount }, void> {
+  const n = x.length;
+  const m = yield* meanOf(x, NaN, 1);
   let bad = 0;
   let nan = 0;
   let min = Infinity;
   let max = -Infinity;
-  for (let i = 0; i < x.length; i++) {
-    const v = x[i]!;
-    if (!Number.isFinite(v)) {
-      bad++;
-      if (Number.isNaN(v)) nan++;
+  yield* inRanges(n, (from, to) => {
+    for (let i = from; i < to; i++) {
+      const v = x[i]!;
+      if (!Number.isFinite(v)) {
+        bad++;
+        if (Number.isNaN(v)) nan++;
+      }
+      if (v < min) min = v;
+      if (v > max) max = v;
     }
-    if (v < min) min = v;
-    if (v > max) max = v;
-  }
+  });
   const returnsNA = bad > 0 || Math.abs(max - min) < Number.EPSILON;
-  const square = (v: number): number => (v - m) * (v - m);
-  const eVar = meanOf(x, square);
-  const fourth = meanOf(x, (v) => square(v) * square(v));
-  return { mean: m, variance: x.length < 2 ? NaN : varianceAbout(x, m), eVar, fourth, returnsNA, nonFinite: { bad, nan, total: x.length } };
+  // varianceAbout(x, m): the sum of squares over n - 1.
+  const ss = yield* sumOf(x, m, 2, 0);
+  const eVar = yield* meanOf(x, m, 2);
+  const fourth = yield* meanOf(x, m, 4);
+  return { mean: m, variance: n < 2 ? NaN : ss / (n - 1), eVar, fourth, returnsNA, nonFinite: { bad, nan, total: n } };
 }
 
-// `mean` of f(x[i]) without an array of them (the same sums in the same order).
-function meanOf(x: Float64Array, f: (v: number) => number): number {
+// The sum, in order and in ranges, of f(x[i]) - shift, f being the draw itself (power 1), or its
+// squared deviation from c (power 2), or that squared (power 4): written out for each, since a
+// function per draw called at one place with several functions was a quarter slower.
+function* sumOf(x: Float64Array, c: number, power: 1 | 2 | 4, shift: number): Generator<void, number, void> {
+  let sum = 0;
+  yield* inRanges(x.length, (from, to) => {
+    if (power === 1) for (let i = from; i < to; i++) sum += x[i]! - shift;
+    else if (power === 2) {
+      for (let i = from; i < to; i++) {
+        const d = x[i]! - c;
+        sum += d * d - shift;
+      }
+    } else {
+      for (let i = from; i < to; i++) {
+        const d = x[i]! - c;
+        const q = d * d;
+        sum += q * q - shift;
+      }
+    }
+  });
+  return sum;
+}
+
+// `mean` of f(x[i]) (see sumOf) without an array of them: the same sums in the same order.
+function* meanOf(x: Float64Array, c: number, power: 1 | 2 | 4): Generator<void, number, void> {
   const n = x.length;
   if (n === 0) return NaN;
-  let sum = 0;
-  for (let i = 0; i < n; i++) sum += f(x[i]!);
-  const m = sum / n;
+  const m = (yield* sumOf(x, c, power, 0)) / n;
   if (!Number.isFinite(m)) return m;
-  let correction = 0;
-  for (let i = 0; i < n; i++) correction += f(x[i]!) - m;
+  const correction = yield* sumOf(x, c, power, m);
   return m + correction / n;
+}
+
+// Draws start .. start + out.length - 1 of a chain, read in stretches of READ_STRETCH.
+function* readSteps(source: DrawSource, chain: number, start: number, out: Float64Array): Generator<void, Float64Array, void> {
+  for (let at = 0; at < out.length; at += READ_STRETCH) {
+    source.read(chain, start + at, out.subarray(at, Math.min(out.length, at + READ_STRETCH)));
+    yield;
+  }
+  return out;
 }
 
 /**
@@ -235,7 +274,7 @@ class FoldedPool implements RankPool {
 }
 
 // The median of the folded draws |x - c| (quantileSorted of their sort at 0.5), walking their merge.
-function foldedMedian(sorted: Float64Array, center: number): number {
+function* foldedMedian(sorted: Float64Array, center: number): Generator<void, number, void> {
   const s = sorted.length;
   if (s === 0) return NaN;
   const below = gallop(sorted, 0, 1, NaN, 0, s, center, false);
@@ -255,7 +294,10 @@ function foldedMedian(sorted: Float64Array, center: number): number {
   const index = (s - 1) * 0.5;
   const lo = Math.floor(index);
   const hi = Math.ceil(index);
-  for (let k = 0; k < lo; k++) next();
+  for (let k = 0; k < lo; k++) {
+    next();
+    if ((k + 1) % STEP_WORK === 0) yield;
+  }
   const at: Record<number, number> = { [lo]: next() };
   if (hi > lo) at[hi] = next();
   return quantileSorted({ length: s, ...at }, 0.5);
@@ -286,20 +328,21 @@ class SplitChains {
   }
   private scratch: SortScratch | undefined;
 
-  /** Split chain j's draws (in a buffer that the next call reuses). */
-  raw(j: number): Float64Array {
+  /** Split chain j's draws (in a buffer that the next call reuses), read in stretches. */
+  *raw(j: number): Generator<void, Float64Array, void> {
     const chains = this.source.chains;
     const n = this.source.iterations;
     const second = this.count > chains && j >= chains;
-    this.source.read(j % chains, second ? n - this.length : 0, this.raws);
-    return this.raws;
+    return yield* readSteps(this.source, j % chains, second ? n - this.length : 0, this.raws);
   }
 
   /** f of split chain j's draws. */
-  map(j: number, f: (x: number) => number): Float64Array {
-    const x = this.raw(j);
+  *map(j: number, f: (x: number) => number): Generator<void, Float64Array, void> {
+    const x = yield* this.raw(j);
     const out = this.work;
-    for (let i = 0; i < x.length; i++) out[i] = f(x[i]!);
+    yield* inRanges(x.length, (from, to) => {
+      for (let i = from; i < to; i++) out[i] = f(x[i]!);
+    });
     return out;
   }
 
@@ -321,12 +364,14 @@ class SplitChains {
    * ranks among all split chains' values: `pool` counts every draw's, less the `left` ones that
    * splitting drops. Written over the other buffer than `values`.
    */
-  scores(values: Float64Array, left: Float64Array, pool: RankPool): Float64Array {
-    const order = ascending(values, this.sortScratch);
+  *scores(values: Float64Array, left: Float64Array, pool: RankPool): Generator<void, Float64Array, void> {
+    const order = yield* ascending(values, this.sortScratch);
     const out = values === this.raws ? this.work : this.raws;
     const s = pool.total - left.length;
     let leftAt = 0; // left-out values below the current run's value
+    let runs = 0;
     for (let start = 0; start < order.length; ) {
+      if (++runs % RANK_STEP === 0) yield;
       const v = values[order[start]!]!;
       let end = start + 1;
       while (end < order.length && values[order[end]!] === v) end++;
@@ -350,9 +395,9 @@ class SplitChains {
 
 // The positions of values (no NaN) in ascending order: the radix sort, or for a few values a
 // comparison sort (the radix sort's 2048 counters a pass would cost more than the values).
-function ascending(values: Float64Array, scratch: SortScratch): Uint32Array {
+function* ascending(values: Float64Array, scratch: SortScratch): Generator<void, Uint32Array, void> {
   const n = values.length;
-  if (n >= 256) return sortOrder(values, scratch);
+  if (n >= 256) return yield* sortOrderSteps(values, scratch);
   // Insertion sort: any ascending order serves (equal values, -0 and +0 among them, are one run).
   const order = new Uint32Array(n);
   for (let i = 0; i < n; i++) {

@@ -11,7 +11,7 @@ import {
   devicesForAll as placementDevicesForAll, hostTransitions, placeBackend, placeRun, precisionHint as placementHint,
   type ExecutionShape,
 } from "@ppl/ppl-vulkan";
-import { deviceError, usageError } from "./exit-codes.ts";
+import { CliError, deviceError, ExitCode, usageError } from "./exit-codes.ts";
 
 /** What the user asked for. */
 export interface BackendRequest {
@@ -63,6 +63,22 @@ export function placeSample(
 ): PlacedPlan {
   const { algorithm, ...request } = req;
   return withExitCodes(() => placeRun({ ...request, method: algorithm ?? "nuts", listing, spelling: "flags" }));
+}
+
+/**
+ * The usage errors that the flags give whatever the model (`--device` or `--gpu-shape` with
+ * `--backend cpu`, `--data-precision f16` on the CPU, `--gpu-shape` with a method other than NUTS,
+ * several devices for one that takes one), found by placing the run without its model: called
+ * before the model is loaded, which takes seconds and may fail on its own and hide them. A device
+ * error, or one that needs the model, is left to placeSample.
+ */
+export function checkPlacementFlags(req: Parameters<typeof placeSample>[0], listing: DeviceListing): void {
+  const { model: _model, ...flags } = req;
+  try {
+    placeSample(flags, listing);
+  } catch (e) {
+    if (e instanceof CliError && e.exitCode === ExitCode.usage) throw e;
+  }
 }
 
 /** The hint for an f32 density that factorises a matrix (the library's precisionHint). */

@@ -58,6 +58,19 @@ describe.concurrent("usage errors (exit 2)", () => {
     await expectFailure(["sample", MODEL, "--data", DATA, "--backend", "cpu", "--device", "0"], 2, /--device selects a Vulkan device/);
   });
 
+  // Found before the model is loaded: a model that does not compile (exit 3) does not hide them.
+  it.each([
+    [["--backend", "cpu", "--device", "0"], /^ppl: --device selects a Vulkan device; it has no meaning with --backend cpu\n$/],
+    [["--backend", "cpu", "--gpu-shape", "device"], /^ppl: --gpu-shape lays the sampler out on a GPU; it has no meaning with --backend cpu\n$/],
+    [["--backend", "cpu", "--data-precision", "f16"], /^ppl: --data-precision f16 stores data in 16 bits on a GPU, and this run is on the CPU backend/],
+    [["--data", "nope.json"], /^ppl: data file 'nope.json' does not exist; check the path\n$/],
+    [["--init", "nope-init.json"], /^ppl: init file 'nope-init.json' does not exist; check the path\n$/],
+    [["--inv-metric", "nope-metric.json"], /^ppl: inverse metric file 'nope-metric.json' does not exist; check the path\n$/],
+  ])("sample %j on a model file that does not compile: the usage error", async (extra, message) => {
+    const p = file("syntax-usage.ts", "export default model({ name: \n");
+    await expectFailure(["sample", p, ...extra], 2, message);
+  });
+
   it("summary of a missing file, of a file that is not Stan CSV, of a directory without CSV files", async () => {
     await expectFailure(["summary", join(dir, "none.csv")], 2, /none.csv' does not exist/);
     await expectFailure(["summary", file("bad.csv", "lp__,mu\n1,2\n3\n")], 2, /bad.csv' is not a valid Stan CSV file: Stan CSV line 3/);

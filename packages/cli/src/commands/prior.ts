@@ -36,8 +36,9 @@ export async function priorCommand(modelPath: string, opts: SampleCommandOptions
   const info = (line: string): void => {
     if (!opts.quiet) io.stderr.write(line + "\n");
   };
-  const model = await loadModel(modelPath);
+  // The data file before the model, whose loading takes seconds: a missing file is a usage error said at once.
   const json = loadData(opts.data);
+  const model = await loadModel(modelPath);
   const dir = await prepareOutputDir(opts.output, opts.chains);
   // One writer per directory, as ppl sample: a second run into it is refused while this one writes (released on exit).
   lockOutputDir(dir, (line) => io.stderr.write(line + "\n"));

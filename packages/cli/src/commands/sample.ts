@@ -12,7 +12,7 @@ import type * as Vulkan from "@ppl/vulkan";
 import { ChainFiles } from "../chain-files.ts";
 import { DRAWS_FILE, DrawsFile } from "../draws-file.ts";
 import { TargetEss } from "../target-ess.ts";
-import { placeSample } from "../choose-backend.ts";
+import { checkPlacementFlags, placeSample } from "../choose-backend.ts";
 import { compileWithData } from "../compile.ts";
 import { explainInitFailure } from "../init-failure.ts";
 import { deviceError, ExitCode, modelError, usageError, type ExitCodeValue } from "../exit-codes.ts";
@@ -33,6 +33,7 @@ import { formatSummary } from "../summary-text.ts";
 import { nestedRhatLines, nestedRhats, withNestedRhat } from "../nested-rhat-lines.ts";
 import { filterSummary, hiddenNote, selectVariables } from "../variable-filter.ts";
 import { readInitFile, readInvMetricFile } from "../start-values.ts";
+import { readTextFile } from "../read-file.ts";
 import { PATHFINDER_INIT, pathfinderBackend, pathfinderInits } from "../pathfinder-init.ts";
 import { checkBackend, checkpointPlan, checkpointSampleOptions, cutFiles } from "../run-checkpoint.ts";
 import { priorCommand } from "./prior.ts";
@@ -67,13 +68,19 @@ export async function sampleCommand(modelPath: string, options: SampleCommandOpt
   // auto would start on the CPU and may move to a GPU midway, which a checkpoint cannot follow: it takes the CPU.
   const request = checkpoints !== undefined && opts.backend !== "vulkan" ? { ...opts, backend: "cpu" as const } : opts;
   if (opts.threads !== undefined && request.backend === "vulkan") throw usageError("--threads spreads the CPU sampler's chains over threads; the GPU sampler runs every chain itself (drop --threads, or use --backend cpu)");
-  // With --typecheck, the TypeScript compiler first (commands/check.ts): a type error stops the run before it starts.
-  if (opts.typecheck) await (await import("./check.ts")).typecheckBeforeRun(modelPath, io);
-  const model = await loadModel(modelPath);
-  const compiled = compileWithData(model, loadData(opts.data), modelPath, opts.data, (line) => io.stderr.write(line + "\n"));
   // @ppl/vulkan (and its native addon) is loaded only where the backend may be a GPU, so that --backend cpu starts without it.
   const vulkan = request.backend === "cpu" ? undefined : await import("@ppl/vulkan");
   const listing = vulkan === undefined ? { devices: [], reason: null } : vulkan.listDevices();
+  // Usage errors before the model is loaded (bundled and run: seconds, and an error of its own
+  // would hide them): the flags the placement refuses whatever the model, and the files named.
+  checkPlacementFlags({ ...request, chains: opts.chains, maxDepth: opts.maxDepth, metric: opts.metric, algorithm: opts.algorithm ?? "nuts" }, listing);
+  const data = loadData(opts.data);
+  if (typeof opts.init === "string" && opts.init !== PATHFINDER_INIT) readTextFile(opts.init, "init file");
+  if (opts.invMetric !== undefined) readTextFile(opts.invMetric, "inverse metric file");
+  // With --typecheck, the TypeScript compiler first (commands/check.ts): a type error stops the run before it starts.
+  if (opts.typecheck) await (await import("./check.ts")).typecheckBeforeRun(modelPath, io);
+  const model = await loadModel(modelPath);
+  const compiled = compileWithData(model, data, modelPath, opts.data, (line) => io.stderr.write(line + "\n"));
   // The library's placement (placeRun): the backend, the device(s) and their groups of chains, the
   // float type, whether the run starts on the CPU; a method other than NUTS (--algorithm) takes its
   // transitions on the host, the GPU serving its batched gradient where the model's rounds gain from it.

@@ -29,6 +29,7 @@ import { biasedAcceptProbability, logAddExp, uniformAcceptProbability } from "./
 import { addLeaf, initTermination, mergedTrajectoryContinues, resetTermination, type TerminationState } from "./termination.ts";
 import { drawMomentum, type ChainContext, type Transition } from "./transition.ts";
 import { Purpose, streamUniform } from "../random/streams.ts";
+import { copyVector } from "./linalg.ts";
 
 /** Settings of a NUTS transition. */
 export interface NutsSettings {
@@ -131,17 +132,17 @@ export function initNuts(q: Float64Array, g: Float64Array, maxDepth: number): Nu
 export function beginTransition(s: NutsState, c: NutsContext, lp: number): void {
   drawMomentum(c, s.iteration, Purpose.Momentum, 0, s.normals, s.p);
   s.H0 = hamiltonian(lp, s.g, s.p, c.metric, s.sharp);
-  s.qPlus.set(s.q);
-  s.pPlus.set(s.p);
-  s.gPlus.set(s.g);
-  s.sharpPlus.set(s.sharp);
-  s.qMinus.set(s.q);
-  s.pMinus.set(s.p);
-  s.gMinus.set(s.g);
-  s.sharpMinus.set(s.sharp);
-  s.rho.set(s.p);
-  s.sampleQ.set(s.q);
-  s.sampleG.set(s.g);
+  copyVector(s.qPlus, s.q);
+  copyVector(s.pPlus, s.p);
+  copyVector(s.gPlus, s.g);
+  copyVector(s.sharpPlus, s.sharp);
+  copyVector(s.qMinus, s.q);
+  copyVector(s.pMinus, s.p);
+  copyVector(s.gMinus, s.g);
+  copyVector(s.sharpMinus, s.sharp);
+  copyVector(s.rho, s.p);
+  copyVector(s.sampleQ, s.q);
+  copyVector(s.sampleG, s.g);
   s.sampleLp = lp;
   s.sampleEnergy = s.H0;
   s.propLp = lp;
@@ -163,13 +164,13 @@ export function beginSubtree(s: NutsState, c: NutsContext): void {
   const u = streamUniform(c.key, c.id, s.iteration, Purpose.Tree, 0, s.depth, 0);
   s.forward = u > 0.5;
   if (s.forward) {
-    s.q.set(s.qPlus);
-    s.p.set(s.pPlus);
-    s.g.set(s.gPlus);
+    copyVector(s.q, s.qPlus);
+    copyVector(s.p, s.pPlus);
+    copyVector(s.g, s.gPlus);
   } else {
-    s.q.set(s.qMinus);
-    s.p.set(s.pMinus);
-    s.g.set(s.gMinus);
+    copyVector(s.q, s.qMinus);
+    copyVector(s.p, s.pMinus);
+    copyVector(s.g, s.gMinus);
   }
   resetTermination(s.t, s.depth);
   s.leaf = 0;
@@ -206,8 +207,8 @@ export function endLeaf(s: NutsState, c: NutsContext, lp: number): boolean {
 /** Uniform progressive sampling within the subtree: the leaf replaces its proposal with probability w_leaf / w_subtree. */
 function proposeLeaf(s: NutsState, c: NutsContext, logW: number, lp: number, H: number): void {
   if (s.leaf !== 0 && !(streamUniform(c.key, c.id, s.iteration, Purpose.Leaf, 0, s.nLeap - 1, 0) < uniformAcceptProbability(logW, s.logSumWSub))) return;
-  s.propQ.set(s.q);
-  s.propG.set(s.g);
+  copyVector(s.propQ, s.q);
+  copyVector(s.propG, s.g);
   s.propLp = lp;
   s.propEnergy = H;
 }
@@ -237,15 +238,15 @@ export function mergeSubtree(s: NutsState, c: NutsContext): boolean {
   const rho = s.rho;
   for (let i = 0; i < rho.length; i++) rho[i] = rho[i]! + t.rho[i]!;
   if (forward) {
-    s.qPlus.set(s.q);
-    s.pPlus.set(s.p);
-    s.gPlus.set(s.g);
-    s.sharpPlus.set(s.sharp);
+    copyVector(s.qPlus, s.q);
+    copyVector(s.pPlus, s.p);
+    copyVector(s.gPlus, s.g);
+    copyVector(s.sharpPlus, s.sharp);
   } else {
-    s.qMinus.set(s.q);
-    s.pMinus.set(s.p);
-    s.gMinus.set(s.g);
-    s.sharpMinus.set(s.sharp);
+    copyVector(s.qMinus, s.q);
+    copyVector(s.pMinus, s.p);
+    copyVector(s.gMinus, s.g);
+    copyVector(s.sharpMinus, s.sharp);
   }
   return continues;
 }
@@ -254,16 +255,16 @@ export function mergeSubtree(s: NutsState, c: NutsContext): boolean {
 function proposeSubtree(s: NutsState, c: NutsContext, depthBlock: number): void {
   const u = streamUniform(c.key, c.id, s.iteration, Purpose.Tree, 0, depthBlock, 1);
   if (!(u < biasedAcceptProbability(s.logSumWSub, s.logSumW))) return;
-  s.sampleQ.set(s.propQ);
-  s.sampleG.set(s.propG);
+  copyVector(s.sampleQ, s.propQ);
+  copyVector(s.sampleG, s.propG);
   s.sampleLp = s.propLp;
   s.sampleEnergy = s.propEnergy;
 }
 
 /** write_result's state part: the sample becomes the chain's position and gradient (its lp is sampleLp). */
 export function endTransition(s: NutsState): void {
-  s.q.set(s.sampleQ);
-  s.g.set(s.sampleG);
+  copyVector(s.q, s.sampleQ);
+  copyVector(s.g, s.sampleG);
 }
 
 /** Stan's accept_stat of the finished transition: write_result's acceptStat. */

@@ -15,6 +15,7 @@
  * and closes the level-k blocks for k = 1 … (trailing ones of n). Running
  * prefix sums of momentum give every block's ρ as a difference.
  */
+import { copyVector } from "./linalg.ts";
 
 /** p♯₋·ρ > 0 and p♯₊·ρ > 0. */
 export function noUTurn(sharpMinus: Float64Array, sharpPlus: Float64Array, rho: Float64Array): boolean {
@@ -109,21 +110,21 @@ export function resetTermination(t: TerminationState, depth: number): void {
 export function addLeaf(t: TerminationState, n: number, p: Float64Array, sharp: Float64Array): boolean {
   const { dim, rho, depth } = t;
   if (n === 0) {
-    t.firstP.set(p);
-    t.firstSharp.set(sharp);
+    copyVector(t.firstP, p);
+    copyVector(t.firstSharp, sharp);
   } else {
     // This leaf begins the final half of the level tz(n)+1 block.
     const k = trailingZeros(n);
-    t.midPrefix[k]!.set(rho);
-    t.midP[k]!.set(p);
-    t.midSharp[k]!.set(sharp);
+    copyVector(t.midPrefix[k]!, rho);
+    copyVector(t.midP[k]!, p);
+    copyVector(t.midSharp[k]!, sharp);
     // midPrevP[k] and midPrevSharp[k] (the previous leaf) were written when that leaf was added.
   }
   // Levels whose blocks start here: all of them at n = 0, else 1 … tz(n).
   const opened = n === 0 ? depth : Math.min(trailingZeros(n), depth);
   for (let k = 0; k < opened; k++) {
-    t.startSharp[k]!.set(sharp);
-    t.startPrefix[k]!.set(rho);
+    copyVector(t.startSharp[k]!, sharp);
+    copyVector(t.startPrefix[k]!, rho);
   }
   for (let i = 0; i < dim; i++) rho[i] = rho[i]! + p[i]!;
 
@@ -171,8 +172,8 @@ export function addLeaf(t: TerminationState, n: number, p: Float64Array, sharp: 
   const next = n + 1;
   if (next < 1 << depth) {
     const k = trailingZeros(next);
-    t.midPrevP[k]!.set(p);
-    t.midPrevSharp[k]!.set(sharp);
+    copyVector(t.midPrevP[k]!, p);
+    copyVector(t.midPrevSharp[k]!, sharp);
   }
   return true;
 }

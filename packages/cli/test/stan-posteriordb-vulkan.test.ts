@@ -9,15 +9,16 @@ import { runCli, tempDir } from "./helpers.ts";
 
 const LONG = process.env.PPL_LONG === "1";
 const ROOT = "../shared/posteriordb";
+const ODE_ROOT = "../shared/posteriordb-ode";
 
 interface Stats { readonly mean: number; readonly sd: number; readonly mcse_mean: number; readonly ess_bulk: number }
 interface Summary { readonly [name: string]: Stats }
 
-const reference = (name: string): Summary => (JSON.parse(readFileSync(`${ROOT}/${name}/reference.json`, "utf8")) as { params: Summary }).params;
+const reference = (name: string, root = ROOT): Summary => (JSON.parse(readFileSync(`${root}/${name}/reference.json`, "utf8")) as { params: Summary }).params;
 
-async function sample(name: string, args: readonly string[]): Promise<Summary> {
+async function sample(name: string, args: readonly string[], root = ROOT): Promise<Summary> {
   const out = tempDir();
-  const r = await runCli(["sample", `${ROOT}/${name}/model.stan`, "--data", `${ROOT}/${name}/data.json`, "--backend", "vulkan", "--output", out, "--quiet", ...args]);
+  const r = await runCli(["sample", `${root}/${name}/model.stan`, "--data", `${root}/${name}/data.json`, "--backend", "vulkan", "--output", out, "--quiet", ...args]);
   expect(r.code, r.stderr).toBe(0);
   return JSON.parse(readFileSync(join(out, "summary.json"), "utf8")) as Summary;
 }
@@ -51,8 +52,7 @@ describe.runIf(usableDevices().length > 0)("posteriordb's Stan programs on the V
     }
   }, 300_000);
 
-  // Every reference posterior (the ODE programs are in ../shared/posteriordb-ode: their solver's
-  // scan exceeds llvmpipe's loop budget at the programs' own max_num_steps, and is refused there).
+  // Every reference posterior of ../shared/posteriordb (the ODE programs below).
   const ALL = [
     "eight_schools-eight_schools_noncentered", "kidiq-kidscore_interaction", "earnings-logearn_interaction", "mesquite-logmesquite", "arK-arK",
     "garch-garch11", "sblrc-blr", "low_dim_gauss_mix-low_dim_gauss_mix", "diamonds-diamonds", "hmm_example-hmm_example", "gp_pois_regr-gp_pois_regr",
@@ -67,4 +67,21 @@ describe.runIf(usableDevices().length > 0)("posteriordb's Stan programs on the V
       expect(s!.sd / ref.sd, param).toBeLessThanOrEqual(1.25);
     }
   }, 1_800_000);
+
+  // The ODE programs: each output interval's solver scan, longer than llvmpipe's loop cap allows one
+  // thread at the programs' max_num_steps, runs as a chain of shorter scans (split-long-scans.ts).
+  // one_comp's K_m and V_m have no finite variance (their marginals fall as x⁻³): the sd of 4 × 1000
+  // draws falls short of the reference's, as for Stan's own chains (packages/ppl/test/posteriordb-ode.test.ts),
+  // so theirs must meet the mean's rule and an sd ratio of at least 0.55.
+  const HEAVY_TAILED: Readonly<Record<string, readonly string[]>> = { "one_comp_mm_elim_abs-one_comp_mm_elim_abs": ["K_m", "V_m"] };
+  it.runIf(LONG).each(["one_comp_mm_elim_abs-one_comp_mm_elim_abs", "hudson_lynx_hare-lotka_volterra"])("%s meets the posteriordb rule (PPL_LONG=1)", async (name) => {
+    const summary = await sample(name, ["--chains", "4", "--seed", "7"], ODE_ROOT);
+    for (const [param, ref] of Object.entries(reference(name, ODE_ROOT))) {
+      const s = summary[param];
+      expect(s, `${param} is in the summary`).toBeDefined();
+      expect(Math.abs(s!.mean - ref.mean), param).toBeLessThanOrEqual(4 * Math.hypot(s!.mcse_mean, ref.mcse_mean));
+      expect(s!.sd / ref.sd, param).toBeGreaterThanOrEqual(HEAVY_TAILED[name]?.includes(param) ? 0.55 : 0.8);
+      expect(s!.sd / ref.sd, param).toBeLessThanOrEqual(1.25);
+    }
+  }, 7_200_000);
 });

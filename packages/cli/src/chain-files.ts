@@ -134,6 +134,8 @@ export class ChainFiles {
       }
     }
     if (failure !== null) throw failure.error;
+    // No row comes after: the spill's block buffers go, and the summary reads it from the file.
+    this.kept.seal();
   }
 }
 

@@ -42,7 +42,9 @@ export class ColumnSpill {
   /** Appends one row (its first `width` values) to a chain. */
   push(chain: number, row: ArrayLike<number>): void {
     const n = this.filled[chain]!;
-    const buf = this.buffers[chain]!;
+    let buf = this.buffers[chain]!;
+    // A chain sealed (its buffer given back) takes rows again in a new block.
+    if (buf.length === 0) this.buffers[chain] = buf = new Float64Array(this.blockRows * this.width);
     // Stored column-major within the block, so that a block is written as it is, column after column.
     for (let k = 0; k < this.width; k++) buf[k * this.blockRows + n] = row[k]!;
     this.filled[chain] = n + 1;
@@ -88,6 +90,26 @@ export class ColumnSpill {
     for (let r = Math.max(start, first); r < end; r++) {
       if (r - first >= this.filled[chain]!) throw new RangeError(`the spill holds ${first + this.filled[chain]!} rows of chain ${chain + 1}, not ${end}`);
       out[r - start] = buf[k * this.blockRows + r - first]!;
+    }
+  }
+
+  /**
+   * Writes each chain's rows still in its buffer as a last, shorter block and gives the buffers
+   * back (about 32 MiB over all chains, which the summary that reads the spill next would hold
+   * beside its own arrays). A chain whose block cannot be written (a full disk) keeps its buffer,
+   * and its reads take those rows from there as before.
+   */
+  seal(): void {
+    if (this.removed) return;
+    for (let c = 0; c < this.buffers.length; c++) {
+      if (this.filled[c]! > 0) {
+        try {
+          this.flush(c);
+        } catch {
+          continue;
+        }
+      }
+      this.buffers[c] = new Float64Array(0);
     }
   }
 

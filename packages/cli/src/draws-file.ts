@@ -123,6 +123,8 @@ export class DrawsFile {
   /** Writes the timing footer and closes the file. */
   close(timing?: { warmup: number; sampling: number }): void {
     this.writer.close(timing);
+    // No row comes after: the spill's block buffers go, and the summary reads it from the file.
+    this.kept.seal();
   }
 
   private fill(d: DrawInfo, generated: ArrayLike<number>): void {

@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { ColumnSpill, defaultBlockRows } from "../src/column-spill.ts";
 
 describe("ColumnSpill", () => {
-  it("reads back each column of each chain as pushed, for any block size and cut", () => {
+  it("reads back each column of each chain as pushed, for any block size and cut, sealed or not", () => {
     const dir = mkdtempSync(join(tmpdir(), "ppl-spill-"));
     let n = 0;
     fc.assert(
@@ -20,13 +20,24 @@ describe("ColumnSpill", () => {
         fc.double(),
         fc.double({ min: 0, max: 1, noNaN: true }),
         fc.double({ min: 0, max: 1, noNaN: true }),
-        (chains, width, blockRows, lengths, x, u, v) => {
+        fc.option(fc.array(fc.integer({ min: 0, max: 12 }), { minLength: 4, maxLength: 4 })),
+        (chains, width, blockRows, lengths, x, u, v, afterSeal) => {
           const spill = new ColumnSpill(join(dir, `s${n++}`), chains, width, blockRows);
           const value = (c: number, i: number, k: number): number => (k === 0 && i === 1 ? x : c * 1e6 + i * 10 + k + 0.25);
           // Chains take turns, as a run's do, with uneven lengths (a run stopped mid-iteration).
           const rows = lengths.slice(0, chains);
-          for (let i = 0; i < Math.max(...rows); i++) {
-            for (let c = 0; c < chains; c++) if (i < rows[c]!) spill.push(c, Array.from({ length: width }, (_, k) => value(c, i, k)));
+          const pushRows = (from: readonly number[], to: readonly number[]): void => {
+            for (let i = Math.min(...from); i < Math.max(...to); i++) {
+              for (let c = 0; c < chains; c++) if (i >= from[c]! && i < to[c]!) spill.push(c, Array.from({ length: width }, (_, k) => value(c, i, k)));
+            }
+          };
+          pushRows(rows.map(() => 0), rows);
+          // Sealed (the buffers written as short blocks and given back), and some rows pushed after.
+          if (afterSeal !== null) {
+            spill.seal();
+            const more = rows.map((r, c) => r + afterSeal[c]!);
+            pushRows(rows, more);
+            rows.splice(0, chains, ...more);
           }
           for (let c = 0; c < chains; c++) expect(spill.rows(c)).toBe(rows[c]);
           const cut = Math.min(...rows);

@@ -3,7 +3,7 @@ import { readdirSync, unlinkSync, writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { basename, join, resolve } from "node:path";
 import {
-  AdaptationError, dataLayoutKeys, findStuckChains, reinitialisedNote, InitializationError, SAMPLER_COLUMNS, sampleAsync, sampleConfig, samplingEvidence, StepSizeError, stuckWarning, summaryToJson, writeSummaryJson, type ConfigNode,
+  AdaptationError, dataLayoutKeys, findStuckChains, reinitialisedNote, InitializationError, SAMPLER_COLUMNS, sampleAsync, sampleConfig, samplingEvidence, StepSizeError, stuckWarning, stopSamplerThreads, summaryToJson, writeSummaryJson, type ConfigNode,
   type SampleResult,
 } from "@ppl/ppl";
 import { placedSampleOptions, type PendingRunnerDecision, type PlacedPlan } from "@ppl/ppl/runner";
@@ -239,6 +239,10 @@ export async function sampleCommand(modelPath: string, options: SampleCommandOpt
   async function finishRun(): Promise<ExitCodeValue> {
     progress.finish();
     files.close({ warmup: result.timing.warmupSeconds, sampling: result.timing.samplingSeconds });
+    // The sampler's worker threads stay for later runs of a process that makes several; this one
+    // makes none, and each holds its own heap, the library and the model (tens of MB) that the
+    // summary's arrays would come on top of.
+    await stopSamplerThreads();
 
     if (result.aborted && target?.stopAt == null) {
       const signal = stoppedBy(controller.signal);

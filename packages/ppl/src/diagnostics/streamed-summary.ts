@@ -15,6 +15,38 @@ const READ_STRETCH = 1 << 18;
 /** Distinct values ranked between two yields: each is a search through the pooled draws and a normal quantile. */
 const RANK_STEP = 1 << 12;
 
+/**
+ * The arrays of one parameter's summary (the pooled draws, a split chain and its derived series,
+ * the sort's scratch), kept for the next parameter, whose draws are as many: made anew for each,
+ * the pooled draws of the last one (160 MB at 4 × 5,000,000) were still held, until the garbage
+ * collector came, when the next one's were filled. Contents are not kept: each use fills them.
+ */
+export class SummaryBuffers {
+  private readonly arrays = new Map<string, Float64Array>();
+  private scratch: SortScratch | undefined;
+
+  /** The array named `name` of `length` doubles: the one made before when it is that long. */
+  take(name: "pooled" | "raws" | "work", length: number): Float64Array {
+    let a = this.arrays.get(name);
+    if (a?.length !== length) {
+      // Dropped before the new one is made, so that the two are never held together.
+      this.arrays.delete(name);
+      a = new Float64Array(length);
+      this.arrays.set(name, a);
+    }
+    return a;
+  }
+
+  /** The radix sort's arrays for series of `length` values. */
+  sortScratch(length: number): SortScratch {
+    if (this.scratch === undefined || this.scratch.arrays[0]!.length !== length) {
+      this.scratch = undefined;
+      this.scratch = new SortScratch(length);
+    }
+    return this.scratch;
+  }
+}
+
 /** How many of a parameter's draws are NaN or infinite (for its warning). */
 export interface NonFiniteCount {
   readonly bad: number;
@@ -42,10 +74,10 @@ export function summarizeSource(name: string, source: DrawSource): { summary: Pa
  * in ranges of STEP_WORK elements), none more than milliseconds at 4 × 5,000,000 draws, so that a
  * caller can let a stop signal's handler run and give up the summary at any moment.
  */
-export function* summarizeSourceSteps(name: string, source: DrawSource): Generator<void, { summary: ParameterSummary; nonFinite: NonFiniteCount } | null, void> {
+export function* summarizeSourceSteps(name: string, source: DrawSource, buffers = new SummaryBuffers()): Generator<void, { summary: ParameterSummary; nonFinite: NonFiniteCount } | null, void> {
   const { chains, iterations: n } = source;
   const total = chains * n;
-  const pooled = new Float64Array(total);
+  const pooled = buffers.take("pooled", total);
   for (let c = 0; c < chains; c++) yield* readSteps(source, c, 0, pooled.subarray(c * n, (c + 1) * n));
   const moments = yield* pooledMoments(pooled);
   // In place: the chains are read again from the source when a pass needs them in order.
@@ -54,7 +86,7 @@ export function* summarizeSourceSteps(name: string, source: DrawSource): Generat
   const quantile = (p: number): number => (hasNaN ? NaN : quantileSorted(sorted, p));
   const median = quantile(0.5);
   if (!hasNaN && !Number.isFinite(median)) return null;
-  const split = new SplitChains(source);
+  const split = new SplitChains(source, buffers);
 
   // One pass gives both basic R-hat and basic ESS (and the bulk pass both bulk statistics).
   const raw: SeriesSteps = (j) => split.raw(j);
@@ -314,17 +346,17 @@ class SplitChains {
   private readonly raws: Float64Array;
   private readonly work: Float64Array;
 
-  constructor(private readonly source: DrawSource) {
+  constructor(private readonly source: DrawSource, private readonly buffers: SummaryBuffers) {
     const n = source.iterations;
     this.length = n === 1 ? 1 : Math.floor(n / 2);
     this.count = n === 1 ? source.chains : 2 * source.chains;
-    this.raws = new Float64Array(this.length);
-    this.work = new Float64Array(this.length);
+    this.raws = buffers.take("raws", this.length);
+    this.work = buffers.take("work", this.length);
   }
 
-  // The radix sort's arrays, made once for all split chains (four arrays of a split chain's length).
+  // The radix sort's arrays, made once for all split chains (three arrays of a split chain's length).
   private get sortScratch(): SortScratch {
-    return (this.scratch ??= new SortScratch(this.length));
+    return (this.scratch ??= this.buffers.sortScratch(this.length));
   }
   private scratch: SortScratch | undefined;
 

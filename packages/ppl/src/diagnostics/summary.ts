@@ -7,7 +7,7 @@ import { ParameterDraws } from "./parameter-draws.ts";
 import type { ParameterSummary } from "./parameter-summary.ts";
 import { rhatBasicOf, rhatOf } from "./rhat.ts";
 import { type SamplerDiagnostics, type SamplerDraws, samplerDiagnosticsSteps } from "./sampler.ts";
-import { summarizeSourceSteps } from "./streamed-summary.ts";
+import { SummaryBuffers, summarizeSourceSteps } from "./streamed-summary.ts";
 import { finish } from "./steps.ts";
 import { type DiagnosticWarning, nonFiniteWarning, nonFiniteWarnings, parameterWarnings, samplerWarnings } from "./warnings.ts";
 
@@ -36,9 +36,9 @@ export function summarizeParameter(name: string, draws: Draws | DrawSource): Par
 // A parameter's statistics and its non-finite draws, by the route that holds the least: the
 // streamed one (see streamed-summary.ts), or, when more than half the draws are infinite, all
 // draws in memory.
-function* summarizeOne(name: string, draws: Draws | DrawSource): Generator<void, { summary: ParameterSummary; warning: DiagnosticWarning | null }, void> {
+function* summarizeOne(name: string, draws: Draws | DrawSource, buffers?: SummaryBuffers): Generator<void, { summary: ParameterSummary; warning: DiagnosticWarning | null }, void> {
   const source = isDrawSource(draws) ? draws : drawsSource(draws);
-  const streamed = yield* summarizeSourceSteps(name, source);
+  const streamed = yield* summarizeSourceSteps(name, source, buffers);
   if (streamed !== null) return { summary: streamed.summary, warning: nonFiniteWarning(name, streamed.nonFinite) };
   const all = isDrawSource(draws) ? readAll(draws) : draws;
   return { summary: summarizeInMemory(name, all), warning: nonFiniteWarnings([[name, [...all]]])[0] ?? null };
@@ -120,9 +120,11 @@ export function* summarizeSteps(names: readonly string[], load: (name: string) =
   const nonFinite: DiagnosticWarning[] = [];
   let chains = -1;
   let drawsPerChain = 0;
+  // One set of arrays for every parameter (they have as many draws each).
+  let buffers: SummaryBuffers | undefined = new SummaryBuffers();
   for (const name of names) {
     const draws = load(name);
-    const one = summarizeOne(name, draws);
+    const one = summarizeOne(name, draws, buffers);
     let r = one.next();
     for (; !r.done; r = one.next()) yield null;
     const { summary, warning } = r.value;
@@ -134,6 +136,8 @@ export function* summarizeSteps(names: readonly string[], load: (name: string) =
     }
     yield name;
   }
+  // Given back before the sampler's columns are read (a chain of each at a time).
+  buffers = undefined;
   if (chains < 0) chains = options.sampler?.energy.length ?? 0;
   const warnings = [...nonFinite, ...parameterWarnings(summaries, chains)];
   if (options.sampler === undefined) return { chains, drawsPerChain, parameters: summaries, warnings };

@@ -37,7 +37,8 @@ export class ChainFiles {
         this.writers.push(writeStanCsv(sink, { config: configFor(c), parameters, samplerColumns }));
       }
     } catch (e) {
-      this.close();
+      // A header the disk refused: the files already opened close; there is no spill yet to seal.
+      this.closeWriters();
       throw e;
     }
     this.row = new Float64Array(samplerColumns.length + parameters.length);
@@ -125,6 +126,13 @@ export class ChainFiles {
 
   /** Writes the timing footer and closes every file; a file that fails (a full disk) does not keep the others open, and the first failure is thrown. */
   close(timing?: { warmup: number; sampling: number }): void {
+    this.closeWriters(timing);
+    // No row comes after: the spill's block buffers go, and the summary reads it from the file.
+    this.kept.seal();
+  }
+
+  // Closes every chain's file even when one fails, then throws the first failure.
+  private closeWriters(timing?: { warmup: number; sampling: number }): void {
     let failure: { readonly error: unknown } | null = null;
     for (const w of this.writers) {
       try {
@@ -134,8 +142,6 @@ export class ChainFiles {
       }
     }
     if (failure !== null) throw failure.error;
-    // No row comes after: the spill's block buffers go, and the summary reads it from the file.
-    this.kept.seal();
   }
 }
 
